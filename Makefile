@@ -1,0 +1,121 @@
+# impactcv: one non-recursive Makefile.
+#
+# Every module directory is a static library built from its *.c (and at most one
+# *_bridge.cpp, the only C++). Sources are found by wildcard, so adding a file to a
+# module, a test under tests/<module>/ or a benchmark bench/bench_*.c needs no edit
+# here. Two variants are built from the same rule template: build/ (plain -O2) and
+# build-asan/ (AddressSanitizer + UndefinedBehaviorSanitizer).
+
+MODULES := core solver capture calib track analysis synth report
+# Link order: a library before the ones it uses.
+LINK_ORDER := report analysis track calib synth capture solver core
+
+PKGS := libavformat libavcodec libswscale libavutil gsl yaml-0.1 jansson
+PKGS_CXX := opencv4
+
+# pkg-config is asked once, lazily, so that `make` can run scripts/deps.sh first on
+# a machine that does not have the libraries yet.
+lazy = $(eval $(1) := $$(shell $(2)))$($(1))
+PKG_CFLAGS = $(call lazy,PKG_CFLAGS,pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(call lazy,PKG_LIBS,pkg-config --libs $(PKGS) 2>/dev/null)
+CV_CFLAGS = $(call lazy,CV_CFLAGS,pkg-config --cflags $(PKGS_CXX) 2>/dev/null)
+CV_LIBS = $(call lazy,CV_LIBS,pkg-config --libs $(PKGS_CXX) 2>/dev/null)
+
+CC ?= cc
+CXX ?= c++
+# -Wno-format-truncation: truncating into a fixed buffer is what snprintf is for
+# (messages, labels); where a cut would be wrong (paths) the return is checked.
+COMMON := -Wall -Wextra -Werror -Wno-format-truncation -g -MMD -MP -I. -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+CFLAGS_BASE := -std=c11 $(COMMON)
+CXXFLAGS_BASE := -std=c++17 $(COMMON)
+LDLIBS_BASE := -lm -lpthread
+
+OPT_plain := -O2
+OPT_asan := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+LDOPT_plain :=
+LDOPT_asan := -fsanitize=address,undefined
+
+SHARED ?= $(abspath ../shared)
+export ICV_SHARED := $(SHARED)
+export ICV_ROOT := $(CURDIR)
+
+module_c = $(wildcard $(1)/*.c)
+module_cxx = $(wildcard $(1)/*.cpp)
+CLI_SRC := $(wildcard cli/*.c)
+TEST_SRC := $(wildcard tests/*.c tests/*/*.c)
+BENCH_SRC := $(wildcard bench/bench_*.c)
+
+# $(1) = build dir, $(2) = variant (plain|asan)
+define VARIANT
+$(1)/%.o: %.c | deps
+	@mkdir -p $$(@D)
+	$$(CC) $$(CFLAGS_BASE) $$(OPT_$(2)) $$(PKG_CFLAGS) -c $$< -o $$@
+
+$(1)/%.o: %.cpp | deps
+	@mkdir -p $$(@D)
+	$$(CXX) $$(CXXFLAGS_BASE) $$(OPT_$(2)) $$(CV_CFLAGS) -c $$< -o $$@
+
+$(foreach m,$(MODULES),
+$(1)/lib$(m).a: $(patsubst %.c,$(1)/%.o,$(call module_c,$(m))) $(patsubst %.cpp,$(1)/%.o,$(call module_cxx,$(m))) $(1)/empty.o
+	@mkdir -p $$(@D)
+	@rm -f $$@
+	@ar rcs $$@ $$^
+)
+
+$(1)/empty.o: | deps
+	@mkdir -p $$(@D)
+	@printf 'typedef int icv_empty_unit;\n' | $$(CC) -x c -c - -o $$@
+
+$(1)/LIBS := $(foreach m,$(LINK_ORDER),$(1)/lib$(m).a)
+
+$(1)/impactcv: $(patsubst %.c,$(1)/%.o,$(CLI_SRC)) $$($(1)/LIBS)
+	$$(CXX) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
+
+$(1)/test_runner: $(patsubst %.c,$(1)/%.o,$(TEST_SRC)) $$($(1)/LIBS)
+	$$(CXX) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
+
+$(1)/bench/%: $(1)/bench/%.o $$($(1)/LIBS)
+	$$(CXX) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
+endef
+
+$(eval $(call VARIANT,build,plain))
+$(eval $(call VARIANT,build-asan,asan))
+
+BENCH_BIN := $(patsubst bench/%.c,build/bench/%,$(BENCH_SRC))
+
+.PHONY: all deps test test-plain test-asan asan demo bench accuracy clean
+.DEFAULT_GOAL := all
+
+all: build/impactcv $(foreach m,$(MODULES),build/lib$(m).a)
+
+deps:
+	@scripts/deps.sh
+
+# The suite runs twice: plain, then under ASan+UBSan. Each runner ends with the
+# line "N passed, N failed, N skipped" and exits non-zero on any failure.
+test: test-plain test-asan
+
+test-plain: build/impactcv build/test_runner
+	ICV_BIN=$(CURDIR)/build/impactcv build/test_runner
+
+asan: build-asan/impactcv build-asan/test_runner
+
+test-asan: test-plain asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	ICV_BIN=$(CURDIR)/build-asan/impactcv ICV_SANITIZED=1 build-asan/test_runner
+
+# Long studies (many seeds, sweeps): the same assertions as the fast subset in
+# `make test`, over more cases; prints its tables.
+accuracy: build/impactcv build/test_runner
+	ICV_BIN=$(CURDIR)/build/impactcv ICV_ACCURACY=1 build/test_runner
+
+demo: build/impactcv
+	@scripts/demo.sh
+
+bench: build/impactcv $(BENCH_BIN)
+	@scripts/bench.sh $(BENCH_BIN)
+
+clean:
+	rm -rf build build-asan
+
+-include $(shell find build build-asan -name '*.d' 2>/dev/null)

@@ -1,0 +1,41 @@
+/* cli.h: the impactcv command's internals. Each subcommand is one file
+ * (cmd_<name>.c) with one entry point; it parses its arguments, calls one module
+ * function and prints. No computation here. */
+#ifndef ICV_CLI_H
+#define ICV_CLI_H
+
+#include "core/core.h"
+
+/* Exit statuses: 0 success; 1 the job failed (bad input, I/O, ...); 2 usage
+ * error or a command that is not built yet. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+typedef struct {
+    const char *name;
+    const char *summary;                 /* one line for `impactcv --help` */
+    int (*run)(int argc, char **argv);   /* argv[0] is the subcommand's name */
+} cli_command;
+
+/* Prints "impactcv: <msg>" on stderr (the one line) and returns CLI_FAIL. */
+int cli_fail(const icv_err *err);
+/* Prints "impactcv <cmd>: <message>" and returns CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "impactcv <cmd>: not implemented yet (<what>)", status 2. */
+int cli_not_implemented(const char *cmd, const char *what);
+/* True when argv holds -h or --help (before a "--"). */
+int cli_wants_help(int argc, char **argv);
+
+int cmd_calib(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_probe(int argc, char **argv);
+int cmd_track(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_synth(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_undistort(int argc, char **argv);
+int cmd_campaign(int argc, char **argv);
+int cmd_coefficients(int argc, char **argv);
+
+#endif

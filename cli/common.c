@@ -1,0 +1,40 @@
+/* common.c: the few things every subcommand shares: the one-line error, usage
+ * errors, and the "not implemented yet" exit for commands not built yet. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int cli_fail(const icv_err *err)
+{
+    fprintf(stderr, "impactcv: %s\n", err->msg[0] ? err->msg : icv_err_name(err->code));
+    return CLI_FAIL;
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "impactcv %s: %s (see impactcv %s --help)\n", cmd, msg, cmd);
+    return CLI_USAGE;
+}
+
+int cli_not_implemented(const char *cmd, const char *what)
+{
+    fprintf(stderr, "impactcv %s: not implemented yet (%s)\n", cmd, what);
+    return CLI_USAGE;
+}
+
+int cli_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            return 1;
+    }
+    return 0;
+}

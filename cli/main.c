@@ -1,0 +1,74 @@
+/* main.c: `impactcv [-q|-v] COMMAND ...`: global options, then one subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "calib/calib.h"
+#include "cli/cli.h"
+
+static const cli_command commands[] = {
+    {"calib", "mono or stereo calibration from checkerboard images", cmd_calib},
+    {"check", "validate an experiment file and the files it names; print a summary", cmd_check},
+    {"probe", "frames, rates, timestamps, timing faults and flash of a video", cmd_probe},
+    {"track", "2D marker tracks per camera, then 3D tracks", cmd_track},
+    {"analyze", "impacts and results.json from the tracks", cmd_analyze},
+    {"solve", "the impact solver on one case, result as JSON", cmd_solve},
+    {"run", "the whole pipeline and the report", cmd_run},
+    {"synth", "a synthetic experiment folder with its ground truth", cmd_synth},
+    {"sweep", "the solver over one or two parameters: CSV and an SVG plot", cmd_sweep},
+    {"undistort", "an undistorted image, for looking", cmd_undistort},
+    {"campaign", "many experiments, one validation table", cmd_campaign},
+    {"coefficients", "mu_s, mu_k or e_n from their own experiment", cmd_coefficients},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: impactcv [-q | -v] COMMAND [ARGS]\n"
+            "\n"
+            "Turns lab video of impact experiments into measured physics.\n"
+            "\n"
+            "commands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(out, "  %-13s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out,
+            "\n"
+            "options:\n"
+            "  -q, --quiet    only warnings and errors\n"
+            "  -v, --verbose  debugging detail\n"
+            "  -h, --help     this help; `impactcv COMMAND --help` for a command\n"
+            "  --version      version and library versions\n"
+            "\n"
+            "Units are SI and frames are those of the contract (docs/conventions.md).\n");
+}
+
+int main(int argc, char **argv)
+{
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+            icv_log_set_level(ICV_LOG_WARN);
+        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
+            icv_log_set_level(ICV_LOG_DEBUG);
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return CLI_OK;
+        } else if (!strcmp(a, "--version")) {
+            printf("impactcv %s (OpenCV %s)\n", ICV_VERSION, calib_opencv_version());
+            return CLI_OK;
+        } else {
+            fprintf(stderr, "impactcv: unknown option '%s' (see impactcv --help)\n", a);
+            return CLI_USAGE;
+        }
+    }
+    if (i >= argc) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    for (size_t c = 0; c < N_COMMANDS; c++)
+        if (!strcmp(argv[i], commands[c].name))
+            return commands[c].run(argc - i, argv + i);
+    fprintf(stderr, "impactcv: unknown command '%s' (see impactcv --help)\n", argv[i]);
+    return CLI_USAGE;
+}

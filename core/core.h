@@ -1,0 +1,292 @@
+/* core.h: what every impactcv module shares.
+ *
+ * Errors (icv_err), logging to stderr with a verbosity level, a terminal progress
+ * bar, atomic output files, and the experiment model read from experiment.yaml
+ * (docs/conventions.md and ../shared/spec/contract.md define its keys, units and
+ * frames). Small vector and rotation maths is in geom.h, included here.
+ *
+ * Conventions (docs/conventions.md): fallible functions return 0 or a negative
+ * ICV_E* code and fill a caller-provided icv_err; library code never prints
+ * (except through icv_log, which the CLI configures) and never exits. */
+#ifndef ICV_CORE_H
+#define ICV_CORE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/geom.h"
+
+#define ICV_VERSION "0.1.0"
+
+/* ---- errors ------------------------------------------------------------ */
+
+enum {
+    ICV_OK = 0,
+    ICV_EINVAL = -1,    /* bad input: a value, key or argument is wrong */
+    ICV_EIO = -2,       /* a file cannot be read or written */
+    ICV_ENOMEM = -3,    /* out of memory */
+    ICV_ENOTIMPL = -4,  /* not implemented yet */
+    ICV_ENOTFOUND = -5, /* something looked for is not there (file, board, impact) */
+    ICV_EFORMAT = -6,   /* a file is not in the expected format */
+    ICV_ENUMERIC = -7,  /* a numerical method failed (no convergence, singular) */
+};
+
+#define ICV_ERR_MSG_MAX 512
+
+/* An error: a code and one line that names the file, frame, camera or key and the
+ * reason. Filled by the function that failed; the CLI prints msg. */
+typedef struct {
+    int code;
+    char msg[ICV_ERR_MSG_MAX];
+} icv_err;
+
+/* Sets *err (which may be NULL) and returns code, so that a failure reads
+ * `return icv_err_set(err, ICV_EINVAL, "%s: mass must be > 0", path);`. */
+int icv_err_set(icv_err *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Prepends context ("stage: ") to an error already set, keeping its code. */
+int icv_err_prefix(icv_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void icv_err_clear(icv_err *err);
+
+/* A short name for a code ("invalid input", "I/O error", ...). */
+const char *icv_err_name(int code);
+
+/* ---- logging ----------------------------------------------------------- */
+
+typedef enum {
+    ICV_LOG_ERROR = 0,
+    ICV_LOG_WARN = 1,
+    ICV_LOG_INFO = 2,  /* shown by default */
+    ICV_LOG_DEBUG = 3, /* shown with -v */
+} icv_log_level;
+
+/* Messages at or below this level are written. Default ICV_LOG_INFO; the CLI's
+ * -q sets ICV_LOG_WARN (warnings still matter to a measurement), -v ICV_LOG_DEBUG. */
+void icv_log_set_level(icv_log_level level);
+icv_log_level icv_log_get_level(void);
+
+/* Where messages go; NULL restores the default (stderr). Tests capture with it. */
+typedef void (*icv_log_sink)(icv_log_level level, const char *line, void *user);
+void icv_log_set_sink(icv_log_sink sink, void *user);
+
+void icv_log(icv_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define icv_warn(...) icv_log(ICV_LOG_WARN, __VA_ARGS__)
+#define icv_info(...) icv_log(ICV_LOG_INFO, __VA_ARGS__)
+#define icv_debug(...) icv_log(ICV_LOG_DEBUG, __VA_ARGS__)
+
+/* ---- progress ---------------------------------------------------------- */
+
+/* A progress bar for long loops. It draws on stderr only when stderr is a
+ * terminal, the log level is at least INFO and CI is not set; otherwise every call
+ * is a no-op, so CI logs and pipes stay clean. Redraws at most every 100 ms. */
+typedef struct {
+    const char *label; /* caller owns; must outlive the bar */
+    long total;        /* number of steps, or 0 when unknown */
+    long done;
+    int active;        /* drawing enabled */
+    double t_start;    /* s, monotonic */
+    double t_drawn;    /* s, monotonic, last redraw */
+} icv_progress;
+
+void icv_progress_begin(icv_progress *p, const char *label, long total);
+void icv_progress_update(icv_progress *p, long done);
+void icv_progress_end(icv_progress *p);
+
+/* Whether progress bars would draw now (for tests and for callers that want to
+ * print something else instead). */
+int icv_progress_enabled(void);
+
+/* Monotonic wall clock in seconds. */
+double icv_now(void);
+
+/* ---- atomic output files ----------------------------------------------- */
+
+/* Writes go to a temporary file beside the target ("path.tmp.XXXXXX") which
+ * icv_atomic_commit renames over the target, so a reader never sees a partial
+ * file and a failure leaves the previous file untouched. */
+typedef struct {
+    FILE *fp;         /* write here */
+    char path[4096];  /* the final name */
+    char tmp[4096];   /* the temporary name */
+} icv_atomic_file;
+
+int icv_atomic_open(icv_atomic_file *af, const char *path, icv_err *err);
+/* Flushes, syncs and renames; closes the file in every case. */
+int icv_atomic_commit(icv_atomic_file *af, icv_err *err);
+/* Closes and removes the temporary file; safe to call after a commit or twice. */
+void icv_atomic_abort(icv_atomic_file *af);
+
+/* Writes a whole buffer atomically. */
+int icv_atomic_write(const char *path, const void *data, size_t len, icv_err *err);
+
+/* Creates a directory and its parents (like mkdir -p). */
+int icv_mkdirs(const char *path, icv_err *err);
+
+/* ---- paths ------------------------------------------------------------- */
+
+#define ICV_PATH_MAX 4096
+
+/* out = dir/rel, or rel unchanged when it is absolute. Fails if it does not fit. */
+int icv_path_join(char *out, size_t n, const char *dir, const char *rel, icv_err *err);
+/* The folder part of path ("." when there is none). */
+void icv_path_dirname(char *out, size_t n, const char *path);
+int icv_file_exists(const char *path);
+
+/* Expands a glob pattern or a folder (all regular files in it) into a sorted list of
+ * paths. *paths is allocated (free with icv_paths_free). Zero matches is not an
+ * error here: *count is 0. */
+int icv_paths_expand(const char *pattern, char ***paths, size_t *count, icv_err *err);
+void icv_paths_free(char **paths, size_t count);
+
+/* ---- the experiment model (experiment.yaml) ---------------------------- */
+
+#define ICV_MAX_CAMERAS 4
+#define ICV_MAX_MARKERS 32
+#define ICV_MAX_SHAPE_POINTS 64
+#define ICV_ID_MAX 64
+
+typedef struct {
+    char id[ICV_ID_MAX];
+    char video[ICV_PATH_MAX];       /* resolved against the experiment's folder */
+    double capture_fps;             /* Hz; 0 = from the container */
+    int has_roi;
+    int roi[4];                     /* x, y, w, h in pixels */
+    char mask[ICV_PATH_MAX];        /* "" = none */
+} icv_camera_spec;
+
+typedef enum { ICV_SURFACE_NONE, ICV_SURFACE_IMAGES, ICV_SURFACE_PLANE, ICV_SURFACE_LINE_PX } icv_surface_kind;
+typedef enum { ICV_SCALE_NONE, ICV_SCALE_BOARD, ICV_SCALE_POINTS, ICV_SCALE_GRAVITY } icv_scale_kind;
+typedef enum { ICV_SYNC_FLASH, ICV_SYNC_NONE, ICV_SYNC_OFFSETS } icv_sync_method;
+typedef enum { ICV_SHAPE_POINTS, ICV_SHAPE_CAPSULE, ICV_SHAPE_CYLINDER, ICV_SHAPE_BOX, ICV_SHAPE_SPHERE } icv_shape_type;
+typedef enum { ICV_RESTITUTION_NEWTON, ICV_RESTITUTION_POISSON, ICV_RESTITUTION_STRONGE } icv_restitution;
+
+typedef struct {
+    icv_shape_type type;
+    icv_vec3 axis;        /* capsule/cylinder axis, body frame, unit */
+    double length;        /* m: capsule/cylinder overall length */
+    double radius;        /* m: capsule/cylinder/sphere */
+    icv_vec3 size;        /* m: box edge lengths along body x, y, z */
+    int n_points;
+    icv_vec3 points[ICV_MAX_SHAPE_POINTS]; /* m, body frame */
+} icv_shape;
+
+typedef struct {
+    char path[ICV_PATH_MAX]; /* the experiment.yaml it came from */
+    char dir[ICV_PATH_MAX];  /* its folder: relative paths are resolved against it */
+    char name[128];
+
+    int n_cameras;           /* 1: planar (one-camera) mode; 2+: 3D mode */
+    icv_camera_spec cameras[ICV_MAX_CAMERAS];
+
+    /* calibration: board images per camera, or a ready file */
+    int has_calibration;
+    int board_cols, board_rows; /* inner corners along a row, along a column */
+    double board_square;        /* m */
+    char calib_images[ICV_MAX_CAMERAS][ICV_PATH_MAX]; /* glob per camera, "" = none */
+    char calib_file[ICV_PATH_MAX];                    /* "" = none */
+
+    /* the impact surface */
+    icv_surface_kind surface_kind;
+    char surface_images[ICV_MAX_CAMERAS][ICV_PATH_MAX];
+    icv_vec3 plane_point;   /* m, reference camera frame */
+    icv_vec3 plane_normal;  /* unit, reference camera frame */
+    double line_px[2][2];   /* reference camera pixels */
+
+    /* one-camera mode: the plane of motion and its scale */
+    icv_scale_kind scale_kind;
+    char motion_plane_images[ICV_MAX_CAMERAS][ICV_PATH_MAX];
+    double scale_points_px[2][2];
+    double scale_distance;  /* m */
+
+    int gravity_auto;       /* 1: estimate from free flight */
+    icv_vec3 gravity;       /* m/s^2, surface frame, when not auto */
+
+    icv_sync_method sync;
+    double sync_offsets[ICV_MAX_CAMERAS]; /* frames of each camera, ICV_SYNC_OFFSETS */
+
+    /* the body */
+    double mass;            /* kg */
+    icv_mat3 inertia;       /* kg m^2, body frame, about the centre of mass */
+    int n_markers;
+    icv_vec3 markers[ICV_MAX_MARKERS]; /* m, body frame, centre of mass at origin */
+    double marker_diameter; /* m */
+    icv_shape shape;
+
+    /* the model compared with the measurement */
+    icv_restitution restitution;
+    int mu_measured;        /* 1: fit mu to each impact */
+    double mu_s, mu_k;      /* static and kinetic friction, when given */
+    int e_n_measured;
+    double e_n;
+} icv_experiment;
+
+/* Reads and validates experiment.yaml. Rejects, with one line naming the key (and
+ * line of the file): a missing required key, a wrong type, a negative or zero mass,
+ * an inertia that is not symmetric positive definite, fewer than 3 markers for a
+ * 3D (two-camera) body, an unknown restitution model or shape, out-of-range values.
+ * Does not check that the files it names exist: icv_experiment_check_files does. */
+int icv_experiment_load(const char *path, icv_experiment *exp, icv_err *err);
+
+/* Checks that every file the experiment names exists (videos, calibration images
+ * matching each glob, the calibration file, surface and plane images). */
+int icv_experiment_check_files(const icv_experiment *exp, icv_err *err);
+
+/* Writes a human summary (what check prints). */
+void icv_experiment_summary(const icv_experiment *exp, FILE *out);
+
+const char *icv_restitution_name(icv_restitution r);
+const char *icv_shape_name(icv_shape_type t);
+
+
+/* ---- YAML reading (experiment.yaml, CASE.yaml, scenarios, campaigns) ---- */
+
+/* A loaded YAML file (libyaml's document). Nodes are small values naming a node
+ * of the document and their key path ("body.markers[2]") for error messages of
+ * the form "FILE:LINE: key.path: reason". */
+typedef struct icv_yaml icv_yaml;
+
+typedef struct {
+    icv_yaml *doc;
+    int node;       /* libyaml node index; 0 = absent */
+    char key[192];  /* key path from the root, for messages */
+} icv_ynode;
+
+int icv_yaml_load(const char *path, icv_yaml **doc, icv_ynode *root, icv_err *err);
+void icv_yaml_free(icv_yaml *doc);
+const char *icv_yaml_path(const icv_yaml *doc);
+
+int icv_ynode_exists(icv_ynode n);
+int icv_ynode_is_map(icv_ynode n);
+int icv_ynode_is_seq(icv_ynode n);
+int icv_ynode_is_scalar(icv_ynode n);
+int icv_ynode_line(icv_ynode n);          /* 1-based line in the file */
+size_t icv_ynode_len(icv_ynode n);        /* items of a sequence or mapping */
+icv_ynode icv_ynode_get(icv_ynode map, const char *key); /* absent if missing */
+icv_ynode icv_ynode_at(icv_ynode seq, size_t i);
+/* i-th pair of a mapping: its value, and its key through *key */
+icv_ynode icv_ynode_pair(icv_ynode map, size_t i, const char **key);
+const char *icv_ynode_str(icv_ynode n);   /* scalar text, or NULL */
+
+/* Fails with "FILE:LINE: key: reason". Returns code. */
+int icv_ynode_fail(icv_ynode n, icv_err *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Typed reads of map[key]. When the key is absent: with required, an error
+ * "FILE:LINE: key: missing (required)"; without, 0 and *out untouched (the caller
+ * set the default). A present key of the wrong type is always an error. */
+int icv_yread_double(icv_ynode map, const char *key, int required, double *out, icv_err *err);
+int icv_yread_int(icv_ynode map, const char *key, int required, int *out, icv_err *err);
+int icv_yread_bool(icv_ynode map, const char *key, int required, int *out, icv_err *err);
+int icv_yread_str(icv_ynode map, const char *key, int required, char *out, size_t n, icv_err *err);
+/* A sequence of exactly n numbers. */
+int icv_yread_doubles(icv_ynode map, const char *key, int required, double *out, int n, icv_err *err);
+int icv_yread_vec3(icv_ynode map, const char *key, int required, icv_vec3 *out, icv_err *err);
+/* [[a,b,c],[d,e,f],[g,h,i]] */
+int icv_yread_mat3(icv_ynode map, const char *key, int required, icv_mat3 *out, icv_err *err);
+/* Reads a scalar node itself as a number. */
+int icv_ynode_double(icv_ynode n, double *out, icv_err *err);
+
+#endif

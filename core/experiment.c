@@ -1,0 +1,599 @@
+/* experiment.c: experiment.yaml (../shared/spec/contract.md) into icv_experiment,
+ * with the documented defaults (docs/experiment.md) and one clear line, naming the
+ * key and the line, for every bad value. Files named are checked separately by
+ * icv_experiment_check_files, so `check` can report both kinds of problem. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/core.h"
+
+#define TRY(x)                 \
+    do {                       \
+        int rc_ = (x);         \
+        if (rc_)               \
+            return rc_;        \
+    } while (0)
+
+static const char *const known_top[] = {"name", "cameras", "calibration", "surface", "motion_plane", "gravity",
+                                        "sync", "body", "model", "track", "analysis", "experiment", "report",
+                                        NULL};
+
+const char *icv_restitution_name(icv_restitution r)
+{
+    return r == ICV_RESTITUTION_NEWTON ? "newton" : r == ICV_RESTITUTION_POISSON ? "poisson" : "stronge";
+}
+
+const char *icv_shape_name(icv_shape_type t)
+{
+    static const char *const names[] = {"points", "capsule", "cylinder", "box", "sphere"};
+    return names[t];
+}
+
+static int camera_index(const icv_experiment *e, const char *id)
+{
+    for (int i = 0; i < e->n_cameras; i++)
+        if (strcmp(e->cameras[i].id, id) == 0)
+            return i;
+    return -1;
+}
+
+/* A mapping {camera id: path} into per-camera resolved paths. required_all: every
+ * camera must have one; otherwise at least the reference (first) camera. */
+static int read_camera_paths(const icv_experiment *e, icv_ynode map, char out[][ICV_PATH_MAX], int required_all,
+                             icv_err *err)
+{
+    if (!icv_ynode_is_map(map))
+        return icv_ynode_fail(map, err, ICV_EINVAL, "expected a mapping {camera id: path}");
+    for (size_t i = 0; i < icv_ynode_len(map); i++) {
+        const char *id;
+        icv_ynode v = icv_ynode_pair(map, i, &id);
+        int c = id ? camera_index(e, id) : -1;
+        if (c < 0)
+            return icv_ynode_fail(v, err, ICV_EINVAL, "no camera with id '%s' in cameras", id ? id : "?");
+        const char *s = icv_ynode_str(v);
+        if (!s || !s[0])
+            return icv_ynode_fail(v, err, ICV_EINVAL, "expected a file name or pattern");
+        TRY(icv_path_join(out[c], ICV_PATH_MAX, e->dir, s, err));
+    }
+    for (int c = 0; c < (required_all ? e->n_cameras : 1); c++)
+        if (!out[c][0])
+            return icv_ynode_fail(map, err, ICV_EINVAL, "missing an entry for camera '%s'", e->cameras[c].id);
+    return 0;
+}
+
+static int read_points2(icv_ynode map, const char *key, double out[2][2], icv_err *err)
+{
+    icv_ynode n = icv_ynode_get(map, key);
+    if (!icv_ynode_is_seq(n) || icv_ynode_len(n) != 2)
+        return icv_ynode_fail(n, err, ICV_EINVAL, "expected two pixels [[u1, v1], [u2, v2]]");
+    for (size_t i = 0; i < 2; i++) {
+        icv_ynode p = icv_ynode_at(n, i);
+        if (!icv_ynode_is_seq(p) || icv_ynode_len(p) != 2)
+            return icv_ynode_fail(p, err, ICV_EINVAL, "expected a pixel [u, v]");
+        for (size_t j = 0; j < 2; j++)
+            TRY(icv_ynode_double(icv_ynode_at(p, j), &out[i][j], err));
+    }
+    return 0;
+}
+
+static int read_cameras(icv_ynode root, icv_experiment *e, icv_err *err)
+{
+    icv_ynode cams = icv_ynode_get(root, "cameras");
+    if (!icv_ynode_exists(cams))
+        return icv_ynode_fail(root, err, ICV_EINVAL, "cameras: missing (required)");
+    if (!icv_ynode_is_seq(cams) || icv_ynode_len(cams) < 1)
+        return icv_ynode_fail(cams, err, ICV_EINVAL, "expected a list of one or more cameras");
+    if (icv_ynode_len(cams) > ICV_MAX_CAMERAS)
+        return icv_ynode_fail(cams, err, ICV_EINVAL, "at most %d cameras are supported", ICV_MAX_CAMERAS);
+    e->n_cameras = (int)icv_ynode_len(cams);
+    for (int i = 0; i < e->n_cameras; i++) {
+        icv_ynode c = icv_ynode_at(cams, (size_t)i);
+        icv_camera_spec *cs = &e->cameras[i];
+        if (!icv_ynode_is_map(c))
+            return icv_ynode_fail(c, err, ICV_EINVAL, "expected a camera {id: .., video: ..}");
+        TRY(icv_yread_str(c, "id", 1, cs->id, sizeof cs->id, err));
+        if (camera_index(e, cs->id) != i)
+            return icv_ynode_fail(icv_ynode_get(c, "id"), err, ICV_EINVAL, "camera id '%s' is used twice", cs->id);
+        char video[ICV_PATH_MAX];
+        TRY(icv_yread_str(c, "video", 1, video, sizeof video, err));
+        TRY(icv_path_join(cs->video, sizeof cs->video, e->dir, video, err));
+        TRY(icv_yread_double(c, "capture_fps", 0, &cs->capture_fps, err));
+        if (cs->capture_fps < 0)
+            return icv_ynode_fail(icv_ynode_get(c, "capture_fps"), err, ICV_EINVAL, "must be > 0 (Hz)");
+        if (icv_ynode_exists(icv_ynode_get(c, "roi"))) {
+            double r[4];
+            TRY(icv_yread_doubles(c, "roi", 1, r, 4, err));
+            if (r[2] <= 0 || r[3] <= 0 || r[0] < 0 || r[1] < 0)
+                return icv_ynode_fail(icv_ynode_get(c, "roi"), err, ICV_EINVAL,
+                                      "expected [x, y, w, h] with x, y >= 0 and w, h > 0 (pixels)");
+            cs->has_roi = 1;
+            for (int k = 0; k < 4; k++)
+                cs->roi[k] = (int)r[k];
+        }
+        char mask[ICV_PATH_MAX] = "";
+        TRY(icv_yread_str(c, "mask", 0, mask, sizeof mask, err));
+        if (mask[0])
+            TRY(icv_path_join(cs->mask, sizeof cs->mask, e->dir, mask, err));
+    }
+    return 0;
+}
+
+static int read_board(icv_ynode cal, icv_experiment *e, icv_err *err)
+{
+    icv_ynode b = icv_ynode_get(cal, "board");
+    if (!icv_ynode_is_map(b))
+        return icv_ynode_fail(icv_ynode_exists(b) ? b : cal, err, ICV_EINVAL,
+                              "%s", icv_ynode_exists(b) ? "expected {cols: .., rows: .., square: ..}"
+                                                        : "board: missing (required with images)");
+    TRY(icv_yread_int(b, "cols", 1, &e->board_cols, err));
+    TRY(icv_yread_int(b, "rows", 1, &e->board_rows, err));
+    TRY(icv_yread_double(b, "square", 1, &e->board_square, err));
+    if (e->board_cols < 2 || e->board_rows < 2)
+        return icv_ynode_fail(b, err, ICV_EINVAL, "cols and rows count inner corners: at least 2 each");
+    if (!(e->board_square > 0) || e->board_square > 1)
+        return icv_ynode_fail(icv_ynode_get(b, "square"), err, ICV_EINVAL,
+                              "square is the square size in metres: expected 0 < square <= 1, got %g",
+                              e->board_square);
+    return 0;
+}
+
+static int read_calibration(icv_ynode root, icv_experiment *e, int optional, icv_err *err)
+{
+    icv_ynode cal = icv_ynode_get(root, "calibration");
+    if (!icv_ynode_exists(cal)) {
+        if (optional)
+            return 0;
+        return icv_ynode_fail(root, err, ICV_EINVAL, "calibration: missing (required)");
+    }
+    if (!icv_ynode_is_map(cal))
+        return icv_ynode_fail(cal, err, ICV_EINVAL, "expected {board: .., images: ..} or {file: ..}");
+    e->has_calibration = 1;
+    icv_ynode imgs = icv_ynode_get(cal, "images");
+    char file[ICV_PATH_MAX] = "";
+    TRY(icv_yread_str(cal, "file", 0, file, sizeof file, err));
+    if (file[0] && icv_ynode_exists(imgs))
+        return icv_ynode_fail(cal, err, ICV_EINVAL, "give either images or file, not both");
+    if (file[0]) {
+        TRY(icv_path_join(e->calib_file, sizeof e->calib_file, e->dir, file, err));
+        if (icv_ynode_exists(icv_ynode_get(cal, "board")))
+            TRY(read_board(cal, e, err));
+        return 0;
+    }
+    if (!icv_ynode_exists(imgs))
+        return icv_ynode_fail(cal, err, ICV_EINVAL, "expected images {camera: pattern} or file");
+    TRY(read_board(cal, e, err));
+    return read_camera_paths(e, imgs, e->calib_images, 1, err);
+}
+
+static int read_surface(icv_ynode root, icv_experiment *e, int optional, icv_err *err)
+{
+    icv_ynode s = icv_ynode_get(root, "surface");
+    if (!icv_ynode_exists(s)) {
+        if (optional)
+            return 0; /* one-camera mode: the lowest point reached is the surface */
+        return icv_ynode_fail(root, err, ICV_EINVAL, "surface: missing (required)");
+    }
+    if (!icv_ynode_is_map(s))
+        return icv_ynode_fail(s, err, ICV_EINVAL, "expected one of images, plane or line_px");
+    int given = icv_ynode_exists(icv_ynode_get(s, "images")) + icv_ynode_exists(icv_ynode_get(s, "plane")) +
+                icv_ynode_exists(icv_ynode_get(s, "line_px"));
+    if (given != 1)
+        return icv_ynode_fail(s, err, ICV_EINVAL, "give exactly one of images, plane or line_px (got %d)", given);
+    if (icv_ynode_exists(icv_ynode_get(s, "images"))) {
+        e->surface_kind = ICV_SURFACE_IMAGES;
+        return read_camera_paths(e, icv_ynode_get(s, "images"), e->surface_images, 0, err);
+    }
+    if (icv_ynode_exists(icv_ynode_get(s, "plane"))) {
+        icv_ynode p = icv_ynode_get(s, "plane");
+        e->surface_kind = ICV_SURFACE_PLANE;
+        TRY(icv_yread_vec3(p, "point", 1, &e->plane_point, err));
+        TRY(icv_yread_vec3(p, "normal", 1, &e->plane_normal, err));
+        double n = icv_v3_norm(e->plane_normal);
+        if (!(n > 1e-12))
+            return icv_ynode_fail(icv_ynode_get(p, "normal"), err, ICV_EINVAL, "the normal must not be zero");
+        e->plane_normal = icv_v3_scale(e->plane_normal, 1.0 / n);
+        return 0;
+    }
+    if (e->n_cameras != 1)
+        return icv_ynode_fail(icv_ynode_get(s, "line_px"), err, ICV_EINVAL,
+                              "line_px is for one-camera mode only; with %d cameras give images or plane",
+                              e->n_cameras);
+    e->surface_kind = ICV_SURFACE_LINE_PX;
+    TRY(read_points2(s, "line_px", e->line_px, err));
+    if (e->line_px[0][0] == e->line_px[1][0] && e->line_px[0][1] == e->line_px[1][1])
+        return icv_ynode_fail(icv_ynode_get(s, "line_px"), err, ICV_EINVAL, "the two pixels must differ");
+    return 0;
+}
+
+static int read_motion_plane(icv_ynode root, icv_experiment *e, icv_err *err)
+{
+    icv_ynode mp = icv_ynode_get(root, "motion_plane");
+    if (e->n_cameras > 1) {
+        if (icv_ynode_exists(mp))
+            return icv_ynode_fail(mp, err, ICV_EINVAL, "motion_plane is for one-camera mode only (%d cameras given)",
+                                  e->n_cameras);
+        return 0;
+    }
+    if (!icv_ynode_exists(mp))
+        return icv_ynode_fail(root, err, ICV_EINVAL, "motion_plane: missing (required with one camera)");
+    if (!icv_ynode_is_map(mp))
+        return icv_ynode_fail(mp, err, ICV_EINVAL, "expected {images: ..} or {scale: ..}");
+    icv_ynode imgs = icv_ynode_get(mp, "images"), sc = icv_ynode_get(mp, "scale");
+    if (icv_ynode_exists(imgs) == icv_ynode_exists(sc))
+        return icv_ynode_fail(mp, err, ICV_EINVAL, "give exactly one of images or scale");
+    if (icv_ynode_exists(imgs)) {
+        e->scale_kind = ICV_SCALE_BOARD;
+        return read_camera_paths(e, imgs, e->motion_plane_images, 1, err);
+    }
+    const char *s = icv_ynode_str(sc);
+    if (s) {
+        if (strcmp(s, "gravity") != 0)
+            return icv_ynode_fail(sc, err, ICV_EINVAL, "expected 'gravity' or {points_px: .., distance: ..}, got '%s'",
+                                  s);
+        e->scale_kind = ICV_SCALE_GRAVITY;
+        return 0;
+    }
+    if (!icv_ynode_is_map(sc))
+        return icv_ynode_fail(sc, err, ICV_EINVAL, "expected 'gravity' or {points_px: .., distance: ..}");
+    e->scale_kind = ICV_SCALE_POINTS;
+    TRY(read_points2(sc, "points_px", e->scale_points_px, err));
+    TRY(icv_yread_double(sc, "distance", 1, &e->scale_distance, err));
+    if (!(e->scale_distance > 0))
+        return icv_ynode_fail(icv_ynode_get(sc, "distance"), err, ICV_EINVAL, "must be > 0 (metres)");
+    return 0;
+}
+
+static int read_gravity(icv_ynode root, icv_experiment *e, icv_err *err)
+{
+    icv_ynode g = icv_ynode_get(root, "gravity");
+    e->gravity_auto = 1;
+    if (!icv_ynode_exists(g))
+        return 0;
+    const char *s = icv_ynode_str(g);
+    if (s) {
+        if (strcmp(s, "auto") != 0)
+            return icv_ynode_fail(g, err, ICV_EINVAL, "expected auto or [gx, gy, gz] (m/s^2), got '%s'", s);
+        return 0;
+    }
+    TRY(icv_yread_vec3(root, "gravity", 1, &e->gravity, err));
+    double n = icv_v3_norm(e->gravity);
+    if (n < 1 || n > 100)
+        return icv_ynode_fail(g, err, ICV_EINVAL, "|g| = %g m/s^2 is not a gravity vector in m/s^2", n);
+    e->gravity_auto = 0;
+    return 0;
+}
+
+static int read_sync(icv_ynode root, icv_experiment *e, icv_err *err)
+{
+    e->sync = e->n_cameras > 1 ? ICV_SYNC_FLASH : ICV_SYNC_NONE;
+    icv_ynode s = icv_ynode_get(root, "sync");
+    if (!icv_ynode_exists(s))
+        return 0;
+    if (!icv_ynode_is_map(s))
+        return icv_ynode_fail(s, err, ICV_EINVAL, "expected {method: flash|none} or {offsets: {camera: frames}}");
+    icv_ynode offs = icv_ynode_get(s, "offsets");
+    if (icv_ynode_exists(offs)) {
+        if (!icv_ynode_is_map(offs))
+            return icv_ynode_fail(offs, err, ICV_EINVAL, "expected {camera id: offset in frames}");
+        for (size_t i = 0; i < icv_ynode_len(offs); i++) {
+            const char *id;
+            icv_ynode v = icv_ynode_pair(offs, i, &id);
+            int c = id ? camera_index(e, id) : -1;
+            if (c < 0)
+                return icv_ynode_fail(v, err, ICV_EINVAL, "no camera with id '%s' in cameras", id ? id : "?");
+            TRY(icv_ynode_double(v, &e->sync_offsets[c], err));
+        }
+        e->sync = ICV_SYNC_OFFSETS;
+        return 0;
+    }
+    char m[32] = "flash";
+    TRY(icv_yread_str(s, "method", 0, m, sizeof m, err));
+    if (strcmp(m, "flash") == 0)
+        e->sync = ICV_SYNC_FLASH;
+    else if (strcmp(m, "none") == 0)
+        e->sync = ICV_SYNC_NONE;
+    else
+        return icv_ynode_fail(icv_ynode_get(s, "method"), err, ICV_EINVAL, "unknown sync method '%s' (flash | none)",
+                              m);
+    return 0;
+}
+
+static int read_shape(icv_ynode body, icv_experiment *e, icv_err *err)
+{
+    icv_shape *sh = &e->shape;
+    icv_ynode s = icv_ynode_get(body, "shape");
+    if (!icv_ynode_exists(s)) {
+        /* default: the markers themselves are the points that can touch */
+        sh->type = ICV_SHAPE_POINTS;
+        sh->n_points = e->n_markers;
+        memcpy(sh->points, e->markers, sizeof(icv_vec3) * (size_t)e->n_markers);
+        return 0;
+    }
+    if (!icv_ynode_is_map(s))
+        return icv_ynode_fail(s, err, ICV_EINVAL, "expected {type: capsule|cylinder|box|sphere|points, ..}");
+    char type[32];
+    TRY(icv_yread_str(s, "type", 1, type, sizeof type, err));
+    icv_ynode tn = icv_ynode_get(s, "type");
+    if (!strcmp(type, "capsule") || !strcmp(type, "cylinder")) {
+        sh->type = type[1] == 'a' ? ICV_SHAPE_CAPSULE : ICV_SHAPE_CYLINDER;
+        sh->axis = icv_v3(0, 1, 0);
+        TRY(icv_yread_vec3(s, "axis", 0, &sh->axis, err));
+        if (!(icv_v3_norm(sh->axis) > 1e-12))
+            return icv_ynode_fail(icv_ynode_get(s, "axis"), err, ICV_EINVAL, "the axis must not be zero");
+        sh->axis = icv_v3_unit(sh->axis);
+        TRY(icv_yread_double(s, "length", 1, &sh->length, err));
+        TRY(icv_yread_double(s, "radius", 1, &sh->radius, err));
+        if (!(sh->length > 0))
+            return icv_ynode_fail(icv_ynode_get(s, "length"), err, ICV_EINVAL, "must be > 0 (metres)");
+        if (!(sh->radius > 0))
+            return icv_ynode_fail(icv_ynode_get(s, "radius"), err, ICV_EINVAL, "must be > 0 (metres)");
+    } else if (!strcmp(type, "box")) {
+        sh->type = ICV_SHAPE_BOX;
+        TRY(icv_yread_vec3(s, "size", 1, &sh->size, err));
+        if (!(sh->size.x > 0 && sh->size.y > 0 && sh->size.z > 0))
+            return icv_ynode_fail(icv_ynode_get(s, "size"), err, ICV_EINVAL, "edge lengths must be > 0 (metres)");
+    } else if (!strcmp(type, "sphere")) {
+        sh->type = ICV_SHAPE_SPHERE;
+        TRY(icv_yread_double(s, "radius", 1, &sh->radius, err));
+        if (!(sh->radius > 0))
+            return icv_ynode_fail(icv_ynode_get(s, "radius"), err, ICV_EINVAL, "must be > 0 (metres)");
+    } else if (!strcmp(type, "points")) {
+        sh->type = ICV_SHAPE_POINTS;
+        icv_ynode pts = icv_ynode_get(s, "points");
+        if (!icv_ynode_is_seq(pts) || icv_ynode_len(pts) < 1 || icv_ynode_len(pts) > ICV_MAX_SHAPE_POINTS)
+            return icv_ynode_fail(icv_ynode_exists(pts) ? pts : s, err, ICV_EINVAL,
+                                  "points: expected a list of 1 to %d points [x, y, z] (metres, body frame)",
+                                  ICV_MAX_SHAPE_POINTS);
+        sh->n_points = (int)icv_ynode_len(pts);
+        for (int i = 0; i < sh->n_points; i++) {
+            double p[3];
+            icv_ynode pi = icv_ynode_at(pts, (size_t)i);
+            if (!icv_ynode_is_seq(pi) || icv_ynode_len(pi) != 3)
+                return icv_ynode_fail(pi, err, ICV_EINVAL, "expected a point [x, y, z]");
+            for (size_t k = 0; k < 3; k++)
+                TRY(icv_ynode_double(icv_ynode_at(pi, k), &p[k], err));
+            sh->points[i] = icv_v3_from_array(p);
+        }
+    } else {
+        return icv_ynode_fail(tn, err, ICV_EINVAL, "unknown shape '%s' (capsule | cylinder | box | sphere | points)",
+                              type);
+    }
+    return 0;
+}
+
+static int read_body(icv_ynode root, icv_experiment *e, icv_err *err)
+{
+    icv_ynode b = icv_ynode_get(root, "body");
+    if (!icv_ynode_exists(b))
+        return icv_ynode_fail(root, err, ICV_EINVAL, "body: missing (required)");
+    if (!icv_ynode_is_map(b))
+        return icv_ynode_fail(b, err, ICV_EINVAL, "expected {mass: .., inertia: .., markers: ..}");
+    TRY(icv_yread_double(b, "mass", 1, &e->mass, err));
+    if (!(e->mass > 0))
+        return icv_ynode_fail(icv_ynode_get(b, "mass"), err, ICV_EINVAL, "must be > 0 (kg), got %g", e->mass);
+    TRY(icv_yread_mat3(b, "inertia", 1, &e->inertia, err));
+    if (!icv_m3_is_spd(e->inertia, 1e-9))
+        return icv_ynode_fail(icv_ynode_get(b, "inertia"), err, ICV_EINVAL,
+                              "must be symmetric positive definite (kg m^2, about the centre of mass)");
+    icv_ynode m = icv_ynode_get(b, "markers");
+    if (!icv_ynode_exists(m))
+        return icv_ynode_fail(b, err, ICV_EINVAL, "body.markers: missing (required)");
+    if (!icv_ynode_is_seq(m))
+        return icv_ynode_fail(m, err, ICV_EINVAL, "expected a list of marker centres [x, y, z] (metres, body frame)");
+    size_t n = icv_ynode_len(m);
+    int need = e->n_cameras > 1 ? 3 : 1;
+    if (n < (size_t)need)
+        return icv_ynode_fail(m, err, ICV_EINVAL, "a 3D body (%d cameras) needs at least 3 markers, got %zu",
+                              e->n_cameras, n);
+    if (n > ICV_MAX_MARKERS)
+        return icv_ynode_fail(m, err, ICV_EINVAL, "at most %d markers are supported, got %zu", ICV_MAX_MARKERS, n);
+    e->n_markers = (int)n;
+    for (size_t i = 0; i < n; i++) {
+        icv_ynode p = icv_ynode_at(m, i);
+        double v[3];
+        if (!icv_ynode_is_seq(p) || icv_ynode_len(p) != 3)
+            return icv_ynode_fail(p, err, ICV_EINVAL, "expected a marker centre [x, y, z] (metres)");
+        for (size_t k = 0; k < 3; k++)
+            TRY(icv_ynode_double(icv_ynode_at(p, k), &v[k], err));
+        e->markers[i] = icv_v3_from_array(v);
+        for (size_t j = 0; j < i; j++)
+            if (icv_v3_norm(icv_v3_sub(e->markers[i], e->markers[j])) < 1e-6)
+                return icv_ynode_fail(p, err, ICV_EINVAL, "marker %zu is at the same place as marker %zu", i, j);
+    }
+    e->marker_diameter = 0.01;
+    TRY(icv_yread_double(b, "marker_diameter", 0, &e->marker_diameter, err));
+    if (!(e->marker_diameter > 0) || e->marker_diameter > 1)
+        return icv_ynode_fail(icv_ynode_get(b, "marker_diameter"), err, ICV_EINVAL,
+                              "must be in (0, 1] metres, got %g", e->marker_diameter);
+    return read_shape(b, e, err);
+}
+
+/* mu: measured | number; mu_s, mu_k: numbers. e_n: measured | number. */
+static int read_model(icv_ynode root, icv_experiment *e, icv_err *err)
+{
+    e->restitution = ICV_RESTITUTION_STRONGE;
+    e->mu_measured = 1;
+    e->e_n_measured = 1;
+    icv_ynode m = icv_ynode_get(root, "model");
+    if (!icv_ynode_exists(m))
+        return 0;
+    if (!icv_ynode_is_map(m))
+        return icv_ynode_fail(m, err, ICV_EINVAL, "expected {restitution: .., mu: .., e_n: ..}");
+    char r[32] = "stronge";
+    TRY(icv_yread_str(m, "restitution", 0, r, sizeof r, err));
+    if (!strcmp(r, "newton"))
+        e->restitution = ICV_RESTITUTION_NEWTON;
+    else if (!strcmp(r, "poisson"))
+        e->restitution = ICV_RESTITUTION_POISSON;
+    else if (!strcmp(r, "stronge"))
+        e->restitution = ICV_RESTITUTION_STRONGE;
+    else
+        return icv_ynode_fail(icv_ynode_get(m, "restitution"), err, ICV_EINVAL,
+                              "unknown restitution model '%s' (newton | poisson | stronge)", r);
+
+    icv_ynode mu = icv_ynode_get(m, "mu");
+    int has_ms = icv_ynode_exists(icv_ynode_get(m, "mu_s")), has_mk = icv_ynode_exists(icv_ynode_get(m, "mu_k"));
+    if (icv_ynode_exists(mu) && (has_ms || has_mk))
+        return icv_ynode_fail(mu, err, ICV_EINVAL, "give either mu or mu_s and mu_k, not both");
+    if (icv_ynode_exists(mu)) {
+        const char *s = icv_ynode_str(mu);
+        if (!(s && !strcmp(s, "measured"))) {
+            double v;
+            if (icv_ynode_double(mu, &v, NULL))
+                return icv_ynode_fail(mu, err, ICV_EINVAL, "expected measured or a number >= 0");
+            e->mu_s = e->mu_k = v;
+            e->mu_measured = 0;
+        }
+    } else if (has_ms || has_mk) {
+        if (has_ms != has_mk)
+            return icv_ynode_fail(m, err, ICV_EINVAL, "give both mu_s and mu_k (or mu for both)");
+        TRY(icv_yread_double(m, "mu_s", 1, &e->mu_s, err));
+        TRY(icv_yread_double(m, "mu_k", 1, &e->mu_k, err));
+        if (e->mu_s < e->mu_k)
+            return icv_ynode_fail(icv_ynode_get(m, "mu_s"), err, ICV_EINVAL,
+                                  "static friction mu_s = %g must be >= kinetic mu_k = %g", e->mu_s, e->mu_k);
+        e->mu_measured = 0;
+    }
+    if (!e->mu_measured && (e->mu_k < 0 || e->mu_s > 10))
+        return icv_ynode_fail(icv_ynode_exists(mu) ? mu : m, err, ICV_EINVAL, "friction must be in [0, 10], got %g",
+                              e->mu_k < 0 ? e->mu_k : e->mu_s);
+
+    icv_ynode en = icv_ynode_get(m, "e_n");
+    if (icv_ynode_exists(en)) {
+        const char *s = icv_ynode_str(en);
+        if (!(s && !strcmp(s, "measured"))) {
+            if (icv_ynode_double(en, &e->e_n, NULL))
+                return icv_ynode_fail(en, err, ICV_EINVAL, "expected measured or a number in [0, 1]");
+            if (e->e_n < 0 || e->e_n > 1)
+                return icv_ynode_fail(en, err, ICV_EINVAL, "must be in [0, 1], got %g", e->e_n);
+            e->e_n_measured = 0;
+        }
+    }
+    return 0;
+}
+
+int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
+{
+    memset(e, 0, sizeof *e);
+    icv_yaml *doc;
+    icv_ynode root;
+    int rc = icv_yaml_load(path, &doc, &root, err);
+    if (rc)
+        return rc;
+    snprintf(e->path, sizeof e->path, "%s", path);
+    icv_path_dirname(e->dir, sizeof e->dir, path);
+
+    for (size_t i = 0; i < icv_ynode_len(root); i++) {
+        const char *k;
+        icv_ynode v = icv_ynode_pair(root, i, &k);
+        int known = 0;
+        for (int j = 0; known_top[j]; j++)
+            known |= k && !strcmp(k, known_top[j]);
+        if (!known)
+            icv_warn("%s:%d: unknown key '%s' is ignored", path, icv_ynode_line(v), k ? k : "?");
+    }
+
+    rc = icv_yread_str(root, "name", 1, e->name, sizeof e->name, err);
+    if (!rc)
+        rc = read_cameras(root, e, err);
+    if (!rc)
+        rc = read_motion_plane(root, e, err);
+    /* One camera with a scale from a known length or from gravity needs no board. */
+    int no_board = e->n_cameras == 1 && (e->scale_kind == ICV_SCALE_POINTS || e->scale_kind == ICV_SCALE_GRAVITY);
+    if (!rc)
+        rc = read_calibration(root, e, no_board, err);
+    if (!rc)
+        rc = read_surface(root, e, e->n_cameras == 1, err);
+    if (!rc)
+        rc = read_gravity(root, e, err);
+    if (!rc)
+        rc = read_sync(root, e, err);
+    if (!rc)
+        rc = read_body(root, e, err);
+    if (!rc)
+        rc = read_model(root, e, err);
+    icv_yaml_free(doc);
+    return rc;
+}
+
+static int check_file(const char *what, const char *path, icv_err *err)
+{
+    if (!icv_file_exists(path))
+        return icv_err_set(err, ICV_ENOTFOUND, "%s: %s not found", path, what);
+    return 0;
+}
+
+int icv_experiment_check_files(const icv_experiment *e, icv_err *err)
+{
+    for (int c = 0; c < e->n_cameras; c++) {
+        char what[128];
+        snprintf(what, sizeof what, "video of camera '%s'", e->cameras[c].id);
+        /* an image-sequence pattern (printf %d or a glob) is checked by capture */
+        if (!strchr(e->cameras[c].video, '%') && !strpbrk(e->cameras[c].video, "*?["))
+            TRY(check_file(what, e->cameras[c].video, err));
+        if (e->cameras[c].mask[0]) {
+            snprintf(what, sizeof what, "mask of camera '%s'", e->cameras[c].id);
+            TRY(check_file(what, e->cameras[c].mask, err));
+        }
+        if (e->calib_images[c][0]) {
+            char **paths;
+            size_t n;
+            TRY(icv_paths_expand(e->calib_images[c], &paths, &n, err));
+            icv_paths_free(paths, n);
+            if (n == 0)
+                return icv_err_set(err, ICV_ENOTFOUND, "%s: no calibration images of camera '%s' match",
+                                   e->calib_images[c], e->cameras[c].id);
+        }
+        if (e->surface_images[c][0]) {
+            snprintf(what, sizeof what, "surface image of camera '%s'", e->cameras[c].id);
+            TRY(check_file(what, e->surface_images[c], err));
+        }
+        if (e->motion_plane_images[c][0]) {
+            snprintf(what, sizeof what, "motion-plane image of camera '%s'", e->cameras[c].id);
+            TRY(check_file(what, e->motion_plane_images[c], err));
+        }
+    }
+    if (e->calib_file[0])
+        TRY(check_file("calibration file", e->calib_file, err));
+    return 0;
+}
+
+void icv_experiment_summary(const icv_experiment *e, FILE *out)
+{
+    fprintf(out, "experiment  %s (%s)\n", e->name, e->path);
+    fprintf(out, "mode        %s, %d camera%s\n", e->n_cameras > 1 ? "3D" : "planar (one camera)", e->n_cameras,
+            e->n_cameras > 1 ? "s" : "");
+    for (int c = 0; c < e->n_cameras; c++) {
+        fprintf(out, "camera      %-8s %s", e->cameras[c].id, e->cameras[c].video);
+        if (e->cameras[c].capture_fps > 0)
+            fprintf(out, " (captured at %g fps)", e->cameras[c].capture_fps);
+        fprintf(out, "\n");
+    }
+    if (e->calib_file[0])
+        fprintf(out, "calibration file %s\n", e->calib_file);
+    else if (e->has_calibration)
+        fprintf(out, "calibration board %dx%d inner corners, %.1f mm squares\n", e->board_cols, e->board_rows,
+                e->board_square * 1e3);
+    else
+        fprintf(out, "calibration none (scale from %s)\n", e->scale_kind == ICV_SCALE_GRAVITY ? "gravity" : "a known length");
+    static const char *const sk[] = {"lowest point reached", "board images", "plane", "line in the image"};
+    fprintf(out, "surface     %s\n", sk[e->surface_kind]);
+    if (e->gravity_auto)
+        fprintf(out, "gravity     auto (from free flight)\n");
+    else
+        fprintf(out, "gravity     [%g, %g, %g] m/s^2\n", e->gravity.x, e->gravity.y, e->gravity.z);
+    static const char *const sn[] = {"flash", "none", "manual offsets"};
+    fprintf(out, "sync        %s\n", sn[e->sync]);
+    fprintf(out, "body        %.4g kg, %d markers, shape %s\n", e->mass, e->n_markers, icv_shape_name(e->shape.type));
+    fprintf(out, "model       %s, mu ", icv_restitution_name(e->restitution));
+    if (e->mu_measured)
+        fprintf(out, "measured");
+    else if (e->mu_s == e->mu_k)
+        fprintf(out, "%g", e->mu_k);
+    else
+        fprintf(out, "s %g k %g", e->mu_s, e->mu_k);
+    if (e->e_n_measured)
+        fprintf(out, ", e_n measured\n");
+    else
+        fprintf(out, ", e_n %g\n", e->e_n);
+}

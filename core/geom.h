@@ -1,0 +1,87 @@
+/* geom.h: small vector, matrix and rotation maths shared by every module.
+ *
+ * Values are passed by value (3 doubles, 9 doubles): cheap and readable. Frames are
+ * the contract's (docs/conventions.md): a rotation R maps body to surface
+ * coordinates, x_surface = R x_body + p, so R's columns are the body axes in
+ * surface coordinates. euler213 = [t1, t2, t3]: starting from the surface axes,
+ * rotate by t1 about y, then t2 about the new x, then t3 about the new z, so
+ * R = Ry(t1) Rx(t2) Rz(t3) (Han Sun eq. 4.19 gives R's transpose row by row). */
+#ifndef ICV_GEOM_H
+#define ICV_GEOM_H
+
+#include <math.h>
+
+typedef struct {
+    double x, y, z;
+} icv_vec3;
+
+typedef struct {
+    double m[3][3]; /* m[row][col] */
+} icv_mat3;
+
+/* unit quaternion w + xi + yj + zk, same rotation as the matrix it came from */
+typedef struct {
+    double w, x, y, z;
+} icv_quat;
+
+static inline icv_vec3 icv_v3(double x, double y, double z) { return (icv_vec3){x, y, z}; }
+static inline icv_vec3 icv_v3_add(icv_vec3 a, icv_vec3 b) { return icv_v3(a.x + b.x, a.y + b.y, a.z + b.z); }
+static inline icv_vec3 icv_v3_sub(icv_vec3 a, icv_vec3 b) { return icv_v3(a.x - b.x, a.y - b.y, a.z - b.z); }
+static inline icv_vec3 icv_v3_scale(icv_vec3 a, double s) { return icv_v3(a.x * s, a.y * s, a.z * s); }
+static inline icv_vec3 icv_v3_axpy(double s, icv_vec3 a, icv_vec3 b) { return icv_v3(s * a.x + b.x, s * a.y + b.y, s * a.z + b.z); }
+static inline double icv_v3_dot(icv_vec3 a, icv_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+static inline icv_vec3 icv_v3_cross(icv_vec3 a, icv_vec3 b)
+{
+    return icv_v3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
+}
+static inline double icv_v3_norm(icv_vec3 a) { return sqrt(icv_v3_dot(a, a)); }
+/* a / |a|; the zero vector stays zero */
+static inline icv_vec3 icv_v3_unit(icv_vec3 a)
+{
+    double n = icv_v3_norm(a);
+    return n > 0 ? icv_v3_scale(a, 1.0 / n) : a;
+}
+static inline double icv_v3_get(icv_vec3 a, int i) { return i == 0 ? a.x : i == 1 ? a.y : a.z; }
+static inline void icv_v3_to_array(icv_vec3 a, double out[3]) { out[0] = a.x; out[1] = a.y; out[2] = a.z; }
+static inline icv_vec3 icv_v3_from_array(const double a[3]) { return icv_v3(a[0], a[1], a[2]); }
+
+icv_mat3 icv_m3_identity(void);
+icv_mat3 icv_m3_diag(double a, double b, double c);
+icv_mat3 icv_m3_mul(icv_mat3 a, icv_mat3 b);
+icv_mat3 icv_m3_transpose(icv_mat3 a);
+icv_mat3 icv_m3_add(icv_mat3 a, icv_mat3 b);
+icv_mat3 icv_m3_scale(icv_mat3 a, double s);
+icv_vec3 icv_m3_apply(icv_mat3 a, icv_vec3 v);
+/* [a]x: the matrix with [a]x b = a x b */
+icv_mat3 icv_m3_skew(icv_vec3 a);
+double icv_m3_det(icv_mat3 a);
+/* Inverse; returns 0, or -1 when |det| is below 1e-300 (out untouched). */
+int icv_m3_inverse(icv_mat3 a, icv_mat3 *out);
+/* Symmetric within rel_tol of its largest entry, and positive definite (all
+ * leading principal minors > 0, Sylvester's criterion). */
+int icv_m3_is_spd(icv_mat3 a, double rel_tol);
+/* R A R^T: a body-frame tensor in the frame R maps into. */
+icv_mat3 icv_m3_rotate_tensor(icv_mat3 r, icv_mat3 a);
+
+/* Elementary rotations (right-handed, angle in rad). */
+icv_mat3 icv_rot_x(double a);
+icv_mat3 icv_rot_y(double a);
+icv_mat3 icv_rot_z(double a);
+/* Rotation by |axis_angle| rad about axis_angle/|axis_angle| (Rodrigues). */
+icv_mat3 icv_rot_from_axis_angle(icv_vec3 axis_angle);
+/* The inverse of icv_rot_from_axis_angle, angle in [0, pi]. */
+icv_vec3 icv_rot_to_axis_angle(icv_mat3 r);
+/* Nearest rotation to a (polar decomposition by SVD-free iteration), det +1. */
+icv_mat3 icv_rot_orthonormalize(icv_mat3 a);
+
+/* euler213 [t1, t2, t3] (rad) to R = Ry(t1) Rx(t2) Rz(t3). */
+icv_mat3 icv_euler213_to_matrix(icv_vec3 e);
+/* R to euler213, t1, t3 in (-pi, pi], t2 in [-pi/2, pi/2]. Returns 1 when the
+ * attitude is singular (|cos t2| < 1e-9: t3 is then set to 0 and t1 carries the
+ * rotation), else 0. Never divides by cos t2. */
+int icv_euler213_from_matrix(icv_mat3 r, icv_vec3 *e);
+
+icv_quat icv_quat_from_matrix(icv_mat3 r);
+icv_mat3 icv_quat_to_matrix(icv_quat q);
+
+#endif

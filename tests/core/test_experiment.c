@@ -1,0 +1,224 @@
+/* test_experiment.c: experiment.yaml loading (contract.md): a good file gives the
+ * right struct with defaults; each bad input of issue #2 is rejected with one line
+ * that names the key (and file and line). */
+#include <stdlib.h>
+
+#include "core/core.h"
+#include "tests/harness.h"
+
+static const char good[] =
+    "name: rod_sliding_45\n"
+    "cameras:\n"
+    "  - id: left\n"
+    "    video: left.mp4\n"
+    "  - id: right\n"
+    "    video: right.mp4\n"
+    "    capture_fps: 240\n"
+    "calibration:\n"
+    "  board: {cols: 9, rows: 6, square: 0.023}\n"
+    "  images: {left: \"calib/left_*.png\", right: \"calib/right_*.png\"}\n"
+    "surface:\n"
+    "  images: {left: surface_left.png, right: surface_right.png}\n"
+    "gravity: auto\n"
+    "sync: {method: flash}\n"
+    "body:\n"
+    "  mass: 0.169\n"
+    "  inertia: [[1.312e-3,0,0],[0,3.8e-9,0],[0,0,1.312e-3]]\n"
+    "  markers: [[0,0.127,0],[0,0,0],[0,-0.127,0]]\n"
+    "  marker_diameter: 0.012\n"
+    "  shape: {type: capsule, axis: [0,1,0], length: 0.3048, radius: 0.009525}\n"
+    "model:\n"
+    "  restitution: stronge\n"
+    "  mu: measured\n"
+    "  e_n: measured\n";
+
+/* good with the first occurrence of `from` replaced by `to`, written to tmp */
+static const char *variant(const char *from, const char *to)
+{
+    static char buf[8192];
+    const char *p = strstr(good, from);
+    if (!p)
+        return NULL;
+    snprintf(buf, sizeof buf, "%.*s%s%s", (int)(p - good), good, to, p + strlen(from));
+    const char *path = th_tmp("experiment.yaml");
+    return th_write_file(path, buf) ? NULL : path;
+}
+
+static int load(const char *path, icv_experiment *e, icv_err *err) { return icv_experiment_load(path, e, err); }
+
+TEST(test_experiment_good_file_loads_with_values_and_defaults)
+{
+    static icv_experiment e;
+    icv_err err = {0};
+    const char *path = variant("name:", "name:");
+    ASSERT(path, "could not write the file");
+    ASSERT(load(path, &e, &err) == 0, "%s", err.msg);
+    ASSERT_STR_CONTAINS(e.name, "rod_sliding_45");
+    ASSERT_EQ_INT(e.n_cameras, 2);
+    ASSERT_STR_CONTAINS(e.cameras[1].id, "right");
+    ASSERT_NEAR(e.cameras[1].capture_fps, 240, 0);
+    ASSERT_NEAR(e.cameras[0].capture_fps, 0, 0); /* default: from the container */
+    ASSERT_STR_CONTAINS(e.cameras[0].video, th_tmpdir()); /* resolved against the file's folder */
+    ASSERT_EQ_INT(e.board_cols, 9);
+    ASSERT_EQ_INT(e.board_rows, 6);
+    ASSERT_NEAR(e.board_square, 0.023, 0);
+    ASSERT_STR_CONTAINS(e.calib_images[1], "calib/right_*.png");
+    ASSERT_EQ_INT(e.surface_kind, ICV_SURFACE_IMAGES);
+    ASSERT_EQ_INT(e.gravity_auto, 1);
+    ASSERT_EQ_INT(e.sync, ICV_SYNC_FLASH);
+    ASSERT_NEAR(e.mass, 0.169, 0);
+    ASSERT_NEAR(e.inertia.m[1][1], 3.8e-9, 0);
+    ASSERT_EQ_INT(e.n_markers, 3);
+    ASSERT_NEAR(e.markers[2].y, -0.127, 0);
+    ASSERT_EQ_INT(e.shape.type, ICV_SHAPE_CAPSULE);
+    ASSERT_NEAR(e.shape.radius, 0.009525, 0);
+    ASSERT_EQ_INT(e.restitution, ICV_RESTITUTION_STRONGE);
+    ASSERT_EQ_INT(e.mu_measured, 1);
+    ASSERT_EQ_INT(e.e_n_measured, 1);
+}
+
+TEST(test_experiment_numbers_and_defaults_of_optional_keys)
+{
+    static icv_experiment e;
+    icv_err err = {0};
+    /* drop shape, gravity, sync and model: defaults apply */
+    char text[8192];
+    snprintf(text, sizeof text, "%s", good);
+    *strstr(text, "  shape:") = '\0';
+    strcat(text, "model: {restitution: poisson, mu_s: 0.25, mu_k: 0.23, e_n: 0.45}\n");
+    char *g = strstr(text, "gravity: auto\nsync: {method: flash}\n");
+    memmove(g, g + strlen("gravity: auto\nsync: {method: flash}\n"), strlen(g) + 1 - strlen("gravity: auto\nsync: {method: flash}\n"));
+    ASSERT_EQ_INT(th_write_file(th_tmp("e.yaml"), text), 0);
+    ASSERT(load(th_tmp("e.yaml"), &e, &err) == 0, "%s", err.msg);
+    ASSERT_EQ_INT(e.shape.type, ICV_SHAPE_POINTS); /* default: the markers */
+    ASSERT_EQ_INT(e.shape.n_points, 3);
+    ASSERT_EQ_INT(e.gravity_auto, 1);
+    ASSERT_EQ_INT(e.sync, ICV_SYNC_FLASH); /* default with two cameras */
+    ASSERT_EQ_INT(e.restitution, ICV_RESTITUTION_POISSON);
+    ASSERT_NEAR(e.mu_s, 0.25, 0);
+    ASSERT_NEAR(e.mu_k, 0.23, 0);
+    ASSERT_NEAR(e.e_n, 0.45, 0);
+    ASSERT_EQ_INT(e.mu_measured, 0);
+}
+
+/* Each bad input: the message names the file, the key and says why. */
+static void expect_reject(const char *from, const char *to, const char *key, const char *why)
+{
+    static icv_experiment e;
+    icv_err err = {0};
+    const char *path = variant(from, to);
+    ASSERT(path, "test bug: '%s' not in the good file", from);
+    int rc = load(path, &e, &err);
+    ASSERT(rc != 0, "accepted a bad file (%s -> %s)", from, to);
+    ASSERT_STR_CONTAINS(err.msg, "experiment.yaml");
+    ASSERT_STR_CONTAINS(err.msg, key);
+    ASSERT_STR_CONTAINS(err.msg, why);
+    ASSERT(!strchr(err.msg, '\n'), "message is not one line: %s", err.msg);
+}
+
+TEST(test_experiment_rejects_missing_required_key)
+{
+    expect_reject("  mass: 0.169\n", "", "body.mass", "missing");
+    if (th_failed()) return;
+    expect_reject("name: rod_sliding_45\n", "", "name", "missing");
+    if (th_failed()) return;
+    expect_reject("    video: right.mp4\n", "", "cameras[1].video", "missing");
+}
+
+TEST(test_experiment_rejects_wrong_type)
+{
+    expect_reject("mass: 0.169", "mass: heavy", "body.mass", "expected a number");
+    if (th_failed()) return;
+    expect_reject("inertia: [[1.312e-3,0,0],[0,3.8e-9,0],[0,0,1.312e-3]]", "inertia: 0.001", "body.inertia",
+                  "3x3");
+    if (th_failed()) return;
+    expect_reject("cols: 9", "cols: nine", "calibration.board.cols", "whole number");
+}
+
+TEST(test_experiment_rejects_negative_mass)
+{
+    expect_reject("mass: 0.169", "mass: -0.169", "body.mass", "must be > 0");
+}
+
+TEST(test_experiment_rejects_non_positive_definite_inertia)
+{
+    expect_reject("[[1.312e-3,0,0],[0,3.8e-9,0],[0,0,1.312e-3]]", "[[1.312e-3,0,0],[0,-3.8e-9,0],[0,0,1.312e-3]]",
+                  "body.inertia", "positive definite");
+    if (th_failed()) return;
+    expect_reject("[[1.312e-3,0,0],[0,3.8e-9,0],[0,0,1.312e-3]]", "[[1.312e-3,1e-3,0],[0,3.8e-9,0],[0,0,1.312e-3]]",
+                  "body.inertia", "symmetric");
+}
+
+TEST(test_experiment_rejects_fewer_than_3_markers_for_3d_body)
+{
+    expect_reject("markers: [[0,0.127,0],[0,0,0],[0,-0.127,0]]", "markers: [[0,0.127,0],[0,-0.127,0]]",
+                  "body.markers", "at least 3 markers");
+}
+
+TEST(test_experiment_rejects_unknown_restitution_model)
+{
+    expect_reject("restitution: stronge", "restitution: hertz", "model.restitution", "unknown restitution model");
+}
+
+TEST(test_experiment_rejects_other_bad_values)
+{
+    expect_reject("e_n: measured", "e_n: 1.5", "model.e_n", "[0, 1]");
+    if (th_failed()) return;
+    expect_reject("type: capsule", "type: banana", "body.shape.type", "unknown shape");
+    if (th_failed()) return;
+    expect_reject("right: \"calib/right_*.png\"", "rigth: \"calib/right_*.png\"", "calibration.images", "rigth");
+    if (th_failed()) return;
+    expect_reject("method: flash", "method: clap", "sync.method", "unknown sync method");
+    if (th_failed()) return;
+    expect_reject("mu: measured", "mu: -0.2", "model.mu", "[0, 10]");
+}
+
+TEST(test_experiment_error_names_the_line)
+{
+    static icv_experiment e;
+    icv_err err = {0};
+    const char *path = variant("mass: 0.169", "mass: -1");
+    ASSERT(path, "write");
+    ASSERT(load(path, &e, &err) != 0, "accepted");
+    ASSERT_STR_CONTAINS(err.msg, "experiment.yaml:16:"); /* line 16 of `good` holds the mass */
+}
+
+TEST(test_experiment_rejects_yaml_syntax_error_and_missing_file)
+{
+    static icv_experiment e;
+    icv_err err = {0};
+    ASSERT_EQ_INT(th_write_file(th_tmp("bad.yaml"), "name: [unclosed\n"), 0);
+    ASSERT(load(th_tmp("bad.yaml"), &e, &err) == ICV_EFORMAT, "rc");
+    ASSERT_STR_CONTAINS(err.msg, "not valid YAML");
+    ASSERT(load(th_tmp("absent.yaml"), &e, &err) == ICV_EIO, "rc");
+    ASSERT_STR_CONTAINS(err.msg, "absent.yaml: cannot open");
+}
+
+TEST(test_experiment_one_camera_mode_with_gravity_scale_needs_no_board)
+{
+    static icv_experiment e;
+    icv_err err = {0};
+    const char *text = "name: ball\n"
+                       "cameras: [{id: phone, video: ball.mov, capture_fps: 240}]\n"
+                       "motion_plane: {scale: gravity}\n"
+                       "body: {mass: 0.0027, inertia: [[1.2e-6,0,0],[0,1.2e-6,0],[0,0,1.2e-6]],\n"
+                       "       markers: [[0,0,0]], shape: {type: sphere, radius: 0.02}}\n";
+    ASSERT_EQ_INT(th_write_file(th_tmp("ball.yaml"), text), 0);
+    ASSERT(load(th_tmp("ball.yaml"), &e, &err) == 0, "%s", err.msg);
+    ASSERT_EQ_INT(e.n_cameras, 1);
+    ASSERT_EQ_INT(e.scale_kind, ICV_SCALE_GRAVITY);
+    ASSERT_EQ_INT(e.has_calibration, 0);
+    ASSERT_EQ_INT(e.surface_kind, ICV_SURFACE_NONE); /* the lowest point reached */
+    ASSERT_EQ_INT(e.sync, ICV_SYNC_NONE);
+    ASSERT_EQ_INT(e.shape.type, ICV_SHAPE_SPHERE);
+}
+
+TEST(test_experiment_check_files_names_the_missing_file)
+{
+    static icv_experiment e;
+    icv_err err = {0};
+    const char *path = variant("name:", "name:");
+    ASSERT(path && load(path, &e, &err) == 0, "%s", err.msg);
+    ASSERT(icv_experiment_check_files(&e, &err) == ICV_ENOTFOUND, "missing videos accepted");
+    ASSERT_STR_CONTAINS(err.msg, "left.mp4: video of camera 'left' not found");
+}
