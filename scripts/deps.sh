@@ -14,6 +14,7 @@ libs=(
   "gsl:libgsl-dev"
   "yaml-0.1:libyaml-dev"
   "jansson:libjansson-dev"
+  "plplot:libplplot-dev"
 )
 # command -> Debian package
 tools=(
