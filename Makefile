@@ -21,6 +21,8 @@ PKG_LIBS = $(call lazy,PKG_LIBS,pkg-config --libs $(PKGS) 2>/dev/null)
 CV_CFLAGS = $(call lazy,CV_CFLAGS,pkg-config --cflags $(PKGS_CXX) 2>/dev/null)
 CV_LIBS = $(call lazy,CV_LIBS,pkg-config --libs $(PKGS_CXX) 2>/dev/null)
 
+# V=1 shows the full compiler commands.
+Q := $(if $(V),,@)
 CC ?= cc
 CXX ?= c++
 # -Wno-format-truncation: truncating into a fixed buffer is what snprintf is for
@@ -49,11 +51,13 @@ BENCH_SRC := $(wildcard bench/bench_*.c)
 define VARIANT
 $(1)/%.o: %.c | deps
 	@mkdir -p $$(@D)
-	$$(CC) $$(CFLAGS_BASE) $$(OPT_$(2)) $$(PKG_CFLAGS) -c $$< -o $$@
+	@echo "  CC   $$@"
+	$$(Q)$$(CC) $$(CFLAGS_BASE) $$(OPT_$(2)) $$(PKG_CFLAGS) -c $$< -o $$@
 
 $(1)/%.o: %.cpp | deps
 	@mkdir -p $$(@D)
-	$$(CXX) $$(CXXFLAGS_BASE) $$(OPT_$(2)) $$(CV_CFLAGS) -c $$< -o $$@
+	@echo "  CXX  $$@"
+	$$(Q)$$(CXX) $$(CXXFLAGS_BASE) $$(OPT_$(2)) $$(CV_CFLAGS) -c $$< -o $$@
 
 $(foreach m,$(MODULES),
 $(1)/lib$(m).a: $(patsubst %.c,$(1)/%.o,$(call module_c,$(m))) $(patsubst %.cpp,$(1)/%.o,$(call module_cxx,$(m))) $(1)/empty.o
@@ -69,13 +73,16 @@ $(1)/empty.o: | deps
 $(1)/LIBS := $(foreach m,$(LINK_ORDER),$(1)/lib$(m).a)
 
 $(1)/impactcv: $(patsubst %.c,$(1)/%.o,$(CLI_SRC)) $$($(1)/LIBS)
-	$$(CXX) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
+	@echo "  LD   $$@"
+	$$(Q)$$(CXX) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
 
 $(1)/test_runner: $(patsubst %.c,$(1)/%.o,$(TEST_SRC)) $$($(1)/LIBS)
-	$$(CXX) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
+	@echo "  LD   $$@"
+	$$(Q)$$(CXX) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
 
 $(1)/bench/%: $(1)/bench/%.o $$($(1)/LIBS)
-	$$(CXX) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
+	@echo "  LD   $$@"
+	$$(Q)$$(CXX) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
 endef
 
 $(eval $(call VARIANT,build,plain))
