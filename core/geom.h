@@ -42,6 +42,15 @@ static inline icv_vec3 icv_v3_unit(icv_vec3 a)
     return n > 0 ? icv_v3_scale(a, 1.0 / n) : a;
 }
 static inline double icv_v3_get(icv_vec3 a, int i) { return i == 0 ? a.x : i == 1 ? a.y : a.z; }
+static inline void icv_v3_set(icv_vec3 *a, int i, double v)
+{
+    if (i == 0)
+        a->x = v;
+    else if (i == 1)
+        a->y = v;
+    else
+        a->z = v;
+}
 static inline void icv_v3_to_array(icv_vec3 a, double out[3]) { out[0] = a.x; out[1] = a.y; out[2] = a.z; }
 static inline icv_vec3 icv_v3_from_array(const double a[3]) { return icv_v3(a[0], a[1], a[2]); }
 
