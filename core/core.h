@@ -238,6 +238,13 @@ int icv_experiment_check_files(const icv_experiment *exp, icv_err *err);
 void icv_experiment_summary(const icv_experiment *exp, FILE *out);
 
 const char *icv_restitution_name(icv_restitution r);
+
+/* The point of a body's shape lowest along -n (the contact point when the body
+ * touches a plane of normal n), in the frame where the body sits at pose (R, p):
+ * x = R x_body + p. n is a unit vector (the surface frame's y for the surface).
+ * For a face or an edge lying flat on the plane the point returned is its
+ * centre, so that it is continuous in the pose. shape.c. */
+icv_vec3 icv_shape_lowest_point(const icv_shape *shape, icv_mat3 R, icv_vec3 p, icv_vec3 n);
 const char *icv_shape_name(icv_shape_type t);
 
 

@@ -93,4 +93,17 @@ int icv_euler213_from_matrix(icv_mat3 r, icv_vec3 *e);
 icv_quat icv_quat_from_matrix(icv_mat3 r);
 icv_mat3 icv_quat_to_matrix(icv_quat q);
 
+/* ---- torque-free rigid-body rotation (rigid_motion.c) ------------------ */
+
+/* Turns a free rigid body for dt seconds (dt may be negative): R0 body->surface,
+ * omega0 (rad/s, surface frame) at the start, inertia (kg m^2, body frame, about
+ * the centre of mass). Euler's equations are integrated on the rotation group:
+ * the angular momentum L = R I R^T omega is constant in the surface frame, and the
+ * attitude quaternion follows dq/dt = (omega/2) q with omega = R I^-1 R^T L, by
+ * classical RK4 with steps of at most 2e-3 rad of rotation, renormalised each
+ * step (tests/core/test_rigid_motion.c measures the error). Fills R and
+ * omega (surface frame) at t0 + dt. Returns the number of steps taken. */
+int icv_rigid_rotate(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, double dt, icv_mat3 *R,
+                     icv_vec3 *omega);
+
 #endif
