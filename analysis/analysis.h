@@ -88,4 +88,31 @@ typedef struct {
 int analysis_ballistic_fit(const analysis_flight *phases, int n_phases, const icv_vec3 *g_given,
                            analysis_ballistic *out, icv_err *err);
 
+/* ---- rotation in free flight ------------------------------------------ */
+
+typedef struct {
+    icv_mat3 R;             /* body -> surface at t_ref */
+    icv_vec3 omega;         /* rad/s, surface frame, at t_ref */
+    icv_vec3 omega_sd;      /* 1-sigma per axis (surface frame) */
+    icv_vec3 attitude_sd;   /* rad, 1-sigma of the small rotation about each surface axis at t_ref */
+    double cov[6][6];       /* covariance of (attitude perturbation, omega) */
+    double rms;             /* rad, RMS angular residual of the measured attitudes */
+    double chi2_dof;        /* reduced chi^2 (1 when sigma_angle is honest) */
+    int spin_observable;    /* 0 for a collinear template: omega's component along
+                               the body axis is fixed at 0 and not reported */
+    int iterations;
+} analysis_rotation;
+
+/* Fits torque-free rigid rotation (icv_rigid_rotate with the body's inertia) to
+ * measured attitudes R_meas[i] at times t[i] of one flight phase: the attitude and
+ * angular velocity at t_ref, by nonlinear least squares (GSL multifit_nlinear,
+ * trust region). sigma_angle (rad, 1-sigma of each measured attitude about each
+ * axis; <= 0: estimate from the residuals). A collinear template (collinear = 1,
+ * axis = the rod's line in the body frame) constrains only where that line points:
+ * the residual is then the line's direction and omega is fitted perpendicular to
+ * it. Needs >= 3 attitudes (4 when sigma is estimated). */
+int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double t_ref, icv_mat3 inertia_body,
+                          int collinear, icv_vec3 axis_body, double sigma_angle, analysis_rotation *out,
+                          icv_err *err);
+
 #endif

@@ -1,0 +1,166 @@
+/* rotation_fit.c: the attitude and angular velocity at the impact instant from
+ * the poses of one flight phase, by fitting torque-free rotation (Euler's
+ * equations with the body's inertia, core's icv_rigid_rotate) rather than
+ * differencing poses: exact for any body, not only for symmetric ones where omega
+ * is constant (issue #9 item 4). Parameters: a small rotation d (rad, surface
+ * axes) applied to the initial attitude, R_ref = exp([d]x) R_0, and omega at t_ref.
+ * Residuals: log(R_meas^T R_model) per pose (3 per pose), or for a collinear rod
+ * the difference of the rod's direction (3 per pose, of which 2 are independent). */
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+typedef struct {
+    const double *t;
+    const icv_mat3 *R_meas;
+    int n;
+    double t_ref;
+    icv_mat3 inertia;
+    int collinear;
+    icv_vec3 axis;     /* body frame */
+    icv_mat3 R0;       /* linearisation point of the attitude */
+    double w;          /* residual weight 1/sigma */
+    icv_mat3 *scratch; /* n model attitudes, allocated once per fit */
+} rot_problem;
+
+/* Model attitude at t_i for parameters x; poses are propagated in time order from
+ * t_ref outwards so each step is short. */
+static void model_attitudes(const rot_problem *p, const gsl_vector *x, icv_mat3 *R_out)
+{
+    icv_vec3 d = icv_v3(gsl_vector_get(x, 0), gsl_vector_get(x, 1), gsl_vector_get(x, 2));
+    icv_vec3 w = icv_v3(gsl_vector_get(x, 3), gsl_vector_get(x, 4), gsl_vector_get(x, 5));
+    icv_mat3 Rref = icv_m3_mul(icv_rot_from_axis_angle(d), p->R0);
+    /* forward from t_ref, then backward; t is sorted by the caller's contract */
+    for (int dir = 0; dir < 2; dir++) {
+        icv_mat3 R = Rref;
+        icv_vec3 om = w;
+        double tc = p->t_ref;
+        for (int k = 0; k < p->n; k++) {
+            int i = dir == 0 ? k : p->n - 1 - k;
+            if ((dir == 0 && p->t[i] < p->t_ref) || (dir == 1 && p->t[i] >= p->t_ref))
+                continue;
+            icv_rigid_rotate(R, om, p->inertia, p->t[i] - tc, &R, &om);
+            tc = p->t[i];
+            R_out[i] = R;
+        }
+    }
+}
+
+static int residuals(const gsl_vector *x, void *data, gsl_vector *f)
+{
+    const rot_problem *p = data;
+    icv_mat3 *R = p->scratch;
+    model_attitudes(p, x, R);
+    for (int i = 0; i < p->n; i++) {
+        icv_vec3 r;
+        if (p->collinear)
+            r = icv_v3_sub(icv_m3_apply(R[i], p->axis), icv_m3_apply(p->R_meas[i], p->axis));
+        else
+            r = icv_rot_to_axis_angle(icv_m3_mul(icv_m3_transpose(p->R_meas[i]), R[i]));
+        gsl_vector_set(f, (size_t)(3 * i), p->w * r.x);
+        gsl_vector_set(f, (size_t)(3 * i + 1), p->w * r.y);
+        gsl_vector_set(f, (size_t)(3 * i + 2), p->w * r.z);
+    }
+    return GSL_SUCCESS;
+}
+
+/* omega from the first and last attitudes (a start for the fit) */
+static icv_vec3 omega_guess(const double *t, const icv_mat3 *R, int n)
+{
+    double dt = t[n - 1] - t[0];
+    if (!(dt > 0))
+        return icv_v3(0, 0, 0);
+    icv_vec3 aa = icv_rot_to_axis_angle(icv_m3_mul(R[n - 1], icv_m3_transpose(R[0])));
+    return icv_v3_scale(aa, 1.0 / dt);
+}
+
+int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double t_ref, icv_mat3 inertia_body,
+                          int collinear, icv_vec3 axis_body, double sigma_angle, analysis_rotation *out, icv_err *err)
+{
+    memset(out, 0, sizeof *out);
+    int need = sigma_angle > 0 ? 3 : 4;
+    if (n < need)
+        return icv_err_set(err, ICV_EINVAL, "rotation fit: %d poses in the flight phase, needs at least %d", n, need);
+    for (int i = 1; i < n; i++)
+        if (!(t[i] > t[i - 1]))
+            return icv_err_set(err, ICV_EINVAL, "rotation fit: pose times must increase (pose %d at %g s)", i, t[i]);
+    /* start from the pose nearest t_ref */
+    int near = 0;
+    for (int i = 1; i < n; i++)
+        if (fabs(t[i] - t_ref) < fabs(t[near] - t_ref))
+            near = i;
+    rot_problem p = {t, R_meas, n, t_ref, inertia_body, collinear, icv_v3_unit(axis_body), R_meas[near],
+                     sigma_angle > 0 ? 1.0 / sigma_angle : 1.0, NULL};
+    icv_vec3 w0 = omega_guess(t, R_meas, n);
+    /* move the start from t[near] to t_ref */
+    {
+        icv_mat3 Rs;
+        icv_vec3 ws;
+        icv_rigid_rotate(R_meas[near], w0, inertia_body, t_ref - t[near], &Rs, &ws);
+        p.R0 = Rs;
+        w0 = ws;
+    }
+    const size_t N = (size_t)(3 * n), P = 6;
+    gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
+    gsl_multifit_nlinear_workspace *ws = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, N, P);
+    gsl_matrix *cov = gsl_matrix_alloc(P, P);
+    p.scratch = malloc(sizeof *p.scratch * (size_t)n);
+    if (!ws || !cov || !p.scratch) {
+        gsl_multifit_nlinear_free(ws);
+        gsl_matrix_free(cov);
+        free(p.scratch);
+        return icv_err_set(err, ICV_ENOMEM, "rotation fit: out of memory");
+    }
+    double x0[6] = {0, 0, 0, w0.x, w0.y, w0.z};
+    gsl_vector_view xv = gsl_vector_view_array(x0, 6);
+    gsl_multifit_nlinear_fdf fdf = {0};
+    fdf.f = residuals;
+    fdf.n = N;
+    fdf.p = P;
+    fdf.params = &p;
+    int rc = 0, info;
+    int status = gsl_multifit_nlinear_init(&xv.vector, &fdf, ws);
+    if (!status)
+        status = gsl_multifit_nlinear_driver(100, 1e-12, 1e-12, 1e-12, NULL, NULL, &info, ws);
+    if (status) {
+        rc = icv_err_set(err, ICV_ENUMERIC, "rotation fit did not converge: %s", gsl_strerror(status));
+        goto done;
+    }
+    gsl_vector *x = gsl_multifit_nlinear_position(ws);
+    gsl_vector *f = gsl_multifit_nlinear_residual(ws);
+    gsl_matrix *J = gsl_multifit_nlinear_jac(ws);
+    double chisq;
+    gsl_blas_ddot(f, f, &chisq);
+    /* a collinear rod gives 2 independent residuals per pose and leaves the spin
+     * free: fix omega's component along the rod by removing it afterwards */
+    int dof = (collinear ? 2 : 3) * n - (collinear ? 4 : 6);
+    if (dof < 1)
+        dof = 1;
+    out->chi2_dof = chisq / dof;
+    /* rank tolerance: a collinear rod leaves the spin about its line undetermined */
+    gsl_multifit_nlinear_covar(J, 1e-10, cov);
+    double scale = sigma_angle > 0 ? 1.0 : out->chi2_dof;
+    for (size_t i = 0; i < P; i++)
+        for (size_t j = 0; j < P; j++)
+            out->cov[i][j] = scale * gsl_matrix_get(cov, i, j);
+    icv_vec3 d = icv_v3(gsl_vector_get(x, 0), gsl_vector_get(x, 1), gsl_vector_get(x, 2));
+    out->R = icv_m3_mul(icv_rot_from_axis_angle(d), p.R0);
+    out->omega = icv_v3(gsl_vector_get(x, 3), gsl_vector_get(x, 4), gsl_vector_get(x, 5));
+    out->spin_observable = !collinear;
+    if (collinear) {
+        icv_vec3 a = icv_m3_apply(out->R, p.axis);
+        out->omega = icv_v3_sub(out->omega, icv_v3_scale(a, icv_v3_dot(out->omega, a)));
+    }
+    out->attitude_sd = icv_v3(sqrt(out->cov[0][0]), sqrt(out->cov[1][1]), sqrt(out->cov[2][2]));
+    out->omega_sd = icv_v3(sqrt(out->cov[3][3]), sqrt(out->cov[4][4]), sqrt(out->cov[5][5]));
+    out->rms = sqrt(chisq / (3.0 * n)) / p.w;
+    out->iterations = (int)gsl_multifit_nlinear_niter(ws);
+done:
+    free(p.scratch);
+    gsl_matrix_free(cov);
+    gsl_multifit_nlinear_free(ws);
+    return rc;
+}
