@@ -12,6 +12,28 @@
 
 #include "core/core.h"
 
+/* ---- 3D marker tracks (tracks3d.csv) ------------------------------------ */
+
+/* Marker positions per frame of the reference camera. Arrays are indexed
+ * [i * n_markers + k] for frame row i and marker k. */
+typedef struct {
+    int n_frames, n_markers;
+    int *frame;          /* frame number of the reference camera (from 0) */
+    double *t;           /* s, experiment clock (docs/conventions.md) */
+    icv_vec3 *pos;       /* m, surface frame */
+    unsigned char *seen; /* 1 where the marker was triangulated */
+    double *sigma;       /* m, isotropic 1-sigma per point, or NULL when unknown */
+} analysis_tracks;
+
+/* Allocates empty tracks (positions unseen, sigma NULL unless with_sigma). */
+int analysis_tracks_alloc(analysis_tracks *tr, int n_frames, int n_markers, int with_sigma, icv_err *err);
+void analysis_tracks_free(analysis_tracks *tr);
+
+/* Reads the contract's tracks3d.csv: `frame,time_s,` then m<k>_x,m<k>_y,m<k>_z
+ * per marker (metres, surface frame), empty where not seen. The number of markers
+ * comes from the header; rows must have increasing times. */
+int analysis_tracks_read_csv(const char *path, analysis_tracks *tr, icv_err *err);
+
 /* ---- the body's marker template --------------------------------------- */
 
 typedef struct {
@@ -114,5 +136,81 @@ typedef struct {
 int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double t_ref, icv_mat3 inertia_body,
                           int collinear, icv_vec3 axis_body, double sigma_angle, analysis_rotation *out,
                           icv_err *err);
+
+/* ---- impacts --------------------------------------------------------- */
+
+/* What the analysis needs of the body (from experiment.yaml's body). */
+typedef struct {
+    double mass;          /* kg */
+    icv_mat3 inertia;     /* kg m^2, body frame, about the centre of mass */
+    icv_shape shape;      /* body frame */
+    analysis_template tmpl;
+} analysis_body;
+
+typedef struct {
+    double pos_sigma;     /* m, 1-sigma of a marker position when the tracks carry
+                             none (default 3e-4: sub-millimetre stereo) */
+    double exposure_s;    /* s, exposure time; frames whose exposure overlaps the
+                             impact are left out of both fits (default: one frame
+                             period, the safe choice when unknown) */
+    int min_side_frames;  /* fewest frames on each side to fit (default 4) */
+    int max_side_frames;  /* longest window on each side (default 40) */
+    double jump_sigmas;   /* a velocity change along the normal larger than this
+                             many sigma confirms an impact (default 10) */
+    int mc_samples;       /* Monte Carlo draws for derived uncertainties (default 400) */
+} analysis_params;
+
+void analysis_params_default(analysis_params *p);
+
+/* The state on one side of an impact, extrapolated to the impact instant. */
+typedef struct {
+    icv_vec3 p;           /* m, centre of mass, surface frame */
+    icv_vec3 v, v_sd;     /* m/s, centre-of-mass velocity, surface frame, 1-sigma */
+    icv_vec3 omega, omega_sd; /* rad/s, surface frame, 1-sigma */
+    icv_mat3 R;           /* body -> surface */
+    icv_vec3 euler213;    /* rad */
+    int singular;         /* euler213 at theta2 = +-pi/2 */
+    icv_vec3 contact_velocity; /* m/s, v + omega x r at the contact point */
+    int n_frames;         /* poses in the fit window */
+    double t_first, t_last; /* s, the window */
+    double chi2_dof;      /* of the ballistic fit */
+} analysis_side;
+
+typedef struct {
+    double t, t_sd;       /* s, impact instant: the pre-impact flight brings the
+                             contact point onto the surface */
+    double t_meet;        /* s, where the post-impact flight's contact point is
+                             closest to the surface (a check on t) */
+    analysis_side pre, post;
+    icv_vec3 contact_point;   /* m, surface frame, the shape's lowest point at t */
+    icv_vec3 impulse;         /* N s, m (v_post - v_pre) */
+    double e_kinematic;       /* -u_post.y / u_pre.y at the contact point */
+    double impulse_ratio;     /* |impulse in x-z| / impulse.y */
+    double energy_pre, energy_post, loss_fraction; /* J, J, 1 - post/pre */
+    struct {
+        double e_kinematic, impulse_ratio, loss_fraction;
+    } sd;                     /* 1-sigma, Monte Carlo over the fit covariances */
+    int spin_observable;      /* 0: collinear markers: omega about the body's line
+                                 is not measured (set to 0, left out of energies) */
+} analysis_impact;
+
+#define ANALYSIS_MAX_IMPACTS 16
+
+typedef struct {
+    int n_poses;              /* frames with a pose */
+    icv_vec3 g, g_sd;         /* m/s^2, surface frame: the gravity used */
+    int g_estimated;          /* 1: from free flight (gravity: auto) */
+    int n_impacts;
+    analysis_impact impacts[ANALYSIS_MAX_IMPACTS];
+    double min_gap;           /* m, the smallest gap seen (for "no impact" errors) */
+    double min_gap_t;         /* s, when */
+} analysis_result;
+
+/* Finds every impact in the tracks and measures each (issue #9 items 2-5).
+ * gravity: a given vector (m/s^2, surface frame) or NULL to estimate it from the
+ * free-flight phases. Fails with ICV_ENOTFOUND naming the smallest gap when there
+ * is no impact, and ICV_EINVAL when an impact has too few frames on a side. */
+int analysis_run(const analysis_tracks *tr, const analysis_body *body, const icv_vec3 *gravity,
+                 const analysis_params *params, analysis_result *res, icv_err *err);
 
 #endif

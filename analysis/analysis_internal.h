@@ -1,0 +1,45 @@
+/* analysis_internal.h: what the files of analysis/ share and nobody else sees. */
+#ifndef ICV_ANALYSIS_INTERNAL_H
+#define ICV_ANALYSIS_INTERNAL_H
+
+#include "analysis/analysis.h"
+
+/* a frame with a pose */
+typedef struct {
+    int row;            /* row in the tracks */
+    double t;           /* s */
+    analysis_pose pose;
+    double gap;         /* m, lowest point of the shape above the surface */
+} posed_frame;
+
+/* one side's flight fitted over a window of posed frames, states at t_ref */
+typedef struct {
+    int first, last;    /* posed-frame indices of the window */
+    double t_ref;       /* s */
+    double t_first, t_last; /* s, the window's first and last frame */
+    icv_vec3 p, p_sd, v, v_sd;
+    double chi2_dof;
+    icv_mat3 R;
+    icv_vec3 omega, omega_sd;
+    int spin_observable;
+} side_fit;
+
+/* The lowest point's height above the surface for a pose (m). */
+double analysis_gap_at(const analysis_body *b, icv_mat3 R, icv_vec3 p);
+
+/* Fits the centre of mass (given g) and the rotation over frames first..last,
+ * states at t_ref. Shortens the window from its far end while the ballistic fit
+ * is inconsistent with the noise (reduced chi^2 beyond 3 of its sigmas). */
+int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, const icv_vec3 *g,
+                      const analysis_body *b, double com_sigma, int post, side_fit *out, icv_err *err);
+
+/* The instant in [lo, hi] where a side's flight puts the contact point on the
+ * surface (root of the gap), or where the gap is smallest when it does not cross. */
+double analysis_contact_instant(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t_guess,
+                                double lo, double hi);
+
+/* The measured quantities and their uncertainty at the impact instant t. */
+void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
+                      const analysis_params *prm, analysis_impact *imp);
+
+#endif

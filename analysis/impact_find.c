@@ -1,0 +1,261 @@
+/* impact_find.c: from 3D tracks to impacts (issue #9 items 2-4). Poses per frame,
+ * the gap between the body's shape and the surface (y = 0 of the surface frame),
+ * candidate contacts at the gap's minima, gravity from every free-flight phase
+ * at once, then per candidate: fit each side's flight (ballistic centre of mass,
+ * torque-free rotation) over a window that leaves out the frames whose exposure
+ * overlaps the impact, confirm the velocity jump, and place the impact instant
+ * where the pre-impact flight brings the contact point onto the surface. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/analysis_internal.h"
+
+void analysis_params_default(analysis_params *p)
+{
+    p->pos_sigma = 3e-4;
+    p->exposure_s = 0; /* 0: one frame period */
+    p->min_side_frames = 4;
+    p->max_side_frames = 40;
+    p->jump_sigmas = 10;
+    p->mc_samples = 400;
+}
+
+static const icv_vec3 UP = {0, 1, 0};
+
+double analysis_gap_at(const analysis_body *b, icv_mat3 R, icv_vec3 p)
+{
+    return icv_shape_lowest_point(&b->shape, R, p, UP).y;
+}
+
+/* Pose every frame that has enough markers. */
+static int pose_frames(const analysis_tracks *tr, const analysis_body *b, const analysis_params *prm, posed_frame *pf,
+                       int *n_out)
+{
+    int n = 0;
+    for (int i = 0; i < tr->n_frames; i++) {
+        int valid[ICV_MAX_MARKERS];
+        double sig[ICV_MAX_MARKERS];
+        for (int k = 0; k < tr->n_markers; k++) {
+            valid[k] = tr->seen[i * tr->n_markers + k];
+            sig[k] = tr->sigma ? tr->sigma[i * tr->n_markers + k] : prm->pos_sigma;
+        }
+        analysis_pose_params pp = {5.0};
+        if (analysis_pose_fit(&b->tmpl, &tr->pos[i * tr->n_markers], valid, sig, &pp, &pf[n].pose, NULL))
+            continue; /* too few markers: no pose in this frame */
+        pf[n].row = i;
+        pf[n].t = tr->t[i];
+        pf[n].gap = analysis_gap_at(b, pf[n].pose.R, pf[n].pose.p);
+        n++;
+    }
+    *n_out = n;
+    return 0;
+}
+
+/* Gap minima close enough to the surface to be a contact: within five position
+ * sigmas plus the larger gap change to a neighbour frame (a fast body may be
+ * seen a whole frame's travel away from the surface on either side). */
+static int find_candidates(const posed_frame *pf, int n, double sigma, int *cand)
+{
+    int nc = 0;
+    for (int i = 0; i < n && nc < ANALYSIS_MAX_IMPACTS * 2; i++) {
+        double gl = i > 0 ? pf[i - 1].gap : INFINITY, gr = i + 1 < n ? pf[i + 1].gap : INFINITY;
+        if (!(pf[i].gap <= gl && pf[i].gap < gr))
+            continue;
+        double step = fmax(i > 0 ? fabs(pf[i].gap - gl) : 0, i + 1 < n ? fabs(gr - pf[i].gap) : 0);
+        if (pf[i].gap <= 5 * sigma + step && i > 0 && i + 1 < n)
+            cand[nc++] = i;
+    }
+    return nc;
+}
+
+/* The free-flight frames between candidates (every frame not within one frame
+ * of a candidate), fitted jointly for g. */
+static int estimate_gravity(const posed_frame *pf, int n, const int *cand, int nc, double sigma, icv_vec3 *g,
+                            icv_vec3 *g_sd, icv_err *err)
+{
+    analysis_flight ph[ANALYSIS_MAX_PHASES];
+    double *t = malloc(sizeof *t * (size_t)n), *s = malloc(sizeof *s * (size_t)n);
+    icv_vec3 *p = malloc(sizeof *p * (size_t)n);
+    int rc = 0, nph = 0, used = 0;
+    if (!t || !s || !p) {
+        rc = icv_err_set(err, ICV_ENOMEM, "gravity: out of memory");
+        goto done;
+    }
+    for (int c = 0; c <= nc && nph < ANALYSIS_MAX_PHASES; c++) {
+        int lo = c == 0 ? 0 : cand[c - 1] + 2, hi = c == nc ? n - 1 : cand[c] - 2;
+        if (hi - lo + 1 < 4)
+            continue;
+        int start = used;
+        for (int i = lo; i <= hi; i++, used++) {
+            t[used] = pf[i].t;
+            p[used] = pf[i].pose.p;
+            s[used] = sigma;
+        }
+        ph[nph++] = (analysis_flight){used - start, t + start, p + start, s + start, 0.5 * (t[start] + t[used - 1])};
+    }
+    if (nph == 0) {
+        rc = icv_err_set(err, ICV_EINVAL, "gravity auto: no free-flight phase of 4 frames or more to estimate it from");
+        goto done;
+    }
+    analysis_ballistic fit;
+    if ((rc = analysis_ballistic_fit(ph, nph, NULL, &fit, err)))
+        goto done;
+    *g = fit.g;
+    *g_sd = fit.g_sd;
+done:
+    free(t);
+    free(s);
+    free(p);
+    return rc;
+}
+
+/* Pre- or post-impact window around t_star, between the neighbouring impacts. */
+static int side_window(const posed_frame *pf, int n, double t_star, double excl, double t_lo, double t_hi, int post,
+                       int max_frames, int *first, int *last)
+{
+    int a = -1, b = -1;
+    for (int i = 0; i < n; i++) {
+        if (pf[i].t <= t_lo || pf[i].t >= t_hi)
+            continue;
+        if (post ? pf[i].t < t_star + excl : pf[i].t > t_star - excl)
+            continue;
+        if (a < 0)
+            a = i;
+        b = i;
+    }
+    if (a < 0)
+        return 0;
+    if (b - a + 1 > max_frames) {
+        if (post)
+            b = a + max_frames - 1;
+        else
+            a = b - max_frames + 1;
+    }
+    *first = a;
+    *last = b;
+    return b - a + 1;
+}
+
+int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_vec3 *gravity,
+                 const analysis_params *params, analysis_result *res, icv_err *err)
+{
+    analysis_params prm;
+    if (params)
+        prm = *params;
+    else
+        analysis_params_default(&prm);
+    memset(res, 0, sizeof *res);
+    if (tr->n_frames < 2 * prm.min_side_frames + 1)
+        return icv_err_set(err, ICV_EINVAL, "tracks: %d frames, too few to find an impact (need %d)", tr->n_frames,
+                           2 * prm.min_side_frames + 1);
+    posed_frame *pf = malloc(sizeof *pf * (size_t)tr->n_frames);
+    if (!pf)
+        return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+    int n = 0, rc = 0;
+    pose_frames(tr, b, &prm, pf, &n);
+    res->n_poses = n;
+    if (n < 2 * prm.min_side_frames + 1) {
+        rc = icv_err_set(err, ICV_EINVAL, "tracks: only %d of %d frames have enough markers for a pose", n,
+                         tr->n_frames);
+        goto done;
+    }
+    res->min_gap = INFINITY;
+    for (int i = 0; i < n; i++)
+        if (pf[i].gap < res->min_gap) {
+            res->min_gap = pf[i].gap;
+            res->min_gap_t = pf[i].t;
+        }
+    double period = (pf[n - 1].t - pf[0].t) / (tr->frame[pf[n - 1].row] - tr->frame[pf[0].row]);
+    double excl = 0.5 * (prm.exposure_s > 0 ? prm.exposure_s : period);
+    double sigma = prm.pos_sigma;
+    if (tr->sigma) { /* the median marker sigma of the tracks */
+        sigma = 0;
+        int cnt = 0;
+        for (int i = 0; i < tr->n_frames * tr->n_markers; i++)
+            if (tr->seen[i]) {
+                sigma += tr->sigma[i];
+                cnt++;
+            }
+        sigma = cnt ? sigma / cnt : prm.pos_sigma;
+    }
+    /* the centre of mass is the mean of several markers: its sigma is smaller */
+    double com_sigma = sigma / sqrt((double)b->tmpl.n_markers);
+
+    int cand[ANALYSIS_MAX_IMPACTS * 2];
+    int nc = find_candidates(pf, n, sigma, cand);
+    if (gravity) {
+        res->g = *gravity;
+    } else {
+        if ((rc = estimate_gravity(pf, n, cand, nc, com_sigma, &res->g, &res->g_sd, err)))
+            goto done;
+        res->g_estimated = 1;
+    }
+
+    /* measure each candidate; keep those with a real velocity jump */
+    int have_short = 0;
+    char short_msg[ICV_ERR_MSG_MAX] = "";
+    double t_prev = -INFINITY;
+    for (int c = 0; c < nc && res->n_impacts < ANALYSIS_MAX_IMPACTS; c++) {
+        double t_next = c + 1 < nc ? pf[cand[c + 1]].t - excl : INFINITY;
+        double t_star = pf[cand[c]].t;
+        analysis_impact imp;
+        side_fit pre = {0}, post = {0};
+        int ok = 0, too_few = 0;
+        for (int iter = 0; iter < 4; iter++) {
+            int a0 = 0, a1 = 0, b0 = 0, b1 = 0;
+            int npre = side_window(pf, n, t_star, excl, t_prev, t_star, 0, prm.max_side_frames, &a0, &a1);
+            int npost = side_window(pf, n, t_star, excl, t_star, t_next, 1, prm.max_side_frames, &b0, &b1);
+            if (npre < prm.min_side_frames || npost < prm.min_side_frames) {
+                too_few = 1;
+                snprintf(short_msg, sizeof short_msg,
+                         "impact near t = %.4f s: %d frames before it and %d after, needs %d on each side to fit",
+                         t_star, npre, npost, prm.min_side_frames);
+                break;
+            }
+            if (analysis_side_fit(pf, a0, a1, t_star, &res->g, b, com_sigma, 0, &pre, err) ||
+                analysis_side_fit(pf, b0, b1, t_star, &res->g, b, com_sigma, 1, &post, err)) {
+                rc = err ? err->code : ICV_ENUMERIC;
+                goto done;
+            }
+            double lo = pf[a1].t, hi = pf[b0].t;
+            double t_new = analysis_contact_instant(b, &pre, &res->g, t_star, lo, hi);
+            ok = 1;
+            if (fabs(t_new - t_star) < 1e-7) {
+                t_star = t_new;
+                break;
+            }
+            t_star = t_new;
+        }
+        if (too_few) {
+            have_short = 1;
+            continue;
+        }
+        if (!ok)
+            continue;
+        /* a contact is an impact when the normal velocity jumps */
+        double dv = post.v.y - pre.v.y;
+        double sd = hypot(pre.v_sd.y, post.v_sd.y);
+        if (!(dv > prm.jump_sigmas * sd))
+            continue;
+        analysis_measure(b, &res->g, &pre, &post, t_star, &prm, &imp);
+        imp.t_meet = analysis_contact_instant(b, &post, &res->g, t_star, pf[cand[c]].t - 2 * period,
+                                              pf[cand[c]].t + 2 * period);
+        res->impacts[res->n_impacts++] = imp;
+        t_prev = t_star + excl;
+    }
+    if (res->n_impacts == 0) {
+        if (have_short)
+            rc = icv_err_set(err, ICV_EINVAL, "%s", short_msg);
+        else
+            rc = icv_err_set(err, ICV_ENOTFOUND,
+                             "no impact found: the smallest gap between the body and the surface is %.1f mm at "
+                             "t = %.4f s",
+                             res->min_gap * 1e3, res->min_gap_t);
+    } else if (have_short) {
+        icv_warn("%s: skipped", short_msg);
+    }
+done:
+    free(pf);
+    return rc;
+}

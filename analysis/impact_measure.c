@@ -1,0 +1,223 @@
+/* impact_measure.c: each side's flight fitted and carried to the impact instant,
+ * and the measured quantities of the contract's results.json (issue #9 item 5):
+ * contact velocities, impulse m dv, Newton's ratio at the contact point, the
+ * impulse ratio (friction used), energies. Their 1-sigma comes from Monte Carlo
+ * draws of the fitted states with the fits' covariances (seeded: reproducible). */
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis_internal.h"
+
+int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, const icv_vec3 *g,
+                      const analysis_body *b, double com_sigma, int post, side_fit *out, icv_err *err)
+{
+    int n = last - first + 1;
+    double t[256], s[256];
+    icv_vec3 p[256];
+    icv_mat3 R[256];
+    if (n > 256) { /* keep the frames nearest the impact */
+        if (post)
+            last = first + 255;
+        else
+            first = last - 255;
+        n = 256;
+    }
+    analysis_ballistic bf;
+    for (;;) {
+        for (int i = 0; i < n; i++) {
+            t[i] = pf[first + i].t;
+            p[i] = pf[first + i].pose.p;
+            s[i] = com_sigma;
+            R[i] = pf[first + i].pose.R;
+        }
+        analysis_flight ph = {n, t, p, s, t_ref};
+        int rc = analysis_ballistic_fit(&ph, 1, g, &bf, err);
+        if (rc)
+            return rc;
+        double dof = 3.0 * (n - 2);
+        if (n <= 4 || bf.chi2_dof <= 1 + 3 * sqrt(2 / dof))
+            break;
+        /* model error (drag, a touch, a wrong g): shorten from the far end */
+        if (post)
+            last--;
+        else
+            first++;
+        n--;
+    }
+    out->first = first;
+    out->last = last;
+    out->t_first = pf[first].t;
+    out->t_last = pf[last].t;
+    out->t_ref = t_ref;
+    out->p = bf.p0[0];
+    out->v = bf.v[0];
+    out->v_sd = bf.v_sd[0];
+    out->p_sd = bf.p0_sd[0];
+    out->chi2_dof = bf.chi2_dof;
+    analysis_rotation rot;
+    int rc = analysis_rotation_fit(t, R, n, t_ref, b->inertia, b->tmpl.collinear, b->tmpl.axis, -1, &rot, err);
+    if (rc)
+        return rc;
+    out->R = rot.R;
+    out->omega = rot.omega;
+    out->omega_sd = rot.omega_sd;
+    out->spin_observable = rot.spin_observable;
+    return 0;
+}
+
+/* a side's pose at time t */
+static void side_pose(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t, icv_mat3 *R,
+                      icv_vec3 *p, icv_vec3 *v, icv_vec3 *w)
+{
+    double tau = t - s->t_ref;
+    *p = icv_v3_add(icv_v3_add(s->p, icv_v3_scale(s->v, tau)), icv_v3_scale(*g, 0.5 * tau * tau));
+    *v = icv_v3_axpy(tau, *g, s->v);
+    icv_rigid_rotate(s->R, s->omega, b->inertia, tau, R, w);
+}
+
+static double gap_of(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t)
+{
+    icv_mat3 R;
+    icv_vec3 p, v, w;
+    side_pose(b, s, g, t, &R, &p, &v, &w);
+    return analysis_gap_at(b, R, p);
+}
+
+double analysis_contact_instant(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t_guess,
+                                double lo, double hi)
+{
+    double glo = gap_of(b, s, g, lo), ghi = gap_of(b, s, g, hi);
+    if ((glo > 0) != (ghi > 0)) {
+        for (int it = 0; it < 60 && hi - lo > 1e-10; it++) {
+            double mid = 0.5 * (lo + hi), gm = gap_of(b, s, g, mid);
+            if ((gm > 0) == (glo > 0)) {
+                lo = mid;
+                glo = gm;
+            } else {
+                hi = mid;
+            }
+        }
+        return 0.5 * (lo + hi);
+    }
+    /* no crossing: where the gap is smallest (a grazing contact) */
+    double best = t_guess, bg = INFINITY;
+    for (int i = 0; i <= 64; i++) {
+        double t = lo + (hi - lo) * i / 64.0, gg = fabs(gap_of(b, s, g, t));
+        if (gg < bg) {
+            bg = gg;
+            best = t;
+        }
+    }
+    return best;
+}
+
+static double kinetic(const analysis_body *b, icv_mat3 R, icv_vec3 v, icv_vec3 w)
+{
+    icv_mat3 Iw = icv_m3_rotate_tensor(R, b->inertia);
+    return 0.5 * b->mass * icv_v3_dot(v, v) + 0.5 * icv_v3_dot(w, icv_m3_apply(Iw, w));
+}
+
+typedef struct {
+    double e, ratio, loss;
+} derived;
+
+static derived derive(const analysis_body *b, icv_mat3 Rpre, icv_mat3 Rpost, icv_vec3 r, icv_vec3 vp, icv_vec3 wp,
+                      icv_vec3 vq, icv_vec3 wq, icv_vec3 *u_pre, icv_vec3 *u_post, icv_vec3 *J, double *e_pre,
+                      double *e_post)
+{
+    derived d;
+    *u_pre = icv_v3_add(vp, icv_v3_cross(wp, r));
+    *u_post = icv_v3_add(vq, icv_v3_cross(wq, r));
+    *J = icv_v3_scale(icv_v3_sub(vq, vp), b->mass);
+    d.e = u_pre->y != 0 ? -u_post->y / u_pre->y : NAN;
+    d.ratio = J->y != 0 ? hypot(J->x, J->z) / J->y : NAN;
+    *e_pre = kinetic(b, Rpre, vp, wp);
+    *e_post = kinetic(b, Rpost, vq, wq);
+    d.loss = *e_pre > 0 ? 1 - *e_post / *e_pre : 0;
+    return d;
+}
+
+static void fill_side(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t, icv_vec3 r,
+                      analysis_side *out)
+{
+    icv_vec3 p, v, w;
+    icv_mat3 R;
+    side_pose(b, s, g, t, &R, &p, &v, &w);
+    out->p = p;
+    out->v = v;
+    out->v_sd = s->v_sd;
+    out->omega = w;
+    out->omega_sd = s->omega_sd;
+    out->R = R;
+    out->singular = icv_euler213_from_matrix(R, &out->euler213);
+    out->contact_velocity = icv_v3_add(v, icv_v3_cross(w, r));
+    out->n_frames = s->last - s->first + 1;
+    out->t_first = s->t_first;
+    out->t_last = s->t_last;
+    out->chi2_dof = s->chi2_dof;
+}
+
+void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
+                      const analysis_params *prm, analysis_impact *imp)
+{
+    memset(imp, 0, sizeof *imp);
+    imp->t = t;
+    icv_mat3 Rpre, Rpost;
+    icv_vec3 ppre, vpre, wpre, ppost, vpost, wpost;
+    side_pose(b, pre, g, t, &Rpre, &ppre, &vpre, &wpre);
+    side_pose(b, post, g, t, &Rpost, &ppost, &vpost, &wpost);
+    imp->contact_point = icv_shape_lowest_point(&b->shape, Rpre, ppre, icv_v3(0, 1, 0));
+    icv_vec3 r = icv_v3_sub(imp->contact_point, ppre);
+    fill_side(b, pre, g, t, r, &imp->pre);
+    fill_side(b, post, g, t, r, &imp->post);
+    imp->spin_observable = pre->spin_observable;
+    icv_vec3 up, uq, J;
+    derived d = derive(b, Rpre, Rpost, r, vpre, wpre, vpost, wpost, &up, &uq, &J, &imp->energy_pre, &imp->energy_post);
+    imp->impulse = J;
+    imp->e_kinematic = d.e;
+    imp->impulse_ratio = d.ratio;
+    imp->loss_fraction = d.loss;
+    /* the instant: the 1-sigma of the fitted height at t over the contact point's
+     * approach speed */
+    double un = fabs(up.y);
+    imp->t_sd = un > 0 ? pre->p_sd.y / un : INFINITY;
+    /* Monte Carlo over the fitted states */
+    int m = prm->mc_samples > 10 ? prm->mc_samples : 10;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng)
+        return;
+    gsl_rng_set(rng, 12345);
+    double s1[3] = {0}, s2[3] = {0};
+    int cnt = 0;
+    for (int k = 0; k < m; k++) {
+        icv_vec3 vp = vpre, wp = wpre, vq = vpost, wq = wpost;
+        for (int a = 0; a < 3; a++) {
+            icv_v3_set(&vp, a, icv_v3_get(vp, a) + gsl_ran_gaussian(rng, icv_v3_get(pre->v_sd, a)));
+            icv_v3_set(&vq, a, icv_v3_get(vq, a) + gsl_ran_gaussian(rng, icv_v3_get(post->v_sd, a)));
+            icv_v3_set(&wp, a, icv_v3_get(wp, a) + gsl_ran_gaussian(rng, icv_v3_get(pre->omega_sd, a)));
+            icv_v3_set(&wq, a, icv_v3_get(wq, a) + gsl_ran_gaussian(rng, icv_v3_get(post->omega_sd, a)));
+        }
+        double ep, eq;
+        icv_vec3 a1, a2, a3;
+        derived dd = derive(b, Rpre, Rpost, r, vp, wp, vq, wq, &a1, &a2, &a3, &ep, &eq);
+        if (!isfinite(dd.e) || !isfinite(dd.ratio))
+            continue;
+        double x[3] = {dd.e - d.e, dd.ratio - d.ratio, dd.loss - d.loss};
+        for (int i = 0; i < 3; i++) {
+            s1[i] += x[i];
+            s2[i] += x[i] * x[i];
+        }
+        cnt++;
+    }
+    gsl_rng_free(rng);
+    if (cnt > 1) {
+        double sd[3];
+        for (int i = 0; i < 3; i++)
+            sd[i] = sqrt(fmax(0, s2[i] / cnt - (s1[i] / cnt) * (s1[i] / cnt)));
+        imp->sd.e_kinematic = sd[0];
+        imp->sd.impulse_ratio = sd[1];
+        imp->sd.loss_fraction = sd[2];
+    }
+}

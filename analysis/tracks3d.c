@@ -1,0 +1,165 @@
+/* tracks3d.c: 3D marker tracks in memory and from the contract's tracks3d.csv
+ * (`frame,time_s,m0_x,m0_y,m0_z,m1_x,...`, empty fields where a marker is not
+ * seen), so analysis can run on tracks made by another tool. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+int analysis_tracks_alloc(analysis_tracks *tr, int n_frames, int n_markers, int with_sigma, icv_err *err)
+{
+    memset(tr, 0, sizeof *tr);
+    if (n_frames < 0 || n_markers < 1 || n_markers > ICV_MAX_MARKERS)
+        return icv_err_set(err, ICV_EINVAL, "tracks: %d frames of %d markers is not a track", n_frames, n_markers);
+    size_t nf = (size_t)(n_frames > 0 ? n_frames : 1), np = nf * (size_t)n_markers;
+    tr->n_frames = n_frames;
+    tr->n_markers = n_markers;
+    tr->frame = calloc(nf, sizeof *tr->frame);
+    tr->t = calloc(nf, sizeof *tr->t);
+    tr->pos = calloc(np, sizeof *tr->pos);
+    tr->seen = calloc(np, 1);
+    tr->sigma = with_sigma ? calloc(np, sizeof *tr->sigma) : NULL;
+    if (!tr->frame || !tr->t || !tr->pos || !tr->seen || (with_sigma && !tr->sigma)) {
+        analysis_tracks_free(tr);
+        return icv_err_set(err, ICV_ENOMEM, "tracks: out of memory for %d frames", n_frames);
+    }
+    return 0;
+}
+
+void analysis_tracks_free(analysis_tracks *tr)
+{
+    free(tr->frame);
+    free(tr->t);
+    free(tr->pos);
+    free(tr->seen);
+    free(tr->sigma);
+    memset(tr, 0, sizeof *tr);
+}
+
+/* next comma-separated field of *s (which advances); returns its start */
+static char *field(char **s)
+{
+    char *f = *s;
+    if (!f)
+        return NULL;
+    char *c = strchr(f, ',');
+    if (c) {
+        *c = '\0';
+        *s = c + 1;
+    } else {
+        f[strcspn(f, "\r\n")] = '\0';
+        *s = NULL;
+    }
+    return f;
+}
+
+static int parse_num(const char *f, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(f, &end);
+    return end != f && *end == '\0' && errno == 0 && isfinite(*v);
+}
+
+int analysis_tracks_read_csv(const char *path, analysis_tracks *tr, icv_err *err)
+{
+    memset(tr, 0, sizeof *tr);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return icv_err_set(err, ICV_EIO, "%s: cannot open: %s", path, strerror(errno));
+    char line[8192];
+    int rc = 0;
+    if (!fgets(line, sizeof line, f)) {
+        fclose(f);
+        return icv_err_set(err, ICV_EFORMAT, "%s: empty file", path);
+    }
+    /* header: frame,time_s,m0_x,m0_y,m0_z,... */
+    int cols = 0;
+    for (char *s = line, *h; (h = field(&s));) {
+        if ((cols == 0 && strcmp(h, "frame")) || (cols == 1 && strcmp(h, "time_s"))) {
+            fclose(f);
+            return icv_err_set(err, ICV_EFORMAT, "%s:1: expected a header starting frame,time_s, got '%s'", path, h);
+        }
+        if (cols >= 2) {
+            char want[32];
+            snprintf(want, sizeof want, "m%d_%c", (cols - 2) / 3, "xyz"[(cols - 2) % 3]);
+            if (strcmp(h, want)) {
+                fclose(f);
+                return icv_err_set(err, ICV_EFORMAT, "%s:1: column %d should be %s, got '%s'", path, cols + 1, want,
+                                   h);
+            }
+        }
+        cols++;
+    }
+    if (cols < 5 || (cols - 2) % 3) {
+        fclose(f);
+        return icv_err_set(err, ICV_EFORMAT, "%s:1: expected frame,time_s and 3 columns per marker", path);
+    }
+    int n_markers = (cols - 2) / 3;
+    /* count rows, then read them */
+    long start = ftell(f);
+    int rows = 0;
+    while (fgets(line, sizeof line, f))
+        rows += line[0] != '\n' && line[0] != '\r';
+    fseek(f, start, SEEK_SET);
+    if ((rc = analysis_tracks_alloc(tr, rows, n_markers, 0, err))) {
+        fclose(f);
+        return rc;
+    }
+    int i = 0, lineno = 1;
+    while (i < rows && fgets(line, sizeof line, f)) {
+        lineno++;
+        if (line[0] == '\n' || line[0] == '\r')
+            continue;
+        char *s = line;
+        double v;
+        char *fr = field(&s), *ts = field(&s);
+        if (!fr || !ts || !parse_num(fr, &v) || v < 0 || v != (int)v) {
+            rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: bad frame number '%s'", path, lineno, fr ? fr : "");
+            break;
+        }
+        tr->frame[i] = (int)v;
+        if (!parse_num(ts, &tr->t[i]) || (i > 0 && !(tr->t[i] > tr->t[i - 1]))) {
+            rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: time_s '%s' is not a number after the previous row's", path,
+                             lineno, ts);
+            break;
+        }
+        for (int k = 0; k < n_markers && !rc; k++) {
+            double xyz[3];
+            int present = 0;
+            for (int a = 0; a < 3; a++) {
+                char *c = field(&s);
+                if (!c) {
+                    rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: expected %d columns", path, lineno, cols);
+                    break;
+                }
+                if (c[0] == '\0')
+                    continue;
+                if (!parse_num(c, &xyz[a])) {
+                    rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: m%d_%c: not a number: '%s'", path, lineno, k, "xyz"[a],
+                                     c);
+                    break;
+                }
+                present++;
+            }
+            if (rc)
+                break;
+            if (present != 0 && present != 3) {
+                rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: marker %d has %d of its 3 coordinates", path, lineno, k,
+                                 present);
+                break;
+            }
+            tr->seen[i * n_markers + k] = present == 3;
+            if (present == 3)
+                tr->pos[i * n_markers + k] = icv_v3_from_array(xyz);
+        }
+        if (rc)
+            break;
+        i++;
+    }
+    fclose(f);
+    if (rc)
+        analysis_tracks_free(tr);
+    return rc;
+}
