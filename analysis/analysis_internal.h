@@ -4,6 +4,10 @@
 
 #include "analysis/analysis.h"
 
+/* RK4 step bound (rad) when propagating fitted rotations: ~1e-9 rad of error per
+ * radian turned, far below the attitude noise of camera data (geom.h) */
+#define FIT_TURN 2e-2
+
 /* a frame with a pose */
 typedef struct {
     int row;            /* row in the tracks */
@@ -21,6 +25,7 @@ typedef struct {
     double chi2_dof;
     icv_mat3 R;
     icv_vec3 omega, omega_sd;
+    double cov_rot[6][6];   /* covariance of (attitude perturbation, omega) at t_ref */
     int spin_observable;
 } side_fit;
 

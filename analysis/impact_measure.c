@@ -3,6 +3,7 @@
  * contact velocities, impulse m dv, Newton's ratio at the contact point, the
  * impulse ratio (friction used), energies. Their 1-sigma comes from Monte Carlo
  * draws of the fitted states with the fits' covariances (seeded: reproducible). */
+#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -63,6 +64,7 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
     out->R = rot.R;
     out->omega = rot.omega;
     out->omega_sd = rot.omega_sd;
+    memcpy(out->cov_rot, rot.cov, sizeof out->cov_rot);
     out->spin_observable = rot.spin_observable;
     return 0;
 }
@@ -74,7 +76,7 @@ static void side_pose(const analysis_body *b, const side_fit *s, const icv_vec3 
     double tau = t - s->t_ref;
     *p = icv_v3_add(icv_v3_add(s->p, icv_v3_scale(s->v, tau)), icv_v3_scale(*g, 0.5 * tau * tau));
     *v = icv_v3_axpy(tau, *g, s->v);
-    icv_rigid_rotate(s->R, s->omega, b->inertia, tau, R, w);
+    icv_rigid_rotate_steps(s->R, s->omega, b->inertia, tau, FIT_TURN, R, w);
 }
 
 static double gap_of(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t)
@@ -111,6 +113,40 @@ double analysis_contact_instant(const analysis_body *b, const side_fit *s, const
         }
     }
     return best;
+}
+
+/* Lower-triangular L with L L^T = cov (6x6), tolerant of the rank deficit of a
+ * collinear rod (its spin rows are zero): a tiny diagonal load keeps Cholesky
+ * defined without changing any drawn value measurably. */
+static void chol6(const double cov[6][6], double L[6][6])
+{
+    double a[36];
+    double big = 0;
+    for (int i = 0; i < 6; i++)
+        big = fmax(big, cov[i][i]);
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++)
+            a[6 * i + j] = cov[i][j] + (i == j ? 1e-12 * big + 1e-300 : 0);
+    gsl_matrix_view m = gsl_matrix_view_array(a, 6, 6);
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    int bad = gsl_linalg_cholesky_decomp1(&m.matrix);
+    gsl_set_error_handler(old);
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++)
+            L[i][j] = bad ? (i == j ? sqrt(fmax(cov[i][i], 0)) : 0) : (j <= i ? a[6 * i + j] : 0);
+}
+
+/* one draw of (attitude perturbation, omega perturbation) */
+static void draw6(gsl_rng *rng, const double L[6][6], icv_vec3 *d, icv_vec3 *w)
+{
+    double z[6], x[6] = {0};
+    for (int i = 0; i < 6; i++)
+        z[i] = gsl_ran_gaussian(rng, 1.0);
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j <= i; j++)
+            x[i] += L[i][j] * z[j];
+    *d = icv_v3(x[0], x[1], x[2]);
+    *w = icv_v3(x[3], x[4], x[5]);
 }
 
 static double kinetic(const analysis_body *b, icv_mat3 R, icv_vec3 v, icv_vec3 w)
@@ -190,18 +226,27 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
         return;
     gsl_rng_set(rng, 12345);
     double s1[3] = {0}, s2[3] = {0};
+    double Lpre[6][6], Lpost[6][6];
+    chol6(pre->cov_rot, Lpre);
+    chol6(post->cov_rot, Lpost);
     int cnt = 0;
     for (int k = 0; k < m; k++) {
-        icv_vec3 vp = vpre, wp = wpre, vq = vpost, wq = wpost;
+        /* velocities per axis (the ballistic fit's axes are independent); attitude
+         * and omega jointly from the rotation fit; the lever arm turns with the
+         * drawn attitude error of the pre-impact side */
+        icv_vec3 vp = vpre, vq = vpost, dp, dq, ewp, ewq;
         for (int a = 0; a < 3; a++) {
             icv_v3_set(&vp, a, icv_v3_get(vp, a) + gsl_ran_gaussian(rng, icv_v3_get(pre->v_sd, a)));
             icv_v3_set(&vq, a, icv_v3_get(vq, a) + gsl_ran_gaussian(rng, icv_v3_get(post->v_sd, a)));
-            icv_v3_set(&wp, a, icv_v3_get(wp, a) + gsl_ran_gaussian(rng, icv_v3_get(pre->omega_sd, a)));
-            icv_v3_set(&wq, a, icv_v3_get(wq, a) + gsl_ran_gaussian(rng, icv_v3_get(post->omega_sd, a)));
         }
+        draw6(rng, Lpre, &dp, &ewp);
+        draw6(rng, Lpost, &dq, &ewq);
+        icv_mat3 Dp = icv_rot_from_axis_angle(dp), Dq = icv_rot_from_axis_angle(dq);
+        icv_vec3 rr = icv_m3_apply(Dp, r);
         double ep, eq;
         icv_vec3 a1, a2, a3;
-        derived dd = derive(b, Rpre, Rpost, r, vp, wp, vq, wq, &a1, &a2, &a3, &ep, &eq);
+        derived dd = derive(b, icv_m3_mul(Dp, Rpre), icv_m3_mul(Dq, Rpost), rr, vp, icv_v3_add(wpre, ewp), vq,
+                            icv_v3_add(wpost, ewq), &a1, &a2, &a3, &ep, &eq);
         if (!isfinite(dd.e) || !isfinite(dd.ratio))
             continue;
         double x[3] = {dd.e - d.e, dd.ratio - d.ratio, dd.loss - d.loss};

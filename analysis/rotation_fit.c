@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/analysis_internal.h"
 
 typedef struct {
     const double *t;
@@ -56,7 +57,7 @@ static void model_attitudes(const rot_problem *p, const gsl_vector *x, icv_mat3 
             int i = dir == 0 ? k : p->n - 1 - k;
             if ((dir == 0 && p->t[i] < p->t_ref) || (dir == 1 && p->t[i] >= p->t_ref))
                 continue;
-            icv_rigid_rotate(R, om, p->inertia, p->t[i] - tc, &R, &om);
+            icv_rigid_rotate_steps(R, om, p->inertia, p->t[i] - tc, FIT_TURN, &R, &om);
             tc = p->t[i];
             R_out[i] = R;
         }
@@ -120,7 +121,7 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
     {
         icv_mat3 Rs;
         icv_vec3 ws;
-        icv_rigid_rotate(R_meas[near], w0, inertia_body, t_ref - t[near], &Rs, &ws);
+        icv_rigid_rotate_steps(R_meas[near], w0, inertia_body, t_ref - t[near], FIT_TURN, &Rs, &ws);
         p.R0 = Rs;
         w0 = ws;
     }

@@ -105,5 +105,10 @@ icv_mat3 icv_quat_to_matrix(icv_quat q);
  * omega (surface frame) at t0 + dt. Returns the number of steps taken. */
 int icv_rigid_rotate(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, double dt, icv_mat3 *R,
                      icv_vec3 *omega);
+/* The same with a chosen step bound max_turn (rad of rotation per RK4 step); the
+ * attitude error grows like max_turn^4 per radian turned (2e-2 rad: ~1e-9 rad per
+ * radian, plenty for fitting camera data; icv_rigid_rotate uses 2e-3). */
+int icv_rigid_rotate_steps(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, double dt, double max_turn,
+                           icv_mat3 *R, icv_vec3 *omega);
 
 #endif

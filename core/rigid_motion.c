@@ -34,6 +34,12 @@ static icv_quat qdot(icv_quat q, icv_mat3 inv_body, icv_vec3 L)
 
 int icv_rigid_rotate(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, double dt, icv_mat3 *R, icv_vec3 *omega)
 {
+    return icv_rigid_rotate_steps(R0, omega0, inertia_body, dt, 2e-3, R, omega);
+}
+
+int icv_rigid_rotate_steps(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, double dt, double max_turn,
+                           icv_mat3 *R, icv_vec3 *omega)
+{
     icv_mat3 inv_body;
     if (icv_m3_inverse(inertia_body, &inv_body) != 0) {
         *R = R0;
@@ -41,10 +47,10 @@ int icv_rigid_rotate(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, double
         return 0;
     }
     icv_vec3 L = icv_m3_apply(icv_m3_rotate_tensor(R0, inertia_body), omega0);
-    /* Each step turns the body by at most MAX_TURN rad, sized from the current
+    /* Each step turns the body by at most max_turn rad, sized from the current
      * |omega| (which changes smoothly; a fixed bound from |L| and I^-1 would be
      * absurd for a slender rod, whose axial inertia is nearly zero). */
-    const double MAX_TURN = 2e-3;
+    const double MAX_TURN = max_turn > 0 ? max_turn : 2e-3;
     icv_quat q = icv_quat_from_matrix(R0);
     double left = fabs(dt), dir = dt < 0 ? -1.0 : 1.0;
     int steps = 0;

@@ -93,7 +93,9 @@ TEST(test_rotation_fit_collinear_rod_gives_perpendicular_omega_only)
     ASSERT_NEAR(rot.omega.z, 9.0, 1e-4);
     ASSERT_NEAR(icv_v3_dot(rot.omega, icv_m3_apply(rot.R, icv_v3(0, 1, 0))), 0, 1e-12);
     icv_vec3 a = icv_m3_apply(rot.R, icv_v3(0, 1, 0));
-    ASSERT_NEAR(icv_v3_norm(icv_v3_sub(a, axis_s)), 0, 1e-6);
+    /* the spin left out of the model turns the axis by about
+     * (I_axial / I_perp) * spin * window = 2.9e-6 * 5 * 0.117 = 2e-6 rad */
+    ASSERT_NEAR(icv_v3_norm(icv_v3_sub(a, axis_s)), 0, 1e-5);
 }
 
 TEST(test_rotation_fit_refuses_too_few_poses)
