@@ -23,18 +23,24 @@ typedef struct {
     double t_first, t_last; /* s, the window's first and last frame */
     icv_vec3 p, p_sd, v, v_sd;
     double chi2_dof;
+    /* the rotation, fitted over frames rot_first..rot_last with states at t_rot
+     * (fitted once and refitted only when the window changes: it is the costly
+     * part, and the impact instant's iterations need only the ballistic fit) */
+    int rot_valid, rot_first, rot_last;
+    double t_rot;
     icv_mat3 R;
     icv_vec3 omega, omega_sd;
-    double cov_rot[6][6];   /* covariance of (attitude perturbation, omega) at t_ref */
+    double cov_rot[6][6];   /* covariance of (attitude perturbation, omega) at t_rot */
     int spin_observable;
 } side_fit;
 
 /* The lowest point's height above the surface for a pose (m). */
 double analysis_gap_at(const analysis_body *b, icv_mat3 R, icv_vec3 p);
 
-/* Fits the centre of mass (given g) and the rotation over frames first..last,
- * states at t_ref. Shortens the window from its far end while the ballistic fit
- * is inconsistent with the noise (reduced chi^2 beyond 3 of its sigmas). */
+/* Fits the centre of mass (given g) over frames first..last, states at t_ref,
+ * shortening the window from its far end while the fit is inconsistent with the
+ * noise (reduced chi^2 beyond 3 of its sigmas); then fits the rotation over the
+ * final window unless *out already holds a rotation fitted over that window. */
 int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, const icv_vec3 *g,
                       const analysis_body *b, double com_sigma, int post, side_fit *out, icv_err *err);
 

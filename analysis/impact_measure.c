@@ -57,10 +57,16 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
     out->v_sd = bf.v_sd[0];
     out->p_sd = bf.p0_sd[0];
     out->chi2_dof = bf.chi2_dof;
+    if (out->rot_valid && out->rot_first == first && out->rot_last == last)
+        return 0;
     analysis_rotation rot;
     int rc = analysis_rotation_fit(t, R, n, t_ref, b->inertia, b->tmpl.collinear, b->tmpl.axis, -1, &rot, err);
     if (rc)
         return rc;
+    out->rot_valid = 1;
+    out->rot_first = first;
+    out->rot_last = last;
+    out->t_rot = t_ref;
     out->R = rot.R;
     out->omega = rot.omega;
     out->omega_sd = rot.omega_sd;
@@ -76,7 +82,7 @@ static void side_pose(const analysis_body *b, const side_fit *s, const icv_vec3 
     double tau = t - s->t_ref;
     *p = icv_v3_add(icv_v3_add(s->p, icv_v3_scale(s->v, tau)), icv_v3_scale(*g, 0.5 * tau * tau));
     *v = icv_v3_axpy(tau, *g, s->v);
-    icv_rigid_rotate_steps(s->R, s->omega, b->inertia, tau, FIT_TURN, R, w);
+    icv_rigid_rotate_steps(s->R, s->omega, b->inertia, t - s->t_rot, FIT_TURN, R, w);
 }
 
 static double gap_of(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t)

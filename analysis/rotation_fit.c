@@ -156,7 +156,9 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
     fdf.p = P;
     fdf.params = &p;
     int rc = 0, info, status = 0;
-    for (int m = n < 5 ? n : 5;; m = 2 * m < n ? 2 * m : n) {
+    /* one stage suffices when the window turns by less than a radian or so */
+    double turn = icv_v3_norm(w0) * (t[n - 1] - t[0]);
+    for (int m = n < 5 || turn < 1.5 ? n : 5;; m = 2 * m < n ? 2 * m : n) {
         int lo = near - m / 2;
         if (lo < 0)
             lo = 0;
@@ -173,8 +175,10 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
             goto done;
         }
         status = gsl_multifit_nlinear_init(&xv.vector, &fdf, ws);
+        /* xtol 1e-6: GSL's test |dx| <= xtol (|x| + xtol) is near xtol^2 for the
+         * attitude perturbation, which sits at 0; 1e-6 of omega is far below noise */
         if (!status)
-            status = gsl_multifit_nlinear_driver(200, 1e-9, 1e-9, 0, NULL, NULL, &info, ws);
+            status = gsl_multifit_nlinear_driver(200, 1e-6, 1e-9, 0, NULL, NULL, &info, ws);
         if (status)
             break;
         gsl_vector_memcpy(&xv.vector, gsl_multifit_nlinear_position(ws));
