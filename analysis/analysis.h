@@ -158,7 +158,16 @@ typedef struct {
     double jump_sigmas;   /* a velocity change along the normal larger than this
                              many sigma confirms an impact (default 10) */
     int mc_samples;       /* Monte Carlo draws for derived uncertainties (default 400) */
+    int method;           /* ANALYSIS_FIT (default) or ANALYSIS_HOUBOLT */
 } analysis_params;
+
+/* How the states at the impact are measured. FIT: ballistic and torque-free fits
+ * over automatic windows, carried to the impact instant. HOUBOLT: the seeds'
+ * method (Han Sun sec. 4.3, with solver.md sec. 5's corrections): third-order
+ * backward differences over the 4 frames before the impact and forward over the 4
+ * after, states at those frames (not carried to the instant), omega from the
+ * euler213 rates. For comparison with published numbers; noisier. */
+enum { ANALYSIS_FIT = 0, ANALYSIS_HOUBOLT = 1 };
 
 void analysis_params_default(analysis_params *p);
 

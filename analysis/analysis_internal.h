@@ -32,6 +32,8 @@ typedef struct {
     icv_vec3 omega, omega_sd;
     double cov_rot[6][6];   /* covariance of (attitude perturbation, omega) at t_rot */
     int spin_observable;
+    int fixed;              /* 1: states at t_ref as they are, not carried to the
+                               impact instant (Houbolt, as the seeds report them) */
 } side_fit;
 
 /* The lowest point's height above the surface for a pose (m). */
@@ -43,6 +45,12 @@ double analysis_gap_at(const analysis_body *b, icv_mat3 R, icv_vec3 p);
  * final window unless *out already holds a rotation fitted over that window. */
 int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, const icv_vec3 *g,
                       const analysis_body *b, double com_sigma, int post, side_fit *out, icv_err *err);
+
+/* Replaces a side's states by the seeds' Houbolt differences at posed frame k
+ * (the last before the impact, or with post the first after), using frames
+ * k, k-1, k-2, k-3 (or k..k+3). houbolt.c. */
+void analysis_houbolt_side(const posed_frame *pf, int k, int post, double marker_sigma, const analysis_body *b,
+                           side_fit *s);
 
 /* The instant in [lo, hi] where a side's flight puts the contact point on the
  * surface (root of the gap), or where the gap is smallest when it does not cross. */

@@ -19,6 +19,7 @@ void analysis_params_default(analysis_params *p)
     p->max_side_frames = 40;
     p->jump_sigmas = 10;
     p->mc_samples = 400;
+    p->method = ANALYSIS_FIT;
 }
 
 static const icv_vec3 UP = {0, 1, 0};
@@ -238,6 +239,17 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
         double sd = hypot(pre.v_sd.y, post.v_sd.y);
         if (!(dv > prm.jump_sigmas * sd))
             continue;
+        if (prm.method == ANALYSIS_HOUBOLT) {
+            int a1 = pre.last, b0 = post.first;
+            if (a1 < 3 || b0 + 3 >= n) {
+                have_short = 1;
+                snprintf(short_msg, sizeof short_msg, "impact near t = %.4f s: Houbolt needs 4 frames on each side",
+                         t_star);
+                continue;
+            }
+            analysis_houbolt_side(pf, a1, 0, sigma, b, &pre);
+            analysis_houbolt_side(pf, b0, 1, sigma, b, &post);
+        }
         analysis_measure(b, &res->g, &pre, &post, t_star, &prm, &imp);
         imp.t_meet = analysis_contact_instant(b, &post, &res->g, t_star, pf[cand[c]].t - 2 * period,
                                               pf[cand[c]].t + 2 * period);

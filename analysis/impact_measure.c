@@ -79,6 +79,13 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
 static void side_pose(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t, icv_mat3 *R,
                       icv_vec3 *p, icv_vec3 *v, icv_vec3 *w)
 {
+    if (s->fixed) {
+        *p = s->p;
+        *v = s->v;
+        *R = s->R;
+        *w = s->omega;
+        return;
+    }
     double tau = t - s->t_ref;
     *p = icv_v3_add(icv_v3_add(s->p, icv_v3_scale(s->v, tau)), icv_v3_scale(*g, 0.5 * tau * tau));
     *v = icv_v3_axpy(tau, *g, s->v);
