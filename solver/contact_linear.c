@@ -57,7 +57,7 @@ int contact_advance(const contact_problem *pr, contact_state *st, const double p
     double xe = contact_stage_remaining(pr, st, rn);
     if (!isfinite(xe) && !isfinite(dp_stop))
         return icv_err_set(err, ICV_ENUMERIC,
-                           "impact: the restitution stage never ends (du_n/dp_n = %.6g in restitution)", rn);
+                           "impact: the restitution stage never ends (du_n/dp_n = %.6g in restitution): Painleve-type inconsistency", rn);
     int ev;
     double x;
     if (dp_stop < xe * (1 - 1e-12)) {
@@ -69,6 +69,11 @@ int contact_advance(const contact_problem *pr, contact_state *st, const double p
         if (dp_stop <= xe * (1 + 1e-12))
             ev |= LIN_STOP; /* arrest ties with the stage boundary: both (spec 8.7) */
     }
+    if (st->stage == 'r' && st->un + rn * x < -1e-12 * fabs(pr->un0))
+        return icv_err_set(err, ICV_ENUMERIC,
+                           "impact: the normal contact velocity turns negative in restitution (du_n/dp_n = %.6g): "
+                           "Painleve-type inconsistency of this restitution law with friction",
+                           rn);
     double w_n = st->un * x + 0.5 * rn * x * x;
     if (st->stage == 'c')
         st->wc += w_n;

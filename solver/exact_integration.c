@@ -187,6 +187,12 @@ static int slide_phase(const contact_problem *pr, contact_state *st, char *stop_
             rc = icv_err_set(err, ICV_ENUMERIC, "impact: exact integration failed (%s)", gsl_strerror(g));
             goto done;
         }
+        if (st->stage == 'r' && y[2] < -1e-12) { /* scaled units: 1e-12 of the approach speed */
+            rc = icv_err_set(err, ICV_ENUMERIC,
+                             "impact: the normal contact velocity turns negative in restitution: Painleve-type "
+                             "inconsistency of this restitution law with friction");
+            goto done;
+        }
         if (st->stage == 'r' && pr->law == ICV_RESTITUTION_POISSON) {
             if (t < (1 + pr->e) * st->pnc)
                 continue;
@@ -205,7 +211,8 @@ static int slide_phase(const contact_problem *pr, contact_state *st, char *stop_
                 memcpy(yt, y0, sizeof y0);
                 gsl_odeiv2_step_apply(stp, t0, x, yt, yerr, NULL, NULL, &sys);
                 double gx = event_value(pr, st->stage, ref, t0 + x, yt);
-                if (gx >= 0) {
+                int hit = fabs(gx) < 1e-15; /* at the event to rounding */
+                if (gx >= 0 || hit) {
                     b = x;
                     gb = gx;
                     memcpy(y, yt, sizeof y);
@@ -219,7 +226,7 @@ static int slide_phase(const contact_problem *pr, contact_state *st, char *stop_
                         gb *= 0.5;
                     side = -1;
                 }
-                if (fabs(gx) < 1e-15)
+                if (hit)
                     break;
             }
             t = t0 + b;

@@ -72,7 +72,7 @@ int impact_planar_periods(const planar_problem *pp, planar_solution *sol, icv_er
         }
         if (!isfinite(xe) && !isfinite(xs))
             return icv_err_set(err, ICV_ENUMERIC,
-                               "impact: the restitution stage never ends (du_n/dp_n = %.6g in restitution)", rn);
+                               "impact: the restitution stage never ends (du_n/dp_n = %.6g in restitution): Painleve-type inconsistency", rn);
         /* ties: the stage boundary wins and the arrest is applied with it (spec 8.7) */
         if (xs < xe * (1 - 1e-12)) {
             x = xs;
@@ -83,6 +83,11 @@ int impact_planar_periods(const planar_problem *pp, planar_solution *sol, icv_er
             if (stage == 'c' && xs <= xe * (1 + 1e-12))
                 ev |= EV_STOP;
         }
+        if (stage == 'r' && un + rn * x < -1e-12 * fabs(pp->un0))
+            return icv_err_set(err, ICV_ENUMERIC,
+                               "impact: the normal contact velocity turns negative in restitution (du_n/dp_n = "
+                               "%.6g): Painleve-type inconsistency of this restitution law with friction",
+                               rn);
         double w_n = un * x + 0.5 * rn * x * x;
         if (stage == 'c')
             wc += w_n;

@@ -135,7 +135,8 @@ int impact_sb_solve(const contact_problem *pr, contact_state *st, impact_result 
             } else {
                 double phi[2] = {-pr->mu_k * h[0], -pr->mu_k * h[1]};
                 ev = contact_advance(pr, st, phi, INFINITY, NULL, err);
-                ev &= ~LIN_STOP;
+                if (ev > 0)
+                    ev &= ~LIN_STOP;
             }
         }
         if (ev < 0)
