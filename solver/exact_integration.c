@@ -331,6 +331,10 @@ int impact_exact_solve(const contact_problem *pr, contact_state *st, impact_resu
 {
     /* scale velocities by the approach speed and impulses by V / K_nn so that the
      * integrator's tolerance is relative (every state component is O(1)) */
+    /* frictionless: nothing curves; the linear solution (which also labels a slip that
+     * passes through zero as the planar code does) is exact */
+    if (pr->mu_k == 0)
+        return impact_sb_solve(pr, st, res, err);
     double V = hypot(hypot(pr->ut0[0], pr->ut0[1]), pr->un0), w = pr->w;
     contact_problem ps = *pr;
     for (int i = 0; i < 2; i++) {

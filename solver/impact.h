@@ -94,4 +94,23 @@ double impact_kinetic_energy(double mass, icv_mat3 inertia_world, icv_vec3 v, ic
  * the contact velocity is u = u0 + K P. I in the surface frame. */
 icv_mat3 impact_contact_matrix(double mass, icv_mat3 inertia_world, icv_vec3 r);
 
+/* ---- reference cases (../shared/spec/solver.md sec. 6-7) ---------------------------
+ * One published number per entry, with the source, the spec's verdict (R reproduced,
+ * P partially) and the tolerance our test uses. Shared by the tests and `impactcv solve
+ * --reference` (make demo). */
+typedef struct {
+    const char *id;        /* short name, e.g. "TT-rod-7-exact-vx" */
+    const char *source;    /* document and place, e.g. "Titovich 2.9; spec 7.1" */
+    const char *verdict;   /* "R" or "P" (spec sec. 7.1) */
+    const char *quantity;  /* what is compared, with its unit */
+    double published;      /* the published (or the spec's corrected) value */
+    double tolerance;      /* |computed - published| allowed */
+    const char *why;       /* the reason for that tolerance */
+} impact_reference;
+
+int impact_reference_count(void);
+const impact_reference *impact_reference_at(int i);
+/* Computes entry i with this solver. */
+int impact_reference_compute(int i, double *value, icv_err *err);
+
 #endif

@@ -57,8 +57,16 @@ static void solve2(const double B[2][2], const double a[2], double out[2])
 static int arrest_direction(const contact_problem *pr, const double ut[2], double *p, double h[2])
 {
     double mu = pr->mu_k;
-    if (!(mu > 0))
-        return 0;
+    if (!(mu > 0)) {
+        /* frictionless: the slip passes through zero only when it is antiparallel to d */
+        double s = hypot(ut[0], ut[1]), dn = hypot(pr->d[0], pr->d[1]), dot = ut[0] * pr->d[0] + ut[1] * pr->d[1];
+        if (!(dn > 0) || dot >= 0 || fabs(ut[0] * pr->d[1] - ut[1] * pr->d[0]) > 1e-12 * s * dn)
+            return 0;
+        *p = -dot / (dn * dn);
+        h[0] = ut[0] / s;
+        h[1] = ut[1] / s;
+        return 1;
+    }
     double a1[2], a2[2];
     solve2(pr->B, ut, a1);
     solve2(pr->B, pr->d, a2);
