@@ -94,6 +94,20 @@ double impact_kinetic_energy(double mass, icv_mat3 inertia_world, icv_vec3 v, ic
  * the contact velocity is u = u0 + K P. I in the surface frame. */
 icv_mat3 impact_contact_matrix(double mass, icv_mat3 inertia_world, icv_vec3 r);
 
+/* ---- CASE.yaml and the result JSON (contract.md, "CASE.yaml") -------------------- */
+
+/* Reads CASE.yaml: mass (kg), inertia (kg m^2, body frame), orientation {euler213: [rad]
+ * | matrix: body->surface rotation} (default identity), contact (m, body frame, from the
+ * centre of mass), v (m/s) and omega (rad/s, default 0) in the surface frame, mu or mu_s
+ * and mu_k, e_n, restitution (default stronge), method (default exact), planar (default
+ * false). A bad value or an unknown key fails with "FILE:LINE: key: reason". */
+int impact_case_load(const char *path, impact_case *c, icv_err *err);
+
+/* The contract's output JSON ({"post": {"v", "omega", "contact_velocity"}, "impulse",
+ * "case", "work": {"compression_J", "restitution_J", "friction_J"}, "energy": {"pre_J",
+ * "post_J", "loss_fraction"}}) as a malloc'd string (free()), NULL if out of memory. */
+char *impact_result_json(const impact_result *r);
+
 /* ---- reference cases (../shared/spec/solver.md sec. 6-7) ---------------------------
  * One published number per entry, with the source, the spec's verdict (R reproduced,
  * P partially) and the tolerance our test uses. Shared by the tests and `impactcv solve
