@@ -16,7 +16,7 @@ static int rhs(double t, const double y[], double f[], void *par)
 {
     (void)t;
     const contact_problem *pr = par;
-    double s = hypot(y[0], y[1]);
+    double s = sqrt(y[0] * y[0] + y[1] * y[1]); /* not hypot: this is the hot path, values O(1) */
     double h0 = s > 0 ? y[0] / s : 0, h1 = s > 0 ? y[1] / s : 0, mu = pr->mu_k;
     f[0] = pr->d[0] - mu * (pr->B[0][0] * h0 + pr->B[0][1] * h1);
     f[1] = pr->d[1] - mu * (pr->B[1][0] * h0 + pr->B[1][1] * h1);
@@ -54,7 +54,7 @@ static void invariant_residual(const contact_problem *pr, double th, double *f, 
 }
 
 /* The centrifugal invariant direction: d - mu B s = lambda s with lambda > 0 (FW Thm 5,
- * unique when ||B^-1 d|| > mu). Scan the angle in 5 degree steps, then bisect. */
+ * unique when ||B^-1 d|| > mu). Scan the angle in 5 degree steps, then Illinois. */
 static void centrifugal_direction(const contact_problem *pr, double sdir[2])
 {
     double best_lam = -INFINITY, lam;
@@ -62,29 +62,46 @@ static void centrifugal_direction(const contact_problem *pr, double sdir[2])
     sdir[0] = dn > 0 ? pr->d[0] / dn : 1;
     sdir[1] = dn > 0 ? pr->d[1] / dn : 0;
     const int n = 72;
+    double fa, fb;
+    invariant_residual(pr, 0, &fa, &lam);
     for (int i = 0; i < n; i++) {
-        double a = 2 * M_PI * i / n, b = 2 * M_PI * (i + 1) / n, fa, fb, fm;
-        invariant_residual(pr, a, &fa, &lam);
+        double a = 2 * M_PI * i / n, b = 2 * M_PI * (i + 1) / n;
         invariant_residual(pr, b, &fb, &lam);
-        if (fa * fb > 0)
-            continue;
-        for (int it = 0; it < 60; it++) {
-            double m = 0.5 * (a + b);
-            invariant_residual(pr, m, &fm, &lam);
-            if (fa * fm <= 0)
-                b = m;
-            else {
-                a = m;
-                fa = fm;
+        double fb_next = fb;
+        if (fa * fb <= 0) {
+            double ga = fa, gb = fb, x = b;
+            int side = 0;
+            for (int it = 0; it < 60 && b - a > 1e-15; it++) {
+                x = (a * gb - b * ga) / (gb - ga);
+                if (!(x > a && x < b))
+                    x = 0.5 * (a + b);
+                double fx;
+                invariant_residual(pr, x, &fx, &lam);
+                if (fabs(fx) < 1e-15 * (1 + dn))
+                    break;
+                if (fx * ga > 0) {
+                    a = x;
+                    ga = fx;
+                    if (side == -1)
+                        gb *= 0.5;
+                    side = -1;
+                } else {
+                    b = x;
+                    gb = fx;
+                    if (side == 1)
+                        ga *= 0.5;
+                    side = 1;
+                }
+            }
+            double fm;
+            invariant_residual(pr, x, &fm, &lam);
+            if (lam > 0 && lam > best_lam) {
+                best_lam = lam;
+                sdir[0] = cos(x);
+                sdir[1] = sin(x);
             }
         }
-        double th = 0.5 * (a + b);
-        invariant_residual(pr, th, &fm, &lam);
-        if (lam > 0 && lam > best_lam) {
-            best_lam = lam;
-            sdir[0] = cos(th);
-            sdir[1] = sin(th);
-        }
+        fa = fb_next;
     }
 }
 
