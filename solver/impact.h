@@ -108,6 +108,61 @@ int impact_case_load(const char *path, impact_case *c, icv_err *err);
  * "post_J", "loss_fraction"}}) as a malloc'd string (free()), NULL if out of memory. */
 char *impact_result_json(const impact_result *r);
 
+/* ---- inverse: (mu, e_n) from measured impacts ---------------------------------- */
+
+typedef struct {
+    impact_case pre;     /* the pre-impact state and the model (law, method, planar); its
+                            mu_s, mu_k and e_n are ignored */
+    icv_vec3 v_post;     /* m/s, measured centre-of-mass velocity after impact, surface */
+    icv_vec3 omega_post; /* rad/s, measured angular velocity after impact, surface */
+} impact_observation;
+
+typedef struct {
+    double mu, e_n;       /* fitted (mu_s = mu_k = mu) */
+    double mu_se, e_n_se; /* one standard error; NAN when not identifiable */
+    int mu_identifiable;  /* 0: the residuals do not depend on mu (e.g. sticking impacts) */
+    int e_n_identifiable;
+    double mu_lower_bound;/* the largest impulse ratio |P_t|/P_n the fitted model needs:
+                             what the data say about mu when it is not identifiable */
+    double rms;           /* m/s, RMS of the residuals (angular ones times the radius of
+                             gyration) */
+    int n_obs, n_failed;  /* observations, and those the model cannot solve at the fit */
+    int iterations, converged;
+} impact_fit_result;
+
+/* Residuals of one observation at (mu, e_n): predicted minus measured v (m/s) and
+ * omega times the radius of gyration (m/s); fills r with the prediction. */
+int impact_observation_residual(const impact_observation *o, double mu, double e_n, double res[6],
+                                impact_result *r, icv_err *err);
+
+/* Least-squares (mu, e_n) for n observations (n = 1: one impact), from (mu0, e0). */
+int impact_fit(const impact_observation *obs, size_t n, double mu0, double e0, impact_fit_result *out,
+               icv_err *err);
+
+/* ---- measured planar impacts against the models ---------------------------------- */
+
+/* Reads planar impacts in the layout of mcube_planar_impact/derived/impacts_summary.csv
+ * (columns vx_i, vy_i, w_i, vx_f, vy_f, w_f and the contact Jacobian rows n_*, d_* of a
+ * horizontal surface, SI) as observations of a body of mass (kg) and moment inertia_zz
+ * (kg m^2). *obs is malloc'd (free()). */
+int impact_planar_csv_load(const char *path, double mass, double inertia_zz, impact_observation **obs, size_t *n,
+                           icv_err *err);
+
+typedef struct {
+    char model[48];
+    double mu, e_n, mu_se, e_n_se; /* fitted to the whole set (baseline: 0, median e) */
+    double rms;                    /* m/s, RMS residual of the fit */
+    double median[4], p90[4];      /* |error| of v'_x (m/s), v'_y (m/s), w'_z (rad/s),
+                                      KE'/KE (fraction): median and 90th percentile */
+    int n_failed;                  /* impacts the model could not solve */
+} impact_study_row;
+
+/* Row 0: the frictionless baseline with the set's median Newton ratio; then Newton,
+ * Poisson and Stronge (planar), and with with_exact the exact 3-D code (Stronge), each
+ * with one (mu, e_n) fitted to the whole set. rows needs 5 entries. */
+int impact_planar_study(const impact_observation *obs, size_t n, int with_exact, impact_study_row *rows, int *n_rows,
+                        icv_err *err);
+
 /* ---- reference cases (../shared/spec/solver.md sec. 6-7) ---------------------------
  * One published number per entry, with the source, the spec's verdict (R reproduced,
  * P partially) and the tolerance our test uses. Shared by the tests and `impactcv solve
