@@ -163,6 +163,40 @@ typedef struct {
 int impact_planar_study(const impact_observation *obs, size_t n, int with_exact, impact_study_row *rows, int *n_rows,
                         icv_err *err);
 
+/* ---- parameter sweeps (solver/sweep.c) -------------------------------------------- */
+
+#define IMPACT_N_CASES 13
+/* "0","1","2","2a","2b","2c","3","4","4a","4b","4c","5","6" <-> 0..12 (-1: unknown) */
+int impact_case_index(const char *label);
+const char *impact_case_name(int index);
+
+typedef struct {
+    char name[16];    /* theta1 theta2 theta3 (euler213, rad; the contact point moves with the
+                         body), mu, mu_s, mu_k, e_n, vx vy vz (m/s), ratio (u_x/|u_y| at contact) */
+    double from, to;  /* first and last value */
+    int n;            /* values, evenly spaced */
+} impact_sweep_param;
+
+typedef struct {
+    double p[2];          /* the parameter values */
+    int ok;               /* 0: no solution (error holds the reason) */
+    char case_label[8];
+    int case_index;       /* impact_case_index, -1 when !ok */
+    double loss_fraction; /* NaN when !ok */
+    icv_vec3 v, omega, impulse;
+    char error[160];
+} impact_sweep_point;
+
+/* "NAME=FROM:TO:N" */
+int impact_sweep_param_parse(const char *spec, impact_sweep_param *p, icv_err *err);
+double impact_sweep_value(const impact_sweep_param *p, int i);
+/* Solves the grid (first parameter fastest): out holds n0 * n1 points. A point without a
+ * solution (Painleve-type) is marked, not an error. */
+int impact_sweep_run(const impact_case *base, const impact_sweep_param *params, int n_params,
+                     impact_sweep_point *out, icv_err *err);
+int impact_sweep_write_csv(const char *path, const impact_sweep_param *params, int n_params,
+                           const impact_sweep_point *pts, icv_err *err);
+
 /* ---- reference cases (../shared/spec/solver.md sec. 6-7) ---------------------------
  * One published number per entry, with the source, the spec's verdict (R reproduced,
  * P partially) and the tolerance our test uses. Shared by the tests and `impactcv solve
