@@ -193,6 +193,12 @@ static const impact_reference refs[] = {
     {"HS-Fig3.16-t5", "Han Sun Fig 3.16, case 3 -> 0", "P", "beta rad", 1.87, 0.01, "issue: within 0.01 rad"},
     {"SB-reversal-angle", "Sun & Baruh Fig 3 (R2 = mu_s, alpha = 1/3, mu_s = 0.4); spec 1.5", "R", "theta deg",
      30.02, 0.005, "spec quotes 2 decimals"},
+    {"TT-container-Ixx", "Titovich 2.10 container (32 x 25 x 22.5 in, 100 lb)", "R", "I_G,xx slug ft^2", 2.0331,
+     5e-5, "4 printed decimals"},
+    {"TT-container-Iyy", "Titovich 2.10 container", "R", "I_G,yy slug ft^2", 2.7502, 5e-5, "4 printed decimals"},
+    {"TT-container-Izz", "Titovich 2.10 container", "R", "I_G,zz slug ft^2", 2.9636, 5e-5, "4 printed decimals"},
+    {"TT-container-psi_f", "Titovich 2.10 container corner angle", "R", "psi_f deg", 38, 0.5, "printed in whole degrees"},
+    {"TT-container-psi_s", "Titovich 2.10 container corner angle", "R", "psi_s deg", 42, 0.5, "printed in whole degrees"},
     {"FW-icosa-Binvd", "Wang 2.20 (icosahedron-tetrahedron)", "P", "||B^-1 d||", 0.3157, 5e-5, "4 printed digits"},
     {"FW-icosa-Ir-x", "Wang 2.14, exact-inverse v-; spec 7.1", "P", "I_r,x N s", -0.00326657, 1e-6, "issue: 1e-6"},
     {"FW-icosa-Ir-y", "Wang 2.14, exact-inverse v-; spec 7.1", "P", "I_r,y N s", -0.0592263, 1e-6, "issue: 1e-6"},
@@ -260,6 +266,15 @@ int impact_reference_compute(int i, double *value, icv_err *err)
                 lo = m;
         }
         *value = 0.5 * (lo + hi);
+    } else if (!strncmp(id, "TT-container-", 13)) {
+        /* a uniform box, L1 x L2 x L3 = 32 x 25 x 22.5 in, 100 lb at g = 32.2 ft/s^2 */
+        double L1 = 32.0 / 12, L2 = 25.0 / 12, L3 = 22.5 / 12, m = 100 / 32.2;
+        const char *q = id + 13;
+        *value = !strcmp(q, "Ixx")     ? m * (L2 * L2 + L3 * L3) / 12
+                 : !strcmp(q, "Iyy")   ? m * (L1 * L1 + L3 * L3) / 12
+                 : !strcmp(q, "Izz")   ? m * (L1 * L1 + L2 * L2) / 12
+                 : !strcmp(q, "psi_f") ? atan(L2 / L1) * 180 / M_PI
+                                       : atan(L3 / L2) * 180 / M_PI;
     } else if (!strncmp(id, "FW-icosa", 8)) {
         contact_problem pr;
         fw_icosa(&pr);
