@@ -105,7 +105,9 @@ int impact_case_load(const char *path, impact_case *c, icv_err *err);
 
 /* The contract's output JSON ({"post": {"v", "omega", "contact_velocity"}, "impulse",
  * "case", "work": {"compression_J", "restitution_J", "friction_J"}, "energy": {"pre_J",
- * "post_J", "loss_fraction"}}) as a malloc'd string (free()), NULL if out of memory. */
+ * "post_J", "loss_fraction"}}, plus "pre": {"contact_velocity"}, "p_nc" and "periods":
+ * [{"stage": "c"|"r", "mode": "slide"|"stick"|"reverse_slide", "impulse"}]) as a malloc'd
+ * string (free()), NULL if out of memory. */
 char *impact_result_json(const impact_result *r);
 
 /* ---- inverse: (mu, e_n) from measured impacts ---------------------------------- */
