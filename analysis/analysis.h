@@ -11,6 +11,7 @@
 #define ICV_ANALYSIS_H
 
 #include "core/core.h"
+#include "solver/impact.h"
 
 /* ---- 3D marker tracks (tracks3d.csv) ------------------------------------ */
 
@@ -201,6 +202,18 @@ typedef struct {
     } sd;                     /* 1-sigma, Monte Carlo over the fit covariances */
     int spin_observable;      /* 0: collinear markers: omega about the body's line
                                  is not measured (set to 0, left out of energies) */
+    struct {
+        int done;             /* 1 when analysis_model_compare ran on this impact */
+        icv_restitution law;
+        double mu, e_n;       /* given, or fitted to this impact */
+        int mu_fitted, e_n_fitted;
+        int mu_identifiable;  /* 0: a sticking impact: mu only has a lower bound */
+        double mu_lower_bound;
+        char case_label[8];   /* the solver's impact case */
+        icv_vec3 v, omega;    /* predicted post-impact state, surface frame */
+        double loss_fraction; /* predicted */
+        char note[160];       /* what a reader must know (identifiability, failures) */
+    } model;
 } analysis_impact;
 
 #define ANALYSIS_MAX_IMPACTS 16
@@ -221,5 +234,80 @@ typedef struct {
  * is no impact, and ICV_EINVAL when an impact has too few frames on a side. */
 int analysis_run(const analysis_tracks *tr, const analysis_body *body, const icv_vec3 *gravity,
                  const analysis_params *params, analysis_result *res, icv_err *err);
+
+/* ---- checks, model, outputs ------------------------------------------- */
+
+/* Checks the tracks against the template's inter-marker distances: fails naming
+ * the pair, the measured and template distances when the median measured
+ * distance differs by more than max(5 sigma, 2% of the distance) (wrong markers in
+ * experiment.yaml, or a wrong scale). sigma: m, marker 1-sigma. */
+int analysis_template_check(const analysis_tracks *tr, const analysis_template *t, double sigma, icv_err *err);
+
+/* The estimated gravity's magnitude against 9.81 m/s^2: 0 when within 2%, a
+ * warning (returned 1, message in err) up to 10%, ICV_EINVAL beyond. */
+int analysis_gravity_check(const analysis_result *res, icv_err *err);
+
+/* The model the experiment asks for. mu < 0 or e_n < 0: fit it to each impact. */
+typedef struct {
+    icv_restitution law;
+    double mu_s, mu_k, e_n;
+    impact_method method;
+} analysis_model;
+
+/* Runs the solver on every impact's measured pre-impact state (orientation, v,
+ * omega, contact point from the shape) with the model, fitting mu and/or e_n to
+ * the impact where asked (the solver's inverse; a sticking impact gives only a
+ * lower bound for mu, said in the note). Fills impacts[].model. */
+int analysis_model_compare(const analysis_body *b, const analysis_model *m, analysis_result *res, icv_err *err);
+
+/* What results.json says about the calibration (rms_px per camera, stereo rms). */
+typedef struct {
+    int n_cameras;
+    char id[ICV_MAX_CAMERAS][ICV_ID_MAX];
+    double rms_px[ICV_MAX_CAMERAS];   /* < 0: unknown */
+    double stereo_rms_px;             /* < 0: unknown */
+} analysis_calibration_info;
+
+/* Writes results.json (schema impactcv-results-1, exactly the contract's keys)
+ * atomically. calib may be NULL. */
+int analysis_results_write(const char *path, const char *experiment, const analysis_calibration_info *calib,
+                           const analysis_result *res, icv_err *err);
+
+/* Writes fits.csv atomically: per frame used in a fit, the impact, the side, the
+ * measured and fitted centre of mass (m) and the residual (m), for the report. */
+int analysis_fits_write(const char *path, const analysis_tracks *tr, const analysis_body *b,
+                        const analysis_result *res, icv_err *err);
+
+/* ---- the analyze job (impactcv analyze) ------------------------------- */
+
+/* The body of an experiment as the analysis needs it. */
+int analysis_body_from_experiment(const icv_experiment *e, analysis_body *b, icv_err *err);
+
+typedef struct {
+    const char *experiment_path;
+    const char *tracks_path;  /* NULL: <out_dir>/tracks3d.csv */
+    const char *out_dir;      /* results.json and fits.csv go here */
+    int method;               /* ANALYSIS_FIT | ANALYSIS_HOUBOLT */
+} analysis_job;
+
+typedef struct {
+    icv_experiment exp;
+    analysis_body body;
+    analysis_model model;
+    analysis_result res;
+    char warning[ICV_ERR_MSG_MAX]; /* "" or a warning the user must see (gravity) */
+} analysis_job_result;
+
+/* Reads the experiment and the tracks, checks the template, finds and measures the
+ * impacts, checks gravity, compares with the model, and writes results.json and
+ * fits.csv into out_dir (created if needed; nothing is written on failure). */
+int analysis_job_run(const analysis_job *job, analysis_job_result *out, icv_err *err);
+
+/* One (mu, e_n) fitted to every impact of several experiments (issue #9 item 6),
+ * then the validation table in the layout of Han Sun's Tables 4.6 and 4.9 written
+ * as validation.csv and validation.md into dir. The model law and method are
+ * those of the first experiment. Fills the fit's result. */
+int analysis_validation_write(const char *dir, analysis_job_result *const *jobs, int n_jobs, impact_fit_result *fit,
+                              icv_err *err);
 
 #endif

@@ -1,14 +1,56 @@
-/* cmd_analyze.c: `impactcv analyze`. Not built yet: analysis/, issue #9. Until it is, the command says
- * so and exits with status 2; it never pretends to work. */
+/* cmd_analyze.c: `impactcv analyze EXPERIMENT.yaml [...] -o DIR [--tracks F]
+ * [--method fit|houbolt]`: impacts and results.json from 3D tracks (analysis/).
+ * Several experiments: each in DIR/<name>/, then one joint (mu, e_n) and the
+ * validation table in DIR. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "analysis/analysis.h"
 #include "cli/cli.h"
 
 static const char help[] =
-    "usage: impactcv analyze EXPERIMENT.yaml [...] -o DIR [--tracks tracks3d.csv] [--method fit|houbolt]\n"
+    "usage: impactcv analyze EXPERIMENT.yaml [MORE.yaml ...] -o DIR [--tracks tracks3d.csv]\n"
+    "                        [--method fit|houbolt]\n"
     "\n"
-    "Impacts, measured coefficients and results.json from the tracks.\n"
-    "Not implemented yet (analysis/, issue #9).\n";
+    "Finds every impact in the 3D tracks (DIR/tracks3d.csv, or --tracks) and measures\n"
+    "it: velocities and angular velocities before and after at the impact instant,\n"
+    "Newton's ratio at the contact point, the impulse ratio, the energy lost, each with\n"
+    "its 1-sigma, and the model's prediction (experiment.yaml `model:`; mu and e_n are\n"
+    "fitted to each impact where they are `measured`). Writes DIR/results.json and\n"
+    "DIR/fits.csv.\n"
+    "\n"
+    "With several experiments, each is analysed in DIR/<name>/ (tracks from\n"
+    "DIR/<name>/tracks3d.csv), then one mu and e_n are fitted to all impacts and the\n"
+    "validation table is written as DIR/validation.csv and DIR/validation.md.\n"
+    "\n"
+    "  --method fit      fits of free flight on each side (default)\n"
+    "  --method houbolt  the seeds' third-order differences, for comparison\n";
+
+static void print_impacts(const analysis_job_result *j)
+{
+    const analysis_result *r = &j->res;
+    printf("%s: %d impact%s, gravity |g| = %.3f m/s^2 (%s)\n", j->exp.name, r->n_impacts, r->n_impacts == 1 ? "" : "s",
+           icv_v3_norm(r->g), r->g_estimated ? "from free flight" : "given");
+    for (int i = 0; i < r->n_impacts; i++) {
+        const analysis_impact *im = &r->impacts[i];
+        printf("  impact %d at t = %.4f s (+- %.1e): e = %.3f +- %.3f, impulse ratio = %.3f +- %.3f, energy lost "
+               "%.1f%% +- %.1f%%\n",
+               i, im->t, im->t_sd, im->e_kinematic, im->sd.e_kinematic, im->impulse_ratio, im->sd.impulse_ratio,
+               100 * im->loss_fraction, 100 * im->sd.loss_fraction);
+        if (im->model.done)
+            printf("    model (%s, mu %.3f%s, e_n %.3f%s): case %s, energy lost %.1f%%\n",
+                   icv_restitution_name(im->model.law), im->model.mu, im->model.mu_fitted ? " fitted" : "",
+                   im->model.e_n, im->model.e_n_fitted ? " fitted" : "", im->model.case_label,
+                   100 * im->model.loss_fraction);
+        if (im->model.note[0])
+            printf("    note: %s\n", im->model.note);
+        if (!im->spin_observable)
+            printf("    note: the markers are collinear: the spin about the body's line is not measured\n");
+    }
+    if (j->warning[0])
+        fprintf(stderr, "impactcv: warning: %s\n", j->warning);
+}
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -16,5 +58,75 @@ int cmd_analyze(int argc, char **argv)
         fputs(help, stdout);
         return CLI_OK;
     }
-    return cli_not_implemented("analyze", "analysis/, issue #9");
+    const char *out = NULL, *tracks = NULL;
+    const char *exps[64];
+    int n = 0, method = ANALYSIS_FIT;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--tracks") && i + 1 < argc)
+            tracks = argv[++i];
+        else if (!strcmp(argv[i], "--method") && i + 1 < argc) {
+            const char *m = argv[++i];
+            if (!strcmp(m, "fit"))
+                method = ANALYSIS_FIT;
+            else if (!strcmp(m, "houbolt"))
+                method = ANALYSIS_HOUBOLT;
+            else
+                return cli_usage_error("analyze", "unknown method '%s' (fit | houbolt)", m);
+        } else if (argv[i][0] == '-')
+            return cli_usage_error("analyze", "unknown option '%s'", argv[i]);
+        else if (n < 64)
+            exps[n++] = argv[i];
+        else
+            return cli_usage_error("analyze", "at most 64 experiments");
+    }
+    if (!out)
+        return cli_usage_error("analyze", "-o DIR is required");
+    if (n == 0)
+        return cli_usage_error("analyze", "expected an experiment file");
+    if (tracks && n > 1)
+        return cli_usage_error("analyze", "--tracks goes with one experiment");
+    analysis_job_result **jobs = calloc((size_t)n, sizeof *jobs);
+    icv_err err = {0};
+    int rc = jobs ? 0 : icv_err_set(&err, ICV_ENOMEM, "out of memory");
+    for (int i = 0; i < n && !rc; i++) {
+        jobs[i] = malloc(sizeof *jobs[i]);
+        if (!jobs[i]) {
+            rc = icv_err_set(&err, ICV_ENOMEM, "out of memory");
+            break;
+        }
+        char dir[ICV_PATH_MAX];
+        if (n == 1) {
+            snprintf(dir, sizeof dir, "%s", out);
+        } else { /* DIR/<name>, the name from the experiment file */
+            icv_experiment *e = malloc(sizeof *e);
+            if (!e || (rc = icv_experiment_load(exps[i], e, &err))) {
+                if (!e)
+                    rc = icv_err_set(&err, ICV_ENOMEM, "out of memory");
+                free(e);
+                break;
+            }
+            rc = icv_path_join(dir, sizeof dir, out, e->name, &err);
+            free(e);
+            if (rc)
+                break;
+        }
+        analysis_job job = {exps[i], tracks, dir, method};
+        if ((rc = analysis_job_run(&job, jobs[i], &err)))
+            break;
+        print_impacts(jobs[i]);
+    }
+    if (!rc && n > 1) {
+        impact_fit_result fit;
+        rc = analysis_validation_write(out, jobs, n, &fit, &err);
+        if (!rc)
+            printf("joint fit over %d experiments: mu = %.3f +- %.3f, e_n = %.3f +- %.3f; validation table in "
+                   "%s/validation.md\n",
+                   n, fit.mu, fit.mu_se, fit.e_n, fit.e_n_se, out);
+    }
+    for (int i = 0; jobs && i < n; i++)
+        free(jobs[i]);
+    free(jobs);
+    return rc ? cli_fail(&err) : CLI_OK;
 }

@@ -108,4 +108,41 @@ static inline void sample(const scenario *s, double t_end, double sigma, unsigne
     gsl_rng_free(rng);
 }
 
+/* The box scenario with attitude and velocity varied by `variant` and the post
+ * state solved by the solver's exact model (Stronge, mu, e_n): four variants
+ * share mu and e_n for the joint fit. Returns 0, or the solver's error. */
+static inline int make_scenario_model(scenario *s, int variant, double mu, double e_n)
+{
+    make_scenario(s, 0);
+    analysis_body *b = &s->body;
+    double a = 0.15 * variant;
+    s->R = icv_euler213_to_matrix(icv_v3(0.3 + a, 0.2 - 0.5 * a, M_PI / 2 - 0.2 + 0.3 * a));
+    s->v_pre = icv_v3(1.6 - 0.2 * variant, -2.0 + 0.1 * variant, 0.4 + 0.2 * variant); /* sliding through */
+    s->w_pre = icv_v3(3.0 - variant, -2.0, 5.0 - 2 * variant);
+    icv_vec3 low = icv_shape_lowest_point(&b->shape, s->R, icv_v3(0, 0, 0), icv_v3(0, 1, 0));
+    s->p = icv_v3(0.0, -low.y, 0.0);
+    impact_case c;
+    impact_case_init(&c);
+    c.mass = b->mass;
+    c.inertia = b->inertia;
+    c.R = s->R;
+    c.r = icv_v3_sub(icv_shape_lowest_point(&b->shape, s->R, s->p, icv_v3(0, 1, 0)), s->p);
+    c.v = s->v_pre;
+    c.omega = s->w_pre;
+    c.mu_s = c.mu_k = mu;
+    c.e_n = e_n;
+    c.law = ICV_RESTITUTION_STRONGE;
+    c.method = IMPACT_EXACT;
+    impact_result r;
+    icv_err err;
+    int rc = impact_solve(&c, &r, &err);
+    if (rc)
+        return rc;
+    s->v_post = r.v;
+    s->w_post = r.omega;
+    s->e = -r.contact_velocity.y / r.contact_velocity_pre.y;
+    s->ratio = hypot(r.impulse.x, r.impulse.z) / r.impulse.y;
+    return 0;
+}
+
 #endif

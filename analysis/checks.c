@@ -1,0 +1,60 @@
+/* checks.c: does the measurement fit the experiment's description? The marker
+ * template against the measured inter-marker distances, and an estimated gravity
+ * against 9.81 m/s^2 (a wrong capture rate or scale shows up there first). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int analysis_template_check(const analysis_tracks *tr, const analysis_template *t, double sigma, icv_err *err)
+{
+    int nm = t->n_markers < tr->n_markers ? t->n_markers : tr->n_markers;
+    if (tr->n_markers != t->n_markers)
+        return icv_err_set(err, ICV_EINVAL, "the tracks have %d markers and body.markers %d", tr->n_markers,
+                           t->n_markers);
+    double *d = malloc(sizeof *d * (size_t)(tr->n_frames > 0 ? tr->n_frames : 1));
+    if (!d)
+        return icv_err_set(err, ICV_ENOMEM, "template check: out of memory");
+    int rc = 0;
+    for (int i = 0; i < nm && !rc; i++)
+        for (int j = i + 1; j < nm && !rc; j++) {
+            int n = 0;
+            for (int f = 0; f < tr->n_frames; f++)
+                if (tr->seen[f * nm + i] && tr->seen[f * nm + j])
+                    d[n++] = icv_v3_norm(icv_v3_sub(tr->pos[f * nm + i], tr->pos[f * nm + j]));
+            if (n == 0)
+                continue;
+            qsort(d, (size_t)n, sizeof *d, cmp_double);
+            double med = d[n / 2], want = icv_v3_norm(icv_v3_sub(t->markers[i], t->markers[j]));
+            double tol = fmax(5 * sigma, 0.02 * want);
+            if (fabs(med - want) > tol)
+                rc = icv_err_set(err, ICV_EINVAL,
+                                 "the tracks do not fit body.markers: markers %d and %d are %.1f mm apart, the "
+                                 "template says %.1f mm (wrong markers in experiment.yaml, or a wrong scale)",
+                                 i, j, med * 1e3, want * 1e3);
+        }
+    free(d);
+    return rc;
+}
+
+int analysis_gravity_check(const analysis_result *res, icv_err *err)
+{
+    if (!res->g_estimated)
+        return 0;
+    double g = icv_v3_norm(res->g), off = g / 9.81 - 1;
+    if (fabs(off) <= 0.02)
+        return 0;
+    const char *cause = "check the capture rate (a slow-motion clip tagged at its playback rate), the "
+                        "calibration's scale (board square size) and the sync";
+    if (fabs(off) > 0.10)
+        return icv_err_set(err, ICV_EINVAL, "free flight falls at |g| = %.2f m/s^2, %.0f%% from 9.81: %s", g,
+                           100 * off, cause);
+    icv_err_set(err, ICV_OK, "free flight falls at |g| = %.2f m/s^2, %.1f%% from 9.81: %s", g, 100 * off, cause);
+    return 1;
+}

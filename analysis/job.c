@@ -1,0 +1,73 @@
+/* job.c: `impactcv analyze` as one library call: experiment and tracks in,
+ * results.json and fits.csv out (issue #9 item 8). Every file is written
+ * atomically and only once everything has succeeded, so a failed run leaves the
+ * previous results untouched. */
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+int analysis_body_from_experiment(const icv_experiment *e, analysis_body *b, icv_err *err)
+{
+    memset(b, 0, sizeof *b);
+    b->mass = e->mass;
+    b->inertia = e->inertia;
+    b->shape = e->shape;
+    int rc = analysis_template_init(&b->tmpl, e->markers, e->n_markers, err);
+    if (rc)
+        icv_err_prefix(err, "%s: ", e->path);
+    return rc;
+}
+
+int analysis_job_run(const analysis_job *job, analysis_job_result *out, icv_err *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = icv_experiment_load(job->experiment_path, &out->exp, err);
+    if (rc)
+        return rc;
+    if ((rc = analysis_body_from_experiment(&out->exp, &out->body, err)))
+        return rc;
+    char tracks_path[ICV_PATH_MAX];
+    if (job->tracks_path)
+        snprintf(tracks_path, sizeof tracks_path, "%s", job->tracks_path);
+    else if ((rc = icv_path_join(tracks_path, sizeof tracks_path, job->out_dir, "tracks3d.csv", err)))
+        return rc;
+    analysis_tracks tr;
+    if ((rc = analysis_tracks_read_csv(tracks_path, &tr, err)))
+        return rc;
+    analysis_params prm;
+    analysis_params_default(&prm);
+    prm.method = job->method;
+    rc = analysis_template_check(&tr, &out->body.tmpl, prm.pos_sigma, err);
+    if (rc)
+        icv_err_prefix(err, "%s: ", tracks_path);
+    if (!rc)
+        rc = analysis_run(&tr, &out->body, out->exp.gravity_auto ? NULL : &out->exp.gravity, &prm, &out->res, err);
+    if (!rc) {
+        icv_err gerr = {0};
+        int g = analysis_gravity_check(&out->res, &gerr);
+        if (g < 0) {
+            *err = gerr;
+            rc = g;
+        } else if (g > 0) {
+            snprintf(out->warning, sizeof out->warning, "%s", gerr.msg);
+        }
+    }
+    if (!rc) {
+        analysis_model *m = &out->model;
+        m->law = out->exp.restitution;
+        m->method = IMPACT_EXACT;
+        m->mu_s = out->exp.mu_measured ? -1 : out->exp.mu_s;
+        m->mu_k = out->exp.mu_measured ? -1 : out->exp.mu_k;
+        m->e_n = out->exp.e_n_measured ? -1 : out->exp.e_n;
+        rc = analysis_model_compare(&out->body, m, &out->res, err);
+    }
+    char path[ICV_PATH_MAX];
+    if (!rc)
+        rc = icv_mkdirs(job->out_dir, err);
+    if (!rc && !(rc = icv_path_join(path, sizeof path, job->out_dir, "fits.csv", err)))
+        rc = analysis_fits_write(path, &tr, &out->body, &out->res, err);
+    if (!rc && !(rc = icv_path_join(path, sizeof path, job->out_dir, "results.json", err)))
+        rc = analysis_results_write(path, out->exp.name, NULL, &out->res, err);
+    analysis_tracks_free(&tr);
+    return rc;
+}

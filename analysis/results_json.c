@@ -1,0 +1,99 @@
+/* results_json.c: results.json, schema impactcv-results-1, exactly the
+ * contract's keys (../shared/spec/contract.md), plus a few documented extras
+ * (time_sd_s, t_meet_s, spin_observable, window frames, model notes, gravity_sd,
+ * gravity_estimated). Non-finite numbers are written as null. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
+
+static json_t *vec(icv_vec3 v) { return json_pack("[ooo]", num(v.x), num(v.y), num(v.z)); }
+
+static json_t *side(const analysis_side *s)
+{
+    json_t *o = json_pack("{s:o, s:o, s:o, s:o}", "v", vec(s->v), "omega", vec(s->omega), "euler213",
+                          vec(s->euler213), "contact_velocity", vec(s->contact_velocity));
+    json_object_set_new(o, "euler213_singular", json_boolean(s->singular));
+    json_object_set_new(o, "window_s", json_pack("[oo]", num(s->t_first), num(s->t_last)));
+    json_object_set_new(o, "window_frames", json_integer(s->n_frames));
+    return o;
+}
+
+static json_t *impact(const analysis_impact *im)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "time_s", num(im->t));
+    json_object_set_new(o, "pre", side(&im->pre));
+    json_object_set_new(o, "post", side(&im->post));
+    json_object_set_new(o, "contact_point", vec(im->contact_point));
+    json_object_set_new(o, "impulse", vec(im->impulse));
+    json_object_set_new(o, "e_kinematic", num(im->e_kinematic));
+    json_object_set_new(o, "impulse_ratio", num(im->impulse_ratio));
+    json_object_set_new(o, "energy", json_pack("{s:o, s:o, s:o}", "pre_J", num(im->energy_pre), "post_J",
+                                               num(im->energy_post), "loss_fraction", num(im->loss_fraction)));
+    json_t *u = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "v_pre", vec(im->pre.v_sd), "v_post",
+                          vec(im->post.v_sd), "omega_pre", vec(im->pre.omega_sd), "omega_post", vec(im->post.omega_sd),
+                          "e_kinematic", num(im->sd.e_kinematic), "impulse_ratio", num(im->sd.impulse_ratio),
+                          "loss_fraction", num(im->sd.loss_fraction));
+    json_object_set_new(u, "time_s", num(im->t_sd));
+    json_object_set_new(o, "uncertainty", u);
+    json_object_set_new(o, "t_meet_s", num(im->t_meet));
+    json_object_set_new(o, "spin_observable", json_boolean(im->spin_observable));
+    if (im->model.done || im->model.note[0]) {
+        json_t *m = json_object();
+        json_object_set_new(m, "restitution", json_string(icv_restitution_name(im->model.law)));
+        json_object_set_new(m, "mu", num(im->model.mu));
+        json_object_set_new(m, "e_n", num(im->model.e_n));
+        json_object_set_new(m, "case", im->model.done ? json_string(im->model.case_label) : json_null());
+        json_object_set_new(m, "post", im->model.done ? json_pack("{s:o, s:o}", "v", vec(im->model.v), "omega",
+                                                                  vec(im->model.omega))
+                                                      : json_null());
+        json_object_set_new(m, "loss_fraction", im->model.done ? num(im->model.loss_fraction) : json_null());
+        json_object_set_new(m, "mu_fitted", json_boolean(im->model.mu_fitted));
+        json_object_set_new(m, "e_n_fitted", json_boolean(im->model.e_n_fitted));
+        if (im->model.mu_fitted) {
+            json_object_set_new(m, "mu_identifiable", json_boolean(im->model.mu_identifiable));
+            json_object_set_new(m, "mu_lower_bound", num(im->model.mu_lower_bound));
+        }
+        if (im->model.note[0])
+            json_object_set_new(m, "note", json_string(im->model.note));
+        json_object_set_new(o, "model", m);
+    }
+    return o;
+}
+
+int analysis_results_write(const char *path, const char *experiment, const analysis_calibration_info *calib,
+                           const analysis_result *res, icv_err *err)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "schema", json_string("impactcv-results-1"));
+    json_object_set_new(root, "experiment", json_string(experiment));
+    json_t *cal = json_object(), *rms = json_object();
+    if (calib) {
+        for (int c = 0; c < calib->n_cameras; c++)
+            json_object_set_new(rms, calib->id[c], calib->rms_px[c] >= 0 ? json_real(calib->rms_px[c]) : json_null());
+        json_object_set_new(cal, "stereo_rms_px", calib->stereo_rms_px >= 0 ? json_real(calib->stereo_rms_px)
+                                                                           : json_null());
+    }
+    json_object_set_new(cal, "rms_px", rms);
+    json_object_set_new(root, "calibration", cal);
+    json_object_set_new(root, "gravity", vec(res->g));
+    json_object_set_new(root, "gravity_sd", vec(res->g_sd));
+    json_object_set_new(root, "gravity_estimated", json_boolean(res->g_estimated));
+    json_t *arr = json_array();
+    for (int i = 0; i < res->n_impacts; i++)
+        json_array_append_new(arr, impact(&res->impacts[i]));
+    json_object_set_new(root, "impacts", arr);
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    json_decref(root);
+    if (!text)
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory writing JSON", path);
+    size_t len = strlen(text);
+    text[len] = '\n'; /* json_dumps leaves no newline; overwrite its NUL, length + 1 */
+    int rc = icv_atomic_write(path, text, len + 1, err);
+    free(text);
+    return rc;
+}
