@@ -1,0 +1,314 @@
+/* source_video.c: video files through libavformat/libavcodec. At open, one demuxing pass
+ * (no decoding) lists every frame's presentation time and keyframe flag: the exact frame
+ * count, the timestamps for the forensics, and the keyframe a seek must start from.
+ * Seeking decodes from that keyframe and drops frames until the one asked for, matched by
+ * its presentation time, so it returns exactly the frame sequential decoding gives. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture_internal.h"
+
+typedef struct {
+    int64_t pts;
+    uint8_t key;
+} index_entry;
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const index_entry *x = a, *y = b;
+    return (x->pts > y->pts) - (x->pts < y->pts);
+}
+
+/* Rewinds the demuxer to the first frame: a timestamp seek, else a byte seek. */
+static int rewind_input(capture_source *s, icv_err *err)
+{
+    int64_t first = s->pts ? s->pts[0] : 0;
+    if (av_seek_frame(s->fmt, s->stream, first, AVSEEK_FLAG_BACKWARD) >= 0 ||
+        avformat_seek_file(s->fmt, -1, INT64_MIN, 0, INT64_MAX, 0) >= 0 ||
+        av_seek_frame(s->fmt, -1, 0, AVSEEK_FLAG_BYTE) >= 0)
+        return 0;
+    return icv_err_set(err, ICV_EIO, "%s: cannot seek back to the start of the file", s->info.path);
+}
+
+/* One demuxing pass: the presentation time and keyframe flag of every frame. Packets
+ * marked discard (edit lists) are not frames of the video. Packets without any
+ * timestamp get one from their position, at the nominal rate. */
+static int build_index(capture_source *s, icv_err *err)
+{
+    AVStream *st = s->fmt->streams[s->stream];
+    size_t cap = st->nb_frames > 0 ? (size_t)st->nb_frames + 16 : 1024, n = 0;
+    index_entry *ix = malloc(cap * sizeof *ix);
+    if (!ix)
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory for the frame index", s->info.path);
+    int rc, no_ts = 0;
+    char eb[128];
+    while ((rc = av_read_frame(s->fmt, s->pkt)) >= 0) {
+        if (s->pkt->stream_index == s->stream && !(s->pkt->flags & AV_PKT_FLAG_DISCARD)) {
+            if (n == cap) {
+                index_entry *nx = realloc(ix, 2 * cap * sizeof *ix);
+                if (!nx) {
+                    free(ix);
+                    av_packet_unref(s->pkt);
+                    return icv_err_set(err, ICV_ENOMEM, "%s: out of memory for the frame index", s->info.path);
+                }
+                ix = nx;
+                cap *= 2;
+            }
+            int64_t ts = s->pkt->pts != AV_NOPTS_VALUE ? s->pkt->pts : s->pkt->dts;
+            if (ts == AV_NOPTS_VALUE)
+                no_ts = 1;
+            ix[n].pts = ts;
+            ix[n].key = (s->pkt->flags & AV_PKT_FLAG_KEY) != 0;
+            n++;
+        }
+        av_packet_unref(s->pkt);
+    }
+    if (rc != AVERROR_EOF)
+        icv_warn("%s: reading stopped after %zu frames: %s (the rest of the file is unreadable)", s->info.path, n,
+                 capture_averr(rc, eb, sizeof eb));
+    if (n == 0) {
+        free(ix);
+        return icv_err_set(err, ICV_EFORMAT, "%s: the video stream has zero frames", s->info.path);
+    }
+    if (no_ts) {
+        /* a raw elementary stream: frames in decoding order are presentation order only
+         * without B-frames; number them at the nominal rate */
+        AVRational fr = st->avg_frame_rate.num ? st->avg_frame_rate : st->r_frame_rate;
+        if (!fr.num || !fr.den)
+            fr = (AVRational){25, 1};
+        for (size_t i = 0; i < n; i++)
+            ix[i].pts = av_rescale_q((int64_t)i, av_inv_q(fr), st->time_base);
+        icv_warn("%s: the container has no timestamps; frames are numbered in decoding order at %.6g fps",
+                 s->info.path, av_q2d(fr));
+    }
+    qsort(ix, n, sizeof *ix, cmp_entry);
+    s->n = (long)n;
+    s->pts = malloc(n * sizeof *s->pts);
+    s->key = malloc(n);
+    s->pts_s = malloc(n * sizeof *s->pts_s);
+    if (!s->pts || !s->key || !s->pts_s) {
+        free(ix);
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory for the frame index", s->info.path);
+    }
+    double tb = av_q2d(st->time_base);
+    for (size_t i = 0; i < n; i++) {
+        s->pts[i] = ix[i].pts;
+        s->key[i] = ix[i].key;
+        s->pts_s[i] = (double)(ix[i].pts - ix[0].pts) * tb;
+    }
+    s->key[0] = 1; /* decoding always can start at the beginning */
+    s->tick_s = tb;
+    free(ix);
+    return rewind_input(s, err);
+}
+
+int capture_video_open(capture_source *s, icv_err *err)
+{
+    const char *path = s->info.path;
+    char eb[128];
+    if (!icv_file_exists(path))
+        return icv_err_set(err, ICV_ENOTFOUND, "%s: video not found", path);
+    int rc = avformat_open_input(&s->fmt, path, NULL, NULL);
+    if (rc < 0)
+        return icv_err_set(err, ICV_EFORMAT, "%s: not a video or image file FFmpeg can read (%s)", path,
+                           capture_averr(rc, eb, sizeof eb));
+    rc = avformat_find_stream_info(s->fmt, NULL);
+    if (rc < 0)
+        return icv_err_set(err, ICV_EFORMAT, "%s: cannot read the stream information (%s)", path,
+                           capture_averr(rc, eb, sizeof eb));
+    rc = av_find_best_stream(s->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    if (rc < 0)
+        return icv_err_set(err, ICV_EFORMAT, "%s: no video stream in the file", path);
+    s->stream = rc;
+    AVStream *st = s->fmt->streams[s->stream];
+    for (unsigned i = 0; i < s->fmt->nb_streams; i++)
+        if ((int)i != s->stream)
+            s->fmt->streams[i]->discard = AVDISCARD_ALL;
+    const AVCodecParameters *par = st->codecpar;
+    const AVCodec *codec = avcodec_find_decoder(par->codec_id);
+    if (!codec) {
+        char tag[AV_FOURCC_MAX_STRING_SIZE] = "";
+        av_fourcc_make_string(tag, par->codec_tag);
+        return icv_err_set(err, ICV_EFORMAT, "%s: unsupported video codec '%s' (tag %s): no decoder for it", path,
+                           avcodec_get_name(par->codec_id), tag);
+    }
+    snprintf(s->info.codec, sizeof s->info.codec, "%s", codec->name);
+    snprintf(s->info.container, sizeof s->info.container, "%s", s->fmt->iformat->name);
+
+    s->pkt = av_packet_alloc();
+    s->frm = av_frame_alloc();
+    s->dec = avcodec_alloc_context3(codec);
+    if (!s->pkt || !s->frm || !s->dec)
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
+    if ((rc = avcodec_parameters_to_context(s->dec, par)) < 0)
+        return icv_err_set(err, ICV_EFORMAT, "%s: bad codec parameters (%s)", path, capture_averr(rc, eb, sizeof eb));
+    s->dec->pkt_timebase = st->time_base;
+    s->dec->thread_count = s->opt.threads; /* 0: FFmpeg picks one per core */
+    s->dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+    if ((rc = avcodec_open2(s->dec, codec, NULL)) < 0)
+        return icv_err_set(err, ICV_EFORMAT, "%s: cannot open the %s decoder (%s)", path, codec->name,
+                           capture_averr(rc, eb, sizeof eb));
+    if (par->width <= 0 || par->height <= 0 || s->dec->pix_fmt == AV_PIX_FMT_NONE)
+        return icv_err_set(err, ICV_EFORMAT, "%s: the video stream has no frame size or pixel format", path);
+    s->info.width = par->width;
+    s->info.height = par->height;
+    if ((rc = capture_luma_setup(s, s->dec->pix_fmt, err)))
+        return rc;
+
+    if ((rc = build_index(s, err)))
+        return rc;
+    capture_rate_resolve(s, s->fmt->metadata, st->metadata);
+    return 0;
+}
+
+long capture_index_of(const capture_source *s, int64_t ts)
+{
+    long lo = 0, hi = s->n - 1;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (s->pts[mid] < ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* nearest entry: a decoder may return a timestamp a tick away after rounding */
+    if (lo > 0 && llabs(s->pts[lo - 1] - ts) < llabs(s->pts[lo] - ts))
+        lo--;
+    return lo;
+}
+
+/* The next decoded frame into s->frm and its index, or CAPTURE_EOF. Decode errors skip
+ * the packet: its frame is then missing, and the caller sees the gap. */
+static int next_decoded(capture_source *s, long *idx, icv_err *err)
+{
+    char eb[128];
+    for (;;) {
+        int rc = avcodec_receive_frame(s->dec, s->frm);
+        if (rc == 0) {
+            int64_t ts = s->frm->best_effort_timestamp;
+            if (ts == AV_NOPTS_VALUE)
+                ts = s->frm->pts;
+            *idx = ts == AV_NOPTS_VALUE ? s->last_index + 1 : capture_index_of(s, ts);
+            return 0;
+        }
+        if (rc == AVERROR_EOF) {
+            s->at_eof = 1;
+            return CAPTURE_EOF;
+        }
+        if (rc != AVERROR(EAGAIN)) {
+            icv_debug("%s: decoding error after frame %ld: %s", s->info.path, s->last_index,
+                      capture_averr(rc, eb, sizeof eb));
+            continue;
+        }
+        if (s->draining) /* EAGAIN while draining cannot progress */
+            return CAPTURE_EOF;
+        rc = av_read_frame(s->fmt, s->pkt);
+        if (rc < 0) {
+            if (rc != AVERROR_EOF)
+                icv_debug("%s: read error after frame %ld: %s", s->info.path, s->last_index,
+                          capture_averr(rc, eb, sizeof eb));
+            s->draining = 1;
+            avcodec_send_packet(s->dec, NULL);
+            continue;
+        }
+        if (s->pkt->stream_index != s->stream) {
+            av_packet_unref(s->pkt);
+            continue;
+        }
+        rc = avcodec_send_packet(s->dec, s->pkt);
+        av_packet_unref(s->pkt);
+        if (rc < 0 && rc != AVERROR(EAGAIN))
+            icv_debug("%s: packet rejected after frame %ld: %s", s->info.path, s->last_index,
+                      capture_averr(rc, eb, sizeof eb));
+    }
+    (void)err;
+}
+
+int capture_video_read(capture_source *s, capture_frame *f, icv_err *err)
+{
+    long idx;
+    for (;;) {
+        if (s->pending) {
+            s->pending = 0;
+            idx = s->pending_index;
+        } else {
+            if (s->at_eof)
+                return CAPTURE_EOF;
+            int rc = next_decoded(s, &idx, err);
+            if (rc == CAPTURE_EOF) {
+                for (long i = s->last_index + 1; i < s->n; i++)
+                    capture_mark_lost(s, i);
+                s->last_index = s->n - 1;
+                return CAPTURE_EOF;
+            }
+            if (rc < 0)
+                return rc;
+        }
+        if (idx <= s->last_index || idx < s->skip_below) {
+            av_frame_unref(s->frm);
+            continue;
+        }
+        for (long i = s->last_index + 1; i < idx; i++)
+            capture_mark_lost(s, i);
+        s->last_index = idx;
+        f->index = idx;
+        int rc = capture_luma_copy(s, s->frm, f, err);
+        av_frame_unref(s->frm);
+        return rc;
+    }
+}
+
+/* Starts decoding at the keyframe k (presentation order) or before it. */
+static int seek_to_key(capture_source *s, long k)
+{
+    avcodec_flush_buffers(s->dec);
+    s->draining = 0;
+    s->at_eof = 0;
+    s->pending = 0;
+    if (k == 0)
+        return rewind_input(s, NULL);
+    return av_seek_frame(s->fmt, s->stream, s->pts[k], AVSEEK_FLAG_BACKWARD) < 0 ? -1 : 0;
+}
+
+int capture_video_seek(capture_source *s, long n, icv_err *err)
+{
+    if (s->pending && s->pending_index == n)
+        return 0;
+    long k = n;
+    while (k > 0 && !s->key[k])
+        k--;
+    for (;;) {
+        if (seek_to_key(s, k) < 0)
+            k = 0, seek_to_key(s, 0);
+        long idx = -1;
+        int rc;
+        while ((rc = next_decoded(s, &idx, err)) == 0 && idx < n)
+            av_frame_unref(s->frm);
+        if (rc < 0)
+            return rc;
+        if (rc == 0 && idx == n) {
+            s->pending = 1;
+            s->pending_index = n;
+            s->last_index = n - 1;
+            s->skip_below = n;
+            return 0;
+        }
+        if (rc == 0)
+            av_frame_unref(s->frm);
+        if (k == 0) {
+            /* even decoding from the start does not produce it: the frame is lost. The
+             * next read starts again at frame 0. */
+            capture_mark_lost(s, n);
+            seek_to_key(s, 0);
+            s->last_index = -1;
+            s->skip_below = -1;
+            return icv_err_set(err, ICV_EFORMAT, "%s: frame %ld cannot be decoded (corrupt or missing data)",
+                               s->info.path, n);
+        }
+        /* the frame came out before the keyframe (open GOP, or the demuxer's seek
+         * landed late): start one keyframe earlier */
+        k--;
+        while (k > 0 && !s->key[k])
+            k--;
+    }
+}
