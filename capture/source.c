@@ -13,11 +13,27 @@ const char *capture_averr(int code, char *buf, size_t n)
     return buf;
 }
 
+/* FFmpeg's own messages go to icv_log at debug level (-v): capture reports what matters
+ * itself, in one line, and library code prints nothing else. */
+static void av_log_to_icv(void *avcl, int level, const char *fmt, va_list vl)
+{
+    (void)avcl;
+    if (level > AV_LOG_WARNING || icv_log_get_level() < ICV_LOG_DEBUG)
+        return;
+    char line[512];
+    vsnprintf(line, sizeof line, fmt, vl);
+    size_t n = strlen(line);
+    if (n && line[n - 1] == '\n')
+        line[n - 1] = '\0';
+    icv_debug("ffmpeg: %s", line);
+}
+
 int capture_source_open(capture_source **out, const char *path, const capture_options *opt, icv_err *err)
 {
     *out = NULL;
     if (!path || !*path)
         return icv_err_set(err, ICV_EINVAL, "capture: no video path given");
+    av_log_set_callback(av_log_to_icv);
     capture_source *s = calloc(1, sizeof *s);
     if (!s)
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
