@@ -67,7 +67,7 @@ int vm_encode(const char *out, const char *rate, const char *args, int n, const 
     uint8_t *img = malloc(VM_W * VM_H);
     int ok = img != NULL;
     for (int i = 0; ok && i < n; i++) {
-        vm_render(img, code ? code[i] : i, level ? level[i] : 100.0, (unsigned)i);
+        vm_render(img, code ? code[i] : i, level ? level[i] : 100.0, (unsigned)(code ? code[i] : i));
         ok = fwrite(img, 1, VM_W * VM_H, p) == VM_W * VM_H;
     }
     free(img);
