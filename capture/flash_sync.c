@@ -91,6 +91,13 @@ int capture_flash_detect(const double *b, const double *t, long n, double exposu
         out->baseline = base;
         out->plateau = plateau;
         out->onset_s = t[first] + e / 2.0 - r * e;
+        /* fully lit within the noise (3 sigmas of frame-to-frame change) */
+        int full_lit = r >= 1.0 - 3.0 * sigma / full;
+        if (full_lit && first > 0 && t[first] - t[first - 1] > e) {
+            /* fully lit: the light came on while the shutter was closed, between the two
+             * exposures; the middle of that gap halves the worst error */
+            out->onset_s = 0.5 * ((t[first - 1] + e / 2.0) + (t[first] - e / 2.0));
+        }
         out->onset_frame = (double)first + (period > 0 ? (out->onset_s - t[first]) / period : 0.0);
         found = 1;
     }
