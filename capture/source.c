@@ -53,8 +53,10 @@ int capture_source_open(capture_source **out, const char *path, const capture_op
         capture_source_close(s);
         return rc;
     }
-    s->lost = calloc((size_t)s->n, sizeof *s->lost);
-    s->lost_flag = calloc((size_t)s->n, 1);
+    if (!s->lost)
+        s->lost = calloc((size_t)s->n, sizeof *s->lost);
+    if (!s->lost_flag)
+        s->lost_flag = calloc((size_t)s->n, 1);
     if (!s->lost || !s->lost_flag) {
         capture_source_close(s);
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);

@@ -240,7 +240,7 @@ int capture_images_read(capture_source *s, capture_frame *f, icv_err *err)
         icv_err derr;
         if (decode_image(s, i, &derr)) {
             /* a damaged image is a lost frame; the sequence goes on */
-            icv_warn("%s", derr.msg);
+            icv_debug("%s", derr.msg);
             capture_mark_lost(s, i);
             continue;
         }

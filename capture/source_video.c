@@ -11,7 +11,47 @@
 typedef struct {
     int64_t pts;
     uint8_t key;
+    uint8_t missing; /* listed by the container's index, but its packet could not be read */
 } index_entry;
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Frames the container's own index lists (mp4 sample tables, AVI idx1, cine offsets) but
+ * the demuxer could not deliver (a truncated file, a damaged chunk): added to the index as
+ * missing, so frame numbers stay those of the file and the loss is reported where it is.
+ * seen holds the n decoding timestamps read; shift maps them to presentation times. */
+static index_entry *add_unread_entries(AVStream *st, index_entry *ix, size_t *n, size_t *cap, int64_t *seen,
+                                       int64_t shift)
+{
+    int ne = avformat_index_get_entries_count(st);
+    if (ne <= (int)*n)
+        return ix;
+    qsort(seen, *n, sizeof *seen, cmp_i64);
+    size_t nread = *n;
+    for (int i = 0; i < ne; i++) {
+        const AVIndexEntry *e = avformat_index_get_entry(st, i);
+        if (!e || (e->flags & AVINDEX_DISCARD_FRAME) || e->timestamp == AV_NOPTS_VALUE)
+            continue;
+        if (bsearch(&e->timestamp, seen, nread, sizeof *seen, cmp_i64))
+            continue;
+        if (*n == *cap) {
+            index_entry *nx = realloc(ix, 2 * *cap * sizeof *ix);
+            if (!nx)
+                return ix;
+            ix = nx;
+            *cap *= 2;
+        }
+        ix[*n].pts = e->timestamp + shift;
+        ix[*n].key = (e->flags & AVINDEX_KEYFRAME) != 0;
+        ix[*n].missing = 1;
+        (*n)++;
+    }
+    return ix;
+}
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -40,31 +80,53 @@ static int build_index(capture_source *s, icv_err *err)
     index_entry *ix = malloc(cap * sizeof *ix);
     if (!ix)
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory for the frame index", s->info.path);
-    int rc, no_ts = 0;
+    int64_t *seen = malloc(cap * sizeof *seen), shift = 0;
+    if (!seen) {
+        free(ix);
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory for the frame index", s->info.path);
+    }
+    int rc, no_ts = 0, have_shift = 0;
     char eb[128];
     while ((rc = av_read_frame(s->fmt, s->pkt)) >= 0) {
         if (s->pkt->stream_index == s->stream && !(s->pkt->flags & AV_PKT_FLAG_DISCARD)) {
             if (n == cap) {
                 index_entry *nx = realloc(ix, 2 * cap * sizeof *ix);
-                if (!nx) {
+                int64_t *ns = nx ? realloc(seen, 2 * cap * sizeof *seen) : NULL;
+                if (nx)
+                    ix = nx;
+                if (ns)
+                    seen = ns;
+                if (!nx || !ns) {
                     free(ix);
+                    free(seen);
                     av_packet_unref(s->pkt);
                     return icv_err_set(err, ICV_ENOMEM, "%s: out of memory for the frame index", s->info.path);
                 }
-                ix = nx;
                 cap *= 2;
             }
             int64_t ts = s->pkt->pts != AV_NOPTS_VALUE ? s->pkt->pts : s->pkt->dts;
             if (ts == AV_NOPTS_VALUE)
                 no_ts = 1;
+            if (!have_shift && s->pkt->pts != AV_NOPTS_VALUE && s->pkt->dts != AV_NOPTS_VALUE) {
+                shift = s->pkt->pts - s->pkt->dts;
+                have_shift = 1;
+            }
+            seen[n] = s->pkt->dts != AV_NOPTS_VALUE ? s->pkt->dts : ts;
             ix[n].pts = ts;
             ix[n].key = (s->pkt->flags & AV_PKT_FLAG_KEY) != 0;
+            ix[n].missing = 0;
             n++;
         }
         av_packet_unref(s->pkt);
     }
+    size_t nread = n;
+    if (!no_ts)
+        ix = add_unread_entries(st, ix, &n, &cap, seen, shift);
+    free(seen);
+    if (n > nread)
+        icv_debug("%s: %zu of %zu frames the container lists cannot be read", s->info.path, n - nread, n);
     if (rc != AVERROR_EOF)
-        icv_warn("%s: reading stopped after %zu frames: %s (the rest of the file is unreadable)", s->info.path, n,
+        icv_debug("%s: reading stopped after %zu frames: %s (the rest of the file is unreadable)", s->info.path, n,
                  capture_averr(rc, eb, sizeof eb));
     if (n == 0) {
         free(ix);
@@ -90,6 +152,12 @@ static int build_index(capture_source *s, icv_err *err)
         free(ix);
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory for the frame index", s->info.path);
     }
+    s->lost = calloc(n, sizeof *s->lost);
+    s->lost_flag = calloc(n, 1);
+    if (!s->lost || !s->lost_flag) {
+        free(ix);
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory for the frame index", s->info.path);
+    }
     double tb = av_q2d(st->time_base);
     for (size_t i = 0; i < n; i++) {
         s->pts[i] = ix[i].pts;
@@ -97,6 +165,9 @@ static int build_index(capture_source *s, icv_err *err)
         s->pts_s[i] = (double)(ix[i].pts - ix[0].pts) * tb;
     }
     s->key[0] = 1; /* decoding always can start at the beginning */
+    for (size_t i = 0; i < n; i++)
+        if (ix[i].missing)
+            capture_mark_lost(s, (long)i);
     s->tick_s = tb;
     free(ix);
     return rewind_input(s, err);
@@ -148,14 +219,14 @@ int capture_video_open(capture_source *s, icv_err *err)
     if ((rc = avcodec_open2(s->dec, codec, NULL)) < 0)
         return icv_err_set(err, ICV_EFORMAT, "%s: cannot open the %s decoder (%s)", path, codec->name,
                            capture_averr(rc, eb, sizeof eb));
+    /* the index first: a stream of zero frames has no size either, and should say so */
+    if ((rc = build_index(s, err)))
+        return rc;
     if (par->width <= 0 || par->height <= 0 || s->dec->pix_fmt == AV_PIX_FMT_NONE)
         return icv_err_set(err, ICV_EFORMAT, "%s: the video stream has no frame size or pixel format", path);
     s->info.width = par->width;
     s->info.height = par->height;
     if ((rc = capture_luma_setup(s, s->dec->pix_fmt, err)))
-        return rc;
-
-    if ((rc = build_index(s, err)))
         return rc;
     capture_rate_resolve(s, s->fmt->metadata, st->metadata);
     return 0;
