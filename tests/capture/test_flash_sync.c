@@ -2,6 +2,7 @@
  * first flash frame, through H.264 and on brightness series; offsets between cameras;
  * manual offsets override. The issue's target: onset within 0.1 frame. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "capture/capture.h"
@@ -139,4 +140,40 @@ TEST(test_sync_without_flash_names_the_camera)
     icv_err err;
     ASSERT_EQ_INT(capture_sync_experiment(&exp, 0, s, NULL, &err), ICV_ENOTFOUND);
     ASSERT_STR_CONTAINS(err.msg, "camera 'left': no flash found");
+}
+
+/* The onset error over sub-frame positions through H.264 (a few in make test; a table of
+ * 21 positions at two qualities under make accuracy). */
+TEST(test_flash_onset_error_over_subframe_positions)
+{
+    const int crfs[] = {16, 28};
+    int n_on = th_accuracy() ? 21 : 4, n_crf = th_accuracy() ? 2 : 1;
+    if (th_accuracy())
+        printf("\n     flash onset through H.264, 120 fps, full-period exposure\n     crf  onset   found   error(frames)\n");
+    double worst = 0;
+    for (int c = 0; c < n_crf; c++)
+        for (int i = 0; i < n_on; i++) {
+            double u = 30.0 + (th_accuracy() ? 0.05 * i : 0.3 * i + 0.05);
+            double level[80];
+            for (int k = 0; k < 80; k++)
+                level[k] = lit_level(k, u, 1.0);
+            char path[1024], args[256];
+            snprintf(path, sizeof path, "%s", th_tmp("onset.mp4"));
+            snprintf(args, sizeof args, "-c:v libx264 -preset veryfast -crf %d -pix_fmt yuv420p", crfs[c]);
+            ASSERT_EQ_INT(vm_encode(path, "120", args, 80, NULL, level), 0);
+            capture_probe p;
+            icv_err err;
+            ASSERT(capture_probe_run(path, NULL, &p, &err) == 0, "%s", err.msg);
+            int has = p.has_flash;
+            double got = p.flash.onset_frame;
+            capture_probe_free(&p);
+            ASSERT_TRUE(has);
+            if (th_accuracy())
+                printf("     %3d  %6.2f  %6.3f  %+.3f\n", crfs[c], u, got, got - u);
+            if (fabs(got - u) > worst)
+                worst = fabs(got - u);
+        }
+    if (th_accuracy())
+        printf("     worst |error| %.3f frames\n", worst);
+    ASSERT_NEAR(worst, 0.0, 0.1); /* the target */
 }
