@@ -20,6 +20,11 @@ struct capture_source {
     uint8_t *key;       /* 1: a keyframe (decoding may start here) */
     double *pts_s;      /* s, relative to frame 0 */
     double tick_s;      /* s, one time-base tick */
+    /* AVI only: the container index's (byte position, timestamp) by position. The AVI
+     * demuxer numbers packets in read order, which is wrong after it resyncs past damage;
+     * the index says which frame a chunk really is. */
+    int64_t *ix_pos, *ix_ts;
+    long n_ix;
 
     /* decoding, allocated once */
     AVFormatContext *fmt;

@@ -78,6 +78,8 @@ void capture_source_close(capture_source *s)
     free(s->pts);
     free(s->key);
     free(s->pts_s);
+    free(s->ix_pos);
+    free(s->ix_ts);
     free(s->lost);
     free(s->lost_flag);
     icv_paths_free(s->paths, s->n_paths);

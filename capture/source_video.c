@@ -20,6 +20,59 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* AVI: loads the container index's positions and timestamps (see capture_internal.h). */
+static void load_avi_index(capture_source *s, AVStream *st)
+{
+    int ne = avformat_index_get_entries_count(st);
+    if (strcmp(s->fmt->iformat->name, "avi") || ne <= 0)
+        return;
+    s->ix_pos = malloc((size_t)ne * sizeof *s->ix_pos);
+    s->ix_ts = malloc((size_t)ne * sizeof *s->ix_ts);
+    if (!s->ix_pos || !s->ix_ts)
+        return;
+    long k = 0;
+    for (int i = 0; i < ne; i++) {
+        const AVIndexEntry *e = avformat_index_get_entry(st, i);
+        if (!e || (k > 0 && e->pos <= s->ix_pos[k - 1]))
+            continue; /* keep it strictly increasing for the binary search */
+        s->ix_pos[k] = e->pos;
+        s->ix_ts[k] = e->timestamp;
+        k++;
+    }
+    s->n_ix = k;
+}
+
+static long find_pos(const capture_source *s, int64_t pos)
+{
+    long lo = 0, hi = s->n_ix - 1;
+    while (lo <= hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (s->ix_pos[mid] == pos)
+            return mid;
+        if (s->ix_pos[mid] < pos)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+/* Gives an AVI packet the timestamp its index entry holds (the entry points at the chunk
+ * header, 8 bytes before the packet's data). */
+static void fix_avi_ts(const capture_source *s, AVPacket *pkt)
+{
+    if (!s->n_ix || pkt->pos < 0)
+        return;
+    long k = find_pos(s, pkt->pos - 8);
+    if (k < 0)
+        k = find_pos(s, pkt->pos);
+    if (k < 0)
+        return;
+    int64_t delta = pkt->pts != AV_NOPTS_VALUE && pkt->dts != AV_NOPTS_VALUE ? pkt->pts - pkt->dts : 0;
+    pkt->dts = s->ix_ts[k];
+    pkt->pts = s->ix_ts[k] + delta;
+}
+
 /* Frames the container's own index lists (mp4 sample tables, AVI idx1, cine offsets) but
  * the demuxer could not deliver (a truncated file, a damaged chunk): added to the index as
  * missing, so frame numbers stay those of the file and the loss is reported where it is.
@@ -87,8 +140,10 @@ static int build_index(capture_source *s, icv_err *err)
     }
     int rc, no_ts = 0, have_shift = 0;
     char eb[128];
+    load_avi_index(s, st);
     while ((rc = av_read_frame(s->fmt, s->pkt)) >= 0) {
         if (s->pkt->stream_index == s->stream && !(s->pkt->flags & AV_PKT_FLAG_DISCARD)) {
+            fix_avi_ts(s, s->pkt);
             if (n == cap) {
                 index_entry *nx = realloc(ix, 2 * cap * sizeof *ix);
                 int64_t *ns = nx ? realloc(seen, 2 * cap * sizeof *seen) : NULL;
@@ -286,6 +341,7 @@ static int next_decoded(capture_source *s, long *idx, icv_err *err)
             av_packet_unref(s->pkt);
             continue;
         }
+        fix_avi_ts(s, s->pkt);
         rc = avcodec_send_packet(s->dec, s->pkt);
         av_packet_unref(s->pkt);
         if (rc < 0 && rc != AVERROR(EAGAIN))
