@@ -177,3 +177,33 @@ TEST(test_flash_onset_error_over_subframe_positions)
         printf("     worst |error| %.3f frames\n", worst);
     ASSERT_NEAR(worst, 0.0, 0.1); /* the target */
 }
+
+TEST(test_experiment_capture_fps_puts_flash_on_the_capture_clock)
+{
+    /* the same 30 fps-tagged clip as two cameras; the second declares capture_fps: 240
+     * (experiment.yaml cameras[].capture_fps), so its onset is 8x earlier in seconds */
+    char a[1024];
+    snprintf(a, sizeof a, "%s", th_tmp("slowmo.mp4"));
+    double level[100];
+    for (int k = 0; k < 100; k++)
+        level[k] = lit_level(k, 37.3, 1.0);
+    ASSERT_EQ_INT(vm_encode(a, "30", "-c:v libx264 -preset veryfast -crf 16 -pix_fmt yuv420p", 100, NULL, level), 0);
+    static icv_experiment exp;
+    memset(&exp, 0, sizeof exp);
+    exp.n_cameras = 2;
+    snprintf(exp.cameras[0].id, sizeof exp.cameras[0].id, "ref");
+    snprintf(exp.cameras[1].id, sizeof exp.cameras[1].id, "fast");
+    snprintf(exp.cameras[0].video, sizeof exp.cameras[0].video, "%s", a);
+    snprintf(exp.cameras[1].video, sizeof exp.cameras[1].video, "%s", a);
+    exp.cameras[1].capture_fps = 240.0;
+    exp.sync = ICV_SYNC_FLASH;
+    capture_sync s[2];
+    capture_flash fl[2];
+    icv_err err;
+    ASSERT(capture_sync_experiment(&exp, 0, s, fl, &err) == 0, "%s", err.msg);
+    ASSERT_NEAR(fl[0].onset_s, 37.3 / 30.0, 0.1 / 30.0);   /* issue's 0.1 frame, at 30 fps */
+    ASSERT_NEAR(fl[1].onset_s, 37.3 / 240.0, 0.1 / 240.0); /* the same, on the 240 fps clock */
+    ASSERT_NEAR(fl[1].onset_frame, 37.3, 0.1);
+    ASSERT_NEAR(s[1].offset_s, fl[1].onset_s - fl[0].onset_s, 1e-12);   /* the definition */
+    ASSERT_NEAR(s[1].offset_frames, s[1].offset_s * 240.0, 1e-9);
+}
