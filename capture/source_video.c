@@ -404,8 +404,13 @@ int capture_video_seek(capture_source *s, long n, icv_err *err)
     long k = n;
     while (k > 0 && !s->key[k])
         k--;
+    /* ahead of the decoder within reach (no keyframe after the last frame delivered
+     * before n): decoding on is cheaper than seeking back to the keyframe */
+    int forward = !s->pending && !s->at_eof && s->last_index >= 0 && n > s->last_index && k <= s->last_index + 1;
     for (;;) {
-        if (seek_to_key(s, k) < 0)
+        if (forward)
+            forward = 0;
+        else if (seek_to_key(s, k) < 0)
             k = 0, seek_to_key(s, 0);
         long idx = -1;
         int rc;
