@@ -93,6 +93,12 @@ TEST(test_seek_h265_returns_frame_n)
                             "-pix_fmt yuv420p -tag:v hvc1", 1);
 }
 
+TEST(test_seek_h265_10bit_delivers_16bit_luma)
+{
+    check_codec("h265_10.mkv", "-c:v libx265 -x265-params log-level=error -preset ultrafast -crf 10 -g 12 "
+                               "-pix_fmt yuv420p10le", 2);
+}
+
 TEST(test_seek_mjpeg_returns_frame_n)
 {
     check_codec("mjpeg.avi", "-c:v mjpeg -q:v 2 -pix_fmt yuvj420p", 1);

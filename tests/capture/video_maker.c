@@ -46,8 +46,8 @@ int vm_counter(const void *data, size_t stride, int bps)
     for (int bit = 0; bit < 10; bit++) {
         int x0 = (bit % 5) * 32, y0 = (bit / 5) * 16;
         double l = block_mean(data, stride, bps, x0, y0), r = block_mean(data, stride, bps, x0 + 16, y0);
-        double full = bps == 1 ? 255.0 : 65535.0;
-        if (fabs(l - r) < 0.25 * full)
+        /* relative contrast, so any bit depth (8, 10, 16 significant bits) reads */
+        if (fabs(l - r) < 0.25 * (l > r ? l : r))
             return -1;
         if (l > r)
             code |= 1 << bit;
