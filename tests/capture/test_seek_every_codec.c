@@ -177,3 +177,27 @@ TEST(test_seek_phantom_cine_returns_frame_n)
     ASSERT_NEAR(fps, 1000.0, 1e-9);  /* the SETUP's FrameRate, exact */
     ASSERT_NEAR(t5, 0.005, 1e-12);   /* frame 5 at 5 ms: integer time base 1/1000 */
 }
+
+TEST(test_want_8bit_shifts_16bit_luma_to_8_bits)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s", th_tmp("g16.mkv"));
+    ASSERT_EQ_INT(vm_encode(path, "30", "-c:v ffv1 -pix_fmt gray16le", 4, NULL, NULL), 0);
+    capture_options opt = {.want_8bit = 1};
+    capture_source *src;
+    icv_err err;
+    ASSERT(capture_source_open(&src, path, &opt, &err) == 0, "%s", err.msg);
+    capture_frame f;
+    ASSERT_EQ_INT(capture_frame_alloc(&f, capture_source_info(src), &err), 0);
+    int bytes = f.bytes_per_sample, ok = capture_source_seek(src, 3, &err) == 0 &&
+                                         capture_source_read(src, &f, &err) == 0;
+    int counter = ok ? vm_counter(f.data, f.stride, 1) : -2;
+    /* gray8 -> gray16 by FFmpeg is v * 257; >> 8 gives v back: the counter's 235 */
+    int top_left = ok ? ((unsigned char *)f.data)[4 * (int)f.stride + 4] : -1;
+    capture_frame_free(&f);
+    capture_source_close(src);
+    ASSERT_EQ_INT(bytes, 1);
+    ASSERT(ok, "%s", err.msg);
+    ASSERT_EQ_INT(counter, 3);
+    ASSERT(top_left == 235 || top_left == 16, "sample %d is not an 8-bit counter level", top_left);
+}
