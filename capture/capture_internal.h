@@ -25,6 +25,10 @@ struct capture_source {
      * the index says which frame a chunk really is. */
     int64_t *ix_pos, *ix_ts;
     long n_ix;
+    /* no timestamps in the container (raw elementary stream): frames are numbered by
+     * counting decoder output from the start, and every seek decodes from the start */
+    int no_ts;
+    long out_count;
 
     /* decoding, allocated once */
     AVFormatContext *fmt;

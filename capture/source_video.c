@@ -188,16 +188,17 @@ static int build_index(capture_source *s, icv_err *err)
         return icv_err_set(err, ICV_EFORMAT, "%s: the video stream has zero frames", s->info.path);
     }
     if (no_ts) {
-        /* a raw elementary stream: frames in decoding order are presentation order only
-         * without B-frames; number them at the nominal rate */
+        /* a raw elementary stream: frames are numbered by counting the decoder's output
+         * (presentation order), timed at the nominal rate */
         AVRational fr = st->avg_frame_rate.num ? st->avg_frame_rate : st->r_frame_rate;
         if (!fr.num || !fr.den)
             fr = (AVRational){25, 1};
         for (size_t i = 0; i < n; i++)
             ix[i].pts = av_rescale_q((int64_t)i, av_inv_q(fr), st->time_base);
-        icv_warn("%s: the container has no timestamps; frames are numbered in decoding order at %.6g fps",
+        icv_debug("%s: the container has no timestamps; frames are numbered in output order at %.6g fps",
                  s->info.path, av_q2d(fr));
     }
+    s->no_ts = no_ts;
     qsort(ix, n, sizeof *ix, cmp_entry);
     s->n = (long)n;
     s->pts = malloc(n * sizeof *s->pts);
@@ -314,7 +315,11 @@ static int next_decoded(capture_source *s, long *idx, icv_err *err)
             int64_t ts = s->frm->best_effort_timestamp;
             if (ts == AV_NOPTS_VALUE)
                 ts = s->frm->pts;
-            *idx = ts == AV_NOPTS_VALUE ? s->last_index + 1 : capture_index_of(s, ts);
+            if (s->no_ts)
+                *idx = s->out_count;
+            else
+                *idx = ts == AV_NOPTS_VALUE ? s->last_index + 1 : capture_index_of(s, ts);
+            s->out_count++;
             return 0;
         }
         if (rc == AVERROR_EOF) {
@@ -392,7 +397,8 @@ static int seek_to_key(capture_source *s, long k)
     s->draining = 0;
     s->at_eof = 0;
     s->pending = 0;
-    if (k == 0)
+    s->out_count = 0;
+    if (k == 0 || s->no_ts)
         return rewind_input(s, NULL);
     return av_seek_frame(s->fmt, s->stream, s->pts[k], AVSEEK_FLAG_BACKWARD) < 0 ? -1 : 0;
 }
@@ -404,6 +410,8 @@ int capture_video_seek(capture_source *s, long n, icv_err *err)
     long k = n;
     while (k > 0 && !s->key[k])
         k--;
+    if (s->no_ts)
+        k = 0;
     /* ahead of the decoder within reach (no keyframe after the last frame delivered
      * before n): decoding on is cheaper than seeking back to the keyframe */
     int forward = !s->pending && !s->at_eof && s->last_index >= 0 && n > s->last_index && k <= s->last_index + 1;

@@ -201,3 +201,10 @@ TEST(test_want_8bit_shifts_16bit_luma_to_8_bits)
     ASSERT_EQ_INT(counter, 3);
     ASSERT(top_left == 235 || top_left == 16, "sample %d is not an 8-bit counter level", top_left);
 }
+
+TEST(test_seek_h264_elementary_stream_without_timestamps)
+{
+    /* a raw .h264 stream has no container timestamps: frames are numbered by counting the
+     * decoder's output (presentation order, B-frames included) */
+    check_codec("es.h264", "-c:v libx264 -preset veryfast -crf 10 -bf 2 -g 12 -pix_fmt yuv420p", 1);
+}
