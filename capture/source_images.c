@@ -234,15 +234,22 @@ int capture_images_open(capture_source *s, icv_err *err)
 int capture_images_read(capture_source *s, capture_frame *f, icv_err *err)
 {
     for (;;) {
-        if (s->img_next >= s->n)
-            return CAPTURE_EOF;
-        long i = s->img_next++;
-        icv_err derr;
-        if (decode_image(s, i, &derr)) {
-            /* a damaged image is a lost frame; the sequence goes on */
-            icv_debug("%s", derr.msg);
-            capture_mark_lost(s, i);
-            continue;
+        long i;
+        if (s->pending) { /* decoded by the seek */
+            s->pending = 0;
+            i = s->pending_index;
+            s->img_next = i + 1;
+        } else {
+            if (s->img_next >= s->n)
+                return CAPTURE_EOF;
+            i = s->img_next++;
+            icv_err derr;
+            if (decode_image(s, i, &derr)) {
+                /* a damaged image is a lost frame; the sequence goes on */
+                icv_debug("%s", derr.msg);
+                capture_mark_lost(s, i);
+                continue;
+            }
         }
         if (s->frm->width != s->info.width || s->frm->height != s->info.height) {
             int w = s->frm->width, h = s->frm->height;
@@ -257,9 +264,19 @@ int capture_images_read(capture_source *s, capture_frame *f, icv_err *err)
     }
 }
 
+/* Decodes image n now, so that a damaged image fails the seek as a video frame would. */
 int capture_images_seek(capture_source *s, long n, icv_err *err)
 {
-    (void)err;
+    if (s->pending)
+        av_frame_unref(s->frm);
+    s->pending = 0;
     s->img_next = n;
+    int rc = decode_image(s, n, err);
+    if (rc) {
+        capture_mark_lost(s, n);
+        return rc;
+    }
+    s->pending = 1;
+    s->pending_index = n;
     return 0;
 }

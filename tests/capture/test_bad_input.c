@@ -195,3 +195,30 @@ TEST(test_probe_usage_errors_exit_2)
     ASSERT_EQ_INT(th_run_cli(&p, "probe --capture-fps -3 x.mp4"), 2);
     ASSERT_EQ_INT(th_run_cli(&p, "probe --frob x.mp4"), 2);
 }
+
+TEST(test_damaged_image_in_sequence_is_a_lost_frame)
+{
+    char pat[1024], bad[1024];
+    snprintf(pat, sizeof pat, "%s/img_%%02d.png", th_tmpdir());
+    ASSERT_EQ_INT(vm_encode(pat, "30", "-c:v png", 8, NULL, NULL), 0);
+    snprintf(bad, sizeof bad, "%s/img_04.png", th_tmpdir()); /* frame 3: numbering starts at 1 */
+    ASSERT_EQ_INT(th_write_file(bad, "\x89PNG\r\n\x1a\n but then nothing of a PNG"), 0);
+    th_proc p;
+    th_run_cli(&p, "probe '%s'", pat);
+    ASSERT(p.status == 1, "exit %d", p.status);
+    ASSERT(one_line(p.err), "not one line: %s", p.err);
+    ASSERT_STR_CONTAINS(p.err, "1 of 8 frames lost (frames 3)");
+    ASSERT_STR_CONTAINS(p.out, "frames    8 (7 decoded)");
+
+    capture_source *src;
+    icv_err err;
+    ASSERT(capture_source_open(&src, pat, NULL, &err) == 0, "%s", err.msg);
+    int rc3 = capture_source_seek(src, 3, &err);
+    char msg[ICV_ERR_MSG_MAX];
+    snprintf(msg, sizeof msg, "%s", err.msg);
+    int rc4 = capture_source_seek(src, 4, &err);
+    capture_source_close(src);
+    ASSERT(rc3 < 0, "seek to the damaged image succeeded");
+    ASSERT_STR_CONTAINS(msg, bad);
+    ASSERT_EQ_INT(rc4, 0);
+}
