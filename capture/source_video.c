@@ -123,6 +123,53 @@ static int rewind_input(capture_source *s, icv_err *err)
     return icv_err_set(err, ICV_EIO, "%s: cannot seek back to the start of the file", s->info.path);
 }
 
+/* A stream that ends well before the duration its container states (a Matroska file
+ * whose demuxer gives up at damage, a file cut short without a full index): the frames
+ * the missing time held, at the nominal rate, are added as missing. The stream's own
+ * duration is used, or the file's when the video is its only stream (audio may be
+ * longer). Needs a gap of more than 2.5 frame periods. */
+static index_entry *add_missing_tail(capture_source *s, AVStream *st, index_entry *ix, size_t *n, size_t *cap)
+{
+    AVRational fr = st->avg_frame_rate.num && st->avg_frame_rate.den ? st->avg_frame_rate : st->r_frame_rate;
+    if (fr.num <= 0 || fr.den <= 0)
+        return ix;
+    int64_t first = INT64_MAX, last = INT64_MIN;
+    for (size_t i = 0; i < *n; i++) {
+        if (ix[i].pts < first)
+            first = ix[i].pts;
+        if (ix[i].pts > last)
+            last = ix[i].pts;
+    }
+    double tb = av_q2d(st->time_base), period = 1.0 / av_q2d(fr), dur;
+    if (st->duration != AV_NOPTS_VALUE && st->duration > 0)
+        dur = (double)st->duration * tb;
+    else if (s->fmt->nb_streams == 1 && s->fmt->duration != AV_NOPTS_VALUE && s->fmt->duration > 0)
+        dur = (double)s->fmt->duration / AV_TIME_BASE;
+    else
+        return ix;
+    double covered = (double)(last - first) * tb + period;
+    if (dur - covered <= 2.5 * period)
+        return ix;
+    long extra = lround((dur - covered) / period);
+    int64_t step = av_rescale_q(1, av_inv_q(fr), st->time_base);
+    if (step <= 0 || extra <= 0 || extra > 10000000)
+        return ix;
+    for (long k = 1; k <= extra; k++) {
+        if (*n == *cap) {
+            index_entry *nx = realloc(ix, 2 * *cap * sizeof *ix);
+            if (!nx)
+                return ix;
+            ix = nx;
+            *cap *= 2;
+        }
+        ix[*n].pts = last + k * step;
+        ix[*n].key = 0;
+        ix[*n].missing = 1;
+        (*n)++;
+    }
+    return ix;
+}
+
 /* One demuxing pass: the presentation time and keyframe flag of every frame. Packets
  * marked discard (edit lists) are not frames of the video. Packets without any
  * timestamp get one from their position, at the nominal rate. */
@@ -177,6 +224,8 @@ static int build_index(capture_source *s, icv_err *err)
     size_t nread = n;
     if (!no_ts)
         ix = add_unread_entries(st, ix, &n, &cap, seen, shift);
+    if (!no_ts && n > 0)
+        ix = add_missing_tail(s, st, ix, &n, &cap);
     free(seen);
     if (n > nread)
         icv_debug("%s: %zu of %zu frames the container lists cannot be read", s->info.path, n - nread, n);

@@ -222,3 +222,27 @@ TEST(test_damaged_image_in_sequence_is_a_lost_frame)
     ASSERT_STR_CONTAINS(msg, bad);
     ASSERT_EQ_INT(rc4, 0);
 }
+
+TEST(test_probe_survives_garbage_inside_h264)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s", th_tmp("noisy.mkv"));
+    ASSERT_EQ_INT(vm_encode(path, "30", "-c:v libx264 -preset veryfast -pix_fmt yuv420p -bf 2 -g 10", 40, NULL, NULL),
+                  0);
+    /* three patches of text inside the sample data: the decoder conceals or drops */
+    th_proc p;
+    ASSERT_EQ_INT(th_run_sh(&p, "sz=$(stat -c %%s '%s'); for f in 4 5 6; do yes junk | head -c 700 | "
+                                "dd of='%s' bs=1 seek=$((sz*f/10)) conv=notrunc status=none; done",
+                            path, path),
+                  0);
+    int st = th_run_cli(&p, "probe '%s'", path);
+    ASSERT(st == 0 || st == 1, "status %d (crash?): %s", st, p.err);
+    if (st == 1) {
+        ASSERT(one_line(p.err), "not one line: %s", p.err);
+        ASSERT_STR_CONTAINS(p.err, path);
+        /* Matroska's demuxer gives up at the damage: the frames the segment's duration
+         * still holds are reported lost */
+        ASSERT_STR_CONTAINS(p.err, "frames lost");
+    }
+    ASSERT_STR_CONTAINS(p.out, "frames    ");
+}
