@@ -208,3 +208,26 @@ TEST(test_seek_h264_elementary_stream_without_timestamps)
      * decoder's output (presentation order, B-frames included) */
     check_codec("es.h264", "-c:v libx264 -preset veryfast -crf 10 -bf 2 -g 12 -pix_fmt yuv420p", 1);
 }
+
+TEST(test_seek_vfr_h264_returns_frame_n)
+{
+    /* variable rate (30 then 60 fps, integer pts in a 1/600 time base) with B-frames: frames
+     * are found by their presentation time, whatever the spacing */
+    check_codec("vfr.mp4",
+                "-vf \"settb=1/600,setpts='if(lt(N,24),20*N,480+10*(N-24))'\" -fps_mode vfr "
+                "-enc_time_base:v 1/600 -c:v libx264 -preset veryfast -crf 10 -bf 2 -g 12 -pix_fmt yuv420p",
+                1);
+}
+
+TEST(test_image_sequence_without_rate_assumes_25fps_and_says_so)
+{
+    char pat[1024];
+    snprintf(pat, sizeof pat, "%s/img_%%03d.png", th_tmpdir());
+    ASSERT_EQ_INT(vm_encode(pat, "30", "-c:v png", 5, NULL, NULL), 0);
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "probe '%s'", pat), 0);
+    ASSERT_STR_CONTAINS(p.out, "capture 25 fps (assumed");
+    ASSERT_EQ_INT(th_run_cli(&p, "probe --json --capture-fps 1000 '%s'", pat), 0);
+    ASSERT_STR_CONTAINS(p.out, "\"capture_fps\": 1000.0");
+    ASSERT_STR_CONTAINS(p.out, "\"duration_s\": 0.005"); /* 5 frames at 1000 fps */
+}
