@@ -29,6 +29,8 @@ typedef struct {
                            For image sequences it is also the frame rate (default 25). */
     int threads;        /* decoder threads; 0 = automatic (all cores) */
     int want_8bit;      /* 1: deliver 8-bit samples even from a 16-bit source (shifted) */
+    double exposure_s;  /* s (capture clock): exposure time, for the flash's sub-frame onset;
+                           0 = a full frame period (360-degree shutter) */
 } capture_options;
 
 /* Where the capture rate came from. */

@@ -73,7 +73,7 @@ int capture_probe_run(const char *path, const capture_options *opt, capture_prob
 
     capture_timing_analyze(p->pts_s, n, capture_source_tick(src), dropped, &p->timing);
     capture_flicker_detect(p->time_s, p->brightness, n, p->info.capture_fps, &p->flicker);
-    p->has_flash = capture_flash_detect(p->brightness, p->time_s, n, 0.0, &p->flash);
+    p->has_flash = capture_flash_detect(p->brightness, p->time_s, n, opt ? opt->exposure_s : 0.0, &p->flash);
     capture_frame_free(&f);
     capture_dup_free(&dup);
     capture_source_close(src);

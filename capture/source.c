@@ -39,9 +39,9 @@ int capture_source_open(capture_source **out, const char *path, const capture_op
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
     if (opt)
         s->opt = *opt;
-    if (s->opt.capture_fps < 0 || s->opt.threads < 0) {
+    if (s->opt.capture_fps < 0 || s->opt.threads < 0 || s->opt.exposure_s < 0) {
         free(s);
-        return icv_err_set(err, ICV_EINVAL, "%s: capture_fps and threads must be >= 0", path);
+        return icv_err_set(err, ICV_EINVAL, "%s: capture_fps, threads and exposure_s must be >= 0", path);
     }
     snprintf(s->info.path, sizeof s->info.path, "%s", path);
     s->stream = -1;

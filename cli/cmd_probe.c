@@ -9,7 +9,7 @@
 #include "cli/cli.h"
 
 static const char help[] =
-    "usage: impactcv probe [--json] [--capture-fps F] VIDEO\n"
+    "usage: impactcv probe [--json] [--capture-fps F] [--exposure S] VIDEO\n"
     "\n"
     "Frames, rates, timestamps, timing faults (VFR, duplicates, drops, lost frames),\n"
     "mains flicker and the flash (with its sub-frame onset) of a video file or an image\n"
@@ -18,6 +18,8 @@ static const char help[] =
     "  --json            print the contract's probe object instead of the summary\n"
     "  --capture-fps F   the true capture rate in Hz (a slow-motion clip saved at 30 fps);\n"
     "                    default: a capture-rate tag in the container, else the nominal rate\n"
+    "  --exposure S      exposure time in seconds, for the flash's sub-frame onset;\n"
+    "                    default: a full frame period\n"
     "\n"
     "Exit status 1, with one line, when the file cannot be read or frames are lost.\n";
 
@@ -40,6 +42,13 @@ int cmd_probe(int argc, char **argv)
             opt.capture_fps = strtod(argv[++i], &end);
             if (*end || !(opt.capture_fps > 0) || !isfinite(opt.capture_fps))
                 return cli_usage_error("probe", "--capture-fps: '%s' is not a rate > 0", argv[i]);
+        } else if (!strcmp(argv[i], "--exposure")) {
+            if (i + 1 >= argc)
+                return cli_usage_error("probe", "--exposure needs a value");
+            char *end;
+            opt.exposure_s = strtod(argv[++i], &end);
+            if (*end || !(opt.exposure_s > 0) || !isfinite(opt.exposure_s))
+                return cli_usage_error("probe", "--exposure: '%s' is not a time > 0 (seconds)", argv[i]);
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage_error("probe", "unknown option '%s'", argv[i]);
         } else if (!path) {

@@ -3,6 +3,7 @@
  * manual offsets override. The issue's target: onset within 0.1 frame. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "capture/capture.h"
@@ -206,4 +207,23 @@ TEST(test_experiment_capture_fps_puts_flash_on_the_capture_clock)
     ASSERT_NEAR(fl[1].onset_frame, 37.3, 0.1);
     ASSERT_NEAR(s[1].offset_s, fl[1].onset_s - fl[0].onset_s, 1e-12);   /* the definition */
     ASSERT_NEAR(s[1].offset_frames, s[1].offset_s * 240.0, 1e-9);
+}
+
+TEST(test_probe_exposure_option_times_a_short_exposure_flash)
+{
+    /* exposure half a frame period (a 180-degree shutter): frame 30 is exposed over
+     * [29.75, 30.25]; the light comes on at 29.9, so 70 % of frame 30 is lit */
+    double level[80];
+    for (int k = 0; k < 80; k++)
+        level[k] = lit_level(k, 29.9, 0.5);
+    char path[1024];
+    snprintf(path, sizeof path, "%s", th_tmp("short.mkv"));
+    ASSERT_EQ_INT(vm_encode(path, "120", "-c:v ffv1", 80, NULL, level), 0);
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "probe --json --exposure %.9f '%s'", 0.5 / 120.0, path), 0);
+    const char *t = strstr(p.out, "\"time_s\": ");
+    ASSERT(t != NULL, "no flash time: %s", p.out);
+    double ts = atof(t + 10);
+    ASSERT_NEAR(ts * 120.0, 29.9, 0.1); /* the 0.1 frame */
+    ASSERT_EQ_INT(th_run_cli(&p, "probe --exposure -1 '%s'", path), 2);
 }
