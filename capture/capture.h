@@ -50,6 +50,7 @@ typedef struct {
     int bits;                 /* significant bits per delivered sample (8..16) */
     int luma_direct;          /* 1: the Y plane is copied as is (no colour conversion) */
     long frames;              /* frames in the index (presentation order) */
+    long container_frames;    /* frame count the container's header states; 0 = none */
     double nominal_fps;       /* Hz: playback rate the container states */
     double capture_fps;       /* Hz: true capture rate (see capture_rate_source) */
     capture_rate_source capture_fps_from;
@@ -176,6 +177,10 @@ typedef struct {
     double offset_s;      /* s */
     int manual;           /* 1: from experiment.yaml sync.offsets */
 } capture_sync;
+
+/* Experiment-clock time (s) of a moment at camera-clock time camera_time_s (e.g. a
+ * frame's capture_frame.time_s) of the camera whose offset is s. */
+double capture_sync_experiment_time(const capture_sync *s, double camera_time_s);
 
 /* From each camera's flash (n cameras, the first is the reference) and capture rate
  * (Hz). manual_frames (NULL or n values in each camera's frames, as sync.offsets)

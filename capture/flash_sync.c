@@ -105,6 +105,11 @@ int capture_flash_detect(const double *b, const double *t, long n, double exposu
     return found;
 }
 
+double capture_sync_experiment_time(const capture_sync *s, double camera_time_s)
+{
+    return camera_time_s - s->offset_s;
+}
+
 int capture_sync_offsets(int n, const capture_flash *flashes, const double *fps, const double *manual,
                          capture_sync *out, icv_err *err)
 {

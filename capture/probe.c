@@ -167,7 +167,10 @@ void capture_probe_print(const capture_probe *p, FILE *out)
     fprintf(out, "file      %s\n", in->path);
     fprintf(out, "codec     %s (%s), %dx%d, %d-bit luma%s\n", in->codec, in->container, in->width, in->height,
             in->bits, in->luma_direct ? " (Y plane as is)" : " (converted to gray)");
-    fprintf(out, "frames    %ld (%ld decoded)\n", in->frames, p->frames_decoded);
+    fprintf(out, "frames    %ld (%ld decoded)", in->frames, p->frames_decoded);
+    if (in->container_frames && in->container_frames != in->frames)
+        fprintf(out, "; the container's header says %ld", in->container_frames);
+    fputc('\n', out);
     fprintf(out, "rate      nominal %.6g fps, capture %.6g fps (%s%s%s)\n", in->nominal_fps, in->capture_fps,
             rate_source(in), in->capture_fps_from == CAPTURE_RATE_METADATA ? ": " : "", in->capture_fps_key);
     fprintf(out, "duration  %.6f s on the capture clock\n", in->duration_s);

@@ -324,6 +324,7 @@ int capture_video_open(capture_source *s, icv_err *err)
     if ((rc = avcodec_open2(s->dec, codec, NULL)) < 0)
         return icv_err_set(err, ICV_EFORMAT, "%s: cannot open the %s decoder (%s)", path, codec->name,
                            capture_averr(rc, eb, sizeof eb));
+    s->info.container_frames = st->nb_frames > 0 ? (long)st->nb_frames : 0;
     /* the index first: a stream of zero frames has no size either, and should say so */
     if ((rc = build_index(s, err)))
         return rc;

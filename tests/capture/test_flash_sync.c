@@ -207,6 +207,9 @@ TEST(test_experiment_capture_fps_puts_flash_on_the_capture_clock)
     ASSERT_NEAR(fl[1].onset_frame, 37.3, 0.1);
     ASSERT_NEAR(s[1].offset_s, fl[1].onset_s - fl[0].onset_s, 1e-12);   /* the definition */
     ASSERT_NEAR(s[1].offset_frames, s[1].offset_s * 240.0, 1e-9);
+    /* the flash is at the same experiment time in both cameras, by construction */
+    ASSERT_NEAR(capture_sync_experiment_time(&s[1], fl[1].onset_s), capture_sync_experiment_time(&s[0], fl[0].onset_s),
+                1e-12);
 }
 
 TEST(test_probe_exposure_option_times_a_short_exposure_flash)
