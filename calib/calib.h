@@ -159,6 +159,7 @@ typedef struct {
 } calib_view;
 
 typedef struct {
+    calib_board board;      /* the board's size (from the observations) */
     calib_intrinsics in;
     calib_intrinsics std;   /* one standard error of each intrinsic (width, height = 0);
                              * from J^T J at the solution, sigma^2 = SSR/(2N - p) */
@@ -238,6 +239,19 @@ int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, cal
 /* Reads a stereo file (M1 D1 M2 D2 R T, image size): intrinsics and R, T. */
 int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics *in2, double R[3][3],
                       double T[3], icv_err *err);
+
+/* ---- for people ---------------------------------------------------------- */
+
+/* A plain-text summary: parameters with standard errors, per-view errors, verdict. */
+void calib_camera_summary(const calib_camera *cam, FILE *out);
+void calib_stereo_summary(const calib_stereo *st, FILE *out);
+/* calib_report.html: a self-contained page (inline SVG, embedded images) with the
+ * per-view error bar chart, the coverage map, the board poses seen from above, an
+ * undistorted example (the first used image of paths) and the verdict. Atomic. */
+int calib_report_write_camera(const calib_camera *cam, char *const *paths, size_t n, const char *path,
+                              icv_err *err);
+int calib_report_write_stereo(const calib_stereo *st, char *const *paths1, size_t n, const char *path,
+                              icv_err *err);
 
 /* ---- the surface frame -------------------------------------------------- */
 

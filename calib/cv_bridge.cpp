@@ -389,6 +389,20 @@ extern "C" int cvb_fs_write_str(void *fs, const char *name, const char *v)
     }
 }
 
+extern "C" int cvb_fs_write_strs(void *fs, const char *name, int n, const char *const *v)
+{
+    try {
+        cv::FileStorage &f = *(cv::FileStorage *)fs;
+        f << name << "[";
+        for (int i = 0; i < n; i++)
+            f << std::string(v[i]);
+        f << "]";
+        return 0;
+    } catch (const std::exception &) {
+        return -1;
+    }
+}
+
 extern "C" int cvb_fs_writer_release(void *fs, char **text, char *msg, size_t msg_n)
 {
     *text = nullptr;
@@ -434,7 +448,20 @@ extern "C" int cvb_fs_read_mat(void *fs, const char *name, int *rows, int *cols,
         if (n.empty() || n.isNone())
             return -1;
         cv::Mat m;
-        if (n.isMap()) {
+        if (n.isMap() && n["dt"].empty() && n["data"].isSeq()) {
+            /* {rows, cols, data} without OpenCV's type tag (ROS camera_info) */
+            std::vector<double> v;
+            for (auto it = n["data"].begin(); it != n["data"].end(); ++it) {
+                if (!(*it).isReal() && !(*it).isInt())
+                    return -2;
+                v.push_back((double)*it);
+            }
+            int r = n["rows"].isInt() ? (int)n["rows"] : (int)v.size();
+            int c = n["cols"].isInt() ? (int)n["cols"] : 1;
+            if (r * c != (int)v.size() || v.empty())
+                return -2;
+            m = cv::Mat(r, c, CV_64F, v.data()).clone();
+        } else if (n.isMap()) {
             n >> m;
         } else if (n.isSeq()) {
             std::vector<double> v;

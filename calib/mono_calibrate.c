@@ -115,6 +115,12 @@ int calib_camera_calibrate(const calib_observations *obs, const calib_options *o
     if (obs->n_points < 4)
         return icv_err_set(err, ICV_EINVAL, "a board needs at least 4 corners (got %d)", obs->n_points);
     cam->n_views = obs->n_views;
+    /* the board's size from its points (row-major grid, X along a row) */
+    cam->board.cols = 1;
+    while (cam->board.cols < obs->n_points && obs->board[cam->board.cols].y == obs->board[0].y)
+        cam->board.cols++;
+    cam->board.rows = obs->n_points / cam->board.cols;
+    cam->board.square = icv_v3_norm(icv_v3_sub(obs->board[1], obs->board[0]));
     cam->views = calloc((size_t)obs->n_views, sizeof *cam->views);
     int *use = malloc(sizeof(int) * (size_t)obs->n_views);
     double *tmp = malloc(sizeof(double) * (size_t)obs->n_views);
