@@ -42,4 +42,10 @@ double calib_view_rms(const calib_intrinsics *in, const double rvec[3], const do
 int calib_stereo_uncertainty(const calib_observations *o1, const calib_observations *o2, const int *use,
                              int fix_k3, calib_stereo *st, icv_err *err);
 
+/* The board pose (rvec, tvec in camera 1) minimising the reprojection error in
+ * both cameras of a calibrated rig, by Gauss-Newton from pose (in/out). */
+int calib_board_pose_stereo(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
+                            const double T[3], const icv_vec3 *X, const calib_pt2 *uv1, const calib_pt2 *uv2, int np,
+                            double pose[6], icv_err *err);
+
 #endif

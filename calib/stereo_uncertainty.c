@@ -80,6 +80,72 @@ static void jacobian(model *m, const icv_vec3 *X, const calib_pt2 *uv1, const ca
     }
 }
 
+/* Gauss-Newton on the board pose (m->pose) alone, residuals of both cameras. */
+static void pose_refine(model *m, const icv_vec3 *X, const calib_pt2 *uv1, const calib_pt2 *uv2, int np, int ng,
+                        double *J, double *r, gsl_matrix *A6, gsl_vector *b6, gsl_vector *x6)
+{
+    int nr = 4 * np, nc = ng + 6;
+    double *rp = r + nr, *rm = r + 2 * nr;
+    for (int it = 0; it < 8; it++) {
+        jacobian(m, X, uv1, uv2, np, ng, 1, J, rp, rm);
+        residuals(m, X, uv1, uv2, np, r);
+        gsl_matrix_set_zero(A6);
+        gsl_vector_set_zero(b6);
+        for (int i = 0; i < nr; i++)
+            for (int a = 0; a < 6; a++) {
+                double ja = J[(size_t)i * nc + ng + a];
+                *gsl_vector_ptr(b6, (size_t)a) -= ja * r[i];
+                for (int c = 0; c < 6; c++)
+                    *gsl_matrix_ptr(A6, (size_t)a, (size_t)c) += ja * J[(size_t)i * nc + ng + c];
+            }
+        gsl_set_error_handler_off();
+        if (gsl_linalg_cholesky_decomp1(A6) || gsl_linalg_cholesky_solve(A6, b6, x6))
+            break;
+        double step = 0;
+        for (int a = 0; a < 6; a++) {
+            m->pose[a] += gsl_vector_get(x6, (size_t)a);
+            step = fmax(step, fabs(gsl_vector_get(x6, (size_t)a)));
+        }
+        if (step < 1e-12)
+            break;
+    }
+}
+
+int calib_board_pose_stereo(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
+                            const double T[3], const icv_vec3 *X, const calib_pt2 *uv1, const calib_pt2 *uv2, int np,
+                            double pose[6], icv_err *err)
+{
+    model m;
+    memset(&m, 0, sizeof m);
+    m.in[0] = *in1;
+    m.in[1] = *in2;
+    m.n_intr = 8;
+    icv_mat3 Rm;
+    memcpy(Rm.m, R, sizeof Rm.m);
+    icv_v3_to_array(icv_rot_to_axis_angle(Rm), m.om);
+    memcpy(m.T, T, sizeof m.T);
+    memcpy(m.pose, pose, sizeof m.pose);
+    int ng = 2 * m.n_intr + 6, nr = 4 * np;
+    double *J = malloc(sizeof(double) * (size_t)nr * (ng + 6)), *r = malloc(sizeof(double) * 3 * (size_t)nr);
+    gsl_matrix *A6 = gsl_matrix_alloc(6, 6);
+    gsl_vector *b6 = gsl_vector_alloc(6), *x6 = gsl_vector_alloc(6);
+    int rc = 0;
+    if (!J || !r || !A6 || !b6 || !x6)
+        rc = icv_err_set(err, ICV_ENOMEM, "board pose: out of memory");
+    else {
+        pose_refine(&m, X, uv1, uv2, np, ng, J, r, A6, b6, x6);
+        memcpy(pose, m.pose, sizeof m.pose);
+    }
+    free(J), free(r);
+    if (A6)
+        gsl_matrix_free(A6);
+    if (b6)
+        gsl_vector_free(b6);
+    if (x6)
+        gsl_vector_free(x6);
+    return rc;
+}
+
 int calib_stereo_uncertainty(const calib_observations *o1, const calib_observations *o2, const int *use,
                              int fix_k3, calib_stereo *st, icv_err *err)
 {
@@ -121,24 +187,7 @@ int calib_stereo_uncertainty(const calib_observations *o1, const calib_observati
             goto out;
         }
         /* Gauss-Newton on this board's pose with both cameras. */
-        for (int it = 0; it < 5; it++) {
-            jacobian(&m, o1->board, uv1, uv2, np, ng, 1, J, rp, rm);
-            residuals(&m, o1->board, uv1, uv2, np, r);
-            gsl_matrix_set_zero(A6);
-            gsl_vector_set_zero(b6);
-            for (int i = 0; i < nr; i++)
-                for (int a = 0; a < 6; a++) {
-                    double ja = J[(size_t)i * nc + ng + a];
-                    *gsl_vector_ptr(b6, (size_t)a) -= ja * r[i];
-                    for (int c = 0; c < 6; c++)
-                        *gsl_matrix_ptr(A6, (size_t)a, (size_t)c) += ja * J[(size_t)i * nc + ng + c];
-                }
-            gsl_set_error_handler_off();
-            if (gsl_linalg_cholesky_decomp1(A6) || gsl_linalg_cholesky_solve(A6, b6, x6))
-                break;
-            for (int a = 0; a < 6; a++)
-                m.pose[a] += gsl_vector_get(x6, (size_t)a);
-        }
+        pose_refine(&m, o1->board, uv1, uv2, np, ng, J, r, A6, b6, x6);
         memcpy(poses + 6 * k, m.pose, sizeof m.pose);
         /* accumulate J^T J over the global columns and this view's pose block */
         jacobian(&m, o1->board, uv1, uv2, np, ng, 0, J, rp, rm);

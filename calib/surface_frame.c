@@ -2,9 +2,12 @@
  * (x_cam = R x_surface + t): origin at the board's first inner corner, x along its
  * first row, y the normal towards the cameras, z = x cross y. Mono: the board
  * pose by solvePnP. Stereo: every corner triangulated (midpoint of the two rays,
- * Hartley-Zisserman sec. 12.1 notes it is adequate for calibrated rigs), the
- * plane fitted by least squares (smallest eigenvector of the scatter matrix), the
- * in-plane axes by a Kabsch fit of the board model to the triangulated corners.
+ * Hartley-Zisserman sec. 12.1), the plane fitted by least squares (smallest
+ * eigenvector of the scatter matrix: its residual is reported), a Kabsch fit of the
+ * board model to the triangulated corners as the start, then the board pose that
+ * minimises the reprojection error in both cameras (the maximum-likelihood
+ * estimate: it uses the board's known geometry, so its normal is more precise
+ * than the free plane's), which gives the axes.
  * Also `surface.plane` and the one-camera motion plane and surface line. */
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_linalg.h>
@@ -183,17 +186,17 @@ int calib_surface_from_stereo(const calib_intrinsics *in1, const calib_intrinsic
         rc = icv_err_set(err, ICV_ENUMERIC, "surface: the plane fit failed");
         goto out;
     }
-    if (icv_v3_dot(normal, col(Rb, 2)) < 0)
-        normal = icv_v3_scale(normal, -1);
-    /* origin: the fitted first corner, moved onto the fitted plane */
-    icv_vec3 o = icv_v3_axpy(-icv_v3_dot(icv_v3_sub(tb, centre), normal), normal, tb);
-    frame_from_pose(Rb, o, &normal, s);
+    (void)centre;
+    double pose[6];
+    icv_v3_to_array(icv_rot_to_axis_angle(Rb), pose);
+    icv_v3_to_array(tb, pose + 3);
+    if ((rc = calib_board_pose_stereo(in1, in2, R, T, X, uv1, uv2, np, pose, err)))
+        goto out;
+    Rb = icv_rot_from_axis_angle(icv_v3_from_array(pose));
+    tb = icv_v3_from_array(pose + 3);
+    frame_from_pose(Rb, tb, NULL, s);
     /* reprojection of the rigid board model into both cameras */
     double ss = 0;
-    icv_vec3 om = icv_rot_to_axis_angle(Rb);
-    double rv[3], tv[3];
-    icv_v3_to_array(om, rv);
-    icv_v3_to_array(tb, tv);
     for (int i = 0; i < np; i++) {
         icv_vec3 x1 = icv_v3_add(icv_m3_apply(Rb, X[i]), tb);
         icv_vec3 x2 = icv_v3_add(icv_m3_apply(Rm, x1), icv_v3_from_array(T));
