@@ -12,6 +12,8 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,12 @@ static void set_msg(char *msg, size_t n, const char *text)
     if (msg && n) {
         std::strncpy(msg, text, n - 1);
         msg[n - 1] = '\0';
+        /* one line: OpenCV's messages may end in (or hold) newlines */
+        for (char *p = msg; *p; p++)
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
+        for (size_t k = std::strlen(msg); k > 0 && msg[k - 1] == ' '; k--)
+            msg[k - 1] = '\0';
     }
 }
 
@@ -427,7 +435,18 @@ extern "C" int cvb_fs_writer_release(void *fs, char **text, char *msg, size_t ms
 extern "C" void *cvb_fs_reader_open(const char *path, char *msg, size_t msg_n)
 {
     try {
-        auto *fs = new cv::FileStorage(path, cv::FileStorage::READ);
+        /* OpenCV wants "%YAML:1.0" first in a YAML file; ROS and hand-written
+         * files lack it: add it. */
+        std::ifstream in(path, std::ios::binary);
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        size_t k = text.find_first_not_of(" \t\r\n");
+        if (k == std::string::npos) {
+            set_msg(msg, msg_n, "empty file");
+            return nullptr;
+        }
+        if (text[k] != '%' && text[k] != '<' && text[k] != '{')
+            text = "%YAML:1.0\n---\n" + text;
+        auto *fs = new cv::FileStorage(text, cv::FileStorage::READ | cv::FileStorage::MEMORY);
         if (!fs->isOpened()) {
             delete fs;
             set_msg(msg, msg_n, "not a file OpenCV's FileStorage can read");

@@ -105,6 +105,11 @@ int calib_detections_fail_none(const calib_detections *ds, const calib_board *b,
             info.probe_cols = 0;
         }
         calib_image_free(&img);
+        if ((info.probe_cols >= info.probe_rows) != (b->cols >= b->rows)) { /* say it in the user's order */
+            int t = info.probe_cols;
+            info.probe_cols = info.probe_rows;
+            info.probe_rows = t;
+        }
         if (info.probe_cols > 0 && (info.probe_cols != b->cols || info.probe_rows != b->rows))
             return icv_err_set(err, ICV_ENOTFOUND,
                                "%s: no %dx%d board found in any of %zu images (%s); %s shows a board of %dx%d "

@@ -236,14 +236,16 @@ int calib_camera_from_images(char *const *paths, size_t n, const calib_board *b,
         names[nf++] = paths[i];
     }
     if (nf == 0 && nb == 0) {
-        rc = calib_detections_fail_none(&ds, b, paths[0], err);
+        char dir[ICV_PATH_MAX];
+        icv_path_dirname(dir, sizeof dir, paths[0]);
+        rc = calib_detections_fail_none(&ds, b, dir, err);
         goto out;
     }
     if (nf < opt->min_views) {
         char list[300];
         calib_names_join(list, sizeof list, (char *const *)paths, miss, n);
         rc = icv_err_set(err, ICV_EINVAL,
-                         "%s: only %d of %zu images give a usable %dx%d board (need at least %d)%s%s%s", paths[0], nf,
+                         "%s: only %d of %zu images give a usable %dx%d board (need at least %d)%s%s%s", ds.names[0], nf,
                          n, b->cols, b->rows, opt->min_views, list[0] ? "; not found in: " : "", list,
                          nb ? "; some were too blurred" : "");
         goto out;

@@ -229,6 +229,11 @@ static int detect_one(const char *path, const calib_board *b, const calib_intrin
     calib_board_detect(NULL, &img, b, 1, uv, &info);
     calib_image_free(&img);
     if (!info.found) {
+        if ((info.probe_cols >= info.probe_rows) != (b->cols >= b->rows)) {
+            int t = info.probe_cols;
+            info.probe_cols = info.probe_rows;
+            info.probe_rows = t;
+        }
         if (info.probe_cols)
             return icv_err_set(err, ICV_ENOTFOUND, "%s: no %dx%d board found (a %dx%d board is visible: check the board size)",
                                path, b->cols, b->rows, info.probe_cols, info.probe_rows);
