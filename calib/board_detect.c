@@ -35,7 +35,7 @@ void calib_board_points(const calib_board *b, icv_vec3 *pts)
 void calib_detector_defaults(calib_detector *d)
 {
     d->use_sb = 1;
-    d->classic_max_dim = 1000;
+    d->classic_max_dim = 800;
     d->subpix_half = 5;
     d->max_sharpness = 5.0;
 }

@@ -55,8 +55,9 @@ typedef enum { CALIB_DETECT_NONE = 0, CALIB_DETECT_SB = 1, CALIB_DETECT_CLASSIC 
 /* Detector settings; calib_detector_defaults fills them. */
 typedef struct {
     int use_sb;          /* 1: findChessboardCornersSB first (default 1) */
-    int classic_max_dim; /* px: the classic fallback runs on a copy scaled to at most this
-                          * (default 1000); bounds its time on large images */
+    int classic_max_dim; /* px: both detectors run on a copy scaled to at most this
+                          * (default 800; corners are then refined on the full image);
+                          * bounds their time on large images */
     int subpix_half;     /* px: cornerSubPix's winSize (a half-width: the window is
                           * 2*half+1 wide). Default 5, the data README's "5x5" reference
                           * run (OpenCV's winSize=(5,5)); winSize (11,11) drags corners by

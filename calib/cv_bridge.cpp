@@ -105,36 +105,37 @@ extern "C" int cvb_board_detect(const unsigned char *px, int w, int h, int strid
         cv::Size sz(cols, rows);
         std::vector<cv::Point2f> c;
         bool ok = false;
+        double s = 1.0;
+        int big = w > h ? w : h;
+        cv::Mat small = img;
+        if (classic_max_dim > 0 && big > classic_max_dim) {
+            s = (double)classic_max_dim / big;
+            cv::resize(img, small, cv::Size(), s, s, cv::INTER_AREA);
+        }
         if (use_sb) {
-                        /* CALIB_CB_ACCURACY triples the time and cornerSubPix below gives
-             * the same corners (Bouguet set: RMS 0.1985 px either way). */
-            ok = cv::findChessboardCornersSB(img, sz, c, cv::CALIB_CB_NORMALIZE_IMAGE);
+            /* On the bounded-size copy too (its time grows with the pixels);
+             * cornerSubPix below refines on the full image. CALIB_CB_ACCURACY
+             * triples the time and cornerSubPix gives the same corners (Bouguet
+             * set: RMS 0.1985 px either way). */
+            ok = cv::findChessboardCornersSB(small, sz, c, cv::CALIB_CB_NORMALIZE_IMAGE);
             if (ok)
                 *method = CVB_DET_SB;
         }
         if (!ok) {
-            /* The classic detector on a bounded-size copy: its quad search is what
-             * can spin for minutes on large dark images; FAST_CHECK rejects
+            /* The classic detector on the bounded-size copy: its quad search is
+             * what can spin for minutes on large dark images; FAST_CHECK rejects
              * board-less images quickly. */
-            double s = 1.0;
-            int big = w > h ? w : h;
-            cv::Mat small = img;
-            if (classic_max_dim > 0 && big > classic_max_dim) {
-                s = (double)classic_max_dim / big;
-                cv::resize(img, small, cv::Size(), s, s, cv::INTER_AREA);
-            }
             ok = cv::findChessboardCorners(small, sz, c,
                                            cv::CALIB_CB_ADAPTIVE_THRESH | cv::CALIB_CB_NORMALIZE_IMAGE |
                                                cv::CALIB_CB_FAST_CHECK);
-            if (ok) {
+            if (ok)
                 *method = CVB_DET_CLASSIC;
-                if (s != 1.0)
-                    for (auto &p : c)
-                        p = cv::Point2f((float)((p.x + 0.5) / s - 0.5), (float)((p.y + 0.5) / s - 0.5));
-            }
         }
         if (!ok)
             return 0;
+        if (s != 1.0) /* pixel centres at integers in both images */
+            for (auto &p : c)
+                p = cv::Point2f((float)((p.x + 0.5) / s - 0.5), (float)((p.y + 0.5) / s - 0.5));
         /* Sub-pixel refinement with a small window: an 11x11 window reaches across
          * neighbouring corners on small squares and drags them by pixels. */
         if (subpix_half > 0) {

@@ -26,8 +26,8 @@ const char *cvb_version(void);
 enum { CVB_DET_NONE = 0, CVB_DET_SB = 1, CVB_DET_CLASSIC = 2 };
 
 /* Finds the cols x rows inner corners of a chessboard: findChessboardCornersSB
- * first, then the classic detector with CALIB_CB_FAST_CHECK on a copy scaled to
- * at most classic_max_dim pixels (bounded time), refined on the full image with
+ * first, then the classic detector with CALIB_CB_FAST_CHECK, both on a copy scaled
+ * to at most classic_max_dim pixels (bounded time), refined on the full image with
  * cornerSubPix in a (2*subpix_half+1)^2 window. uv: 2*cols*rows doubles.
  * *method: CVB_DET_*; *sharpness: OpenCV's estimateChessboardSharpness (mean edge
  * width in px, smaller is sharper; 0 when not found). Returns 1 found, 0 not. */
