@@ -55,6 +55,9 @@ TEST(test_calib_bouguet_corners_reproduce_his_intrinsics_to_4_digits)
         double sfx = cam.std.fx, scx = cam.std.cx;
         int used = cam.n_used;
         calib_camera_free(&cam);
+        if (th_accuracy())
+            printf("    %s from Bouguet's corners: fx %.4f fy %.4f cx %.4f cy %.4f k1 %.5f k2 %.5f (SE fx %.3f cx %.3f)\n",
+                   c ? "right" : "left", got[0], got[1], got[2], got[3], got[4], got[5], sfx, scx);
         ASSERT_EQ_INT(used, 14); /* no view of this clean set is an outlier */
         for (int i = 0; i < 6; i++)
             ASSERT_NEAR(got[i], ref[c][i], sig4(ref[c][i])); /* issue #6: 4 significant digits */
