@@ -158,8 +158,15 @@ extern "C" int cvb_board_detect(const unsigned char *px, int w, int h, int strid
             uv[2 * i] = c[i].x;
             uv[2 * i + 1] = c[i].y;
         }
+        /* OpenCV measures the edge width along one grid direction only; a pan
+         * blurs the other. Measure both (the transposed grid) and keep the worse. */
         cv::Scalar sh = cv::estimateChessboardSharpness(img, sz, c);
-        *sharpness = sh[0];
+        std::vector<cv::Point2f> ct(c.size());
+        for (int r = 0; r < rows; r++)
+            for (int q = 0; q < cols; q++)
+                ct[(size_t)(q * rows + r)] = c[(size_t)(r * cols + q)];
+        cv::Scalar sh2 = cv::estimateChessboardSharpness(img, cv::Size(rows, cols), ct);
+        *sharpness = std::max(sh[0], sh2[0]);
         return 1;
     } catch (const std::exception &) {
         return 0;
