@@ -55,6 +55,17 @@ void calib_board_detect(const calib_detector *d, const calib_image *img, const c
     info->found = cvb_board_detect(img->data, img->width, img->height, img->stride, b->cols, b->rows, d->use_sb,
                                    d->classic_max_dim, d->subpix_half, (double *)uv, &method, &info->sharpness);
     info->method = (calib_detect_method)method;
+    /* SB and the classic detector may number the same board from opposite ends
+     * (a 180-degree turn of the labels). One rule for both, so the surface
+     * frame's origin is predictable: corner 0 is the end nearer the image's
+     * top-left (smaller u + v). */
+    int n = b->cols * b->rows;
+    if (info->found && uv[0].u + uv[0].v > uv[n - 1].u + uv[n - 1].v)
+        for (int i = 0; i < n / 2; i++) {
+            calib_pt2 t = uv[i];
+            uv[i] = uv[n - 1 - i];
+            uv[n - 1 - i] = t;
+        }
     if (!info->found && probe)
         cvb_board_probe_size(img->data, img->width, img->height, img->stride, &info->probe_cols,
                              &info->probe_rows);

@@ -77,7 +77,8 @@ typedef struct {
     int probe_cols, probe_rows; /* when not found: size of a board that was seen, else 0 */
 } calib_detection;
 
-/* Finds the board's cols*rows inner corners (uv, px, detector order). Never
+/* Finds the board's cols*rows inner corners (uv, px, detector order: row by row,
+ * corner 0 at the end of the board nearer the image's top-left). Never
  * fails: an image without the board gives info->found = 0. When probe is set and
  * the board is not found, looks for a board of any size (info->probe_*). */
 void calib_board_detect(const calib_detector *d, const calib_image *img, const calib_board *b, int probe,
@@ -103,6 +104,20 @@ int calib_undistort_points(const calib_intrinsics *in, const calib_pt2 *uv, int 
                            icv_err *err);
 /* Writes an undistorted copy of an image file (format from out's extension). */
 int calib_undistort_image_file(const calib_intrinsics *in, const char *image, const char *out, icv_err *err);
+
+/* ---- the surface frame (type; functions below) ------------------------- */
+
+/* The surface frame in the reference camera's frame: x_cam = R x_surface + t
+ * (contract: origin at the first inner corner as the detector orders them, x along
+ * the first row, y the normal towards the cameras, z = x cross y). */
+typedef struct {
+    icv_mat3 R;              /* columns: surface x, y, z axes in camera coordinates */
+    icv_vec3 t;              /* m, the origin in camera coordinates */
+    double plane_rms;        /* m, RMS distance of the board's corners to the fitted plane
+                              * (stereo: triangulated corners; mono: 0, the board is the model) */
+    double reproj_rms;       /* px, board model reprojected through the frame */
+    int n_points;
+} calib_surface;
 
 /* ---- mono calibration --------------------------------------------------- */
 
@@ -174,6 +189,8 @@ typedef struct {
     double coverage;        /* fraction of cells hit, 0..1 */
     int verdict_ok;         /* 1 good enough to measure with */
     char verdict[CALIB_VERDICT_MAX]; /* one reason per line */
+    int has_surface;        /* 1: surface holds the surface frame (written to the file) */
+    calib_surface surface;
 } calib_camera;
 
 /* Calibrates from observations: calibrateCamera, then drops outlier views and
@@ -209,6 +226,8 @@ typedef struct {
     calib_pair *pairs;      /* n_pairs, owned */
     int verdict_ok;
     char verdict[CALIB_VERDICT_MAX];
+    int has_surface;        /* 1: surface holds the surface frame, camera 1's frame */
+    calib_surface surface;
 } calib_stereo;
 
 /* Stereo from observations of the same board in both cameras (view i of o1 and
@@ -237,6 +256,10 @@ int calib_stereo_write(const calib_stereo *st, const char *path, icv_err *err);
  * distortion_coefficients / distCoeffs / dist_coeffs / D / D1 / D2 (4, 5, 8, 12 or
  * 14 values; any beyond k3 must be 0). which: 0 = mono or first camera, 1 = second. */
 int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, calib_intrinsics *std, icv_err *err);
+/* The surface frame a calibration file carries (surface_R, surface_t,
+ * surface_plane_rms, surface_reproj_rms; written when has_surface is set):
+ * 0, ICV_ENOTFOUND when the file has none. */
+int calib_surface_read(const char *path, calib_surface *s, icv_err *err);
 /* Reads a stereo file (M1 D1 M2 D2 R T, image size): intrinsics and R, T. */
 int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics *in2, double R[3][3],
                       double T[3], icv_err *err);
@@ -256,17 +279,6 @@ int calib_report_write_stereo(const calib_stereo *st, char *const *paths1, size_
 
 /* ---- the surface frame -------------------------------------------------- */
 
-/* The surface frame in the reference camera's frame: x_cam = R x_surface + t
- * (contract: origin at the first inner corner as the detector orders them, x along
- * the first row, y the normal towards the cameras, z = x cross y). */
-typedef struct {
-    icv_mat3 R;              /* columns: surface x, y, z axes in camera coordinates */
-    icv_vec3 t;              /* m, the origin in camera coordinates */
-    double plane_rms;        /* m, RMS distance of the board's corners to the fitted plane
-                              * (stereo: triangulated corners; mono: 0, the board is the model) */
-    double reproj_rms;       /* px, board model reprojected through the frame */
-    int n_points;
-} calib_surface;
 
 /* Mono: solvePnP of the board seen by one calibrated camera. */
 int calib_surface_from_view(const calib_intrinsics *in, const calib_board *b, const calib_pt2 *uv,

@@ -37,6 +37,15 @@ static void std_mats(const calib_intrinsics *s, double K[9], double D[5])
     memcpy(D, s->dist, 5 * sizeof *D);
 }
 
+static int write_surface(void *fs, const calib_surface *sf)
+{
+    double t[3];
+    icv_v3_to_array(sf->t, t);
+    return cvb_fs_write_mat(fs, "surface_R", 3, 3, &sf->R.m[0][0]) | cvb_fs_write_mat(fs, "surface_t", 3, 1, t) |
+           cvb_fs_write_real(fs, "surface_plane_rms", sf->plane_rms) |
+           cvb_fs_write_real(fs, "surface_reproj_rms", sf->reproj_rms);
+}
+
 static const char *status_name(calib_view_status s)
 {
     switch (s) {
@@ -94,6 +103,8 @@ int calib_camera_write(const calib_camera *cam, const char *path, icv_err *err)
     bad |= cvb_fs_write_real(fs, "coverage", cam->coverage);
     bad |= cvb_fs_write_int(fs, "verdict_ok", cam->verdict_ok);
     bad |= cvb_fs_write_str(fs, "verdict", cam->verdict);
+    if (cam->has_surface)
+        bad |= write_surface(fs, &cam->surface);
     free(pv), free(names), free(other), free(optr);
     return finish(fs, bad, path, err);
 }
@@ -148,6 +159,8 @@ int calib_stereo_write(const calib_stereo *st, const char *path, icv_err *err)
         bad |= cvb_fs_write_mat(fs, "per_pair_errors", nu, 3, pp);
     bad |= cvb_fs_write_int(fs, "verdict_ok", st->verdict_ok);
     bad |= cvb_fs_write_str(fs, "verdict", st->verdict);
+    if (st->has_surface)
+        bad |= write_surface(fs, &st->surface);
     free(pp);
     return finish(fs, bad, path, err);
 }
@@ -274,6 +287,34 @@ int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics 
             rc = icv_err_set(err, ICV_EFORMAT, "%s: R is not a rotation (|R^T R - I| = %.2g)", path, off);
         memcpy(R, r, 9 * sizeof(double));
         memcpy(T, t, 3 * sizeof(double));
+    }
+    cvb_fs_reader_close(fs);
+    return rc;
+}
+
+int calib_surface_read(const char *path, calib_surface *s, icv_err *err)
+{
+    char msg[300];
+    if (!icv_file_exists(path))
+        return icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
+    void *fs = cvb_fs_reader_open(path, msg, sizeof msg);
+    if (!fs)
+        return icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);
+    double r[16], t[16];
+    int rr, rc2, rc = 0;
+    memset(s, 0, sizeof *s);
+    int a = cvb_fs_read_mat(fs, "surface_R", &rr, &rc2, r, 16);
+    if (a == -1)
+        rc = icv_err_set(err, ICV_ENOTFOUND, "%s: no surface frame (surface_R)", path);
+    else if (a || rr * rc2 != 9)
+        rc = icv_err_set(err, ICV_EFORMAT, "%s: surface_R: not a 3x3 matrix", path);
+    else if (cvb_fs_read_mat(fs, "surface_t", &rr, &rc2, t, 16) || rr * rc2 != 3)
+        rc = icv_err_set(err, ICV_EFORMAT, "%s: surface_t: missing or not 3 numbers", path);
+    if (!rc) {
+        memcpy(s->R.m, r, sizeof s->R.m);
+        s->t = icv_v3_from_array(t);
+        cvb_fs_read_real(fs, "surface_plane_rms", &s->plane_rms);
+        cvb_fs_read_real(fs, "surface_reproj_rms", &s->reproj_rms);
     }
     cvb_fs_reader_close(fs);
     return rc;

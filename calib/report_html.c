@@ -112,7 +112,7 @@ static void coverage(FILE *f, const calib_camera *cam)
 }
 
 /* Boards seen from above: camera frame x (right) and z (forward), metres. */
-static void poses(FILE *f, const calib_camera *cam, const double *T2)
+static void poses(FILE *f, const calib_camera *cam, const double *C2)
 {
     int W = 480, H = 360;
     double xmin = -0.05, xmax = 0.05, zmax = 0.1;
@@ -131,8 +131,8 @@ static void poses(FILE *f, const calib_camera *cam, const double *T2)
         }
         nb++;
     }
-    if (T2) {
-        xmin = fmin(xmin, -T2[0] - 0.02), xmax = fmax(xmax, -T2[0] + 0.02);
+    if (C2) {
+        xmin = fmin(xmin, C2[0] - 0.02), xmax = fmax(xmax, C2[0] + 0.02);
     }
     double s = fmin((W - 40) / (xmax - xmin), (H - 40) / zmax);
 #define PX(x) (20 + ((x) - xmin) * s)
@@ -150,9 +150,9 @@ static void poses(FILE *f, const calib_camera *cam, const double *T2)
     }
     fprintf(f, "<polygon points='%.1f,%.1f %.1f,%.1f %.1f,%.1f' fill=#000><title>camera 1</title></polygon>", PX(0),
             PZ(0), PX(0) - 8, PZ(0) + 12, PX(0) + 8, PZ(0) + 12);
-    if (T2) /* camera 2's centre in camera 1's frame is -R^T T; |R - I| is small for a rig: -T */
+    if (C2) /* camera 2's centre in camera 1's frame */
         fprintf(f, "<polygon points='%.1f,%.1f %.1f,%.1f %.1f,%.1f' fill=#c0392b><title>camera 2</title></polygon>",
-                PX(-T2[0]), PZ(-T2[2]), PX(-T2[0]) - 8, PZ(-T2[2]) + 12, PX(-T2[0]) + 8, PZ(-T2[2]) + 12);
+                PX(C2[0]), PZ(C2[2]), PX(C2[0]) - 8, PZ(C2[2]) + 12, PX(C2[0]) + 8, PZ(C2[2]) + 12);
     fputs("</svg>\n", f);
 #undef PX
 #undef PZ
@@ -251,7 +251,10 @@ int calib_report_write_stereo(const calib_stereo *st, char *const *paths1, size_
         bars(f, &st->cam[c], t);
         coverage(f, &st->cam[c]);
     }
-    poses(f, &st->cam[0], st->T);
+    double C2[3]; /* -R^T T */
+    for (int i = 0; i < 3; i++)
+        C2[i] = -(st->R[0][i] * st->T[0] + st->R[1][i] * st->T[1] + st->R[2][i] * st->T[2]);
+    poses(f, &st->cam[0], C2);
     example(f, &st->cam[0].in, paths1, n, &st->cam[0]);
     fputs("</body></html>\n", f);
     return icv_atomic_commit(&af, err);

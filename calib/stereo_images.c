@@ -60,7 +60,9 @@ int calib_stereo_from_images(char *const *p1, size_t n1, char *const *p2, size_t
         nf++;
     }
     if (!any1 || !any2) {
-        rc = calib_detections_fail_none(&ds[any1 ? 1 : 0], b, any1 ? p2[0] : p1[0], err);
+        char dir[ICV_PATH_MAX];
+        icv_path_dirname(dir, sizeof dir, any1 ? p2[0] : p1[0]);
+        rc = calib_detections_fail_none(&ds[any1 ? 1 : 0], b, dir, err);
         goto out;
     }
     if (nf < 5 || nf < opt->min_views) {

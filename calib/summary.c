@@ -36,6 +36,15 @@ static void verdict(const char *v, FILE *out)
     }
 }
 
+static void surface(const calib_surface *s, FILE *out)
+{
+    fprintf(out,
+            "surface frame (camera 1): origin [%.2f, %.2f, %.2f] mm, normal y [%.4f, %.4f, %.4f], x [%.4f, %.4f, "
+            "%.4f]; plane RMS %.3f mm, board reprojection %.3f px\n",
+            1e3 * s->t.x, 1e3 * s->t.y, 1e3 * s->t.z, s->R.m[0][1], s->R.m[1][1], s->R.m[2][1], s->R.m[0][0],
+            s->R.m[1][0], s->R.m[2][0], 1e3 * s->plane_rms, s->reproj_rms);
+}
+
 void calib_camera_summary(const calib_camera *cam, FILE *out)
 {
     fprintf(out, "camera %dx%d px, board %dx%d @ %.4g m, %d of %d views used, RMS %.4f px\n", cam->in.width,
@@ -45,6 +54,8 @@ void calib_camera_summary(const calib_camera *cam, FILE *out)
     for (int v = 0; v < cam->n_views; v++)
         fprintf(out, "  %-24s %7.4f%s\n", cam->views[v].name, cam->views[v].rms, status(cam->views[v].status));
     fprintf(out, "board coverage: %.0f%% of the image\n", 100 * cam->coverage);
+    if (cam->has_surface)
+        surface(&cam->surface, out);
     verdict(cam->verdict, out);
 }
 
@@ -66,5 +77,7 @@ void calib_stereo_summary(const calib_stereo *st, FILE *out)
         else
             fprintf(out, "  %-20s %-20s skipped%s\n", p->name1, p->name2, status(p->status));
     }
+    if (st->has_surface)
+        surface(&st->surface, out);
     verdict(st->verdict, out);
 }

@@ -24,6 +24,9 @@ static const char help[] =
     "  --min-views N      fewest usable views (default 4 mono, 5 stereo pairs)\n"
     "  --report FILE.html a self-contained page: per-view errors, coverage, board poses,\n"
     "                     an undistorted example, the verdict\n"
+    "  --surface IMG      an image of the board lying on the impact surface (stereo: give\n"
+    "                     it twice, camera 1's then camera 2's): the surface frame is\n"
+    "                     written as surface_R, surface_t (x_cam1 = R x_surface + t)\n"
     "\n"
     "Video input (sampling sharp frames from a calibration clip) is not built yet.\n";
 
@@ -33,8 +36,8 @@ int cmd_calib(int argc, char **argv)
         fputs(help, stdout);
         return CLI_OK;
     }
-    const char *board = NULL, *out = NULL, *report = NULL, *pat[2] = {NULL, NULL};
-    int stereo = 0, npat = 0;
+    const char *board = NULL, *out = NULL, *report = NULL, *pat[2] = {NULL, NULL}, *surf[2] = {NULL, NULL};
+    int stereo = 0, npat = 0, nsurf = 0;
     calib_options opt;
     calib_options_defaults(&opt);
     for (int i = 1; i < argc; i++) {
@@ -46,7 +49,11 @@ int cmd_calib(int argc, char **argv)
             out = argv[++i];
         else if (!strcmp(a, "--report") && has_val)
             report = argv[++i];
-        else if (!strcmp(a, "--stereo"))
+        else if (!strcmp(a, "--surface") && has_val) {
+            if (nsurf == 2)
+                return cli_usage_error("calib", "--surface given more than twice");
+            surf[nsurf++] = argv[++i];
+        } else if (!strcmp(a, "--stereo"))
             stereo = 1;
         else if (!strcmp(a, "--fix-k3"))
             opt.fix_k3 = 1;
@@ -80,6 +87,9 @@ int cmd_calib(int argc, char **argv)
     if (npat != (stereo ? 2 : 1))
         return cli_usage_error("calib", stereo ? "--stereo needs two image lists" : "expected one image list%s",
                                stereo ? "" : " (two lists need --stereo)");
+    if (nsurf && nsurf != (stereo ? 2 : 1))
+        return cli_usage_error("calib", stereo ? "--stereo needs --surface twice (camera 1's image, camera 2's)"
+                                               : "--surface once for one camera");
     char **paths[2] = {NULL, NULL};
     size_t n[2] = {0, 0};
     for (int k = 0; k < npat; k++) {
@@ -97,6 +107,12 @@ int cmd_calib(int argc, char **argv)
     if (!stereo) {
         calib_camera cam;
         rc = calib_camera_from_images(paths[0], n[0], &b, &opt, &cam, &err);
+        if (!rc && nsurf) {
+            rc = calib_surface_from_images(&cam.in, NULL, NULL, NULL, &b, surf[0], NULL, &cam.surface, &err);
+            cam.has_surface = !rc;
+            if (rc)
+                calib_camera_free(&cam);
+        }
         if (!rc) {
             calib_camera_summary(&cam, stdout);
             rc = calib_camera_write(&cam, out, &err);
@@ -107,6 +123,13 @@ int cmd_calib(int argc, char **argv)
     } else {
         calib_stereo st;
         rc = calib_stereo_from_images(paths[0], n[0], paths[1], n[1], &b, &opt, &st, &err);
+        if (!rc && nsurf) {
+            rc = calib_surface_from_images(&st.cam[0].in, &st.cam[1].in, st.R, st.T, &b, surf[0], surf[1], &st.surface,
+                                           &err);
+            st.has_surface = !rc;
+            if (rc)
+                calib_stereo_free(&st);
+        }
         if (!rc) {
             calib_stereo_summary(&st, stdout);
             rc = calib_stereo_write(&st, out, &err);

@@ -31,8 +31,10 @@ TEST(test_calib_cli_stereo_skips_pairs_without_board_and_lists_them)
             ASSERT_EQ_INT(board_render_pgm(th_tmp(n2), 640, 480, 600, &b, rv[k], t2), 0);
     }
     th_proc p;
-    int st = th_run_cli(&p, "calib --board 9x6@0.025 --stereo -o '%s/stereo.yaml' '%s/l*.pgm' '%s/r*.pgm'", dir, dir,
-                        dir);
+    int st = th_run_cli(&p,
+                        "calib --board 9x6@0.025 --stereo --surface '%s/l0.pgm' --surface '%s/r0.pgm' "
+                        "-o '%s/stereo.yaml' '%s/l*.pgm' '%s/r*.pgm'",
+                        dir, dir, dir, dir, dir);
     ASSERT(st == 0, "status %d: %s", st, p.err);
     ASSERT_STR_CONTAINS(p.out, "6 of 7 pairs used");
     ASSERT_STR_CONTAINS(p.out, "l3.pgm               r3.pgm               skipped  (no full board)");
@@ -45,6 +47,23 @@ TEST(test_calib_cli_stereo_skips_pairs_without_board_and_lists_them)
     ASSERT_NEAR(T[0], -0.1, 0.001);
     ASSERT_NEAR(T[1], 0, 0.001);
     ASSERT_NEAR(a.fx, 600, 6);
+    /* the surface frame from pair 0 (the board "on the surface"): its pose is
+     * known; origin within 2 mm at 0.55 m (the 6-pair rig's own error dominates),
+     * y = the board normal towards the cameras */
+    calib_surface sf;
+    ASSERT(calib_surface_read(th_tmp("stereo.yaml"), &sf, &err) == 0, "%s", err.msg);
+    ASSERT_STR_CONTAINS(p.out, "surface frame (camera 1): origin");
+    icv_mat3 Rb = icv_rot_from_axis_angle(icv_v3_from_array(rv[0]));
+    /* corner 0 is the board end nearer the image's top-left (calib_board_detect) */
+    icv_vec3 o = icv_v3_from_array(t[0]), far = icv_v3_add(icv_m3_apply(Rb, icv_v3(0.2, 0.125, 0)), o);
+    if (600 * (o.x + o.y) / o.z > 600 * (far.x + far.y) / far.z)
+        o = far;
+    ASSERT(icv_v3_norm(icv_v3_sub(sf.t, o)) < 2e-3, "origin off by %.2f mm", 1e3 * icv_v3_norm(icv_v3_sub(sf.t, o)));
+    icv_vec3 n = icv_v3(Rb.m[0][2], Rb.m[1][2], Rb.m[2][2]), y = icv_v3(sf.R.m[0][1], sf.R.m[1][1], sf.R.m[2][1]);
+    ASSERT(fabs(icv_v3_dot(n, y)) > cos(0.5 * M_PI / 180), "normal off by more than 0.5 deg");
+    ASSERT(icv_v3_dot(y, sf.t) < 0, "y points away from the cameras");
+    /* a mono file has no surface frame unless asked */
+    ASSERT(calib_surface_read(th_tmp("absent.yaml"), &sf, &err) == ICV_ENOTFOUND, "absent file");
 }
 
 TEST(test_calib_surface_from_real_stereo_pair_is_a_plane_and_agrees_with_mono)
