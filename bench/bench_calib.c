@@ -125,6 +125,20 @@ int main(void)
     printf("  detection: %.2f s for %d images (%.3f s each, slowest %.3f s, %d found)\n", tdet, 2 * PAIRS,
            tdet / (2 * PAIRS), tmax, found);
     printf("  calibration from corners (mono x2, stereo x2, uncertainty): %.2f s\n", tcal);
+    /* never hang: a dark, noisy 1920x1080 frame without a board (the classic
+     * detector has been seen to spin for minutes on such frames) */
+    {
+        calib_image dark = {1920, 1080, 1920, malloc(1920 * 1080)};
+        unsigned s = 1;
+        for (int i = 0; i < 1920 * 1080; i++) {
+            s = s * 1103515245u + 12345u;
+            dark.data[i] = (unsigned char)(8 + ((s >> 16) & 15) + ((i / 1920 / 40 + i % 1920 / 40) % 2) * 6);
+        }
+        calib_detection info;
+        calib_board_detect(NULL, &dark, &b, 0, uv, &info);
+        printf("  dark noisy 1920x1080 frame without a board: %.2f s (found %d)\n", info.seconds, info.found);
+        free(dark.data);
+    }
     for (int k = 0; k < PAIRS; k++) {
         unlink(p1[k]);
         unlink(p2[k]);

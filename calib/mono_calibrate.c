@@ -185,7 +185,6 @@ int calib_camera_calibrate(const calib_observations *obs, const calib_options *o
     }
     free(use), free(tmp);
     calib_camera_assess(cam, obs, NULL);
-    (void)0;
     return 0;
 }
 
