@@ -164,7 +164,8 @@ void track_detector_free(track_detector *det);
 void track_detector_reset(track_detector *det);
 
 /* Detects blobs in the whole frame (windows == NULL or n_windows == 0) or inside the
- * given windows. Writes at most max_out blobs to out (caller owns) and their count to
+ * given windows, which must not overlap (a blob in two windows would be found twice:
+ * the tracker merges overlapping windows into one). Writes at most max_out blobs to out (caller owns) and their count to
  * *n_out. The frame must not exceed the size given to _alloc. Allocates nothing. */
 int track_detector_detect(track_detector *det, const track_frame *frame,
                           const track_window *windows, int n_windows,
