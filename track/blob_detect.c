@@ -510,6 +510,17 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
             st->n_rejected_area++;
             continue;
         }
+        /* cut by a window's edge: its centroid would be biased (search wider) */
+        if (!full && ((c->x0 == x0 && x0 > 0) || (c->y0 == y0 && y0 > 0) || (c->x1 == x1 && x1 < f->width - 1) ||
+                      (c->y1 == y1 && y1 < f->height - 1))) {
+            st->n_clipped++;
+            continue;
+        }
+        /* cut by the frame's edge: a marker partly out of view is no position */
+        if (c->x0 == 0 || c->y0 == 0 || c->x1 == f->width - 1 || c->y1 == f->height - 1) {
+            st->n_rejected_edge++;
+            continue;
+        }
         /* another component inside the grown box: measure this one without margin */
         int crowded = 0;
         for (int j = 0; j < nc && !crowded; j++)

@@ -100,6 +100,8 @@ typedef struct {
     int n_rejected_area;  /* rejected: area outside [min_area_px, max_area_px] */
     int n_rejected_shape; /* rejected: circularity */
     int n_rejected_static;/* rejected: matches a learnt static blob */
+    int n_clipped;        /* rejected: cut by a window's edge (search a larger window) */
+    int n_rejected_edge;  /* rejected: touches the frame's edge (partly out of view) */
     int n_overflow;       /* components dropped because the workspace was full */
     int n_blobs;          /* blobs returned */
     double threshold;     /* gray levels: absolute threshold used (full scan) */
@@ -220,8 +222,17 @@ typedef struct {
                                length (relaxes circularity). Default 1 (unknown: longest). */
     int full_scan_every;    /* frames between periodic full scans (new markers, static
                                model); 0 = only when tracks are missing. Default 0. */
+    double reacquire_px;    /* px: a track left unassigned by the gate (an impact turned
+                               the marker round within a frame) takes the nearest free
+                               detection within this distance of its prediction, and at
+                               most half the way to another track's prediction, keeping
+                               its identity; its motion is then re-learnt. Default 30. */
+    double sigma_floor_px;  /* px: smallest measurement sigma the filter uses (the model
+                               error of a constant-acceleration path). Default 0.1. */
 
-    int n_tracks;           /* live tracks (read only) */
+    int n_tracks;           /* live tracks, confirmed or not (read only) */
+    long n_frames;          /* frames processed (read only) */
+    int n_identities;       /* identities given so far (read only) */
     long n_allocs;          /* heap allocations made by this object (all in _alloc) */
     struct track_tracker_ws *ws; /* private */
 } track_tracker;

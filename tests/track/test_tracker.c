@@ -1,0 +1,177 @@
+/* test_tracker.c: tracking on sequences drawn by the test: three markers of a rigid
+ * rod falling, turning and bouncing, one hidden for 4 frames; two markers crossing.
+ * Targets (issue #8): zero identity swaps, a marker hidden up to 4 frames comes back
+ * with its identity, no written position farther than 1 px from the truth. */
+#include <stdlib.h>
+
+#include "track/track.h"
+#include "tests/harness.h"
+#include "tests/track/render.h"
+
+#define W 320
+#define H 240
+#define NF 80
+
+/* Truth: marker k of a rod of 3 markers 40 px apart, centre falling from (100, 40)
+ * at 2 px/frame right, 0.25 px/frame^2 down, turning 0.02 rad/frame; it bounces at
+ * v = 200 (vertical velocity reversed, times 0.6). */
+static void rod_truth(int f, double u[3], double v[3])
+{
+    double cu = 90, cv = 40, vu = 2, vv = 0, g = 0.25, ang = 0.3;
+    for (int i = 0; i < f; i++) {
+        cu += vu;
+        cv += vv + 0.5 * g;
+        vv += g;
+        if (cv > 200 && vv > 0)
+            vv = -0.6 * vv;
+        ang += 0.02;
+    }
+    for (int k = 0; k < 3; k++) {
+        u[k] = cu + (k - 1) * 40 * cos(ang);
+        v[k] = cv + (k - 1) * 40 * sin(ang);
+    }
+}
+
+TEST(test_three_markers_keep_identities_through_bounce_and_4_frame_occlusion)
+{
+    static uint8_t buf[W * H];
+    rn_rng rng = {2024};
+    track_detector *det = track_detector_alloc(W, H, NULL);
+    track_tracker *tr = track_tracker_alloc(NULL);
+    ASSERT_TRUE(det && tr);
+    tr->n_expected = 3;
+    int map[8] = {-1, -1, -1, -1, -1, -1, -1, -1}; /* identity -> truth marker */
+    int swaps = 0, measured = 0, visible = 0, coasted_hidden = 0, far = 0;
+    double max_err = 0;
+    for (int f = 0; f < NF; f++) {
+        double u[3], v[3];
+        rod_truth(f, u, v);
+        int hidden = f >= 30 && f < 34; /* marker 2 behind the body for 4 frames */
+        rn_img im = rn_new(W, H, 20);
+        for (int k = 0; k < 3; k++)
+            if (!(hidden && k == 2))
+                rn_gauss_spot(&im, u[k], v[k], 1.5, 200, 1);
+        rn_to_u8(&im, 2, &rng, buf);
+        rn_free(&im);
+        track_frame fr = {buf, W, H, W, 8};
+        track_point pts[8];
+        int np;
+        ASSERT_TRUE(track_tracker_step(tr, det, &fr, pts, 8, &np, NULL) == 0);
+        for (int i = 0; i < np; i++) {
+            const track_point *p = &pts[i];
+            ASSERT_TRUE(p->marker >= 0 && p->marker < 8);
+            if (p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED)) {
+                if (hidden && map[p->marker] == 2)
+                    coasted_hidden++;
+                continue;
+            }
+            int best = 0;
+            for (int k = 1; k < 3; k++)
+                if (hypot(p->u - u[k], p->v - v[k]) < hypot(p->u - u[best], p->v - v[best]))
+                    best = k;
+            if (map[p->marker] < 0)
+                map[p->marker] = best;
+            else if (map[p->marker] != best)
+                swaps++;
+            double e = hypot(p->u - u[best], p->v - v[best]);
+            max_err = fmax(max_err, e);
+            far += e > 1;
+            measured++;
+        }
+        for (int k = 0; k < 3; k++) /* visible: drawn and wholly inside the frame (5 px: 3 sigma) */
+            visible += !(hidden && k == 2) && u[k] >= 5 && v[k] >= 5 && u[k] <= W - 6 && v[k] <= H - 6;
+    }
+    int n_ids = tr->n_identities;
+    track_tracker_free(tr);
+    track_detector_free(det);
+    printf("    identities %d, swaps %d, recall %d/%d, max error %.3f px, coasted while hidden %d\n", n_ids, swaps,
+           measured, visible, max_err, coasted_hidden);
+    ASSERT_EQ_INT(swaps, 0);       /* issue #8: zero identity swaps */
+    ASSERT_EQ_INT(n_ids, 3);       /* the hidden marker came back as itself, no new identity */
+    ASSERT_EQ_INT(coasted_hidden, 4);
+    ASSERT_EQ_INT(far, 0);         /* issue #8: no written position farther than 1 px */
+    /* recall: acquisition takes confirm_hits = 2 frames, so 3 points of frame 0 are not
+     * written; every other visible marker is (issue #8: >= 99% of visible frames) */
+    ASSERT_TRUE(measured >= visible - 3);
+}
+
+TEST(test_crossing_markers_are_flagged_merged_and_keep_identities)
+{
+    static uint8_t buf[W * H];
+    rn_rng rng = {77};
+    track_detector *det = track_detector_alloc(W, H, NULL);
+    track_tracker *tr = track_tracker_alloc(NULL);
+    ASSERT_TRUE(det && tr);
+    tr->n_expected = 2;
+    int merged_frames = 0, swaps = 0, bad_pos = 0;
+    int id_of[2] = {-1, -1};
+    for (int f = 0; f < 40; f++) {
+        /* A moves right, B left, 2 px apart vertically: they overlap near frame 20 */
+        double u[2] = {60 + 5 * f, 260 - 5 * f}, v[2] = {120, 122};
+        rn_img im = rn_new(W, H, 20);
+        for (int k = 0; k < 2; k++)
+            rn_gauss_spot(&im, u[k], v[k], 1.5, 200, 1);
+        rn_to_u8(&im, 2, &rng, buf);
+        rn_free(&im);
+        track_frame fr = {buf, W, H, W, 8};
+        track_point pts[8];
+        int np;
+        ASSERT_TRUE(track_tracker_step(tr, det, &fr, pts, 8, &np, NULL) == 0);
+        int any_merged = 0;
+        for (int i = 0; i < np; i++) {
+            const track_point *p = &pts[i];
+            if (p->flags & TRACK_FLAG_MERGED) {
+                any_merged = 1;
+                continue;
+            }
+            if (p->flags & TRACK_FLAG_COASTED)
+                continue;
+            int k = hypot(p->u - u[0], p->v - v[0]) < hypot(p->u - u[1], p->v - v[1]) ? 0 : 1;
+            if (hypot(p->u - u[k], p->v - v[k]) > 1)
+                bad_pos++; /* a written position from a merged blob would be ~2.5 px off */
+            if (id_of[k] < 0)
+                id_of[k] = p->marker;
+            else if (id_of[k] != p->marker)
+                swaps++;
+        }
+        merged_frames += any_merged;
+    }
+    track_tracker_free(tr);
+    track_detector_free(det);
+    printf("    merged frames %d, swaps %d\n", merged_frames, swaps);
+    ASSERT_TRUE(merged_frames >= 1 && merged_frames <= 4); /* ~ (2 * 3 sigma) / 10 px closing speed */
+    ASSERT_EQ_INT(bad_pos, 0);
+    ASSERT_EQ_INT(swaps, 0);
+}
+
+TEST(test_tracker_windows_after_acquisition)
+{
+    static uint8_t buf[W * H];
+    rn_rng rng = {1};
+    track_detector *det = track_detector_alloc(W, H, NULL);
+    track_tracker *tr = track_tracker_alloc(NULL);
+    ASSERT_TRUE(det && tr);
+    tr->n_expected = 3;
+    int full_scans_late = 0;
+    for (int f = 0; f < 20; f++) {
+        double u[3], v[3];
+        rod_truth(f, u, v);
+        rn_img im = rn_new(W, H, 20);
+        for (int k = 0; k < 3; k++)
+            rn_gauss_spot(&im, u[k], v[k], 1.5, 200, 1);
+        rn_to_u8(&im, 2, &rng, buf);
+        rn_free(&im);
+        track_frame fr = {buf, W, H, W, 8};
+        track_point pts[8];
+        int np;
+        ASSERT_TRUE(track_tracker_step(tr, det, &fr, pts, 8, &np, NULL) == 0);
+        if (f >= 2)
+            full_scans_late += det->stats.full_scan;
+    }
+    long alloc_det = det->n_allocs, alloc_tr = tr->n_allocs;
+    track_tracker_free(tr);
+    track_detector_free(det);
+    ASSERT_EQ_INT(full_scans_late, 0); /* confirmed after 2 frames: windows only */
+    ASSERT_EQ_INT(alloc_det, 7);       /* every allocation is in _alloc */
+    ASSERT_EQ_INT(alloc_tr, 2);
+}

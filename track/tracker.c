@@ -1,0 +1,315 @@
+/* tracker.c: multi-target tracking of markers in one camera. Each marker has a
+ * constant-acceleration Kalman filter (kalman.c) that predicts where to look; the
+ * detections of a frame are given to the tracks by one global minimum-cost
+ * assignment (hungarian.c) over Mahalanobis-gated costs d^2 + ln|S| with a cost of
+ * non-assignment (the gate), the usual global-nearest-neighbour tracker (Blackman &
+ * Popoli, "Design and Analysis of Modern Tracking Systems", sec. 6.5). Written
+ * positions are the measured centroids; the filter only associates. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "track/kalman.h"
+#include "track/track.h"
+
+#define MAX_DETS 256
+#define BIG 1e12
+
+typedef struct {
+    track_kalman kf;
+    int id;          /* identity once confirmed, -1 before */
+    int hits;        /* detections so far */
+    int misses;      /* frames since the last detection */
+    double area;     /* px: last blob area */
+    double sigma;    /* px: last centroid sigma */
+} trk;
+
+struct track_tracker_ws {
+    trk tracks[TRACK_MAX_TRACKS];
+    track_blob blobs[MAX_DETS];
+    track_window windows[TRACK_MAX_TRACKS];
+    double cost[TRACK_MAX_TRACKS * (MAX_DETS + TRACK_MAX_TRACKS)];
+    double hwork[(TRACK_MAX_TRACKS + 1) + 5 * (MAX_DETS + TRACK_MAX_TRACKS + 1) +
+                 TRACK_MAX_TRACKS * (MAX_DETS + TRACK_MAX_TRACKS) + MAX_DETS + TRACK_MAX_TRACKS + 1];
+    int assign[TRACK_MAX_TRACKS];
+    int nearest[TRACK_MAX_TRACKS]; /* lowest-cost gated blob of each track */
+    int det_used[MAX_DETS];      /* 1 assigned, 2 merged */
+    unsigned trk_flags[TRACK_MAX_TRACKS];
+    double pred_u[TRACK_MAX_TRACKS], pred_v[TRACK_MAX_TRACKS];
+};
+
+track_tracker *track_tracker_alloc(icv_err *err)
+{
+    track_tracker *t = calloc(1, sizeof *t);
+    struct track_tracker_ws *w = calloc(1, sizeof *w);
+    if (!t || !w) {
+        free(t);
+        free(w);
+        icv_err_set(err, ICV_ENOMEM, "track tracker: out of memory");
+        return NULL;
+    }
+    t->ws = w;
+    t->n_allocs = 2;
+    t->n_expected = 0;
+    t->gate_chi2 = 13.8;
+    t->accel_noise = 0.5;
+    t->gravity_u = t->gravity_v = 0;
+    t->init_vel_sigma = 20;
+    t->init_acc_sigma = 2;
+    t->max_coast = 6;
+    t->confirm_hits = 2;
+    t->window_min_px = 12;
+    t->window_sigmas = 4;
+    t->merge_area_ratio = 1.5;
+    t->exposure_frac = 1;
+    t->full_scan_every = 0;
+    t->reacquire_px = 30;
+    t->sigma_floor_px = 0.1;
+    return t;
+}
+
+void track_tracker_free(track_tracker *t)
+{
+    if (!t)
+        return;
+    free(t->ws);
+    free(t);
+}
+
+static double meas_var(const track_tracker *t, double sigma)
+{
+    double s = fmax(sigma, t->sigma_floor_px);
+    return s * s;
+}
+
+/* Grows overlapping windows into their union until none overlap. */
+static int merge_windows(track_window *w, int n)
+{
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < n && !changed; i++)
+            for (int j = i + 1; j < n; j++) {
+                if (w[i].x1 < w[j].x0 || w[j].x1 < w[i].x0 || w[i].y1 < w[j].y0 || w[j].y1 < w[i].y0)
+                    continue;
+                w[i].x0 = w[i].x0 < w[j].x0 ? w[i].x0 : w[j].x0;
+                w[i].y0 = w[i].y0 < w[j].y0 ? w[i].y0 : w[j].y0;
+                w[i].x1 = w[i].x1 > w[j].x1 ? w[i].x1 : w[j].x1;
+                w[i].y1 = w[i].y1 > w[j].y1 ? w[i].y1 : w[j].y1;
+                w[i].blur_px = fmax(w[i].blur_px, w[j].blur_px);
+                w[j] = w[--n];
+                changed = 1;
+                break;
+            }
+    }
+    return n;
+}
+
+static void remove_track(track_tracker *t, int i)
+{
+    struct track_tracker_ws *w = t->ws;
+    w->tracks[i] = w->tracks[--t->n_tracks];
+}
+
+int track_tracker_step(track_tracker *t, track_detector *det, const track_frame *frame, track_point *out,
+                       int max_out, int *n_out, icv_err *err)
+{
+    struct track_tracker_ws *w = t->ws;
+    *n_out = 0;
+    int nt = t->n_tracks;
+
+    /* 1. predict */
+    int n_confirmed = 0;
+    for (int i = 0; i < nt; i++) {
+        track_kalman_predict(&w->tracks[i].kf, t->accel_noise);
+        w->pred_u[i] = w->tracks[i].kf.xu[0];
+        w->pred_v[i] = w->tracks[i].kf.xv[0];
+        w->trk_flags[i] = 0;
+        n_confirmed += w->tracks[i].id >= 0;
+    }
+
+    /* 2. detect: the whole frame while acquiring, else windows round the predictions */
+    int full = t->n_expected <= 0 || n_confirmed < t->n_expected || nt == 0 ||
+               (t->full_scan_every > 0 && t->n_frames % t->full_scan_every == 0);
+    int nw = 0;
+    if (!full) {
+        for (int i = 0; i < nt; i++) {
+            const trk *k = &w->tracks[i];
+            double s = sqrt(track_kalman_innovation_var(&k->kf, meas_var(t, k->sigma)));
+            double blur = hypot(k->kf.xu[1], k->kf.xv[1]) * t->exposure_frac;
+            double r = fmax(t->window_min_px, t->window_sigmas * s + sqrt(k->area / M_PI) + 0.5 * blur +
+                                                  det->centroid_margin_px + 2);
+            if (k->misses > 0) /* a coasting or lost track also looks where reacquisition may */
+                r = fmax(r, t->reacquire_px + sqrt(k->area / M_PI) + 0.5 * blur);
+            w->windows[nw++] = (track_window){(int)floor(w->pred_u[i] - r), (int)floor(w->pred_v[i] - r),
+                                              (int)ceil(w->pred_u[i] + r), (int)ceil(w->pred_v[i] + r), blur};
+        }
+        nw = merge_windows(w->windows, nw);
+    }
+    int nd = 0;
+    int rc = track_detector_detect(det, frame, full ? NULL : w->windows, nw, w->blobs, MAX_DETS, &nd, err);
+    if (rc == 0 && !full && det->stats.n_clipped > 0) {
+        /* a blob cut by a window (the marker left its prediction): search again wider */
+        int g = (int)ceil(t->reacquire_px);
+        for (int i = 0; i < nw; i++) {
+            w->windows[i].x0 -= g;
+            w->windows[i].y0 -= g;
+            w->windows[i].x1 += g;
+            w->windows[i].y1 += g;
+        }
+        nw = merge_windows(w->windows, nw);
+        rc = track_detector_detect(det, frame, w->windows, nw, w->blobs, MAX_DETS, &nd, err);
+    }
+    if (rc != 0)
+        return icv_err_prefix(err, "frame %ld: ", t->n_frames);
+
+    /* 3. gated costs, one dummy column per track for "not assigned" */
+    int nc = nd + nt;
+    for (int i = 0; i < nt; i++) {
+        const trk *k = &w->tracks[i];
+        double S = track_kalman_innovation_var(&k->kf, meas_var(t, k->sigma)), lndet = 2 * log(S);
+        for (int j = 0; j < nd; j++) {
+            double du = w->blobs[j].u - w->pred_u[i], dv = w->blobs[j].v - w->pred_v[i];
+            double d2 = (du * du + dv * dv) / S;
+            w->cost[i * nc + j] = d2 < t->gate_chi2 ? d2 + lndet : BIG;
+        }
+        for (int j = 0; j < nt; j++)
+            w->cost[i * nc + nd + j] = j == i ? t->gate_chi2 + lndet : BIG;
+    }
+    track_hungarian_solve(w->cost, nt, nc, w->assign, w->hwork);
+    for (int j = 0; j < nd; j++)
+        w->det_used[j] = 0;
+    for (int i = 0; i < nt; i++)
+        if (w->assign[i] >= nd)
+            w->assign[i] = -1;
+
+    /* 4. merged blobs: the nearest gated blob of two confirmed tracks, larger than
+     * their blobs were */
+    for (int i = 0; i < nt; i++) {
+        w->nearest[i] = -1;
+        double best = BIG;
+        for (int j = 0; j < nd; j++)
+            if (w->cost[i * nc + j] < best) {
+                best = w->cost[i * nc + j];
+                w->nearest[i] = j;
+            }
+    }
+    for (int j = 0; j < nd; j++) {
+        int n_near = 0;
+        double area_sum = 0;
+        for (int i = 0; i < nt; i++)
+            if (w->nearest[i] == j && w->tracks[i].id >= 0) {
+                n_near++;
+                area_sum += w->tracks[i].area;
+            }
+        if (n_near < 2 || w->blobs[j].area <= t->merge_area_ratio * area_sum / n_near)
+            continue;
+        w->det_used[j] = 2;
+        for (int i = 0; i < nt; i++)
+            if (w->nearest[i] == j && w->tracks[i].id >= 0) {
+                w->trk_flags[i] |= TRACK_FLAG_MERGED;
+                w->assign[i] = -1;
+            }
+    }
+    for (int i = 0; i < nt; i++)
+        if (w->assign[i] >= 0) {
+            if (w->det_used[w->assign[i]] == 2)
+                w->assign[i] = -1;
+            else
+                w->det_used[w->assign[i]] = 1;
+        }
+
+    /* 5. reacquisition: a confirmed track the gate left out takes the nearest free blob
+     * within reacquire_px (and nearer than half the way to another track) */
+    for (int i = 0; i < nt; i++) {
+        if (w->assign[i] >= 0 || w->tracks[i].id < 0 || (w->trk_flags[i] & TRACK_FLAG_MERGED))
+            continue;
+        double lim = t->reacquire_px;
+        for (int k = 0; k < nt; k++)
+            if (k != i)
+                lim = fmin(lim, 0.5 * hypot(w->pred_u[k] - w->pred_u[i], w->pred_v[k] - w->pred_v[i]));
+        int best = -1;
+        double bd = lim;
+        for (int j = 0; j < nd; j++) {
+            if (w->det_used[j])
+                continue;
+            double d = hypot(w->blobs[j].u - w->pred_u[i], w->blobs[j].v - w->pred_v[i]);
+            if (d < bd) {
+                bd = d;
+                best = j;
+            }
+        }
+        if (best >= 0) {
+            trk *k = &w->tracks[i];
+            track_kalman_init(&k->kf, w->pred_u[i], w->pred_v[i], bd, t->init_vel_sigma, t->gravity_u,
+                              t->gravity_v, t->init_acc_sigma);
+            w->assign[i] = best;
+            w->det_used[best] = 1;
+        }
+    }
+
+    /* 6. update, coast, output */
+    for (int i = 0; i < nt; i++) {
+        trk *k = &w->tracks[i];
+        int j = w->assign[i];
+        if (j >= 0) {
+            const track_blob *b = &w->blobs[j];
+            track_kalman_update(&k->kf, b->u, b->v, meas_var(t, b->sigma));
+            k->hits++;
+            k->misses = 0;
+            k->area = b->area;
+            k->sigma = b->sigma;
+            if (k->id < 0 && k->hits >= t->confirm_hits)
+                k->id = t->n_identities++;
+        } else {
+            k->misses++;
+        }
+        if (k->id < 0 || *n_out >= max_out)
+            continue;
+        track_point *p = &out[(*n_out)++];
+        p->marker = k->id;
+        p->pred_u = w->pred_u[i];
+        p->pred_v = w->pred_v[i];
+        if (j >= 0) {
+            const track_blob *b = &w->blobs[j];
+            p->u = b->u;
+            p->v = b->v;
+            p->sigma = b->sigma;
+            p->area = b->area;
+            p->flags = b->flags | w->trk_flags[i];
+        } else {
+            p->u = w->pred_u[i];
+            p->v = w->pred_v[i];
+            p->sigma = sqrt(k->kf.P[0][0]);
+            p->area = 0;
+            p->flags = (w->trk_flags[i] & TRACK_FLAG_MERGED) ? TRACK_FLAG_MERGED : TRACK_FLAG_COASTED;
+        }
+    }
+    /* 7. end tracks: tentative ones at their first miss, confirmed ones after max_coast */
+    for (int i = t->n_tracks - 1; i >= 0; i--) {
+        const trk *k = &w->tracks[i];
+        if ((k->id < 0 && k->misses > 0) || k->misses > t->max_coast)
+            remove_track(t, i);
+    }
+    /* 8. births from the blobs no track took (not merged ones) */
+    int n_conf = 0;
+    for (int i = 0; i < t->n_tracks; i++)
+        n_conf += w->tracks[i].id >= 0;
+    for (int j = 0; j < nd && t->n_tracks < TRACK_MAX_TRACKS; j++) {
+        if (w->det_used[j])
+            continue;
+        if (t->n_expected > 0 && n_conf >= t->n_expected)
+            break;
+        trk *k = &w->tracks[t->n_tracks++];
+        track_kalman_init(&k->kf, w->blobs[j].u, w->blobs[j].v, fmax(w->blobs[j].sigma, t->sigma_floor_px),
+                          t->init_vel_sigma, t->gravity_u, t->gravity_v, t->init_acc_sigma);
+        k->id = -1;
+        k->hits = 1;
+        k->misses = 0;
+        k->area = w->blobs[j].area;
+        k->sigma = w->blobs[j].sigma;
+        if (t->confirm_hits <= 1)
+            k->id = t->n_identities++, n_conf++;
+    }
+    t->n_frames++;
+    return 0;
+}
