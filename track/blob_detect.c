@@ -42,6 +42,7 @@ struct track_detector_ws {
     double peak_ref;     /* gray levels above background: the markers' typical peak */
     double noise;        /* gray levels: last full-scan noise estimate (0 = none yet) */
     long n_full_scans;
+    int rx0, ry0, rx1, ry1; /* px: the frame clipped to the roi, this frame */
 };
 
 track_detector *track_detector_alloc(int width, int height, icv_err *err)
@@ -69,7 +70,7 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     d->min_circularity = 0.4;
     d->max_streak_px = 40;
     d->blurred_px = 2;
-    d->saturation_level = 255;
+    d->saturation_level = 0;
     d->gain = 0;
     d->static_frames = 50;
     d->static_radius_px = 0.5;
@@ -247,8 +248,10 @@ static void frame_background(track_detector *d, const track_frame *f, double *bg
 /* Threshold above background (gray levels) in AUTO mode. */
 static double auto_rel_threshold(const track_detector *d, double noise, int depth)
 {
-    double level = depth == 8 ? 1.0 : 1.0 * 256; /* one 8-bit gray level: the floor of the noise */
-    double t = d->threshold_k_sigma * fmax(noise, level);
+    (void)depth;
+    /* one gray level (the quantum) is the floor of the noise: a noiseless frame still
+     * needs a threshold above its rounding */
+    double t = d->threshold_k_sigma * fmax(noise, 1.0);
     if (d->ws->peak_ref > 0)
         t = fmax(t, d->threshold_fraction * d->ws->peak_ref);
     return t;
@@ -324,6 +327,7 @@ static int measure(const track_detector *d, const track_frame *f, const comp *c,
             rn++;
         }
     }
+    double sat = d->saturation_level > 0 ? d->saturation_level : f->depth == 8 ? 255 : 65535;
     double bg = frame_bg, noise = d->ws->noise;
     if (rn >= 8 && !crowded) {
         bg = rs / rn;
@@ -340,7 +344,7 @@ static int measure(const track_detector *d, const track_frame *f, const comp *c,
             if (x >= c->x0 && x <= c->x1 && y >= c->y0 && y <= c->y1) {
                 if (p > peak)
                     peak = p;
-                if (p >= d->saturation_level)
+                if (p >= sat)
                     nsat++;
             }
             W += w;
@@ -510,15 +514,14 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
             st->n_rejected_area++;
             continue;
         }
-        /* cut by a window's edge: its centroid would be biased (search wider) */
-        if (!full && ((c->x0 == x0 && x0 > 0) || (c->y0 == y0 && y0 > 0) || (c->x1 == x1 && x1 < f->width - 1) ||
-                      (c->y1 == y1 && y1 < f->height - 1))) {
-            st->n_clipped++;
+        /* cut by the edge of the frame or the roi: a marker partly out of view is no
+         * position; cut by a window's edge: biased, search wider (n_clipped) */
+        if (c->x0 <= w->rx0 || c->y0 <= w->ry0 || c->x1 >= w->rx1 || c->y1 >= w->ry1) {
+            st->n_rejected_edge++;
             continue;
         }
-        /* cut by the frame's edge: a marker partly out of view is no position */
-        if (c->x0 == 0 || c->y0 == 0 || c->x1 == f->width - 1 || c->y1 == f->height - 1) {
-            st->n_rejected_edge++;
+        if (c->x0 == x0 || c->y0 == y0 || c->x1 == x1 || c->y1 == y1) {
+            st->n_clipped++;
             continue;
         }
         /* another component inside the grown box: measure this one without margin */
@@ -532,6 +535,13 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
             continue;
         if (b.peak > st->brightest)
             st->brightest = b.peak;
+        if (d->mask) {
+            int mu = (int)floor(b.u + 0.5), mv = (int)floor(b.v + 0.5);
+            if (!d->mask[(size_t)mv * (size_t)d->mask_stride + (size_t)mu]) {
+                st->n_rejected_mask++;
+                continue;
+            }
+        }
         if (!shape_ok(d, &b, blur_px)) {
             st->n_rejected_shape++;
             continue;
@@ -578,6 +588,21 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
     track_detect_stats *st = &d->stats;
     int full = windows == NULL || n_windows <= 0;
     st->full_scan = full;
+    /* the region of interest, clipped to the frame */
+    int rx0 = 0, ry0 = 0, rx1 = f->width - 1, ry1 = f->height - 1;
+    if (d->roi[2] > 0 && d->roi[3] > 0) {
+        rx0 = d->roi[0] > 0 ? d->roi[0] : 0;
+        ry0 = d->roi[1] > 0 ? d->roi[1] : 0;
+        rx1 = d->roi[0] + d->roi[2] - 1 < rx1 ? d->roi[0] + d->roi[2] - 1 : rx1;
+        ry1 = d->roi[1] + d->roi[3] - 1 < ry1 ? d->roi[1] + d->roi[3] - 1 : ry1;
+        if (rx1 - rx0 < 2 || ry1 - ry0 < 2)
+            return icv_err_set(err, ICV_EINVAL, "track detector: roi [%d, %d, %d, %d] is outside the %dx%d frame",
+                               d->roi[0], d->roi[1], d->roi[2], d->roi[3], f->width, f->height);
+    }
+    w->rx0 = rx0;
+    w->ry0 = ry0;
+    w->rx1 = rx1;
+    w->ry1 = ry1;
     double frame_bg = 0;
     if (full) {
         double noise;
@@ -587,22 +612,22 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
         st->noise = noise;
         for (int i = 0; i < w->n_static; i++)
             w->statics[i].seen = 0;
-        detect_region(d, f, 0, 0, f->width - 1, f->height - 1, 0, 1, frame_bg, out, max_out, n_out);
+        detect_region(d, f, rx0, ry0, rx1, ry1, 0, 1, frame_bg, out, max_out, n_out);
         /* a static blob not seen in this scan is forgotten */
         int k = 0;
         for (int i = 0; i < w->n_static; i++)
             if (w->statics[i].seen)
                 w->statics[k++] = w->statics[i];
         w->n_static = k;
-        w->n_full_scans++;
         if (d->debug)
             debug_write(d, f, st->threshold);
+        w->n_full_scans++;
     } else {
         st->n_windows = n_windows;
         for (int i = 0; i < n_windows; i++) {
             const track_window *wi = &windows[i];
-            int x0 = wi->x0 < 0 ? 0 : wi->x0, y0 = wi->y0 < 0 ? 0 : wi->y0;
-            int x1 = wi->x1 >= f->width ? f->width - 1 : wi->x1, y1 = wi->y1 >= f->height ? f->height - 1 : wi->y1;
+            int x0 = wi->x0 < rx0 ? rx0 : wi->x0, y0 = wi->y0 < ry0 ? ry0 : wi->y0;
+            int x1 = wi->x1 > rx1 ? rx1 : wi->x1, y1 = wi->y1 > ry1 ? ry1 : wi->y1;
             if (x1 - x0 < 2 || y1 - y0 < 2)
                 continue;
             detect_region(d, f, x0, y0, x1, y1, wi->blur_px, 0, 0, out, max_out, n_out);

@@ -102,6 +102,7 @@ typedef struct {
     int n_rejected_static;/* rejected: matches a learnt static blob */
     int n_clipped;        /* rejected: cut by a window's edge (search a larger window) */
     int n_rejected_edge;  /* rejected: touches the frame's edge (partly out of view) */
+    int n_rejected_mask;  /* rejected: centroid on a masked-out pixel */
     int n_overflow;       /* components dropped because the workspace was full */
     int n_blobs;          /* blobs returned */
     double threshold;     /* gray levels: absolute threshold used (full scan) */
@@ -138,7 +139,8 @@ typedef struct {
     double blurred_px;        /* px: a blob whose streak_px exceeds this is flagged blurred.
                                  Default 2. */
     double saturation_level;  /* gray levels: pixels at or above this are saturated.
-                                 Default 255 (8 bit) or 65535 (16 bit). */
+                                 Default 0: the largest value of the frame's depth (255 or
+                                 65535); set it for 10/12-bit data in 16-bit words. */
     double gain;              /* gray levels per photo-electron, for shot noise in sigma:
                                  var = noise^2 + gain*(I - background). Default 0 (read
                                  noise only); set from the camera's datasheet. */
@@ -148,6 +150,13 @@ typedef struct {
                                  than that at the start of a clip. */
     double static_radius_px;  /* px: how still a static blob is. Default 0.5. */
     int max_blobs;            /* workspace size: components per frame. Default 256. */
+    int roi[4];               /* px: x, y, w, h where markers may be (experiment.yaml
+                                 cameras[].roi); w or h 0 = the whole frame (default). Full
+                                 scans search only here; windows are clipped to it. */
+    const uint8_t *mask;      /* optional, caller owns: one byte per frame pixel, row-major, with
+                                 mask_stride; a blob whose centroid pixel is 0 is ignored
+                                 (cameras[].mask: glints, the board). Default NULL. */
+    int mask_stride;          /* bytes per mask row */
     int debug;                /* 1: write the threshold image of each full scan as PGM to
                                  debug_dir (for a human to look at). Default 0. */
     const char *debug_dir;    /* caller owns; default "." */

@@ -175,3 +175,44 @@ TEST(test_tracker_windows_after_acquisition)
     ASSERT_EQ_INT(alloc_det, 7);       /* every allocation is in _alloc */
     ASSERT_EQ_INT(alloc_tr, 2);
 }
+
+TEST(test_tracking_survives_a_flash_that_lifts_the_background)
+{
+    /* the flash (sync) lifts the whole frame by 60 gray levels for 3 frames: windows
+     * take their own background, so no marker is lost and no glare blob appears */
+    static uint8_t buf[W * H];
+    rn_rng rng = {8};
+    track_detector *det = track_detector_alloc(W, H, NULL);
+    track_tracker *tr = track_tracker_alloc(NULL);
+    ASSERT_TRUE(det && tr);
+    tr->n_expected = 3;
+    int measured = 0, far = 0;
+    for (int f = 0; f < 20; f++) {
+        double u[3], v[3];
+        rod_truth(f, u, v);
+        rn_img im = rn_new(W, H, f >= 8 && f < 11 ? 80 : 20);
+        for (int k = 0; k < 3; k++)
+            rn_gauss_spot(&im, u[k], v[k], 1.5, 150, 1);
+        rn_to_u8(&im, 2, &rng, buf);
+        rn_free(&im);
+        track_frame fr = {buf, W, H, W, 8};
+        track_point pts[8];
+        int np;
+        ASSERT_TRUE(track_tracker_step(tr, det, &fr, pts, 8, &np, NULL) == 0);
+        for (int i = 0; i < np; i++) {
+            if (pts[i].flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED))
+                continue;
+            double e = 1e9;
+            for (int k = 0; k < 3; k++)
+                e = fmin(e, hypot(pts[i].u - u[k], pts[i].v - v[k]));
+            far += e > 0.2; /* 0.2 px: ~10 sigma of the centroid noise */
+            measured++;
+        }
+    }
+    int n_ids = tr->n_identities;
+    track_tracker_free(tr);
+    track_detector_free(det);
+    ASSERT_EQ_INT(n_ids, 3);
+    ASSERT_EQ_INT(measured, 3 * 19); /* every frame after the first (confirmation) */
+    ASSERT_EQ_INT(far, 0);
+}
