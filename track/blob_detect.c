@@ -10,19 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "track/static_model.h"
 #include "track/track.h"
-
-#define MAX_STATIC 64
 
 typedef struct {
     int y, x0, x1; /* px, inclusive */
 } run;
 
-typedef struct {
-    double u, v;
-    int count; /* full scans it stayed still */
-    int seen;  /* seen in the current full scan */
-} static_blob;
 
 typedef struct {
     int area;
@@ -37,8 +31,8 @@ struct track_detector_ws {
     int *label;  /* component of each run */
     comp *comps;
     unsigned *hist; /* 65536 bins */
-    static_blob statics[MAX_STATIC];
-    int n_static;
+    track_static_model statics;
+    int rects[TRACK_MAX_TRACKS][4]; /* px: the regions searched this frame */
     double peak_ref;     /* gray levels above background: the markers' typical peak */
     double noise;        /* gray levels: last full-scan noise estimate (0 = none yet) */
     long n_full_scans;
@@ -114,7 +108,7 @@ void track_detector_free(track_detector *d)
 
 void track_detector_reset(track_detector *d)
 {
-    d->ws->n_static = 0;
+    d->ws->statics.n = 0;
     d->ws->peak_ref = 0;
     d->ws->noise = 0;
     d->ws->n_full_scans = 0;
@@ -425,29 +419,6 @@ static int shape_ok(const track_detector *d, const track_blob *b, double blur_px
     return b->area > 0.5 * want && b->area < 1.5 * want;
 }
 
-/* 1 when the blob sits on a learnt static blob; updates the model in full scans. */
-static int static_check(track_detector *d, const track_blob *b, int full)
-{
-    struct track_detector_ws *w = d->ws;
-    if (d->static_frames <= 0)
-        return 0;
-    double r2 = d->static_radius_px * d->static_radius_px;
-    for (int i = 0; i < w->n_static; i++) {
-        static_blob *s = &w->statics[i];
-        double du = b->u - s->u, dv = b->v - s->v;
-        if (du * du + dv * dv > r2)
-            continue;
-        if (full && !s->seen) {
-            s->seen = 1;
-            s->count++;
-        }
-        return s->count >= d->static_frames;
-    }
-    if (full && w->n_static < MAX_STATIC)
-        w->statics[w->n_static++] = (static_blob){b->u, b->v, 1, 1};
-    return 0;
-}
-
 /* ---- one region (a window or the whole frame) ------------------------------ */
 
 static void detect_region(track_detector *d, const track_frame *f, int x0, int y0, int x1, int y1, double blur_px,
@@ -546,7 +517,8 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
             st->n_rejected_shape++;
             continue;
         }
-        if (static_check(d, &b, full)) {
+        if (d->static_frames > 0 &&
+            track_static_observe(&w->statics, b.u, b.v, d->static_radius_px, d->static_frames)) {
             st->n_rejected_static++;
             continue;
         }
@@ -610,20 +582,20 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
         w->noise = noise;
         st->background = frame_bg;
         st->noise = noise;
-        for (int i = 0; i < w->n_static; i++)
-            w->statics[i].seen = 0;
+        track_static_begin(&w->statics);
         detect_region(d, f, rx0, ry0, rx1, ry1, 0, 1, frame_bg, out, max_out, n_out);
-        /* a static blob not seen in this scan is forgotten */
-        int k = 0;
-        for (int i = 0; i < w->n_static; i++)
-            if (w->statics[i].seen)
-                w->statics[k++] = w->statics[i];
-        w->n_static = k;
+        w->rects[0][0] = rx0;
+        w->rects[0][1] = ry0;
+        w->rects[0][2] = rx1;
+        w->rects[0][3] = ry1;
+        track_static_end(&w->statics, (const int(*)[4])w->rects, 1);
         if (d->debug)
             debug_write(d, f, st->threshold);
         w->n_full_scans++;
     } else {
         st->n_windows = n_windows;
+        track_static_begin(&w->statics);
+        int nr = 0;
         for (int i = 0; i < n_windows; i++) {
             const track_window *wi = &windows[i];
             int x0 = wi->x0 < rx0 ? rx0 : wi->x0, y0 = wi->y0 < ry0 ? ry0 : wi->y0;
@@ -631,7 +603,15 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
             if (x1 - x0 < 2 || y1 - y0 < 2)
                 continue;
             detect_region(d, f, x0, y0, x1, y1, wi->blur_px, 0, 0, out, max_out, n_out);
+            if (nr < TRACK_MAX_TRACKS) {
+                w->rects[nr][0] = x0;
+                w->rects[nr][1] = y0;
+                w->rects[nr][2] = x1;
+                w->rects[nr][3] = y1;
+                nr++;
+            }
         }
+        track_static_end(&w->statics, (const int(*)[4])w->rects, nr);
     }
     /* the markers' typical peak above background, for the AUTO threshold */
     if (*n_out > 0) {

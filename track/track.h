@@ -144,10 +144,12 @@ typedef struct {
     double gain;              /* gray levels per photo-electron, for shot noise in sigma:
                                  var = noise^2 + gain*(I - background). Default 0 (read
                                  noise only); set from the camera's datasheet. */
-    int static_frames;        /* full scans a blob must stay within static_radius_px to be
-                                 learnt as static (background model) and ignored.
-                                 Default 50; 0 disables. Raise it if the body rests longer
-                                 than that at the start of a clip. */
+    int static_frames;        /* frames (that searched its place: full scans, or windows
+                                 over it) a blob must stay within static_radius_px to be
+                                 learnt as static (background model, static_model.c) and
+                                 ignored. Default 50; 0 disables. A body resting longer
+                                 than this is learnt too: its markers come back (as new
+                                 tracks) once they move. */
     double static_radius_px;  /* px: how still a static blob is. Default 0.5. */
     int max_blobs;            /* workspace size: components per frame. Default 256. */
     int roi[4];               /* px: x, y, w, h where markers may be (experiment.yaml

@@ -290,15 +290,12 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
         if ((k->id < 0 && k->misses > 0) || k->misses > t->max_coast)
             remove_track(t, i);
     }
-    /* 8. births from the blobs no track took (not merged ones) */
-    int n_conf = 0;
-    for (int i = 0; i < t->n_tracks; i++)
-        n_conf += w->tracks[i].id >= 0;
+    /* 8. births from the blobs no track took (not merged ones). Not capped at
+     * n_expected: a glint confirmed as a track before the static model learns it must
+     * not keep a real marker out. */
     for (int j = 0; j < nd && t->n_tracks < TRACK_MAX_TRACKS; j++) {
         if (w->det_used[j])
             continue;
-        if (t->n_expected > 0 && n_conf >= t->n_expected)
-            break;
         trk *k = &w->tracks[t->n_tracks++];
         track_kalman_init(&k->kf, w->blobs[j].u, w->blobs[j].v, fmax(w->blobs[j].sigma, t->sigma_floor_px),
                           t->init_vel_sigma, t->gravity_u, t->gravity_v, t->init_acc_sigma);
@@ -308,7 +305,7 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
         k->area = w->blobs[j].area;
         k->sigma = w->blobs[j].sigma;
         if (t->confirm_hits <= 1)
-            k->id = t->n_identities++, n_conf++;
+            k->id = t->n_identities++;
     }
     t->n_frames++;
     return 0;
