@@ -17,24 +17,34 @@ void track_frame_background(struct track_detector_ws *w, const track_frame *f, d
             h[(int)pix(f, x, y)]++;
             n++;
         }
-    long half = (n + 1) / 2, acc = 0;
+    /* Integer levels: bin v holds [v - 0.5, v + 0.5), and the median and the MAD are
+     * interpolated inside their bins, or a noise of 2 levels would read as 1.48 or
+     * 2.97 (1.4826 x an integer). */
+    double half = 0.5 * n, acc = 0;
     int med = 0;
-    for (; med < nb; med++) {
-        acc += h[med];
-        if (acc >= half)
+    for (; med < nb - 1; med++) {
+        if (acc + h[med] >= half)
             break;
+        acc += h[med];
     }
-    /* MAD: grow a band around the median until it holds half of the samples. */
-    acc = h[med];
+    *bg = med - 0.5 + (h[med] > 0 ? (half - acc) / h[med] : 0.5);
+    /* MAD: grow a band of whole bins around the median until it holds half of the
+     * samples, then interpolate within the last ring of bins added */
+    double in = h[med];
     int r = 0;
-    while (acc < half && r < nb) {
-        r++;
-        if (med - r >= 0)
-            acc += h[med - r];
-        if (med + r < nb)
-            acc += h[med + r];
+    if (in >= half) {
+        *noise = 1.4826 * 0.5 * half / in;
+        return;
     }
-    *bg = med;
+    while (r < nb) {
+        r++;
+        double ring = (med - r >= 0 ? h[med - r] : 0) + (med + r < nb ? h[med + r] : 0);
+        if (in + ring >= half) {
+            *noise = 1.4826 * (r - 0.5 + (ring > 0 ? (half - in) / ring : 0));
+            return;
+        }
+        in += ring;
+    }
     *noise = 1.4826 * r;
 }
 

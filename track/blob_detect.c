@@ -255,3 +255,36 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
     st->n_blobs = *n_out;
     return 0;
 }
+
+void track_detector_set_marker_size(track_detector *d, double diameter_px, double max_streak_px)
+{
+    double r = 0.5 * diameter_px, disc = M_PI * r * r;
+    d->min_area_px = fmax(1, 0.25 * disc);
+    d->max_area_px = 3 * (disc + diameter_px * fmax(max_streak_px, 0));
+    d->max_streak_px = max_streak_px;
+}
+
+double track_marker_diameter_px(double diameter_m, double focal_px, double distance_m)
+{
+    return distance_m > 0 ? focal_px * diameter_m / distance_m : 0;
+}
+
+const char *track_detector_describe(const track_detector *d, char *buf, size_t n)
+{
+    const track_detect_stats *s = &d->stats;
+    char thr[128];
+    if (d->threshold_mode == TRACK_THRESHOLD_FIXED)
+        snprintf(thr, sizeof thr, "threshold %.1f (fixed)", d->threshold_level);
+    else if (s->full_scan)
+        snprintf(thr, sizeof thr, "threshold %.1f (auto: background %.1f, noise %.2f)", s->threshold, s->background,
+                 s->noise);
+    else
+        snprintf(thr, sizeof thr, "auto threshold per window");
+    snprintf(buf, n,
+             "%s, %s; %d components, %d kept; rejected: %d area [%.0f, %.0f] px, %d shape, %d static, %d mask, "
+             "%d frame edge, %d window edge, %d overflow; brightest blob peak %.0f",
+             s->full_scan ? "full scan" : "windows", thr, s->n_components, s->n_blobs, s->n_rejected_area,
+             d->min_area_px, d->max_area_px, s->n_rejected_shape, s->n_rejected_static, s->n_rejected_mask,
+             s->n_rejected_edge, s->n_clipped, s->n_overflow, s->brightest);
+    return buf;
+}

@@ -176,6 +176,21 @@ void track_detector_free(track_detector *det);
 /* Forgets what was learnt (auto threshold, static blobs). */
 void track_detector_reset(track_detector *det);
 
+/* Sets min_area_px and max_area_px from the marker's expected image diameter (px):
+ * min = 0.25 x the disc's area (a marker seen obliquely, or thresholded at its
+ * shoulder), max = 3 x the area of the disc swept by max_streak_px (halo, saturation).
+ * diameter_px comes from track_marker_diameter_px. */
+void track_detector_set_marker_size(track_detector *det, double diameter_px, double max_streak_px);
+
+/* Image diameter (px) of a marker of diameter_m (m) at distance_m (m, along the optical
+ * axis) through a focal length focal_px (px): the pinhole scale f D / Z. */
+double track_marker_diameter_px(double diameter_m, double focal_px, double distance_m);
+
+/* One line on the last frame for a person (and for error messages): the threshold
+ * and how it was set, components found, blobs kept and why the others were rejected,
+ * the brightest blob seen. Returns buf. */
+const char *track_detector_describe(const track_detector *det, char *buf, size_t n);
+
 /* Detects blobs in the whole frame (windows == NULL or n_windows == 0) or inside the
  * given windows, which must not overlap (a blob in two windows would be found twice:
  * the tracker merges overlapping windows into one). Writes at most max_out blobs to out (caller owns) and their count to
@@ -244,6 +259,9 @@ typedef struct {
     int n_tracks;           /* live tracks, confirmed or not (read only) */
     long n_frames;          /* frames processed (read only) */
     int n_identities;       /* identities given so far (read only) */
+    int n_lost;             /* confirmed tracks ended after max_coast misses (read only) */
+    int last_lost_marker;   /* identity of the last of them, -1 none (read only) */
+    long last_lost_frame;   /* the frame it was last measured in (read only) */
     long n_allocs;          /* heap allocations made by this object (all in _alloc) */
     struct track_tracker_ws *ws; /* private */
 } track_tracker;

@@ -65,6 +65,7 @@ track_tracker *track_tracker_alloc(icv_err *err)
     t->full_scan_every = 0;
     t->reacquire_px = 30;
     t->sigma_floor_px = 0.1;
+    t->last_lost_marker = -1;
     return t;
 }
 
@@ -287,6 +288,11 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
     /* 7. end tracks: tentative ones at their first miss, confirmed ones after max_coast */
     for (int i = t->n_tracks - 1; i >= 0; i--) {
         const trk *k = &w->tracks[i];
+        if (k->id >= 0 && k->misses > t->max_coast) {
+            t->n_lost++;
+            t->last_lost_marker = k->id;
+            t->last_lost_frame = t->n_frames - k->misses;
+        }
         if ((k->id < 0 && k->misses > 0) || k->misses > t->max_coast)
             remove_track(t, i);
     }

@@ -346,3 +346,58 @@ TEST(test_expected_blur_relaxes_circularity_along_the_streak)
     ASSERT_EQ_INT(n_win, 1);
     ASSERT_NEAR(b[0].u, 100, 0.1); /* mid-exposure; 0.1 px: several sigma of noise */
 }
+
+TEST(test_marker_size_sets_area_limits_and_description_explains_a_frame)
+{
+    /* pinhole: 12 mm at 0.9 m through f = 1100 px is 14.67 px */
+    double dpx = track_marker_diameter_px(0.012, 1100, 0.9);
+    ASSERT_NEAR(dpx, 1100 * 0.012 / 0.9, 1e-12);
+    static uint8_t buf[W * H];
+    rn_rng rng = {17};
+    rn_img im = rn_new(W, H, 20);
+    rn_disc(&im, 60.2, 60.4, 2, 180, 1);   /* 4 px across: too small for a 14.7 px marker */
+    rn_disc(&im, 150.6, 90.3, 7.3, 180, 1); /* the marker, 180 above the background of 20 */
+    rn_to_u8(&im, 2, &rng, buf);
+    rn_free(&im);
+    track_detector *d = track_detector_alloc(W, H, NULL);
+    ASSERT_TRUE(d != NULL);
+    track_detector_set_marker_size(d, dpx, 20);
+    ASSERT_NEAR(d->min_area_px, 0.25 * M_PI * dpx * dpx / 4, 1e-9);
+    track_frame fr = {buf, W, H, W, 8};
+    track_blob b[4];
+    int nb;
+    ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 4, &nb, NULL) == 0);
+    char line[512];
+    track_detector_describe(d, line, sizeof line);
+    track_detector_free(d);
+    ASSERT_EQ_INT(nb, 1);
+    ASSERT_NEAR(b[0].u, 150.6, 0.1); /* 0.1 px: several sigma of noise */
+    ASSERT_STR_CONTAINS(line, "full scan, threshold");
+    ASSERT_STR_CONTAINS(line, "2 components, 1 kept; rejected: 1 area");
+    const char *pk = strstr(line, "brightest blob peak ");
+    ASSERT_TRUE(pk != NULL);
+    ASSERT_NEAR(atof(pk + 20), 200, 8); /* peak 200 over 20... plus noise: 4 sigma of 2 levels */
+}
+
+TEST(test_full_scan_estimates_background_and_noise)
+{
+    static uint8_t buf[W * H];
+    rn_rng rng = {23};
+    rn_img im = rn_new(W, H, 20.3);
+    rn_to_u8(&im, 2, &rng, buf);
+    rn_free(&im);
+    track_detector *d = track_detector_alloc(W, H, NULL);
+    ASSERT_TRUE(d != NULL);
+    track_frame fr = {buf, W, H, W, 8};
+    track_blob b[4];
+    int nb;
+    ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 4, &nb, NULL) == 0);
+    track_detect_stats st = d->stats;
+    track_detector_free(d);
+    ASSERT_EQ_INT(nb, 0);
+    /* 2400 samples: the median's standard error is 1.25 x 2 / sqrt(2400) = 0.05 level */
+    ASSERT_NEAR(st.background, 20.3, 0.15);
+    /* the MAD's is ~1.7x the SD's, 2.5% of 2: 0.2 is 4 standard errors; the rounding
+     * adds 1/12 to the variance (2.02) */
+    ASSERT_NEAR(st.noise, 2.02, 0.2);
+}

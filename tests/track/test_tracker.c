@@ -316,3 +316,35 @@ TEST(test_fast_markers_are_tracked_as_streaks)
     ASSERT_EQ_INT(blurred, measured);
     ASSERT_EQ_INT(far, 0);
 }
+
+TEST(test_marker_hidden_longer_than_coasting_is_reported_lost)
+{
+    static uint8_t buf[W * H];
+    rn_rng rng = {66};
+    track_detector *det = track_detector_alloc(W, H, NULL);
+    track_tracker *tr = track_tracker_alloc(NULL);
+    ASSERT_TRUE(det && tr);
+    tr->n_expected = 3;
+    for (int f = 0; f < 30; f++) {
+        double u[3], v[3];
+        rod_truth(f, u, v);
+        int hidden = f >= 10 && f < 20; /* 10 frames: longer than max_coast = 6 */
+        rn_img im = rn_new(W, H, 20);
+        for (int k = 0; k < 3; k++)
+            if (!(hidden && k == 0))
+                rn_gauss_spot(&im, u[k], v[k], 1.5, 200, 1);
+        rn_to_u8(&im, 2, &rng, buf);
+        rn_free(&im);
+        track_frame fr = {buf, W, H, W, 8};
+        track_point pts[8];
+        int np;
+        ASSERT_TRUE(track_tracker_step(tr, det, &fr, pts, 8, &np, NULL) == 0);
+    }
+    int lost = tr->n_lost, ids = tr->n_identities;
+    long from = tr->last_lost_frame;
+    track_tracker_free(tr);
+    track_detector_free(det);
+    ASSERT_EQ_INT(lost, 1);
+    ASSERT_EQ_INT(from, 9); /* last measured in frame 9 */
+    ASSERT_EQ_INT(ids, 4);  /* it came back as a new track: identity from the body template is later */
+}
