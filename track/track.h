@@ -273,8 +273,9 @@ void track_tracker_free(track_tracker *tr);
 /* Processes one frame: predicts every track, detects (windows around predictions, or
  * the whole frame while acquiring), assigns detections to tracks (Hungarian, gated),
  * updates, coasts, starts and ends tracks. Writes the confirmed tracks' points of
- * this frame to out (at most max_out; caller owns) and their count to *n_out.
- * Allocates nothing. */
+ * this frame to out in increasing identity (at most max_out; caller owns) and their
+ * count to *n_out. A track's detections before it is confirmed (confirm_hits) are
+ * not written. Allocates nothing. */
 int track_tracker_step(track_tracker *tr, track_detector *det, const track_frame *frame,
                        track_point *out, int max_out, int *n_out, icv_err *err);
 

@@ -285,6 +285,14 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
             p->flags = (w->trk_flags[i] & TRACK_FLAG_MERGED) ? TRACK_FLAG_MERGED : TRACK_FLAG_COASTED;
         }
     }
+    /* points in identity order (tracks move in the array as others end) */
+    for (int a = 1; a < *n_out; a++) {
+        track_point p = out[a];
+        int b = a - 1;
+        for (; b >= 0 && out[b].marker > p.marker; b--)
+            out[b + 1] = out[b];
+        out[b + 1] = p;
+    }
     /* 7. end tracks: tentative ones at their first miss, confirmed ones after max_coast */
     for (int i = t->n_tracks - 1; i >= 0; i--) {
         const trk *k = &w->tracks[i];
