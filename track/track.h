@@ -295,6 +295,29 @@ typedef struct {
 /* Writes rows to path atomically (a failure leaves no partial file). */
 int track_tracks2d_write(const char *path, const track_row2d *rows, size_t n, icv_err *err);
 
+/* ---- tracks3d file and its quality side file ---------------------------- */
+
+/* Writes DIR/tracks3d.csv (contract: frame,time_s, then m<k>_x,m<k>_y,m<k>_z per
+ * marker, metres, surface frame, empty where a marker is not seen) atomically. Row r
+ * has frame[r], time_s[r] (s) and, for marker k, xyz[(r * n_markers + k) * 3 + c]
+ * (m); a NaN in any component means not seen. */
+int track_tracks3d_write(const char *path, int n_markers, size_t n_rows, const long *frame, const double *time_s,
+                         const double *xyz, icv_err *err);
+
+/* One triangulated point's quality: the side file tracks3d_quality.csv, columns
+ * frame,time_s,marker,residual_px,cov_xx_m2,cov_xy_m2,cov_xz_m2,cov_yy_m2,cov_yz_m2,
+ * cov_zz_m2,flags (covariance in the frame of tracks3d.csv). */
+typedef struct {
+    long frame;
+    double time_s;       /* s */
+    int marker;
+    double residual_px;  /* px: RMS reprojection residual over the views */
+    double cov[3][3];    /* m^2 */
+    unsigned flags;      /* TRACK_FLAG_* (outlier, interpolated) */
+} track_quality3d;
+
+int track_quality3d_write(const char *path, const track_quality3d *rows, size_t n, icv_err *err);
+
 /* ---- triangulation ------------------------------------------------------ */
 
 /* One camera's view of one point: P = K [R | t] (x_cam = R x + t), and the point's

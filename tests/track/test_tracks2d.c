@@ -42,3 +42,28 @@ TEST(test_flag_names_cover_the_vocabulary)
                        "coasted|interpolated|merged|saturated|blurred|outlier") == 0);
     ASSERT_TRUE(strcmp(track_flags_format(0, buf, sizeof buf), "") == 0);
 }
+
+TEST(test_tracks3d_file_has_contract_columns_and_empty_unseen_markers)
+{
+    long frame[2] = {0, 1};
+    double t[2] = {0, 0.004};
+    double xyz[2 * 2 * 3] = {0.1, 0.2, 0.3, NAN, NAN, NAN, -0.5, 0.25, 1e-3, 0.0, 0.0, 0.0};
+    const char *path = th_tmp("tracks3d.csv");
+    ASSERT_EQ_INT(track_tracks3d_write(path, 2, 2, frame, t, xyz, NULL), 0);
+    const char *want = "frame,time_s,m0_x,m0_y,m0_z,m1_x,m1_y,m1_z\n"
+                       "0,0.000000000,0.1000000,0.2000000,0.3000000,,,\n"
+                       "1,0.004000000,-0.5000000,0.2500000,0.0010000,0.0000000,0.0000000,0.0000000\n";
+    const char *text = th_read_file(path);
+    ASSERT_TRUE(text != NULL && strcmp(text, want) == 0);
+}
+
+TEST(test_quality3d_side_file_lists_residual_and_covariance)
+{
+    track_quality3d q = {3, 0.012, 1, 0.25, {{1e-8, 2e-9, 0}, {2e-9, 4e-8, 0}, {0, 0, 9e-8}}, TRACK_FLAG_OUTLIER};
+    const char *path = th_tmp("tracks3d_quality.csv");
+    ASSERT_EQ_INT(track_quality3d_write(path, &q, 1, NULL), 0);
+    const char *text = th_read_file(path);
+    ASSERT_STR_CONTAINS(text, "frame,time_s,marker,residual_px,cov_xx_m2");
+    ASSERT_STR_CONTAINS(text, "3,0.012000000,1,0.2500,1.000000e-08,2.000000e-09,0.000000e+00,4.000000e-08,"
+                              "0.000000e+00,9.000000e-08,outlier\n");
+}
