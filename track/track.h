@@ -337,6 +337,10 @@ typedef struct {
     double cov[3][3];     /* m^2: its covariance from the 2D sigmas (Gauss-Newton) */
     double residual_px;   /* px: RMS reprojection residual over the views */
     double residual[TRACK_MAX_VIEWS]; /* px: reprojection distance per view */
+    double chi2;          /* sum of (residual / sigma)^2 over u and v of every view: a
+                             chi-square with 2n - 3 degrees of freedom when the sigmas are
+                             right; above track_chi2_limit(2n - 3) the point is an
+                             outlier */
     int iterations;       /* Gauss-Newton iterations used */
 } track_point3d;
 
@@ -346,5 +350,28 @@ typedef struct {
  * covariance (J^T W J)^-1 at the optimum. Fails (ICV_ENUMERIC) for a point behind a
  * camera or a degenerate geometry (parallel rays). Allocates nothing. */
 int track_triangulate(const track_view *views, int n, track_point3d *out, icv_err *err);
+
+/* The 99.9% point of a chi-square with dof degrees of freedom (GSL's
+ * gsl_cdf_chisq_Pinv): the limit of track_point3d.chi2 with dof = 2n - 3 beyond which
+ * a point is flagged outlier. */
+double track_chi2_limit(int dof);
+
+/* One-camera (planar) mode: the point where the ray of an undistorted pixel meets a
+ * plane (point p0, normal nrm, world frame, m), with its 3x3 covariance from the
+ * pixel's sigma (first-order). Fails (ICV_ENUMERIC) when the ray is parallel to the
+ * plane or meets it behind the camera. residual and chi2 are 0. */
+int track_ray_plane(const track_view *view, const double p0[3], const double nrm[3], track_point3d *out,
+                    icv_err *err);
+
+/* Distance (px, in view b) from the pixel (ub, vb) to the epipolar line of the pixel
+ * (ua, va) of view a: how well two undistorted detections can be the same point. */
+double track_epipolar_distance(const track_view *a, const track_view *b);
+
+/* Associates detections of two views (their u, v; every a[i] carries camera a's
+ * K R t and every b[j] camera b's; n_a and n_b of them, at most TRACK_MAX_TRACKS each) by a minimum-cost assignment on the symmetric epipolar
+ * distance, leaving a pair out when that exceeds max_px. match[i] = the index in b of
+ * a's detection i, or -1. Works on the stack (~60 KB); allocates nothing. */
+int track_epipolar_match(const track_view *a, int n_a, const track_view *b, int n_b, double max_px, int *match,
+                         icv_err *err);
 
 #endif

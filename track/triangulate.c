@@ -5,6 +5,7 @@
  * Gaussian centroid errors (H&Z sec. 12.5; pixel and normalized errors differ only by
  * the focal scale, which the weights carry), and the covariance (J^T W J)^-1 at the
  * optimum (H&Z sec. 5.2.3, first-order propagation). */
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_linalg.h>
 #include <math.h>
 #include <string.h>
@@ -123,7 +124,7 @@ int track_triangulate(const track_view *views, int n, track_point3d *out, icv_er
     }
     /* covariance and residuals at the optimum */
     memset(&H, 0, sizeof H);
-    double ss = 0;
+    double ss = 0, chi2 = 0;
     for (int i = 0; i < n; i++) {
         double u, v, J[2][3];
         if (project(&views[i], X, &u, &v, J) <= 0)
@@ -134,6 +135,7 @@ int track_triangulate(const track_view *views, int n, track_point3d *out, icv_er
                 H.m[a][b] += w * (J[0][a] * J[0][b] + J[1][a] * J[1][b]);
         out->residual[i] = hypot(views[i].u - u, views[i].v - v);
         ss += out->residual[i] * out->residual[i];
+        chi2 += w * out->residual[i] * out->residual[i];
     }
     icv_mat3 C;
     if (icv_m3_inverse(H, &C) != 0)
@@ -141,6 +143,12 @@ int track_triangulate(const track_view *views, int n, track_point3d *out, icv_er
     memcpy(out->X, X, sizeof X);
     memcpy(out->cov, C.m, sizeof C.m);
     out->residual_px = sqrt(ss / n);
+    out->chi2 = chi2;
     out->iterations = it + 1;
     return 0;
+}
+
+double track_chi2_limit(int dof)
+{
+    return gsl_cdf_chisq_Pinv(0.999, dof > 0 ? dof : 1);
 }

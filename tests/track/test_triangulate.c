@@ -78,7 +78,7 @@ TEST(test_triangulation_covariance_is_honest_on_noisy_pixels)
     rn_rng rng = {314};
     track_view views[3];
     rig(views, 3);
-    double z2[3] = {0, 0, 0}, md = 0;
+    double z2[3] = {0, 0, 0}, md = 0, chi2 = 0;
     int n = 2000;
     for (int trial = 0; trial < n; trial++) {
         double X[3] = {0.2 * (rn_uniform(&rng) - 0.5), 0.1 + 0.2 * rn_uniform(&rng), 0.2 * (rn_uniform(&rng) - 0.5)};
@@ -95,6 +95,7 @@ TEST(test_triangulation_covariance_is_honest_on_noisy_pixels)
         ASSERT_TRUE(icv_m3_inverse(C, &Ci) == 0);
         icv_vec3 e = icv_v3(p.X[0] - X[0], p.X[1] - X[1], p.X[2] - X[2]);
         md += icv_v3_dot(e, icv_m3_apply(Ci, e));
+        chi2 += p.chi2;
         for (int k = 0; k < 3; k++)
             z2[k] += icv_v3_get(e, k) * icv_v3_get(e, k) / p.cov[k][k];
     }
@@ -106,6 +107,8 @@ TEST(test_triangulation_covariance_is_honest_on_noisy_pixels)
     ASSERT_NEAR(s1, 1, 0.1);
     ASSERT_NEAR(s2, 1, 0.1);
     ASSERT_NEAR(md / n, 3, 0.3); /* chi-square(3) mean; its standard error is 0.055 */
+    /* the residual chi-square has 2n - 3 = 3 degrees of freedom: mean 3, same error */
+    ASSERT_NEAR(chi2 / n, 3, 0.3);
 }
 
 TEST(test_triangulation_rejects_parallel_rays_and_one_view)
@@ -139,4 +142,77 @@ TEST(test_triangulation_residual_shows_an_inconsistent_view)
     ASSERT_EQ_INT(track_triangulate(views, 3, &p, NULL), 0);
     /* three views, 3 unknowns: the 5 px error spreads but stays far above the 0.1 px noise */
     ASSERT_TRUE(p.residual_px > 1);
+}
+
+TEST(test_chi2_limit_matches_tables)
+{
+    /* 99.9% points of chi-square (NIST/SEMATECH e-Handbook, table 1.3.6.7.4) */
+    const double want[] = {10.828, 13.816, 16.266, 18.467, 20.515, 22.458, 24.322, 26.125, 27.877, 29.588};
+    for (int k = 1; k <= 10; k++)
+        ASSERT_NEAR(track_chi2_limit(k), want[k - 1], 1e-3); /* the table's last digit */
+}
+
+TEST(test_ray_plane_is_exact_and_its_covariance_honest)
+{
+    rn_rng rng = {808};
+    track_view view;
+    rig(&view, 1);
+    const double p0[3] = {0, 0.1, 0.05}, nrm[3] = {0.1, 0.2, 1.0}; /* a plane facing the camera, tilted */
+    double z2 = 0;
+    int n = 2000;
+    for (int trial = 0; trial < n; trial++) {
+        /* a point of the plane: p0 + a e1 + b e2, e1, e2 orthogonal to nrm */
+        double a = 0.2 * (rn_uniform(&rng) - 0.5), b = 0.2 * (rn_uniform(&rng) - 0.5);
+        icv_vec3 nv = icv_v3_unit(icv_v3(nrm[0], nrm[1], nrm[2]));
+        icv_vec3 e1 = icv_v3_unit(icv_v3_cross(nv, icv_v3(0, 1, 0))), e2 = icv_v3_cross(nv, e1);
+        icv_vec3 X = icv_v3_add(icv_v3(p0[0], p0[1], p0[2]), icv_v3_add(icv_v3_scale(e1, a), icv_v3_scale(e2, b)));
+        double Xa[3] = {X.x, X.y, X.z};
+        project_px(&view, Xa, &view.u, &view.v);
+        view.sigma = 0.2;
+        track_point3d p;
+        if (trial == 0) {
+            ASSERT_EQ_INT(track_ray_plane(&view, p0, nrm, &p, NULL), 0);
+            for (int k = 0; k < 3; k++)
+                ASSERT_NEAR(p.X[k], Xa[k], 1e-12); /* rounding on ~1 m */
+        }
+        view.u += view.sigma * rn_gauss(&rng);
+        view.v += view.sigma * rn_gauss(&rng);
+        ASSERT_EQ_INT(track_ray_plane(&view, p0, nrm, &p, NULL), 0);
+        /* the error lies in the plane: project it on e1 and compare with e1^T C e1 */
+        icv_vec3 e = icv_v3(p.X[0] - Xa[0], p.X[1] - Xa[1], p.X[2] - Xa[2]);
+        icv_mat3 C;
+        memcpy(C.m, p.cov, sizeof C.m);
+        double s2 = icv_v3_dot(e1, icv_m3_apply(C, e1)), ee = icv_v3_dot(e, e1);
+        z2 += ee * ee / s2;
+        ASSERT_NEAR(icv_v3_dot(e, nv), 0, 1e-12); /* stays on the plane */
+    }
+    double spread = sqrt(z2 / n);
+    printf("    ray-plane error/sigma spread %.3f\n", spread);
+    ASSERT_NEAR(spread, 1, 0.1); /* 2000 samples: +-0.016; linearisation negligible at 0.2 px */
+}
+
+TEST(test_epipolar_match_pairs_shuffled_detections_and_leaves_out_strays)
+{
+    track_view a[4], b[4], cams[2];
+    rig(cams, 2);
+    const double P[3][3] = {{0.02, 0.12, 0.0}, {-0.05, 0.05, 0.03}, {0.06, 0.18, -0.04}};
+    const int perm[3] = {2, 0, 1}; /* b lists the points in another order */
+    for (int i = 0; i < 3; i++) {
+        a[i] = cams[0];
+        project_px(&a[i], P[i], &a[i].u, &a[i].v);
+        b[perm[i]] = cams[1];
+        project_px(&b[perm[i]], P[i], &b[perm[i]].u, &b[perm[i]].v);
+        ASSERT_NEAR(track_epipolar_distance(&a[i], &b[perm[i]]), 0, 1e-9); /* a true pair: on the line */
+    }
+    b[3] = cams[1]; /* a stray blob in b only */
+    b[3].u = 100;
+    b[3].v = 650;
+    a[3] = cams[0]; /* and one in a only */
+    a[3].u = 1200;
+    a[3].v = 40;
+    int match[4];
+    ASSERT_EQ_INT(track_epipolar_match(a, 4, b, 4, 3.0, match, NULL), 0);
+    for (int i = 0; i < 3; i++)
+        ASSERT_EQ_INT(match[i], perm[i]);
+    ASSERT_EQ_INT(match[3], -1);
 }
