@@ -245,12 +245,20 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
         }
         track_static_end(&w->statics, (const int(*)[4])w->rects, nr);
     }
-    /* the markers' typical peak above background, for the AUTO threshold */
+    /* the markers' typical peak above background, for the AUTO threshold: the median
+     * of this frame's blobs (one glare or flash blob does not lift it), smoothed */
     if (*n_out > 0) {
-        double best = 0;
-        for (int i = 0; i < *n_out; i++)
-            best = fmax(best, out[i].peak - out[i].background);
-        w->peak_ref = w->peak_ref > 0 ? 0.9 * w->peak_ref + 0.1 * best : best;
+        double pk[64];
+        int n = *n_out < 64 ? *n_out : 64;
+        for (int i = 0; i < n; i++) {
+            double p = out[i].peak - out[i].background;
+            int j = i - 1;
+            for (; j >= 0 && pk[j] > p; j--)
+                pk[j + 1] = pk[j];
+            pk[j + 1] = p;
+        }
+        double med = n % 2 ? pk[n / 2] : 0.5 * (pk[n / 2 - 1] + pk[n / 2]);
+        w->peak_ref = w->peak_ref > 0 ? 0.9 * w->peak_ref + 0.1 * med : med;
     }
     st->n_blobs = *n_out;
     return 0;

@@ -401,3 +401,52 @@ TEST(test_full_scan_estimates_background_and_noise)
      * adds 1/12 to the variance (2.02) */
     ASSERT_NEAR(st.noise, 2.02, 0.2);
 }
+
+TEST(test_padded_rows_and_a_sub_image_are_read_through_the_stride)
+{
+    /* the frame is the 200x120 part at (20, 10) of a 256-wide buffer */
+    static uint8_t big[256 * 160];
+    rn_rng rng = {29};
+    rn_img im = rn_new(256, 160, 20);
+    rn_gauss_spot(&im, 20 + 90.4, 10 + 50.8, 1.5, 200, 1);
+    rn_to_u8(&im, 2, &rng, big);
+    rn_free(&im);
+    track_detector *d = track_detector_alloc(200, 120, NULL);
+    ASSERT_TRUE(d != NULL);
+    track_frame fr = {big + 10 * 256 + 20, 200, 120, 256, 8};
+    track_blob b[2];
+    int nb;
+    ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 2, &nb, NULL) == 0);
+    track_detector_free(d);
+    ASSERT_EQ_INT(nb, 1);
+    ASSERT_NEAR(b[0].u, 90.4, 0.1); /* in the frame's own pixels; 0.1 px: several sigma */
+    ASSERT_NEAR(b[0].v, 50.8, 0.1);
+}
+
+TEST(test_accelerating_streak_centroid_is_mid_exposure_plus_a_T2_over_24)
+{
+    /* x(t) = xm + v t + a t^2 / 2 over t in [-T/2, T/2] (T = 1): the time average is
+     * xm + a / 24. With v = 14 px/T and a = 24 px/T^2 the streak is ~14 px long and the
+     * centroid sits 1 px beyond the mid-exposure position. */
+    static uint8_t buf[W * H];
+    rn_rng rng = {41};
+    const double xm = 110.3, ym = 80.6, v = 14, a = 24;
+    rn_img im = rn_new(W, H, 20);
+    int n = 240;
+    for (int k = 0; k < n; k++) {
+        double t = (k + 0.5) / n - 0.5;
+        rn_disc(&im, xm + v * t + 0.5 * a * t * t, ym, 4, 180, 1.0 / n);
+    }
+    rn_to_u8(&im, 2, &rng, buf);
+    rn_free(&im);
+    track_detector *d = track_detector_alloc(W, H, NULL);
+    ASSERT_TRUE(d != NULL);
+    track_frame fr = {buf, W, H, W, 8};
+    track_blob b[2];
+    int nb;
+    ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 2, &nb, NULL) == 0);
+    track_detector_free(d);
+    ASSERT_EQ_INT(nb, 1);
+    ASSERT_NEAR(b[0].u, xm + a / 24, 0.1); /* 0.1 px: ~3 sigma of a streak centroid (0.03 px) */
+    ASSERT_NEAR(b[0].v, ym, 0.1);
+}
