@@ -222,6 +222,9 @@ typedef struct {
     double area;        /* px: blob area (0 when coasted) */
     double pred_u, pred_v; /* px: the filter's prediction for this frame */
     unsigned flags;     /* TRACK_FLAG_* */
+    int frame_offset;   /* 0: this frame. -k: a detection made k frames ago, before its
+                           track was confirmed, reported now that it is (write it at
+                           frame - k) */
 } track_point;
 
 typedef struct {
@@ -239,7 +242,9 @@ typedef struct {
     double init_acc_sigma;  /* px/frame^2: prior acceleration sigma of a new track. Default 2. */
     int max_coast;          /* frames a track may go unseen and still come back with its
                                identity. Default 6 (a marker hidden for 4 frames returns). */
-    int confirm_hits;       /* detections before a new track is confirmed. Default 2. */
+    int confirm_hits;       /* detections in consecutive frames before a new track is
+                               confirmed (1 to 4; its earlier detections are then reported
+                               with frame_offset < 0). Default 2. */
     double window_min_px;   /* px: smallest half-size of a search window. Default 12. */
     double window_sigmas;   /* search windows reach this many predicted sigmas. Default 4. */
     double merge_area_ratio;/* a blob claimed by two tracks and larger than this times
@@ -274,8 +279,9 @@ void track_tracker_free(track_tracker *tr);
  * the whole frame while acquiring), assigns detections to tracks (Hungarian, gated),
  * updates, coasts, starts and ends tracks. Writes the confirmed tracks' points of
  * this frame to out in increasing identity (at most max_out; caller owns) and their
- * count to *n_out. A track's detections before it is confirmed (confirm_hits) are
- * not written. Allocates nothing. */
+ * count to *n_out, ordered by frame_offset then identity. When a track is
+ * confirmed, its earlier detections come too, with frame_offset < 0: size out for
+ * confirm_hits points per track. Allocates nothing. */
 int track_tracker_step(track_tracker *tr, track_detector *det, const track_frame *frame,
                        track_point *out, int max_out, int *n_out, icv_err *err);
 

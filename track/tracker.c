@@ -14,6 +14,7 @@
 
 #define MAX_DETS 256
 #define BIG 1e12
+#define MAX_PENDING 3 /* detections kept before confirmation: confirm_hits <= 4 */
 
 typedef struct {
     track_kalman kf;
@@ -22,6 +23,8 @@ typedef struct {
     int misses;      /* frames since the last detection */
     double area;     /* px: last blob area */
     double sigma;    /* px: last centroid sigma */
+    track_point pending[MAX_PENDING]; /* detections before confirmation, oldest first */
+    int n_pending;
 } trk;
 
 struct track_tracker_ws {
@@ -249,9 +252,13 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
     }
 
     /* 6. update, coast, output */
+    int confirm = t->confirm_hits < 1 ? 1 : t->confirm_hits > MAX_PENDING + 1 ? MAX_PENDING + 1 : t->confirm_hits;
     for (int i = 0; i < nt; i++) {
         trk *k = &w->tracks[i];
         int j = w->assign[i];
+        track_point cur = {0};
+        cur.pred_u = w->pred_u[i];
+        cur.pred_v = w->pred_v[i];
         if (j >= 0) {
             const track_blob *b = &w->blobs[j];
             track_kalman_update(&k->kf, b->u, b->v, meas_var(t, b->sigma));
@@ -259,39 +266,41 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
             k->misses = 0;
             k->area = b->area;
             k->sigma = b->sigma;
-            if (k->id < 0 && k->hits >= t->confirm_hits)
-                k->id = t->n_identities++;
+            cur.u = b->u;
+            cur.v = b->v;
+            cur.sigma = b->sigma;
+            cur.area = b->area;
+            cur.flags = b->flags | w->trk_flags[i];
         } else {
             k->misses++;
+            cur.u = w->pred_u[i];
+            cur.v = w->pred_v[i];
+            cur.sigma = sqrt(k->kf.P[0][0]);
+            cur.area = 0;
+            cur.flags = (w->trk_flags[i] & TRACK_FLAG_MERGED) ? TRACK_FLAG_MERGED : TRACK_FLAG_COASTED;
         }
-        if (k->id < 0 || *n_out >= max_out)
+        if (k->id < 0) {
+            if (j < 0)
+                continue; /* a tentative track ends at its first miss (step 7) */
+            if (k->hits < confirm) {
+                if (k->n_pending < MAX_PENDING)
+                    k->pending[k->n_pending++] = cur;
+                continue;
+            }
+            k->id = t->n_identities++;
+            for (int q = 0; q < k->n_pending && *n_out < max_out; q++) {
+                track_point *p = &out[(*n_out)++];
+                *p = k->pending[q];
+                p->marker = k->id;
+                p->frame_offset = -(k->n_pending - q);
+            }
+            k->n_pending = 0;
+        }
+        if (*n_out >= max_out)
             continue;
-        track_point *p = &out[(*n_out)++];
-        p->marker = k->id;
-        p->pred_u = w->pred_u[i];
-        p->pred_v = w->pred_v[i];
-        if (j >= 0) {
-            const track_blob *b = &w->blobs[j];
-            p->u = b->u;
-            p->v = b->v;
-            p->sigma = b->sigma;
-            p->area = b->area;
-            p->flags = b->flags | w->trk_flags[i];
-        } else {
-            p->u = w->pred_u[i];
-            p->v = w->pred_v[i];
-            p->sigma = sqrt(k->kf.P[0][0]);
-            p->area = 0;
-            p->flags = (w->trk_flags[i] & TRACK_FLAG_MERGED) ? TRACK_FLAG_MERGED : TRACK_FLAG_COASTED;
-        }
-    }
-    /* points in identity order (tracks move in the array as others end) */
-    for (int a = 1; a < *n_out; a++) {
-        track_point p = out[a];
-        int b = a - 1;
-        for (; b >= 0 && out[b].marker > p.marker; b--)
-            out[b + 1] = out[b];
-        out[b + 1] = p;
+        cur.marker = k->id;
+        cur.frame_offset = 0;
+        out[(*n_out)++] = cur;
     }
     /* 7. end tracks: tentative ones at their first miss, confirmed ones after max_coast */
     for (int i = t->n_tracks - 1; i >= 0; i--) {
@@ -318,8 +327,28 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
         k->misses = 0;
         k->area = w->blobs[j].area;
         k->sigma = w->blobs[j].sigma;
-        if (t->confirm_hits <= 1)
+        const track_blob *b = &w->blobs[j];
+        track_point p = {-1, b->u, b->v, b->sigma, b->area, b->u, b->v, b->flags, 0};
+        k->n_pending = 0;
+        if (confirm <= 1) {
             k->id = t->n_identities++;
+            if (*n_out < max_out) {
+                p.marker = k->id;
+                out[(*n_out)++] = p;
+            }
+        } else {
+            k->pending[k->n_pending++] = p;
+        }
+    }
+    /* points by frame_offset, then identity (tracks move in the array as others end) */
+    for (int a = 1; a < *n_out; a++) {
+        track_point p = out[a];
+        int b = a - 1;
+        for (; b >= 0 && (out[b].frame_offset > p.frame_offset ||
+                          (out[b].frame_offset == p.frame_offset && out[b].marker > p.marker));
+             b--)
+            out[b + 1] = out[b];
+        out[b + 1] = p;
     }
     t->n_frames++;
     return 0;
