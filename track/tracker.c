@@ -23,6 +23,7 @@ typedef struct {
     int misses;      /* frames since the last detection */
     double area;     /* px: last blob area */
     double sigma;    /* px: last centroid sigma */
+    double last_u, last_v; /* px: last measured position */
     track_point pending[MAX_PENDING]; /* detections before confirmation, oldest first */
     int n_pending;
 } trk;
@@ -112,6 +113,97 @@ static void remove_track(track_tracker *t, int i)
 {
     struct track_tracker_ws *w = t->ws;
     w->tracks[i] = w->tracks[--t->n_tracks];
+}
+
+/* The free blob nearest to (u, v) within tol, or -1. */
+static int nearest_free(const struct track_tracker_ws *w, int nd, double u, double v, double tol, double *dist)
+{
+    int best = -1;
+    double bd = tol;
+    for (int j = 0; j < nd; j++) {
+        if (w->det_used[j])
+            continue;
+        double d = hypot(w->blobs[j].u - u, w->blobs[j].v - v);
+        if (d < bd) {
+            bd = d;
+            best = j;
+        }
+    }
+    *dist = bd;
+    return best;
+}
+
+/* Reacquisition after an impact. An impact turns a marker within one frame, far
+ * outside its gate, and it turns every marker of the body at once: so the confirmed
+ * tracks the gate left out are matched to free blobs by one common displacement T,
+ * found by trying T = blob - prediction for each (lost track, blob) pair within
+ * reacquire_px and keeping the T that most lost tracks agree with (within tol, a
+ * quarter of the closest spacing between predictions; ties: the smaller |T|). A T
+ * only one track supports must also be shorter than half the way to another track's
+ * prediction, so a lone track never takes a neighbour's blob. The tracks taken keep
+ * their identity and restart their filter at rest. */
+static void reacquire(track_tracker *t, int nt, int nd)
+{
+    struct track_tracker_ws *w = t->ws;
+    int lost[TRACK_MAX_TRACKS], nl = 0;
+    for (int i = 0; i < nt; i++)
+        if (w->assign[i] < 0 && w->tracks[i].id >= 0 && !(w->trk_flags[i] & TRACK_FLAG_MERGED))
+            lost[nl++] = i;
+    if (nl == 0)
+        return;
+    double dmin = INFINITY;
+    for (int i = 0; i < nt; i++)
+        for (int k = i + 1; k < nt; k++)
+            dmin = fmin(dmin, hypot(w->pred_u[k] - w->pred_u[i], w->pred_v[k] - w->pred_v[i]));
+    double tol = isfinite(dmin) ? fmin(fmax(2.0, 0.25 * dmin), 0.5 * dmin) : 2.0;
+    int best_n = 0;
+    double best_tu = 0, best_tv = 0, best_len = INFINITY;
+    for (int a = 0; a < nl; a++) {
+        int i = lost[a];
+        double near_other = INFINITY;
+        for (int k = 0; k < nt; k++)
+            if (k != i)
+                near_other = fmin(near_other, hypot(w->pred_u[k] - w->pred_u[i], w->pred_v[k] - w->pred_v[i]));
+        for (int j = 0; j < nd; j++) {
+            if (w->det_used[j])
+                continue;
+            double tu = w->blobs[j].u - w->pred_u[i], tv = w->blobs[j].v - w->pred_v[i], len = hypot(tu, tv);
+            if (len > t->reacquire_px)
+                continue;
+            int n_in = 0;
+            for (int b = 0; b < nl; b++) {
+                double d;
+                n_in += nearest_free(w, nd, w->pred_u[lost[b]] + tu, w->pred_v[lost[b]] + tv, tol, &d) >= 0;
+            }
+            if (n_in < 2 && !(len < 0.5 * near_other))
+                continue;
+            if (n_in > best_n || (n_in == best_n && len < best_len)) {
+                best_n = n_in;
+                best_tu = tu;
+                best_tv = tv;
+                best_len = len;
+            }
+        }
+    }
+    if (best_n == 0)
+        return;
+    for (int a = 0; a < nl; a++) {
+        int i = lost[a];
+        double d;
+        int j = nearest_free(w, nd, w->pred_u[i] + best_tu, w->pred_v[i] + best_tv, tol, &d);
+        if (j < 0)
+            continue;
+        trk *k = &w->tracks[i];
+        /* The impact happened somewhere inside the last frame: neither the old velocity
+         * nor the last step's displacement is the new one. Restart at rest with a
+         * velocity sigma of the speed before (restitution only lowers it), so that the
+         * next frame's gates reach as far as the marker can have gone, no farther. */
+        double speed = hypot(k->kf.xu[1], k->kf.xv[1]);
+        track_kalman_init(&k->kf, w->blobs[j].u, w->blobs[j].v, fmax(tol, 1), fmax(2, speed), t->gravity_u,
+                          t->gravity_v, t->init_acc_sigma);
+        w->assign[i] = j;
+        w->det_used[j] = 1;
+    }
 }
 
 int track_tracker_step(track_tracker *t, track_detector *det, const track_frame *frame, track_point *out,
@@ -222,34 +314,8 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
                 w->det_used[w->assign[i]] = 1;
         }
 
-    /* 5. reacquisition: a confirmed track the gate left out takes the nearest free blob
-     * within reacquire_px (and nearer than half the way to another track) */
-    for (int i = 0; i < nt; i++) {
-        if (w->assign[i] >= 0 || w->tracks[i].id < 0 || (w->trk_flags[i] & TRACK_FLAG_MERGED))
-            continue;
-        double lim = t->reacquire_px;
-        for (int k = 0; k < nt; k++)
-            if (k != i)
-                lim = fmin(lim, 0.5 * hypot(w->pred_u[k] - w->pred_u[i], w->pred_v[k] - w->pred_v[i]));
-        int best = -1;
-        double bd = lim;
-        for (int j = 0; j < nd; j++) {
-            if (w->det_used[j])
-                continue;
-            double d = hypot(w->blobs[j].u - w->pred_u[i], w->blobs[j].v - w->pred_v[i]);
-            if (d < bd) {
-                bd = d;
-                best = j;
-            }
-        }
-        if (best >= 0) {
-            trk *k = &w->tracks[i];
-            track_kalman_init(&k->kf, w->pred_u[i], w->pred_v[i], bd, t->init_vel_sigma, t->gravity_u,
-                              t->gravity_v, t->init_acc_sigma);
-            w->assign[i] = best;
-            w->det_used[best] = 1;
-        }
-    }
+    /* 5. reacquisition of confirmed tracks the gate left out (an impact) */
+    reacquire(t, nt, nd);
 
     /* 6. update, coast, output */
     int confirm = t->confirm_hits < 1 ? 1 : t->confirm_hits > MAX_PENDING + 1 ? MAX_PENDING + 1 : t->confirm_hits;
@@ -266,6 +332,8 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
             k->misses = 0;
             k->area = b->area;
             k->sigma = b->sigma;
+            k->last_u = b->u;
+            k->last_v = b->v;
             cur.u = b->u;
             cur.v = b->v;
             cur.sigma = b->sigma;
@@ -327,6 +395,8 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
         k->misses = 0;
         k->area = w->blobs[j].area;
         k->sigma = w->blobs[j].sigma;
+        k->last_u = w->blobs[j].u;
+        k->last_v = w->blobs[j].v;
         const track_blob *b = &w->blobs[j];
         track_point p = {-1, b->u, b->v, b->sigma, b->area, b->u, b->v, b->flags, 0};
         k->n_pending = 0;

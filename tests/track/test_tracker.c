@@ -392,3 +392,75 @@ TEST(test_marker_hidden_longer_than_coasting_is_reported_lost)
     ASSERT_EQ_INT(from, 9); /* last measured in frame 9 */
     ASSERT_EQ_INT(ids, 4);  /* it came back as a new track: identity from the body template is later */
 }
+
+/* A rod of 3 markers 20 px apart falling fast (1 px/frame^2) onto v = 200, where its
+ * vertical velocity turns from ~18 to ~-11 px/frame within one frame: every marker
+ * jumps ~25 px from its prediction, more than the spacing. */
+static void hard_bounce_truth(int f, double u[3], double v[3])
+{
+    double cu = 60, cv = 40, vu = 3, vv = 0, g = 1, ang = 0.3, spin = 0.02;
+    for (int i = 0; i < f; i++) {
+        cu += vu;
+        cv += vv + 0.5 * g;
+        vv += g;
+        if (cv > 200 && vv > 0) {
+            vv = -0.6 * vv;
+            spin = -1.5 * spin;
+        }
+        ang += spin;
+    }
+    for (int k = 0; k < 3; k++) {
+        u[k] = cu + (k - 1) * 20 * cos(ang);
+        v[k] = cv + (k - 1) * 20 * sin(ang);
+    }
+}
+
+TEST(test_hard_bounce_is_reacquired_by_common_displacement)
+{
+    static uint8_t buf[W * H];
+    rn_rng rng = {1};
+    track_detector *det = track_detector_alloc(W, H, NULL);
+    track_tracker *tr = track_tracker_alloc(NULL);
+    ASSERT_TRUE(det && tr);
+    tr->n_expected = 3;
+    int map[16], swaps = 0, far = 0, measured = 0;
+    for (int i = 0; i < 16; i++)
+        map[i] = -1;
+    for (int f = 0; f < 30; f++) {
+        double u[3], v[3];
+        hard_bounce_truth(f, u, v);
+        rn_img im = rn_new(W, H, 20);
+        for (int k = 0; k < 3; k++)
+            rn_gauss_spot(&im, u[k], v[k], 1.5, 200, 1);
+        rn_to_u8(&im, 2, &rng, buf);
+        rn_free(&im);
+        track_frame fr = {buf, W, H, W, 8};
+        track_point pts[16];
+        int np;
+        ASSERT_TRUE(track_tracker_step(tr, det, &fr, pts, 16, &np, NULL) == 0);
+        for (int i = 0; i < np; i++) {
+            const track_point *p = &pts[i];
+            if (p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED))
+                continue;
+            hard_bounce_truth(f + p->frame_offset, u, v);
+            int best = 0;
+            for (int k = 1; k < 3; k++)
+                if (hypot(p->u - u[k], p->v - v[k]) < hypot(p->u - u[best], p->v - v[best]))
+                    best = k;
+            ASSERT_TRUE(p->marker < 16);
+            if (map[p->marker] < 0)
+                map[p->marker] = best;
+            else if (map[p->marker] != best)
+                swaps++;
+            far += hypot(p->u - u[best], p->v - v[best]) > 1; /* issue #8: no point beyond 1 px */
+            measured++;
+        }
+    }
+    int n_ids = tr->n_identities;
+    track_tracker_free(tr);
+    track_detector_free(det);
+    ASSERT_EQ_INT(swaps, 0);
+    ASSERT_EQ_INT(n_ids, 3); /* the three tracks kept their identities through the bounce */
+    ASSERT_EQ_INT(far, 0);
+    ASSERT_EQ_INT(measured, 90);
+}
