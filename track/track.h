@@ -362,6 +362,12 @@ int track_triangulate(const track_view *views, int n, track_point3d *out, icv_er
  * a point is flagged outlier. */
 double track_chi2_limit(int dof);
 
+/* Gravity's image-plane acceleration (px/frame^2) at the world point X (m) for the
+ * tracker's gravity_u/v: the projection's Jacobian at X applied to g (m/s^2, world
+ * frame) divided by fps^2 (first order: exact for the acceleration at X). */
+int track_gravity_px(const track_view *view, const double X[3], const double g[3], double fps, double *gu,
+                     double *gv, icv_err *err);
+
 /* One-camera (planar) mode: the point where the ray of an undistorted pixel meets a
  * plane (point p0, normal nrm, world frame, m), with its 3x3 covariance from the
  * pixel's sigma (first-order). Fails (ICV_ENUMERIC) when the ray is parallel to the

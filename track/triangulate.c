@@ -152,3 +152,17 @@ double track_chi2_limit(int dof)
 {
     return gsl_cdf_chisq_Pinv(0.999, dof > 0 ? dof : 1);
 }
+
+int track_gravity_px(const track_view *view, const double X[3], const double g[3], double fps, double *gu,
+                     double *gv, icv_err *err)
+{
+    double u, v, J[2][3];
+    if (!(fps > 0))
+        return icv_err_set(err, ICV_EINVAL, "gravity in the image: frame rate %g must be > 0", fps);
+    if (project(view, X, &u, &v, J) <= 0)
+        return icv_err_set(err, ICV_ENUMERIC, "gravity in the image: the point is behind the camera");
+    /* d^2 x/dt^2 = J a + (terms in the velocity squared, zero for a point at rest) */
+    *gu = (J[0][0] * g[0] + J[0][1] * g[1] + J[0][2] * g[2]) / (fps * fps);
+    *gv = (J[1][0] * g[0] + J[1][1] * g[1] + J[1][2] * g[2]) / (fps * fps);
+    return 0;
+}

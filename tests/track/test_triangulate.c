@@ -216,3 +216,25 @@ TEST(test_epipolar_match_pairs_shuffled_detections_and_leaves_out_strays)
         ASSERT_EQ_INT(match[i], perm[i]);
     ASSERT_EQ_INT(match[3], -1);
 }
+
+TEST(test_gravity_in_the_image_matches_a_dropped_point)
+{
+    /* a point released at rest falls g t^2 / 2: its pixel's second difference over
+     * frames at 1000 fps is the image acceleration (to O(t) terms: 1e-6 of it) */
+    track_view view;
+    rig(&view, 1);
+    const double X[3] = {0.03, 0.12, -0.02}, g[3] = {0, -9.81, 0}, fps = 1000;
+    double gu, gv;
+    ASSERT_EQ_INT(track_gravity_px(&view, X, g, fps, &gu, &gv, NULL), 0);
+    double uu[3], vv[3];
+    for (int k = 0; k < 3; k++) {
+        double t = (k - 1) / fps, P[3];
+        for (int c = 0; c < 3; c++)
+            P[c] = X[c] + 0.5 * g[c] * t * t; /* symmetric about release: central difference */
+        project_px(&view, P, &uu[k], &vv[k]);
+    }
+    double au = uu[0] - 2 * uu[1] + uu[2], av = vv[0] - 2 * vv[1] + vv[2];
+    ASSERT_NEAR(gu, au, 1e-3 * fabs(av) + 1e-9); /* second differences of ~1e3 px: rounding ~1e-10 */
+    ASSERT_NEAR(gv, av, 1e-3 * fabs(av));
+    ASSERT_TRUE(gv > 0); /* falling is +v (image down) for this camera looking level */
+}
