@@ -65,10 +65,12 @@ typedef struct {
                              exposure) this is the time average of the position over the
                              exposure = the position at mid-exposure for a constant
                              velocity (a constant acceleration a adds a*T^2/24, T the
-                             exposure time: below 0.01 px in our cases) */
-    double sigma;         /* px: 1-sigma uncertainty of u and of v (isotropic), first-order
-                             propagation of pixel noise and background error through the
-                             centroid (Savin & Doyle 2005 static error, eq. in blob_detect.c) */
+                             exposure time: below 0.01 px for free flight at 240 fps
+                             and 4 ms, larger during an impact) */
+    double sigma;         /* px: 1-sigma uncertainty of u and of v (the RMS of the two),
+                             first-order propagation of pixel noise and background error
+                             through the centroid (Savin & Doyle 2005 static error; the
+                             formula is in blob_measure.c and docs/track.md) */
     double area;          /* px: pixels above the threshold */
     double mass;          /* gray levels * px: sum of (I - background) */
     double peak;          /* gray levels: brightest pixel (absolute) */
@@ -83,9 +85,9 @@ typedef struct {
     unsigned flags;       /* TRACK_FLAG_SATURATED, TRACK_FLAG_BLURRED */
 } track_blob;
 
-/* A search window (px, inclusive corners; clipped to the frame) and the streak the
- * tracker expects there (blur_px along blur_angle), which relaxes the circularity
- * test along that direction. */
+/* A search window (px, inclusive corners; clipped to the frame and roi) and the
+ * streak length the tracker expects there, which relaxes the circularity test along
+ * the blob's major axis. */
 typedef struct {
     int x0, y0, x1, y1;
     double blur_px;    /* px: expected streak length, 0 if unknown */
@@ -105,10 +107,12 @@ typedef struct {
     int n_rejected_mask;  /* rejected: centroid on a masked-out pixel */
     int n_overflow;       /* components dropped because the workspace was full */
     int n_blobs;          /* blobs returned */
-    double threshold;     /* gray levels: absolute threshold used (full scan) */
+    double threshold;     /* gray levels: absolute threshold used (full scan; windows use
+                             their own background + the same height above it) */
     double background;    /* gray levels: frame background (median, full scan) */
     double noise;         /* gray levels: pixel noise sigma (1.4826 MAD, full scan) */
-    double brightest;     /* gray levels: brightest blob peak seen (any blob) */
+    double brightest;     /* gray levels: brightest peak of the blobs measured (those that
+                             passed the area and edge tests), kept or not */
 } track_detect_stats;
 
 typedef struct {
@@ -151,13 +155,15 @@ typedef struct {
                                  than this is learnt too: its markers come back (as new
                                  tracks) once they move. */
     double static_radius_px;  /* px: how still a static blob is. Default 0.5. */
-    int max_blobs;            /* workspace size: components per frame. Default 256. */
+    int max_blobs;            /* components measured per region (frame or window) at most;
+                                 the rest are counted in stats.n_overflow. Default 256. */
     int roi[4];               /* px: x, y, w, h where markers may be (experiment.yaml
                                  cameras[].roi); w or h 0 = the whole frame (default). Full
                                  scans search only here; windows are clipped to it. */
-    const uint8_t *mask;      /* optional, caller owns: one byte per frame pixel, row-major, with
-                                 mask_stride; a blob whose centroid pixel is 0 is ignored
-                                 (cameras[].mask: glints, the board). Default NULL. */
+    const uint8_t *mask;      /* optional, caller owns: one byte per frame pixel (the whole
+                                 frame), row-major, rows mask_stride bytes apart; a blob
+                                 whose centroid pixel is 0 is ignored (cameras[].mask:
+                                 glints, the board). Default NULL. */
     int mask_stride;          /* bytes per mask row */
     int debug;                /* 1: write the threshold image of each full scan as PGM to
                                  debug_dir (for a human to look at). Default 0. */
@@ -193,8 +199,9 @@ const char *track_detector_describe(const track_detector *det, char *buf, size_t
 
 /* Detects blobs in the whole frame (windows == NULL or n_windows == 0) or inside the
  * given windows, which must not overlap (a blob in two windows would be found twice:
- * the tracker merges overlapping windows into one). Writes at most max_out blobs to out (caller owns) and their count to
- * *n_out. The frame must not exceed the size given to _alloc. Allocates nothing. */
+ * the tracker merges overlapping windows into one). Writes at most max_out blobs to
+ * out (caller owns) and their count to *n_out. The frame must not exceed the size
+ * given to _alloc. Allocates nothing (the debug image aside). */
 int track_detector_detect(track_detector *det, const track_frame *frame,
                           const track_window *windows, int n_windows,
                           track_blob *out, int max_out, int *n_out, icv_err *err);
@@ -232,12 +239,13 @@ typedef struct {
     int n_expected;         /* markers expected in view: full scans run while fewer tracks
                                are confirmed. 0 = unknown: a full scan every frame. */
     double gate_chi2;       /* Mahalanobis gate (chi-square, 2 dof). Default 13.8 (99.9%).
-                               Also the cost of leaving a track or a detection unassigned. */
+                               Also the cost (+ ln|S|) of leaving a track unassigned. */
     double accel_noise;     /* px/frame^2: 1-sigma change of acceleration per frame (white
                                jerk of the constant-acceleration model). Default 0.5.
                                Raise for impacts that change velocity within a frame. */
-    double gravity_u, gravity_v; /* px/frame^2: known image-plane gravity, used as the
-                               initial acceleration of new tracks. Default 0 (unknown). */
+    double gravity_u, gravity_v; /* px/frame^2: known image-plane gravity (from
+                               track_gravity_px), the initial acceleration of new and
+                               restarted tracks. Default 0 (unknown). */
     double init_vel_sigma;  /* px/frame: prior velocity sigma of a new track. Default 20. */
     double init_acc_sigma;  /* px/frame^2: prior acceleration sigma of a new track. Default 2. */
     int max_coast;          /* frames a track may go unseen and still come back with its
@@ -253,11 +261,11 @@ typedef struct {
                                length (relaxes circularity). Default 1 (unknown: longest). */
     int full_scan_every;    /* frames between periodic full scans (new markers, static
                                model); 0 = only when tracks are missing. Default 0. */
-    double reacquire_px;    /* px: a track left unassigned by the gate (an impact turned
-                               the marker round within a frame) takes the nearest free
-                               detection within this distance of its prediction, and at
-                               most half the way to another track's prediction, keeping
-                               its identity; its motion is then re-learnt. Default 30. */
+    double reacquire_px;    /* px: how far from its prediction a track the gate left out
+                               (an impact turned the marker round within a frame) may
+                               find its blob again, keeping its identity: the lost tracks
+                               are matched by one common displacement (tracker.c,
+                               reacquire). Default 30: a 25 px jump at impact. */
     double sigma_floor_px;  /* px: smallest measurement sigma the filter uses (the model
                                error of a constant-acceleration path). Default 0.1. */
 
@@ -278,8 +286,8 @@ void track_tracker_free(track_tracker *tr);
 /* Processes one frame: predicts every track, detects (windows around predictions, or
  * the whole frame while acquiring), assigns detections to tracks (Hungarian, gated),
  * updates, coasts, starts and ends tracks. Writes the confirmed tracks' points of
- * this frame to out in increasing identity (at most max_out; caller owns) and their
- * count to *n_out, ordered by frame_offset then identity. When a track is
+ * this frame to out (at most max_out; caller owns) and their count to *n_out,
+ * ordered by frame_offset then identity. When a track is
  * confirmed, its earlier detections come too, with frame_offset < 0: size out for
  * confirm_hits points per track. Allocates nothing. */
 int track_tracker_step(track_tracker *tr, track_detector *det, const track_frame *frame,
