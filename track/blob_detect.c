@@ -36,6 +36,7 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     d->blurred_px = 2;
     d->saturation_level = 0;
     d->gain = 0;
+    d->noise_floor = 0;
     d->static_frames = 50;
     d->static_radius_px = 0.5;
     d->max_blobs = 256;
