@@ -105,7 +105,7 @@ typedef struct {
     int n_clipped;        /* rejected: cut by a window's edge (search a larger window) */
     int n_rejected_edge;  /* rejected: touches the frame's edge (partly out of view) */
     int n_rejected_mask;  /* rejected: centroid on a masked-out pixel */
-    int n_overflow;       /* components dropped because the workspace was full */
+    int n_overflow;       /* components beyond max_blobs, not measured */
     int n_blobs;          /* blobs returned */
     double threshold;     /* gray levels: absolute threshold used (full scan; windows use
                              their own background + the same height above it) */
