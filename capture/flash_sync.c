@@ -137,7 +137,7 @@ int capture_sync_experiment(const icv_experiment *exp, long max_frames, capture_
     memset(fl, 0, sizeof fl);
     memset(out, 0, (size_t)nc * sizeof *out);
     for (int c = 0; c < nc; c++) {
-        capture_options opt = {.capture_fps = exp->cameras[c].capture_fps};
+        capture_options opt = {.capture_fps = exp->cameras[c].capture_fps, .exposure_s = exp->cameras[c].exposure_s};
         capture_source *src;
         int rc = capture_source_open(&src, exp->cameras[c].video, &opt, err);
         if (rc)
@@ -164,7 +164,8 @@ int capture_sync_experiment(const icv_experiment *exp, long max_frames, capture_
                 b[f.index] = capture_frame_mean(&f);
             capture_frame_free(&f);
             capture_source_close(src);
-            int found = rc >= 0 && capture_flash_detect(b, t, n, 0.0, &fl[c]);
+            /* cameras[].exposure is on the capture clock, as capture_frame.time_s */
+            int found = rc >= 0 && capture_flash_detect(b, t, n, exp->cameras[c].exposure_s, &fl[c]);
             free(b);
             free(t);
             if (rc < 0)

@@ -152,6 +152,8 @@ typedef struct {
     char id[ICV_ID_MAX];
     char video[ICV_PATH_MAX];       /* resolved against the experiment's folder */
     double capture_fps;             /* Hz; 0 = from the container */
+    double exposure_s;              /* s, exposure time; 0 = a full frame period (the
+                                       flash's sub-frame onset depends on it) */
     int has_roi;
     int roi[4];                     /* x, y, w, h in pixels */
     char mask[ICV_PATH_MAX];        /* "" = none */

@@ -100,6 +100,10 @@ static int read_cameras(icv_ynode root, icv_experiment *e, icv_err *err)
         TRY(icv_yread_double(c, "capture_fps", 0, &cs->capture_fps, err));
         if (cs->capture_fps < 0)
             return icv_ynode_fail(icv_ynode_get(c, "capture_fps"), err, ICV_EINVAL, "must be > 0 (Hz)");
+        TRY(icv_yread_double(c, "exposure", 0, &cs->exposure_s, err));
+        if (cs->exposure_s < 0 || cs->exposure_s > 1)
+            return icv_ynode_fail(icv_ynode_get(c, "exposure"), err, ICV_EINVAL,
+                                  "the exposure time must be in (0, 1] s, got %g", cs->exposure_s);
         if (icv_ynode_exists(icv_ynode_get(c, "roi"))) {
             double r[4];
             TRY(icv_yread_doubles(c, "roi", 1, r, 4, err));

@@ -14,6 +14,7 @@ static const char good[] =
     "  - id: right\n"
     "    video: right.mp4\n"
     "    capture_fps: 240\n"
+    "    exposure: 0.002\n"
     "calibration:\n"
     "  board: {cols: 9, rows: 6, square: 0.023}\n"
     "  images: {left: \"calib/left_*.png\", right: \"calib/right_*.png\"}\n"
@@ -58,6 +59,8 @@ TEST(test_experiment_good_file_loads_with_values_and_defaults)
     ASSERT_STR_CONTAINS(e.cameras[1].id, "right");
     ASSERT_NEAR(e.cameras[1].capture_fps, 240, 0);
     ASSERT_NEAR(e.cameras[0].capture_fps, 0, 0); /* default: from the container */
+    ASSERT_NEAR(e.cameras[1].exposure_s, 0.002, 0);
+    ASSERT_NEAR(e.cameras[0].exposure_s, 0, 0); /* default: a full frame period */
     ASSERT_STR_CONTAINS(e.cameras[0].video, th_tmpdir()); /* resolved against the file's folder */
     ASSERT_EQ_INT(e.board_cols, 9);
     ASSERT_EQ_INT(e.board_rows, 6);
@@ -180,7 +183,7 @@ TEST(test_experiment_error_names_the_line)
     const char *path = variant("mass: 0.169", "mass: -1");
     ASSERT(path, "write");
     ASSERT(load(path, &e, &err) != 0, "accepted");
-    ASSERT_STR_CONTAINS(err.msg, "experiment.yaml:16:"); /* line 16 of `good` holds the mass */
+    ASSERT_STR_CONTAINS(err.msg, "experiment.yaml:17:"); /* line 17 of `good` holds the mass */
 }
 
 TEST(test_experiment_rejects_yaml_syntax_error_and_missing_file)
