@@ -67,7 +67,7 @@ void synth_flight_step(const icv_mat3 *I, const icv_mat3 *Iinv, icv_vec3 g, cons
     icv_vec3 k4 = dexpinv(th4, body_omega(Iinv, M0, th4));
     icv_vec3 th = icv_v3_scale(icv_v3_add(icv_v3_add(k1, k4), icv_v3_scale(icv_v3_add(k2, k3), 2.0)), h / 6.0);
     icv_mat3 E = icv_rot_from_axis_angle(th);
-    icv_mat3 R = icv_m3_mul(s->R, E);
+    icv_mat3 R = icv_rot_orthonormalize(icv_m3_mul(s->R, E)); /* no drift off SO(3) over many steps */
     /* omega = R I^-1 R^T L with L = R0 M0 conserved */
     icv_vec3 L = icv_m3_apply(s->R, M0);
     icv_vec3 om = icv_m3_apply(R, icv_m3_apply(*Iinv, icv_m3_apply(icv_m3_transpose(R), L)));

@@ -43,6 +43,12 @@ static double texture(uint64_t seed, double x, double y)
     return 0.55 + 0.9 * n;
 }
 
+static double texture_c(const synth_renderer *r, uint64_t seed, double x, double y)
+{
+    double c = r->sc->render.texture;
+    return c > 0 ? 1 + c * (texture(seed, x, y) - 1) : 1;
+}
+
 /* ---- ray intersections (camera at the origin, unit direction d) ---------- */
 
 /* Each returns the distance t > 0 along d, or INFINITY; *n gets the unit normal. */
@@ -268,13 +274,13 @@ double synth_static_shade(const synth_renderer *r, icv_vec3 d, double *t_hit)
     if (t > 0 && t < INFINITY) {
         icv_vec3 ps = icv_m3_apply(icv_m3_transpose(m->R), icv_v3_sub(icv_v3_scale(d, t), m->t));
         if (fabs(ps.x) <= o->plate_size[0] / 2 && fabs(ps.z) <= o->plate_size[1] / 2)
-            return o->plate_gray * (0.93 + 0.14 * (texture(seed + 5, ps.x * 4, ps.z * 4) - 0.55) / 0.9);
-        return o->background_gray * texture(seed, ps.x, ps.z);
+            return o->plate_gray * (1 + 0.07 * (texture_c(r, seed + 5, ps.x * 4, ps.z * 4) - 1) / 0.45);
+        return o->background_gray * texture_c(r, seed, ps.x, ps.z);
     }
     /* the backdrop: a texture on the direction (surface-frame azimuth, elevation) */
     icv_vec3 ds = icv_m3_apply(icv_m3_transpose(m->R), icv_v3_unit(d));
     double az = atan2(ds.z, ds.x), el = asin(ds.y > 1 ? 1 : ds.y < -1 ? -1 : ds.y);
-    return 0.8 * o->background_gray * texture(seed + 3, az * 0.5, el * 0.5);
+    return 0.8 * o->background_gray * texture_c(r, seed + 3, az * 0.5, el * 0.5);
 }
 
 static void make_occluder(synth_renderer *r)
@@ -633,16 +639,14 @@ static void render_subframe(synth_renderer *r, double w)
                 const float *c00 = r->corner + 2 * ((size_t)y * (W + 1) + x), *c10 = c00 + 2;
                 const float *c01 = c00 + 2 * (W + 1), *c11 = c01 + 2;
                 double sum = 0;
-                for (int j = 0; j < S; j++) {
-                    double fy = (j + 0.5) / S;
-                    double ax = (1 - fy) * c00[0] + fy * c01[0], ay = (1 - fy) * c00[1] + fy * c01[1];
-                    double bx = (1 - fy) * c10[0] + fy * c11[0], by = (1 - fy) * c10[1] + fy * c11[1];
-                    for (int ii = 0; ii < S; ii++) {
-                        double fx = (ii + 0.5) / S;
-                        float v;
-                        if (cast(r, ax + fx * (bx - ax), ay + fx * (by - ay), &v))
-                            sum += v - bg;
-                    }
+                for (int k = 0; k < S * S; k++) {
+                    /* a regular S x S grid: symmetric, so a blob's centroid is unbiased */
+                    double fx = (k % S + 0.5) / S, fy = (k / S + 0.5) / S;
+                    double xn = (1 - fy) * ((1 - fx) * c00[0] + fx * c10[0]) + fy * ((1 - fx) * c01[0] + fx * c11[0]);
+                    double yn = (1 - fy) * ((1 - fx) * c00[1] + fx * c10[1]) + fy * ((1 - fx) * c01[1] + fx * c11[1]);
+                    float v;
+                    if (cast(r, xn, yn, &v))
+                        sum += v - bg;
                 }
                 r->acc[i] += (float)(w * sum / (S * S));
             }

@@ -39,7 +39,7 @@ void synth_scenario_defaults(synth_scenario *sc)
     sc->release.p = icv_v3(0, 0.3, 0);
     sc->max_impacts = 1;
     synth_render_opts *r = &sc->render;
-    r->supersample = 4;
+    r->supersample = 8;
     r->blur_subframes = 8;
     r->noise = 1;
     r->full_well_e = 20000;
@@ -49,6 +49,7 @@ void synth_scenario_defaults(synth_scenario *sc)
     r->flash_duration_s = 0.002;
     r->flash_gain = 0.8;
     r->background_gray = 0.10;
+    r->texture = 1.0;
     r->plate_gray = 0.30;
     r->plate_size[0] = 0.6;
     r->plate_size[1] = 0.4;
@@ -381,6 +382,9 @@ static int read_render(icv_ynode root, synth_scenario *sc, icv_err *err)
     }
     SYNTH_TRY(icv_yread_double(n, "background_gray", 0, &r->background_gray, err));
     SYNTH_TRY(icv_yread_double(n, "plate_gray", 0, &r->plate_gray, err));
+    SYNTH_TRY(icv_yread_double(n, "texture", 0, &r->texture, err));
+    if (r->texture < 0 || r->texture > 1)
+        return icv_ynode_fail(icv_ynode_get(n, "texture"), err, ICV_EINVAL, "must be in [0, 1]");
     SYNTH_TRY(icv_yread_doubles(n, "plate_size", 0, r->plate_size, 2, err));
     icv_ynode ro = icv_ynode_get(n, "reference_object");
     if (icv_ynode_exists(ro)) {

@@ -91,6 +91,7 @@ typedef struct {
     double flash_duration_s; /* 0 = no flash */
     double flash_gain;     /* gray level added while the exposure sees the whole flash */
     double background_gray;/* mean of the dark textured background */
+    double texture;        /* contrast of the textures, 0 (flat) .. 1 (default) */
     double plate_gray;     /* the impact plate */
     double plate_size[2];  /* m: plate extent along surface x and z, centred on the origin */
     int reference_object;  /* 1: a static bright upright cylinder on the plate */
