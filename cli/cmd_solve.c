@@ -1,14 +1,47 @@
-/* cmd_solve.c: `impactcv solve`. Not built yet: solver/, issue #3. Until it is, the command says
- * so and exits with status 2; it never pretends to work. */
+/* cmd_solve.c: `impactcv solve CASE.yaml`: the impact solver on one case, the result as
+ * JSON on stdout (contract.md); `--reference` prints the bundled reference cases of the
+ * source documents (spec sec. 7) against their published values (make demo). */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "solver/impact.h"
 
 static const char help[] =
     "usage: impactcv solve CASE.yaml\n"
+    "       impactcv solve --reference\n"
     "\n"
-    "The impact solver on one case; the result as JSON on stdout.\n"
-    "Not implemented yet (solver/, issue #3).\n";
+    "The impact solver on one case; the result as JSON on stdout:\n"
+    "  {\"post\": {\"v\", \"omega\", \"contact_velocity\"}, \"impulse\", \"case\",\n"
+    "   \"work\": {\"compression_J\", \"restitution_J\", \"friction_J\"},\n"
+    "   \"energy\": {\"pre_J\", \"post_J\", \"loss_fraction\"}}  (SI, surface frame, y = outward normal)\n"
+    "CASE.yaml keys: mass, inertia (body frame), orientation {euler213 | matrix},\n"
+    "contact (body frame), v, omega (surface frame), mu | mu_s + mu_k, e_n,\n"
+    "restitution newton|poisson|stronge, method exact|algebraic, planar true|false.\n"
+    "\n"
+    "--reference  the reference cases of the source documents: computed against\n"
+    "             published, with each tolerance (exit 1 if one is outside it).\n";
+
+static int reference_table(void)
+{
+    int n = impact_reference_count(), bad = 0;
+    printf("%-24s %-2s %-30s %14s %14s %10s  %s\n", "case", "v", "quantity", "computed", "published", "tolerance",
+           "ok");
+    for (int i = 0; i < n; i++) {
+        const impact_reference *r = impact_reference_at(i);
+        double v = NAN;
+        icv_err err = {0};
+        int rc = impact_reference_compute(i, &v, &err);
+        int ok = rc == 0 && fabs(v - r->published) <= r->tolerance;
+        bad += !ok;
+        printf("%-24s %-2s %-30.30s %14.8g %14.8g %10.3g  %s\n", r->id, r->verdict, r->quantity, v, r->published,
+               r->tolerance, ok ? "yes" : rc ? err.msg : "NO");
+    }
+    printf("%d of %d reference values within their tolerance (sources and reasons: docs/solver.md)\n", n - bad, n);
+    return bad ? CLI_FAIL : CLI_OK;
+}
 
 int cmd_solve(int argc, char **argv)
 {
@@ -16,5 +49,25 @@ int cmd_solve(int argc, char **argv)
         fputs(help, stdout);
         return CLI_OK;
     }
-    return cli_not_implemented("solve", "solver/, issue #3");
+    if (argc == 2 && !strcmp(argv[1], "--reference"))
+        return reference_table();
+    if (argc != 2 || argv[1][0] == '-')
+        return cli_usage_error("solve", "expected one CASE.yaml (or --reference)");
+    impact_case c;
+    impact_result r;
+    icv_err err = {0};
+    if (impact_case_load(argv[1], &c, &err) < 0)
+        return cli_fail(&err);
+    if (impact_solve(&c, &r, &err) < 0) {
+        icv_err_prefix(&err, "%s", argv[1]);
+        return cli_fail(&err);
+    }
+    char *s = impact_result_json(&r);
+    if (!s) {
+        icv_err_set(&err, ICV_ENOMEM, "out of memory");
+        return cli_fail(&err);
+    }
+    puts(s);
+    free(s);
+    return CLI_OK;
 }
