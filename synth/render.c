@@ -65,29 +65,40 @@ static double hit_sphere(icv_vec3 d, icv_vec3 c, double r, icv_vec3 *n)
     return t;
 }
 
-/* capsule a..b radius r (after Quilez's ray-capsule intersection) */
-static double hit_capsule(icv_vec3 d, icv_vec3 a, icv_vec3 b, double r, icv_vec3 *n)
+/* capsule a..b radius r (after Quilez's ray-capsule intersection); the
+ * ray-independent products are kept in the primitive (prim_prepare) */
+static double hit_capsule(icv_vec3 d, const synth_prim *p, icv_vec3 *n)
 {
-    icv_vec3 ba = icv_v3_sub(b, a), oa = icv_v3_scale(a, -1.0);
-    double baba = icv_v3_dot(ba, ba), bard = icv_v3_dot(ba, d), baoa = icv_v3_dot(ba, oa);
-    double rdoa = icv_v3_dot(d, oa), oaoa = icv_v3_dot(oa, oa);
-    double A = baba - bard * bard, B = baba * rdoa - baoa * bard, C = baba * oaoa - baoa * baoa - r * r * baba;
+    double baba = p->baba, bard = icv_v3_dot(p->ba, d), baoa = p->baoa;
+    double rdoa = -icv_v3_dot(d, p->a);
+    double A = baba - bard * bard, B = baba * rdoa - baoa * bard, C = baba * p->oaoa - baoa * baoa - p->rr * baba;
     double h = B * B - A * C;
-    if (A > 1e-12 * baba && h >= 0) {
+    if (A > 1e-12 * baba) {
+        if (h < 0) /* misses the infinite cylinder, so the caps too */
+            return INFINITY;
         double t = (-B - sqrt(h)) / A, y = baoa + t * bard;
         if (y > 0 && y < baba && t > 0) {
             if (n) {
-                icv_vec3 q = icv_v3_add(a, icv_v3_scale(ba, y / baba));
-                *n = icv_v3_scale(icv_v3_sub(icv_v3_scale(d, t), q), 1.0 / r);
+                icv_vec3 q = icv_v3_add(p->a, icv_v3_scale(p->ba, y / baba));
+                *n = icv_v3_scale(icv_v3_sub(icv_v3_scale(d, t), q), 1.0 / p->r);
             }
             return t;
         }
     }
-    double t1 = hit_sphere(d, a, r, NULL), t2 = hit_sphere(d, b, r, NULL);
+    double t1 = hit_sphere(d, p->a, p->r, NULL), t2 = hit_sphere(d, p->b, p->r, NULL);
     double t = t1 < t2 ? t1 : t2;
     if (n && t < INFINITY)
-        *n = icv_v3_scale(icv_v3_sub(icv_v3_scale(d, t), t1 < t2 ? a : b), 1.0 / r);
+        *n = icv_v3_scale(icv_v3_sub(icv_v3_scale(d, t), t1 < t2 ? p->a : p->b), 1.0 / p->r);
     return t;
+}
+
+static void prim_prepare(synth_prim *p)
+{
+    p->ba = icv_v3_sub(p->b, p->a);
+    p->baba = icv_v3_dot(p->ba, p->ba);
+    p->baoa = -icv_v3_dot(p->ba, p->a);
+    p->oaoa = icv_v3_dot(p->a, p->a);
+    p->rr = p->r * p->r;
 }
 
 /* capped cylinder a..b radius r (after Quilez) */
@@ -189,7 +200,7 @@ static double hit_prim(const synth_prim *p, icv_vec3 d, icv_vec3 *n)
     case PRIM_SPHERE:
         return hit_sphere(d, p->a, p->r, n);
     case PRIM_CAPSULE:
-        return hit_capsule(d, p->a, p->b, p->r, n);
+        return hit_capsule(d, p, n);
     case PRIM_CYLINDER:
         return hit_cylinder(d, p->a, p->b, p->r, n);
     case PRIM_BOX:
@@ -448,6 +459,7 @@ static void place_body(synth_renderer *r, const synth_state *s)
         p->a = icv_v3_axpy(-hl, u, pc);
         p->b = icv_v3_axpy(hl, u, pc);
         p->r = sh->radius;
+        prim_prepare(p);
         n++;
         break;
     }
@@ -559,7 +571,7 @@ static void mark_polyline(synth_renderer *r, const icv_vec3 *pts, int n, double 
         }
         double s = px_per_m(r, icv_v3(c.x, c.y, c.z - rad), uv[i]);
         synth_camera_distort(&r->m, c.x / c.z, c.y / c.z, uv[i]);
-        double Ri = 1.5 * s * rad + 2.0;
+        double Ri = 1.15 * s * rad + 2.0; /* s is measured at the near side: 15 % to spare */
         if (Ri > R)
             R = Ri;
     }
@@ -619,15 +631,18 @@ static void render_subframe(synth_renderer *r, double w)
         for (int y = ty * SYNTH_TILE; y < y1; y++)
             for (int x = tx * SYNTH_TILE; x < x1; x++) {
                 size_t i = (size_t)y * W + x;
-                int id = r->id[i], edge = 0;
-                for (int dy = -1; dy <= 1 && !edge; dy++)
+                /* edge: an id differs in the 3x3 neighbourhood; marker edges get S x S
+                 * samples (their centroids are measured), body-only edges ~S/3 x S/3 */
+                int id = r->id[i], edge = 0, marker = id >= SYNTH_ID_MARKER0;
+                for (int dy = -1; dy <= 1; dy++)
                     for (int dx = -1; dx <= 1; dx++) {
                         int xx = x + dx, yy = y + dy;
                         if (xx < 0 || yy < 0 || xx >= W || yy >= H)
                             continue;
-                        if (r->id[(size_t)yy * W + xx] != id) {
+                        int o = r->id[(size_t)yy * W + xx];
+                        if (o != id) {
                             edge = 1;
-                            break;
+                            marker |= o >= SYNTH_ID_MARKER0;
                         }
                     }
                 float bg = r->bg[i];
@@ -636,19 +651,20 @@ static void render_subframe(synth_renderer *r, double w)
                         r->acc[i] += (float)(w * (r->val[i] - bg));
                     continue;
                 }
+                int Sp = marker ? S : (S + 2) / 3;
                 const float *c00 = r->corner + 2 * ((size_t)y * (W + 1) + x), *c10 = c00 + 2;
                 const float *c01 = c00 + 2 * (W + 1), *c11 = c01 + 2;
                 double sum = 0;
-                for (int k = 0; k < S * S; k++) {
-                    /* a regular S x S grid: symmetric, so a blob's centroid is unbiased */
-                    double fx = (k % S + 0.5) / S, fy = (k / S + 0.5) / S;
+                for (int k = 0; k < Sp * Sp; k++) {
+                    /* a regular grid: symmetric, so a blob's centroid is unbiased */
+                    double fx = (k % Sp + 0.5) / Sp, fy = (k / Sp + 0.5) / Sp;
                     double xn = (1 - fy) * ((1 - fx) * c00[0] + fx * c10[0]) + fy * ((1 - fx) * c01[0] + fx * c11[0]);
                     double yn = (1 - fy) * ((1 - fx) * c00[1] + fx * c10[1]) + fy * ((1 - fx) * c01[1] + fx * c11[1]);
                     float v;
                     if (cast(r, xn, yn, &v))
                         sum += v - bg;
                 }
-                r->acc[i] += (float)(w * sum / (S * S));
+                r->acc[i] += (float)(w * sum / (Sp * Sp));
             }
     }
     /* clear the id buffer and the tile marks for the next sub-frame */

@@ -53,6 +53,8 @@ typedef struct {
     double r;        /* m */
     icv_mat3 Rb;     /* box: box axes (columns) in the camera frame; centre a */
     icv_vec3 half;   /* box half sizes, m */
+    icv_vec3 ba;     /* capsule/cylinder: b - a, and the ray-independent products */
+    double baba, baoa, oaoa, rr;
 } synth_prim;
 
 struct synth_renderer {
