@@ -768,5 +768,17 @@ int synth_marker_visible(const synth_renderer *r, const synth_state *s, int k, d
     place_body(rw, s);
     icv_vec3 xc = icv_v3_add(icv_m3_apply(r->m.R, xs), r->m.t);
     float v;
-    return cast(r, xc.x / xc.z, xc.y / xc.z, &v) == SYNTH_ID_MARKER0 + k;
+    int id = cast(r, xc.x / xc.z, xc.y / xc.z, &v);
+    if (b->marker_style != SYNTH_MARKER_BAND)
+        return id == SYNTH_ID_MARKER0 + k;
+    /* a band surrounds its centre: seen when the ray to the centre meets the rod's near
+     * surface within a radius or two (axially) of the band, i.e. not through an end */
+    if (id != SYNTH_ID_BODY && id < SYNTH_ID_MARKER0)
+        return 0;
+    const synth_prim *p = &r->prims[0];
+    icv_vec3 d = icv_v3_unit(xc);
+    double t = hit_prim(p, d, NULL);
+    icv_vec3 ba = icv_v3_sub(p->b, p->a);
+    double sh = icv_v3_dot(icv_v3_sub(icv_v3_scale(d, t), p->a), ba) / icv_v3_norm(ba);
+    return fabs(sh - r->band_s[k]) <= b->marker_diameter / 2 + 2 * b->shape.radius;
 }

@@ -128,3 +128,28 @@ TEST(test_synth_bad_scenario_fails_with_one_line_naming_the_key)
     ASSERT(strchr(p.err, '\n') == p.err + strlen(p.err) - 1, "not one line: %s", p.err);
     ASSERT_EQ_INT(th_run_cli(&p, "synth '%s'", sc), 2); /* no -o: usage */
 }
+
+TEST(test_sample_videos_decode_to_the_frame_counts_truth_lists)
+{
+    const char *samples[4] = {"rod_slope45_stereo", "rod_drop_level_stereo", "rod_drop_planar", "highspeed_1000fps"};
+    for (int i = 0; i < 4; i++) {
+        char truth[4096], yaml[4096];
+        snprintf(truth, sizeof truth, "%s/sample_videos/%s/truth.json", th_root(), samples[i]);
+        snprintf(yaml, sizeof yaml, "%s/sample_videos/%s/experiment.yaml", th_root(), samples[i]);
+        icv_experiment *e = calloc(1, sizeof *e);
+        icv_err err;
+        int rc = icv_experiment_load(yaml, e, &err);
+        if (!rc)
+            rc = icv_experiment_check_files(e, &err);
+        ASSERT(rc == 0, "%s: %s", samples[i], err.msg);
+        for (int c = 0; c < e->n_cameras; c++) {
+            int listed = truth_frames(truth, e->cameras[c].id);
+            int decoded = count_frames(e->cameras[c].video);
+            if (listed <= 0 || decoded != listed) {
+                free(e);
+                ASSERT(0, "%s camera %d: %d frames decoded, truth lists %d", samples[i], c, decoded, listed);
+            }
+        }
+        free(e);
+    }
+}
