@@ -138,10 +138,22 @@ void synth_board_views(const synth_scenario *sc, synth_board_pose *poses)
     for (int i = 0; i < sc->n_cameras; i++)
         cm = icv_v3_add(cm, synth_camera_center(&sc->cameras[i].model));
     cm = icv_v3_scale(cm, 1.0 / sc->n_cameras);
-    icv_vec3 target = icv_v3(0, 0.05, 0); /* just above the surface origin, where the cameras look */
-    icv_vec3 dir = icv_v3_unit(icv_v3_sub(target, cm));
-    double dist = icv_v3_norm(icv_v3_sub(target, cm));
-    double D = b->distance > 0 ? b->distance : 0.65 * dist;
+    /* along the cameras' mean optical axis, from their mean centre */
+    icv_vec3 dir = icv_v3(0, 0, 0);
+    for (int i = 0; i < sc->n_cameras; i++) {
+        const icv_mat3 *R = &sc->cameras[i].model.R;
+        dir = icv_v3_add(dir, icv_v3(R->m[2][0], R->m[2][1], R->m[2][2]));
+    }
+    dir = icv_v3_unit(dir);
+    /* the distance to where that axis meets the surface plane, else 1 m */
+    double dist = dir.y < -1e-3 && cm.y > 0 ? cm.y / -dir.y : 1.0;
+    double w = (b->cols + 1) * b->square, h = (b->rows + 1) * b->square;
+    /* auto distance: one camera, the board spans about half the image's width; several,
+     * it stands a quarter of the way from the target so every camera sees it */
+    double D = b->distance > 0        ? b->distance
+               : sc->n_cameras > 1 ? 0.75 * dist
+                                   : fmin(m0->fx * w / (0.5 * m0->width), 0.9 * dist);
+    double vw = D * m0->width / m0->fx, vh = D * m0->height / m0->fy; /* visible extent at D, m */
     icv_vec3 centre0 = icv_v3_add(cm, icv_v3_scale(dir, D));
     /* board axes facing the cameras: x along the reference camera's x, z along dir */
     icv_vec3 cx = icv_v3(m0->R.m[0][0], m0->R.m[0][1], m0->R.m[0][2]);
@@ -149,14 +161,15 @@ void synth_board_views(const synth_scenario *sc, synth_board_pose *poses)
     icv_vec3 bx = icv_v3_unit(icv_v3_sub(cx, icv_v3_scale(bz, icv_v3_dot(cx, bz))));
     icv_vec3 by = icv_v3_cross(bz, bx);
     icv_mat3 F = {{{bx.x, by.x, bz.x}, {bx.y, by.y, bz.y}, {bx.z, by.z, bz.z}}};
-    double w = (b->cols + 1) * b->square, h = (b->rows + 1) * b->square;
     uint64_t st = synth_stream(sc->seed, 31, 0);
     for (int v = 0; v < b->n_views; v++) {
         double ax = (2 * synth_uniform(&st) - 1) * b->max_tilt;
         double ay = (2 * synth_uniform(&st) - 1) * b->max_tilt;
         double az = (2 * synth_uniform(&st) - 1) * 0.3;
-        double ox = (2 * synth_uniform(&st) - 1) * 0.35 * w, oy = (2 * synth_uniform(&st) - 1) * 0.35 * h;
-        double oz = (2 * synth_uniform(&st) - 1) * 0.15 * D;
+        /* offsets that keep an untilted board inside the view */
+        double ox = (2 * synth_uniform(&st) - 1) * 0.3 * fmax(vw - w, 0);
+        double oy = (2 * synth_uniform(&st) - 1) * 0.3 * fmax(vh - h, 0);
+        double oz = (2 * synth_uniform(&st) - 1) * 0.1 * D;
         if (v % 4 == 3) /* every fourth view's centre at the image's side edge: partly out of view */
             ox = (v % 8 == 3 ? 1 : -1) * D * (m0->width / 2.0) / m0->fx;
         icv_mat3 R = icv_m3_mul(F, icv_m3_mul(icv_rot_x(ax), icv_m3_mul(icv_rot_y(ay), icv_rot_z(az))));
