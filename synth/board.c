@@ -102,7 +102,7 @@ void synth_board_render(synth_renderer *r, const synth_board_opts *b, const synt
         }
     }
     free(row0 < row1 ? row0 : row1);
-    synth_sensor_apply(r, lin, NULL, 0, synth_stream(seed, 77, 0), gray);
+    synth_sensor_apply(r, lin, NULL, NULL, synth_stream(seed, 77, 0), gray);
 }
 
 synth_board_pose synth_board_on_surface(void)

@@ -348,6 +348,8 @@ void synth_renderer_free(synth_renderer *r)
     free(r->tiles);
     free(r->dirty);
     free(r->gauss);
+    free(r->row_start);
+    free(r->flash_rows);
     free(r);
 }
 
@@ -375,8 +377,11 @@ int synth_renderer_alloc(const synth_scenario *sc, int camera, synth_renderer **
     r->tiles = malloc(sizeof(int) * nt);
     r->dirty = malloc(sizeof(int) * nt);
     r->gauss = malloc(sizeof(float) * SYNTH_GAUSS_N);
+    r->row_start = malloc(sizeof(int) * (size_t)(r->th + 1));
+    r->flash_rows = malloc(sizeof(float) * (size_t)H);
+    r->only_ty = -1;
     if (!r->corner || !r->centre || !r->bg || !r->gain || !r->acc || !r->id || !r->val || !r->tile_on ||
-        !r->tile_dirty || !r->tiles || !r->dirty || !r->gauss) {
+        !r->tile_dirty || !r->tiles || !r->dirty || !r->gauss || !r->row_start || !r->flash_rows) {
         synth_renderer_free(r);
         return icv_err_set(err, ICV_ENOMEM, "render: out of memory for a %dx%d camera", W, H);
     }
@@ -514,6 +519,8 @@ static double px_per_m(const synth_renderer *r, icv_vec3 c, double uv[2])
 
 static void mark_tile(synth_renderer *r, int tx, int ty)
 {
+    if (r->only_ty >= 0 && ty != r->only_ty)
+        return;
     int t = ty * r->tw + tx;
     if (!r->tile_on[t]) {
         r->tile_on[t] = 1;
@@ -539,6 +546,10 @@ static void mark_segment(synth_renderer *r, const double p[2], const double q[2]
         x1 = r->tw - 1;
     if (y1 >= r->th)
         y1 = r->th - 1;
+    if (r->only_ty >= 0) { /* rolling shutter: one tile row at a time */
+        y0 = y0 > r->only_ty ? y0 : r->only_ty;
+        y1 = y1 < r->only_ty ? y1 : r->only_ty;
+    }
     double dx = q[0] - p[0], dy = q[1] - p[1], l2 = dx * dx + dy * dy;
     for (int ty = y0; ty <= y1; ty++)
         for (int tx = x0; tx <= x1; tx++) {
@@ -603,14 +614,11 @@ static void mark_prims(synth_renderer *r)
     }
 }
 
-/* Renders the placed primitives into acc with weight w (one sub-frame). */
-static void render_subframe(synth_renderer *r, double w)
+/* pass 1: the id and value at every pixel centre of tiles[k0..k1) */
+static void pass_centres(synth_renderer *r, int k0, int k1)
 {
-    int W = r->W, H = r->H, S = r->sc->render.supersample;
-    r->n_tiles = 0;
-    mark_prims(r);
-    /* pass 1: the id and value at every pixel centre of the marked tiles */
-    for (int k = 0; k < r->n_tiles; k++) {
+    int W = r->W, H = r->H;
+    for (int k = k0; k < k1; k++) {
         int t = r->tiles[k], tx = t % r->tw, ty = t / r->tw;
         int x1 = (tx + 1) * SYNTH_TILE < W ? (tx + 1) * SYNTH_TILE : W;
         int y1 = (ty + 1) * SYNTH_TILE < H ? (ty + 1) * SYNTH_TILE : H;
@@ -623,8 +631,14 @@ static void render_subframe(synth_renderer *r, double w)
                 r->val[i] = v;
             }
     }
-    /* pass 2: supersample the pixels next to an id change; accumulate */
-    for (int k = 0; k < r->n_tiles; k++) {
+}
+
+/* pass 2 over tiles[k0..k1): supersample the pixels next to an id change; accumulate
+ * (value - background) x w */
+static void pass_edges(synth_renderer *r, int k0, int k1, double w)
+{
+    int W = r->W, H = r->H, S = r->sc->render.supersample;
+    for (int k = k0; k < k1; k++) {
         int t = r->tiles[k], tx = t % r->tw, ty = t / r->tw;
         int x1 = (tx + 1) * SYNTH_TILE < W ? (tx + 1) * SYNTH_TILE : W;
         int y1 = (ty + 1) * SYNTH_TILE < H ? (ty + 1) * SYNTH_TILE : H;
@@ -667,7 +681,12 @@ static void render_subframe(synth_renderer *r, double w)
                 r->acc[i] += (float)(w * sum / (Sp * Sp));
             }
     }
-    /* clear the id buffer and the tile marks for the next sub-frame */
+}
+
+/* clears the id buffer and the tile marks of the current sub-frame */
+static void clear_tiles(synth_renderer *r)
+{
+    int W = r->W, H = r->H;
     for (int k = 0; k < r->n_tiles; k++) {
         int t = r->tiles[k], tx = t % r->tw, ty = t / r->tw;
         int x1 = (tx + 1) * SYNTH_TILE < W ? (tx + 1) * SYNTH_TILE : W;
@@ -677,6 +696,44 @@ static void render_subframe(synth_renderer *r, double w)
         r->tile_on[t] = 0;
     }
     r->n_tiles = 0;
+}
+
+/* Renders the placed primitives into acc with weight w (one sub-frame). */
+static void render_subframe(synth_renderer *r, double w)
+{
+    r->n_tiles = 0;
+    r->only_ty = -1;
+    mark_prims(r);
+    pass_centres(r, 0, r->n_tiles);
+    pass_edges(r, 0, r->n_tiles, w);
+    clear_tiles(r);
+}
+
+/* A rolling-shutter sub-frame: row y is exposed line_delay x y later than row 0; the
+ * body is placed once per tile row, at the time of that tile row's middle. */
+static void render_subframe_rolling(synth_renderer *r, const synth_flight *f, double t0, double ld, double w)
+{
+    r->n_tiles = 0;
+    for (int ty = 0; ty < r->th; ty++) {
+        synth_state st;
+        synth_flight_state_at(f, t0 + (ty * SYNTH_TILE + (SYNTH_TILE - 1) / 2.0) * ld, &st);
+        place_body(r, &st);
+        r->only_ty = ty;
+        r->row_start[ty] = r->n_tiles;
+        mark_prims(r);
+        pass_centres(r, r->row_start[ty], r->n_tiles);
+    }
+    r->row_start[r->th] = r->n_tiles;
+    for (int ty = 0; ty < r->th; ty++) {
+        if (r->row_start[ty] == r->row_start[ty + 1])
+            continue;
+        synth_state st;
+        synth_flight_state_at(f, t0 + (ty * SYNTH_TILE + (SYNTH_TILE - 1) / 2.0) * ld, &st);
+        place_body(r, &st);
+        pass_edges(r, r->row_start[ty], r->row_start[ty + 1], w);
+    }
+    r->only_ty = -1;
+    clear_tiles(r);
 }
 
 static void clear_dirty(synth_renderer *r)
@@ -695,6 +752,7 @@ static void clear_dirty(synth_renderer *r)
 
 void synth_renderer_state(synth_renderer *r, const synth_state *s, float *out)
 {
+    r->only_ty = -1;
     place_body(r, s);
     render_subframe(r, 1.0);
     size_t np = (size_t)r->W * r->H;
@@ -703,15 +761,15 @@ void synth_renderer_state(synth_renderer *r, const synth_state *s, float *out)
     clear_dirty(r);
 }
 
-void synth_sensor_apply(const synth_renderer *r, const float *lin, const float *acc, double flash, uint64_t seed,
-                        uint8_t *gray)
+void synth_sensor_apply(const synth_renderer *r, const float *lin, const float *acc, const float *flash,
+                        uint64_t seed, uint8_t *gray)
 {
     const synth_render_opts *o = &r->sc->render;
     size_t np = (size_t)r->W * r->H;
     uint64_t st = seed, bits = 0;
     float fw = (float)o->full_well_e, rn2 = (float)(o->read_noise_e * o->read_noise_e), inv_fw = 1.0f / fw;
-    float fl = (float)flash;
     for (size_t i = 0; i < np; i++) {
+        float fl = flash ? flash[i / (size_t)r->W] : 0.0f;
         float s = (lin[i] + (acc ? acc[i] : 0.0f) + fl) * r->gain[i];
         if (o->noise) {
             if ((i & 3) == 0)
@@ -741,17 +799,22 @@ void synth_renderer_frame(synth_renderer *r, const synth_flight *f, int n, uint8
 {
     const synth_camera *c = &r->sc->cameras[r->cam];
     const synth_render_opts *o = &r->sc->render;
-    double tm = synth_camera_frame_time(c, n), e = c->exposure_s;
+    double tm = synth_camera_frame_time(c, n), e = c->exposure_s, ld = c->line_delay_s;
     int ns = e > 0 ? o->blur_subframes : 1;
     for (int s = 0; s < ns; s++) {
         double t = tm + e * ((s + 0.5) / ns - 0.5);
+        if (ld > 0) {
+            render_subframe_rolling(r, f, t, ld, 1.0 / ns);
+            continue;
+        }
         synth_state st;
         synth_flight_state_at(f, t, &st);
         place_body(r, &st);
         render_subframe(r, 1.0 / ns);
     }
-    double flash = o->flash_gain * flash_seen(o, tm - e / 2, tm + e / 2);
-    synth_sensor_apply(r, r->bg, r->acc, flash, synth_stream(r->sc->seed, 1000 + (uint64_t)r->cam, (uint64_t)n),
+    for (int y = 0; y < r->H; y++) /* row y's exposure is y line delays after row 0's */
+        r->flash_rows[y] = (float)(o->flash_gain * flash_seen(o, tm + y * ld - e / 2, tm + y * ld + e / 2));
+    synth_sensor_apply(r, r->bg, r->acc, r->flash_rows, synth_stream(r->sc->seed, 1000 + (uint64_t)r->cam, (uint64_t)n),
                        gray);
     clear_dirty(r);
 }
@@ -781,4 +844,23 @@ int synth_marker_visible(const synth_renderer *r, const synth_state *s, int k, d
     icv_vec3 ba = icv_v3_sub(p->b, p->a);
     double sh = icv_v3_dot(icv_v3_sub(icv_v3_scale(d, t), p->a), ba) / icv_v3_norm(ba);
     return fabs(sh - r->band_s[k]) <= b->marker_diameter / 2 + 2 * b->shape.radius;
+}
+
+int synth_marker_frame_uv(const synth_renderer *r, const synth_flight *f, int n, int k, double uv[2])
+{
+    const synth_camera *c = &r->sc->cameras[r->cam];
+    double tf = synth_camera_frame_time(c, n), t = tf;
+    synth_state s;
+    synth_flight_state_at(f, t, &s);
+    /* rolling shutter: the marker is seen when its row is exposed, t = tf + v(t) delay;
+     * a fixed point that converges at once (v moves a few rows per frame at most) */
+    for (int it = 0; c->line_delay_s > 0 && it < 5; it++) {
+        double p[2];
+        icv_vec3 x = icv_v3_add(icv_m3_apply(s.R, r->sc->body.markers[k]), s.p);
+        if (synth_camera_project(&r->m, x, p))
+            break;
+        t = tf + fmin(fmax(p[1], 0), r->H - 1) * c->line_delay_s;
+        synth_flight_state_at(f, t, &s);
+    }
+    return synth_marker_visible(r, &s, k, uv);
 }

@@ -468,10 +468,6 @@ int synth_scenario_validate(const synth_scenario *sc, icv_err *err)
             if (!strcmp(sc->cameras[i].id, sc->cameras[j].id))
                 return icv_err_set(err, ICV_EINVAL, "%s: cameras: two cameras are called '%s'", sc->path,
                                    sc->cameras[i].id);
-    for (int i = 0; i < sc->n_cameras; i++)
-        if (sc->cameras[i].line_delay_s > 0)
-            return icv_err_set(err, ICV_ENOTIMPL, "%s: cameras[%d].line_delay: rolling shutter is not rendered yet",
-                               sc->path, i);
     if (sc->max_impacts < 0 || sc->max_impacts > SYNTH_MAX_IMPACTS)
         return icv_err_set(err, ICV_EINVAL, "%s: max_impacts: must be 0..%d", sc->path, SYNTH_MAX_IMPACTS);
     return 0;

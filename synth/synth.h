@@ -53,10 +53,11 @@ typedef struct {
     synth_camera_model model;
     double fps;                 /* Hz, capture rate */
     double exposure_s;          /* s, <= 1/fps */
-    double start_offset_frames; /* frames of this camera: its frame n is at mid-exposure at
-                                   experiment time t = (n + start_offset_frames) / fps; the
-                                   reference camera (the first) has 0 */
-    double line_delay_s;        /* rolling shutter: s between rows (0: global shutter) */
+    double start_offset_frames; /* frames of this camera: row 0 of its frame n is at
+                                   mid-exposure at experiment time t = (n + start_offset_frames)
+                                   / fps; the reference camera (the first) has 0 */
+    double line_delay_s;        /* rolling shutter: row y is exposed y line_delay_s later than
+                                   row 0 (0: global shutter), s */
     int n_frames;               /* frames recorded */
 } synth_camera;
 
@@ -213,6 +214,9 @@ const float *synth_renderer_background(const synth_renderer *r);
 /* Whether marker k's centre is seen from the camera at state s (in the image, in
  * front, not hidden by the body, a sticker facing the camera). */
 int synth_marker_visible(const synth_renderer *r, const synth_state *s, int k, double uv[2]);
+/* Marker k's true projection in frame n at its mid-exposure (with a rolling shutter:
+ * when its row is exposed); returns whether it is seen (synth_marker_visible). */
+int synth_marker_frame_uv(const synth_renderer *r, const synth_flight *f, int n, int k, double uv[2]);
 
 /* A chessboard in the surface frame: x_surface = R x_board + t, board x along its
  * rows (inner corner (c, r) at (c square, r square, 0)), board z into the board. */

@@ -73,6 +73,9 @@ struct synth_renderer {
     uint8_t *tile_on, *tile_dirty;
     int *tiles, n_tiles;       /* active tiles of the current sub-frame */
     int *dirty, n_dirty;       /* tiles touched in the current frame */
+    int only_ty;               /* >= 0: mark tiles of this tile row only (rolling shutter) */
+    int *row_start;            /* th + 1: where each tile row's tiles start in tiles */
+    float *flash_rows;         /* H: flash gray added to each row */
     float *gauss;              /* SYNTH_GAUSS_N standard normal quantiles */
     int n_prims;
     synth_prim prims[SYNTH_MAX_PRIMS];
@@ -85,9 +88,10 @@ struct synth_renderer {
 /* Gray of the scene's static parts seen along a camera-frame ray d (not unit). */
 double synth_static_shade(const synth_renderer *r, icv_vec3 d, double *t_hit);
 /* Sensor model: vignetting, flash, shot + read noise, 8-bit quantisation, of the
- * linear image lin (W H) into gray; noise drawn from the stream `seed`. */
-void synth_sensor_apply(const synth_renderer *r, const float *lin, const float *acc, double flash, uint64_t seed,
-                        uint8_t *gray);
+ * linear image lin (+ acc) into gray; flash: gray added per row (NULL: none); noise
+ * drawn from the stream `seed`. */
+void synth_sensor_apply(const synth_renderer *r, const float *lin, const float *acc, const float *flash,
+                        uint64_t seed, uint8_t *gray);
 /* Sets the renderer's geometry only (camera, occluder, bands, stickers): enough for
  * synth_marker_visible on a renderer that owns no buffers. */
 void synth_render_geometry_init(synth_renderer *r, const synth_scenario *sc, int camera);

@@ -108,12 +108,10 @@ int synth_truth_write(const char *path, const synth_scenario *sc, const synth_fl
         synth_render_geometry_init(&geo, sc, ci);
         json_t *frames = json_array();
         for (int n = 0; n < c->n_frames; n++) {
-            synth_state s;
-            synth_flight_state_at(f, synth_camera_frame_time(c, n), &s);
             json_t *uv = json_array();
             for (int k = 0; k < b->n_markers; k++) {
                 double p[2];
-                if (synth_marker_visible(&geo, &s, k, p))
+                if (synth_marker_frame_uv(&geo, f, n, k, p))
                     json_array_append_new(uv, json_pack("[ff]", p[0], p[1]));
                 else
                     json_array_append_new(uv, json_null());

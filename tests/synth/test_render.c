@@ -174,3 +174,50 @@ TEST(test_render_motion_blur_spreads_a_moving_marker_along_its_path)
     ASSERT(path > 3, "the test needs a visible path (%g px)", path);
     ASSERT_NEAR(umax - umin + 1, path + diam, 2.5);
 }
+
+TEST(test_render_rolling_shutter_shows_a_marker_where_its_row_was_exposed)
+{
+    synth_scenario *sc = malloc(sizeof *sc);
+    marker_scene(sc, 8);
+    sc->body.n_markers = 1;
+    sc->gravity = icv_v3(0, 0, 0);
+    sc->release_time_s = -1;
+    sc->release.v = icv_v3(2.0, 0, 0);
+    sc->release.p = icv_v3(-2.0, 0.2, 0); /* at t = 0 at (0, 0.2, 0), mid-image */
+    sc->cameras[0].line_delay_s = 2e-5;  /* 240 rows read out in 4.8 ms */
+    sc->max_impacts = 0;
+    synth_flight *f;
+    icv_err err;
+    ASSERT(synth_flight_run(sc, 0.1, &f, &err) == 0, "%s", err.msg);
+    synth_renderer *r;
+    ASSERT(synth_renderer_alloc(sc, 0, &r, &err) == 0, "%s", err.msg);
+    uint8_t *img = malloc(320 * 240);
+    synth_renderer_frame(r, f, 0, img);
+    const float *bg = synth_renderer_background(r);
+    double sw = 0, su = 0, sv = 0;
+    for (int v = 0; v < 240; v++)
+        for (int u = 0; u < 320; u++) {
+            double w = (img[v * 320 + u] / 255.0 - bg[v * 320 + u]) / (sc->body.marker_gray - bg[v * 320 + u]);
+            if (w > 0.02) { /* above the 8-bit quantisation of the background */
+                sw += w;
+                su += w * u;
+                sv += w * v;
+            }
+        }
+    double rolling[2], global[2];
+    int seen = synth_marker_frame_uv(r, f, 0, 0, rolling);
+    synth_state s;
+    synth_flight_state_at(f, 0, &s);
+    synth_camera_project(&sc->cameras[0].model, s.p, global);
+    synth_renderer_free(r);
+    synth_flight_free(f);
+    free(img);
+    free(sc);
+    ASSERT_TRUE(seen);
+    double du = su / sw - rolling[0], dv = sv / sw - rolling[1];
+    /* the row ~120 is exposed 2.4 ms late: the marker has moved 4.8 mm, ~2.6 px */
+    ASSERT(fabs(rolling[0] - global[0]) > 2, "rolling shift only %g px", rolling[0] - global[0]);
+    /* the body is placed once per 8-row tile row (+-3.5 rows x 2e-5 s x 2 m/s = 0.14 mm,
+     * 0.07 px) and 8-bit quantisation: 0.1 px */
+    ASSERT_NEAR(hypot(du, dv), 0.0, 0.1);
+}
