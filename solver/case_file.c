@@ -156,7 +156,19 @@ char *impact_result_json(const impact_result *r)
         "pre_J", r->energy_pre, "post_J", r->energy_post, "loss_fraction", r->loss_fraction);
     if (!root)
         return NULL;
-    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+    /* added keys (the contract allows adding): the contact velocity before impact, the
+     * normal impulse at the end of compression and the periods of constant mode */
+    json_t *periods = json_array();
+    static const char *const modes[] = {"slide", "stick", "reverse_slide"};
+    for (int i = 0; i < r->n_periods && periods; i++)
+        json_array_append_new(periods, json_pack("{s:s#,s:s,s:o}", "stage", &r->periods[i].stage, (size_t)1, "mode",
+                                                 modes[r->periods[i].mode], "impulse",
+                                                 vec_json(r->periods[i].impulse)));
+    json_object_set_new(root, "pre", json_pack("{s:o}", "contact_velocity", vec_json(r->contact_velocity_pre)));
+    json_object_set_new(root, "p_nc", json_real(r->p_nc));
+    if (periods)
+        json_object_set_new(root, "periods", periods);
+    char *s = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
     json_decref(root);
     return s;
 }

@@ -6,6 +6,8 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "solver/impact_internal.h"
@@ -113,6 +115,55 @@ static void centrifugal_direction(const contact_problem *pr, double sdir[2])
     }
 }
 
+/* The integrator's workspace, allocated once per thread (GSL objects; freed when the
+ * thread ends, by the key's destructor) so that a solve allocates nothing. */
+typedef struct {
+    gsl_odeiv2_step *stp;
+    gsl_odeiv2_control *ctl;
+    gsl_odeiv2_evolve *evo;
+} exact_workspace;
+
+static pthread_key_t ws_key;
+static pthread_once_t ws_once = PTHREAD_ONCE_INIT;
+
+static void workspace_free(void *p)
+{
+    exact_workspace *w = p;
+    if (!w)
+        return;
+    if (w->evo)
+        gsl_odeiv2_evolve_free(w->evo);
+    if (w->ctl)
+        gsl_odeiv2_control_free(w->ctl);
+    if (w->stp)
+        gsl_odeiv2_step_free(w->stp);
+    free(w);
+}
+
+static void workspace_key(void) { pthread_key_create(&ws_key, workspace_free); }
+
+static exact_workspace *workspace_get(double tol)
+{
+    pthread_once(&ws_once, workspace_key);
+    exact_workspace *w = pthread_getspecific(ws_key);
+    if (!w) {
+        w = calloc(1, sizeof *w);
+        if (!w)
+            return NULL;
+        w->stp = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, NY);
+        w->ctl = gsl_odeiv2_control_y_new(tol, tol);
+        w->evo = gsl_odeiv2_evolve_alloc(NY);
+        if (!w->stp || !w->ctl || !w->evo || pthread_setspecific(ws_key, w) != 0) {
+            workspace_free(w);
+            return NULL;
+        }
+    }
+    gsl_odeiv2_control_init(w->ctl, tol, tol, 1, 0);
+    gsl_odeiv2_step_reset(w->stp);
+    gsl_odeiv2_evolve_reset(w->evo);
+    return w;
+}
+
 static void state_to_y(const contact_state *st, double y[NY])
 {
     y[0] = st->ut[0];
@@ -148,17 +199,20 @@ static int slide_phase(const contact_problem *pr, contact_state *st, char *stop_
 {
     double tol = pr->tol > 0 ? pr->tol : 1e-12;
     gsl_odeiv2_system sys = {rhs, NULL, NY, (void *)pr};
-    gsl_odeiv2_step *stp = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, NY);
-    gsl_odeiv2_control *ctl = gsl_odeiv2_control_y_new(tol, tol);
-    gsl_odeiv2_evolve *evo = gsl_odeiv2_evolve_alloc(NY);
+    exact_workspace *ws = workspace_get(tol);
+    if (!ws)
+        return icv_err_set(err, ICV_ENOMEM, "impact: out of memory (integrator workspace)");
+    gsl_odeiv2_step *stp = ws->stp;
+    gsl_odeiv2_control *ctl = ws->ctl;
+    gsl_odeiv2_evolve *evo = ws->evo;
     int rc = 0, arrested = 0;
     double y[NY], y0[NY], yt[NY], yerr[NY], f[NY];
-    double t = st->pn, h = 1e-2;
+    double t = st->pn, h = 0.2; /* scaled units: the impact spans p_n ~ 1 */
     double wc_end = 0; /* W_c once compression has ended */
     double pt_mark[2] = {0, 0}, pn_mark = 0;
     state_to_y(st, y);
     for (int iter = 0; iter < 100000; iter++) {
-        double s = hypot(y[0], y[1]);
+        double s = sqrt(y[0] * y[0] + y[1] * y[1]); /* O(1) in scaled units: no hypot needed */
         if (s <= 1e-13) { /* 1e-13 of the approach speed: the rest is below rounding */
             y[0] = y[1] = 0;
             y_to_state(y, t, wc_end, st);
@@ -293,9 +347,6 @@ done:
     }
     if (rc == 0 && arrested && !*stop_stage)
         *stop_stage = st->stage;
-    gsl_odeiv2_evolve_free(evo);
-    gsl_odeiv2_control_free(ctl);
-    gsl_odeiv2_step_free(stp);
     return rc < 0 ? rc : arrested;
 }
 
@@ -355,8 +406,8 @@ static int solve_scaled(const contact_problem *pr, contact_state *st, impact_res
                 break;
         }
     }
-    if (stick_ok == 0 && sdir[0] == 0 && sdir[1] == 0)
-        centrifugal_direction(pr, sdir);
+    /* sdir (the resumed slip) only labels cases 2 and 4, which come through the linear
+     * phase above where it was computed */
     impact_case_label(pr, start_slip, stop_stage, stick_ok, sdir, res);
     return 0;
 }

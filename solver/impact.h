@@ -60,7 +60,8 @@ typedef struct {
     char case_label[8];           /* "0".."6", spatial "2a","2b","2c","4a","4b","4c" */
     double work_compression;      /* J, W_c = int u_n dp_n over compression (<= 0) */
     double work_restitution;      /* J, W_r over restitution (>= 0) */
-    double work_friction;         /* J, int u_t . dp_t (<= 0) */
+    double work_friction;         /* J, int u_t . dp_t (<= 0; the spatial algebraic model's
+                                     frozen friction direction can rarely make it > 0) */
     double energy_pre;            /* J, 0.5 m v.v + 0.5 w.I w before */
     double energy_post;           /* J, after */
     double loss_fraction;         /* 1 - post/pre (0 when pre is 0) */
@@ -77,7 +78,9 @@ void impact_case_init(impact_case *c);
  * inertia that is not symmetric positive definite, mu_k < 0, mu_s < mu_k, e_n outside
  * [0, 1], a non-finite input, no approach (u_n >= 0 at the contact); ICV_ENUMERIC:
  * a Painleve-type inconsistency (du_n/dp_n <= 0 while compressing: the compression
- * never ends) or an integration that does not converge. */
+ * never ends; or a restitution stage that cannot end) or an integration that does not
+ * converge. Thread-safe; allocates nothing after a thread's first exact solve (the
+ * exact model keeps one integrator workspace per thread, freed when the thread ends). */
 int impact_solve(const impact_case *c, impact_result *res, icv_err *err);
 
 /* Labels. */
@@ -105,8 +108,99 @@ int impact_case_load(const char *path, impact_case *c, icv_err *err);
 
 /* The contract's output JSON ({"post": {"v", "omega", "contact_velocity"}, "impulse",
  * "case", "work": {"compression_J", "restitution_J", "friction_J"}, "energy": {"pre_J",
- * "post_J", "loss_fraction"}}) as a malloc'd string (free()), NULL if out of memory. */
+ * "post_J", "loss_fraction"}}, plus "pre": {"contact_velocity"}, "p_nc" and "periods":
+ * [{"stage": "c"|"r", "mode": "slide"|"stick"|"reverse_slide", "impulse"}]) as a malloc'd
+ * string (free()), NULL if out of memory. */
 char *impact_result_json(const impact_result *r);
+
+/* ---- inverse: (mu, e_n) from measured impacts ---------------------------------- */
+
+typedef struct {
+    impact_case pre;     /* the pre-impact state and the model (law, method, planar); its
+                            mu_s, mu_k and e_n are ignored */
+    icv_vec3 v_post;     /* m/s, measured centre-of-mass velocity after impact, surface */
+    icv_vec3 omega_post; /* rad/s, measured angular velocity after impact, surface */
+} impact_observation;
+
+typedef struct {
+    double mu, e_n;       /* fitted (mu_s = mu_k = mu) */
+    double mu_se, e_n_se; /* one standard error; NAN when not identifiable */
+    int mu_identifiable;  /* 0: the residuals do not depend on mu (e.g. sticking impacts) */
+    int e_n_identifiable;
+    double mu_lower_bound;/* the largest impulse ratio |P_t|/P_n the fitted model needs:
+                             what the data say about mu when it is not identifiable */
+    double rms;           /* m/s, RMS of the residuals (angular ones times the radius of
+                             gyration) */
+    int n_obs, n_failed;  /* observations, and those the model cannot solve at the fit */
+    int iterations, converged;
+} impact_fit_result;
+
+/* Residuals of one observation at (mu, e_n): predicted minus measured v (m/s) and
+ * omega times the radius of gyration (m/s); fills r with the prediction. */
+int impact_observation_residual(const impact_observation *o, double mu, double e_n, double res[6],
+                                impact_result *r, icv_err *err);
+
+/* Least-squares (mu, e_n) for n observations (n = 1: one impact), from (mu0, e0). */
+int impact_fit(const impact_observation *obs, size_t n, double mu0, double e0, impact_fit_result *out,
+               icv_err *err);
+
+/* ---- measured planar impacts against the models ---------------------------------- */
+
+/* Reads planar impacts in the layout of mcube_planar_impact/derived/impacts_summary.csv
+ * (columns vx_i, vy_i, w_i, vx_f, vy_f, w_f and the contact Jacobian rows n_*, d_* of a
+ * horizontal surface, SI) as observations of a body of mass (kg) and moment inertia_zz
+ * (kg m^2). *obs is malloc'd (free()). */
+int impact_planar_csv_load(const char *path, double mass, double inertia_zz, impact_observation **obs, size_t *n,
+                           icv_err *err);
+
+typedef struct {
+    char model[48];
+    double mu, e_n, mu_se, e_n_se; /* fitted to the whole set (baseline: 0, median e) */
+    double rms;                    /* m/s, RMS residual of the fit */
+    double median[4], p90[4];      /* |error| of v'_x (m/s), v'_y (m/s), w'_z (rad/s),
+                                      KE'/KE (fraction): median and 90th percentile */
+    int n_failed;                  /* impacts the model could not solve */
+} impact_study_row;
+
+/* Row 0: the frictionless baseline with the set's median Newton ratio; then Newton,
+ * Poisson and Stronge (planar), and with with_exact the exact 3-D code (Stronge), each
+ * with one (mu, e_n) fitted to the whole set. rows needs 5 entries. */
+int impact_planar_study(const impact_observation *obs, size_t n, int with_exact, impact_study_row *rows, int *n_rows,
+                        icv_err *err);
+
+/* ---- parameter sweeps (solver/sweep.c) -------------------------------------------- */
+
+#define IMPACT_N_CASES 13
+/* "0","1","2","2a","2b","2c","3","4","4a","4b","4c","5","6" <-> 0..12 (-1: unknown) */
+int impact_case_index(const char *label);
+const char *impact_case_name(int index);
+
+typedef struct {
+    char name[16];    /* theta1 theta2 theta3 (euler213, rad; the contact point moves with the
+                         body), mu, mu_s, mu_k, e_n, vx vy vz (m/s), ratio (u_x/|u_y| at contact) */
+    double from, to;  /* first and last value */
+    int n;            /* values, evenly spaced */
+} impact_sweep_param;
+
+typedef struct {
+    double p[2];          /* the parameter values */
+    int ok;               /* 0: no solution (error holds the reason) */
+    char case_label[8];
+    int case_index;       /* impact_case_index, -1 when !ok */
+    double loss_fraction; /* NaN when !ok */
+    icv_vec3 v, omega, impulse;
+    char error[160];
+} impact_sweep_point;
+
+/* "NAME=FROM:TO:N" */
+int impact_sweep_param_parse(const char *spec, impact_sweep_param *p, icv_err *err);
+double impact_sweep_value(const impact_sweep_param *p, int i);
+/* Solves the grid (first parameter fastest): out holds n0 * n1 points. A point without a
+ * solution (Painleve-type) is marked, not an error. */
+int impact_sweep_run(const impact_case *base, const impact_sweep_param *params, int n_params,
+                     impact_sweep_point *out, icv_err *err);
+int impact_sweep_write_csv(const char *path, const impact_sweep_param *params, int n_params,
+                           const impact_sweep_point *pts, icv_err *err);
 
 /* ---- reference cases (../shared/spec/solver.md sec. 6-7) ---------------------------
  * One published number per entry, with the source, the spec's verdict (R reproduced,

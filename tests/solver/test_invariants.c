@@ -5,6 +5,8 @@
  * change of sliding direction -> algebraic = exact to 1e-9. 100 000 cases per model in
  * the plain build; 10 000 under ASan+UBSan (about 5x slower, th_sanitized()). */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "solver/impact.h"
@@ -20,7 +22,8 @@ static double urand(void)
 }
 static double urange(double a, double b) { return a + (b - a) * urand(); }
 
-static int n_cases(void) { return th_sanitized() ? 10000 : 100000; }
+/* make accuracy: a million per model */
+static int n_cases(void) { return th_accuracy() ? 1000000 : th_sanitized() ? 10000 : 100000; }
 
 /* a random body (box of random edges, random mass), attitude, contact point and an
  * approaching pre-impact state */
@@ -88,6 +91,9 @@ static void check_model(impact_method method, int planar)
     }
     /* Painleve-type inconsistencies need a slender body and large mu: a minority */
     ASSERT(painleve < n / 10, "%d Painleve cases of %d", painleve, n);
+    if (th_accuracy())
+        printf("invariants, %s %s: %d random cases, %d without a solution (Painleve-type), all others pass\n",
+               planar ? "planar" : "spatial", impact_method_name(method), n, painleve);
 }
 
 TEST(test_invariants_planar_model_random_cases) { check_model(IMPACT_ALGEBRAIC, 1); }
@@ -150,4 +156,45 @@ TEST(test_straight_slip_algebraic_equals_exact_in_3d)
         ASSERT(icv_v3_norm(icv_v3_sub(ra.v, re.v)) <= 1e-9 * scale, "case %d: |dv| = %g (%s vs %s)", k,
                icv_v3_norm(icv_v3_sub(ra.v, re.v)), ra.case_label, re.case_label);
     }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The spatial algebraic model against the exact one on random 3-D Stronge cases (spec 2.3:
+ * the frozen friction direction errs by ~5 % in sliding cases). Bounds: median relative
+ * error of the post-impact contact velocity below 1e-2 and energy created in under 1 % of
+ * the cases (measured: 1.7e-3 and 0.30 %, docs/solver.md) guard against regressions. */
+TEST(test_spatial_algebraic_against_exact_study)
+{
+    int n = th_accuracy() ? 100000 : th_sanitized() ? 2000 : 20000, m = 0, gain = 0;
+    double *rel = malloc(n * sizeof *rel);
+    ASSERT_TRUE(rel != NULL);
+    rng = 88172645463325252ull;
+    for (int k = 0; k < n; k++) {
+        impact_case c;
+        random_case(&c, 0);
+        c.law = ICV_RESTITUTION_STRONGE;
+        impact_result a, e;
+        icv_err err;
+        c.method = IMPACT_ALGEBRAIC;
+        if (impact_solve(&c, &a, &err) < 0)
+            continue;
+        c.method = IMPACT_EXACT;
+        if (impact_solve(&c, &e, &err) < 0)
+            continue;
+        gain += a.energy_post > a.energy_pre * (1 + 1e-9);
+        rel[m++] = icv_v3_norm(icv_v3_sub(a.contact_velocity, e.contact_velocity)) / icv_v3_norm(a.contact_velocity_pre);
+    }
+    qsort(rel, m, sizeof *rel, cmp_double);
+    double med = rel[m / 2], p90 = rel[m * 9 / 10], p99 = rel[m * 99 / 100];
+    free(rel);
+    if (th_accuracy())
+        printf("spatial algebraic vs exact, %d Stronge cases: |du'|/|u0| median %.3g, 90%% %.3g, 99%% %.3g; "
+               "energy created in %.2f%%\n", m, med, p90, p99, 100.0 * gain / m);
+    ASSERT(med < 1e-2, "median %g", med);
+    ASSERT(gain < m / 100, "%d of %d create energy", gain, m);
 }
