@@ -61,7 +61,7 @@ void synth_board_render(synth_renderer *r, const synth_board_opts *b, const synt
     icv_mat3 Rc = icv_m3_mul(m->R, pose->R);
     board_cam bc = {icv_v3_add(icv_m3_apply(m->R, pose->t), m->t), icv_v3(Rc.m[0][0], Rc.m[1][0], Rc.m[2][0]),
                     icv_v3(Rc.m[0][1], Rc.m[1][1], Rc.m[2][1]), icv_v3(Rc.m[0][2], Rc.m[1][2], Rc.m[2][2])};
-    int S = r->sc->render.supersample < 4 ? 4 : r->sc->render.supersample;
+    int S = 16; /* boards are one-off images: 16 x 16 at edges, corners to ~0.01 px */
     /* the cell seen at every pixel corner, one row of corners at a time */
     int *row0 = malloc(sizeof(int) * (size_t)(W + 1) * 2);
     float *lin = r->val; /* scratch: the renderer's value buffer */
