@@ -61,7 +61,7 @@ void synth_scenario_defaults(synth_scenario *sc)
     bo->rows = 6;
     bo->square = 0.023;
     bo->margin = 0.02;
-    bo->n_views = 10;
+    bo->n_views = 12;
     bo->max_tilt = 0.6;
     sc->codec = SYNTH_CODEC_H264;
     sc->crf = 18;
