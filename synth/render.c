@@ -663,6 +663,12 @@ static void pass_edges(synth_renderer *r, int k0, int k1, double w)
                 if (!edge || S == 1) {
                     if (id)
                         r->acc[i] += (float)(w * (r->val[i] - bg));
+                    if (id >= SYNTH_ID_MARKER0) {
+                        double *m = r->mom[id - SYNTH_ID_MARKER0];
+                        m[0] += w;
+                        m[1] += w * x;
+                        m[2] += w * y;
+                    }
                     continue;
                 }
                 int Sp = marker ? S : (S + 2) / 3;
@@ -675,8 +681,15 @@ static void pass_edges(synth_renderer *r, int k0, int k1, double w)
                     double xn = (1 - fy) * ((1 - fx) * c00[0] + fx * c10[0]) + fy * ((1 - fx) * c01[0] + fx * c11[0]);
                     double yn = (1 - fy) * ((1 - fx) * c00[1] + fx * c10[1]) + fy * ((1 - fx) * c01[1] + fx * c11[1]);
                     float v;
-                    if (cast(r, xn, yn, &v))
+                    int hit = cast(r, xn, yn, &v);
+                    if (hit)
                         sum += v - bg;
+                    if (hit >= SYNTH_ID_MARKER0) { /* the marker's area moments, at the sample */
+                        double *m = r->mom[hit - SYNTH_ID_MARKER0], a = w / (Sp * Sp);
+                        m[0] += a;
+                        m[1] += a * (x - 0.5 + fx);
+                        m[2] += a * (y - 0.5 + fy);
+                    }
                 }
                 r->acc[i] += (float)(w * sum / (Sp * Sp));
             }
@@ -752,6 +765,7 @@ static void clear_dirty(synth_renderer *r)
 
 void synth_renderer_state(synth_renderer *r, const synth_state *s, float *out)
 {
+    memset(r->mom, 0, sizeof r->mom);
     r->only_ty = -1;
     place_body(r, s);
     render_subframe(r, 1.0);
@@ -801,6 +815,7 @@ void synth_renderer_frame(synth_renderer *r, const synth_flight *f, int n, uint8
     const synth_render_opts *o = &r->sc->render;
     double tm = synth_camera_frame_time(c, n), e = c->exposure_s, ld = c->line_delay_s;
     int ns = e > 0 ? o->blur_subframes : 1;
+    memset(r->mom, 0, sizeof r->mom);
     for (int s = 0; s < ns; s++) {
         double t = tm + e * ((s + 0.5) / ns - 0.5);
         if (ld > 0) {
@@ -863,4 +878,14 @@ int synth_marker_frame_uv(const synth_renderer *r, const synth_flight *f, int n,
         synth_flight_state_at(f, t, &s);
     }
     return synth_marker_visible(r, &s, k, uv);
+}
+
+int synth_renderer_marker_centroid(const synth_renderer *r, int k, double uv[2])
+{
+    const double *m = r->mom[k];
+    if (!(m[0] > 0.5)) /* less than half a pixel of it seen */
+        return 0;
+    uv[0] = m[1] / m[0];
+    uv[1] = m[2] / m[0];
+    return 1;
 }

@@ -76,6 +76,7 @@ struct synth_renderer {
     int only_ty;               /* >= 0: mark tiles of this tile row only (rolling shutter) */
     int *row_start;            /* th + 1: where each tile row's tiles start in tiles */
     float *flash_rows;         /* H: flash gray added to each row */
+    double mom[ICV_MAX_MARKERS][3]; /* per marker, this frame: area (px^2) and its u, v moments */
     float *gauss;              /* SYNTH_GAUSS_N standard normal quantiles */
     int n_prims;
     synth_prim prims[SYNTH_MAX_PRIMS];

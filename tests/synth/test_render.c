@@ -204,8 +204,9 @@ TEST(test_render_rolling_shutter_shows_a_marker_where_its_row_was_exposed)
                 sv += w * v;
             }
         }
-    double rolling[2], global[2];
+    double rolling[2], global[2], drawn[2];
     int seen = synth_marker_frame_uv(r, f, 0, 0, rolling);
+    int drawn_ok = synth_renderer_marker_centroid(r, 0, drawn);
     synth_state s;
     synth_flight_state_at(f, 0, &s);
     synth_camera_project(&sc->cameras[0].model, s.p, global);
@@ -214,6 +215,10 @@ TEST(test_render_rolling_shutter_shows_a_marker_where_its_row_was_exposed)
     free(img);
     free(sc);
     ASSERT_TRUE(seen);
+    ASSERT_TRUE(drawn_ok);
+    /* the renderer's own area moments (markers_2d_centroid) agree with the image's
+     * centroid up to its 8-bit levels */
+    ASSERT_NEAR(hypot(drawn[0] - su / sw, drawn[1] - sv / sw), 0.0, 0.05);
     double du = su / sw - rolling[0], dv = sv / sw - rolling[1];
     /* the row ~120 is exposed 2.4 ms late: the marker has moved 4.8 mm, ~2.6 px */
     ASSERT(fabs(rolling[0] - global[0]) > 2, "rolling shift only %g px", rolling[0] - global[0]);
