@@ -66,6 +66,8 @@ struct synth_renderer {
     float *centre;   /* W H x 2: normalised ray of each pixel centre */
     float *bg;       /* W H: static background, linear gray */
     float *gain;     /* W H: vignetting gain */
+    float *bg_gain;  /* W H: bg x gain, the static signal */
+    float *bg_sigma; /* W H: its shot + read noise sigma (gray levels) */
     float *acc;      /* W H: sum over sub-frames of (value - background) x weight */
     uint8_t *id;     /* W H: ids of the current sub-frame's pixel centres */
     float *val;      /* W H: values at the pixel centres of the current sub-frame */
