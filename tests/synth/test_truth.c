@@ -11,7 +11,7 @@ static double vget(json_t *o, const char *k, int i) { return json_number_value(j
 TEST(test_truth_has_every_contract_key_and_consistent_impact_quantities)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/sample_videos/rod_slope45_stereo/truth.json", th_root());
+    snprintf(path, sizeof path, "%s/sample_videos/01_rod_slope45_stereo/truth.json", th_root());
     json_error_t je;
     json_t *t = json_load_file(path, 0, &je);
     ASSERT(t, "%s: %s", path, je.text);
