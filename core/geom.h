@@ -95,6 +95,15 @@ icv_mat3 icv_quat_to_matrix(icv_quat q);
 
 /* ---- torque-free rigid-body rotation (rigid_motion.c) ------------------ */
 
+/* One step of h seconds of torque-free rotation by Munthe-Kaas RK4 on SO(3)
+ * (Iserles et al., "Lie-group methods", Acta Numerica 2000, sec. 5): R(t0 + s) =
+ * R0 exp(theta(s)), theta' = dexpinv(body omega); the angular momentum L =
+ * R I R^T omega is conserved to rounding and R stays a rotation. inertia and its
+ * inverse in the body frame; omega in the surface frame (rad/s). Accurate when
+ * |omega| h is small (2e-3 rad: energy drift below 1e-10 over 1e4 steps). */
+void icv_rigid_step(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, icv_mat3 inertia_body_inv, double h,
+                    icv_mat3 *R, icv_vec3 *omega);
+
 /* Turns a free rigid body for dt seconds (dt may be negative): R0 body->surface,
  * omega0 (rad/s, surface frame) at the start, inertia (kg m^2, body frame, about
  * the centre of mass). Euler's equations are integrated on the rotation group:
@@ -105,7 +114,7 @@ icv_mat3 icv_quat_to_matrix(icv_quat q);
  * omega (surface frame) at t0 + dt. Returns the number of steps taken. */
 int icv_rigid_rotate(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, double dt, icv_mat3 *R,
                      icv_vec3 *omega);
-/* The same with a chosen step bound max_turn (rad of rotation per RK4 step); the
+/* The same with a chosen step bound max_turn (rad of rotation per step); the
  * attitude error grows like max_turn^4 per radian turned (2e-2 rad: ~1e-9 rad per
  * radian, plenty for fitting camera data; icv_rigid_rotate uses 2e-3). */
 int icv_rigid_rotate_steps(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, double dt, double max_turn,

@@ -9,59 +9,11 @@
 
 double synth_contact_gap(const icv_shape *sh, const icv_mat3 *R, icv_vec3 p, icv_vec3 *cb)
 {
-    icv_mat3 Rt = icv_m3_transpose(*R);
-    icv_vec3 down_body = icv_m3_apply(Rt, icv_v3(0, -1, 0)); /* -y of the surface, body frame */
-    icv_vec3 c = icv_v3(0, 0, 0);
-    switch (sh->type) {
-    case ICV_SHAPE_SPHERE:
-        c = icv_v3_scale(down_body, sh->radius);
-        break;
-    case ICV_SHAPE_CAPSULE: {
-        /* segment of half-length L/2 - r between the cap centres */
-        double hl = sh->length / 2 - sh->radius;
-        if (hl < 0)
-            hl = 0;
-        double uy = icv_m3_apply(*R, sh->axis).y;
-        double s = uy > 0 ? -1.0 : 1.0;
-        c = icv_v3_add(icv_v3_scale(sh->axis, s * hl), icv_v3_scale(down_body, sh->radius));
-        break;
-    }
-    case ICV_SHAPE_CYLINDER: {
-        double hl = sh->length / 2;
-        double uy = icv_m3_apply(*R, sh->axis).y;
-        double s = uy > 0 ? -1.0 : 1.0;
-        /* the rim point most downward: -y with its axial part removed */
-        icv_vec3 d = icv_v3_sub(down_body, icv_v3_scale(sh->axis, icv_v3_dot(down_body, sh->axis)));
-        double dn = icv_v3_norm(d);
-        c = icv_v3_scale(sh->axis, s * hl);
-        if (dn > 1e-12) /* else the end face is level: its centre stands for it */
-            c = icv_v3_add(c, icv_v3_scale(d, sh->radius / dn));
-        break;
-    }
-    case ICV_SHAPE_BOX: {
-        double h[3] = {sh->size.x / 2, sh->size.y / 2, sh->size.z / 2};
-        double cc[3];
-        for (int i = 0; i < 3; i++)
-            cc[i] = (R->m[1][i] > 0 ? -1.0 : 1.0) * h[i]; /* R->m[1][i]: surface y of body axis i */
-        c = icv_v3_from_array(cc);
-        break;
-    }
-    case ICV_SHAPE_POINTS:
-    default: {
-        double best = INFINITY;
-        for (int i = 0; i < sh->n_points; i++) {
-            double y = icv_m3_apply(*R, sh->points[i]).y;
-            if (y < best) {
-                best = y;
-                c = sh->points[i];
-            }
-        }
-        break;
-    }
-    }
+    /* the shape's lowest point (core's icv_shape_lowest_point), in the body frame too */
+    icv_vec3 low = icv_shape_lowest_point(sh, *R, p, icv_v3(0, 1, 0));
     if (cb)
-        *cb = c;
-    return p.y + icv_m3_apply(*R, c).y;
+        *cb = icv_m3_apply(icv_m3_transpose(*R), icv_v3_sub(low, p));
+    return low.y;
 }
 
 typedef struct {

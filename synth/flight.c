@@ -1,11 +1,9 @@
 /* flight.c: torque-free rigid-body flight under gravity, impact to impact.
  *
- * The centre of mass is exactly ballistic. The rotation is integrated on SO(3) by
- * Munthe-Kaas RK4 (Iserles, Munthe-Kaas, Norsett, Zanna, "Lie-group methods", Acta
- * Numerica 2000, sec. 5): R(t0 + s) = R0 exp(theta(s)), theta' = dexpinv_{-theta}(Omega)
- * with the body angular velocity Omega = I^-1 exp(-theta)^ R0^T L from the conserved
- * spatial angular momentum L (Euler's equations, torque-free), so L is conserved to
- * rounding and the energy to O(h^4). The trajectory is kept as checkpoints every h;
+ * The centre of mass is exactly ballistic. The rotation is core's icv_rigid_step:
+ * Munthe-Kaas RK4 on SO(3) (Iserles, Munthe-Kaas, Norsett, Zanna, "Lie-group
+ * methods", Acta Numerica 2000, sec. 5), so L is conserved to rounding and the
+ * energy to O(h^4). The trajectory is kept as checkpoints every h;
  * any instant is one step from its checkpoint, so the state is a smooth function of t
  * (what the contact root finder needs). */
 #include <math.h>
@@ -37,44 +35,16 @@ struct synth_flight {
     char note[256];
 };
 
-/* theta' = dexpinv_{-theta}(w) = w + 1/2 theta x w + 1/12 theta x (theta x w), enough
- * for order 4 since theta = O(h) (Bernoulli series, Acta Numerica 2000 eq. 2.47). */
-static icv_vec3 dexpinv(icv_vec3 th, icv_vec3 w)
-{
-    icv_vec3 c = icv_v3_cross(th, w);
-    return icv_v3_add(w, icv_v3_add(icv_v3_scale(c, 0.5), icv_v3_scale(icv_v3_cross(th, c), 1.0 / 12.0)));
-}
-
-/* body angular velocity at R0 exp(theta): I^-1 exp(theta)^T M0, M0 = R0^T L */
-static icv_vec3 body_omega(const icv_mat3 *Iinv, icv_vec3 M0, icv_vec3 th)
-{
-    icv_mat3 E = icv_rot_from_axis_angle(th);
-    return icv_m3_apply(*Iinv, icv_m3_apply(icv_m3_transpose(E), M0));
-}
-
+/* Rotation by core's Munthe-Kaas step (icv_rigid_step); the centre of mass is
+ * exactly ballistic. */
 void synth_flight_step(const icv_mat3 *I, const icv_mat3 *Iinv, icv_vec3 g, const synth_state *s, double h,
                        synth_state *out)
 {
-    icv_mat3 Rt = icv_m3_transpose(s->R);
-    icv_vec3 Om0 = icv_m3_apply(Rt, s->omega);
-    icv_vec3 M0 = icv_m3_apply(*I, Om0); /* body-frame angular momentum at t0 */
-    icv_vec3 k1 = Om0;
-    icv_vec3 th2 = icv_v3_scale(k1, 0.5 * h);
-    icv_vec3 k2 = dexpinv(th2, body_omega(Iinv, M0, th2));
-    icv_vec3 th3 = icv_v3_scale(k2, 0.5 * h);
-    icv_vec3 k3 = dexpinv(th3, body_omega(Iinv, M0, th3));
-    icv_vec3 th4 = icv_v3_scale(k3, h);
-    icv_vec3 k4 = dexpinv(th4, body_omega(Iinv, M0, th4));
-    icv_vec3 th = icv_v3_scale(icv_v3_add(icv_v3_add(k1, k4), icv_v3_scale(icv_v3_add(k2, k3), 2.0)), h / 6.0);
-    icv_mat3 E = icv_rot_from_axis_angle(th);
-    icv_mat3 R = icv_rot_orthonormalize(icv_m3_mul(s->R, E)); /* no drift off SO(3) over many steps */
-    /* omega = R I^-1 R^T L with L = R0 M0 conserved */
-    icv_vec3 L = icv_m3_apply(s->R, M0);
-    icv_vec3 om = icv_m3_apply(R, icv_m3_apply(*Iinv, icv_m3_apply(icv_m3_transpose(R), L)));
-    out->R = R;
-    out->omega = om;
-    out->p = icv_v3_add(s->p, icv_v3_add(icv_v3_scale(s->v, h), icv_v3_scale(g, 0.5 * h * h)));
-    out->v = icv_v3_axpy(h, g, s->v);
+    icv_vec3 p = icv_v3_add(s->p, icv_v3_add(icv_v3_scale(s->v, h), icv_v3_scale(g, 0.5 * h * h)));
+    icv_vec3 v = icv_v3_axpy(h, g, s->v);
+    icv_rigid_step(s->R, s->omega, *I, *Iinv, h, &out->R, &out->omega);
+    out->p = p;
+    out->v = v;
 }
 
 double synth_state_energy(const synth_body *b, const synth_state *s)
