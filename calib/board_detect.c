@@ -2,6 +2,7 @@
  * corners in an image: findChessboardCornersSB first, the classic detector on a
  * bounded-size copy as the fallback, cornerSubPix with a 5x5 window (cv_bridge.cpp). */
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "calib/calib.h"
@@ -38,6 +39,7 @@ void calib_detector_defaults(calib_detector *d)
     d->classic_max_dim = 800;
     d->subpix_half = 5;
     d->max_sharpness = 5.0;
+    d->refine_symmetry = 1;
 }
 
 void calib_board_detect(const calib_detector *d, const calib_image *img, const calib_board *b, int probe,
@@ -66,6 +68,16 @@ void calib_board_detect(const calib_detector *d, const calib_image *img, const c
             uv[i] = uv[n - 1 - i];
             uv[n - 1 - i] = t;
         }
+    if (info->found && d->refine_symmetry) {
+        /* the window stays well inside one square: 0.4 of the smallest corner spacing */
+        double s_min = INFINITY;
+        for (int r = 0; r < b->rows; r++)
+            for (int c = 0; c + 1 < b->cols; c++) {
+                const calib_pt2 *a = &uv[r * b->cols + c], *q = &uv[r * b->cols + c + 1];
+                s_min = fmin(s_min, hypot(q->u - a->u, q->v - a->v));
+            }
+        calib_corners_refine_symmetry(img, uv, n, 0.4 * s_min);
+    }
     if (!info->found && probe)
         cvb_board_probe_size(img->data, img->width, img->height, img->stride, &info->probe_cols,
                              &info->probe_rows);
