@@ -278,6 +278,60 @@ int analysis_results_write(const char *path, const char *experiment, const analy
 int analysis_fits_write(const char *path, const analysis_tracks *tr, const analysis_body *b,
                         const analysis_result *res, icv_err *err);
 
+/* ---- coefficients from their own experiments (issue #11) -------------- */
+
+#define ANALYSIS_MAX_WARNINGS 4
+
+/* A measured coefficient: mu_s (tilt), mu_k (incline slide) or e_n (drop). */
+typedef struct {
+    char coefficient[8];  /* "mu_s", "mu_k" or "e_n" */
+    char kind[8];         /* "tilt", "slide" or "drop" */
+    double value, sd;     /* the coefficient and its 1-sigma */
+    char method[96];      /* how it was measured, with the equation */
+    int first_frame, last_frame; /* frames used (-1 when none, e.g. a ruler angle) */
+    double theta, theta_sd;      /* rad: incline angle (tilt, slide) */
+    double a, a_sd;              /* m/s^2: acceleration along the slope (slide) */
+    double jerk, jerk_sd;        /* m/s^3: the cubic term of the slide fit (constancy test) */
+    int n_warnings;
+    char warnings[ANALYSIS_MAX_WARNINGS][200];
+} analysis_coefficient;
+
+/* mu_k from a body sliding down the surface (Han Sun eqs. 4.35-4.38, done by a
+ * fit): the centre of mass along the downhill direction (gravity's part in the
+ * surface plane, g in the surface frame, m/s^2, with g_sd its 1-sigma per axis or
+ * NULL) is fitted by s0 + v0 t + a t^2/2 over the sliding frames, chosen
+ * automatically (from the start of motion until it stops or the track ends), and
+ * mu_k = tan(theta) - a / (|g| cos(theta)) with theta the incline angle from g.
+ * A significant cubic term is a warning: the acceleration is not constant (mu
+ * depends on speed, or the body rolls or rocks). Fails when no motion is found. */
+int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, const icv_vec3 *g_sd,
+                               double marker_sigma, analysis_coefficient *out, icv_err *err);
+
+/* mu_s = tan(theta) from the incline angle at which sliding began, measured with a
+ * ruler (Han Sun eq. 4.32): angle and its 1-sigma in degrees. */
+void analysis_coefficient_tilt_angle(double angle_deg, double angle_sd_deg, analysis_coefficient *out);
+
+/* e_n = -v'_y / v_y at the contact point (Han Sun eq. 4.44) from the first impact of
+ * an analysed drop, with warnings when the drop is not central (rotation before or
+ * after, or a horizontal velocity above 5% of the vertical). */
+int analysis_coefficient_drop(const analysis_result *res, analysis_coefficient *out, icv_err *err);
+
+/* Several repeats of one coefficient: the weighted mean, its standard error, and a
+ * chi^2 test of their spread against their sigmas (a warning below p = 0.01). */
+void analysis_coefficient_combine(const analysis_coefficient *reps, int n, analysis_coefficient *out,
+                                  double *chi2, double *p_value);
+
+/* `impactcv coefficients`: each experiment (its `experiment:` kind: tilt, slide or
+ * drop) measured, repeats of one kind combined, coefficients.json written into
+ * out_dir. Tracks: tracks_path (one experiment), else <out_dir>/tracks3d.csv (one)
+ * or <out_dir>/<name>/tracks3d.csv (several). reps holds n entries. */
+int analysis_coefficients_job(const char *const *experiments, int n, const char *tracks_path, const char *out_dir,
+                              analysis_coefficient *result, analysis_coefficient *reps, icv_err *err);
+
+/* coefficients.json (schema impactcv-coefficients-1, docs/coefficients.md). */
+int analysis_coefficient_write(const char *path, const analysis_coefficient *c, const analysis_coefficient *repeats,
+                               int n_repeats, icv_err *err);
+
 /* ---- the analyze job (impactcv analyze) ------------------------------- */
 
 /* The body of an experiment as the analysis needs it. */

@@ -223,6 +223,16 @@ typedef struct {
     double mu_s, mu_k;      /* static and kinetic friction, when given */
     int e_n_measured;
     double e_n;
+    /* where a model value came from: "" (given or measured) or the coefficients.json
+     * named by {from: file} (resolved path) */
+    char mu_s_from[ICV_PATH_MAX], mu_k_from[ICV_PATH_MAX], e_n_from[ICV_PATH_MAX];
+
+    /* a coefficient experiment (issue #11): "" for an impact experiment, or
+     * "tilt" | "slide" | "drop" (key `experiment`) */
+    char kind[8];
+    int has_tilt_angle;     /* coefficients.angle_deg given (the ruler method) */
+    double tilt_angle_deg;  /* deg, incline angle at the onset of sliding */
+    double tilt_angle_sd_deg;
 } icv_experiment;
 
 /* Reads and validates experiment.yaml. Rejects, with one line naming the key (and

@@ -2,6 +2,7 @@
  * with the documented defaults (docs/experiment.md) and one clear line, naming the
  * key and the line, for every bad value. Files named are checked separately by
  * icv_experiment_check_files, so `check` can report both kinds of problem. */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,8 +16,8 @@
     } while (0)
 
 static const char *const known_top[] = {"name", "cameras", "calibration", "surface", "motion_plane", "gravity",
-                                        "sync", "body", "model", "track", "analysis", "experiment", "report",
-                                        NULL};
+                                        "sync", "body", "model", "track", "analysis", "experiment", "coefficients",
+                                        "report", NULL};
 
 const char *icv_restitution_name(icv_restitution r)
 {
@@ -412,7 +413,37 @@ static int read_body(icv_ynode root, icv_experiment *e, icv_err *err)
     return read_shape(b, e, err);
 }
 
-/* mu: measured | number; mu_s, mu_k: numbers. e_n: measured | number. */
+/* {from: coefficients.json}: the value measured by `impactcv coefficients`
+ * (docs/coefficients.md). want: the coefficients that may stand here. */
+static int read_from_file(const icv_experiment *e, icv_ynode n, const char *const want[], double *value,
+                          char *from, icv_err *err)
+{
+    char rel[ICV_PATH_MAX];
+    TRY(icv_yread_str(n, "from", 1, rel, sizeof rel, err));
+    TRY(icv_path_join(from, ICV_PATH_MAX, e->dir, rel, err));
+    json_error_t je;
+    json_t *root = json_load_file(from, 0, &je);
+    if (!root)
+        return icv_ynode_fail(icv_ynode_get(n, "from"), err, ICV_EIO, "%s: %s", from, je.text);
+    const char *coef = json_string_value(json_object_get(root, "coefficient"));
+    json_t *v = json_object_get(root, "value");
+    int ok = 0;
+    for (int i = 0; coef && want[i]; i++)
+        ok |= !strcmp(coef, want[i]);
+    int rc = 0;
+    if (!ok)
+        rc = icv_ynode_fail(n, err, ICV_EINVAL, "%s holds %s, not %s", from, coef ? coef : "no coefficient",
+                            want[0]);
+    else if (!json_is_number(v))
+        rc = icv_ynode_fail(n, err, ICV_EFORMAT, "%s: no numeric value", from);
+    else
+        *value = json_number_value(v);
+    json_decref(root);
+    return rc;
+}
+
+/* mu: measured | number | {from: file}; mu_s, mu_k: number | {from: file};
+ * e_n: measured | number | {from: file}. */
 static int read_model(icv_ynode root, icv_experiment *e, icv_err *err)
 {
     e->restitution = ICV_RESTITUTION_STRONGE;
@@ -439,7 +470,13 @@ static int read_model(icv_ynode root, icv_experiment *e, icv_err *err)
     int has_ms = icv_ynode_exists(icv_ynode_get(m, "mu_s")), has_mk = icv_ynode_exists(icv_ynode_get(m, "mu_k"));
     if (icv_ynode_exists(mu) && (has_ms || has_mk))
         return icv_ynode_fail(mu, err, ICV_EINVAL, "give either mu or mu_s and mu_k, not both");
-    if (icv_ynode_exists(mu)) {
+    if (icv_ynode_is_map(mu)) {
+        static const char *const w[] = {"mu_k", "mu_s", NULL};
+        TRY(read_from_file(e, mu, w, &e->mu_k, e->mu_k_from, err));
+        e->mu_s = e->mu_k;
+        snprintf(e->mu_s_from, sizeof e->mu_s_from, "%s", e->mu_k_from);
+        e->mu_measured = 0;
+    } else if (icv_ynode_exists(mu)) {
         const char *s = icv_ynode_str(mu);
         if (!(s && !strcmp(s, "measured"))) {
             double v;
@@ -451,8 +488,16 @@ static int read_model(icv_ynode root, icv_experiment *e, icv_err *err)
     } else if (has_ms || has_mk) {
         if (has_ms != has_mk)
             return icv_ynode_fail(m, err, ICV_EINVAL, "give both mu_s and mu_k (or mu for both)");
-        TRY(icv_yread_double(m, "mu_s", 1, &e->mu_s, err));
-        TRY(icv_yread_double(m, "mu_k", 1, &e->mu_k, err));
+        static const char *const ws[] = {"mu_s", NULL}, *const wk[] = {"mu_k", NULL};
+        icv_ynode ns = icv_ynode_get(m, "mu_s"), nk = icv_ynode_get(m, "mu_k");
+        if (icv_ynode_is_map(ns))
+            TRY(read_from_file(e, ns, ws, &e->mu_s, e->mu_s_from, err));
+        else
+            TRY(icv_yread_double(m, "mu_s", 1, &e->mu_s, err));
+        if (icv_ynode_is_map(nk))
+            TRY(read_from_file(e, nk, wk, &e->mu_k, e->mu_k_from, err));
+        else
+            TRY(icv_yread_double(m, "mu_k", 1, &e->mu_k, err));
         if (e->mu_s < e->mu_k)
             return icv_ynode_fail(icv_ynode_get(m, "mu_s"), err, ICV_EINVAL,
                                   "static friction mu_s = %g must be >= kinetic mu_k = %g", e->mu_s, e->mu_k);
@@ -463,7 +508,13 @@ static int read_model(icv_ynode root, icv_experiment *e, icv_err *err)
                               e->mu_k < 0 ? e->mu_k : e->mu_s);
 
     icv_ynode en = icv_ynode_get(m, "e_n");
-    if (icv_ynode_exists(en)) {
+    if (icv_ynode_is_map(en)) {
+        static const char *const w[] = {"e_n", NULL};
+        TRY(read_from_file(e, en, w, &e->e_n, e->e_n_from, err));
+        if (e->e_n < 0 || e->e_n > 1)
+            return icv_ynode_fail(en, err, ICV_EINVAL, "%s gives e_n = %g, outside [0, 1]", e->e_n_from, e->e_n);
+        e->e_n_measured = 0;
+    } else if (icv_ynode_exists(en)) {
         const char *s = icv_ynode_str(en);
         if (!(s && !strcmp(s, "measured"))) {
             if (icv_ynode_double(en, &e->e_n, NULL))
@@ -472,6 +523,28 @@ static int read_model(icv_ynode root, icv_experiment *e, icv_err *err)
                 return icv_ynode_fail(en, err, ICV_EINVAL, "must be in [0, 1], got %g", e->e_n);
             e->e_n_measured = 0;
         }
+    }
+    return 0;
+}
+
+static int read_kind(icv_ynode root, icv_experiment *e, icv_err *err)
+{
+    icv_ynode k = icv_ynode_get(root, "experiment");
+    if (!icv_ynode_exists(k))
+        return 0;
+    TRY(icv_yread_str(root, "experiment", 1, e->kind, sizeof e->kind, err));
+    if (strcmp(e->kind, "tilt") && strcmp(e->kind, "slide") && strcmp(e->kind, "drop"))
+        return icv_ynode_fail(k, err, ICV_EINVAL, "unknown experiment '%s' (tilt | slide | drop)", e->kind);
+    icv_ynode c = icv_ynode_get(root, "coefficients");
+    if (icv_ynode_exists(icv_ynode_get(c, "angle_deg"))) {
+        if (strcmp(e->kind, "tilt"))
+            return icv_ynode_fail(icv_ynode_get(c, "angle_deg"), err, ICV_EINVAL, "angle_deg is for a tilt experiment");
+        TRY(icv_yread_double(c, "angle_deg", 1, &e->tilt_angle_deg, err));
+        e->tilt_angle_sd_deg = 0.2; /* a protractor's reading, as Han Sun gives it */
+        TRY(icv_yread_double(c, "angle_sd_deg", 0, &e->tilt_angle_sd_deg, err));
+        if (!(e->tilt_angle_deg > 0 && e->tilt_angle_deg < 90) || !(e->tilt_angle_sd_deg >= 0))
+            return icv_ynode_fail(c, err, ICV_EINVAL, "angle_deg must be in (0, 90) and angle_sd_deg >= 0 (degrees)");
+        e->has_tilt_angle = 1;
     }
     return 0;
 }
@@ -516,6 +589,8 @@ int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
         rc = read_body(root, e, err);
     if (!rc)
         rc = read_model(root, e, err);
+    if (!rc)
+        rc = read_kind(root, e, err);
     icv_yaml_free(doc);
     return rc;
 }

@@ -8,9 +8,11 @@
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "track/track.h"
 
 typedef struct {
     analysis_body body;
@@ -106,6 +108,36 @@ static inline void sample(const scenario *s, double t_end, double sigma, unsigne
         }
     }
     gsl_rng_free(rng);
+}
+
+/* Writes tracks as the contract's tracks3d.csv with track's own writer; positions
+ * multiplied by scale (a wrong calibration scale) and times by time_scale (a wrong
+ * frame rate). */
+static inline int write_tracks3d(const analysis_tracks *tr, const char *path, double scale, double time_scale)
+{
+    int n = tr->n_frames, nm = tr->n_markers;
+    long *frame = malloc(sizeof *frame * (size_t)n);
+    double *t = malloc(sizeof *t * (size_t)n), *xyz = malloc(sizeof *xyz * (size_t)n * (size_t)nm * 3);
+    int rc = -1;
+    if (frame && t && xyz) {
+        for (int i = 0; i < n; i++) {
+            frame[i] = tr->frame[i];
+            t[i] = tr->t[i] * time_scale;
+            for (int k = 0; k < nm; k++) {
+                icv_vec3 p = icv_v3_scale(tr->pos[i * nm + k], scale);
+                double *x = &xyz[(i * nm + k) * 3];
+                x[0] = tr->seen[i * nm + k] ? p.x : NAN;
+                x[1] = p.y;
+                x[2] = p.z;
+            }
+        }
+        icv_err err;
+        rc = track_tracks3d_write(path, nm, (size_t)n, frame, t, xyz, &err);
+    }
+    free(frame);
+    free(t);
+    free(xyz);
+    return rc;
 }
 
 /* The box scenario with attitude and velocity varied by `variant` and the post

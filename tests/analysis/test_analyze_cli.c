@@ -42,20 +42,7 @@ static void write_scenario(const scenario *s, const char *dir, const char *name,
     analysis_tracks tr;
     sample(s, t_end, 2e-4, 9, &tr);
     snprintf(path, sizeof path, "%s/tracks3d.csv", dir);
-    FILE *f = fopen(path, "w");
-    fprintf(f, "frame,time_s");
-    for (int k = 0; k < tr.n_markers; k++)
-        fprintf(f, ",m%d_x,m%d_y,m%d_z", k, k, k);
-    fprintf(f, "\n");
-    for (int i = 0; i < tr.n_frames; i++) {
-        fprintf(f, "%d,%.9f", tr.frame[i], tr.t[i] * time_scale);
-        for (int k = 0; k < tr.n_markers; k++) {
-            icv_vec3 p = icv_v3_scale(tr.pos[i * tr.n_markers + k], scale);
-            fprintf(f, ",%.7f,%.7f,%.7f", p.x, p.y, p.z);
-        }
-        fprintf(f, "\n");
-    }
-    fclose(f);
+    write_tracks3d(&tr, path, scale, time_scale);
     analysis_tracks_free(&tr);
 }
 

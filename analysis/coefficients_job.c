@@ -1,0 +1,97 @@
+/* coefficients_job.c: `impactcv coefficients` as one library call (issue #11):
+ * experiment files in, coefficients.json out, written only when every repeat
+ * was measured. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+
+static int measure_one(const icv_experiment *e, const char *tracks_path, analysis_coefficient *c, icv_err *err)
+{
+    if (!e->kind[0])
+        return icv_err_set(err, ICV_EINVAL, "%s: not a coefficient experiment: set experiment: tilt | slide | drop",
+                           e->path);
+    if (!strcmp(e->kind, "tilt")) {
+        if (!e->has_tilt_angle)
+            return icv_err_set(err, ICV_ENOTIMPL,
+                               "%s: the tilt from video (the plate's angle tracked) is not built yet: give "
+                               "coefficients.angle_deg, the incline angle at which sliding began (ruler method)",
+                               e->path);
+        analysis_coefficient_tilt_angle(e->tilt_angle_deg, e->tilt_angle_sd_deg, c);
+        return 0;
+    }
+    analysis_body b;
+    int rc = analysis_body_from_experiment(e, &b, err);
+    if (rc)
+        return rc;
+    analysis_tracks tr;
+    if ((rc = analysis_tracks_read_csv(tracks_path, &tr, err)))
+        return rc;
+    analysis_params prm;
+    analysis_params_default(&prm);
+    if (!strcmp(e->kind, "slide")) {
+        if (e->gravity_auto)
+            rc = icv_err_set(err, ICV_EINVAL,
+                             "%s: a slide needs gravity [gx, gy, gz] in the surface frame (the incline's angle); "
+                             "gravity: auto needs a free-flight part, which a slide has not",
+                             e->path);
+        else
+            rc = analysis_coefficient_slide(&tr, &b, e->gravity, NULL, prm.pos_sigma, c, err);
+    } else { /* drop */
+        analysis_result *res = malloc(sizeof *res);
+        if (!res)
+            rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        else {
+            rc = analysis_run(&tr, &b, e->gravity_auto ? NULL : &e->gravity, &prm, res, err);
+            if (!rc)
+                rc = analysis_coefficient_drop(res, c, err);
+            free(res);
+        }
+    }
+    analysis_tracks_free(&tr);
+    if (rc)
+        icv_err_prefix(err, "%s: ", tracks_path);
+    return rc;
+}
+
+int analysis_coefficients_job(const char *const *experiments, int n, const char *tracks_path, const char *out_dir,
+                              analysis_coefficient *result, analysis_coefficient *reps, icv_err *err)
+{
+    icv_experiment *e = malloc(sizeof *e);
+    if (!e)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    int rc = 0;
+    char kind[8] = "";
+    for (int i = 0; i < n && !rc; i++) {
+        if ((rc = icv_experiment_load(experiments[i], e, err)))
+            break;
+        if (i == 0)
+            snprintf(kind, sizeof kind, "%s", e->kind);
+        else if (strcmp(kind, e->kind)) {
+            rc = icv_err_set(err, ICV_EINVAL, "%s: a %s experiment among %s repeats: combine one kind at a time",
+                             e->path, e->kind[0] ? e->kind : "impact", kind);
+            break;
+        }
+        char tracks[ICV_PATH_MAX], dir[ICV_PATH_MAX];
+        if (tracks_path && n == 1)
+            snprintf(tracks, sizeof tracks, "%s", tracks_path);
+        else if ((rc = (n == 1 ? icv_path_join(dir, sizeof dir, out_dir, ".", err)
+                               : icv_path_join(dir, sizeof dir, out_dir, e->name, err))) ||
+                 (rc = icv_path_join(tracks, sizeof tracks, dir, "tracks3d.csv", err)))
+            break;
+        rc = measure_one(e, tracks, &reps[i], err);
+    }
+    free(e);
+    if (rc)
+        return rc;
+    if (n > 1) {
+        double chi2, p;
+        analysis_coefficient_combine(reps, n, result, &chi2, &p);
+    } else {
+        *result = reps[0];
+    }
+    char path[ICV_PATH_MAX];
+    if ((rc = icv_mkdirs(out_dir, err)) || (rc = icv_path_join(path, sizeof path, out_dir, "coefficients.json", err)))
+        return rc;
+    return analysis_coefficient_write(path, result, reps, n, err);
+}

@@ -1,0 +1,282 @@
+/* test_coefficients.c: mu_k, mu_s and e_n from their own experiments (issue #11)
+ * against Han Sun's printed arithmetic and tracks of known motion. */
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "analysis/analysis.h"
+#include "tests/analysis/impact_scenario.h"
+#include "tests/harness.h"
+
+TEST(test_han_sun_printed_coefficient_arithmetic)
+{
+    /* Han Sun sec. 4.4: S1 = 50 mm over dt1 = 0.084 s, S2 = 150 mm over dt2 = 0.233 s
+     * give a = 0.652 m/s^2 (eq. 4.38, printed to 3 digits); with theta = 20 deg eq. 4.35
+     * gives mu_k = 0.293, where the thesis prints 0.243 (solver.md sec. 5: 0.243 would
+     * need theta = 17.4 deg). tan(14.1 deg) = 0.251 (4.33); 0.562 / 1.923 = 0.292 (4.44). */
+    double S1 = 0.050, S2 = 0.150, dt1 = 0.084, dt2 = 0.233;
+    double a = 2 * (S2 * dt1 - S1 * dt2) / (dt1 * dt2 * (dt2 - dt1));
+    ASSERT_NEAR(a, 0.652, 5e-4);
+    double th = 20 * M_PI / 180, mu_k = tan(th) - a / (9.81 * cos(th));
+    ASSERT_NEAR(mu_k, 0.293, 5e-4);
+    analysis_coefficient c;
+    analysis_coefficient_tilt_angle(14.1, 0.2, &c);
+    ASSERT_NEAR(c.value, 0.251, 5e-4);
+    /* sigma from the ruler's 0.2 deg: sec^2(14.1 deg) * 0.2 pi/180 */
+    ASSERT_NEAR(c.sd, 0.2 * M_PI / 180 / (cos(14.1 * M_PI / 180) * cos(14.1 * M_PI / 180)), 1e-12);
+    ASSERT_NEAR(0.562 / 1.923, 0.292, 5e-4);
+}
+
+/* a body resting on a slope of angle th, released at t_rel, sliding with
+ * a = g (sin th - mu cos th) along -x of the surface frame; 120 fps */
+static double slide_jerk; /* m/s^3 added to the motion (speed-dependent friction) */
+
+static void slide_tracks(double th, double mu, double t_rel, double t_end, double sigma, unsigned long seed,
+                         const analysis_body *b, const icv_vec3 *mk, int nm, analysis_tracks *tr, icv_vec3 *g)
+{
+    *g = icv_v3(-9.81 * sin(th), -9.81 * cos(th), 0);
+    double a = 9.81 * (sin(th) - mu * cos(th));
+    int n = (int)(t_end * 120) + 1;
+    icv_err err;
+    analysis_tracks_alloc(tr, n, nm, 0, &err);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    icv_mat3 R = icv_rot_z(M_PI / 2); /* the bar lies along x */
+    (void)b;
+    for (int i = 0; i < n; i++) {
+        double t = i / 120.0, tau = t > t_rel ? t - t_rel : 0;
+        icv_vec3 p = icv_v3(0.3 - 0.5 * a * tau * tau - slide_jerk * tau * tau * tau / 6, 0.02, 0);
+        tr->frame[i] = i;
+        tr->t[i] = t;
+        for (int k = 0; k < nm; k++) {
+            icv_vec3 x = icv_v3_add(icv_m3_apply(R, mk[k]), p);
+            tr->pos[i * nm + k] = icv_v3_add(
+                x, icv_v3(gsl_ran_gaussian(rng, sigma), gsl_ran_gaussian(rng, sigma), gsl_ran_gaussian(rng, sigma)));
+            tr->seen[i * nm + k] = 1;
+        }
+    }
+    gsl_rng_free(rng);
+}
+
+TEST(test_slide_gives_mu_k_within_0_01_with_an_honest_sigma)
+{
+    /* Issue #11: mu_k within 0.01 of the truth and the reported sigma honest over
+     * seeds. A 20 deg incline, mu_k = 0.25, released at 0.2 s, 0.7 s of video, 0.2 mm
+     * marker noise; 20 seeds (sd of a sd from 20 samples ~16%: the scatter/sigma
+     * ratio must lie in 0.6-1.6). */
+    const icv_vec3 mk[3] = {{0, 0.1, 0}, {0, 0, 0.01}, {0, -0.1, 0}};
+    analysis_body b = {0};
+    icv_err err = {0};
+    b.mass = 0.3;
+    b.inertia = icv_m3_diag(1e-3, 1e-5, 1e-3);
+    analysis_template_init(&b.tmpl, mk, 3, &err);
+    double sum = 0, sum2 = 0, sd = 0, worst = 0;
+    int seeds = 20;
+    for (int k = 0; k < seeds; k++) {
+        analysis_tracks tr;
+        icv_vec3 g;
+        slide_tracks(20 * M_PI / 180, 0.25, 0.2, 0.7, 2e-4, 40 + (unsigned long)k, &b, mk, 3, &tr, &g);
+        analysis_coefficient c;
+        int rc = analysis_coefficient_slide(&tr, &b, g, NULL, 2e-4, &c, &err);
+        analysis_tracks_free(&tr);
+        ASSERT(rc == 0, "%s", err.msg);
+        ASSERT_EQ_INT(c.n_warnings, 0); /* constant acceleration: no jerk warning */
+        worst = fmax(worst, fabs(c.value - 0.25));
+        sum += c.value;
+        sum2 += c.value * c.value;
+        sd = c.sd;
+    }
+    double mean = sum / seeds, spread = sqrt(sum2 / seeds - mean * mean);
+    printf("     mu_k over %d seeds: mean %.4f, worst error %.4f, scatter %.5f, reported sigma %.5f\n", seeds, mean,
+           worst, spread, sd);
+    ASSERT_NEAR(worst, 0, 0.01);
+    ASSERT_NEAR(spread / sd, 1.0, 0.6);
+}
+
+TEST(test_slide_without_motion_fails_saying_how_far_it_moved)
+{
+    const icv_vec3 mk[3] = {{0, 0.1, 0}, {0, 0, 0.01}, {0, -0.1, 0}};
+    analysis_body b = {0};
+    icv_err err = {0};
+    analysis_template_init(&b.tmpl, mk, 3, &err);
+    analysis_tracks tr;
+    icv_vec3 g;
+    slide_tracks(20 * M_PI / 180, 0.25, 5.0, 0.5, 2e-4, 1, &b, mk, 3, &tr, &g); /* released after the clip */
+    analysis_coefficient c;
+    int rc = analysis_coefficient_slide(&tr, &b, g, NULL, 2e-4, &c, &err);
+    analysis_tracks_free(&tr);
+    ASSERT_EQ_INT(rc, ICV_ENOTFOUND);
+    ASSERT_STR_CONTAINS(err.msg, "no motion found along the slope");
+}
+
+TEST(test_drop_e_n_and_a_non_central_drop_is_refused)
+{
+    /* the box scenario with its impact: e from the measured impact; the tumbling box
+     * is far from a central drop, which must be refused rather than reported */
+    scenario s;
+    make_scenario(&s, 0);
+    analysis_tracks tr;
+    sample(&s, 0.45, 2e-4, 3, &tr);
+    analysis_result res;
+    icv_err err = {0};
+    ASSERT(analysis_run(&tr, &s.body, &G, NULL, &res, &err) == 0, "%s", err.msg);
+    analysis_tracks_free(&tr);
+    analysis_coefficient c;
+    ASSERT_EQ_INT(analysis_coefficient_drop(&res, &c, &err), ICV_EINVAL);
+    ASSERT_STR_CONTAINS(err.msg, "not a drop");
+    /* a central drop: clear the rotation and the horizontal motion */
+    res.impacts[0].pre.omega = res.impacts[0].post.omega = icv_v3(0, 0, 0);
+    res.impacts[0].pre.v.x = res.impacts[0].pre.v.z = 0;
+    ASSERT(analysis_coefficient_drop(&res, &c, &err) == 0, "%s", err.msg);
+    ASSERT_NEAR(c.value, s.e, 0.01);
+    ASSERT_EQ_INT(c.n_warnings, 0);
+}
+
+TEST(test_repeats_combine_and_disagreement_is_flagged)
+{
+    analysis_coefficient r[3], m;
+    double chi2, p;
+    for (int i = 0; i < 3; i++) {
+        memset(&r[i], 0, sizeof r[i]);
+        r[i].sd = 0.01;
+    }
+    r[0].value = 0.250, r[1].value = 0.254, r[2].value = 0.246;
+    analysis_coefficient_combine(r, 3, &m, &chi2, &p);
+    ASSERT_NEAR(m.value, 0.250, 1e-12);
+    ASSERT_NEAR(m.sd, 0.01 / sqrt(3.0), 1e-12); /* the standard error of 3 equal sigmas */
+    ASSERT_EQ_INT(m.n_warnings, 0);
+    r[2].value = 0.40; /* 15 sigma away */
+    analysis_coefficient_combine(r, 3, &m, &chi2, &p);
+    ASSERT(p < 0.01, "p = %g", p);
+    ASSERT_STR_CONTAINS(m.warnings[0], "disagree beyond their sigmas");
+}
+
+TEST(test_slide_with_speed_dependent_friction_is_flagged)
+{
+    /* friction falling with speed: the acceleration grows by 2 m/s^3 (from 0.97 m/s^2
+     * to 1.9 m/s^2 over the half second): the fit must say it is not constant */
+    const icv_vec3 mk[3] = {{0, 0.1, 0}, {0, 0, 0.01}, {0, -0.1, 0}};
+    analysis_body b = {0};
+    icv_err err = {0};
+    analysis_template_init(&b.tmpl, mk, 3, &err);
+    analysis_tracks tr;
+    icv_vec3 g;
+    slide_jerk = 2.0;
+    slide_tracks(20 * M_PI / 180, 0.25, 0.2, 0.7, 2e-4, 7, &b, mk, 3, &tr, &g);
+    slide_jerk = 0;
+    analysis_coefficient c;
+    int rc = analysis_coefficient_slide(&tr, &b, g, NULL, 2e-4, &c, &err);
+    analysis_tracks_free(&tr);
+    ASSERT(rc == 0, "%s", err.msg);
+    ASSERT_EQ_INT(c.n_warnings, 1);
+    ASSERT_STR_CONTAINS(c.warnings[0], "not constant");
+    ASSERT_NEAR(c.jerk, 2.0, 4 * c.jerk_sd);
+}
+
+static const char slide_yaml[] =
+    "name: %s\n"
+    "experiment: slide\n"
+    "cameras: [{id: left, video: left.mp4}, {id: right, video: right.mp4}]\n"
+    "calibration: {file: stereo.yaml}\n"
+    "surface: {plane: {point: [0, 0.1, 1.0], normal: [0, -1, 0]}}\n"
+    "gravity: [%.10f, %.10f, 0]\n"
+    "body: {mass: 0.3, inertia: [[1e-3,0,0],[0,1e-5,0],[0,0,1e-3]],\n"
+    "       markers: [[0, 0.1, 0], [0, 0, 0.01], [0, -0.1, 0]]}\n";
+
+/* a slide experiment folder dir/<name>/ with experiment.yaml and tracks3d.csv */
+static void write_slide(const char *dir, const char *name, double mu, unsigned long seed, double t_rel)
+{
+    const icv_vec3 mk[3] = {{0, 0.1, 0}, {0, 0, 0.01}, {0, -0.1, 0}};
+    analysis_body b = {0};
+    icv_err err;
+    analysis_template_init(&b.tmpl, mk, 3, &err);
+    analysis_tracks tr;
+    icv_vec3 g;
+    slide_tracks(20 * M_PI / 180, mu, t_rel, 0.7, 2e-4, seed, &b, mk, 3, &tr, &g);
+    char path[1024], text[2048];
+    snprintf(path, sizeof path, "mkdir -p '%s/%s'", dir, name);
+    if (system(path) != 0)
+        return;
+    snprintf(path, sizeof path, "%s/%s/tracks3d.csv", dir, name);
+    write_tracks3d(&tr, path, 1, 1);
+    analysis_tracks_free(&tr);
+    snprintf(text, sizeof text, slide_yaml, name, g.x, g.y);
+    snprintf(path, sizeof path, "%s/%s/experiment.yaml", dir, name);
+    th_write_file(path, text);
+}
+
+TEST(test_coefficients_cli_slide_repeats_combine_and_feed_the_model)
+{
+    /* three slides of mu_k = 0.25 into one coefficients.json, which an impact
+     * experiment then names as its mu_k (model: {mu_k: {from: ...}}) */
+    const char *d = th_tmpdir();
+    char args[2048] = "";
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "slide%d", i);
+        write_slide(d, name, 0.25, 70 + (unsigned long)i, 0.2);
+        size_t len = strlen(args);
+        snprintf(args + len, sizeof args - len, " '%s/%s/experiment.yaml'", d, name);
+    }
+    th_proc p;
+    int st = th_run_cli(&p, "coefficients%s -o '%s'", args, d);
+    ASSERT(st == 0, "status %d: %s", st, p.err);
+    ASSERT_STR_CONTAINS(p.out, "mu_k = 0.2");
+    double v = 0;
+    const char *m = strstr(p.out, "mu_k = ");
+    ASSERT(m && sscanf(m, "mu_k = %lf", &v) == 1, "no value in: %s", p.out);
+    ASSERT_NEAR(v, 0.25, 0.01); /* issue #11: within 0.01 */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/coefficients.json", d);
+    const char *json = th_read_file(path);
+    ASSERT_STR_CONTAINS(json, "\"schema\": \"impactcv-coefficients-1\"");
+    ASSERT_STR_CONTAINS(json, "\"repeats\"");
+    /* an impact experiment takes mu_k from it */
+    char text[4096];
+    snprintf(text, sizeof text,
+             "name: x\ncameras: [{id: a, video: a.mp4}]\nmotion_plane: {scale: gravity}\n"
+             "body: {mass: 1, inertia: [[1,0,0],[0,1,0],[0,0,1]], markers: [[0,0,0]]}\n"
+             "model: {restitution: newton, mu_s: 0.3, mu_k: {from: coefficients.json}, e_n: 0.5}\n");
+    snprintf(path, sizeof path, "%s/impact.yaml", d);
+    th_write_file(path, text);
+    icv_experiment *e = malloc(sizeof *e);
+    icv_err err = {0};
+    int rc = icv_experiment_load(path, e, &err);
+    double mu_k = e->mu_k;
+    int has_from = strstr(e->mu_k_from, "coefficients.json") != NULL;
+    free(e);
+    ASSERT(rc == 0, "%s", err.msg);
+    ASSERT_NEAR(mu_k, v, 1e-3); /* the value written, as printed to 4 digits */
+    ASSERT_TRUE(has_from);
+}
+
+TEST(test_coefficients_cli_tilt_by_ruler_and_bad_inputs)
+{
+    const char *d = th_tmpdir();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tilt.yaml", d);
+    th_write_file(path, "name: tilt\nexperiment: tilt\ncoefficients: {angle_deg: 14.1, angle_sd_deg: 0.2}\n"
+                        "cameras: [{id: a, video: a.mp4}]\nmotion_plane: {scale: gravity}\n"
+                        "body: {mass: 1, inertia: [[1,0,0],[0,1,0],[0,0,1]], markers: [[0,0,0]]}\n");
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/out'", path, d), 0);
+    ASSERT_STR_CONTAINS(p.out, "mu_s = 0.2512"); /* Han Sun eq. 4.33: 0.251 */
+    /* a tilt without the ruler angle: the video method is not built yet, and says so */
+    th_write_file(path, "name: tilt\nexperiment: tilt\n"
+                        "cameras: [{id: a, video: a.mp4}]\nmotion_plane: {scale: gravity}\n"
+                        "body: {mass: 1, inertia: [[1,0,0],[0,1,0],[0,0,1]], markers: [[0,0,0]]}\n");
+    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/out2'", path, d), 1);
+    ASSERT_STR_CONTAINS(p.err, "not built yet: give coefficients.angle_deg");
+    /* a slide whose body never moves */
+    write_slide(d, "still", 0.25, 5, 5.0);
+    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s/still/experiment.yaml' -o '%s/still'", d, d), 1);
+    ASSERT_STR_CONTAINS(p.err, "no motion found along the slope");
+    /* an impact experiment is not a coefficient experiment */
+    th_write_file(path, "name: imp\ncameras: [{id: a, video: a.mp4}]\nmotion_plane: {scale: gravity}\n"
+                        "body: {mass: 1, inertia: [[1,0,0],[0,1,0],[0,0,1]], markers: [[0,0,0]]}\n");
+    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/out3'", path, d), 1);
+    ASSERT_STR_CONTAINS(p.err, "not a coefficient experiment");
+    snprintf(path, sizeof path, "%s/out3/coefficients.json", d);
+    ASSERT(access(path, F_OK) != 0, "a file was written on failure");
+}
