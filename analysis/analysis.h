@@ -40,11 +40,13 @@ int analysis_tracks_read_csv(const char *path, analysis_tracks *tr, icv_err *err
 typedef struct {
     int n_markers;
     icv_vec3 markers[ICV_MAX_MARKERS]; /* m, body frame, centre of mass at the origin */
+    int point;      /* 1: a single marker (a ball): only the position is measured,
+                       no rotation at all */
     int collinear;  /* 1: all markers on one line; the spin about it cannot be seen */
     icv_vec3 axis;  /* unit, body frame: that line's direction (when collinear) */
 } analysis_template;
 
-/* Checks the template (>= 2 distinct markers) and finds whether it is collinear
+/* Checks the template (1 marker, or >= 2 distinct ones) and finds whether it is collinear
  * (every marker within 1e-6 of the line through the two farthest apart, relative
  * to their distance). */
 int analysis_template_init(analysis_template *t, const icv_vec3 *markers, int n, icv_err *err);
@@ -234,6 +236,13 @@ typedef struct {
  * is no impact, and ICV_EINVAL when an impact has too few frames on a side. */
 int analysis_run(const analysis_tracks *tr, const analysis_body *body, const icv_vec3 *gravity,
                  const analysis_params *params, analysis_result *res, icv_err *err);
+
+/* One-camera footage without a board (motion_plane: {scale: gravity}): the factor
+ * that makes the free flight of the tracks (in any length unit, surface frame of
+ * the motion plane) fall at 9.81 m/s^2, from every free-flight phase jointly.
+ * Multiply the positions by it. *sd is its 1-sigma. */
+int analysis_scale_from_gravity(const analysis_tracks *tr, const analysis_body *b, double *scale, double *sd,
+                                icv_err *err);
 
 /* ---- checks, model, outputs ------------------------------------------- */
 

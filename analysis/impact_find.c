@@ -271,3 +271,65 @@ done:
     free(pf);
     return rc;
 }
+
+int analysis_scale_from_gravity(const analysis_tracks *tr, const analysis_body *b, double *scale, double *sd,
+                                icv_err *err)
+{
+    /* In unknown units the shape's gap means nothing: phases are split at the local
+     * minima of the centre of mass's height (bounces), leaving out 2 frames on each
+     * side, and fitted jointly with the noise scale taken from the residuals. */
+    int n = tr->n_frames;
+    double *t = malloc(sizeof *t * (size_t)(n ? n : 1));
+    icv_vec3 *p = malloc(sizeof *p * (size_t)(n ? n : 1));
+    int rc = 0, m = 0;
+    if (!t || !p) {
+        rc = icv_err_set(err, ICV_ENOMEM, "scale from gravity: out of memory");
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        int valid[ICV_MAX_MARKERS];
+        for (int k = 0; k < tr->n_markers; k++)
+            valid[k] = tr->seen[i * tr->n_markers + k];
+        analysis_pose pose;
+        if (analysis_pose_fit(&b->tmpl, &tr->pos[i * tr->n_markers], valid, NULL, NULL, &pose, NULL))
+            continue;
+        t[m] = tr->t[i];
+        p[m] = pose.p;
+        m++;
+    }
+    analysis_flight ph[ANALYSIS_MAX_PHASES];
+    int nph = 0, lo = 0;
+    for (int i = 1; i <= m && nph < ANALYSIS_MAX_PHASES; i++) {
+        int bounce = i < m - 1 && p[i].y < p[i - 1].y && p[i].y <= p[i + 1].y;
+        if (!bounce && i < m)
+            continue;
+        int hi = i < m ? i - 2 : m - 1;
+        if (hi - lo + 1 >= 5)
+            ph[nph++] = (analysis_flight){hi - lo + 1, t + lo, p + lo, NULL, 0.5 * (t[lo] + t[hi])};
+        lo = i + 2;
+    }
+    if (nph == 0) {
+        rc = icv_err_set(err, ICV_EINVAL, "scale from gravity: no free flight of 5 frames or more to scale from");
+        goto done;
+    }
+    analysis_ballistic fit;
+    if ((rc = analysis_ballistic_fit(ph, nph, NULL, &fit, err))) {
+        icv_err_prefix(err, "scale from gravity: ");
+        goto done;
+    }
+    double gn = icv_v3_norm(fit.g);
+    if (!(gn > 0)) {
+        rc = icv_err_set(err, ICV_EINVAL, "scale from gravity: the tracks do not fall");
+        goto done;
+    }
+    *scale = 9.81 / gn;
+    /* first order: the sigma of |g| is that of g's component along g */
+    icv_vec3 u = icv_v3_scale(fit.g, 1 / gn);
+    double s_gn = sqrt(u.x * u.x * fit.g_sd.x * fit.g_sd.x + u.y * u.y * fit.g_sd.y * fit.g_sd.y +
+                       u.z * u.z * fit.g_sd.z * fit.g_sd.z);
+    *sd = *scale * s_gn / gn;
+done:
+    free(t);
+    free(p);
+    return rc;
+}

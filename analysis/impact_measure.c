@@ -59,6 +59,17 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
     out->chi2_dof = bf.chi2_dof;
     if (out->rot_valid && out->rot_first == first && out->rot_last == last)
         return 0;
+    if (b->tmpl.point) { /* a ball with one marker: no rotation measured */
+        out->rot_valid = 1;
+        out->rot_first = first;
+        out->rot_last = last;
+        out->t_rot = t_ref;
+        out->R = icv_m3_identity();
+        out->omega = out->omega_sd = icv_v3(0, 0, 0);
+        memset(out->cov_rot, 0, sizeof out->cov_rot);
+        out->spin_observable = 0;
+        return 0;
+    }
     analysis_rotation rot;
     int rc = analysis_rotation_fit(t, R, n, t_ref, b->inertia, b->tmpl.collinear, b->tmpl.axis, -1, &rot, err);
     if (rc)

@@ -50,10 +50,16 @@ static int points_collinear(const icv_vec3 *pts, const int *use, int n)
 int analysis_template_init(analysis_template *t, const icv_vec3 *markers, int n, icv_err *err)
 {
     memset(t, 0, sizeof *t);
-    if (n < 2 || n > ICV_MAX_MARKERS)
-        return icv_err_set(err, ICV_EINVAL, "body.markers: a pose needs 2 to %d markers, got %d", ICV_MAX_MARKERS, n);
+    if (n < 1 || n > ICV_MAX_MARKERS)
+        return icv_err_set(err, ICV_EINVAL, "body.markers: 1 to %d markers, got %d", ICV_MAX_MARKERS, n);
     t->n_markers = n;
     memcpy(t->markers, markers, sizeof *markers * (size_t)n);
+    if (n == 1) { /* a ball: position only */
+        t->point = 1;
+        t->collinear = 1;
+        t->axis = icv_v3(0, 1, 0);
+        return 0;
+    }
     int a = 0, b = 0;
     if (!farthest_pair(markers, NULL, n, &a, &b))
         return icv_err_set(err, ICV_EINVAL, "body.markers: all markers are at one place");
@@ -173,6 +179,15 @@ int analysis_pose_fit(const analysis_template *t, const icv_vec3 *points, const 
     int n = t->n_markers;
     double w[ICV_MAX_MARKERS];
     memset(pose, 0, sizeof *pose);
+    if (t->point) { /* one marker: the position; the attitude is not measured */
+        if (!valid[0])
+            return icv_err_set(err, ICV_ENOTFOUND, "the marker is not seen");
+        pose->R = icv_m3_identity();
+        pose->p = icv_v3_sub(points[0], t->markers[0]);
+        pose->used[0] = 1;
+        pose->n_used = 1;
+        return 0;
+    }
     for (int k = 0; k < n; k++) {
         pose->used[k] = valid[k] != 0;
         if (sigma && pose->used[k] && !(sigma[k] > 0))

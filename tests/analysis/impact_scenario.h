@@ -26,6 +26,29 @@ typedef struct {
 
 static const icv_vec3 G = {0, -9.81, 0};
 
+/* Places the body touching the surface at t_star with attitude R and computes the
+ * post state from an impulse with Newton ratio e and tangential/normal ratio
+ * `ratio` opposing the slip (set R, v_pre, w_pre, e, ratio first). */
+static inline void scenario_finish(scenario *s)
+{
+    analysis_body *b = &s->body;
+    icv_vec3 low = icv_shape_lowest_point(&b->shape, s->R, icv_v3(0, 0, 0), icv_v3(0, 1, 0));
+    s->p = icv_v3(0.0, -low.y, 0.0);
+    icv_vec3 r = icv_v3_sub(icv_shape_lowest_point(&b->shape, s->R, s->p, icv_v3(0, 1, 0)), s->p);
+    icv_mat3 Iw = icv_m3_rotate_tensor(s->R, b->inertia), Iinv;
+    icv_m3_inverse(Iw, &Iinv);
+    icv_vec3 u = icv_v3_add(s->v_pre, icv_v3_cross(s->w_pre, r));
+    icv_vec3 slip = icv_v3_unit(icv_v3(u.x, 0, u.z));
+    icv_vec3 dir = icv_v3_add(icv_v3(0, 1, 0), icv_v3_scale(slip, -s->ratio)); /* J = Jn dir */
+    /* K dir, with K = E/m - [r]x I^-1 [r]x */
+    icv_vec3 kd = icv_v3_add(icv_v3_scale(dir, 1 / b->mass),
+                             icv_v3_scale(icv_v3_cross(icv_m3_apply(Iinv, icv_v3_cross(r, dir)), r), 1.0));
+    double Jn = -(1 + s->e) * u.y / kd.y;
+    icv_vec3 J = icv_v3_scale(dir, Jn);
+    s->v_post = icv_v3_axpy(1 / b->mass, J, s->v_pre);
+    s->w_post = icv_v3_add(s->w_pre, icv_m3_apply(Iinv, icv_v3_cross(r, J)));
+}
+
 /* A body touching the surface at t_star with the given pre-state, and the post
  * state from an impulse with Newton ratio e and tangential/normal ratio `ratio`
  * opposing the slip. */
@@ -64,24 +87,10 @@ static inline void make_scenario(scenario *s, int rod)
     }
     analysis_template_init(&b->tmpl, s->markers, s->n_markers, &err);
     s->t_star = 0.25 + 0.37 / 120; /* 0.37 of a frame after frame 30 */
-    icv_vec3 low = icv_shape_lowest_point(&b->shape, s->R, icv_v3(0, 0, 0), icv_v3(0, 1, 0));
-    s->p = icv_v3(0.0, -low.y, 0.0);
     s->v_pre = icv_v3(0.5, -2.2, 0.15);
     s->e = 0.55;
     s->ratio = 0.25;
-    icv_vec3 r = icv_v3_sub(icv_shape_lowest_point(&b->shape, s->R, s->p, icv_v3(0, 1, 0)), s->p);
-    icv_mat3 Iw = icv_m3_rotate_tensor(s->R, b->inertia), Iinv;
-    icv_m3_inverse(Iw, &Iinv);
-    icv_vec3 u = icv_v3_add(s->v_pre, icv_v3_cross(s->w_pre, r));
-    icv_vec3 slip = icv_v3_unit(icv_v3(u.x, 0, u.z));
-    icv_vec3 dir = icv_v3_add(icv_v3(0, 1, 0), icv_v3_scale(slip, -s->ratio)); /* J = Jn dir */
-    /* K dir, with K = E/m - [r]x I^-1 [r]x */
-    icv_vec3 kd = icv_v3_add(icv_v3_scale(dir, 1 / b->mass),
-                             icv_v3_scale(icv_v3_cross(icv_m3_apply(Iinv, icv_v3_cross(r, dir)), r), 1.0));
-    double Jn = -(1 + s->e) * u.y / kd.y;
-    icv_vec3 J = icv_v3_scale(dir, Jn);
-    s->v_post = icv_v3_axpy(1 / b->mass, J, s->v_pre);
-    s->w_post = icv_v3_add(s->w_pre, icv_m3_apply(Iinv, icv_v3_cross(r, J)));
+    scenario_finish(s);
 }
 
 /* markers at 120 fps from 0 to t_end, noise sigma (m) */
