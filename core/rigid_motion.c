@@ -90,9 +90,44 @@ int icv_rigid_rotate(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, double
     return icv_rigid_rotate_steps(R0, omega0, inertia_body, dt, 2e-3, R, omega);
 }
 
+/* A symmetric body (diagonal inertia with two equal moments, the rods and bars
+ * this project films) has a closed form: with I_p the equal moment, e3 the third
+ * axis (body frame) and L constant, dR/dt = [L/I_p]x R + R [kappa e3]x with kappa =
+ * (1/I3 - 1/I_p)(L . R e3) constant (L . R e3 is conserved), so
+ * R(t) = exp(t [L/I_p]x) R0 exp(t kappa [e3]x): exact, in O(1). Returns 0 when the
+ * body is not symmetric. */
+static int symmetric_top(icv_mat3 R0, icv_vec3 omega0, icv_mat3 I, double dt, icv_mat3 *R, icv_vec3 *omega)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (i != j && I.m[i][j] != 0)
+                return 0;
+    double d[3] = {I.m[0][0], I.m[1][1], I.m[2][2]};
+    int axis = -1;
+    for (int k = 0; k < 3; k++) {
+        double a = d[(k + 1) % 3], b = d[(k + 2) % 3];
+        if (fabs(a - b) <= 1e-12 * fmax(a, b))
+            axis = k; /* the other two are equal: k is the symmetry axis */
+    }
+    if (axis < 0)
+        return 0;
+    double Ip = d[(axis + 1) % 3], I3 = d[axis];
+    icv_vec3 e3 = icv_v3(axis == 0, axis == 1, axis == 2);
+    icv_vec3 L = icv_m3_apply(icv_m3_rotate_tensor(R0, I), omega0);
+    double kappa = (1 / I3 - 1 / Ip) * icv_v3_dot(L, icv_m3_apply(R0, e3));
+    icv_mat3 Rt = icv_m3_mul(icv_m3_mul(icv_rot_from_axis_angle(icv_v3_scale(L, dt / Ip)), R0),
+                             icv_rot_from_axis_angle(icv_v3_scale(e3, kappa * dt)));
+    icv_mat3 inv = icv_m3_diag(1 / d[0], 1 / d[1], 1 / d[2]);
+    *R = Rt;
+    *omega = icv_m3_apply(Rt, icv_m3_apply(inv, icv_m3_apply(icv_m3_transpose(Rt), L)));
+    return 1;
+}
+
 int icv_rigid_rotate_steps(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, double dt, double max_turn,
                            icv_mat3 *R, icv_vec3 *omega)
 {
+    if (symmetric_top(R0, omega0, inertia_body, dt, R, omega))
+        return 1;
     icv_mat3 inv_body;
     if (icv_m3_inverse(inertia_body, &inv_body) != 0) {
         *R = R0;
