@@ -1,6 +1,7 @@
 /* test_board.c: chessboard shots (synth/board.c): squares where the pose puts them,
  * in the contract's corner order, and the calibration views (some partly out of view). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "calib/calib.h"
 #include "synth/synth.h"
@@ -89,109 +90,57 @@ TEST(test_board_views_face_the_camera_and_some_leave_the_frame)
     ASSERT(partly_out >= 2 && partly_out <= 3, "%d of 8 views partly out of the frame", partly_out);
 }
 
-/* Gaussian blur (sigma 1.2 px, separable, symmetric: it keeps a centre of symmetry)
- * so that bilinear interpolation of the sharp edges has no sub-pixel phase bias */
-static void blur(const uint8_t *in, float *out, float *tmp, int W, int H)
+/* the true projections of a view's inner corners, row by row */
+static void true_corners(const synth_scenario *sc, const synth_board_pose *v, calib_pt2 *uv)
 {
-    double k[13], sk = 0;
-    for (int i = -6; i <= 6; i++)
-        sk += k[i + 6] = exp(-i * i / (2 * 1.6 * 1.6));
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            double a = 0;
-            for (int i = -6; i <= 6; i++) {
-                int xx = x + i < 0 ? 0 : x + i >= W ? W - 1 : x + i;
-                a += k[i + 6] * in[y * W + xx];
-            }
-            tmp[y * W + x] = (float)(a / sk);
+    for (int r = 0; r < sc->board.rows; r++)
+        for (int c = 0; c < sc->board.cols; c++) {
+            icv_vec3 x = icv_v3_add(icv_m3_apply(v->R, icv_v3(c * sc->board.square, r * sc->board.square, 0)), v->t);
+            double t[2];
+            synth_camera_project(&sc->cameras[0].model, x, t);
+            uv[r * sc->board.cols + c] = (calib_pt2){t[0], t[1]};
         }
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            double a = 0;
-            for (int i = -6; i <= 6; i++) {
-                int yy = y + i < 0 ? 0 : y + i >= H ? H - 1 : y + i;
-                a += k[i + 6] * tmp[yy * W + x];
-            }
-            out[y * W + x] = (float)(a / sk);
-        }
-}
-
-/* bilinear sample */
-static double bil(const float *img, int W, double u, double v)
-{
-    int x = (int)floor(u), y = (int)floor(v);
-    double fx = u - x, fy = v - y;
-    const float *p = img + (size_t)y * W + x;
-    return (1 - fy) * ((1 - fx) * p[0] + fx * p[1]) + fy * ((1 - fx) * p[W] + fx * p[W + 1]);
-}
-
-/* mismatch of the image with itself turned by 180 degrees about c (a checker junction
- * is point-symmetric about its corner: two straight edges crossing) */
-static double asym(const float *img, int W, double cu, double cv)
-{
-    double s = 0;
-    for (int dy = -4; dy <= 4; dy++)
-        for (int dx = -4; dx <= 4; dx++) {
-            double a = bil(img, W, cu + dx, cv + dy) - bil(img, W, cu - dx, cv - dy);
-            s += a * a;
-        }
-    return s;
 }
 
 TEST(test_board_corners_are_rendered_at_their_true_projections)
 {
     /* A detector-free check of the rendering itself: each inner corner's centre of point
-     * symmetry (grid search to 0.002 px on the image blurred by a Gaussian of 1.6 px,
-     * which keeps the centre and removes bilinear interpolation's phase bias: without it
-     * the locator alone errs by 0.05 px rms) against its true projection, on tilted
-     * calibration views with lens distortion, noise off. */
+     * symmetry (calib's locator, calib_corners_refine_symmetry, started at the true
+     * projection: the image blurred by a Gaussian of 1.6 px, a grid search to 0.002 px)
+     * against its true projection, on tilted calibration views with lens distortion,
+     * noise off. */
     synth_scenario *sc = malloc(sizeof *sc);
     board_scene(sc);
     synth_renderer *r;
     icv_err err;
     ASSERT(synth_renderer_alloc(sc, 0, &r, &err) == 0, "%s", err.msg);
     uint8_t *img = malloc(640 * 480);
-    float *fimg = malloc(sizeof(float) * 640 * 480), *tmp = malloc(sizeof(float) * 640 * 480);
     synth_board_pose v[8];
     synth_board_views(sc, v);
+    int nc = sc->board.cols * sc->board.rows, n = 0;
+    calib_pt2 *truth = malloc(sizeof *truth * (size_t)nc), *uv = malloc(sizeof *uv * (size_t)nc);
     double worst = 0, sum2 = 0;
-    int n = 0;
     for (int k = 0; k < 8; k++) {
         if (k % 4 == 3)
             continue; /* partly out of view */
         synth_board_render(r, &sc->board, &v[k], 3, img);
-        blur(img, fimg, tmp, 640, 480);
-        for (int rr = 0; rr < sc->board.rows; rr++)
-            for (int c = 0; c < sc->board.cols; c++) {
-                icv_vec3 x = icv_v3_add(icv_m3_apply(v[k].R, icv_v3(c * sc->board.square, rr * sc->board.square, 0)),
-                                        v[k].t);
-                double uv[2];
-                synth_camera_project(&sc->cameras[0].model, x, uv);
-                if (uv[0] < 8 || uv[1] < 8 || uv[0] > 631 || uv[1] > 471)
-                    continue;
-                double bu = uv[0], bv = uv[1], step = 0.05;
-                for (int level = 0; level < 3; level++, step /= 5) {
-                    double cu = bu, cv = bv, best = INFINITY;
-                    for (int j = -10; j <= 10; j++)
-                        for (int i = -10; i <= 10; i++) {
-                            double a = asym(fimg, 640, cu + i * step, cv + j * step);
-                            if (a < best) {
-                                best = a;
-                                bu = cu + i * step;
-                                bv = cv + j * step;
-                            }
-                        }
-                }
-                double e = hypot(bu - uv[0], bv - uv[1]);
-                worst = fmax(worst, e);
-                sum2 += e * e;
-                n++;
-            }
+        true_corners(sc, &v[k], truth);
+        memcpy(uv, truth, sizeof *uv * (size_t)nc);
+        calib_image im = {640, 480, 640, img};
+        calib_corners_refine_symmetry(&im, uv, nc, 4);
+        for (int i = 0; i < nc; i++) {
+            if (truth[i].u < 12 || truth[i].v < 12 || truth[i].u > 627 || truth[i].v > 467)
+                continue; /* the locator needs its window inside the image */
+            double e = hypot(uv[i].u - truth[i].u, uv[i].v - truth[i].v);
+            worst = fmax(worst, e);
+            sum2 += e * e;
+            n++;
+        }
     }
     synth_renderer_free(r);
     free(img);
-    free(fimg);
-    free(tmp);
+    free(truth);
+    free(uv);
     free(sc);
     if (th_accuracy())
         printf("    board corners (point-symmetry centre vs projection): rms %.4f px, worst %.4f px, %d corners\n",
@@ -204,15 +153,13 @@ TEST(test_board_corners_are_rendered_at_their_true_projections)
     ASSERT_NEAR(sqrt(sum2 / n), 0.0, 0.02);
 }
 
-
-
 TEST(test_board_corners_found_by_a_chessboard_detector_within_0_05_px)
 {
     /* Issue #5: a board rendered at a known pose is found by a chessboard detector
      * (calib's: findChessboardCornersSB, classic fallback, cornerSubPix, then the
      * point-symmetry refinement) at corners within 0.05 px of their true projections
-     * (measured 0.008 px rms, 0.018 px worst; cornerSubPix alone: 0.054, 0.116). Tilted calibration views with lens
-     * distortion, noise off; each detected corner is matched to the nearest true
+     * (measured 0.008 px rms, 0.018 px worst; cornerSubPix alone: 0.054, 0.116).
+     * Tilted calibration views with lens distortion, noise off; each detected corner is matched to the nearest true
      * projection (the detector may number the board from either end). */
     synth_scenario *sc = malloc(sizeof *sc);
     board_scene(sc);
@@ -226,7 +173,7 @@ TEST(test_board_corners_found_by_a_chessboard_detector_within_0_05_px)
     calib_detector det;
     calib_detector_defaults(&det);
     int nc = b.cols * b.rows, views = 0, n = 0;
-    calib_pt2 *uv = malloc(sizeof *uv * (size_t)nc);
+    calib_pt2 *uv = malloc(sizeof *uv * (size_t)nc), *truth = malloc(sizeof *truth * (size_t)nc);
     double worst = 0, sum2 = 0;
     for (int k = 0; k < 8; k++) {
         if (k % 4 == 3)
@@ -238,15 +185,11 @@ TEST(test_board_corners_found_by_a_chessboard_detector_within_0_05_px)
         if (!info.found)
             continue;
         views++;
+        true_corners(sc, &v[k], truth);
         for (int i = 0; i < nc; i++) {
             double best = INFINITY;
-            for (int rr = 0; rr < b.rows; rr++)
-                for (int c = 0; c < b.cols; c++) {
-                    icv_vec3 x = icv_v3_add(icv_m3_apply(v[k].R, icv_v3(c * b.square, rr * b.square, 0)), v[k].t);
-                    double t[2];
-                    synth_camera_project(&sc->cameras[0].model, x, t);
-                    best = fmin(best, hypot(uv[i].u - t[0], uv[i].v - t[1]));
-                }
+            for (int j = 0; j < nc; j++)
+                best = fmin(best, hypot(uv[i].u - truth[j].u, uv[i].v - truth[j].v));
             worst = fmax(worst, best);
             sum2 += best * best;
             n++;
@@ -254,6 +197,7 @@ TEST(test_board_corners_found_by_a_chessboard_detector_within_0_05_px)
     }
     synth_renderer_free(r);
     free(img);
+    free(truth);
     free(uv);
     free(sc);
     printf("    detector corners vs projections: rms %.4f px, worst %.4f px over %d corners in %d views\n",
