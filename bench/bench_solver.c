@@ -76,6 +76,12 @@ static void run(const char *name, int planar, impact_method method, double goal)
            rate, goal, rate / goal, n, 100.0 * failed / n, (double)steps / n, sink == 12345.678 ? "!" : "");
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* the real-impact study (docs/solver.md): one (mu, e_n) per model fitted to the 1718
  * MCube planar impacts, prediction errors against the frictionless baseline */
 static void real_impacts(void)
@@ -95,6 +101,22 @@ static void real_impacts(void)
     int nr = 0;
     double t0 = icv_now();
     int rc = impact_planar_study(obs, n, 1, rows, &nr, &err);
+    /* one (mu, e_n) per impact (Stronge, planar): how often is each identifiable? */
+    double *mus = malloc(n * sizeof *mus), *es = malloc(n * sizeof *es);
+    size_t nm = 0, ne = 0, fails = 0;
+    for (size_t i = 0; i < n && mus && es; i++) {
+        impact_fit_result fr;
+        obs[i].pre.law = ICV_RESTITUTION_STRONGE;
+        if (impact_fit(&obs[i], 1, 0.2, 0.6, &fr, &err) < 0) {
+            fails++;
+            continue;
+        }
+        /* determined: identifiable and a standard error below half the value */
+        if (fr.mu_identifiable && fr.mu_se < 0.5 * fr.mu)
+            mus[nm++] = fr.mu;
+        if (fr.e_n_identifiable && fr.e_n_se < 0.5 * fr.e_n)
+            es[ne++] = fr.e_n;
+    }
     free(obs);
     if (rc < 0) {
         printf("real impacts: %s\n", err.msg);
@@ -109,6 +131,15 @@ static void real_impacts(void)
                r->median[2], r->p90[2], r->median[3], r->p90[3]);
     }
     printf("(standard errors in brackets; study time %.2f s)\n", icv_now() - t0);
+    if (mus && es && nm > 0 && ne > 0) {
+        qsort(mus, nm, sizeof *mus, cmp_double);
+        qsort(es, ne, sizeof *es, cmp_double);
+        printf("per-impact fits (Stronge, planar; determined = identifiable, s.e. < half the value), %zu impacts:\n"
+               "  mu determined in %zu, e_n determined in %zu (median %.3f, IQR %.3f-%.3f), %zu failed\n",
+               n, nm, ne, es[ne / 2], es[ne / 4], es[3 * ne / 4], fails);
+    }
+    free(mus);
+    free(es);
 }
 
 int main(void)

@@ -59,7 +59,7 @@ int cmd_solve(int argc, char **argv)
     if (impact_case_load(argv[1], &c, &err) < 0)
         return cli_fail(&err);
     if (impact_solve(&c, &r, &err) < 0) {
-        icv_err_prefix(&err, "%s", argv[1]);
+        icv_err_prefix(&err, "%s: ", argv[1]);
         return cli_fail(&err);
     }
     char *s = impact_result_json(&r);

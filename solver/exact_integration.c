@@ -212,7 +212,7 @@ static int slide_phase(const contact_problem *pr, contact_state *st, char *stop_
     double pt_mark[2] = {0, 0}, pn_mark = 0;
     state_to_y(st, y);
     for (int iter = 0; iter < 100000; iter++) {
-        double s = hypot(y[0], y[1]);
+        double s = sqrt(y[0] * y[0] + y[1] * y[1]); /* O(1) in scaled units: no hypot needed */
         if (s <= 1e-13) { /* 1e-13 of the approach speed: the rest is below rounding */
             y[0] = y[1] = 0;
             y_to_state(y, t, wc_end, st);
@@ -406,8 +406,8 @@ static int solve_scaled(const contact_problem *pr, contact_state *st, impact_res
                 break;
         }
     }
-    if (stick_ok == 0 && sdir[0] == 0 && sdir[1] == 0)
-        centrifugal_direction(pr, sdir);
+    /* sdir (the resumed slip) only labels cases 2 and 4, which come through the linear
+     * phase above where it was computed */
     impact_case_label(pr, start_slip, stop_stage, stick_ok, sdir, res);
     return 0;
 }

@@ -60,7 +60,8 @@ typedef struct {
     char case_label[8];           /* "0".."6", spatial "2a","2b","2c","4a","4b","4c" */
     double work_compression;      /* J, W_c = int u_n dp_n over compression (<= 0) */
     double work_restitution;      /* J, W_r over restitution (>= 0) */
-    double work_friction;         /* J, int u_t . dp_t (<= 0) */
+    double work_friction;         /* J, int u_t . dp_t (<= 0; the spatial algebraic model's
+                                     frozen friction direction can rarely make it > 0) */
     double energy_pre;            /* J, 0.5 m v.v + 0.5 w.I w before */
     double energy_post;           /* J, after */
     double loss_fraction;         /* 1 - post/pre (0 when pre is 0) */
@@ -77,7 +78,9 @@ void impact_case_init(impact_case *c);
  * inertia that is not symmetric positive definite, mu_k < 0, mu_s < mu_k, e_n outside
  * [0, 1], a non-finite input, no approach (u_n >= 0 at the contact); ICV_ENUMERIC:
  * a Painleve-type inconsistency (du_n/dp_n <= 0 while compressing: the compression
- * never ends) or an integration that does not converge. */
+ * never ends; or a restitution stage that cannot end) or an integration that does not
+ * converge. Thread-safe; allocates nothing after a thread's first exact solve (the
+ * exact model keeps one integrator workspace per thread, freed when the thread ends). */
 int impact_solve(const impact_case *c, impact_result *res, icv_err *err);
 
 /* Labels. */

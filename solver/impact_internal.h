@@ -92,4 +92,7 @@ int impact_planar_case_predicted(const planar_problem *pp);
  * u_t' = 0, i.e. the V/U = R3 boundary solved for mu. */
 double impact_planar_mu_sliding(const planar_problem *pp);
 
+/* Sun & Baruh's 3-D rod in our frame (reference_cases.c), for tests. */
+impact_case impact_reference_sb_rod(double theta1, double theta2);
+
 #endif

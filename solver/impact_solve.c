@@ -122,7 +122,7 @@ int impact_solve(const impact_case *c, impact_result *res, icv_err *err)
         res->contact_velocity_pre = icv_v3(pp.ut0, pp.un0, 0);
         if (!(pp.un0 < 0))
             return icv_err_set(err, ICV_EINVAL,
-                               "impact: normal contact velocity u_y = %g m/s: no approach (needs u_y < 0)", pp.un0);
+                               "impact: normal contact velocity u_y = %g m/s: no approach (needs u_y < 0: check v, omega, contact)", pp.un0);
         planar_solution sol;
         rc = impact_planar_periods(&pp, &sol, err);
         if (rc < 0)
@@ -143,7 +143,7 @@ int impact_solve(const impact_case *c, impact_result *res, icv_err *err)
         res->contact_velocity_pre = u0;
         if (!(u0.y < 0))
             return icv_err_set(err, ICV_EINVAL,
-                               "impact: normal contact velocity u_y = %g m/s: no approach (needs u_y < 0)", u0.y);
+                               "impact: normal contact velocity u_y = %g m/s: no approach (needs u_y < 0: check v, omega, contact)", u0.y);
         contact_problem pr = {
             .B = {{k.m[0][0], k.m[0][2]}, {k.m[2][0], k.m[2][2]}},
             .d = {k.m[0][1], k.m[2][1]},

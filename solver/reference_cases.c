@@ -166,6 +166,29 @@ static void fw_icosa(contact_problem *pr)
     pr->law = ICV_RESTITUTION_STRONGE;
 }
 
+/* ---- Sun & Baruh's 3-D rod (SB sec. 3-5; spec 2.1, 2.3) ----
+ * m = 1, half length L = 2.3, radius 0.5, I_body = diag(r^2/4 + L^2/3, r^2/2, ..),
+ * Q = Q2(theta2) Q1(theta1) world -> body, I_world = Q^T I_b Q, r = L(-c2 s1, c2 c1, s2)
+ * and v = (0.4, 1, 0) with y down in SB; mirrored in y to our frame. */
+impact_case impact_reference_sb_rod(double theta1, double theta2)
+{
+    double L = 2.3, rr = 0.5, c1 = cos(theta1), s1 = sin(theta1), c2 = cos(theta2), s2 = sin(theta2);
+    icv_mat3 Q1 = {{{c1, s1, 0}, {-s1, c1, 0}, {0, 0, 1}}}, Q2 = {{{1, 0, 0}, {0, c2, s2}, {0, -s2, c2}}};
+    icv_mat3 Q = icv_m3_mul(Q2, Q1), M = icv_m3_diag(1, -1, 1);
+    icv_mat3 Iw = icv_m3_mul(icv_m3_mul(icv_m3_transpose(Q), icv_m3_diag(rr * rr / 4 + L * L / 3, rr * rr / 2,
+                                                                         rr * rr / 4 + L * L / 3)), Q);
+    impact_case c;
+    impact_case_init(&c);
+    c.inertia = icv_m3_mul(icv_m3_mul(M, Iw), M);
+    c.inertia_is_world = 1;
+    c.r = icv_v3(-L * c2 * s1, -L * c2 * c1, L * s2);
+    c.v = icv_v3(0.4, -1, 0);
+    c.mu_s = c.mu_k = 0.2;
+    c.e_n = 0.8;
+    c.law = ICV_RESTITUTION_POISSON;
+    return c;
+}
+
 /* ---- Wang's batting example (FW ch. 4, Figs 4.1-4.3; spec 6.3, 7.1) ----
  * Two bodies of unit mass, W = K_object + K_bat (world frame at the contact C), contact
  * frame = world turned by pi/3 about y, n = (sin 60, 0, cos 60). Inertia in world axes
@@ -251,6 +274,16 @@ static const impact_reference refs[] = {
     {"TT-rod-7-exact-vy", "Titovich 2.9, exact Stronge; spec 7.1", "P", "v'_y m/s", -3.238, 1e-3, "3 decimals"},
     {"TT-rod-4-exact-vx", "Titovich 2.9, exact Stronge; spec 7.1", "P", "v'_x m/s", 2.950, 1e-3, "3 decimals"},
     {"TT-rod-4-exact-vy", "Titovich 2.9, exact Stronge; spec 7.1", "P", "v'_y m/s", -2.607, 1e-3, "3 decimals"},
+    {"SB-rod3d-algebraic-vx", "Sun & Baruh 3-D rod, theta1 = 10, theta2 = 25 deg, mu 0.2, e 0.8, Poisson; spec 2.3",
+     "P", "v'_x m/s (SB model)", 0.402, 1e-3, "spec prints 3 decimals"},
+    {"SB-rod3d-algebraic-vy", "Sun & Baruh 3-D rod; spec 2.3 (y mirrored)", "P", "v'_y m/s (SB model)", 0.293, 1e-3,
+     "3 decimals"},
+    {"SB-rod3d-algebraic-vz", "Sun & Baruh 3-D rod; spec 2.3", "P", "v'_z m/s (SB model)", -0.251, 1e-3, "3 decimals"},
+    {"SB-rod3d-exact-vx", "Sun & Baruh 3-D rod, exact integration; spec 2.3", "P", "v'_x m/s (exact)", 0.384, 1e-3,
+     "3 decimals"},
+    {"SB-rod3d-exact-vy", "Sun & Baruh 3-D rod, exact; spec 2.3 (y mirrored)", "P", "v'_y m/s (exact)", 0.243, 1e-3,
+     "3 decimals"},
+    {"SB-rod3d-exact-vz", "Sun & Baruh 3-D rod, exact; spec 2.3", "P", "v'_z m/s (exact)", -0.213, 1e-3, "3 decimals"},
     {"HS-T2.5B-newton", "Han Sun Table 2.5 B (K_f/K_i, Newton); spec 7.1", "P", "K_f/K_i %", 64.3, 0.5,
      "issue: within 0.5 percentage points"},
     {"HS-T2.5B-stronge-hs", "Han Sun Table 2.5 B (HS mass-scaled Stronge, 3.50)", "P", "K_f/K_i %", 65.9, 0.5,
@@ -331,6 +364,11 @@ int impact_reference_compute(int i, double *value, icv_err *err)
         }
         const char *q = id + strlen(id) - 2;
         *value = !strcmp(q, "vx") ? v.x : !strcmp(q, "vy") ? v.y : !strcmp(q, "vz") ? v.z : wz;
+    } else if (!strncmp(id, "SB-rod3d-", 9)) {
+        impact_case c = impact_reference_sb_rod(10 * M_PI / 180, 25 * M_PI / 180);
+        rc = solve_v(c, strstr(id, "exact") ? IMPACT_EXACT : IMPACT_ALGEBRAIC, ICV_RESTITUTION_POISSON, &r, err);
+        char q = id[strlen(id) - 1];
+        *value = q == 'x' ? r.v.x : q == 'y' ? r.v.y : r.v.z;
     } else if (!strncmp(id, "HS-T2.5B", 8)) {
         int hs = strstr(id, "stronge-hs") != NULL;
         rc = hs_planar_ratio(1, 3 * M_PI / 4, 0.395, 0.195, 1.0 / 3,

@@ -77,3 +77,13 @@ TEST(test_cli_solve_reference_table_all_within_tolerance)
     ASSERT_STR_CONTAINS(p.out, "FW-icosa-Ir-z");
     ASSERT_STR_CONTAINS(p.out, "within their tolerance");
 }
+
+TEST(test_cli_solve_no_approach_names_the_file)
+{
+    const char *path = th_tmp("up.yaml");
+    ASSERT_TRUE(th_write_file(path, "mass: 1\ninertia: [[1,0,0],[0,1,0],[0,0,1]]\ncontact: [0,-1,0]\n"
+                                    "v: [0,1,0]\nmu: 0.3\ne_n: 0.5\n") == 0);
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "solve '%s'", path), 1);
+    ASSERT_STR_CONTAINS(p.err, "up.yaml: impact: normal contact velocity u_y = 1 m/s: no approach");
+}

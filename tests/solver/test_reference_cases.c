@@ -120,3 +120,21 @@ TEST(test_hs_table_2_5_a_and_c_pinned_not_targets)
             ASSERT_NEAR(pct, rows[k].want, 0.05); /* the spec prints one decimal */
         }
 }
+
+/* SB sec. 6.2 (spec): the spatial results are symmetric in +-theta2 (v'_z flips, v'_x and
+ * v'_y stay) for both spatial models; rounding only (1e-12 m/s). */
+TEST(test_sb_rod_symmetric_in_theta2)
+{
+    for (int m = 0; m < 2; m++)
+        for (int k = 0; k < 5; k++) {
+            double t1 = (-20 + 10 * k) * M_PI / 180, t2 = 15 * M_PI / 180;
+            impact_case a = impact_reference_sb_rod(t1, t2), b = impact_reference_sb_rod(t1, -t2);
+            a.method = b.method = m ? IMPACT_EXACT : IMPACT_ALGEBRAIC;
+            impact_result ra, rb;
+            icv_err err;
+            ASSERT_TRUE(impact_solve(&a, &ra, &err) == 0 && impact_solve(&b, &rb, &err) == 0);
+            ASSERT_NEAR(ra.v.x, rb.v.x, 1e-9); /* the exact model's accuracy target */
+            ASSERT_NEAR(ra.v.y, rb.v.y, 1e-9);
+            ASSERT_NEAR(ra.v.z, -rb.v.z, 1e-9);
+        }
+}

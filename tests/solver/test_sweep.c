@@ -79,8 +79,13 @@ TEST(test_sweep_reproduces_hs_fig_3_16_case_transitions)
     impact_sweep_point *pts = malloc(p.n * sizeof *pts);
     ASSERT_TRUE(pts != NULL);
     int rc = impact_sweep_run(&c, &p, 1, pts, &err);
-    double stated[5] = {0.70, 0.95, 1.04, 1.79, 1.87}, found[8];
+    double stated[5] = {0.70, 0.95, 1.04, 1.79, 1.87}, found[8], lmax = 0, bmax = 0;
     int nf = 0;
+    for (int i = 0; i < p.n && rc == 0; i++)
+        if (pts[i].ok && pts[i].loss_fraction > lmax) {
+            lmax = pts[i].loss_fraction;
+            bmax = pts[i].p[0] + M_PI / 2;
+        }
     for (int i = 1; i < p.n && rc == 0; i++)
         if (strcmp(pts[i].case_label, pts[i - 1].case_label) && nf < 8)
             found[nf++] = 0.5 * (pts[i].p[0] + pts[i - 1].p[0]) + M_PI / 2;
@@ -89,4 +94,8 @@ TEST(test_sweep_reproduces_hs_fig_3_16_case_transitions)
     ASSERT_EQ_INT(nf, 5);
     for (int k = 0; k < 5; k++)
         ASSERT_NEAR(found[k], stated[k], 0.015);
+    /* HS's maximum dissipation 0.7119 at beta = 1.95 is not reproduced (spec 7.1: no
+     * variant gives it); pinned to the spec's prototype, 0.8311 at 1.99 (its digits) */
+    ASSERT_NEAR(lmax, 0.8311, 5e-4);
+    ASSERT_NEAR(bmax, 1.99, 0.01);
 }
