@@ -1,0 +1,85 @@
+/* capture_internal.h: the frame source's state, shared by source.c (the public entry
+ * points), source_video.c (libavformat files), source_images.c (image sequences),
+ * luma.c (frame to caller buffer) and timing.c. Private to capture/. */
+#ifndef ICV_CAPTURE_INTERNAL_H
+#define ICV_CAPTURE_INTERNAL_H
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libswscale/swscale.h>
+
+#include "capture/capture.h"
+
+struct capture_source {
+    capture_info info;
+    capture_options opt;
+
+    /* the index, presentation order */
+    long n;
+    int64_t *pts;       /* stream time base */
+    uint8_t *key;       /* 1: a keyframe (decoding may start here) */
+    double *pts_s;      /* s, relative to frame 0 */
+    double tick_s;      /* s, one time-base tick */
+    /* AVI only: the container index's (byte position, timestamp) by position. The AVI
+     * demuxer numbers packets in read order, which is wrong after it resyncs past damage;
+     * the index says which frame a chunk really is. */
+    int64_t *ix_pos, *ix_ts;
+    long n_ix;
+    /* no timestamps in the container (raw elementary stream): frames are numbered by
+     * counting decoder output from the start, and every seek decodes from the start */
+    int no_ts;
+    long out_count;
+
+    /* decoding, allocated once */
+    AVFormatContext *fmt;
+    int stream;
+    AVCodecContext *dec;
+    AVPacket *pkt;
+    AVFrame *frm;
+    struct SwsContext *sws;
+    int src_depth;      /* significant bits of the decoded luma */
+    int draining;       /* the demuxer is exhausted; the decoder is being drained */
+    int at_eof;
+    int pending;        /* frm holds a decoded frame not yet delivered (after a seek) */
+    long pending_index;
+    long skip_below;    /* frames with a smaller index are decoded and dropped (seek) */
+    long last_index;    /* index of the last frame delivered, -1 none */
+
+    /* frames lost: undecodable or missing from the stream */
+    long *lost;
+    size_t n_lost;
+    uint8_t *lost_flag; /* n entries */
+
+    /* image sequences */
+    char **paths;
+    size_t n_paths;
+    uint8_t *filebuf;
+    size_t filebuf_cap;
+    enum AVCodecID img_codec;
+    long img_next;
+};
+
+int capture_video_open(capture_source *s, icv_err *err);
+int capture_video_read(capture_source *s, capture_frame *f, icv_err *err);
+int capture_video_seek(capture_source *s, long n, icv_err *err);
+
+int capture_images_open(capture_source *s, icv_err *err);
+int capture_images_read(capture_source *s, capture_frame *f, icv_err *err);
+int capture_images_seek(capture_source *s, long n, icv_err *err);
+int capture_is_image_sequence(const char *path);
+
+/* luma.c: decides the delivered format from the decoder's pixel format, and copies the
+ * Y plane (or converts, for RGB/paletted/Bayer sources) into f. */
+int capture_luma_setup(capture_source *s, enum AVPixelFormat fmt, icv_err *err);
+int capture_luma_copy(capture_source *s, const AVFrame *src, capture_frame *f, icv_err *err);
+
+/* timing.c: the capture rate (options, metadata, nominal) and the time scale. */
+void capture_rate_resolve(capture_source *s, const AVDictionary *format_meta, const AVDictionary *stream_meta);
+void capture_mark_lost(capture_source *s, long i);
+/* Index of the frame with presentation time ts (stream time base); -1 if none. */
+long capture_index_of(const capture_source *s, int64_t ts);
+
+/* An FFmpeg error code as text. */
+const char *capture_averr(int code, char *buf, size_t n);
+
+#endif

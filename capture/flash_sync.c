@@ -1,0 +1,192 @@
+/* flash_sync.c: camera sync from a flash (Han Sun 2017, sec. 4.3: a flash before the
+ * release marks the same instant in every camera). Per camera: the flash onset to a
+ * fraction of a frame, from the brightness of the first, partly exposed flash frame
+ * (exposed fraction r = (b - baseline) / (plateau - baseline)); between cameras: the
+ * offsets of the onsets, in each camera's frames and in seconds. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture.h"
+
+#define FLASH_CONTEXT 10      /* frames of baseline before / plateau after the onset */
+#define FLASH_NOISE_SIGMAS 12 /* a flash rises this many robust sigmas of frame-to-frame change */
+#define FLASH_MIN_REL 0.05    /* ... and at least 5 % of the baseline brightness */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of the finite values of v[lo, hi) (NaN when there are none). */
+static double median_range(const double *v, long lo, long hi, double *work)
+{
+    long k = 0;
+    for (long i = lo; i < hi; i++)
+        if (isfinite(v[i]))
+            work[k++] = v[i];
+    if (!k)
+        return NAN;
+    qsort(work, (size_t)k, sizeof *work, cmp_double);
+    return k % 2 ? work[k / 2] : 0.5 * (work[k / 2 - 1] + work[k / 2]);
+}
+
+int capture_flash_detect(const double *b, const double *t, long n, double exposure_s, capture_flash *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n < 3)
+        return 0;
+    double *work = malloc((size_t)n * sizeof *work);
+    if (!work)
+        return 0;
+    /* robust noise of the frame-to-frame change (one flash step barely moves the MAD) */
+    long k = 0;
+    for (long i = 1; i < n; i++)
+        if (isfinite(b[i]) && isfinite(b[i - 1]))
+            work[k++] = fabs(b[i] - b[i - 1]);
+    double sigma = 0;
+    if (k) {
+        qsort(work, (size_t)k, sizeof *work, cmp_double);
+        sigma = 1.4826 * work[k / 2];
+    }
+    double period = n > 1 ? (t[n - 1] - t[0]) / (double)(n - 1) : 0;
+    int found = 0;
+    for (long m = 1; m < n && !found; m++) {
+        if (!isfinite(b[m]))
+            continue;
+        long lo = m - FLASH_CONTEXT > 0 ? m - FLASH_CONTEXT : 0;
+        double base = median_range(b, lo, m, work);
+        if (!isfinite(base))
+            continue;
+        double rise = b[m] - base;
+        if (rise <= FLASH_NOISE_SIGMAS * sigma || rise <= FLASH_MIN_REL * fabs(base) || rise <= 0)
+            continue;
+        /* m is the first frame clearly lit. The frame before may hold a small lit fraction:
+         * take the baseline from the frames before it. */
+        long first = m;
+        if (m >= 2) {
+            long lo2 = m - 1 - FLASH_CONTEXT > 0 ? m - 1 - FLASH_CONTEXT : 0;
+            base = median_range(b, lo2, m - 1, work);
+        }
+        long hi = m + 1 + FLASH_CONTEXT < n ? m + 1 + FLASH_CONTEXT : n;
+        double plateau = m + 1 < n ? median_range(b, m + 1, hi, work) : NAN;
+        /* a pulse shorter than two frames: no plateau; then the brightest frame is full */
+        if (!isfinite(plateau) || plateau - base < 0.5 * (b[m] - base))
+            plateau = b[m];
+        double full = plateau - base;
+        if (m >= 2 && isfinite(b[m - 1]) && b[m - 1] - base > 3.0 * sigma + 1e-12 &&
+            (b[m - 1] - base) / full > 0.0)
+            first = m - 1;
+        double r = (b[first] - base) / full;
+        if (r > 1)
+            r = 1;
+        if (r < 0)
+            r = 0;
+        /* the first flash frame's exposure is [t - e/2, t + e/2]; the light was on for the
+         * last r e of it */
+        double e = exposure_s > 0 ? exposure_s : period;
+        out->frame = first;
+        out->ratio = r;
+        out->baseline = base;
+        out->plateau = plateau;
+        out->onset_s = t[first] + e / 2.0 - r * e;
+        /* fully lit within the noise (3 sigmas of frame-to-frame change) */
+        int full_lit = r >= 1.0 - 3.0 * sigma / full;
+        if (full_lit && first > 0 && t[first] - t[first - 1] > e) {
+            /* fully lit: the light came on while the shutter was closed, between the two
+             * exposures; the middle of that gap halves the worst error */
+            out->onset_s = 0.5 * ((t[first - 1] + e / 2.0) + (t[first] - e / 2.0));
+        }
+        out->onset_frame = (double)first + (period > 0 ? (out->onset_s - t[first]) / period : 0.0);
+        found = 1;
+    }
+    free(work);
+    return found;
+}
+
+double capture_sync_experiment_time(const capture_sync *s, double camera_time_s)
+{
+    return camera_time_s - s->offset_s;
+}
+
+int capture_sync_offsets(int n, const capture_flash *flashes, const double *fps, const double *manual,
+                         capture_sync *out, icv_err *err)
+{
+    for (int c = 0; c < n; c++) {
+        if (!(fps[c] > 0))
+            return icv_err_set(err, ICV_EINVAL, "sync: camera %d has no capture rate", c);
+        out[c].manual = manual != NULL;
+        if (manual) {
+            out[c].offset_frames = manual[c];
+            out[c].offset_s = manual[c] / fps[c];
+        } else {
+            out[c].offset_s = flashes[c].onset_s - flashes[0].onset_s;
+            out[c].offset_frames = out[c].offset_s * fps[c];
+        }
+    }
+    return 0;
+}
+
+int capture_sync_experiment(const icv_experiment *exp, long max_frames, capture_sync *out, capture_flash *flashes,
+                            icv_err *err)
+{
+    int nc = exp->n_cameras;
+    double fps[ICV_MAX_CAMERAS];
+    capture_flash fl[ICV_MAX_CAMERAS];
+    memset(fl, 0, sizeof fl);
+    memset(out, 0, (size_t)nc * sizeof *out);
+    for (int c = 0; c < nc; c++) {
+        capture_options opt = {.capture_fps = exp->cameras[c].capture_fps};
+        capture_source *src;
+        int rc = capture_source_open(&src, exp->cameras[c].video, &opt, err);
+        if (rc)
+            return icv_err_prefix(err, "camera '%s': ", exp->cameras[c].id);
+        const capture_info *in = capture_source_info(src);
+        fps[c] = in->capture_fps;
+        if (exp->sync == ICV_SYNC_FLASH) {
+            long n = in->frames;
+            if (max_frames > 0 && n > max_frames)
+                n = max_frames;
+            capture_frame f;
+            double *b = malloc((size_t)n * sizeof *b), *t = malloc((size_t)n * sizeof *t);
+            if (!b || !t || (rc = capture_frame_alloc(&f, in, err))) {
+                free(b);
+                free(t);
+                capture_source_close(src);
+                return rc ? rc : icv_err_set(err, ICV_ENOMEM, "%s: out of memory", exp->cameras[c].video);
+            }
+            for (long i = 0; i < n; i++) {
+                b[i] = NAN;
+                t[i] = capture_source_time(src, i);
+            }
+            while ((rc = capture_source_read(src, &f, err)) == 0 && f.index < n)
+                b[f.index] = capture_frame_mean(&f);
+            capture_frame_free(&f);
+            capture_source_close(src);
+            int found = rc >= 0 && capture_flash_detect(b, t, n, 0.0, &fl[c]);
+            free(b);
+            free(t);
+            if (rc < 0)
+                return icv_err_prefix(err, "camera '%s': ", exp->cameras[c].id);
+            if (!found)
+                return icv_err_set(err, ICV_ENOTFOUND,
+                                   "%s: camera '%s': no flash found for sync (set sync.offsets or sync: none)",
+                                   exp->cameras[c].video, exp->cameras[c].id);
+        } else {
+            capture_source_close(src);
+        }
+    }
+    if (flashes)
+        memcpy(flashes, fl, (size_t)nc * sizeof *fl);
+    if (exp->sync == ICV_SYNC_OFFSETS)
+        return capture_sync_offsets(nc, fl, fps, exp->sync_offsets, out, err);
+    if (exp->sync == ICV_SYNC_NONE) {
+        double zero[ICV_MAX_CAMERAS] = {0};
+        int rc = capture_sync_offsets(nc, fl, fps, zero, out, err);
+        for (int c = 0; c < nc; c++)
+            out[c].manual = 0;
+        return rc;
+    }
+    return capture_sync_offsets(nc, fl, fps, NULL, out, err);
+}
