@@ -1,5 +1,17 @@
-/* calib.h: camera calibration (issue #6). For now: reading images as gray
- * through OpenCV, the first use of the OpenCV bridge. */
+/* calib.h: camera calibration from checkerboard shots (issue #6).
+ *
+ * Board detection (OpenCV's findChessboardCornersSB, then the classic detector),
+ * mono calibration with OpenCV's 5-parameter distortion model, standard errors of
+ * every intrinsic, outlier-view rejection, a coverage map and a verdict; stereo
+ * calibration (R, T, E, F, baseline with its standard error); the surface frame
+ * from a board lying on the surface; OpenCV FileStorage YAML in and out;
+ * undistortion of points and images.
+ *
+ * Frames and units (docs/conventions.md): pixels with the top-left pixel's centre at
+ * (0, 0); camera frame x right, y down, z forward; metres. A board pose maps board
+ * to camera, x_cam = R X_board + t; the board frame has X along the detector's
+ * first row of inner corners, Y along its columns, Z = 0 on the board.
+ * Stereo: x_2 = R x_1 + T (second camera from the first). */
 #ifndef ICV_CALIB_H
 #define ICV_CALIB_H
 
@@ -18,5 +30,281 @@ void calib_image_free(calib_image *img);
 
 /* OpenCV's version, for --version. */
 const char *calib_opencv_version(void);
+
+/* ---- the board ---------------------------------------------------------- */
+
+typedef struct {
+    int cols, rows; /* inner corners along a row, along a column */
+    double square;  /* m, side of one square */
+} calib_board;
+
+/* Parses the CLI's "COLSxROWS@SQUARE" (e.g. "9x6@0.023", square in metres). */
+int calib_board_parse(const char *spec, calib_board *b, icv_err *err);
+/* The board's inner corners in the board frame, in the detector's order:
+ * point i = (col * square, row * square, 0) with i = row * cols + col. m. */
+void calib_board_points(const calib_board *b, icv_vec3 *pts);
+
+typedef struct {
+    double u, v; /* px */
+} calib_pt2;
+
+/* ---- detection ---------------------------------------------------------- */
+
+typedef enum { CALIB_DETECT_NONE = 0, CALIB_DETECT_SB = 1, CALIB_DETECT_CLASSIC = 2 } calib_detect_method;
+
+/* Detector settings; calib_detector_defaults fills them. */
+typedef struct {
+    int use_sb;          /* 1: findChessboardCornersSB first (default 1) */
+    int classic_max_dim; /* px: both detectors run on a copy scaled to at most this
+                          * (default 800; corners are then refined on the full image);
+                          * bounds their time on large images */
+    int subpix_half;     /* px: cornerSubPix's winSize (a half-width: the window is
+                          * 2*half+1 wide). Default 5, the data README's "5x5" reference
+                          * run (OpenCV's winSize=(5,5)); winSize (11,11) drags corners by
+                          * up to 6 px on the Bouguet set. Shrunk to 0.3 x the smallest
+                          * square (px) so the window never holds two corners. */
+    double max_sharpness;/* px: views whose board edges are wider than this
+                          * (estimateChessboardSharpness) are rejected as blurred (default 5) */
+} calib_detector;
+
+void calib_detector_defaults(calib_detector *d);
+
+typedef struct {
+    int found;                  /* 1 the full board was found */
+    calib_detect_method method;
+    double sharpness;           /* px, mean edge width (smaller is sharper); 0 if not found */
+    double seconds;             /* s, wall time of the detection */
+    int probe_cols, probe_rows; /* when not found: size of a board that was seen, else 0 */
+} calib_detection;
+
+/* Finds the board's cols*rows inner corners (uv, px, detector order: row by row,
+ * corner 0 at the end of the board nearer the image's top-left). Never
+ * fails: an image without the board gives info->found = 0. When probe is set and
+ * the board is not found, looks for a board of any size (info->probe_*). */
+void calib_board_detect(const calib_detector *d, const calib_image *img, const calib_board *b, int probe,
+                        calib_pt2 *uv, calib_detection *info);
+
+/* ---- the camera model --------------------------------------------------- */
+
+/* OpenCV's pinhole model with k1 k2 p1 p2 k3 (Brown-Conrady). */
+typedef struct {
+    int width, height;      /* px */
+    double fx, fy, cx, cy;  /* px */
+    double dist[5];         /* k1 k2 p1 p2 k3 (dimensionless) */
+} calib_intrinsics;
+
+/* Projects camera-frame points (m) to pixels with the distortion model. */
+void calib_project(const calib_intrinsics *in, const icv_vec3 *x_cam, int n, calib_pt2 *uv);
+/* Board points through a pose (x_cam = R(rvec) X + t, rvec axis-angle rad, t m). */
+void calib_project_pose(const calib_intrinsics *in, const double rvec[3], const double t[3], const icv_vec3 *X,
+                        int n, calib_pt2 *uv);
+/* Removes distortion: pixels in, undistorted pixels of the same K out (or
+ * normalised x/z, y/z when normalized is set). */
+int calib_undistort_points(const calib_intrinsics *in, const calib_pt2 *uv, int n, int normalized, calib_pt2 *out,
+                           icv_err *err);
+/* Writes an undistorted copy of an image file (format from out's extension). */
+int calib_undistort_image_file(const calib_intrinsics *in, const char *image, const char *out, icv_err *err);
+
+/* ---- the surface frame (type; functions below) ------------------------- */
+
+/* The surface frame in the reference camera's frame: x_cam = R x_surface + t
+ * (contract: origin at the first inner corner as the detector orders them, x along
+ * the first row, y the normal towards the cameras, z = x cross y). */
+typedef struct {
+    icv_mat3 R;              /* columns: surface x, y, z axes in camera coordinates */
+    icv_vec3 t;              /* m, the origin in camera coordinates */
+    double plane_rms;        /* m, RMS distance of the board's corners to the fitted plane
+                              * (stereo: triangulated corners; mono: 0, the board is the model) */
+    double reproj_rms;       /* px, board model reprojected through the frame */
+    int n_points;
+} calib_surface;
+
+/* ---- mono calibration --------------------------------------------------- */
+
+/* Observations of one board in several views. */
+typedef struct {
+    int n_points;               /* corners per view */
+    const icv_vec3 *board;      /* n_points board points, board frame, m (z = 0); or
+                                 * n_views * n_points when board_per_view */
+    int n_views;
+    const calib_pt2 *uv;        /* n_views * n_points, px */
+    const char *const *names;   /* n_views view names (may be NULL) */
+    int width, height;          /* px */
+    int board_per_view;         /* 1: each view has its own labelling of the board points
+                                 * (other tools' corner files) */
+} calib_observations;
+
+/* The board points of view v. */
+static inline const icv_vec3 *calib_obs_board(const calib_observations *o, int v)
+{
+    return o->board + (o->board_per_view ? (size_t)v * o->n_points : 0);
+}
+
+typedef struct {
+    int fix_k3;            /* 1 (default): k3 = 0, as phone lenses need (k3 is poorly
+                            * determined from a few views and over-fits the edges) */
+    double outlier_factor; /* a view whose RMS exceeds factor x the median view RMS
+                            * (and 0.1 px above it) is dropped and the camera re-calibrated
+                            * (default 3) */
+    int min_views;         /* fewer usable views is an error (default 4 mono, 5 stereo pairs) */
+    calib_detector detector;
+} calib_options;
+
+void calib_options_defaults(calib_options *o);
+
+#define CALIB_NAME_MAX 256
+#define CALIB_COV_COLS 16
+#define CALIB_COV_ROWS 12
+#define CALIB_VERDICT_MAX 2048
+
+typedef enum {
+    CALIB_VIEW_USED = 0,     /* in the final solution */
+    CALIB_VIEW_OUTLIER = 1,  /* dropped: reprojection error far above the median */
+    CALIB_VIEW_NO_BOARD = 2, /* the full board was not found */
+    CALIB_VIEW_BLURRED = 3,  /* board edges wider than detector.max_sharpness */
+    CALIB_VIEW_UNPAIRED = 4, /* stereo: the other camera's view of the pair lacks the board */
+} calib_view_status;
+
+typedef struct {
+    char name[CALIB_NAME_MAX];
+    calib_view_status status;
+    double rms;             /* px, reprojection RMS in this view (0 when not solved) */
+    double rvec[3], tvec[3];/* board pose: x_cam = R(rvec) X + tvec; rad, m */
+    double sharpness;       /* px (see calib_detection) */
+    calib_detect_method method;
+} calib_view;
+
+typedef struct {
+    calib_board board;      /* the board's size (from the observations) */
+    calib_intrinsics in;
+    calib_intrinsics std;   /* one standard error of each intrinsic (width, height = 0);
+                             * from J^T J at the solution, sigma^2 = SSR/(2N - p) */
+    double rms;             /* px, over the used views */
+    int n_views;            /* views given */
+    int n_used;
+    calib_view *views;      /* n_views, owned; free with calib_camera_free */
+    /* coverage: which cells of a CALIB_COV_COLS x CALIB_COV_ROWS grid over the
+     * image hold at least one corner of a used view */
+    unsigned short coverage_map[CALIB_COV_ROWS][CALIB_COV_COLS]; /* corners per cell */
+    double coverage;        /* fraction of cells hit, 0..1 */
+    int verdict_ok;         /* 1 good enough to measure with */
+    char verdict[CALIB_VERDICT_MAX]; /* one reason per line */
+    int has_surface;        /* 1: surface holds the surface frame (written to the file) */
+    calib_surface surface;
+} calib_camera;
+
+/* Calibrates from observations: calibrateCamera, then drops outlier views and
+ * re-calibrates, then fills standard errors, coverage and the verdict. */
+int calib_camera_calibrate(const calib_observations *obs, const calib_options *opt, calib_camera *cam,
+                           icv_err *err);
+/* Reads the images, detects the board, calibrates. Fails with one line on an
+ * unreadable image, images of different sizes, no board anywhere (listing the
+ * images and saying when a board of another size was seen), or too few views. */
+int calib_camera_from_images(char *const *paths, size_t n, const calib_board *b, const calib_options *opt,
+                             calib_camera *cam, icv_err *err);
+void calib_camera_free(calib_camera *cam);
+
+/* ---- stereo calibration ------------------------------------------------- */
+
+typedef struct {
+    char name1[CALIB_NAME_MAX], name2[CALIB_NAME_MAX];
+    calib_view_status status;
+    double rms1, rms2;      /* px, reprojection RMS in each camera (joint solution) */
+    double epipolar;        /* px, mean distance of undistorted points to their epipolar lines */
+} calib_pair;
+
+typedef struct {
+    calib_camera cam[2];    /* intrinsics after the joint refinement; views are the pairs' */
+    double R[3][3], T[3];   /* x_2 = R x_1 + T, m */
+    double E[3][3], F[3][3];/* essential, fundamental (pixels of the distorted-free images) */
+    double om_std[3];       /* rad, standard error of R's axis-angle vector */
+    double T_std[3];        /* m */
+    double baseline, baseline_std; /* m, |T| and its standard error */
+    double rms;             /* px, over both cameras and the used pairs */
+    double epipolar;        /* px, mean over used pairs */
+    int n_pairs, n_used;
+    calib_pair *pairs;      /* n_pairs, owned */
+    int verdict_ok;
+    char verdict[CALIB_VERDICT_MAX];
+    int has_surface;        /* 1: surface holds the surface frame, camera 1's frame */
+    calib_surface surface;
+} calib_stereo;
+
+/* Stereo from observations of the same board in both cameras (view i of o1 and
+ * o2 is one pair): mono intrinsics, stereoCalibrate with them fixed, then the
+ * joint refinement; standard errors from the joint Jacobian. */
+int calib_stereo_calibrate(const calib_observations *o1, const calib_observations *o2, const calib_options *opt,
+                           calib_stereo *st, icv_err *err);
+/* From two image lists paired by sorted order; pairs where either view lacks the
+ * board are skipped and listed (status CALIB_VIEW_NO_BOARD / UNPAIRED). */
+int calib_stereo_from_images(char *const *p1, size_t n1, char *const *p2, size_t n2, const calib_board *b,
+                             const calib_options *opt, calib_stereo *st, icv_err *err);
+void calib_stereo_free(calib_stereo *st);
+
+/* ---- files (OpenCV FileStorage YAML, the contract's names) -------------- */
+
+/* Mono: image_width, image_height, camera_matrix, distortion_coefficients, rms,
+ * per_view_errors, camera_matrix_std, distortion_coefficients_std, plus extras.
+ * Written atomically. */
+int calib_camera_write(const calib_camera *cam, const char *path, icv_err *err);
+/* Stereo: image_width, image_height, M1, D1, M2, D2, R, T, E, F, rms, *_std,
+ * baseline, per-pair errors. Written atomically. */
+int calib_stereo_write(const calib_stereo *st, const char *path, icv_err *err);
+
+/* Reads one camera from an OpenCV YAML/XML file, ours or another tool's:
+ * camera_matrix / cameraMatrix / K / M1 (camera 1) or M2 (camera 2) with
+ * distortion_coefficients / distCoeffs / dist_coeffs / D / D1 / D2 (4, 5, 8, 12 or
+ * 14 values; any beyond k3 must be 0). which: 0 = mono or first camera, 1 = second. */
+int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, calib_intrinsics *std, icv_err *err);
+/* The surface frame a calibration file carries (surface_R, surface_t,
+ * surface_plane_rms, surface_reproj_rms; written when has_surface is set):
+ * 0, ICV_ENOTFOUND when the file has none. */
+int calib_surface_read(const char *path, calib_surface *s, icv_err *err);
+/* Reads a stereo file (M1 D1 M2 D2 R T, image size): intrinsics and R, T. */
+int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics *in2, double R[3][3],
+                      double T[3], icv_err *err);
+
+/* ---- for people ---------------------------------------------------------- */
+
+/* A plain-text summary: parameters with standard errors, per-view errors, verdict. */
+void calib_camera_summary(const calib_camera *cam, FILE *out);
+void calib_stereo_summary(const calib_stereo *st, FILE *out);
+/* calib_report.html: a self-contained page (inline SVG, embedded images) with the
+ * per-view error bar chart, the coverage map, the board poses seen from above, an
+ * undistorted example (the first used image of paths) and the verdict. Atomic. */
+int calib_report_write_camera(const calib_camera *cam, char *const *paths, size_t n, const char *path,
+                              icv_err *err);
+int calib_report_write_stereo(const calib_stereo *st, char *const *paths1, size_t n, const char *path,
+                              icv_err *err);
+
+/* ---- the surface frame -------------------------------------------------- */
+
+
+/* Mono: solvePnP of the board seen by one calibrated camera. */
+int calib_surface_from_view(const calib_intrinsics *in, const calib_board *b, const calib_pt2 *uv,
+                            calib_surface *s, icv_err *err);
+/* Stereo: triangulates every corner, fits the plane (least squares, SVD) and the
+ * board's in-plane axes (Kabsch), in camera 1's frame. */
+int calib_surface_from_stereo(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
+                              const double T[3], const calib_board *b, const calib_pt2 *uv1,
+                              const calib_pt2 *uv2, calib_surface *s, icv_err *err);
+/* From images of the board lying on the surface (one per camera; uv2 may be NULL). */
+int calib_surface_from_images(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
+                              const double T[3], const calib_board *b, const char *img1, const char *img2,
+                              calib_surface *s, icv_err *err);
+/* From the experiment's `surface.plane` (point, normal in the reference camera
+ * frame, m): origin at point, y the normal turned towards the camera, x the camera's
+ * x axis projected into the plane (the contract leaves x free here), z = x cross y. */
+int calib_surface_from_plane(icv_vec3 point, icv_vec3 normal, calib_surface *s, icv_err *err);
+
+/* One-camera mode. The motion plane from a board held in it (its pose, as above),
+ * then the surface line from two pixels on it (`surface.line_px`): rays through
+ * them meet the motion plane at P1, P2; x = (P2 - P1)/|P2 - P1|, z the motion
+ * plane's normal chosen so that y = z cross x points to the image's top side of
+ * the line (where the body falls from in an upright camera), origin P1. */
+int calib_motion_plane_from_view(const calib_intrinsics *in, const calib_board *b, const calib_pt2 *uv,
+                                 calib_surface *plane, icv_err *err);
+int calib_surface_from_line_px(const calib_intrinsics *in, const calib_surface *motion_plane,
+                               const double line_px[2][2], calib_surface *s, icv_err *err);
 
 #endif

@@ -1,0 +1,51 @@
+/* calib_internal.h: helpers shared by the calib/ C files; private to calib/. */
+#ifndef ICV_CALIB_INTERNAL_H
+#define ICV_CALIB_INTERNAL_H
+
+#include "calib/calib.h"
+
+/* K (row-major 3x3) and dist <-> calib_intrinsics */
+void calib_intrinsics_to_k(const calib_intrinsics *in, double K[9]);
+void calib_intrinsics_from_k(calib_intrinsics *in, const double K[9], const double dist[5], int w, int h);
+
+/* The board detected in every image of a list, all images of one size. */
+typedef struct {
+    size_t n;
+    int width, height;           /* px */
+    int n_points;
+    calib_pt2 *uv;               /* n * n_points */
+    calib_detection *det;        /* n */
+    char **names;                /* n, borrowed from the caller's paths */
+} calib_detections;
+
+/* Reads and detects every image; fails on an unreadable image or a size that
+ * differs from the first image's. */
+int calib_detections_run(char *const *paths, size_t n, const calib_board *b, const calib_detector *d,
+                         const char *label, calib_detections *ds, icv_err *err);
+void calib_detections_free(calib_detections *ds);
+/* One line for "no board found": names the images (first few) and a board of
+ * another size when one was seen. */
+int calib_detections_fail_none(const calib_detections *ds, const calib_board *b, const char *label,
+                               icv_err *err);
+/* Comma-separated list of names (basename), cut to fit n. */
+void calib_names_join(char *out, size_t n, char *const *names, const int *pick, size_t count);
+const char *calib_basename(const char *path);
+
+/* Fills coverage_map, coverage and the verdict of a calibrated camera. */
+void calib_camera_assess(calib_camera *cam, const calib_observations *obs, const calib_board *b);
+
+/* RMS (px) of a board seen through a pose and intrinsics. */
+double calib_view_rms(const calib_intrinsics *in, const double rvec[3], const double tvec[3],
+                      const icv_vec3 *X, const calib_pt2 *uv, int n);
+
+/* Standard errors of the joint stereo solution (stereo_uncertainty.c). */
+int calib_stereo_uncertainty(const calib_observations *o1, const calib_observations *o2, const int *use,
+                             int fix_k3, calib_stereo *st, icv_err *err);
+
+/* The board pose (rvec, tvec in camera 1) minimising the reprojection error in
+ * both cameras of a calibrated rig, by Gauss-Newton from pose (in/out). */
+int calib_board_pose_stereo(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
+                            const double T[3], const icv_vec3 *X, const calib_pt2 *uv1, const calib_pt2 *uv2, int np,
+                            double pose[6], icv_err *err);
+
+#endif

@@ -1,0 +1,59 @@
+/* board_render.c: see board_render.h. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tests/calib/board_render.h"
+
+int board_render_pgm(const char *path, int w, int h, double f, const calib_board *b, const double rvec[3],
+                     const double t[3])
+{
+    icv_mat3 R = icv_rot_from_axis_angle(icv_v3_from_array(rvec));
+    /* H maps board (X, Y, 1) to pixels: K [r1 r2 t]; invert it */
+    icv_mat3 K = {{{f, 0, (w - 1) / 2.0}, {0, f, (h - 1) / 2.0}, {0, 0, 1}}};
+    icv_mat3 M = {{{R.m[0][0], R.m[0][1], t[0]}, {R.m[1][0], R.m[1][1], t[1]}, {R.m[2][0], R.m[2][1], t[2]}}};
+    icv_mat3 H = icv_m3_mul(K, M), Hi;
+    if (icv_m3_inverse(H, &Hi))
+        return -1;
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+        return -1;
+    fprintf(fp, "P5\n%d %d\n255\n", w, h);
+    double s = b->square;
+    for (int v = 0; v < h; v++)
+        for (int u = 0; u < w; u++) {
+            double acc = 0;
+            for (int j = 0; j < 3; j++)
+                for (int i = 0; i < 3; i++) {
+                    icv_vec3 p = icv_m3_apply(Hi, icv_v3(u + (i - 1) / 3.0, v + (j - 1) / 3.0, 1));
+                    double X = p.x / p.z, Y = p.y / p.z;
+                    double g = 128;
+                    if (X >= -2 * s && X < (b->cols + 1) * s && Y >= -2 * s && Y < (b->rows + 1) * s) {
+                        g = 235;
+                        if (X >= -s && X < b->cols * s && Y >= -s && Y < b->rows * s) {
+                            int ci = (int)floor(X / s), ri = (int)floor(Y / s);
+                            g = ((ci + ri) & 1) ? 235 : 20;
+                        }
+                    }
+                    acc += g;
+                }
+            fputc((int)(acc / 9 + 0.5), fp);
+        }
+    return fclose(fp) ? -1 : 0;
+}
+
+int blank_render_pgm(const char *path, int w, int h)
+{
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+        return -1;
+    fprintf(fp, "P5\n%d %d\n255\n", w, h);
+    for (int v = 0; v < h; v++)
+        for (int u = 0; u < w; u++) {
+            double g = 60 + 100.0 * u / w + 40.0 * v / h;
+            double dx = u - w / 3.0, dy = v - h / 2.0;
+            if (dx * dx + dy * dy < 900)
+                g = 20;
+            fputc((int)g, fp);
+        }
+    return fclose(fp) ? -1 : 0;
+}

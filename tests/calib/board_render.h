@@ -1,0 +1,16 @@
+/* board_render.h: test helper: a chessboard rendered through a pinhole camera
+ * (no distortion), 3x3 supersampled, written as a binary PGM that OpenCV reads.
+ * Inner corner (c, r) is at board point (c*square, r*square, 0); a white margin of
+ * one square surrounds the (cols+1) x (rows+1) squares; the background is gray. */
+#ifndef ICV_TEST_BOARD_RENDER_H
+#define ICV_TEST_BOARD_RENDER_H
+
+#include "calib/calib.h"
+
+/* Board pose x_cam = R(rvec) X + t. Returns 0 or -1. */
+int board_render_pgm(const char *path, int w, int h, double f, const calib_board *b, const double rvec[3],
+                     const double t[3]);
+/* A board-less image (a smooth gradient with a few blobs). */
+int blank_render_pgm(const char *path, int w, int h);
+
+#endif
