@@ -1,0 +1,99 @@
+/* synth_internal.h: helpers shared by synth/'s files only (not a public header). */
+#ifndef ICV_SYNTH_INTERNAL_H
+#define ICV_SYNTH_INTERNAL_H
+
+#include <stdint.h>
+
+#include "synth/synth.h"
+
+#define SYNTH_TRY(x)           \
+    do {                       \
+        int rc_ = (x);         \
+        if (rc_)               \
+            return rc_;        \
+    } while (0)
+
+/* splitmix64 (Steele, Lea, Flood 2014): a tiny, fast, seedable generator; every
+ * random choice of synth derives from the scenario seed through it, so output is
+ * deterministic and independent of the order things are rendered in. */
+static inline uint64_t synth_mix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+/* uniform in [0, 1) */
+static inline double synth_uniform(uint64_t *s) { return (double)(synth_mix64(s) >> 11) * (1.0 / 9007199254740992.0); }
+/* A seed for a named stream (camera, frame, purpose) of the scenario seed. */
+static inline uint64_t synth_stream(uint64_t seed, uint64_t a, uint64_t b)
+{
+    uint64_t s = seed ^ (a * 0x9E3779B97F4A7C15ull) ^ (b * 0xC2B2AE3D27D4EB4Full);
+    synth_mix64(&s);
+    return s;
+}
+
+
+/* ---- the renderer's insides, shared by render.c and board.c -------------- */
+
+#define SYNTH_TILE 8
+#define SYNTH_MAX_PRIMS (ICV_MAX_MARKERS + 2)
+#define SYNTH_GAUSS_N 65536
+
+enum { PRIM_SPHERE, PRIM_CAPSULE, PRIM_CYLINDER, PRIM_BOX, PRIM_DISC };
+/* ids in the id buffer: 0 nothing (background), 1 the body, 2 + k marker k */
+#define SYNTH_ID_BODY 1
+#define SYNTH_ID_MARKER0 2
+#define SYNTH_ID_OCCLUDER 255
+
+/* A primitive in the camera frame (m). */
+typedef struct {
+    int kind, id;
+    icv_vec3 a, b;   /* sphere/disc centre a; capsule/cylinder axis a..b; disc normal b */
+    double r;        /* m */
+    icv_mat3 Rb;     /* box: box axes (columns) in the camera frame; centre a */
+    icv_vec3 half;   /* box half sizes, m */
+    icv_vec3 ba;     /* capsule/cylinder: b - a, and the ray-independent products */
+    double baba, baoa, oaoa, rr;
+} synth_prim;
+
+struct synth_renderer {
+    const synth_scenario *sc;
+    int cam;
+    synth_camera_model m;
+    int W, H;
+    float *corner;   /* (W+1)(H+1) x 2: normalised ray (x/z, y/z) of each pixel corner */
+    float *centre;   /* W H x 2: normalised ray of each pixel centre */
+    float *bg;       /* W H: static background, linear gray */
+    float *gain;     /* W H: vignetting gain */
+    float *acc;      /* W H: sum over sub-frames of (value - background) x weight */
+    uint8_t *id;     /* W H: ids of the current sub-frame's pixel centres */
+    float *val;      /* W H: values at the pixel centres of the current sub-frame */
+    int tw, th;      /* tiles across, down */
+    uint8_t *tile_on, *tile_dirty;
+    int *tiles, n_tiles;       /* active tiles of the current sub-frame */
+    int *dirty, n_dirty;       /* tiles touched in the current frame */
+    int only_ty;               /* >= 0: mark tiles of this tile row only (rolling shutter) */
+    int *row_start;            /* th + 1: where each tile row's tiles start in tiles */
+    float *flash_rows;         /* H: flash gray added to each row */
+    float *gauss;              /* SYNTH_GAUSS_N standard normal quantiles */
+    int n_prims;
+    synth_prim prims[SYNTH_MAX_PRIMS];
+    int has_occluder;
+    synth_prim occluder;       /* the static reference object (camera frame) */
+    double band_s[ICV_MAX_MARKERS]; /* band markers: axial position along the rod axis, m */
+    double sticker_eps;        /* m: a sticker wins over the body surface this close behind */
+};
+
+/* Gray of the scene's static parts seen along a camera-frame ray d (not unit). */
+double synth_static_shade(const synth_renderer *r, icv_vec3 d, double *t_hit);
+/* Sensor model: vignetting, flash, shot + read noise, 8-bit quantisation, of the
+ * linear image lin (+ acc) into gray; flash: gray added per row (NULL: none); noise
+ * drawn from the stream `seed`. */
+void synth_sensor_apply(const synth_renderer *r, const float *lin, const float *acc, const float *flash,
+                        uint64_t seed, uint8_t *gray);
+/* Sets the renderer's geometry only (camera, occluder, bands, stickers): enough for
+ * synth_marker_visible on a renderer that owns no buffers. */
+void synth_render_geometry_init(synth_renderer *r, const synth_scenario *sc, int camera);
+
+#endif
