@@ -1,9 +1,397 @@
-/* track.h: marker detection, tracking, sub-frame sync and triangulation.
- * Not built yet: issue #8. Nothing here pretends to work; the CLI commands that need
- * this module exit with "not implemented yet" (status 2). */
+/* track.h: marker detection on gray frames, multi-target tracking per camera,
+ * the tracks2d file, and triangulation of 2D points into 3D.
+ *
+ * Pixels follow docs/conventions.md: the centre of the top-left pixel is (0, 0),
+ * u to the right, v down. Frames are caller-owned gray buffers (8 or 16 bit, with
+ * a stride); the library never keeps a pointer to them after a call returns.
+ * Objects follow the AprilTag style (../shared/spec/style.md): `_alloc` gives an
+ * object with sensible defaults in plain, documented struct fields; change them
+ * before the first frame. Workspaces are sized at `_alloc`: the per-frame path
+ * (detect, step) allocates nothing.
+ *
+ * Flags vocabulary (a bit set per point; names as written in tracks2d files, joined
+ * by '|', empty when none):
+ *   coasted       no detection this frame: the marker was predicted, not measured
+ *                 (u, v, area are empty in the file; nothing is smoothed)
+ *   interpolated  the position was interpolated in time between two measurements of
+ *                 one flight phase (sub-frame sync; never across an impact)
+ *   merged        two markers' blobs touch: the blob is not used as a position
+ *   saturated     at least one pixel of the blob reached the saturation level
+ *   blurred       the blob is a motion streak (its centroid is the mid-exposure
+ *                 position; see track_blob)
+ *   outlier       rejected after the fact (e.g. a large triangulation residual)
+ */
 #ifndef ICV_TRACK_H
 #define ICV_TRACK_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "core/core.h"
+
+enum {
+    TRACK_FLAG_COASTED = 1 << 0,
+    TRACK_FLAG_INTERPOLATED = 1 << 1,
+    TRACK_FLAG_MERGED = 1 << 2,
+    TRACK_FLAG_SATURATED = 1 << 3,
+    TRACK_FLAG_BLURRED = 1 << 4,
+    TRACK_FLAG_OUTLIER = 1 << 5,
+};
+
+/* Writes the flag names joined by '|' into out ("" for none); returns out. */
+const char *track_flags_format(unsigned flags, char *out, size_t n);
+
+/* ---- a gray frame (caller-owned) --------------------------------------- */
+
+typedef struct {
+    const void *data; /* first pixel (top-left); caller owns */
+    int width, height; /* px */
+    int stride;        /* bytes from one row to the next */
+    int depth;         /* bits per pixel: 8 (uint8_t) or 16 (uint16_t, native endian) */
+} track_frame;
+
+/* ---- detection ---------------------------------------------------------- */
+
+typedef enum {
+    TRACK_THRESHOLD_AUTO,  /* from the frame: background + max(k_sigma * noise,
+                              fraction * (marker peak - background)); see threshold_* */
+    TRACK_THRESHOLD_FIXED, /* threshold_level, an absolute gray level */
+} track_threshold_mode;
+
+/* One bright blob: its intensity-weighted centroid, size and shape. */
+typedef struct {
+    double u, v;          /* px: centroid of (I - background) over the blob dilated by
+                             centroid_margin_px. For a streak (marker moving during the
+                             exposure) this is the time average of the position over the
+                             exposure = the position at mid-exposure for a constant
+                             velocity (a constant acceleration a adds a*T^2/24, T the
+                             exposure time: below 0.01 px for free flight at 240 fps
+                             and 4 ms, larger during an impact) */
+    double sigma;         /* px: 1-sigma uncertainty of u and of v (the RMS of the two),
+                             first-order propagation of pixel noise and background error
+                             through the centroid (Savin & Doyle 2005 static error; the
+                             formula is in blob_measure.c and docs/track.md) */
+    double area;          /* px: pixels above the threshold */
+    double mass;          /* gray levels * px: sum of (I - background) */
+    double peak;          /* gray levels: brightest pixel (absolute) */
+    double background;    /* gray levels: local background under the blob */
+    double mxx, myy, mxy; /* px^2: intensity-weighted second central moments */
+    double major, minor;  /* px: sqrt of the moment eigenvalues (RMS extents) */
+    double angle;         /* rad: direction of the major axis from +u towards +v */
+    double streak_px;     /* px: streak length sqrt(12 (major^2 - minor^2)) (a disc moved
+                             by L has major^2 = minor^2 + L^2/12); ~0 for a still marker */
+    int n_saturated;      /* pixels at or above saturation_level */
+    int x0, y0, x1, y1;   /* px: bounding box of the thresholded pixels, inclusive */
+    unsigned flags;       /* TRACK_FLAG_SATURATED, TRACK_FLAG_BLURRED */
+} track_blob;
+
+/* A search window (px, inclusive corners; clipped to the frame and roi) and the
+ * streak length the tracker expects there, which relaxes the circularity test along
+ * the blob's major axis. */
+typedef struct {
+    int x0, y0, x1, y1;
+    double blur_px;    /* px: expected streak length, 0 if unknown */
+} track_window;
+
+/* Statistics of the last frame, kept for a person asking why a frame failed. */
+typedef struct {
+    int full_scan;        /* 1: the whole frame was scanned */
+    int n_windows;        /* windows searched */
+    long n_pixels;        /* pixels compared with the threshold */
+    int n_components;     /* connected components found */
+    int n_rejected_area;  /* rejected: area outside [min_area_px, max_area_px] */
+    int n_rejected_shape; /* rejected: circularity */
+    int n_rejected_static;/* rejected: matches a learnt static blob */
+    int n_clipped;        /* rejected: cut by a window's edge (search a larger window) */
+    int n_rejected_edge;  /* rejected: touches the frame's edge (partly out of view) */
+    int n_rejected_mask;  /* rejected: centroid on a masked-out pixel */
+    int n_overflow;       /* components dropped because the workspace was full */
+    int n_blobs;          /* blobs returned */
+    double threshold;     /* gray levels: absolute threshold used (full scan; windows use
+                             their own background + the same height above it) */
+    double background;    /* gray levels: frame background (median, full scan) */
+    double noise;         /* gray levels: pixel noise sigma (1.4826 MAD, full scan) */
+    double brightest;     /* gray levels: brightest peak of the blobs measured (those that
+                             passed the area and edge tests), kept or not */
+} track_detect_stats;
+
+typedef struct {
+    /* Tunable parameters: plain fields, defaults from track_detector_alloc. */
+    track_threshold_mode threshold_mode; /* default AUTO. FIXED when the lighting is
+                                            controlled and the auto level fails. */
+    double threshold_level;   /* gray levels, absolute (FIXED mode; experiment.yaml
+                                 track.threshold). Default 128 (8 bit). */
+    double threshold_k_sigma; /* AUTO: minimum threshold above background in units of the
+                                 pixel noise. Default 6: a false pixel per ~1e9. Lower it for
+                                 faint markers in a clean image. */
+    double threshold_fraction;/* AUTO: threshold at this fraction of (marker peak -
+                                 background) above background, once markers are seen.
+                                 Default 0.25: low enough that a 15 px streak (peak
+                                 ~half of a still marker's) stays whole. */
+    int centroid_margin_px;   /* px: the centroid sums over the blob's box grown by this,
+                                 so that the faint rim below threshold is not cut (cutting
+                                 it biases the centroid with the noise). Default 2. Raise
+                                 for very soft (defocused) markers. */
+    double min_area_px;       /* px: smaller blobs are noise. Default 4. */
+    double max_area_px;       /* px: larger blobs are the board, reflections. Default 2000.
+                                 Set from the marker diameter, calibration and distance. */
+    double min_circularity;   /* minor^2 / major^2 after removing the expected blur, in
+                                 (0, 1]: 1 a disc. Default 0.4. Lower for stickers seen at
+                                 a grazing angle. */
+    double max_streak_px;     /* px: longest streak accepted in a full scan (no blur
+                                 prediction there). Default 40. */
+    double blurred_px;        /* px: a blob whose streak_px exceeds this is flagged blurred.
+                                 Default 2. */
+    double saturation_level;  /* gray levels: pixels at or above this are saturated.
+                                 Default 0: the largest value of the frame's depth (255 or
+                                 65535); set it for 10/12-bit data in 16-bit words. */
+    double gain;              /* gray levels per photo-electron, for shot noise in sigma:
+                                 var = noise^2 + gain*(I - background). Default 0 (read
+                                 noise only); set from the camera's datasheet. */
+    int static_frames;        /* frames (that searched its place: full scans, or windows
+                                 over it) a blob must stay within static_radius_px to be
+                                 learnt as static (background model, static_model.c) and
+                                 ignored. Default 50; 0 disables. A body resting longer
+                                 than this is learnt too: its markers come back (as new
+                                 tracks) once they move. */
+    double static_radius_px;  /* px: how still a static blob is. Default 0.5. */
+    int max_blobs;            /* components measured per region (frame or window) at most;
+                                 the rest are counted in stats.n_overflow. Default 256. */
+    int roi[4];               /* px: x, y, w, h where markers may be (experiment.yaml
+                                 cameras[].roi); w or h 0 = the whole frame (default). Full
+                                 scans search only here; windows are clipped to it. */
+    const uint8_t *mask;      /* optional, caller owns: one byte per frame pixel (the whole
+                                 frame), row-major, rows mask_stride bytes apart; a blob
+                                 whose centroid pixel is 0 is ignored (cameras[].mask:
+                                 glints, the board). Default NULL. */
+    int mask_stride;          /* bytes per mask row */
+    int debug;                /* 1: write the threshold image of each full scan as PGM to
+                                 debug_dir (for a human to look at). Default 0. */
+    const char *debug_dir;    /* caller owns; default "." */
+
+    track_detect_stats stats; /* of the last frame (read only) */
+    long n_allocs;            /* heap allocations made by this object (all in _alloc) */
+    struct track_detector_ws *ws; /* private workspace */
+} track_detector;
+
+/* A detector for frames up to width x height px. Returns NULL (and fills err) when
+ * out of memory or the size is not positive. Free with track_detector_free. */
+track_detector *track_detector_alloc(int width, int height, icv_err *err);
+void track_detector_free(track_detector *det);
+
+/* Forgets what was learnt (auto threshold, static blobs). */
+void track_detector_reset(track_detector *det);
+
+/* Sets min_area_px and max_area_px from the marker's expected image diameter (px):
+ * min = 0.25 x the disc's area (a marker seen obliquely, or thresholded at its
+ * shoulder), max = 3 x the area of the disc swept by max_streak_px (halo, saturation).
+ * diameter_px comes from track_marker_diameter_px. */
+void track_detector_set_marker_size(track_detector *det, double diameter_px, double max_streak_px);
+
+/* Image diameter (px) of a marker of diameter_m (m) at distance_m (m, along the optical
+ * axis) through a focal length focal_px (px): the pinhole scale f D / Z. */
+double track_marker_diameter_px(double diameter_m, double focal_px, double distance_m);
+
+/* One line on the last frame for a person (and for error messages): the threshold
+ * and how it was set, components found, blobs kept and why the others were rejected,
+ * the brightest blob seen. Returns buf. */
+const char *track_detector_describe(const track_detector *det, char *buf, size_t n);
+
+/* Detects blobs in the whole frame (windows == NULL or n_windows == 0) or inside the
+ * given windows, which must not overlap (a blob in two windows would be found twice:
+ * the tracker merges overlapping windows into one). Writes at most max_out blobs to
+ * out (caller owns) and their count to *n_out. The frame must not exceed the size
+ * given to _alloc. Allocates nothing (the debug image aside). */
+int track_detector_detect(track_detector *det, const track_frame *frame,
+                          const track_window *windows, int n_windows,
+                          track_blob *out, int max_out, int *n_out, icv_err *err);
+
+/* ---- assignment --------------------------------------------------------- */
+
+/* Minimum-cost assignment of rows to columns of an n_rows x n_cols cost matrix
+ * (row-major, finite costs) by the Hungarian algorithm (Kuhn-Munkres, O(n^3), with
+ * potentials as in Jonker & Volgenant). assign[r] = the column of row r, or -1 when
+ * n_rows > n_cols leaves it out. work must hold track_hungarian_work_size(n_rows,
+ * n_cols) doubles (caller owns; no allocation). Returns the total cost. */
+size_t track_hungarian_work_size(int n_rows, int n_cols);
+double track_hungarian_solve(const double *cost, int n_rows, int n_cols, int *assign, double *work);
+
+/* ---- tracking (one camera) ---------------------------------------------- */
+
+#define TRACK_MAX_TRACKS 32
+
+/* A marker's state in one frame, as the tracker reports it. */
+typedef struct {
+    int marker;         /* track identity (0, 1, ...; stable while the track lives) */
+    double u, v;        /* px: the measured centroid (never smoothed); the prediction
+                           when coasted or merged */
+    double sigma;       /* px: 1-sigma of u and v (detection; prediction when coasted) */
+    double area;        /* px: blob area (0 when coasted) */
+    double pred_u, pred_v; /* px: the filter's prediction for this frame */
+    unsigned flags;     /* TRACK_FLAG_* */
+    int frame_offset;   /* 0: this frame. -k: a detection made k frames ago, before its
+                           track was confirmed, reported now that it is (write it at
+                           frame - k) */
+} track_point;
+
+typedef struct {
+    /* Tunable parameters (defaults from track_tracker_alloc). */
+    int n_expected;         /* markers expected in view: full scans run while fewer tracks
+                               are confirmed. 0 = unknown: a full scan every frame. */
+    double gate_chi2;       /* Mahalanobis gate (chi-square, 2 dof). Default 13.8 (99.9%).
+                               Also the cost (+ ln|S|) of leaving a track unassigned. */
+    double accel_noise;     /* px/frame^2: 1-sigma change of acceleration per frame (white
+                               jerk of the constant-acceleration model). Default 0.5.
+                               Raise for impacts that change velocity within a frame. */
+    double gravity_u, gravity_v; /* px/frame^2: known image-plane gravity (from
+                               track_gravity_px), the initial acceleration of new and
+                               restarted tracks. Default 0 (unknown). */
+    double init_vel_sigma;  /* px/frame: prior velocity sigma of a new track. Default 20. */
+    double init_acc_sigma;  /* px/frame^2: prior acceleration sigma of a new track. Default 2. */
+    int max_coast;          /* frames a track may go unseen and still come back with its
+                               identity. Default 6 (a marker hidden for 4 frames returns). */
+    int confirm_hits;       /* detections in consecutive frames before a new track is
+                               confirmed (1 to 4; its earlier detections are then reported
+                               with frame_offset < 0). Default 2. */
+    double window_min_px;   /* px: smallest half-size of a search window. Default 12. */
+    double window_sigmas;   /* search windows reach this many predicted sigmas. Default 4. */
+    double merge_area_ratio;/* a blob claimed by two tracks and larger than this times
+                               their mean area is a merge. Default 1.5. */
+    double exposure_frac;   /* exposure time / frame interval, for the expected streak
+                               length (relaxes circularity). Default 1 (unknown: longest). */
+    int full_scan_every;    /* frames between periodic full scans (new markers, static
+                               model); 0 = only when tracks are missing. Default 0. */
+    double reacquire_px;    /* px: how far from its prediction a track the gate left out
+                               (an impact turned the marker round within a frame) may
+                               find its blob again, keeping its identity: the lost tracks
+                               are matched by one common displacement (tracker.c,
+                               reacquire). Default 30: a 25 px jump at impact. */
+    double sigma_floor_px;  /* px: smallest measurement sigma the filter uses (the model
+                               error of a constant-acceleration path). Default 0.1. */
+
+    int n_tracks;           /* live tracks, confirmed or not (read only) */
+    long n_frames;          /* frames processed (read only) */
+    int n_identities;       /* identities given so far (read only) */
+    int n_lost;             /* confirmed tracks ended after max_coast misses (read only) */
+    int last_lost_marker;   /* identity of the last of them, -1 none (read only) */
+    long last_lost_frame;   /* the frame it was last measured in (read only) */
+    long n_allocs;          /* heap allocations made by this object (all in _alloc) */
+    struct track_tracker_ws *ws; /* private */
+} track_tracker;
+
+/* A tracker; it feeds its windows to det (caller still owns det). */
+track_tracker *track_tracker_alloc(icv_err *err);
+void track_tracker_free(track_tracker *tr);
+
+/* Processes one frame: predicts every track, detects (windows around predictions, or
+ * the whole frame while acquiring), assigns detections to tracks (Hungarian, gated),
+ * updates, coasts, starts and ends tracks. Writes the confirmed tracks' points of
+ * this frame to out (at most max_out; caller owns) and their count to *n_out,
+ * ordered by frame_offset then identity. When a track is
+ * confirmed, its earlier detections come too, with frame_offset < 0: size out for
+ * confirm_hits points per track. Allocates nothing. */
+int track_tracker_step(track_tracker *tr, track_detector *det, const track_frame *frame,
+                       track_point *out, int max_out, int *n_out, icv_err *err);
+
+/* ---- tracks2d file ------------------------------------------------------ */
+
+/* One row of DIR/tracks2d_<camera>.csv (contract: frame,time_s,marker,u_px,v_px,
+ * area_px,flags). Coasted and merged rows are written with u, v and area empty. */
+typedef struct {
+    long frame;        /* frame number of this camera, from 0 */
+    double time_s;     /* s, experiment clock (docs/conventions.md) */
+    int marker;        /* marker index (track identity until body identity is known) */
+    double u_px, v_px; /* px, pixel-centre convention */
+    double area_px;    /* px */
+    unsigned flags;    /* TRACK_FLAG_* */
+} track_row2d;
+
+/* Writes rows to path atomically (a failure leaves no partial file). */
+int track_tracks2d_write(const char *path, const track_row2d *rows, size_t n, icv_err *err);
+
+/* ---- tracks3d file and its quality side file ---------------------------- */
+
+/* Writes DIR/tracks3d.csv (contract: frame,time_s, then m<k>_x,m<k>_y,m<k>_z per
+ * marker, metres, surface frame, empty where a marker is not seen) atomically. Row r
+ * has frame[r], time_s[r] (s) and, for marker k, xyz[(r * n_markers + k) * 3 + c]
+ * (m); a NaN in any component means not seen. */
+int track_tracks3d_write(const char *path, int n_markers, size_t n_rows, const long *frame, const double *time_s,
+                         const double *xyz, icv_err *err);
+
+/* One triangulated point's quality: the side file tracks3d_quality.csv, columns
+ * frame,time_s,marker,residual_px,cov_xx_m2,cov_xy_m2,cov_xz_m2,cov_yy_m2,cov_yz_m2,
+ * cov_zz_m2,flags (covariance in the frame of tracks3d.csv). */
+typedef struct {
+    long frame;
+    double time_s;       /* s */
+    int marker;
+    double residual_px;  /* px: RMS reprojection residual over the views */
+    double cov[3][3];    /* m^2 */
+    unsigned flags;      /* TRACK_FLAG_* (outlier, interpolated) */
+} track_quality3d;
+
+int track_quality3d_write(const char *path, const track_quality3d *rows, size_t n, icv_err *err);
+
+/* ---- triangulation ------------------------------------------------------ */
+
+/* One camera's view of one point: P = K [R | t] (x_cam = R x + t), and the point's
+ * undistorted pixel with its 1-sigma (isotropic) uncertainty. */
+typedef struct {
+    double K[3][3];    /* px: intrinsic matrix (fx, skew, cx; 0, fy, cy; 0, 0, 1) */
+    double R[3][3];    /* rotation, world to camera */
+    double t[3];       /* m: translation, world to camera */
+    double u, v;       /* px: undistorted pixel of the point */
+    double sigma;      /* px: 1-sigma of u and of v */
+} track_view;
+
+#define TRACK_MAX_VIEWS 16
+
+typedef struct {
+    double X[3];          /* m: the point, world frame */
+    double cov[3][3];     /* m^2: its covariance from the 2D sigmas (Gauss-Newton) */
+    double residual_px;   /* px: RMS reprojection residual over the views */
+    double residual[TRACK_MAX_VIEWS]; /* px: reprojection distance per view */
+    double chi2;          /* sum of (residual / sigma)^2 over u and v of every view: a
+                             chi-square with 2n - 3 degrees of freedom when the sigmas are
+                             right; above track_chi2_limit(2n - 3) the point is an
+                             outlier */
+    int iterations;       /* Gauss-Newton iterations used */
+} track_point3d;
+
+/* Triangulates one point seen in n >= 2 views (at most TRACK_MAX_VIEWS): linear DLT
+ * in normalized coordinates (Hartley & Zisserman sec. 12.2), then Gauss-Newton on the
+ * sigma-weighted reprojection error (H&Z sec. 12.5, the maximum-likelihood estimate),
+ * covariance (J^T W J)^-1 at the optimum. Fails (ICV_ENUMERIC) for a point behind a
+ * camera or a degenerate geometry (parallel rays). Allocates nothing. */
+int track_triangulate(const track_view *views, int n, track_point3d *out, icv_err *err);
+
+/* The 99.9% point of a chi-square with dof degrees of freedom (GSL's
+ * gsl_cdf_chisq_Pinv): the limit of track_point3d.chi2 with dof = 2n - 3 beyond which
+ * a point is flagged outlier. */
+double track_chi2_limit(int dof);
+
+/* Gravity's image-plane acceleration (px/frame^2) at the world point X (m) for the
+ * tracker's gravity_u/v: the projection's Jacobian at X applied to g (m/s^2, world
+ * frame) divided by fps^2 (first order: exact for the acceleration at X). */
+int track_gravity_px(const track_view *view, const double X[3], const double g[3], double fps, double *gu,
+                     double *gv, icv_err *err);
+
+/* One-camera (planar) mode: the point where the ray of an undistorted pixel meets a
+ * plane (point p0, normal nrm, world frame, m), with its 3x3 covariance from the
+ * pixel's sigma (first-order). Fails (ICV_ENUMERIC) when the ray is parallel to the
+ * plane or meets it behind the camera. residual and chi2 are 0. */
+int track_ray_plane(const track_view *view, const double p0[3], const double nrm[3], track_point3d *out,
+                    icv_err *err);
+
+/* Distance (px, in view b) from the pixel (ub, vb) to the epipolar line of the pixel
+ * (ua, va) of view a: how well two undistorted detections can be the same point. */
+double track_epipolar_distance(const track_view *a, const track_view *b);
+
+/* Associates detections of two views (their u, v; every a[i] carries camera a's
+ * K R t and every b[j] camera b's; n_a and n_b of them, at most TRACK_MAX_TRACKS each) by a minimum-cost assignment on the symmetric epipolar
+ * distance, leaving a pair out when that exceeds max_px. match[i] = the index in b of
+ * a's detection i, or -1. Works on the stack (~60 KB); allocates nothing. */
+int track_epipolar_match(const track_view *a, int n_a, const track_view *b, int n_b, double max_px, int *match,
+                         icv_err *err);
 
 #endif

@@ -1,0 +1,158 @@
+/* blob_measure.c: what a component is: intensity-weighted centroid with the local
+ * background subtracted, second moments (elongation, direction, streak length), peak,
+ * saturation, and the centroid's 1-sigma by first-order propagation of the pixel noise
+ * (Savin & Doyle 2005, Biophys. J. 88:623, "static error"); and the shape test. */
+#include <math.h>
+#include <string.h>
+
+#include "track/detect_internal.h"
+
+/* Measures component c: background and noise from the ring just outside its box grown
+ * by the margin, then sums over the grown box of w = I - b:
+ *   u = sum(w x) / W,  W = sum(w)
+ * and, to first order in independent pixel errors e_i (variance s_i^2) and an error
+ * e_b of the background (variance s_n^2 / N_ring, the mean of the ring),
+ *   var(u) = [sum(s_i^2 (x_i - u)^2) + (s_n^2 / N_ring) (sum(x_i - u))^2] / W^2
+ * with s_i^2 = s_n^2 + gain * max(w_i, 0): Savin & Doyle's static error (their eq. for
+ * the centroid estimator) written for our weights. Returns 0, or -1 for W <= 0. */
+int track_blob_measure(const track_detector *d, const track_frame *f, const comp *c, int crowded, double frame_bg,
+                       track_blob *b)
+{
+    int m = crowded ? 0 : d->centroid_margin_px;
+    int X0 = c->x0 - m, Y0 = c->y0 - m, X1 = c->x1 + m, Y1 = c->y1 + m;
+    if (X0 < 0) X0 = 0;
+    if (Y0 < 0) Y0 = 0;
+    if (X1 > f->width - 1) X1 = f->width - 1;
+    if (Y1 > f->height - 1) Y1 = f->height - 1;
+
+    /* ring: the one-pixel border just outside the box (inside the frame) */
+    double rs = 0, rs2 = 0;
+    int rn = 0;
+    for (int x = X0 - 1; x <= X1 + 1; x++) {
+        if (x < 0 || x >= f->width)
+            continue;
+        if (Y0 - 1 >= 0) {
+            double p = pix(f, x, Y0 - 1);
+            rs += p;
+            rs2 += p * p;
+            rn++;
+        }
+        if (Y1 + 1 < f->height) {
+            double p = pix(f, x, Y1 + 1);
+            rs += p;
+            rs2 += p * p;
+            rn++;
+        }
+    }
+    for (int y = Y0; y <= Y1; y++) {
+        if (X0 - 1 >= 0) {
+            double p = pix(f, X0 - 1, y);
+            rs += p;
+            rs2 += p * p;
+            rn++;
+        }
+        if (X1 + 1 < f->width) {
+            double p = pix(f, X1 + 1, y);
+            rs += p;
+            rs2 += p * p;
+            rn++;
+        }
+    }
+    double sat = d->saturation_level > 0 ? d->saturation_level : f->depth == 8 ? 255 : 65535;
+    double bg = frame_bg, noise = d->ws->noise;
+    if (rn >= 8 && !crowded) {
+        bg = rs / rn;
+        noise = sqrt(fmax(rs2 / rn - bg * bg, 0) * rn / (rn - 1.0));
+    }
+    /* sums relative to the box origin keep the moments well conditioned */
+    double W = 0, Sx = 0, Sy = 0, Sxx = 0, Syy = 0, Sxy = 0, peak = -1;
+    double Wp = 0, Wpx = 0, Wpy = 0, Wpxx = 0, Wpyy = 0; /* positive weights, for shot noise */
+    int nsat = 0;
+    for (int y = Y0; y <= Y1; y++) {
+        double yy = y - Y0;
+        for (int x = X0; x <= X1; x++) {
+            double p = pix(f, x, y), w = p - bg, xx = x - X0;
+            if (x >= c->x0 && x <= c->x1 && y >= c->y0 && y <= c->y1) {
+                if (p > peak)
+                    peak = p;
+                if (p >= sat)
+                    nsat++;
+            }
+            W += w;
+            Sx += w * xx;
+            Sy += w * yy;
+            Sxx += w * xx * xx;
+            Syy += w * yy * yy;
+            Sxy += w * xx * yy;
+            if (w > 0) {
+                Wp += w;
+                Wpx += w * xx;
+                Wpy += w * yy;
+                Wpxx += w * xx * xx;
+                Wpyy += w * yy * yy;
+            }
+        }
+    }
+    if (!(W > 0))
+        return -1;
+    double cx = Sx / W, cy = Sy / W;
+    double mxx = Sxx / W - cx * cx, myy = Syy / W - cy * cy, mxy = Sxy / W - cx * cy;
+
+    /* the box's own geometric sums (closed forms over 0..nx-1, 0..ny-1) */
+    double nx = X1 - X0 + 1, ny = Y1 - Y0 + 1, N = nx * ny;
+    double sx = ny * nx * (nx - 1) / 2, sxx = ny * (nx - 1) * nx * (2 * nx - 1) / 6;
+    double sy = nx * ny * (ny - 1) / 2, syy = nx * (ny - 1) * ny * (2 * ny - 1) / 6;
+    double dx2 = sxx - 2 * cx * sx + N * cx * cx, dy2 = syy - 2 * cy * sy + N * cy * cy; /* sum (x_i - u)^2 */
+    double dx1 = sx - N * cx, dy1 = sy - N * cy;                                      /* sum (x_i - u) */
+    double s2 = noise * noise, sb2 = rn > 0 ? s2 / rn : s2;
+    double shot_x = d->gain * (Wpxx - 2 * cx * Wpx + cx * cx * Wp);
+    double shot_y = d->gain * (Wpyy - 2 * cy * Wpy + cy * cy * Wp);
+    double varx = (s2 * dx2 + shot_x + sb2 * dx1 * dx1) / (W * W);
+    double vary = (s2 * dy2 + shot_y + sb2 * dy1 * dy1) / (W * W);
+
+    memset(b, 0, sizeof *b);
+    b->u = X0 + cx;
+    b->v = Y0 + cy;
+    b->sigma = sqrt(0.5 * (varx + vary));
+    b->area = c->area;
+    b->mass = W;
+    b->peak = peak;
+    b->background = bg;
+    b->mxx = mxx;
+    b->myy = myy;
+    b->mxy = mxy;
+    double tr = mxx + myy, det = mxx * myy - mxy * mxy, disc = sqrt(fmax(tr * tr / 4 - det, 0));
+    double l1 = tr / 2 + disc, l2 = fmax(tr / 2 - disc, 0);
+    b->major = sqrt(fmax(l1, 0));
+    b->minor = sqrt(l2);
+    b->angle = 0.5 * atan2(2 * mxy, mxx - myy);
+    b->streak_px = sqrt(12 * fmax(l1 - l2, 0));
+    b->n_saturated = nsat;
+    b->x0 = c->x0;
+    b->y0 = c->y0;
+    b->x1 = c->x1;
+    b->y1 = c->y1;
+    if (nsat > 0)
+        b->flags |= TRACK_FLAG_SATURATED;
+    if (b->streak_px > d->blurred_px)
+        b->flags |= TRACK_FLAG_BLURRED;
+    return 0;
+}
+
+/* Circularity after removing the expected blur (blur_px > 0, a window's prediction),
+ * or, in a full scan, a streak whose area fits a disc swept along its major axis. */
+int track_blob_shape_ok(const track_detector *d, const track_blob *b, double blur_px)
+{
+    double l1 = b->major * b->major, l2 = b->minor * b->minor;
+    if (l1 <= 0)
+        return 1;
+    double c = l2 / fmax(l1 - blur_px * blur_px / 12, l2);
+    if (c >= d->min_circularity)
+        return 1;
+    if (blur_px > 0 || b->streak_px > d->max_streak_px)
+        return 0;
+    /* A disc of radius r (minor^2 = r^2/4) swept by L covers pi r^2 + 2 r L pixels. */
+    double r = 2 * b->minor, want = M_PI * r * r + 2 * r * b->streak_px;
+    return b->area > 0.5 * want && b->area < 1.5 * want;
+}
+

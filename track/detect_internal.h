@@ -1,0 +1,62 @@
+/* detect_internal.h (private to track/): the detector's workspace and the pieces of
+ * blob detection shared by its files: labelling (label_runs.c), background and
+ * threshold (background.c), measurement and shape (blob_measure.c). */
+#ifndef ICV_TRACK_DETECT_INTERNAL_H
+#define ICV_TRACK_DETECT_INTERNAL_H
+
+#include <stddef.h>
+
+#include "track/static_model.h"
+#include "track/track.h"
+
+typedef struct {
+    int y, x0, x1; /* px, inclusive */
+} run;
+
+typedef struct {
+    int area;
+    int x0, y0, x1, y1;
+} comp;
+
+struct track_detector_ws {
+    int width, height;
+    int max_runs;
+    run *runs;
+    int *parent; /* union-find over runs */
+    int *label;  /* component of each run */
+    comp *comps;
+    unsigned *hist; /* 65536 bins */
+    track_static_model statics;
+    int rects[TRACK_MAX_TRACKS][4]; /* px: the regions searched this frame */
+    double peak_ref;     /* gray levels above background: the markers' typical peak */
+    double noise;        /* gray levels: last full-scan noise estimate (0 = none yet) */
+    long n_full_scans;
+    int rx0, ry0, rx1, ry1; /* px: the frame clipped to the roi, this frame */
+};
+
+static inline double pix(const track_frame *f, int x, int y)
+{
+    const unsigned char *row = (const unsigned char *)f->data + (size_t)y * (size_t)f->stride;
+    return f->depth == 8 ? row[x] : ((const uint16_t *)(const void *)row)[x];
+}
+
+/* Labels the pixels > t (an integer level) of [x0, x1] x [y0, y1] into 8-connected
+ * components in w->comps (area and box); returns their count. Runs beyond the
+ * workspace are dropped and counted in *overflow. */
+int track_label_region(struct track_detector_ws *w, const track_frame *f, int x0, int y0, int x1, int y1, int t,
+                       int *overflow);
+
+/* Median and robust sigma (1.4826 MAD) of a 1-in-16 sample of the frame. */
+void track_frame_background(struct track_detector_ws *w, const track_frame *f, double *bg, double *noise);
+/* Threshold above background (gray levels) in AUTO mode. */
+double track_auto_threshold(const track_detector *d, double noise);
+/* Background of a window: the lowest mean of its four sides. */
+double track_window_background(const track_frame *f, int x0, int y0, int x1, int y1);
+
+/* Measures component c into b; returns 0, or -1 when it has no positive mass. */
+int track_blob_measure(const track_detector *d, const track_frame *f, const comp *c, int crowded, double frame_bg,
+                       track_blob *b);
+/* The circularity test, relaxed along an expected streak of blur_px. */
+int track_blob_shape_ok(const track_detector *d, const track_blob *b, double blur_px);
+
+#endif
