@@ -117,12 +117,41 @@ static void view_at(const track_view *v, double u, double vv, double s, track_vi
     out->sigma = s;
 }
 
-/* Robust cost at offset off: sum over a's usable points of min(d^2, cap^2). */
-static double cost_at(const track_pipe_camera *a, const track_pipe_camera *b, const id_pair *pairs, int n_pairs,
-                      double off, double cap, long *n_used)
+/* F = K_b^-T [t]x R K_a^-1 of the relative pose (Hartley & Zisserman eq. 9.6), as in
+ * epipolar.c; here the distance is signed, so that a constant offset of a marker's
+ * centroid between the views (a band seen from two sides) can be taken out. */
+static int fundamental(const track_view *a, const track_view *b, icv_mat3 *F)
 {
-    double ss = 0;
+    icv_mat3 Ka, Kb, Ra, Rb, Kai, Kbi;
+    memcpy(Ka.m, a->K, sizeof Ka.m);
+    memcpy(Kb.m, b->K, sizeof Kb.m);
+    memcpy(Ra.m, a->R, sizeof Ra.m);
+    memcpy(Rb.m, b->R, sizeof Rb.m);
+    if (icv_m3_inverse(Ka, &Kai) != 0 || icv_m3_inverse(Kb, &Kbi) != 0)
+        return -1;
+    icv_mat3 R = icv_m3_mul(Rb, icv_m3_transpose(Ra));
+    icv_vec3 t = icv_v3_sub(icv_v3(b->t[0], b->t[1], b->t[2]), icv_m3_apply(R, icv_v3(a->t[0], a->t[1], a->t[2])));
+    *F = icv_m3_mul(icv_m3_mul(icv_m3_transpose(Kbi), icv_m3_mul(icv_m3_skew(t), R)), Kai);
+    return 0;
+}
+
+static double signed_distance(icv_mat3 F, double ua, double va, double ub, double vb)
+{
+    icv_vec3 l = icv_m3_apply(F, icv_v3(ua, va, 1));
+    double nrm = hypot(l.x, l.y);
+    return nrm > 0 ? (l.x * ub + l.y * vb + l.z) / nrm : INFINITY;
+}
+
+/* Cost at offset off: over a's usable points, the signed epipolar distance to b's
+ * interpolated point, less its mean over the pair of tracks (a constant offset of the
+ * centroids between the views does not depend on time), squared and capped at cap^2
+ * (robust to an impact's frames). d is scratch of a->n_pts entries. */
+static double cost_at(const track_pipe_camera *a, const track_pipe_camera *b, icv_mat3 F, const id_pair *pairs,
+                      int n_pairs, double off, double cap, long *n_used, double *d, int *which)
+{
     long n = 0;
+    double sum[SS_MAX_PAIRS] = {0};
+    long cnt[SS_MAX_PAIRS] = {0};
     for (long f = 0; f < a->frames; f++) {
         double tc = a->cam_time_s[f] + off / b->fps;
         for (long i = a->frame_start[f]; i < a->frame_start[f + 1]; i++) {
@@ -136,18 +165,28 @@ static double cost_at(const track_pipe_camera *a, const track_pipe_camera *b, co
                 int interp;
                 if (track_pipe_interpolate(b, pairs[k].ib, tc, &u, &v, &s, &interp) != 0)
                     break;
-                track_view va, vb;
-                view_at(&a->view, p->u, p->v, p->sigma, &va);
-                view_at(&b->view, u, v, s, &vb);
-                double d = track_epipolar_distance(&va, &vb);
-                ss += d < cap ? d * d : cap * cap;
-                n++;
+                double x = signed_distance(F, p->u, p->v, u, v);
+                if (!isfinite(x))
+                    break;
+                d[n] = x;
+                which[n++] = k;
+                sum[k] += x;
+                cnt[k]++;
                 break;
             }
         }
     }
+    double ss = 0;
+    for (long i = 0; i < n; i++) {
+        double e = d[i] - sum[which[i]] / cnt[which[i]];
+        ss += fabs(e) < cap ? e * e : cap * cap;
+    }
+    /* each pair's mean takes one degree of freedom */
+    long dof = n;
+    for (int k = 0; k < n_pairs; k++)
+        dof -= cnt[k] > 0;
     if (n_used)
-        *n_used = n;
+        *n_used = dof > 0 ? dof : 0;
     return ss;
 }
 
@@ -156,8 +195,6 @@ int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b
 {
     /* 1. pairs of identities: votes of per-frame epipolar matches at the center offset */
     enum { NI = 64 };
-    static const int zero = 0;
-    (void)zero;
     int votes[NI][NI];
     memset(votes, 0, sizeof votes);
     for (long f = 0; f < a->frames; f++) {
@@ -220,6 +257,16 @@ int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b
         return icv_err_set(err, ICV_ENOTFOUND,
                            "sub-frame sync: no marker track is seen by both cameras in 5 frames or more");
 
+    icv_mat3 F;
+    if (fundamental(&a->view, &b->view, &F) != 0)
+        return icv_err_set(err, ICV_EINVAL, "sub-frame sync: a camera matrix is singular");
+    double *dbuf = malloc(sizeof *dbuf * ((size_t)a->n_pts + 1));
+    int *wbuf = malloc(sizeof *wbuf * ((size_t)a->n_pts + 1));
+    if (!dbuf || !wbuf) {
+        free(dbuf);
+        free(wbuf);
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    }
     /* 2. grid search, then golden-section refinement around the best grid point */
     double cap = max_px, step = 0.02; /* frames */
     int n_grid = (int)ceil(2 * range / step) + 1;
@@ -228,7 +275,7 @@ int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b
     for (int g = 0; g < n_grid; g++) {
         double off = center - range + g * step;
         long n;
-        double c = cost_at(a, b, pairs, n_pairs, off, cap, &n);
+        double c = cost_at(a, b, F, pairs, n_pairs, off, cap, &n, dbuf, wbuf);
         /* compare per point: a shift changes which frames can be interpolated */
         double cn = n > 0 ? c / n : INFINITY;
         if (cn < best_c) {
@@ -237,40 +284,45 @@ int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b
             n_best = n;
         }
     }
-    if (n_best < 10)
+    if (n_best < 10) {
+        free(dbuf);
+        free(wbuf);
         return icv_err_set(err, ICV_ENOTFOUND, "sub-frame sync: only %ld points seen by both cameras", n_best);
+    }
     double lo = best - step, hi = best + step;
     const double gr = 0.5 * (sqrt(5.0) - 1);
     double x1 = hi - gr * (hi - lo), x2 = lo + gr * (hi - lo);
     long n1, n2;
-    double f1 = cost_at(a, b, pairs, n_pairs, x1, cap, &n1) / (n1 ? n1 : 1);
-    double f2 = cost_at(a, b, pairs, n_pairs, x2, cap, &n2) / (n2 ? n2 : 1);
+    double f1 = cost_at(a, b, F, pairs, n_pairs, x1, cap, &n1, dbuf, wbuf) / (n1 ? n1 : 1);
+    double f2 = cost_at(a, b, F, pairs, n_pairs, x2, cap, &n2, dbuf, wbuf) / (n2 ? n2 : 1);
     for (int it = 0; it < 30 && hi - lo > 1e-5; it++) {
         if (f1 < f2) {
             hi = x2;
             x2 = x1;
             f2 = f1;
             x1 = hi - gr * (hi - lo);
-            f1 = cost_at(a, b, pairs, n_pairs, x1, cap, &n1) / (n1 ? n1 : 1);
+            f1 = cost_at(a, b, F, pairs, n_pairs, x1, cap, &n1, dbuf, wbuf) / (n1 ? n1 : 1);
         } else {
             lo = x1;
             x1 = x2;
             f1 = f2;
             x2 = lo + gr * (hi - lo);
-            f2 = cost_at(a, b, pairs, n_pairs, x2, cap, &n2) / (n2 ? n2 : 1);
+            f2 = cost_at(a, b, F, pairs, n_pairs, x2, cap, &n2, dbuf, wbuf) / (n2 ? n2 : 1);
         }
     }
     double xo = 0.5 * (lo + hi);
     long n0;
-    double c0 = cost_at(a, b, pairs, n_pairs, xo, cap, &n0);
+    double c0 = cost_at(a, b, F, pairs, n_pairs, xo, cap, &n0, dbuf, wbuf);
     /* 3. uncertainty: chi2(x) = c(x) / s^2 with s^2 = c0 / (n0 - 1) the per-point variance;
        the curvature of c by central differences over +-h: sigma^2 = 2 s^2 / c'' */
     double h = 0.05;
     long nm, np;
-    double cm = cost_at(a, b, pairs, n_pairs, xo - h, cap, &nm) * n0 / (nm ? nm : 1);
-    double cp = cost_at(a, b, pairs, n_pairs, xo + h, cap, &np) * n0 / (np ? np : 1);
+    double cm = cost_at(a, b, F, pairs, n_pairs, xo - h, cap, &nm, dbuf, wbuf) * n0 / (nm ? nm : 1);
+    double cp = cost_at(a, b, F, pairs, n_pairs, xo + h, cap, &np, dbuf, wbuf) * n0 / (np ? np : 1);
     double curv = (cp - 2 * c0 + cm) / (h * h);
     double s2 = n0 > 1 ? c0 / (n0 - 1) : c0;
+    free(dbuf);
+    free(wbuf);
     *offset = xo;
     *sigma = curv > 0 ? sqrt(2 * s2 / curv) : INFINITY;
     *rms_px = n0 ? sqrt(c0 / n0) : 0;
