@@ -26,8 +26,9 @@ void track_pipeline_options_default(track_pipeline_options *o)
     o->max_coast_error = 1;
     o->blob_excess = 8;
     o->threshold_fraction = 0.5;
-    o->min_circularity = 0.15;
+    o->min_circularity = 0.04;
     o->sigma_floor_px = 0.1;
+    o->band_correction = 1;
 }
 
 /* one 2D point as the tracker gave it (distorted pixels) */
@@ -71,6 +72,7 @@ typedef struct {
     double chi2;       /* of the triangulation, with the sigmas given */
     unsigned flags;
     int ida, idb;      /* 2D identities (idb -1 in one-camera mode) */
+    track_view v[2];   /* the undistorted views it came from (v[1] unused in one-camera mode) */
 } pl_cand;
 
 #define PL_MAX_CAND 16
@@ -354,7 +356,7 @@ static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *deco
             break;
         }
         const track_detect_stats *st = &c->det->stats;
-        if (icv_log_get_level() >= ICV_LOG_DEBUG && (fr.index < 14 || fr.index % 10 == 0)) {
+        if (icv_log_get_level() >= ICV_LOG_DEBUG && getenv("ICV_PL_DEBUG")) {
             char line[512];
             icv_debug("camera '%s' frame %ld: %d points; %s", c->spec->id, fr.index, np,
                       track_detector_describe(c->det, line, sizeof line));
@@ -575,6 +577,7 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
             c->flags = 0;
             c->ida = ida[i];
             c->idb = -1;
+            c->v[0] = va[i];
         }
         return 0;
     }
@@ -630,7 +633,150 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
         c->flags = interp_b[match[i]] ? TRACK_FLAG_INTERPOLATED : 0;
         c->ida = ida[i];
         c->idb = idb[match[i]];
+        c->v[0] = v2[0];
+        c->v[1] = v2[1];
     }
+    return 0;
+}
+
+/* ---- band markers --------------------------------------------------------- */
+
+/* A marker on the axis of a capsule or cylinder is a band round the rod: a camera sees
+ * the half of the band facing it, whose image centroid (uniform brightness, weighted by
+ * projected area ~ cos phi round the axis) lies pi r / 4 off the axis towards the camera,
+ * perpendicular to the axis. Each camera sees a different half, so the raw centroids
+ * triangulate ~mm off the marker. The correction moves each view's pixel by the image
+ * of that offset, then triangulates (or meets the plane) again. */
+typedef struct {
+    int on;                        /* the body has band markers */
+    double r;                      /* m: rod radius */
+    double s[ICV_MAX_MARKERS];     /* m: marker position along the axis (body frame) */
+    int band[ICV_MAX_MARKERS];     /* 1: marker k is a band */
+    icv_vec3 axis;                 /* unit, reference camera frame, last known */
+    double t_axis;                 /* s: when it was known; -inf never */
+} pl_band;
+
+static void band_init(const icv_experiment *exp, pl_band *b)
+{
+    memset(b, 0, sizeof *b);
+    b->t_axis = -INFINITY;
+    const icv_shape *sh = &exp->shape;
+    if (sh->type != ICV_SHAPE_CAPSULE && sh->type != ICV_SHAPE_CYLINDER)
+        return;
+    icv_vec3 a = icv_v3_unit(sh->axis);
+    for (int k = 0; k < exp->n_markers; k++) {
+        icv_vec3 m = exp->markers[k];
+        b->s[k] = icv_v3_dot(m, a);
+        /* on the axis within a tenth of the radius: a band, not a sticker on the side */
+        b->band[k] = icv_v3_norm(icv_v3_sub(m, icv_v3_scale(a, b->s[k]))) < 0.1 * sh->radius;
+        b->on |= b->band[k];
+    }
+    b->r = sh->radius;
+}
+
+static void project(const track_view *v, icv_vec3 X, double *u, double *w)
+{
+    double x[3];
+    for (int i = 0; i < 3; i++)
+        x[i] = v->R[i][0] * X.x + v->R[i][1] * X.y + v->R[i][2] * X.z + v->t[i];
+    double xn = x[0] / x[2], yn = x[1] / x[2];
+    *u = v->K[0][0] * xn + v->K[0][1] * yn + v->K[0][2];
+    *w = v->K[1][1] * yn + v->K[1][2];
+}
+
+/* The camera centre of a view, world frame: -R^T t. */
+static icv_vec3 view_centre(const track_view *v)
+{
+    icv_mat3 R;
+    memcpy(R.m, v->R, sizeof R.m);
+    return icv_v3_scale(icv_m3_apply(icv_m3_transpose(R), icv_v3_from_array(v->t)), -1);
+}
+
+static void band_correct(const pl_band *b, const pl_calib *cal, int nc, icv_vec3 axis, pl_cand *c)
+{
+    icv_vec3 Xc = icv_v3_add(icv_m3_apply(cal->surf.R, c->X), cal->surf.t); /* camera frame */
+    for (int iter = 0; iter < 2; iter++) {
+        track_view v[2];
+        for (int k = 0; k < nc; k++) {
+            v[k] = c->v[k];
+            icv_vec3 w = icv_v3_sub(view_centre(&v[k]), Xc);
+            icv_vec3 wp = icv_v3_unit(icv_v3_sub(w, icv_v3_scale(axis, icv_v3_dot(w, axis))));
+            icv_vec3 off = icv_v3_scale(wp, M_PI / 4 * b->r);
+            double u0, v0, u1, v1;
+            project(&v[k], Xc, &u0, &v0);
+            project(&v[k], icv_v3_add(Xc, off), &u1, &v1);
+            v[k].u -= u1 - u0;
+            v[k].v -= v1 - v0;
+        }
+        track_point3d X;
+        if (nc == 2) {
+            if (track_triangulate(v, 2, &X, NULL) != 0)
+                return;
+        } else {
+            double p0[3], nrm[3];
+            icv_v3_to_array(cal->plane.t, p0);
+            for (int k = 0; k < 3; k++)
+                nrm[k] = cal->plane.R.m[k][1];
+            if (track_ray_plane(&v[0], p0, nrm, &X, NULL) != 0)
+                return;
+        }
+        Xc = icv_v3_from_array(X.X);
+        if (iter == 1) {
+            double keep[3][3];
+            memcpy(keep, c->cov, sizeof keep);
+            to_surface(&cal->surf, X.X, X.cov, c);
+            memcpy(c->cov, keep, sizeof keep); /* the covariance of the raw fit, scaled */
+            if (nc == 1)
+                c->X.z = 0;
+            c->residual = X.residual_px;
+        }
+    }
+}
+
+/* A band's 2D centroid moved to the image of the marker's centre (its axis point): the
+ * shift band_correct applies to the undistorted pixel, taken at the labelled 3D
+ * position of the nearest reference frame (within 3). Distortion changes the shift by
+ * its local scale (a few percent of a shift of ~1 px), which is left out. */
+static void band_shift_2d(const pl_band *b, const pl_calib *cal, const track_view *view, const double *t0cam,
+                          double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j,
+                          double t, double *u, double *v)
+{
+    long f0 = lround((t + off0 - t0cam[0]) * fps0);
+    for (long d = 0; d <= 3; d++)
+        for (int sgn = -1; sgn <= 1; sgn += 2) {
+            long f = f0 + sgn * d;
+            if (f < 0 || f >= F || isnan(axes[f].x) || isnan(xyz[(f * nm + j) * 3]))
+                continue;
+            const double *x = xyz + (f * nm + j) * 3;
+            icv_vec3 Xc = icv_v3_add(icv_m3_apply(cal->surf.R, icv_v3(x[0], x[1], x[2])), cal->surf.t);
+            icv_vec3 w = icv_v3_sub(view_centre(view), Xc);
+            icv_vec3 wp = icv_v3_unit(icv_v3_sub(w, icv_v3_scale(axes[f], icv_v3_dot(w, axes[f]))));
+            double u0, v0, u1, v1;
+            project(view, Xc, &u0, &v0);
+            project(view, icv_v3_add(Xc, icv_v3_scale(wp, M_PI / 4 * b->r)), &u1, &v1);
+            *u -= u1 - u0;
+            *v -= v1 - v0;
+            return;
+        }
+}
+
+/* The rod's axis in the reference camera's frame from this frame's labelled bands. */
+static int band_axis(const pl_band *b, const pl_calib *cal, const pl_cand *cf, const int *lab, int n, icv_vec3 *axis)
+{
+    int bj = -1, bk = -1;
+    double best = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < n; k++) {
+            if (lab[i] < 0 || lab[k] < 0 || !b->band[lab[i]] || !b->band[lab[k]])
+                continue;
+            double ds = b->s[lab[i]] - b->s[lab[k]];
+            if (ds > best)
+                best = ds, bj = i, bk = k;
+        }
+    if (bj < 0 || best < 2 * b->r)
+        return -1;
+    icv_vec3 d = icv_v3_scale(icv_v3_sub(cf[bj].X, cf[bk].X), 1.0 / best);
+    *axis = icv_v3_unit(icv_m3_apply(cal->surf.R, d));
     return 0;
 }
 
@@ -732,6 +878,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     track_quality3d *qrows = NULL;
     long *fr3 = NULL;
     double *t3 = NULL, *xyz = NULL;
+    icv_vec3 *axes = NULL; /* per reference frame: the rod's axis (camera frame), x = NaN unknown */
     int rc = 0;
     if (!exp || !cal) {
         rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
@@ -925,12 +1072,15 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     t3 = malloc(sizeof *t3 * (size_t)(F + 1));
     xyz = malloc(sizeof *xyz * (size_t)(F * nm * 3 + 1));
     qrows = malloc(sizeof *qrows * (size_t)(F * nm + 1));
-    if (!fr3 || !t3 || !xyz || !qrows) {
+    axes = malloc(sizeof *axes * (size_t)(F + 1));
+    if (!fr3 || !t3 || !xyz || !qrows || !axes) {
         rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
         goto done;
     }
     long nq = 0;
     double rss = 0;
+    pl_band band;
+    band_init(exp, &band);
     for (long f = 0; f < F; f++) {
         double t = cams[0].tcam[f] - cams[0].off_s;
         fr3[f] = f;
@@ -943,6 +1093,23 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         for (int i = 0; i < cand_n[f]; i++)
             X[i] = cf[i].X;
         track_identity_label(ident, X, cand_n[f], t, lab);
+        axes[f] = icv_v3(NAN, NAN, NAN);
+        if (band.on && opt.band_correction) {
+            icv_vec3 ax;
+            if (band_axis(&band, cal, cf, lab, cand_n[f], &ax) == 0) {
+                band.axis = ax;
+                band.t_axis = t;
+            }
+            if (t - band.t_axis < 0.05) /* s: the axis turns little in that time */
+                axes[f] = band.axis;
+            if (t - band.t_axis < 0.05)
+                for (int i = 0; i < cand_n[f]; i++)
+                    if (lab[i] >= 0 && band.band[lab[i]]) {
+                        band_correct(&band, cal, nc, band.axis, &cf[i]);
+                        X[i] = cf[i].X;
+                        res.band_corrected++;
+                    }
+        }
         for (int i = 0; i < cand_n[f]; i++) {
             int j = lab[i];
             if (j < 0)
@@ -1012,6 +1179,10 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
                written with an index past the body's markers */
             rows2d[i] = (track_row2d){p->frame, cm->tcam[p->frame] - cm->off_s, l >= 0 ? l : nm + p->id, p->u,
                                       p->v, p->area, p->flags};
+            if (l >= 0 && band.on && opt.band_correction && band.band[l] &&
+                !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED)))
+                band_shift_2d(&band, cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, F, xyz, axes, nm,
+                              l, rows2d[i].time_s, &rows2d[i].u_px, &rows2d[i].v_px);
         }
         res.points2d[c] = cm->n_raw;
         char name[ICV_ID_MAX + 32];
@@ -1044,6 +1215,7 @@ done:
     free(fr3);
     free(t3);
     free(xyz);
+    free(axes);
     free(cal);
     free(exp);
     return rc;

@@ -40,11 +40,16 @@ typedef struct {
                                markers' peak above the background. Default 0.5 (the
                                detector's own 0.25 joins a band marker to a lit plate
                                behind the rod) */
-    double min_circularity; /* the detector's shape test. Default 0.15: a band round a rod
-                               seen from the side is ~2:1 (minor^2/major^2 ~0.25) */
+    double min_circularity; /* the detector's shape test. Default 0.04: a band round a rod
+                               is ~2:1 seen from the side (minor^2/major^2 ~0.25) and
+                               thinner seen along the rod (0.15 lost 12 of 228 marker
+                               positions of sample_videos/rod_slope45_stereo) */
     double sigma_floor_px;  /* px: added in quadrature to each centroid's sigma before
                                triangulation: the model error of a marker whose visible
                                part differs between the cameras. Default 0.1 */
+    int band_correction;    /* 1 (default): markers on the axis of a capsule or cylinder are
+                               bands round it; their centroids are moved back to the axis
+                               (pipeline.c, band markers) */
 } track_pipeline_options;
 
 void track_pipeline_options_default(track_pipeline_options *o);
@@ -75,6 +80,8 @@ typedef struct {
                                               residuals showed (>= 1; flag_outliers) */
     double surface_R[3][3], surface_t[3];  /* the surface frame used, in the reference camera's
                                               frame: x_cam = R x_surface + t (m) */
+    long band_corrected;                   /* positions moved from a band's visible half to
+                                              the rod's axis */
     long swaps_repaired;                   /* frames where a 2D track's marker label changed
                                               and the template's labelling was kept */
     double template_rms_m;                 /* m: RMS of measured minus template distances */
