@@ -407,7 +407,7 @@ static int camera_check(const icv_experiment *exp, const track_pipeline_options 
                                c->spec->id, c->spec->video, c->frames, c->last_threshold, c->brightest);
         return icv_err_set(err, ICV_ENOTFOUND,
                            "camera '%s' (%s): no marker found in any of %ld frames (threshold %.1f gray levels; "
-                           "no blob above it)",
+                           "brightest blob: none above it; check the lighting, or set track.threshold)",
                            c->spec->id, c->spec->video, c->frames, c->last_threshold);
     }
     if (!opt->max_coast_error)
