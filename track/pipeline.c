@@ -230,6 +230,50 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
     return 0;
 }
 
+/* ---- experiment.yaml's `track:` section ------------------------------------ */
+
+/* track: {threshold: gray level (fixed; default automatic), threshold_fraction,
+ * min_circularity, max_coast: frames}. Read here: the core experiment model keeps the
+ * key reserved for this stage. */
+typedef struct {
+    double threshold;          /* gray levels, < 0 automatic */
+    int max_coast;             /* frames, < 0 the tracker's default */
+} pl_track_keys;
+
+static int read_track_keys(const char *path, track_pipeline_options *opt, pl_track_keys *k, icv_err *err)
+{
+    k->threshold = -1;
+    k->max_coast = -1;
+    icv_yaml *doc = NULL;
+    icv_ynode root;
+    int rc = icv_yaml_load(path, &doc, &root, err);
+    if (rc)
+        return rc;
+    icv_ynode t = icv_ynode_get(root, "track");
+    if (icv_ynode_exists(t)) {
+        if (!icv_ynode_is_map(t))
+            rc = icv_ynode_fail(t, err, ICV_EINVAL, "expected a mapping {threshold: .., ...}");
+        if (!rc)
+            rc = icv_yread_double(t, "threshold", 0, &k->threshold, err);
+        if (!rc && icv_ynode_exists(icv_ynode_get(t, "threshold")) && !(k->threshold > 0))
+            rc = icv_ynode_fail(icv_ynode_get(t, "threshold"), err, ICV_EINVAL, "must be a gray level > 0");
+        if (!rc)
+            rc = icv_yread_double(t, "threshold_fraction", 0, &opt->threshold_fraction, err);
+        if (!rc && !(opt->threshold_fraction > 0 && opt->threshold_fraction < 1))
+            rc = icv_ynode_fail(icv_ynode_get(t, "threshold_fraction"), err, ICV_EINVAL, "must be in (0, 1)");
+        if (!rc)
+            rc = icv_yread_double(t, "min_circularity", 0, &opt->min_circularity, err);
+        if (!rc && !(opt->min_circularity > 0 && opt->min_circularity <= 1))
+            rc = icv_ynode_fail(icv_ynode_get(t, "min_circularity"), err, ICV_EINVAL, "must be in (0, 1]");
+        if (!rc)
+            rc = icv_yread_int(t, "max_coast", 0, &k->max_coast, err);
+        if (!rc && icv_ynode_exists(icv_ynode_get(t, "max_coast")) && k->max_coast < 0)
+            rc = icv_ynode_fail(icv_ynode_get(t, "max_coast"), err, ICV_EINVAL, "must be >= 0 frames");
+    }
+    icv_yaml_free(doc);
+    return rc;
+}
+
 /* ---- per camera: decode, detect, track ---------------------------------- */
 
 static int push_raw(pl_camera *c, const raw_point *p, icv_err *err)
@@ -247,7 +291,7 @@ static int push_raw(pl_camera *c, const raw_point *p, icv_err *err)
 }
 
 static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, const track_pipeline_options *opt,
-                       pl_camera *c, icv_err *err)
+                       const pl_track_keys *keys, pl_camera *c, icv_err *err)
 {
     c->spec = &exp->cameras[ci];
     capture_options co = {.capture_fps = c->spec->capture_fps, .want_8bit = 1};
@@ -284,6 +328,12 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
     c->tr->n_expected = exp->n_markers;
     c->det->threshold_fraction = opt->threshold_fraction;
     c->det->min_circularity = opt->min_circularity;
+    if (keys->threshold > 0) {
+        c->det->threshold_mode = TRACK_THRESHOLD_FIXED;
+        c->det->threshold_level = keys->threshold;
+    }
+    if (keys->max_coast >= 0)
+        c->tr->max_coast = keys->max_coast;
     c->blob_limit = opt->blob_excess * exp->n_markers;
     if (c->spec->has_roi)
         memcpy(c->det->roi, c->spec->roi, sizeof c->det->roi);
@@ -886,6 +936,9 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     }
     if ((rc = icv_experiment_load(experiment_path, exp, err)) != 0)
         goto done;
+    pl_track_keys keys;
+    if ((rc = read_track_keys(exp->path, &opt, &keys, err)) != 0)
+        goto done;
     int nc = exp->n_cameras, nm = exp->n_markers;
     if (nc > 2) {
         rc = icv_err_set(err, ICV_ENOTIMPL, "%s: %d cameras: more than two are not supported yet", exp->path, nc);
@@ -901,7 +954,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
 
     long total = 0;
     for (int c = 0; c < nc; c++) {
-        if ((rc = camera_open(exp, c, cal, &opt, &cams[c], err)) != 0)
+        if ((rc = camera_open(exp, c, cal, &opt, &keys, &cams[c], err)) != 0)
             goto done;
         total += cams[c].frames;
         snprintf(res.camera_id[c], ICV_ID_MAX, "%s", exp->cameras[c].id);
