@@ -88,7 +88,9 @@ const capture_info *capture_source_info(const capture_source *src);
 int capture_source_read(capture_source *src, capture_frame *f, icv_err *err);
 
 /* Positions the source so that the next read returns exactly frame n (decodes from the
- * keyframe before n). Fails on n past the end or a frame that cannot be decoded. */
+ * keyframe before n; decodes on when n is ahead within the current group of pictures).
+ * Fails on n past the end or a frame that cannot be decoded; after such a failure a video
+ * is read again from frame 0, an image sequence from the image after n. */
 int capture_source_seek(capture_source *src, long n, icv_err *err);
 
 /* Per-frame presentation times of the index (s, relative to frame 0), frames entries. */

@@ -167,7 +167,7 @@ TEST(test_seek_phantom_cine_returns_frame_n)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s", th_tmp("clip.cine"));
-    ASSERT_EQ_INT(vm_write_cine(path, NFRAMES, 1000), 0);
+    ASSERT_EQ_INT(vm_write_cine(path, NFRAMES, 1000, 8), 0);
     check_source(path, 1);
     capture_source *src;
     icv_err err;
@@ -230,4 +230,12 @@ TEST(test_image_sequence_without_rate_assumes_25fps_and_says_so)
     ASSERT_EQ_INT(th_run_cli(&p, "probe --json --capture-fps 1000 '%s'", pat), 0);
     ASSERT_STR_CONTAINS(p.out, "\"capture_fps\": 1000.0");
     ASSERT_STR_CONTAINS(p.out, "\"duration_s\": 0.005"); /* 5 frames at 1000 fps */
+}
+
+TEST(test_seek_phantom_cine_16bit_keeps_16_bits)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s", th_tmp("clip16.cine"));
+    ASSERT_EQ_INT(vm_write_cine(path, NFRAMES, 6000, 16), 0);
+    check_source(path, 2);
 }

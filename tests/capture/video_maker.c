@@ -95,12 +95,13 @@ static void put64(uint8_t *b, size_t off, uint64_t v)
  * CINEFILEHEADER (44 bytes) | BITMAPINFOHEADER (40) | SETUP (0x163C bytes: mark "ST" at
  * 140, length at 142, bFlipV at 760, FrameRate at 768) | image offsets (u64 each) |
  * per image: annotation size (u32, 8), image size (u32), pixels (bottom-up rows). */
-int vm_write_cine(const char *out, int n, int fps)
+int vm_write_cine(const char *out, int n, int fps, int bits)
 {
+    const size_t bps = bits > 8 ? 2 : 1;
     const size_t off_bih = 44, off_setup = 84, setup_len = 0x163C, off_ofs = off_setup + setup_len;
-    const size_t off_img = off_ofs + 8 * (size_t)n, img_bytes = VM_W * VM_H, rec = 8 + img_bytes;
+    const size_t off_img = off_ofs + 8 * (size_t)n, img_bytes = VM_W * VM_H * bps, rec = 8 + img_bytes;
     size_t total = off_img + rec * (size_t)n;
-    uint8_t *b = calloc(1, total), *img = malloc(img_bytes);
+    uint8_t *b = calloc(1, total), *img = malloc(VM_W * VM_H);
     if (!b || !img) {
         free(b);
         free(img);
@@ -120,7 +121,7 @@ int vm_write_cine(const char *out, int n, int fps)
     put32(b, off_bih + 4, VM_W);
     put32(b, off_bih + 8, VM_H);
     put16(b, off_bih + 12, 1);        /* planes */
-    put16(b, off_bih + 14, 8);        /* bits per pixel */
+    put16(b, off_bih + 14, (unsigned)(8 * bps)); /* bits per pixel */
     put32(b, off_bih + 16, 0);        /* BI_RGB */
     put32(b, off_bih + 20, (uint32_t)img_bytes);
     put16(b, off_setup + 140, 0x5453);
@@ -133,8 +134,16 @@ int vm_write_cine(const char *out, int n, int fps)
         put32(b, at, 8);
         put32(b, at + 4, (uint32_t)img_bytes);
         vm_render(img, i, 100.0, (unsigned)i);
-        for (int y = 0; y < VM_H; y++)
-            memcpy(b + at + 8 + (size_t)(VM_H - 1 - y) * VM_W, img + (size_t)y * VM_W, VM_W);
+        for (int y = 0; y < VM_H; y++) {
+            uint8_t *row = b + at + 8 + (size_t)(VM_H - 1 - y) * VM_W * bps;
+            for (int x = 0; x < VM_W; x++) {
+                unsigned v = img[y * VM_W + x];
+                if (bps == 1)
+                    row[x] = (uint8_t)v;
+                else /* a 12-bit sensor value in 16 bits, little-endian */
+                    put16(row, 2 * (size_t)x, v << 4);
+            }
+        }
     }
     FILE *fp = fopen(out, "wb");
     int ok = fp && fwrite(b, 1, total, fp) == total;

@@ -18,8 +18,8 @@ int vm_counter(const void *data, size_t stride, int bytes_per_sample);
 /* Encodes n frames: `ffmpeg -f rawvideo -pix_fmt gray -s 160x120 -framerate RATE -i - ARGS OUT`.
  * code[i] (NULL: i) and level[i] (NULL: 100) give each frame. Returns 0 on success. */
 int vm_encode(const char *out, const char *rate, const char *args, int n, const int *code, const double *level);
-/* Writes a Phantom .cine file (8-bit gray, version 1 layout as FFmpeg's cine demuxer reads
- * it) with n counter frames at fps. Returns 0 on success. */
-int vm_write_cine(const char *out, int n, int fps);
+/* Writes a Phantom .cine file (gray, version 1 layout as FFmpeg's cine demuxer reads it)
+ * with n counter frames at fps; bits 8, or 16 (12-bit values in 16-bit samples). */
+int vm_write_cine(const char *out, int n, int fps, int bits);
 
 #endif
