@@ -34,9 +34,8 @@ static int in_quad(calib_pt2 p, const calib_pt2 q[4])
     return pos == 0 || neg == 0;
 }
 
-void calib_camera_assess(calib_camera *cam, const calib_observations *obs, const calib_board *b)
+void calib_camera_assess(calib_camera *cam, const calib_observations *obs)
 {
-    (void)b;
     memset(cam->coverage_map, 0, sizeof cam->coverage_map);
     cam->verdict[0] = '\0';
     int np = obs->n_points;

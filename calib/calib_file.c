@@ -101,6 +101,11 @@ int calib_camera_write(const calib_camera *cam, const char *path, icv_err *err)
     bad |= cvb_fs_write_strs(fs, "views", nu, names);
     bad |= cvb_fs_write_strs(fs, "views_not_used", no, optr);
     bad |= cvb_fs_write_real(fs, "coverage", cam->coverage);
+    double cov[CALIB_COV_ROWS * CALIB_COV_COLS];
+    for (int r = 0; r < CALIB_COV_ROWS; r++)
+        for (int c = 0; c < CALIB_COV_COLS; c++)
+            cov[r * CALIB_COV_COLS + c] = cam->coverage_map[r][c];
+    bad |= cvb_fs_write_mat(fs, "coverage_map", CALIB_COV_ROWS, CALIB_COV_COLS, cov);
     bad |= cvb_fs_write_int(fs, "verdict_ok", cam->verdict_ok);
     bad |= cvb_fs_write_str(fs, "verdict", cam->verdict);
     if (cam->has_surface)

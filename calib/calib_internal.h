@@ -32,7 +32,7 @@ void calib_names_join(char *out, size_t n, char *const *names, const int *pick, 
 const char *calib_basename(const char *path);
 
 /* Fills coverage_map, coverage and the verdict of a calibrated camera. */
-void calib_camera_assess(calib_camera *cam, const calib_observations *obs, const calib_board *b);
+void calib_camera_assess(calib_camera *cam, const calib_observations *obs);
 
 /* RMS (px) of a board seen through a pose and intrinsics. */
 double calib_view_rms(const calib_intrinsics *in, const double rvec[3], const double tvec[3],

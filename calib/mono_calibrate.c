@@ -184,7 +184,7 @@ int calib_camera_calibrate(const calib_observations *obs, const calib_options *o
                                                obs->uv + (size_t)v * obs->n_points, obs->n_points);
     }
     free(use), free(tmp);
-    calib_camera_assess(cam, obs, NULL);
+    calib_camera_assess(cam, obs);
     return 0;
 }
 
