@@ -36,6 +36,7 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     d->blurred_px = 2;
     d->saturation_level = 0;
     d->gain = 0;
+    d->noise_floor = 0;
     d->static_frames = 50;
     d->static_radius_px = 0.5;
     d->max_blobs = 256;
@@ -44,9 +45,10 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
 
     w->width = width;
     w->height = height;
-    /* Runs: a real frame has a few per marker row; noise at a too-low threshold is
-     * what fills this, and then the frame is reported (n_overflow), not grown into. */
-    w->max_runs = 65536;
+    /* Runs: sized to the frame's worst case (every other pixel lit: ceil(w/2) runs a
+     * row), so no threshold can overflow it; 40 bytes a run, 18 MB at 1280x720, only
+     * touched as far as a frame needs. */
+    w->max_runs = (width + 1) / 2 * height;
     w->runs = malloc(sizeof(run) * (size_t)w->max_runs);
     w->parent = malloc(sizeof(int) * (size_t)w->max_runs);
     w->label = malloc(sizeof(int) * (size_t)w->max_runs);

@@ -104,6 +104,7 @@ int track_blob_measure(const track_detector *d, const track_frame *f, const comp
     double sy = nx * ny * (ny - 1) / 2, syy = nx * (ny - 1) * ny * (2 * ny - 1) / 6;
     double dx2 = sxx - 2 * cx * sx + N * cx * cx, dy2 = syy - 2 * cy * sy + N * cy * cy; /* sum (x_i - u)^2 */
     double dx1 = sx - N * cx, dy1 = sy - N * cy;                                      /* sum (x_i - u) */
+    noise = fmax(noise, d->noise_floor); /* coded video: the ring is cleaner than the edges */
     double s2 = noise * noise, sb2 = rn > 0 ? s2 / rn : s2;
     double shot_x = d->gain * (Wpxx - 2 * cx * Wpx + cx * cx * Wp);
     double shot_y = d->gain * (Wpyy - 2 * cy * Wpy + cy * cy * Wp);

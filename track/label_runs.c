@@ -19,7 +19,7 @@ static int row_runs(const track_frame *f, int y, int x0, int x1, int t, run *run
             return n;
         const uint64_t ones = ~0ULL / 255, highs = ones * 128;
         while (x <= x1) {
-            if (!in && x + 8 <= x1 + 1) {
+            if (!in && t >= 0 && x + 8 <= x1 + 1) { /* the word test needs 0 <= t */
                 uint64_t w;
                 memcpy(&w, row + x, 8);
                 uint64_t any = t < 128 ? (((w + ones * (uint64_t)(127 - t)) | w) & highs) : (w & highs);

@@ -105,7 +105,7 @@ typedef struct {
     int n_clipped;        /* rejected: cut by a window's edge (search a larger window) */
     int n_rejected_edge;  /* rejected: touches the frame's edge (partly out of view) */
     int n_rejected_mask;  /* rejected: centroid on a masked-out pixel */
-    int n_overflow;       /* components dropped because the workspace was full */
+    int n_overflow;       /* components beyond max_blobs, not measured */
     int n_blobs;          /* blobs returned */
     double threshold;     /* gray levels: absolute threshold used (full scan; windows use
                              their own background + the same height above it) */
@@ -145,6 +145,12 @@ typedef struct {
     double saturation_level;  /* gray levels: pixels at or above this are saturated.
                                  Default 0: the largest value of the frame's depth (255 or
                                  65535); set it for 10/12-bit data in 16-bit words. */
+    double noise_floor;       /* gray levels: the smallest pixel noise the sigma uses. Default 0
+                                 (raw frames: the ring's noise is the noise). Video coding
+                                 wipes the noise from flat areas (the ring then reads ~0)
+                                 while it moves the marker's edges by several levels: set 8
+                                 for H.264 at CRF ~18 (fitted on discs, spots and streaks in
+                                 tests/track/test_h264.c). */
     double gain;              /* gray levels per photo-electron, for shot noise in sigma:
                                  var = noise^2 + gain*(I - background). Default 0 (read
                                  noise only); set from the camera's datasheet. */
