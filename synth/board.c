@@ -61,7 +61,7 @@ void synth_board_render(synth_renderer *r, const synth_board_opts *b, const synt
     icv_mat3 Rc = icv_m3_mul(m->R, pose->R);
     board_cam bc = {icv_v3_add(icv_m3_apply(m->R, pose->t), m->t), icv_v3(Rc.m[0][0], Rc.m[1][0], Rc.m[2][0]),
                     icv_v3(Rc.m[0][1], Rc.m[1][1], Rc.m[2][1]), icv_v3(Rc.m[0][2], Rc.m[1][2], Rc.m[2][2])};
-    int S = r->sc->render.supersample < 4 ? 4 : r->sc->render.supersample;
+    int S = 16; /* boards are one-off images: 16 x 16 at edges, corners to ~0.01 px */
     /* the cell seen at every pixel corner, one row of corners at a time */
     int *row0 = malloc(sizeof(int) * (size_t)(W + 1) * 2);
     float *lin = r->val; /* scratch: the renderer's value buffer */
@@ -151,9 +151,15 @@ void synth_board_views(const synth_scenario *sc, synth_board_pose *poses)
     /* auto distance: one camera, the board spans about half the image's width; several,
      * it stands a quarter of the way from the target so every camera sees it */
     double D = b->distance > 0        ? b->distance
-               : sc->n_cameras > 1 ? 0.75 * dist
+               : sc->n_cameras > 1 ? 0.65 * dist
                                    : fmin(m0->fx * w / (0.5 * m0->width), 0.9 * dist);
     double vw = D * m0->width / m0->fx, vh = D * m0->height / m0->fy; /* visible extent at D, m */
+    /* several cameras converging on the target: at D their views overlap by less */
+    double spread = 0;
+    for (int i = 1; i < sc->n_cameras; i++)
+        spread = fmax(spread, icv_v3_norm(icv_v3_sub(synth_camera_center(&sc->cameras[i].model),
+                                                    synth_camera_center(&sc->cameras[0].model))));
+    vw -= spread * (1 - D / dist);
     icv_vec3 centre0 = icv_v3_add(cm, icv_v3_scale(dir, D));
     /* board axes facing the cameras: x along the reference camera's x, z along dir */
     icv_vec3 cx = icv_v3(m0->R.m[0][0], m0->R.m[0][1], m0->R.m[0][2]);
@@ -166,9 +172,12 @@ void synth_board_views(const synth_scenario *sc, synth_board_pose *poses)
         double ax = (2 * synth_uniform(&st) - 1) * b->max_tilt;
         double ay = (2 * synth_uniform(&st) - 1) * b->max_tilt;
         double az = (2 * synth_uniform(&st) - 1) * 0.3;
-        /* offsets that keep an untilted board inside the view */
-        double ox = (2 * synth_uniform(&st) - 1) * 0.3 * fmax(vw - w, 0);
-        double oy = (2 * synth_uniform(&st) - 1) * 0.3 * fmax(vh - h, 0);
+        /* a 3 x 3 layout over the (common) view, so the corners of the images are
+         * covered too, jittered; an untilted board stays inside */
+        int cell = v % 9;
+        double jx = 0.1 * (2 * synth_uniform(&st) - 1), jy = 0.1 * (2 * synth_uniform(&st) - 1);
+        double ox = ((cell % 3 - 1) * 0.35 + jx) * fmax(vw - w, 0);
+        double oy = ((cell / 3 - 1) * 0.35 + jy) * fmax(vh - h, 0);
         double oz = (2 * synth_uniform(&st) - 1) * 0.1 * D;
         if (v % 4 == 3) /* every fourth view's centre at the image's side edge: partly out of view */
             ox = (v % 8 == 3 ? 1 : -1) * D * (m0->width / 2.0) / m0->fx;

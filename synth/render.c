@@ -349,6 +349,8 @@ void synth_renderer_free(synth_renderer *r)
     free(r->dirty);
     free(r->gauss);
     free(r->row_start);
+    free(r->bg_gain);
+    free(r->bg_sigma);
     free(r->flash_rows);
     free(r);
 }
@@ -378,10 +380,13 @@ int synth_renderer_alloc(const synth_scenario *sc, int camera, synth_renderer **
     r->dirty = malloc(sizeof(int) * nt);
     r->gauss = malloc(sizeof(float) * SYNTH_GAUSS_N);
     r->row_start = malloc(sizeof(int) * (size_t)(r->th + 1));
+    r->bg_gain = malloc(sizeof(float) * np);
+    r->bg_sigma = malloc(sizeof(float) * np);
     r->flash_rows = malloc(sizeof(float) * (size_t)H);
     r->only_ty = -1;
     if (!r->corner || !r->centre || !r->bg || !r->gain || !r->acc || !r->id || !r->val || !r->tile_on ||
-        !r->tile_dirty || !r->tiles || !r->dirty || !r->gauss || !r->row_start || !r->flash_rows) {
+        !r->tile_dirty || !r->tiles || !r->dirty || !r->gauss || !r->row_start || !r->flash_rows ||
+        !r->bg_gain || !r->bg_sigma) {
         synth_renderer_free(r);
         return icv_err_set(err, ICV_ENOMEM, "render: out of memory for a %dx%d camera", W, H);
     }
@@ -435,6 +440,13 @@ int synth_renderer_alloc(const synth_scenario *sc, int camera, synth_renderer **
             double dx = x - r->m.cx, dy = y - r->m.cy;
             r->gain[(size_t)y * W + x] = (float)(1 - sc->render.vignetting * (dx * dx + dy * dy) / rc2);
         }
+    /* the static background through the vignetting, and its noise sigma */
+    float fw = (float)sc->render.full_well_e, rn2 = (float)(sc->render.read_noise_e * sc->render.read_noise_e);
+    for (size_t i = 0; i < np; i++) { /* the same float arithmetic as synth_sensor_apply */
+        float sg = (r->bg[i] + 0.0f + 0.0f) * r->gain[i];
+        r->bg_gain[i] = sg;
+        r->bg_sigma[i] = sqrtf((sg > 0 ? sg * fw : 0) + rn2) * (1.0f / fw);
+    }
     /* stratified normal quantiles: the noise table (no random state needed) */
     for (int i = 0; i < SYNTH_GAUSS_N; i++)
         r->gauss[i] = (float)gsl_cdf_ugaussian_Pinv((i + 0.5) / SYNTH_GAUSS_N);
@@ -663,6 +675,12 @@ static void pass_edges(synth_renderer *r, int k0, int k1, double w)
                 if (!edge || S == 1) {
                     if (id)
                         r->acc[i] += (float)(w * (r->val[i] - bg));
+                    if (id >= SYNTH_ID_MARKER0) {
+                        double *m = r->mom[id - SYNTH_ID_MARKER0];
+                        m[0] += w;
+                        m[1] += w * x;
+                        m[2] += w * y;
+                    }
                     continue;
                 }
                 int Sp = marker ? S : (S + 2) / 3;
@@ -675,8 +693,15 @@ static void pass_edges(synth_renderer *r, int k0, int k1, double w)
                     double xn = (1 - fy) * ((1 - fx) * c00[0] + fx * c10[0]) + fy * ((1 - fx) * c01[0] + fx * c11[0]);
                     double yn = (1 - fy) * ((1 - fx) * c00[1] + fx * c10[1]) + fy * ((1 - fx) * c01[1] + fx * c11[1]);
                     float v;
-                    if (cast(r, xn, yn, &v))
+                    int hit = cast(r, xn, yn, &v);
+                    if (hit)
                         sum += v - bg;
+                    if (hit >= SYNTH_ID_MARKER0) { /* the marker's area moments, at the sample */
+                        double *m = r->mom[hit - SYNTH_ID_MARKER0], a = w / (Sp * Sp);
+                        m[0] += a;
+                        m[1] += a * (x - 0.5 + fx);
+                        m[2] += a * (y - 0.5 + fy);
+                    }
                 }
                 r->acc[i] += (float)(w * sum / (Sp * Sp));
             }
@@ -752,6 +777,7 @@ static void clear_dirty(synth_renderer *r)
 
 void synth_renderer_state(synth_renderer *r, const synth_state *s, float *out)
 {
+    memset(r->mom, 0, sizeof r->mom);
     r->only_ty = -1;
     place_body(r, s);
     render_subframe(r, 1.0);
@@ -768,16 +794,23 @@ void synth_sensor_apply(const synth_renderer *r, const float *lin, const float *
     size_t np = (size_t)r->W * r->H;
     uint64_t st = seed, bits = 0;
     float fw = (float)o->full_well_e, rn2 = (float)(o->read_noise_e * o->read_noise_e), inv_fw = 1.0f / fw;
+    int static_bg = lin == r->bg; /* the precomputed background signal and noise apply */
     for (size_t i = 0; i < np; i++) {
         float fl = flash ? flash[i / (size_t)r->W] : 0.0f;
-        float s = (lin[i] + (acc ? acc[i] : 0.0f) + fl) * r->gain[i];
+        float a = acc ? acc[i] : 0.0f, s, sig;
+        if (static_bg && a == 0.0f && fl == 0.0f) {
+            s = r->bg_gain[i];
+            sig = r->bg_sigma[i];
+        } else {
+            s = (lin[i] + a + fl) * r->gain[i];
+            float e = s > 0 ? s * fw : 0;
+            sig = o->noise ? sqrtf(e + rn2) * inv_fw : 0.0f;
+        }
         if (o->noise) {
             if ((i & 3) == 0)
                 bits = synth_mix64(&st);
-            float z = r->gauss[bits & 0xffff];
+            s += sig * r->gauss[bits & 0xffff];
             bits >>= 16;
-            float e = s > 0 ? s * fw : 0;
-            s += sqrtf(e + rn2) * inv_fw * z;
         }
         float q = s * 255.0f + 0.5f;
         gray[i] = q <= 0 ? 0 : q >= 255 ? 255 : (uint8_t)q;
@@ -801,6 +834,7 @@ void synth_renderer_frame(synth_renderer *r, const synth_flight *f, int n, uint8
     const synth_render_opts *o = &r->sc->render;
     double tm = synth_camera_frame_time(c, n), e = c->exposure_s, ld = c->line_delay_s;
     int ns = e > 0 ? o->blur_subframes : 1;
+    memset(r->mom, 0, sizeof r->mom);
     for (int s = 0; s < ns; s++) {
         double t = tm + e * ((s + 0.5) / ns - 0.5);
         if (ld > 0) {
@@ -863,4 +897,14 @@ int synth_marker_frame_uv(const synth_renderer *r, const synth_flight *f, int n,
         synth_flight_state_at(f, t, &s);
     }
     return synth_marker_visible(r, &s, k, uv);
+}
+
+int synth_renderer_marker_centroid(const synth_renderer *r, int k, double uv[2])
+{
+    const double *m = r->mom[k];
+    if (!(m[0] > 0.5)) /* less than half a pixel of it seen */
+        return 0;
+    uv[0] = m[1] / m[0];
+    uv[1] = m[2] / m[0];
+    return 1;
 }

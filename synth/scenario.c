@@ -61,7 +61,7 @@ void synth_scenario_defaults(synth_scenario *sc)
     bo->rows = 6;
     bo->square = 0.023;
     bo->margin = 0.02;
-    bo->n_views = 10;
+    bo->n_views = 12;
     bo->max_tilt = 0.6;
     sc->codec = SYNTH_CODEC_H264;
     sc->crf = 18;
@@ -468,6 +468,9 @@ int synth_scenario_validate(const synth_scenario *sc, icv_err *err)
             if (!strcmp(sc->cameras[i].id, sc->cameras[j].id))
                 return icv_err_set(err, ICV_EINVAL, "%s: cameras: two cameras are called '%s'", sc->path,
                                    sc->cameras[i].id);
+    if (sc->body.marker_style == SYNTH_MARKER_BAND && sc->body.shape.type != ICV_SHAPE_CAPSULE &&
+        sc->body.shape.type != ICV_SHAPE_CYLINDER)
+        return icv_err_set(err, ICV_EINVAL, "%s: body.marker_style: band needs a capsule or cylinder shape", sc->path);
     if (sc->max_impacts < 0 || sc->max_impacts > SYNTH_MAX_IMPACTS)
         return icv_err_set(err, ICV_EINVAL, "%s: max_impacts: must be 0..%d", sc->path, SYNTH_MAX_IMPACTS);
     return 0;

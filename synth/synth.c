@@ -132,7 +132,7 @@ static int copy_scenario(const synth_scenario *sc, const char *dir, icv_err *err
 
 /* Renders and encodes camera ci's video, calibration shots and board image. */
 static int write_camera(const synth_scenario *sc, int ci, const synth_flight *f, const char *dir,
-                        const synth_board_pose *views, icv_err *err)
+                        const synth_board_pose *views, double *centroids, icv_err *err)
 {
     const synth_camera *c = &sc->cameras[ci];
     synth_renderer *r;
@@ -157,6 +157,11 @@ static int write_camera(const synth_scenario *sc, int ci, const synth_flight *f,
     icv_progress_begin(&pb, label, c->n_frames);
     for (int n = 0; n < c->n_frames && !rc; n++) {
         synth_renderer_frame(r, f, n, img);
+        for (int k = 0; k < sc->body.n_markers; k++) {
+            double *p = centroids + 2 * ((size_t)n * sc->body.n_markers + k);
+            if (!synth_renderer_marker_centroid(r, k, p))
+                p[0] = p[1] = NAN;
+        }
         rc = synth_encoder_write(enc, img, err);
         icv_progress_update(&pb, n + 1);
     }
@@ -219,12 +224,20 @@ int synth_experiment_write(const synth_scenario *sc, const char *dir, icv_err *e
         goto out;
     }
     synth_board_views(sc, views);
-    for (int i = 0; i < sc->n_cameras && !rc; i++)
-        rc = write_camera(sc, i, f, dir, views, err);
+    double *cent[ICV_MAX_CAMERAS] = {0};
+    for (int i = 0; i < sc->n_cameras && !rc; i++) {
+        cent[i] = malloc(sizeof(double) * 2 * (size_t)sc->cameras[i].n_frames * (size_t)sc->body.n_markers);
+        if (!cent[i])
+            rc = icv_err_set(err, ICV_ENOMEM, "synth: out of memory");
+        else
+            rc = write_camera(sc, i, f, dir, views, cent[i], err);
+    }
     if (!rc)
         rc = icv_path_join(path, sizeof path, dir, "truth.json", err);
     if (!rc)
-        rc = synth_truth_write(path, sc, f, err);
+        rc = synth_truth_write(path, sc, f, (const double *const *)cent, err);
+    for (int i = 0; i < sc->n_cameras; i++)
+        free(cent[i]);
     if (!rc)
         rc = copy_scenario(sc, dir, err);
     if (!rc)

@@ -209,6 +209,11 @@ void synth_renderer_frame(synth_renderer *r, const synth_flight *f, int n, uint8
 /* The body at one state, no blur, flash, vignetting or noise, in linear gray
  * (0..1, floats, width*height, caller-owned). For tests. */
 void synth_renderer_state(synth_renderer *r, const synth_state *s, float *out);
+/* The centroid (px) of the area marker k covered in the last frame rendered, averaged
+ * over the exposure (blur included), occlusions and perspective as drawn: what a
+ * perfect blob detector would measure. Returns 0 when less than half a pixel of it was
+ * seen. For bands and spheres it is not the projection of the marker's centre. */
+int synth_renderer_marker_centroid(const synth_renderer *r, int k, double uv[2]);
 /* The static background (linear gray, width*height), owned by the renderer. */
 const float *synth_renderer_background(const synth_renderer *r);
 /* Whether marker k's centre is seen from the camera at state s (in the image, in
@@ -258,8 +263,12 @@ const char *synth_codec_ext(synth_codec c);
 
 /* ---- truth (truth.c) and the experiment folder (synth.c) ----------------- */
 
-/* Writes truth.json (schema impactcv-truth-1, contract.md) atomically. */
-int synth_truth_write(const char *path, const synth_scenario *sc, const synth_flight *f, icv_err *err);
+/* Writes truth.json (schema impactcv-truth-1, contract.md) atomically. centroids, when
+ * not NULL, holds per camera n_frames x n_markers x 2 pixel coordinates of each marker's
+ * drawn centroid (synth_renderer_marker_centroid; NaN when not seen): written as the
+ * extra key markers_2d_centroid. */
+int synth_truth_write(const char *path, const synth_scenario *sc, const synth_flight *f,
+                      const double *const *centroids, icv_err *err);
 
 /* Writes the experiment folder: experiment.yaml, videos, calib/, surface (or
  * motion-plane) images, truth.json, scenario.yaml (a copy). Deterministic for a seed. */

@@ -66,6 +66,8 @@ struct synth_renderer {
     float *centre;   /* W H x 2: normalised ray of each pixel centre */
     float *bg;       /* W H: static background, linear gray */
     float *gain;     /* W H: vignetting gain */
+    float *bg_gain;  /* W H: bg x gain, the static signal */
+    float *bg_sigma; /* W H: its shot + read noise sigma (gray levels) */
     float *acc;      /* W H: sum over sub-frames of (value - background) x weight */
     uint8_t *id;     /* W H: ids of the current sub-frame's pixel centres */
     float *val;      /* W H: values at the pixel centres of the current sub-frame */
@@ -76,6 +78,7 @@ struct synth_renderer {
     int only_ty;               /* >= 0: mark tiles of this tile row only (rolling shutter) */
     int *row_start;            /* th + 1: where each tile row's tiles start in tiles */
     float *flash_rows;         /* H: flash gray added to each row */
+    double mom[ICV_MAX_MARKERS][3]; /* per marker, this frame: area (px^2) and its u, v moments */
     float *gauss;              /* SYNTH_GAUSS_N standard normal quantiles */
     int n_prims;
     synth_prim prims[SYNTH_MAX_PRIMS];

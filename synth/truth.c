@@ -63,7 +63,8 @@ static json_t *jcamera(const synth_camera *c)
                      m->dist[1], m->dist[2], m->dist[3], m->dist[4], "R", jmat(m->R), "t", jvec(m->t));
 }
 
-int synth_truth_write(const char *path, const synth_scenario *sc, const synth_flight *f, icv_err *err)
+int synth_truth_write(const char *path, const synth_scenario *sc, const synth_flight *f,
+                      const double *const *centroids, icv_err *err)
 {
     json_t *root = json_object();
     json_object_set_new(root, "schema", json_string("impactcv-truth-1"));
@@ -121,6 +122,23 @@ int synth_truth_write(const char *path, const synth_scenario *sc, const synth_fl
         json_object_set_new(m2, c->id, frames);
     }
     json_object_set_new(root, "markers_2d", m2);
+    if (centroids) {
+        json_t *mc = json_object();
+        for (int ci = 0; ci < sc->n_cameras; ci++) {
+            const synth_camera *c = &sc->cameras[ci];
+            json_t *frames = json_array();
+            for (int n = 0; n < c->n_frames; n++) {
+                json_t *uv = json_array();
+                for (int k = 0; k < b->n_markers; k++) {
+                    const double *p = centroids[ci] + 2 * ((size_t)n * b->n_markers + k);
+                    json_array_append_new(uv, isnan(p[0]) ? json_null() : json_pack("[ff]", p[0], p[1]));
+                }
+                json_array_append_new(frames, json_pack("{s:i,s:o}", "frame", n, "uv", uv));
+            }
+            json_object_set_new(mc, c->id, frames);
+        }
+        json_object_set_new(root, "markers_2d_centroid", mc);
+    }
 
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
     json_decref(root);

@@ -204,8 +204,9 @@ TEST(test_render_rolling_shutter_shows_a_marker_where_its_row_was_exposed)
                 sv += w * v;
             }
         }
-    double rolling[2], global[2];
+    double rolling[2], global[2], drawn[2];
     int seen = synth_marker_frame_uv(r, f, 0, 0, rolling);
+    int drawn_ok = synth_renderer_marker_centroid(r, 0, drawn);
     synth_state s;
     synth_flight_state_at(f, 0, &s);
     synth_camera_project(&sc->cameras[0].model, s.p, global);
@@ -214,10 +215,53 @@ TEST(test_render_rolling_shutter_shows_a_marker_where_its_row_was_exposed)
     free(img);
     free(sc);
     ASSERT_TRUE(seen);
+    ASSERT_TRUE(drawn_ok);
+    /* the renderer's own area moments (markers_2d_centroid) agree with the image's
+     * centroid up to its 8-bit levels */
+    ASSERT_NEAR(hypot(drawn[0] - su / sw, drawn[1] - sv / sw), 0.0, 0.05);
     double du = su / sw - rolling[0], dv = sv / sw - rolling[1];
     /* the row ~120 is exposed 2.4 ms late: the marker has moved 4.8 mm, ~2.6 px */
     ASSERT(fabs(rolling[0] - global[0]) > 2, "rolling shift only %g px", rolling[0] - global[0]);
     /* the body is placed once per 8-row tile row (+-3.5 rows x 2e-5 s x 2 m/s = 0.14 mm,
      * 0.07 px) and 8-bit quantisation: 0.1 px */
     ASSERT_NEAR(hypot(du, dv), 0.0, 0.1);
+}
+
+TEST(test_render_flash_brightens_frames_by_the_fraction_of_it_they_expose)
+{
+    synth_scenario *sc = malloc(sizeof *sc);
+    marker_scene(sc, 4);
+    sc->body.n_markers = 1;
+    sc->release.p = icv_v3(0, 5, 0); /* out of view: the frames are background + flash */
+    sc->max_impacts = 0;
+    sc->gravity = icv_v3(0, 0, 0);
+    sc->cameras[0].fps = 100;
+    sc->cameras[0].exposure_s = 0.004;          /* frame n exposes [n/100 - 2 ms, n/100 + 2 ms] */
+    sc->render.flash_time_s = 0.0215;           /* 1 ms flash: its first 0.5 ms in frame 2's exposure */
+    sc->render.flash_duration_s = 0.001;
+    sc->render.flash_gain = 0.4;
+    synth_flight *f;
+    icv_err err;
+    ASSERT(synth_flight_run(sc, 0.1, &f, &err) == 0, "%s", err.msg);
+    synth_renderer *r;
+    ASSERT(synth_renderer_alloc(sc, 0, &r, &err) == 0, "%s", err.msg);
+    uint8_t *img = malloc(320 * 240);
+    const float *bg = synth_renderer_background(r);
+    double add[4];
+    for (int n = 0; n < 4; n++) {
+        synth_renderer_frame(r, f, n, img);
+        double s = 0;
+        for (int i = 0; i < 320 * 240; i++)
+            s += img[i] / 255.0 - bg[i];
+        add[n] = s / (320 * 240);
+    }
+    synth_renderer_free(r);
+    synth_flight_free(f);
+    free(img);
+    free(sc);
+    /* frame 2 exposes [18, 22] ms: half of the [21.5, 22.5] ms flash -> 0.4 x 0.5; the
+     * others none. 8-bit rounding of the mean: 1/510 at most */
+    ASSERT_NEAR(add[2], 0.2, 0.002);
+    ASSERT_NEAR(add[1], 0.0, 0.002);
+    ASSERT_NEAR(add[3], 0.0, 0.002);
 }
