@@ -1,5 +1,5 @@
 /* bench_pipeline.c: `impactcv track` (track_pipeline_run) on a synthetic stereo
- * experiment (sample_videos/rod_slope45_stereo: 2 x 76 frames of 1280x720 H.264)
+ * experiment (sample_videos/01_rod_slope45_stereo: 2 x 76 frames of 1280x720 H.264)
  * against decoding the same two videos alone (capture_source_read over every frame),
  * issue #8 goal: at most 1.2x. Wall time, best of 5 (the decoder's threads count in
  * both). The job reads a calibration file and the surface as a plane, so that the
@@ -39,7 +39,7 @@ void *realloc(void *p, size_t n)
 }
 void free(void *p) { __libc_free(p); }
 
-#define SAMPLE "sample_videos/rod_slope45_stereo"
+#define SAMPLE "sample_videos/01_rod_slope45_stereo"
 
 /* A stereo calibration file with the sample's true cameras (truth.json) and an experiment that uses it with the surface as a plane. */
 static int write_inputs(const char *dir, const char *root)

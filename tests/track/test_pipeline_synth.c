@@ -1,5 +1,5 @@
 /* test_pipeline_synth.c: `impactcv track` (track_pipeline_run) against the exact truth of
- * a synthetic stereo experiment (sample_videos/rod_slope45_stereo: 2 x 1280x720 H.264,
+ * a synthetic stereo experiment (sample_videos/01_rod_slope45_stereo: 2 x 1280x720 H.264,
  * 240 fps, the rod of Han Sun ch. 4 ~1 m from the cameras, truth.json from synth/).
  * Issue #8 "Measured": 3D RMS <= 0.2 mm with the true calibration and sync, <= 0.4 mm
  * with the calibration calib makes and the refined offset; the sub-frame offset within
@@ -20,7 +20,7 @@
 #include "tests/harness.h"
 #include "track/track_pipeline.h"
 
-#define SAMPLE "rod_slope45_stereo"
+#define SAMPLE "01_rod_slope45_stereo"
 #define NM 3
 #define MAXF 512
 
