@@ -1070,9 +1070,53 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     long F = cams[0].frames;
     cand = malloc(sizeof *cand * (size_t)(F * PL_MAX_CAND + 1));
     cand_n = calloc((size_t)F + 1, sizeof *cand_n);
-    if (!cand || !cand_n) {
+    fr3 = malloc(sizeof *fr3 * (size_t)(F + 1));
+    t3 = malloc(sizeof *t3 * (size_t)(F + 1));
+    xyz = malloc(sizeof *xyz * (size_t)(F * nm * 3 + 1));
+    qrows = malloc(sizeof *qrows * (size_t)(F * nm + 1));
+    axes = malloc(sizeof *axes * (size_t)(F + 1));
+    if (!cand || !cand_n || !fr3 || !t3 || !xyz || !qrows || !axes) {
         rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
         goto done;
+    }
+    pl_band band;
+    band_init(exp, &band);
+    /* Two passes when there are band markers: the first labels the markers and finds
+       the rod's axis; the second starts from centroids moved to the axis (both cameras'
+       points, undistorted), refines the offset again from them and triangulates. */
+    int corrected = 0, n_pass = band.on && opt.band_correction ? 2 : 1;
+    long nq = 0;
+    for (int pass = 0; pass < n_pass; pass++) {
+    if (pass == 1) {
+        for (int c = 0; c < nc; c++) {
+            pl_camera *cm = &cams[c];
+            for (long i = 0; i < cm->n_raw; i++) {
+                track_pipe_point *pp = &cm->pts[i];
+                int l = label_2d(cm, pp->frame, pp->id);
+                if (l >= 0 && band.band[l] && usable_point(pp))
+                    band_shift_2d(&band, cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, F, xyz,
+                                  axes, nm, l, cm->tcam[pp->frame] - cm->off_s, &pp->u, &pp->v);
+            }
+            for (long i = 0; i < cm->frames * (cm->n_ids ? cm->n_ids : 1); i++)
+                cm->label[i] = -1;
+        }
+        corrected = 1;
+        if (res.offset_refined) {
+            double off, sig, rms;
+            icv_err e2;
+            if (track_subframe_offset(&cams[0].pc, &cams[1].pc, res.offset_frames[1], 0.5, opt.epipolar_max_px, &off,
+                                      &sig, &rms, &e2) == 0) {
+                res.offset_frames[1] = off;
+                res.offset_sigma_frames = sig;
+                res.offset_residual_px = rms;
+                cams[1].off_s = off / fps[1];
+            }
+        }
+        track_identity_free(ident);
+        ident = NULL;
+        res.outliers3d = res.points3d = res.interpolated3d = res.band_corrected = res.swaps_repaired = 0;
+        nq = 0;
+        band.t_axis = -INFINITY;
     }
     for (long f = 0; f < F; f++) {
         double t = cams[0].tcam[f] - cams[0].off_s;
@@ -1158,19 +1202,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     }
 
     /* identity frame by frame; the rows of tracks3d and its quality file */
-    fr3 = malloc(sizeof *fr3 * (size_t)(F + 1));
-    t3 = malloc(sizeof *t3 * (size_t)(F + 1));
-    xyz = malloc(sizeof *xyz * (size_t)(F * nm * 3 + 1));
-    qrows = malloc(sizeof *qrows * (size_t)(F * nm + 1));
-    axes = malloc(sizeof *axes * (size_t)(F + 1));
-    if (!fr3 || !t3 || !xyz || !qrows || !axes) {
-        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
-        goto done;
-    }
-    long nq = 0;
     double rss = 0;
-    pl_band band;
-    band_init(exp, &band);
     for (long f = 0; f < F; f++) {
         double t = cams[0].tcam[f] - cams[0].off_s;
         fr3[f] = f;
@@ -1192,7 +1224,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             }
             if (t - band.t_axis < 0.05) /* s: the axis turns little in that time */
                 axes[f] = band.axis;
-            if (t - band.t_axis < 0.05)
+            if (t - band.t_axis < 0.05 && !corrected)
                 for (int i = 0; i < cand_n[f]; i++)
                     if (lab[i] >= 0 && band.band[lab[i]]) {
                         band_correct(&band, cal, nc, band.axis, &cf[i]);
@@ -1233,6 +1265,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             memcpy(q->cov, cf[i].cov, sizeof q->cov);
             q->flags = cf[i].flags;
             res.points3d++;
+            res.band_corrected += corrected && band.band[j];
             res.interpolated3d += (cf[i].flags & TRACK_FLAG_INTERPOLATED) != 0;
             rss += cf[i].residual * cf[i].residual;
         }
@@ -1248,6 +1281,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
                          "");
         goto done;
     }
+    } /* passes */
 
     icv_debug("timing: 3D and identity %.3f s", icv_now() - t_3d);
     /* write everything, only now that every stage has succeeded */
