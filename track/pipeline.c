@@ -911,6 +911,24 @@ static int flag_outliers(pl_cand *cand, int *cand_n, long F, long *n_out, double
     return 0;
 }
 
+/* One-camera mode: a marker off the body's plane of motion (body z != 0, e.g. a sticker
+ * on a bar's front face) moves in the plane parallel to the motion plane at that
+ * offset along the surface z (the body's z stays the motion plane's normal in planar
+ * motion). Its ray meets that plane; z is then written 0 (contract, planar mode). */
+static void planar_marker_plane(const pl_calib *cal, double dz, pl_cand *c)
+{
+    double p0[3], nrm[3];
+    for (int k = 0; k < 3; k++) {
+        nrm[k] = cal->plane.R.m[k][1];
+        p0[k] = icv_v3_get(cal->plane.t, k) + dz * cal->surf.R.m[k][2];
+    }
+    track_point3d X;
+    if (track_ray_plane(&c->v[0], p0, nrm, &X, NULL) != 0)
+        return;
+    to_surface(&cal->surf, X.X, X.cov, c);
+    c->X.z = 0;
+}
+
 /* The body marker of 2D point (frame f, id): the label given at f or the nearest frame. */
 static int label_2d(const pl_camera *c, long f, int id)
 {
@@ -1232,6 +1250,12 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
                         res.band_corrected++;
                     }
         }
+        if (nc == 1) /* one camera: each marker meets its own plane */
+            for (int i = 0; i < cand_n[f]; i++)
+                if (lab[i] >= 0 && exp->markers[lab[i]].z != 0) {
+                    planar_marker_plane(cal, exp->markers[lab[i]].z, &cf[i]);
+                    X[i] = cf[i].X;
+                }
         for (int i = 0; i < cand_n[f]; i++) {
             int j = lab[i];
             if (j < 0)

@@ -402,3 +402,70 @@ TEST(test_pipeline_template_misfit_names_the_distances)
     snprintf(path, sizeof path, "%s/out/tracks2d_left.csv", dir);
     ASSERT(th_read_file(path) == NULL, "tracks2d_left.csv left behind");
 }
+
+TEST(test_pipeline_one_camera_markers_off_the_motion_plane_within_0_3_mm_in_plane)
+{
+    /* sample_videos/04_highspeed_1000fps: one 512x418 camera at 1000 fps, a bar whose
+       stickers lie 7.5 mm in front of its plane of motion; before the impact (t = 0.1294
+       s) the motion is planar, so the in-plane (x, y) error is the pipeline's */
+    char yaml[1024], path[1200];
+    char root[4096];
+    ASSERT(realpath(th_root(), root) != NULL, "root");
+    snprintf(yaml, sizeof yaml, "%s/sample_videos/04_highspeed_1000fps/experiment.yaml", root);
+    snprintf(path, sizeof path, "%s/sample_videos/04_highspeed_1000fps/truth.json", root);
+    json_t *truth = json_load_file(path, 0, NULL);
+    ASSERT(truth != NULL, "%s", path);
+    const char *dir = th_tmpdir();
+    char out[1100];
+    snprintf(out, sizeof out, "%s/out", dir);
+    track_pipeline_options o;
+    track_pipeline_options_default(&o);
+    o.max_frames = 125; /* frames before the impact */
+    track_pipeline_result res;
+    icv_err err;
+    icv_log_level lv = icv_log_get_level();
+    icv_log_set_level(ICV_LOG_ERROR);
+    int rc = track_pipeline_run(yaml, out, &o, &res, &err);
+    icv_log_set_level(lv);
+    if (rc) {
+        json_decref(truth);
+        ASSERT(0, "track_pipeline_run: %s", err.msg);
+    }
+    ASSERT_EQ_INT(res.planar, 1);
+    snprintf(path, sizeof path, "%s/tracks3d.csv", out);
+    FILE *fp = fopen(path, "r");
+    ASSERT(fp != NULL, "%s", path);
+    char line[4096];
+    double ss = 0;
+    long n = 0, truth_n = 0;
+    json_t *m3 = json_object_get(truth, "markers_3d");
+    if (fgets(line, sizeof line, fp))
+        while (fgets(line, sizeof line, fp)) {
+            char *f[2 + 3 * NM];
+            if (csv_split(line, f, 2 + 3 * NM) != 2 + 3 * NM)
+                continue;
+            json_t *pos = json_object_get(json_array_get(m3, (size_t)atol(f[0])), "positions");
+            for (int k = 0; k < NM; k++) {
+                json_t *p = json_array_get(pos, k);
+                if (!json_is_array(p))
+                    continue;
+                truth_n++;
+                if (!f[2 + 3 * k][0])
+                    continue;
+                double dx = atof(f[2 + 3 * k]) - jnum(p, 0), dy = atof(f[3 + 3 * k]) - jnum(p, 1);
+                ss += dx * dx + dy * dy;
+                n++;
+            }
+        }
+    fclose(fp);
+    json_decref(truth);
+    double rms = n ? 1e3 * sqrt(ss / n) : INFINITY;
+    printf("    [one camera, 1000 fps, before the impact] in-plane RMS %.3f mm over %ld of %ld positions\n", rms, n,
+           truth_n);
+    /* no issue target for one camera: 0.3 mm is 2.5x the 0.12 mm measured and a third of
+       the 0.9 mm the stickers' 7.5 mm offset from the motion plane caused before it was
+       modelled */
+    ASSERT(rms <= 0.3, "in-plane RMS %.3f mm > 0.3 mm", rms);
+    /* recall: issue #8's 99% */
+    ASSERT(n >= 0.99 * truth_n, "%ld of %ld positions", n, truth_n);
+}
