@@ -815,14 +815,17 @@ static void band_correct(const pl_band *b, const pl_calib *cal, int nc, icv_vec3
 
 /* A band's 2D centroid moved to the image of the marker's centre (its axis point): the
  * shift band_correct applies to the undistorted pixel, taken at the labelled 3D
- * position of the nearest reference frame (within 3). Distortion changes the shift by
+ * position of the nearest reference frame (within 0.1 s). Distortion changes the shift by
  * its local scale (a few percent of a shift of ~1 px), which is left out. */
 static void band_shift_2d(const pl_band *b, const pl_calib *cal, const track_view *view, const double *t0cam,
                           double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j,
                           double t, double *u, double *v)
 {
     long f0 = lround((t + off0 - t0cam[0]) * fps0);
-    for (long d = 0; d <= 3; d++)
+    /* frames: 0.1 s either side (the shift follows the rod's attitude and distance,
+       which change little in that time); beyond, the centroid is left as measured */
+    long reach = lround(0.1 * fps0) > 3 ? lround(0.1 * fps0) : 3;
+    for (long d = 0; d <= reach; d++)
         for (int sgn = -1; sgn <= 1; sgn += 2) {
             long f = f0 + sgn * d;
             if (f < 0 || f >= F || isnan(axes[f].x) || isnan(xyz[(f * nm + j) * 3]))
