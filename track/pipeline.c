@@ -26,7 +26,7 @@ void track_pipeline_options_default(track_pipeline_options *o)
     o->max_coast_error = 1;
     o->blob_excess = 8;
     o->threshold_fraction = 0.5;
-    o->min_circularity = 0.04;
+    o->min_circularity = 0.01;
     o->sigma_floor_px = 0.1;
     o->band_correction = 1;
 }
@@ -65,6 +65,7 @@ typedef struct {
     double blob_limit;  /* components per full scan beyond which a frame is crowded */
     double t_mean, t_step; /* s: brightness and detect+track, for -v */
     int want_brightness;   /* sync by flash: the per-frame brightness is needed */
+    int primed;            /* the detector has seen the first frame once */
 } pl_camera;
 
 typedef struct {
@@ -428,6 +429,19 @@ static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *deco
         k = fr.index + 1;
         track_frame tf = {fr.data, fr.width, fr.height, (int)fr.stride, fr.bytes_per_sample * 8};
         int np = 0;
+        if (!c->primed) {
+            /* one full scan first: the automatic threshold learns the markers' peak, so
+               the tracker's first frame is not thresholded at the noise floor (which
+               joins a band to a lit plate behind it and loses that frame) */
+            track_blob blobs[64];
+            int nb = 0;
+            rc = track_detector_detect(c->det, &tf, NULL, 0, blobs, 64, &nb, err);
+            if (rc) {
+                icv_err_prefix(err, "camera '%s': frame %ld: ", c->spec->id, fr.index);
+                break;
+            }
+            c->primed = 1;
+        }
         double ts = icv_now();
         rc = track_tracker_step(c->tr, c->det, &tf, out, MAXP, &np, err);
         c->t_step += icv_now() - ts;

@@ -40,10 +40,11 @@ typedef struct {
                                markers' peak above the background. Default 0.5 (the
                                detector's own 0.25 joins a band marker to a lit plate
                                behind the rod) */
-    double min_circularity; /* the detector's shape test. Default 0.04: a band round a rod
-                               is ~2:1 seen from the side (minor^2/major^2 ~0.25) and
-                               thinner seen along the rod (0.15 lost 12 of 228 marker
-                               positions of sample_videos/rod_slope45_stereo) */
+    double min_circularity; /* the detector's shape test. Default 0.01: a band round a rod
+                               is ~2:1 seen from the side (minor^2/major^2 ~0.25) and a thin
+                               crescent seen from above the rod's end (3D positions written
+                               of 228 on sample_videos/01_rod_slope45_stereo: 0.15 210,
+                               0.04 213, 0.01 218) */
     double sigma_floor_px;  /* px: added in quadrature to each centroid's sigma before
                                triangulation: the model error of a marker whose visible
                                part differs between the cameras. Default 0.1 */
