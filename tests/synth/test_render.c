@@ -265,3 +265,29 @@ TEST(test_render_flash_brightens_frames_by_the_fraction_of_it_they_expose)
     ASSERT_NEAR(add[1], 0.0, 0.002);
     ASSERT_NEAR(add[3], 0.0, 0.002);
 }
+
+TEST(test_render_reference_object_is_bright_and_hides_what_is_behind_it)
+{
+    synth_scenario *sc = malloc(sizeof *sc);
+    marker_scene(sc, 4);
+    sc->render.reference_object = 1;
+    sc->render.reference_position = icv_v3(0, 0, 0.1); /* between the camera and the marker */
+    sc->render.reference_radius = 0.03;
+    sc->render.reference_height = 0.4;
+    sc->body.n_markers = 1;
+    synth_renderer *r;
+    icv_err err;
+    ASSERT(synth_renderer_alloc(sc, 0, &r, &err) == 0, "%s", err.msg);
+    double uv[2];
+    ASSERT_TRUE(synth_camera_project(&sc->cameras[0].model, icv_v3(0, 0.2, 0.1), uv) == 0);
+    float g = synth_renderer_background(r)[(int)lround(uv[1]) * 320 + (int)lround(uv[0])];
+    /* a marker straight behind the cylinder (camera at z = 0.7 looks along -z) */
+    synth_state behind = {icv_m3_identity(), icv_v3(0, 0.2, -0.05), {0, 0, 0}, {0, 0, 0}};
+    synth_state beside = {icv_m3_identity(), icv_v3(0.12, 0.2, -0.05), {0, 0, 0}, {0, 0, 0}};
+    int vis_behind = synth_marker_visible(r, &behind, 0, uv), vis_beside = synth_marker_visible(r, &beside, 0, uv);
+    synth_renderer_free(r);
+    free(sc);
+    ASSERT(g > 0.5, "the reference cylinder is not bright: %g", g); /* reflectance 0.85 x shading >= 0.55 */
+    ASSERT(!vis_behind, "a marker behind the reference object is reported visible");
+    ASSERT(vis_beside, "a marker beside the reference object is reported hidden");
+}
