@@ -142,12 +142,13 @@ static double signed_distance(icv_mat3 F, double ua, double va, double ub, doubl
     return nrm > 0 ? (l.x * ub + l.y * vb + l.z) / nrm : INFINITY;
 }
 
-/* Cost at offset off: over a's usable points, the signed epipolar distance to b's
+/* Cost at offset off (and, with rho, the lag-1 correlation of the residuals of each
+ * pair of tracks): over a's usable points, the signed epipolar distance to b's
  * interpolated point, less its mean over the pair of tracks (a constant offset of the
  * centroids between the views does not depend on time), squared and capped at cap^2
  * (robust to an impact's frames). d is scratch of a->n_pts entries. */
 static double cost_at(const track_pipe_camera *a, const track_pipe_camera *b, icv_mat3 F, const id_pair *pairs,
-                      int n_pairs, double off, double cap, long *n_used, double *d, int *which)
+                      int n_pairs, double off, double cap, long *n_used, double *d, int *which, double *rho)
 {
     long n = 0;
     double sum[SS_MAX_PAIRS] = {0};
@@ -176,11 +177,26 @@ static double cost_at(const track_pipe_camera *a, const track_pipe_camera *b, ic
             }
         }
     }
-    double ss = 0;
+    double ss = 0, lag = 0, ss_all = 0;
+    long prev[SS_MAX_PAIRS];
+    for (int k = 0; k < n_pairs; k++)
+        prev[k] = -1;
     for (long i = 0; i < n; i++) {
-        double e = d[i] - sum[which[i]] / cnt[which[i]];
+        int k = which[i];
+        double e = d[i] - sum[k] / cnt[k];
         ss += fabs(e) < cap ? e * e : cap * cap;
+        if (rho && fabs(e) < cap) { /* lag-1 products of the same pair of tracks */
+            ss_all += e * e;
+            if (prev[k] >= 0) {
+                double ep = d[prev[k]] - sum[k] / cnt[k];
+                if (fabs(ep) < cap)
+                    lag += e * ep;
+            }
+            prev[k] = i;
+        }
     }
+    if (rho)
+        *rho = ss_all > 0 ? lag / ss_all : 0;
     /* each pair's mean takes one degree of freedom */
     long dof = n;
     for (int k = 0; k < n_pairs; k++)
@@ -275,7 +291,7 @@ int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b
     for (int g = 0; g < n_grid; g++) {
         double off = center - range + g * step;
         long n;
-        double c = cost_at(a, b, F, pairs, n_pairs, off, cap, &n, dbuf, wbuf);
+        double c = cost_at(a, b, F, pairs, n_pairs, off, cap, &n, dbuf, wbuf, NULL);
         /* compare per point: a shift changes which frames can be interpolated */
         double cn = n > 0 ? c / n : INFINITY;
         if (cn < best_c) {
@@ -293,34 +309,40 @@ int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b
     const double gr = 0.5 * (sqrt(5.0) - 1);
     double x1 = hi - gr * (hi - lo), x2 = lo + gr * (hi - lo);
     long n1, n2;
-    double f1 = cost_at(a, b, F, pairs, n_pairs, x1, cap, &n1, dbuf, wbuf) / (n1 ? n1 : 1);
-    double f2 = cost_at(a, b, F, pairs, n_pairs, x2, cap, &n2, dbuf, wbuf) / (n2 ? n2 : 1);
+    double f1 = cost_at(a, b, F, pairs, n_pairs, x1, cap, &n1, dbuf, wbuf, NULL) / (n1 ? n1 : 1);
+    double f2 = cost_at(a, b, F, pairs, n_pairs, x2, cap, &n2, dbuf, wbuf, NULL) / (n2 ? n2 : 1);
     for (int it = 0; it < 30 && hi - lo > 1e-5; it++) {
         if (f1 < f2) {
             hi = x2;
             x2 = x1;
             f2 = f1;
             x1 = hi - gr * (hi - lo);
-            f1 = cost_at(a, b, F, pairs, n_pairs, x1, cap, &n1, dbuf, wbuf) / (n1 ? n1 : 1);
+            f1 = cost_at(a, b, F, pairs, n_pairs, x1, cap, &n1, dbuf, wbuf, NULL) / (n1 ? n1 : 1);
         } else {
             lo = x1;
             x1 = x2;
             f1 = f2;
             x2 = lo + gr * (hi - lo);
-            f2 = cost_at(a, b, F, pairs, n_pairs, x2, cap, &n2, dbuf, wbuf) / (n2 ? n2 : 1);
+            f2 = cost_at(a, b, F, pairs, n_pairs, x2, cap, &n2, dbuf, wbuf, NULL) / (n2 ? n2 : 1);
         }
     }
     double xo = 0.5 * (lo + hi);
     long n0;
-    double c0 = cost_at(a, b, F, pairs, n_pairs, xo, cap, &n0, dbuf, wbuf);
+    double rho = 0;
+    double c0 = cost_at(a, b, F, pairs, n_pairs, xo, cap, &n0, dbuf, wbuf, &rho);
     /* 3. uncertainty: chi2(x) = c(x) / s^2 with s^2 = c0 / (n0 - 1) the per-point variance;
        the curvature of c by central differences over +-h: sigma^2 = 2 s^2 / c'' */
     double h = 0.05;
     long nm, np;
-    double cm = cost_at(a, b, F, pairs, n_pairs, xo - h, cap, &nm, dbuf, wbuf) * n0 / (nm ? nm : 1);
-    double cp = cost_at(a, b, F, pairs, n_pairs, xo + h, cap, &np, dbuf, wbuf) * n0 / (np ? np : 1);
+    double cm = cost_at(a, b, F, pairs, n_pairs, xo - h, cap, &nm, dbuf, wbuf, NULL) * n0 / (nm ? nm : 1);
+    double cp = cost_at(a, b, F, pairs, n_pairs, xo + h, cap, &np, dbuf, wbuf, NULL) * n0 / (np ? np : 1);
     double curv = (cp - 2 * c0 + cm) / (h * h);
     double s2 = n0 > 1 ? c0 / (n0 - 1) : c0;
+    /* residuals correlated from frame to frame (a slowly changing model error) carry
+       fewer independent points: the variance of a mean grows by (1 + rho) / (1 - rho)
+       for a lag-1 correlation rho (an AR(1) series) */
+    if (rho > 0)
+        s2 *= (1 + fmin(rho, 0.95)) / (1 - fmin(rho, 0.95));
     free(dbuf);
     free(wbuf);
     *offset = xo;
