@@ -8,7 +8,7 @@
 #include "track/track_pipeline.h"
 
 static const char help[] =
-    "usage: impactcv track EXPERIMENT.yaml -o DIR [--frames N] [--no-refine]\n"
+    "usage: impactcv track EXPERIMENT.yaml -o DIR [--frames N] [--no-refine] [--keep-lost]\n"
     "\n"
     "2D marker tracks per camera (DIR/tracks2d_<camera>.csv), then 3D tracks in the\n"
     "surface frame (DIR/tracks3d.csv) with each point's residual and covariance\n"
@@ -20,6 +20,7 @@ static const char help[] =
     "                second camera from the motion\n"
     "  --keep-lost   a marker track lost for longer than the coasting limit is not an\n"
     "                error (its marker comes back as a new track)\n"
+    "  --debug-frames with -v: the detector's line for every frame, and the matches\n"
     "\n"
     "Exit status 1, with one line naming the file, camera or frame, when the job fails.\n";
 
@@ -44,6 +45,8 @@ int cmd_track(int argc, char **argv)
             opt.max_frames = strtol(argv[++i], &end, 10);
             if (*end || opt.max_frames <= 0)
                 return cli_usage_error("track", "--frames: '%s' is not a count > 0", argv[i]);
+        } else if (!strcmp(argv[i], "--debug-frames")) {
+            opt.debug_frames = 1;
         } else if (!strcmp(argv[i], "--keep-lost")) {
             opt.max_coast_error = 0;
         } else if (!strcmp(argv[i], "--no-refine")) {
@@ -76,10 +79,10 @@ int cmd_track(int argc, char **argv)
                    r.offset_sigma_frames, r.offset_residual_px);
         printf("\n");
     }
-    printf("3D (%s): %ld rows, %ld marker positions (%ld with an interpolated second view), %ld outliers, "
-           "RMS residual %.3f px, template misfit %.2f mm RMS, %ld swaps repaired\n",
+    printf("3D (%s): %ld rows, %ld marker positions (%ld with an interpolated second view, %ld bands moved to "
+           "the rod's axis), %ld outliers, RMS residual %.3f px, template misfit %.2f mm RMS, %ld swaps repaired\n",
            r.planar ? "one camera, motion plane" : "triangulated", r.rows3d, r.points3d, r.interpolated3d,
-           r.outliers3d, r.residual_rms_px, 1e3 * r.template_rms_m, r.swaps_repaired);
+           r.band_corrected, r.outliers3d, r.residual_rms_px, 1e3 * r.template_rms_m, r.swaps_repaired);
     printf("wrote %s/tracks2d_*.csv, tracks3d.csv, tracks3d_quality.csv in %.2f s (decoding %.2f s)\n", out,
            r.seconds, r.decode_seconds);
     return CLI_OK;

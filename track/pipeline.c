@@ -29,6 +29,7 @@ void track_pipeline_options_default(track_pipeline_options *o)
     o->min_circularity = 0.01;
     o->sigma_floor_px = 0.1;
     o->band_correction = 1;
+    o->debug_frames = 0;
 }
 
 /* one 2D point as the tracker gave it (distorted pixels) */
@@ -66,6 +67,7 @@ typedef struct {
     double t_mean, t_step; /* s: brightness and detect+track, for -v */
     int want_brightness;   /* sync by flash: the per-frame brightness is needed */
     int primed;            /* the detector has seen the first frame once */
+    int debug_frames;      /* log the detector's line for every frame (-v) */
 } pl_camera;
 
 typedef struct {
@@ -339,6 +341,7 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
         c->tr->max_coast = keys->max_coast;
     c->blob_limit = opt->blob_excess * exp->n_markers;
     c->want_brightness = exp->sync == ICV_SYNC_FLASH && exp->n_cameras >= 2;
+    c->debug_frames = opt->debug_frames;
     if (c->spec->has_roi)
         memcpy(c->det->roi, c->spec->roi, sizeof c->det->roi);
     if (c->spec->mask[0]) {
@@ -450,7 +453,7 @@ static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *deco
             break;
         }
         const track_detect_stats *st = &c->det->stats;
-        if (icv_log_get_level() >= ICV_LOG_DEBUG && getenv("ICV_PL_DEBUG")) {
+        if (c->debug_frames && icv_log_get_level() >= ICV_LOG_DEBUG) {
             char line[512];
             icv_debug("camera '%s' frame %ld: %d points; %s", c->spec->id, fr.index, np,
                       track_detector_describe(c->det, line, sizeof line));
@@ -703,13 +706,10 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
     int rc = track_epipolar_match(va, na, vb, nb, opt->epipolar_max_px, match, err);
     if (rc)
         return rc;
-    if (icv_log_get_level() >= ICV_LOG_DEBUG && f % 10 == 0) {
+    if (opt->debug_frames && icv_log_get_level() >= ICV_LOG_DEBUG)
         for (int i = 0; i < na; i++)
-            for (int j = 0; j < nb; j++) {
-                track_view x = va[i], y = vb[j];
-                icv_debug("frame %ld a%d (%.2f %.2f) b%d (%.2f %.2f) epi %.3f match %d", f, ida[i], x.u, x.v, idb[j],
-                          y.u, y.v, track_epipolar_distance(&x, &y), match[i]);
-            }
+            icv_debug("frame %ld: camera 0 track %d (%.2f, %.2f) px matched camera 1 track %d", f, ida[i], va[i].u,
+                      va[i].v, match[i] >= 0 ? idb[match[i]] : -1);
     }
     for (int i = 0; i < na && *n_cand < PL_MAX_CAND; i++) {
         if (match[i] < 0)

@@ -51,6 +51,9 @@ typedef struct {
     int band_correction;    /* 1 (default): markers on the axis of a capsule or cylinder are
                                bands round it; their centroids are moved back to the axis
                                (pipeline.c, band markers) */
+    int debug_frames;       /* 1: at debug level (-v), one line per frame and camera: the
+                               detector's statistics and the cross-camera matches.
+                               Default 0 */
 } track_pipeline_options;
 
 void track_pipeline_options_default(track_pipeline_options *o);
