@@ -710,7 +710,6 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
         for (int i = 0; i < na; i++)
             icv_debug("frame %ld: camera 0 track %d (%.2f, %.2f) px matched camera 1 track %d", f, ida[i], va[i].u,
                       va[i].v, match[i] >= 0 ? idb[match[i]] : -1);
-    }
     for (int i = 0; i < na && *n_cand < PL_MAX_CAND; i++) {
         if (match[i] < 0)
             continue;
