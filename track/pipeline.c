@@ -30,6 +30,7 @@ void track_pipeline_options_default(track_pipeline_options *o)
     o->sigma_floor_px = 0.1;
     o->band_correction = 1;
     o->debug_frames = 0;
+    o->centroid_margin_px = 1;
 }
 
 /* one 2D point as the tracker gave it (distorted pixels) */
@@ -333,6 +334,7 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
     c->tr->n_expected = exp->n_markers;
     c->det->threshold_fraction = opt->threshold_fraction;
     c->det->min_circularity = opt->min_circularity;
+    c->det->centroid_margin_px = opt->centroid_margin_px;
     if (keys->threshold > 0) {
         c->det->threshold_mode = TRACK_THRESHOLD_FIXED;
         c->det->threshold_level = keys->threshold;

@@ -45,6 +45,12 @@ typedef struct {
                                crescent seen from above the rod's end (3D positions written
                                of 228 on sample_videos/01_rod_slope45_stereo: 0.15 210,
                                0.04 213, 0.01 218) */
+    int centroid_margin_px; /* px: the detector's centroid box margin. Default 1: the
+                               detector's 2 takes in the black rod and the lit plate round
+                               a band (weights I - b of both signs), which lost the left
+                               camera's bottom band of sample 02 for good at frame 72 (its
+                               moments failed the shape test) and put 2D points 0.70 px
+                               from the truth of sample 01 (0.44 px with 1) */
     double sigma_floor_px;  /* px: added in quadrature to each centroid's sigma before
                                triangulation: the model error of a marker whose visible
                                part differs between the cameras. Default 0.1 */
