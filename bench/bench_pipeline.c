@@ -1,8 +1,8 @@
 /* bench_pipeline.c: `impactcv track` (track_pipeline_run) on a synthetic stereo
  * experiment (sample_videos/01_rod_slope45_stereo: 2 x 76 frames of 1280x720 H.264)
  * against decoding the same two videos alone (capture_source_read over every frame),
- * issue #8 goal: at most 1.2x. Wall time, best of 5 (the decoder's threads count in
- * both). The job reads a calibration file and the surface as a plane, so that the
+ * issue #8 goal: at most 1.2x. Wall time and the process's CPU time (every decoder
+ * thread), best of 7 each (the machine is shared: wall time varies by 30%). The job reads a calibration file and the surface as a plane, so that the
  * board detections of a first run (calibration images, surface images) are not
  * counted: they do not grow with the clip. Allocations: malloc and friends are
  * replaced by counters for this binary; the job is run on half and on all the frames,
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "capture/capture.h"
 #include "track/track_pipeline.h"
@@ -77,6 +78,15 @@ static int write_inputs(const char *dir, const char *root)
     return 0;
 }
 
+/* CPU time of the whole process (s): every decoder thread counts, and other jobs
+ * sharing the machine do not inflate it the way they do wall time. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
 static double decode_all(const char *root, long *frames, long max_frames)
 {
     double t0 = icv_now();
@@ -118,22 +128,29 @@ int main(void)
     char yaml[4200], out[4200];
     snprintf(yaml, sizeof yaml, "%s/experiment.yaml", dir);
     snprintf(out, sizeof out, "%s/out", dir);
-    double best_dec = INFINITY, best_job = INFINITY;
+    double best_dec = INFINITY, best_job = INFINITY, cpu_dec = INFINITY, cpu_job = INFINITY;
     long frames = 0;
     track_pipeline_result r;
-    for (int rep = 0; rep < 5; rep++) {
+    for (int rep = 0; rep < 7; rep++) {
+        double c0 = cpu_now();
         double d = decode_all(root, &frames, 0);
+        double cd = cpu_now() - c0;
         if (d < best_dec)
             best_dec = d;
+        if (cd < cpu_dec)
+            cpu_dec = cd;
         icv_err err;
+        c0 = cpu_now();
         double t0 = icv_now();
         if (track_pipeline_run(yaml, out, NULL, &r, &err) != 0) {
             fprintf(stderr, "bench_pipeline: %s\n", err.msg);
             return 1;
         }
-        double t = icv_now() - t0;
+        double t = icv_now() - t0, cj = cpu_now() - c0;
         if (t < best_job)
             best_job = t;
+        if (cj < cpu_job)
+            cpu_job = cj;
     }
     /* allocations per frame: the job on half the frames and on all of them */
     track_pipeline_options o;
@@ -161,6 +178,8 @@ int main(void)
     printf("bench_pipeline: impactcv track on %s (%ld frames, 2 x 1280x720): %.3f s; decoding alone %.3f s; "
            "ratio %.2f (goal <= 1.2)\n",
            SAMPLE, frames, best_job, best_dec, best_job / best_dec);
+    printf("bench_pipeline: CPU time (all threads): track %.3f s, decoding alone %.3f s: ratio %.2f (goal <= 1.2)\n",
+           cpu_job, cpu_dec, cpu_job / cpu_dec);
     printf("bench_pipeline: of the job, reading frames %.3f s; offset %.3f +- %.3f frames; %ld 3D points\n",
            r.decode_seconds, r.offset_frames[1], r.offset_sigma_frames, r.points3d);
     printf("bench_pipeline: allocations: %ld for %ld frames per camera, %ld for %ld: %.2f per frame (goal 0; "

@@ -378,8 +378,9 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
     return 0;
 }
 
-/* Mean gray level of an 8-bit frame for the flash: every fourth row (a flash lights
- * every row; a rolling shutter's row structure is kept at 4-row resolution), summed in 32-bit integers a
+/* Mean gray level of an 8-bit frame for the flash: every eighth row (a flash lights
+ * every row; a rolling shutter's row structure is kept at 8-row resolution; 115,000
+ * pixels of a 1280x720 frame average the noise far below a flash's step), summed in 32-bit integers a
  * row at a time so the compiler vectorises it; capture_frame_mean (doubles, every
  * pixel) cost 0.24 ms of a 1280x720 frame, a quarter of its decoding. */
 static double frame_brightness(const capture_frame *f)
@@ -388,7 +389,7 @@ static double frame_brightness(const capture_frame *f)
         return capture_frame_mean(f);
     uint64_t sum = 0;
     long n = 0;
-    for (int y = 0; y < f->height; y += 4) {
+    for (int y = 0; y < f->height; y += 8) {
         const uint8_t *row = (const uint8_t *)f->data + (size_t)y * f->stride;
         uint32_t s = 0;
         for (int x = 0; x < f->width; x++)
