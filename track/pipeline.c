@@ -13,6 +13,7 @@
 
 #include "calib/calib.h"
 #include "capture/capture.h"
+#include "track/pipeline_internal.h"
 #include "track/track_pipeline.h"
 
 void track_pipeline_options_default(track_pipeline_options *o)
@@ -71,17 +72,6 @@ typedef struct {
     int debug_frames;      /* log the detector's line for every frame (-v) */
 } pl_camera;
 
-typedef struct {
-    icv_vec3 X;        /* m, surface frame */
-    double cov[3][3];  /* m^2, surface frame */
-    double residual;   /* px */
-    double chi2;       /* of the triangulation, with the sigmas given */
-    unsigned flags;
-    int ida, idb;      /* 2D identities (idb -1 in one-camera mode) */
-    track_view v[2];   /* the undistorted views it came from (v[1] unused in one-camera mode) */
-} pl_cand;
-
-#define PL_MAX_CAND 16
 
 static int cmp_raw(const void *a, const void *b)
 {
@@ -111,13 +101,6 @@ static void camera_free(pl_camera *c)
 
 /* ---- calibration and the surface frame ---------------------------------- */
 
-typedef struct {
-    calib_intrinsics in[2];
-    double R[3][3], T[3];  /* second camera from the first */
-    calib_surface surf;    /* surface frame in the reference camera's frame */
-    calib_surface plane;   /* one-camera mode: the motion plane (y its normal) */
-    char source[ICV_PATH_MAX]; /* the calibration file, or "board images" */
-} pl_calib;
 
 static int detect_board_in(const char *path, const calib_board *b, calib_pt2 *uv, icv_err *err)
 {
@@ -629,8 +612,9 @@ static void set_view(track_view *v, const calib_intrinsics *in, const double R[3
     }
 }
 
+
 /* to the surface frame: x_s = Rs^T (x_cam - ts), cov_s = Rs^T cov Rs */
-static void to_surface(const calib_surface *s, const double X[3], const double cov[3][3], pl_cand *out)
+void pl_to_surface(const calib_surface *s, const double X[3], const double cov[3][3], pl_cand *out)
 {
     icv_mat3 Rt = icv_m3_transpose(s->R), C;
     out->X = icv_m3_apply(Rt, icv_v3_sub(icv_v3_from_array(X), s->t));
@@ -670,7 +654,7 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
             if (track_ray_plane(&va[i], p0, nrm, &X, NULL) != 0)
                 continue;
             pl_cand *c = &cand[(*n_cand)++];
-            to_surface(&cal->surf, X.X, X.cov, c);
+            pl_to_surface(&cal->surf, X.X, X.cov, c);
             c->X.z = 0; /* planar mode: z is the motion plane's normal (contract) */
             c->residual = 0;
             c->chi2 = 0;
@@ -724,7 +708,7 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
             continue;
         pl_cand *c = &cand[(*n_cand)++];
         c->chi2 = X.chi2;
-        to_surface(&cal->surf, X.X, X.cov, c);
+        pl_to_surface(&cal->surf, X.X, X.cov, c);
         c->residual = X.residual_px;
         c->flags = interp_b[match[i]] ? TRACK_FLAG_INTERPOLATED : 0;
         c->ida = ida[i];
@@ -732,150 +716,6 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
         c->v[0] = v2[0];
         c->v[1] = v2[1];
     }
-    return 0;
-}
-
-/* ---- band markers --------------------------------------------------------- */
-
-/* A marker on the axis of a capsule or cylinder is a band round the rod: a camera sees
- * the half of the band facing it, whose image centroid (uniform brightness, weighted by
- * projected area ~ cos phi round the axis) lies pi r / 4 off the axis towards the camera,
- * perpendicular to the axis. Each camera sees a different half, so the raw centroids
- * triangulate ~mm off the marker. The correction moves each view's pixel by the image
- * of that offset, then triangulates (or meets the plane) again. */
-typedef struct {
-    int on;                        /* the body has band markers */
-    double r;                      /* m: rod radius */
-    double s[ICV_MAX_MARKERS];     /* m: marker position along the axis (body frame) */
-    int band[ICV_MAX_MARKERS];     /* 1: marker k is a band */
-    icv_vec3 axis;                 /* unit, reference camera frame, last known */
-    double t_axis;                 /* s: when it was known; -inf never */
-} pl_band;
-
-static void band_init(const icv_experiment *exp, pl_band *b)
-{
-    memset(b, 0, sizeof *b);
-    b->t_axis = -INFINITY;
-    const icv_shape *sh = &exp->shape;
-    if (sh->type != ICV_SHAPE_CAPSULE && sh->type != ICV_SHAPE_CYLINDER)
-        return;
-    icv_vec3 a = icv_v3_unit(sh->axis);
-    for (int k = 0; k < exp->n_markers; k++) {
-        icv_vec3 m = exp->markers[k];
-        b->s[k] = icv_v3_dot(m, a);
-        /* on the axis within a tenth of the radius: a band, not a sticker on the side */
-        b->band[k] = icv_v3_norm(icv_v3_sub(m, icv_v3_scale(a, b->s[k]))) < 0.1 * sh->radius;
-        b->on |= b->band[k];
-    }
-    b->r = sh->radius;
-}
-
-static void project(const track_view *v, icv_vec3 X, double *u, double *w)
-{
-    double x[3];
-    for (int i = 0; i < 3; i++)
-        x[i] = v->R[i][0] * X.x + v->R[i][1] * X.y + v->R[i][2] * X.z + v->t[i];
-    double xn = x[0] / x[2], yn = x[1] / x[2];
-    *u = v->K[0][0] * xn + v->K[0][1] * yn + v->K[0][2];
-    *w = v->K[1][1] * yn + v->K[1][2];
-}
-
-/* The camera centre of a view, world frame: -R^T t. */
-static icv_vec3 view_centre(const track_view *v)
-{
-    icv_mat3 R;
-    memcpy(R.m, v->R, sizeof R.m);
-    return icv_v3_scale(icv_m3_apply(icv_m3_transpose(R), icv_v3_from_array(v->t)), -1);
-}
-
-static void band_correct(const pl_band *b, const pl_calib *cal, int nc, icv_vec3 axis, pl_cand *c)
-{
-    icv_vec3 Xc = icv_v3_add(icv_m3_apply(cal->surf.R, c->X), cal->surf.t); /* camera frame */
-    for (int iter = 0; iter < 2; iter++) {
-        track_view v[2];
-        for (int k = 0; k < nc; k++) {
-            v[k] = c->v[k];
-            icv_vec3 w = icv_v3_sub(view_centre(&v[k]), Xc);
-            icv_vec3 wp = icv_v3_unit(icv_v3_sub(w, icv_v3_scale(axis, icv_v3_dot(w, axis))));
-            icv_vec3 off = icv_v3_scale(wp, M_PI / 4 * b->r);
-            double u0, v0, u1, v1;
-            project(&v[k], Xc, &u0, &v0);
-            project(&v[k], icv_v3_add(Xc, off), &u1, &v1);
-            v[k].u -= u1 - u0;
-            v[k].v -= v1 - v0;
-        }
-        track_point3d X;
-        if (nc == 2) {
-            if (track_triangulate(v, 2, &X, NULL) != 0)
-                return;
-        } else {
-            double p0[3], nrm[3];
-            icv_v3_to_array(cal->plane.t, p0);
-            for (int k = 0; k < 3; k++)
-                nrm[k] = cal->plane.R.m[k][1];
-            if (track_ray_plane(&v[0], p0, nrm, &X, NULL) != 0)
-                return;
-        }
-        Xc = icv_v3_from_array(X.X);
-        if (iter == 1) {
-            double keep[3][3];
-            memcpy(keep, c->cov, sizeof keep);
-            to_surface(&cal->surf, X.X, X.cov, c);
-            memcpy(c->cov, keep, sizeof keep); /* the covariance of the raw fit, scaled */
-            if (nc == 1)
-                c->X.z = 0;
-            c->residual = X.residual_px;
-        }
-    }
-}
-
-/* A band's 2D centroid moved to the image of the marker's centre (its axis point): the
- * shift band_correct applies to the undistorted pixel, taken at the labelled 3D
- * position of the nearest reference frame (within 0.1 s). Distortion changes the shift by
- * its local scale (a few percent of a shift of ~1 px), which is left out. */
-static void band_shift_2d(const pl_band *b, const pl_calib *cal, const track_view *view, const double *t0cam,
-                          double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j,
-                          double t, double *u, double *v)
-{
-    long f0 = lround((t + off0 - t0cam[0]) * fps0);
-    /* frames: 0.1 s either side (the shift follows the rod's attitude and distance,
-       which change little in that time); beyond, the centroid is left as measured */
-    long reach = lround(0.1 * fps0) > 3 ? lround(0.1 * fps0) : 3;
-    for (long d = 0; d <= reach; d++)
-        for (int sgn = -1; sgn <= 1; sgn += 2) {
-            long f = f0 + sgn * d;
-            if (f < 0 || f >= F || isnan(axes[f].x) || isnan(xyz[(f * nm + j) * 3]))
-                continue;
-            const double *x = xyz + (f * nm + j) * 3;
-            icv_vec3 Xc = icv_v3_add(icv_m3_apply(cal->surf.R, icv_v3(x[0], x[1], x[2])), cal->surf.t);
-            icv_vec3 w = icv_v3_sub(view_centre(view), Xc);
-            icv_vec3 wp = icv_v3_unit(icv_v3_sub(w, icv_v3_scale(axes[f], icv_v3_dot(w, axes[f]))));
-            double u0, v0, u1, v1;
-            project(view, Xc, &u0, &v0);
-            project(view, icv_v3_add(Xc, icv_v3_scale(wp, M_PI / 4 * b->r)), &u1, &v1);
-            *u -= u1 - u0;
-            *v -= v1 - v0;
-            return;
-        }
-}
-
-/* The rod's axis in the reference camera's frame from this frame's labelled bands. */
-static int band_axis(const pl_band *b, const pl_calib *cal, const pl_cand *cf, const int *lab, int n, icv_vec3 *axis)
-{
-    int bj = -1, bk = -1;
-    double best = 0;
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k < n; k++) {
-            if (lab[i] < 0 || lab[k] < 0 || !b->band[lab[i]] || !b->band[lab[k]])
-                continue;
-            double ds = b->s[lab[i]] - b->s[lab[k]];
-            if (ds > best)
-                best = ds, bj = i, bk = k;
-        }
-    if (bj < 0 || best < 2 * b->r)
-        return -1;
-    icv_vec3 d = icv_v3_scale(icv_v3_sub(cf[bj].X, cf[bk].X), 1.0 / best);
-    *axis = icv_v3_unit(icv_m3_apply(cal->surf.R, d));
     return 0;
 }
 
@@ -944,7 +784,7 @@ static void planar_marker_plane(const pl_calib *cal, double dz, pl_cand *c)
     track_point3d X;
     if (track_ray_plane(&c->v[0], p0, nrm, &X, NULL) != 0)
         return;
-    to_surface(&cal->surf, X.X, X.cov, c);
+    pl_to_surface(&cal->surf, X.X, X.cov, c);
     c->X.z = 0;
 }
 
@@ -1117,7 +957,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         goto done;
     }
     pl_band band;
-    band_init(exp, &band);
+    pl_band_init(exp, &band);
     /* Two passes when there are band markers: the first labels the markers and finds
        the rod's axis; the second starts from centroids moved to the axis (both cameras'
        points, undistorted), refines the offset again from them and triangulates. */
@@ -1131,7 +971,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
                 track_pipe_point *pp = &cm->pts[i];
                 int l = label_2d(cm, pp->frame, pp->id);
                 if (l >= 0 && band.band[l] && usable_point(pp))
-                    band_shift_2d(&band, cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, F, xyz,
+                    pl_band_shift_2d(&band, cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, F, xyz,
                                   axes, nm, l, cm->tcam[pp->frame] - cm->off_s, &pp->u, &pp->v);
             }
             for (long i = 0; i < cm->frames * (cm->n_ids ? cm->n_ids : 1); i++)
@@ -1255,7 +1095,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         axes[f] = icv_v3(NAN, NAN, NAN);
         if (band.on && opt.band_correction) {
             icv_vec3 ax;
-            if (band_axis(&band, cal, cf, lab, cand_n[f], &ax) == 0) {
+            if (pl_band_axis(&band, cal, cf, lab, cand_n[f], &ax) == 0) {
                 band.axis = ax;
                 band.t_axis = t;
             }
@@ -1264,7 +1104,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             if (t - band.t_axis < 0.05 && !corrected)
                 for (int i = 0; i < cand_n[f]; i++)
                     if (lab[i] >= 0 && band.band[lab[i]]) {
-                        band_correct(&band, cal, nc, band.axis, &cf[i]);
+                        pl_band_correct(&band, cal, nc, band.axis, &cf[i]);
                         X[i] = cf[i].X;
                         res.band_corrected++;
                     }
@@ -1349,7 +1189,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
                                       p->v, p->area, p->flags};
             if (l >= 0 && band.on && opt.band_correction && band.band[l] &&
                 !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED)))
-                band_shift_2d(&band, cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, F, xyz, axes, nm,
+                pl_band_shift_2d(&band, cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, F, xyz, axes, nm,
                               l, rows2d[i].time_s, &rows2d[i].u_px, &rows2d[i].v_px);
         }
         res.points2d[c] = cm->n_raw;
