@@ -477,3 +477,37 @@ TEST(test_pipeline_one_camera_markers_off_the_motion_plane_within_0_3_mm_in_plan
     /* recall: issue #8's 99% */
     ASSERT(n >= 0.99 * truth_n, "%ld of %ld positions", n, truth_n);
 }
+
+TEST(test_track_cli_writes_the_contract_files)
+{
+    json_t *truth = load_truth();
+    ASSERT(truth != NULL, "truth.json");
+    const char *dir = th_tmpdir();
+    char yaml[1024];
+    ASSERT(write_true_experiment(truth, dir, yaml, sizeof yaml) == 0, "write");
+    json_decref(truth);
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "-q track %s -o %s/out", yaml, dir), 0);
+    ASSERT_STR_CONTAINS(p.out, "3D (triangulated)");
+    char path[1200];
+    /* contract: tracks2d_<camera>.csv: frame,time_s,marker,u_px,v_px,area_px,flags */
+    snprintf(path, sizeof path, "%s/out/tracks2d_left.csv", dir);
+    const char *t = th_read_file(path);
+    ASSERT(t != NULL, "%s", path);
+    ASSERT(!strncmp(t, "frame,time_s,marker,u_px,v_px,area_px,flags\n", 44), "tracks2d header: %.60s", t);
+    /* contract: tracks3d.csv: frame,time_s, then m<k>_x,m<k>_y,m<k>_z per marker */
+    snprintf(path, sizeof path, "%s/out/tracks3d.csv", dir);
+    t = th_read_file(path);
+    ASSERT(t != NULL, "%s", path);
+    ASSERT(!strncmp(t, "frame,time_s,m0_x,m0_y,m0_z,m1_x,m1_y,m1_z,m2_x,m2_y,m2_z\n", 58), "tracks3d header: %.80s", t);
+    /* 76 frames of the reference camera: one row each, plus the header */
+    long lines = 0;
+    for (const char *c = t; *c; c++)
+        lines += *c == '\n';
+    ASSERT_EQ_INT(lines, 77);
+    snprintf(path, sizeof path, "%s/out/tracks3d_quality.csv", dir);
+    t = th_read_file(path);
+    ASSERT(t != NULL, "%s", path);
+    ASSERT_STR_CONTAINS(t, "frame,time_s,marker,residual_px,cov_xx_m2");
+    ASSERT_STR_CONTAINS(t, "interpolated");
+}
