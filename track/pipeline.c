@@ -730,7 +730,7 @@ static int cmp_double(const void *a, const void *b)
  * chi-square against that of a chi-square with 1 dof (0.455) scales the sigmas (never
  * down), so the covariance stays honest; a point beyond the 99.9% limit at that scale
  * is an outlier and is dropped. */
-static int flag_outliers(pl_cand *cand, int *cand_n, long F, long *n_out, double *scale, icv_err *err)
+static int flag_outliers(pl_cand *cand, int *cand_n, long F, pl_camera *ref, long *n_out, double *scale, icv_err *err)
 {
     long n = 0;
     for (long f = 0; f < F; f++)
@@ -757,6 +757,11 @@ static int flag_outliers(pl_cand *cand, int *cand_n, long F, long *n_out, double
         for (int i = 0; i < cand_n[f]; i++) {
             if (c[i].chi2 > lim) {
                 (*n_out)++;
+                /* the reference camera's point is flagged in tracks2d (the other camera's
+                   was interpolated between two of its points: left as measured) */
+                for (long r = ref->frame_start[f]; r < ref->frame_start[f + 1]; r++)
+                    if (ref->raw[r].id == c[i].ida)
+                        ref->raw[r].flags |= TRACK_FLAG_OUTLIER;
                 continue;
             }
             c[m] = c[i];
@@ -1000,7 +1005,9 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         if ((rc = frame_candidates(cams, nc, cal, &opt, f, t, cand + f * PL_MAX_CAND, &cand_n[f], err)) != 0)
             goto done;
     }
-    if (nc == 2 && (rc = flag_outliers(cand, cand_n, F, &res.outliers3d, &res.sigma_scale, err)) != 0)
+    for (long r = 0; r < cams[0].n_raw; r++) /* this pass's outliers only */
+        cams[0].raw[r].flags &= ~(unsigned)TRACK_FLAG_OUTLIER;
+    if (nc == 2 && (rc = flag_outliers(cand, cand_n, F, &cams[0], &res.outliers3d, &res.sigma_scale, err)) != 0)
         goto done;
 
     /* the template must fit: median of each measured inter-marker distance */
