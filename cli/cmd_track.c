@@ -72,8 +72,7 @@ int cmd_track(int argc, char **argv)
         printf("camera %-8s %6ld frames, %6ld 2D points, %d track identities\n", r.camera_id[c], r.frames[c],
                r.points2d[c], r.identities[c]);
     if (r.n_cameras == 2) {
-        printf("sync: second camera offset %.3f frames (%s)", r.offset_initial_frames[1],
-               r.has_flash[1] ? "flash" : "given");
+        printf("sync: second camera offset %.3f frames (%s)", r.offset_initial_frames[1], r.sync_source);
         if (r.offset_refined)
             printf(", refined from the motion to %.3f +- %.3f frames (epipolar RMS %.3f px)", r.offset_frames[1],
                    r.offset_sigma_frames, r.offset_residual_px);

@@ -921,6 +921,8 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         if ((rc = capture_sync_offsets(nc, NULL, fps, exp->sync_offsets, sync, err)) != 0)
             goto done;
     }
+    snprintf(res.sync_source, sizeof res.sync_source, "%s",
+             exp->sync == ICV_SYNC_FLASH ? "flash" : exp->sync == ICV_SYNC_OFFSETS ? "sync.offsets" : "none");
     for (int c = 0; c < nc; c++) {
         cams[c].off_s = sync[c].offset_s;
         res.offset_initial_frames[c] = res.offset_frames[c] = sync[c].offset_frames;

@@ -78,6 +78,8 @@ typedef struct {
                                               at that camera's fractional frame
                                               t*fps + offset) */
     double offset_initial_frames[ICV_MAX_CAMERAS]; /* frames: from flash / sync.offsets / none */
+    char sync_source[16];                  /* where offset_initial_frames came from: "flash",
+                                              "sync.offsets" or "none" */
     int offset_refined;                    /* 1: camera 1's offset was refined from the motion */
     double offset_sigma_frames;            /* frames: 1-sigma of the refined offset */
     double offset_residual_px;             /* px: RMS epipolar distance at the refined offset */
