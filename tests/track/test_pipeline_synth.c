@@ -511,3 +511,35 @@ TEST(test_track_cli_writes_the_contract_files)
     ASSERT_STR_CONTAINS(t, "frame,time_s,marker,residual_px,cov_xx_m2");
     ASSERT_STR_CONTAINS(t, "interpolated");
 }
+
+TEST(test_pipeline_offset_from_the_motion_alone_without_flash)
+{
+    json_t *truth = load_truth();
+    ASSERT(truth != NULL, "truth.json");
+    const char *dir = th_tmpdir();
+    char yaml[1024];
+    ASSERT(write_true_experiment(truth, dir, yaml, sizeof yaml) == 0, "write");
+    double want = -json_number_value(json_object_get(json_array_get(json_object_get(truth, "cameras"), 1),
+                                                     "start_offset_frames"));
+    json_decref(truth);
+    /* sync: none: the offset is searched within 5 frames of 0, from the tracks alone */
+    const char *text = th_read_file(yaml);
+    ASSERT(text != NULL, "read %s", yaml);
+    char *buf = strdup(text), *p = strstr(buf, "sync: {offsets:");
+    ASSERT(p != NULL, "sync line");
+    char *eol = strchr(p, '\n');
+    char out[8192];
+    snprintf(out, sizeof out, "%.*ssync: {method: none}%s", (int)(p - buf), buf, eol);
+    free(buf);
+    th_write_file(yaml, out);
+    char odir[1100];
+    snprintf(odir, sizeof odir, "%s/out", dir);
+    track_pipeline_result res;
+    icv_err err;
+    ASSERT(track_pipeline_run(yaml, odir, NULL, &res, &err) == 0, "%s", err.msg);
+    ASSERT(res.offset_refined, "not refined");
+    printf("    [sync: none] offset %.3f +- %.3f frames (truth %.3f)\n", res.offset_frames[1], res.offset_sigma_frames,
+           want);
+    /* issue #8: the sub-frame offset from the motion alone within 0.05 frame */
+    ASSERT_NEAR(res.offset_frames[1], want, 0.05);
+}
