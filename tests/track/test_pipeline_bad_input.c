@@ -1,0 +1,182 @@
+/* test_pipeline_bad_input.c: `impactcv track` on bad input fails with one line naming
+ * the camera, file or frame, exits 1, and leaves no output file (issue #8 item 7).
+ * Videos are small PGM sequences drawn here (render.h); the calibration is a
+ * hand-written stereo file, the surface a plane, so each test reaches the stage whose
+ * failure it checks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tests/harness.h"
+#include "tests/track/render.h"
+
+enum { W = 160, H = 120, NF = 24 };
+
+/* A stereo calibration of two identical cameras 0.1 m apart (OpenCV FileStorage). */
+static void write_calibration(const char *path, int w, int h)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "%%YAML:1.0\n---\nimage_width: %d\nimage_height: %d\n"
+             "M1: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n   data: [200., 0., 79.5, 0., 200., 59.5, 0., 0., 1.]\n"
+             "D1: !!opencv-matrix\n   rows: 1\n   cols: 5\n   dt: d\n   data: [0., 0., 0., 0., 0.]\n"
+             "M2: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n   data: [200., 0., 79.5, 0., 200., 59.5, 0., 0., 1.]\n"
+             "D2: !!opencv-matrix\n   rows: 1\n   cols: 5\n   dt: d\n   data: [0., 0., 0., 0., 0.]\n"
+             "R: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n   data: [1., 0., 0., 0., 1., 0., 0., 0., 1.]\n"
+             "T: !!opencv-matrix\n   rows: 3\n   cols: 1\n   dt: d\n   data: [-0.1, 0., 0.]\n",
+             w, h);
+    th_write_file(path, text);
+}
+
+static void write_experiment(const char *dir)
+{
+    char path[1024], text[2048];
+    snprintf(text, sizeof text,
+             "name: bad\n"
+             "cameras:\n  - {id: a, video: 'a/f_%%03d.pgm'}\n  - {id: b, video: 'b/f_%%03d.pgm'}\n"
+             "calibration: {file: stereo.yaml}\n"
+             "surface: {plane: {point: [0, 0, 1], normal: [0, 0, -1]}}\n"
+             "sync: {offsets: {a: 0, b: 0}}\n"
+             "body:\n  mass: 0.1\n  inertia: [[1e-4,0,0],[0,1e-5,0],[0,0,1e-4]]\n"
+             "  markers: [[0,0.1,0],[0,0,0],[0,-0.1,0]]\n  marker_diameter: 0.01\n");
+    snprintf(path, sizeof path, "%s/experiment.yaml", dir);
+    th_write_file(path, text);
+}
+
+/* Marker k of frame f: a spot moving down 2 px per frame; hidden when lost_from >= 0
+ * and f >= lost_from for marker 1. */
+typedef struct {
+    int n_markers;
+    int lost_from;  /* frame from which marker 1 is gone, -1 never */
+    int n_clutter;  /* extra still spots in every frame */
+} scene;
+
+static void write_video(const char *dir, const char *cam, const scene *sc, double shift)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, cam);
+    mkdir(path, 0777);
+    rn_rng rng = {42};
+    uint8_t *px = malloc((size_t)W * H);
+    for (int f = 0; f < NF; f++) {
+        rn_img im = rn_new(W, H, 20);
+        for (int k = 0; k < sc->n_markers; k++) {
+            if (k == 1 && sc->lost_from >= 0 && f >= sc->lost_from)
+                continue;
+            rn_gauss_spot(&im, 50 + 30 * k + shift, 20 + 2.0 * f, 1.5, 200, 1);
+        }
+        rn_rng crng = {7}; /* clutter at the same places every frame */
+        for (int k = 0; k < sc->n_clutter; k++)
+            rn_gauss_spot(&im, 5 + (W - 10) * rn_uniform(&crng), 5 + (H - 10) * rn_uniform(&crng), 1.2, 180, 1);
+        rn_to_u8(&im, 2, &rng, px);
+        rn_free(&im);
+        snprintf(path, sizeof path, "%s/%s/f_%03d.pgm", dir, cam, f);
+        FILE *fp = fopen(path, "wb");
+        fprintf(fp, "P5\n%d %d\n255\n", W, H);
+        fwrite(px, 1, (size_t)W * H, fp);
+        fclose(fp);
+    }
+    free(px);
+}
+
+static const char *make_case(const scene *sc, int calib_w)
+{
+    const char *dir = th_tmpdir();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/stereo.yaml", dir);
+    write_calibration(path, calib_w, H);
+    write_experiment(dir);
+    write_video(dir, "a", sc, 0);
+    write_video(dir, "b", sc, -8);
+    return dir;
+}
+
+/* Runs the command; checks status 1, one line, and that no output file was left. */
+static int run_failing(const char *dir, th_proc *p)
+{
+    th_run_cli(p, "track %s/experiment.yaml -o %s/out", dir, dir);
+    return p->status;
+}
+
+static int no_outputs(const char *dir)
+{
+    char path[1024];
+    const char *names[] = {"tracks2d_a.csv", "tracks2d_b.csv", "tracks3d.csv", "tracks3d_quality.csv"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(path, sizeof path, "%s/out/%s", dir, names[i]);
+        if (th_read_file(path))
+            return 0;
+    }
+    return 1;
+}
+
+static int one_line(const char *s)
+{
+    const char *nl = strchr(s, '\n');
+    return nl && nl[1] == '\0';
+}
+
+TEST(test_track_no_marker_names_camera_threshold_and_brightest_blob)
+{
+    scene sc = {0, -1, 0};
+    const char *dir = make_case(&sc, W);
+    th_proc p;
+    ASSERT_EQ_INT(run_failing(dir, &p), 1);
+    ASSERT_STR_CONTAINS(p.err, "camera 'a'");
+    ASSERT_STR_CONTAINS(p.err, "no marker found in any of 24 frames");
+    ASSERT_STR_CONTAINS(p.err, "threshold");
+    ASSERT_STR_CONTAINS(p.err, "brightest blob");
+    ASSERT(one_line(p.err), "one line expected: %s", p.err);
+    ASSERT(no_outputs(dir), "an output file was left");
+}
+
+TEST(test_track_far_more_blobs_than_markers_suggests_roi_or_threshold)
+{
+    scene sc = {3, -1, 60}; /* 60 still glints: more than 8 x 3 markers in every frame */
+    const char *dir = make_case(&sc, W);
+    th_proc p;
+    ASSERT_EQ_INT(run_failing(dir, &p), 1);
+    ASSERT_STR_CONTAINS(p.err, "camera 'a'");
+    ASSERT_STR_CONTAINS(p.err, "bright blobs in every frame");
+    ASSERT_STR_CONTAINS(p.err, "roi");
+    ASSERT_STR_CONTAINS(p.err, "threshold");
+    ASSERT(one_line(p.err), "one line expected: %s", p.err);
+    ASSERT(no_outputs(dir), "an output file was left");
+}
+
+TEST(test_track_marker_lost_beyond_coasting_limit_names_the_frame)
+{
+    scene sc = {3, 12, 0}; /* marker 1 vanishes at frame 12, mid-image, for good */
+    const char *dir = make_case(&sc, W);
+    th_proc p;
+    ASSERT_EQ_INT(run_failing(dir, &p), 1);
+    ASSERT_STR_CONTAINS(p.err, "camera 'a'");
+    ASSERT_STR_CONTAINS(p.err, "lost from frame 12");
+    ASSERT_STR_CONTAINS(p.err, "coasting limit");
+    ASSERT(one_line(p.err), "one line expected: %s", p.err);
+    ASSERT(no_outputs(dir), "an output file was left");
+}
+
+TEST(test_track_calibration_size_differing_from_video_is_refused)
+{
+    scene sc = {3, -1, 0};
+    const char *dir = make_case(&sc, 2 * W);
+    th_proc p;
+    ASSERT_EQ_INT(run_failing(dir, &p), 1);
+    ASSERT_STR_CONTAINS(p.err, "stereo.yaml");
+    ASSERT_STR_CONTAINS(p.err, "image size 320x120 differs from camera 'a'");
+    ASSERT_STR_CONTAINS(p.err, "(160x120)");
+    ASSERT(one_line(p.err), "one line expected: %s", p.err);
+    ASSERT(no_outputs(dir), "an output file was left");
+}
+
+TEST(test_track_usage_errors_exit_2)
+{
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "track"), 2);
+    ASSERT_EQ_INT(th_run_cli(&p, "track x.yaml"), 2);
+    ASSERT_EQ_INT(th_run_cli(&p, "track x.yaml -o d --bogus"), 2);
+    ASSERT_EQ_INT(th_run_cli(&p, "track --help"), 0);
+    ASSERT_STR_CONTAINS(p.out, "tracks3d.csv");
+}

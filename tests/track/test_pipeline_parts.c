@@ -1,0 +1,193 @@
+/* test_pipeline_parts.c: the pieces of `impactcv track` on their own: interpolation of a
+ * camera's track inside one flight segment (never across a gap or an impact), the
+ * body-template identity (a symmetric rod, shuffled points, a stray point), and the
+ * sub-frame offset recovered from drawn projections of a falling point set. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/harness.h"
+#include "track/track_pipeline.h"
+
+enum { NFR = 40 };
+
+/* One track (id 0) moving along u at 4 px/frame whose velocity turns to -4 px/frame at
+ * frame 20.5 (an impact between frames 20 and 21), frame 30 missing. */
+static void make_track(track_pipe_point *pts, long *n, long *start, double *t, double fps)
+{
+    long k = 0;
+    for (long f = 0; f < NFR; f++) {
+        start[f] = k;
+        t[f] = f / fps;
+        if (f == 30)
+            continue;
+        double u = f <= 20 ? 100 + 4.0 * f : 182 - 4.0 * (f - 20.5);
+        pts[k++] = (track_pipe_point){f, 0, u, 50 + 0.1 * f * f, 0.05, 0, 0};
+    }
+    start[NFR] = k;
+    *n = k;
+}
+
+TEST(test_interpolation_stays_inside_one_flight_segment)
+{
+    track_pipe_point pts[NFR];
+    long n, start[NFR + 1];
+    double t[NFR], fps = 240;
+    make_track(pts, &n, start, t, fps);
+    /* px/frame^2: the pipeline's kink limit */
+    track_pipe_mark_breaks(pts, n, start, NFR, 2.0);
+    track_pipe_camera c = {.pts = pts, .n_pts = n, .frame_start = start, .frames = NFR, .cam_time_s = t, .fps = fps};
+    double u, v, s;
+    int interp;
+    /* inside free flight: linear between frames 5 and 6 (u exact: linear in time) */
+    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 5.25 / fps, &u, &v, &s, &interp), 0);
+    ASSERT_EQ_INT(interp, 1);
+    ASSERT_NEAR(u, 121, 1e-9); /* exact: u is linear in time there */
+    /* v = 50 + 0.1 f^2 is not linear: the chord's error is 0.1 * 0.25 * 0.75 at w = 0.25 */
+    ASSERT_NEAR(v, 50 + 0.1 * 5.25 * 5.25 + 0.1 * 0.25 * 0.75, 1e-9);
+    ASSERT(s < 0.05 && s > 0.03, "interpolated sigma %g", s); /* sqrt(0.75^2 + 0.25^2) * 0.05 */
+    /* on a frame: the point itself, not flagged */
+    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 7.0 / fps, &u, &v, &s, &interp), 0);
+    ASSERT_EQ_INT(interp, 0);
+    ASSERT_NEAR(u, 128, 1e-12);
+    /* across the impact between frames 20 and 21: refused */
+    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 20.5 / fps, &u, &v, &s, &interp), -1);
+    /* across the missing frame 30: refused on both sides */
+    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 29.5 / fps, &u, &v, &s, &interp), -1);
+    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 30.5 / fps, &u, &v, &s, &interp), -1);
+    /* after the impact, inside the new segment: accepted again */
+    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 24.5 / fps, &u, &v, &s, &interp), 0);
+    /* outside the clip, or another identity: refused */
+    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, -0.5 / fps, &u, &v, &s, &interp), -1);
+    ASSERT_EQ_INT(track_pipe_interpolate(&c, 1, 5.5 / fps, &u, &v, &s, &interp), -1);
+    /* coasted points are not positions */
+    pts[start[6]].flags = TRACK_FLAG_COASTED;
+    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 5.5 / fps, &u, &v, &s, &interp), -1);
+}
+
+TEST(test_identity_labels_a_symmetric_rod_by_continuity_whatever_the_point_order)
+{
+    icv_vec3 M[3] = {{0, 0.127, 0}, {0, 0, 0}, {0, -0.127, 0}};
+    /* m: tolerances of the pipeline's defaults */
+    track_identity *id = track_identity_alloc(3, M, 0.003, 0.03, NULL);
+    ASSERT(id != NULL, "alloc");
+    unsigned seed = 3;
+    int wrong = 0;
+    for (int f = 0; f < 60; f++) {
+        double t = f / 240.0, ang = 0.3 + 0.04 * f; /* rad: the rod turns 2.4 rad, ends swap heights */
+        icv_vec3 c = {0.01 * f, 0.3 - 0.002 * f * f * 0.1, 0};
+        icv_vec3 P[4];
+        int truth[4], n = 3;
+        for (int k = 0; k < 3; k++)
+            P[k] = icv_v3_add(c, icv_v3(-sin(ang) * M[k].y, cos(ang) * M[k].y, 0));
+        truth[0] = 0, truth[1] = 1, truth[2] = 2;
+        if (f % 7 == 3) { /* a stray point far from the template (a glint) */
+            P[3] = icv_v3(0.5, 0.5, 0.5);
+            truth[3] = -1;
+            n = 4;
+        }
+        /* shuffle: 2D track identities mean nothing to the template */
+        for (int i = n - 1; i > 0; i--) {
+            seed = seed * 1103515245u + 12345u;
+            int j = (int)((seed >> 16) % (unsigned)(i + 1));
+            icv_vec3 tp = P[i];
+            P[i] = P[j];
+            P[j] = tp;
+            int tt = truth[i];
+            truth[i] = truth[j];
+            truth[j] = tt;
+        }
+        int lab[4];
+        track_identity_label(id, P, n, t, lab);
+        for (int i = 0; i < n; i++)
+            wrong += lab[i] != truth[i];
+    }
+    track_identity_free(id);
+    /* at first sight (0.3 rad from upright) marker 0 is the higher end; continuity keeps
+       it through the half turn, the glint is never labelled */
+    ASSERT_EQ_INT(wrong, 0);
+}
+
+TEST(test_identity_leaves_an_ambiguous_pair_unlabelled_at_first_sight)
+{
+    icv_vec3 M[3] = {{0, 0.127, 0}, {0, 0, 0}, {0, -0.127, 0}};
+    track_identity *id = track_identity_alloc(3, M, 0.003, 0.03, NULL);
+    ASSERT(id != NULL, "alloc");
+    icv_vec3 P[2] = {{0, 0.3, 0}, {0, 0.173, 0}}; /* m0-m1 or m1-m2: nothing tells */
+    int lab[2];
+    ASSERT_EQ_INT(track_identity_label(id, P, 2, 0, lab), 0);
+    ASSERT_EQ_INT(lab[0], -1);
+    ASSERT_EQ_INT(lab[1], -1);
+    /* the whole rod once: then the pair is told apart by continuity */
+    icv_vec3 Q[3] = {{0, 0.3, 0}, {0, 0.173, 0}, {0, 0.046, 0}};
+    int lq[3];
+    ASSERT_EQ_INT(track_identity_label(id, Q, 3, 1 / 240.0, lq), 3);
+    ASSERT_EQ_INT(lq[0], 0);
+    ASSERT_EQ_INT(track_identity_label(id, P, 2, 2 / 240.0, lab), 2);
+    ASSERT_EQ_INT(lab[0], 0);
+    ASSERT_EQ_INT(lab[1], 1);
+    track_identity_free(id);
+}
+
+/* Two pinhole cameras 0.5 m apart looking at a falling, drifting point cloud; camera b
+ * starts 0.37 frame late. Its frames are drawn exactly (no noise), the offset is
+ * searched around 0 (a flash a frame off would be -1..1). */
+static void project_pt(const track_view *v, const double X[3], double *u, double *w)
+{
+    double x[3];
+    for (int i = 0; i < 3; i++)
+        x[i] = v->R[i][0] * X[0] + v->R[i][1] * X[1] + v->R[i][2] * X[2] + v->t[i];
+    *u = v->K[0][0] * x[0] / x[2] + v->K[0][2];
+    *w = v->K[1][1] * x[1] / x[2] + v->K[1][2];
+}
+
+static void point_at(int k, double t, double X[3])
+{
+    /* m: three markers 0.1 m apart, falling from rest under gravity with a sideways drift */
+    X[0] = -0.1 + 0.1 * k + 0.3 * t;
+    X[1] = -0.2 + 4.9 * t * t;
+    X[2] = 1.0 + 0.05 * k;
+}
+
+TEST(test_subframe_offset_recovered_from_the_motion_within_0_01_frame)
+{
+    enum { F = 60, NK = 3 };
+    double fps = 240, delay = 0.37; /* frames: camera b's frame k is at (k + delay) / fps */
+    track_view va, vb;
+    memset(&va, 0, sizeof va);
+    va.K[0][0] = va.K[1][1] = 1000, va.K[0][2] = 640, va.K[1][2] = 360, va.K[2][2] = 1;
+    vb = va;
+    for (int i = 0; i < 3; i++)
+        va.R[i][i] = 1;
+    /* camera b at C = (0.5, 0, 0), turned about y to look at (0, 0, 1.05): x_cam = R (X - C) */
+    double a = atan2(-0.5, 1.05), C[3] = {0.5, 0, 0};
+    vb.R[0][0] = cos(a), vb.R[0][2] = -sin(a), vb.R[1][1] = 1, vb.R[2][0] = sin(a), vb.R[2][2] = cos(a);
+    for (int i = 0; i < 3; i++)
+        vb.t[i] = -(vb.R[i][0] * C[0] + vb.R[i][1] * C[1] + vb.R[i][2] * C[2]);
+    track_pipe_point pa[F * NK], pb[F * NK];
+    long sa[F + 1], sb[F + 1];
+    double ta[F], tb[F];
+    for (int f = 0; f < F; f++) {
+        sa[f] = sb[f] = f * NK;
+        ta[f] = tb[f] = f / fps; /* each camera's own clock */
+        for (int k = 0; k < NK; k++) {
+            double X[3], u, w;
+            point_at(k, f / fps, X);
+            project_pt(&va, X, &u, &w);
+            pa[f * NK + k] = (track_pipe_point){f, k, u, w, 0.05, 0, 0};
+            point_at(k, (f + delay) / fps, X);
+            project_pt(&vb, X, &u, &w);
+            pb[f * NK + k] = (track_pipe_point){f, 10 + k, u, w, 0.05, 0, 0};
+        }
+    }
+    sa[F] = sb[F] = F * NK;
+    track_pipe_camera ca = {pa, F * NK, sa, F, ta, fps, va}, cb = {pb, F * NK, sb, F, tb, fps, vb};
+    double off, sig, rms;
+    icv_err err;
+    ASSERT(track_subframe_offset(&ca, &cb, 0.0, 1.5, 6.0, &off, &sig, &rms, &err) == 0, "%s", err.msg);
+    /* capture's convention: camera b sees experiment time t at its frame t*fps - delay.
+       0.01 frame: noiseless drawing, the linear interpolation's error (a/8 per frame^2
+       of acceleration, a few hundredths of a px) is the only error */
+    ASSERT_NEAR(off, -delay, 0.01);
+    ASSERT(rms < 0.05, "epipolar RMS %g px at the optimum", rms);
+}

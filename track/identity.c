@@ -1,0 +1,237 @@
+/* identity.c: which body marker each triangulated point is. The body is rigid, so the
+ * distances between its markers are those of body.markers; a labelling is a choice of
+ * point per marker whose pairwise distances match the template (every pair within
+ * tol_m + tol_rel * d), preferring more markers labelled, then the smallest misfit
+ * plus the distance to each marker's position predicted from the previous frames
+ * (constant velocity), so a symmetric template (collinear, evenly spaced markers) is
+ * resolved by continuity and a swap of two 2D tracks is never written. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "track/track_pipeline.h"
+
+#define ID_MAX_ENUM 8      /* markers labelled by enumeration */
+#define ID_MAX_POINTS 16   /* points considered per frame */
+
+struct track_identity {
+    int n;
+    icv_vec3 M[ICV_MAX_MARKERS];
+    double D[ICV_MAX_MARKERS][ICV_MAX_MARKERS]; /* m: template distances */
+    double tol_m, tol_rel;
+    /* continuity: the last two labelled positions of each marker */
+    int have[ICV_MAX_MARKERS];        /* 0, 1 or 2 positions known */
+    icv_vec3 last[ICV_MAX_MARKERS][2];
+    double t_last[ICV_MAX_MARKERS][2];
+    int started;
+    /* search state */
+    const icv_vec3 *X;
+    int np;
+    int gated;
+    icv_vec3 pred[ICV_MAX_MARKERS];
+    int has_pred[ICV_MAX_MARKERS];
+    int cur[ID_MAX_ENUM], best[ID_MAX_ENUM];
+    int used[ID_MAX_POINTS];
+    int best_count;
+    double best_cost;
+    double best_tie;
+    double second_cost; /* the best other labelling with as many markers */
+};
+
+track_identity *track_identity_alloc(int n_markers, const icv_vec3 *markers, double tol_m, double tol_rel,
+                                     icv_err *err)
+{
+    if (n_markers < 1 || n_markers > ID_MAX_ENUM) {
+        icv_err_set(err, ICV_EINVAL, "body.markers: %d markers (identity by template supports 1 to %d)", n_markers,
+                    ID_MAX_ENUM);
+        return NULL;
+    }
+    track_identity *id = calloc(1, sizeof *id);
+    if (!id) {
+        icv_err_set(err, ICV_ENOMEM, "identity: out of memory");
+        return NULL;
+    }
+    id->n = n_markers;
+    for (int i = 0; i < n_markers; i++)
+        id->M[i] = markers[i];
+    for (int i = 0; i < n_markers; i++)
+        for (int j = 0; j < n_markers; j++)
+            id->D[i][j] = icv_v3_norm(icv_v3_sub(markers[i], markers[j]));
+    id->tol_m = tol_m;
+    id->tol_rel = tol_rel;
+    return id;
+}
+
+void track_identity_free(track_identity *id) { free(id); }
+
+/* The tie-break at first sight: points higher along the surface y go to markers with a
+ * larger body y (x, z weakly), so the labelling of a symmetric template is stated. */
+static double tie_score(const track_identity *id, const int *sel)
+{
+    double s = 0;
+    for (int j = 0; j < id->n; j++) {
+        if (sel[j] < 0)
+            continue;
+        icv_vec3 x = id->X[sel[j]], m = id->M[j];
+        s += x.y * m.y + 1e-3 * x.x * m.x + 1e-6 * x.z * m.z;
+    }
+    return s;
+}
+
+static void search(track_identity *id, int j, int count, double cost)
+{
+    if (j == id->n) {
+        int better = count > id->best_count ||
+                     (count == id->best_count && cost < id->best_cost - 1e-12);
+        if (!better && count == id->best_count && fabs(cost - id->best_cost) <= 1e-12 * (1 + cost) &&
+            tie_score(id, id->cur) > id->best_tie)
+            better = 1;
+        if (better) {
+            id->second_cost = count == id->best_count ? id->best_cost : INFINITY;
+            id->best_count = count;
+            id->best_cost = cost;
+            id->best_tie = tie_score(id, id->cur);
+            memcpy(id->best, id->cur, sizeof id->best);
+        } else if (count == id->best_count && cost < id->second_cost) {
+            id->second_cost = cost;
+        }
+        return;
+    }
+    /* bound: even labelling every remaining marker cannot beat the best count */
+    if (count + (id->n - j) < id->best_count)
+        return;
+    for (int p = -1; p < id->np; p++) {
+        double c = cost;
+        if (p >= 0) {
+            if (id->used[p])
+                continue;
+            int ok = 1;
+            for (int k = 0; k < j && ok; k++) {
+                if (id->cur[k] < 0)
+                    continue;
+                double d = icv_v3_norm(icv_v3_sub(id->X[p], id->X[id->cur[k]]));
+                double e = d - id->D[j][k], tol = id->tol_m + id->tol_rel * id->D[j][k];
+                if (id->gated && fabs(e) > tol)
+                    ok = 0;
+                c += (e / tol) * (e / tol);
+            }
+            if (!ok)
+                continue;
+            if (id->gated && id->has_pred[j]) {
+                double s = 0.01; /* m: a marker's position error from constant velocity over
+                                    a frame through an impact (2 m/s change at 240 fps) */
+                double dp = icv_v3_norm(icv_v3_sub(id->X[p], id->pred[j]));
+                c += (dp / s) * (dp / s);
+            }
+            id->used[p] = 1;
+        }
+        id->cur[j] = p;
+        search(id, j + 1, count + (p >= 0), c);
+        if (p >= 0)
+            id->used[p] = 0;
+    }
+}
+
+static void run_search(track_identity *id, const icv_vec3 *X, int n, int gated)
+{
+    id->X = X;
+    id->np = n < ID_MAX_POINTS ? n : ID_MAX_POINTS;
+    id->gated = gated;
+    id->best_count = -1;
+    id->best_cost = INFINITY;
+    id->best_tie = -INFINITY;
+    id->second_cost = INFINITY;
+    memset(id->used, 0, sizeof id->used);
+    for (int j = 0; j < ID_MAX_ENUM; j++)
+        id->best[j] = -1;
+    search(id, 0, 0, 0.0);
+}
+
+int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t, int *label)
+{
+    for (int i = 0; i < n; i++)
+        label[i] = -1;
+    for (int j = 0; j < id->n; j++) {
+        id->has_pred[j] = 0;
+        if (id->have[j] == 0)
+            continue;
+        id->has_pred[j] = 1;
+        id->pred[j] = id->last[j][0];
+        double dt0 = t - id->t_last[j][0];
+        if (dt0 > 0.1) { /* s: too long unseen for continuity to mean anything */
+            id->has_pred[j] = 0;
+            continue;
+        }
+        if (id->have[j] == 2) {
+            double dt = id->t_last[j][0] - id->t_last[j][1];
+            if (dt > 0) {
+                icv_vec3 v = icv_v3_scale(icv_v3_sub(id->last[j][0], id->last[j][1]), 1.0 / dt);
+                id->pred[j] = icv_v3_axpy(dt0, v, id->last[j][0]);
+            }
+        }
+    }
+    run_search(id, X, n, 1);
+    /* a single point with no prediction cannot be told apart by distances: leave it */
+    int count = 0;
+    for (int j = 0; j < id->n; j++)
+        count += id->best[j] >= 0;
+    if (count == 1) {
+        int j = 0;
+        while (id->best[j] < 0)
+            j++;
+        if (!id->has_pred[j] || icv_v3_norm(icv_v3_sub(X[id->best[j]], id->pred[j])) > 0.03)
+            return 0;
+    }
+    if (count == 0)
+        return 0;
+    /* a partial set that another labelling fits as well, with nothing to tell them apart
+       (no prediction of the markers chosen): two of a rod's three evenly spaced markers
+       are m0-m1 or m1-m2. Left unlabelled rather than guessed. (All markers seen: the
+       template's symmetry is resolved by the stated tie-break.) */
+    if (count < id->n && id->second_cost - id->best_cost < 4.0) {
+        int predicted = 1;
+        for (int j = 0; j < id->n; j++)
+            if (id->best[j] >= 0 && !id->has_pred[j])
+                predicted = 0;
+        if (!predicted)
+            return 0;
+    }
+    for (int j = 0; j < id->n; j++) {
+        int p = id->best[j];
+        if (p < 0)
+            continue;
+        label[p] = j;
+        id->last[j][1] = id->last[j][0];
+        id->t_last[j][1] = id->t_last[j][0];
+        id->last[j][0] = X[p];
+        id->t_last[j][0] = t;
+        if (id->have[j] < 2)
+            id->have[j]++;
+    }
+    return count;
+}
+
+double track_identity_fit(const track_identity *cid, const icv_vec3 *X, int n, int *label)
+{
+    track_identity id = *cid; /* search state is scratch: work on a copy */
+    for (int j = 0; j < id.n; j++)
+        id.has_pred[j] = 0;
+    run_search(&id, X, n, 0);
+    for (int i = 0; i < n; i++)
+        label[i] = -1;
+    double ss = 0;
+    int np = 0;
+    for (int j = 0; j < id.n; j++) {
+        if (id.best[j] < 0)
+            continue;
+        label[id.best[j]] = j;
+        for (int k = 0; k < j; k++) {
+            if (id.best[k] < 0)
+                continue;
+            double e = icv_v3_norm(icv_v3_sub(X[id.best[j]], X[id.best[k]])) - id.D[j][k];
+            ss += e * e;
+            np++;
+        }
+    }
+    return np ? sqrt(ss / np) : 0.0;
+}

@@ -1,0 +1,1239 @@
+/* pipeline.c: `impactcv track` as one call. experiment.yaml -> calibration and surface
+ * frame -> each camera's video decoded once (brightness for the flash on the way) ->
+ * detector + Kalman tracker per camera -> sync (flash / offsets / none, then the
+ * sub-frame offset from the motion, subframe_sync.c) -> undistort, associate across
+ * cameras by epipolar distance, interpolate the second camera inside one flight
+ * segment, triangulate (DLT + Gauss-Newton, Hartley & Zisserman 12.2, 12.5) or meet the
+ * motion plane (one camera) -> surface frame -> identity from body.markers
+ * (identity.c) -> files, written only when every stage has succeeded. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "calib/calib.h"
+#include "capture/capture.h"
+#include "track/pipeline_internal.h"
+#include "track/track_pipeline.h"
+
+void track_pipeline_options_default(track_pipeline_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->refine_offset = 1;
+    o->refine_range = 1.5;
+    o->epipolar_max_px = 6;
+    o->template_tol_m = 0.003;
+    o->template_tol_rel = 0.03;
+    o->max_coast_error = 1;
+    o->blob_excess = 8;
+    o->threshold_fraction = 0.5;
+    o->min_circularity = 0.01;
+    o->sigma_floor_px = 0.1;
+    o->band_correction = 1;
+    o->debug_frames = 0;
+    o->centroid_margin_px = 1;
+}
+
+/* one 2D point as the tracker gave it (distorted pixels) */
+typedef struct {
+    long frame;
+    int id;
+    double u, v, sigma, area;
+    unsigned flags;
+} raw_point;
+
+typedef struct {
+    const icv_camera_spec *spec;
+    capture_source *src;
+    const capture_info *info;
+    track_detector *det;
+    track_tracker *tr;
+    uint8_t *mask;
+    raw_point *raw;
+    long n_raw, cap_raw;
+    track_pipe_point *pts;
+    long *frame_start;
+    long frames;
+    double *tcam;       /* s, camera clock */
+    double *bright;     /* gray levels per frame */
+    double off_s;       /* s: this camera's sync offset (capture convention) */
+    calib_intrinsics in;
+    track_pipe_camera pc;
+    int *label;         /* frames x n_ids: body marker of (frame, 2D id), -1 none */
+    int n_ids;
+    /* detection statistics over all frames, for error messages */
+    long full_scans, crowded_scans;
+    double brightest, last_threshold;
+    int max_components;
+    double blob_limit;  /* components per full scan beyond which a frame is crowded */
+    double t_mean, t_step; /* s: brightness and detect+track, for -v */
+    int want_brightness;   /* sync by flash: the per-frame brightness is needed */
+    int primed;            /* the detector has seen the first frame once */
+    int debug_frames;      /* log the detector's line for every frame (-v) */
+} pl_camera;
+
+
+static int cmp_raw(const void *a, const void *b)
+{
+    const raw_point *x = a, *y = b;
+    if (x->frame != y->frame)
+        return x->frame < y->frame ? -1 : 1;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static void camera_free(pl_camera *c)
+{
+    if (c->tr)
+        track_tracker_free(c->tr);
+    if (c->det)
+        track_detector_free(c->det);
+    if (c->src)
+        capture_source_close(c->src);
+    free(c->mask);
+    free(c->raw);
+    free(c->pts);
+    free(c->frame_start);
+    free(c->tcam);
+    free(c->bright);
+    free(c->label);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---- calibration and the surface frame ---------------------------------- */
+
+
+static int detect_board_in(const char *path, const calib_board *b, calib_pt2 *uv, icv_err *err)
+{
+    calib_image img;
+    int rc = calib_image_read_gray(path, &img, err);
+    if (rc)
+        return rc;
+    calib_detector d;
+    calib_detector_defaults(&d);
+    calib_detection info;
+    calib_board_detect(&d, &img, b, 0, uv, &info);
+    calib_image_free(&img);
+    if (!info.found)
+        return icv_err_set(err, ICV_ENOTFOUND, "%s: the %dx%d board was not found", path, b->cols, b->rows);
+    return 0;
+}
+
+static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *err)
+{
+    int nc = exp->n_cameras, rc = 0;
+    calib_board board = {exp->board_cols, exp->board_rows, exp->board_square};
+    int surface_in_file = 0;
+    if (exp->calib_file[0]) {
+        snprintf(cal->source, sizeof cal->source, "%s", exp->calib_file);
+        if (nc >= 2)
+            rc = calib_stereo_read(exp->calib_file, &cal->in[0], &cal->in[1], cal->R, cal->T, err);
+        else
+            rc = calib_intrinsics_read(exp->calib_file, 0, &cal->in[0], NULL, err);
+        if (rc)
+            return rc;
+        icv_err e2;
+        surface_in_file = calib_surface_read(exp->calib_file, &cal->surf, &e2) == 0;
+    } else if (exp->calib_images[0][0]) {
+        snprintf(cal->source, sizeof cal->source, "calibration images");
+        calib_options o;
+        calib_options_defaults(&o);
+        char **p[2] = {NULL, NULL};
+        size_t n[2] = {0, 0};
+        for (int c = 0; c < (nc >= 2 ? 2 : 1) && !rc; c++) {
+            rc = icv_paths_expand(exp->calib_images[c], &p[c], &n[c], err);
+            if (!rc && n[c] == 0)
+                rc = icv_err_set(err, ICV_ENOTFOUND, "%s: calibration.images: camera '%s': no image matches %s",
+                                 exp->path, exp->cameras[c].id, exp->calib_images[c]);
+        }
+        if (!rc && nc >= 2) {
+            calib_stereo st;
+            memset(&st, 0, sizeof st);
+            rc = calib_stereo_from_images(p[0], n[0], p[1], n[1], &board, &o, &st, err);
+            if (!rc) {
+                cal->in[0] = st.cam[0].in;
+                cal->in[1] = st.cam[1].in;
+                memcpy(cal->R, st.R, sizeof cal->R);
+                memcpy(cal->T, st.T, sizeof cal->T);
+            }
+            calib_stereo_free(&st);
+        } else if (!rc) {
+            calib_camera cam;
+            memset(&cam, 0, sizeof cam);
+            rc = calib_camera_from_images(p[0], n[0], &board, &o, &cam, err);
+            if (!rc)
+                cal->in[0] = cam.in;
+            calib_camera_free(&cam);
+        }
+        for (int c = 0; c < 2; c++)
+            if (p[c])
+                icv_paths_free(p[c], n[c]);
+        if (rc)
+            return icv_err_prefix(err, "calibration: ");
+    } else {
+        return icv_err_set(err, ICV_EINVAL, "%s: calibration: neither file nor images given", exp->path);
+    }
+
+    /* one-camera mode: the motion plane */
+    if (nc == 1) {
+        if (!exp->motion_plane_images[0][0])
+            return icv_err_set(err, ICV_ENOTIMPL,
+                               "%s: one-camera mode without motion_plane.images (a board held in the plane of "
+                               "motion) is not supported yet",
+                               exp->path);
+        calib_pt2 *uv = malloc(sizeof *uv * (size_t)board.cols * board.rows);
+        if (!uv)
+            return icv_err_set(err, ICV_ENOMEM, "out of memory");
+        rc = detect_board_in(exp->motion_plane_images[0], &board, uv, err);
+        if (!rc)
+            rc = calib_motion_plane_from_view(&cal->in[0], &board, uv, &cal->plane, err);
+        free(uv);
+        if (rc)
+            return icv_err_prefix(err, "motion_plane: ");
+    }
+
+    switch (exp->surface_kind) {
+    case ICV_SURFACE_IMAGES:
+        rc = calib_surface_from_images(&cal->in[0], nc >= 2 ? &cal->in[1] : NULL, nc >= 2 ? cal->R : NULL,
+                                       nc >= 2 ? cal->T : NULL, &board, exp->surface_images[0],
+                                       nc >= 2 ? exp->surface_images[1] : NULL, &cal->surf, err);
+        break;
+    case ICV_SURFACE_PLANE:
+        rc = calib_surface_from_plane(exp->plane_point, exp->plane_normal, &cal->surf, err);
+        break;
+    case ICV_SURFACE_LINE_PX:
+        if (nc != 1)
+            return icv_err_set(err, ICV_EINVAL, "%s: surface.line_px is for one-camera mode", exp->path);
+        rc = calib_surface_from_line_px(&cal->in[0], &cal->plane, exp->line_px, &cal->surf, err);
+        break;
+    default:
+        if (!surface_in_file)
+            return icv_err_set(err, ICV_EINVAL, "%s: surface: no way to find the surface frame given", exp->path);
+    }
+    if (rc)
+        return icv_err_prefix(err, "surface: ");
+    icv_debug("surface frame in the reference camera: R [%.4f %.4f %.4f; %.4f %.4f %.4f; %.4f %.4f %.4f], t [%.4f %.4f "
+              "%.4f] m",
+              cal->surf.R.m[0][0], cal->surf.R.m[0][1], cal->surf.R.m[0][2], cal->surf.R.m[1][0], cal->surf.R.m[1][1],
+              cal->surf.R.m[1][2], cal->surf.R.m[2][0], cal->surf.R.m[2][1], cal->surf.R.m[2][2], cal->surf.t.x,
+              cal->surf.t.y, cal->surf.t.z);
+    return 0;
+}
+
+/* ---- experiment.yaml's `track:` section ------------------------------------ */
+
+/* track: {threshold: gray level (fixed; default automatic), threshold_fraction,
+ * min_circularity, max_coast: frames}. Read here: the core experiment model keeps the
+ * key reserved for this stage. */
+typedef struct {
+    double threshold;          /* gray levels, < 0 automatic */
+    int max_coast;             /* frames, < 0 the tracker's default */
+} pl_track_keys;
+
+static int read_track_keys(const char *path, track_pipeline_options *opt, pl_track_keys *k, icv_err *err)
+{
+    k->threshold = -1;
+    k->max_coast = -1;
+    icv_yaml *doc = NULL;
+    icv_ynode root;
+    int rc = icv_yaml_load(path, &doc, &root, err);
+    if (rc)
+        return rc;
+    icv_ynode t = icv_ynode_get(root, "track");
+    if (icv_ynode_exists(t)) {
+        if (!icv_ynode_is_map(t))
+            rc = icv_ynode_fail(t, err, ICV_EINVAL, "expected a mapping {threshold: .., ...}");
+        if (!rc)
+            rc = icv_yread_double(t, "threshold", 0, &k->threshold, err);
+        if (!rc && icv_ynode_exists(icv_ynode_get(t, "threshold")) && !(k->threshold > 0))
+            rc = icv_ynode_fail(icv_ynode_get(t, "threshold"), err, ICV_EINVAL, "must be a gray level > 0");
+        if (!rc)
+            rc = icv_yread_double(t, "threshold_fraction", 0, &opt->threshold_fraction, err);
+        if (!rc && !(opt->threshold_fraction > 0 && opt->threshold_fraction < 1))
+            rc = icv_ynode_fail(icv_ynode_get(t, "threshold_fraction"), err, ICV_EINVAL, "must be in (0, 1)");
+        if (!rc)
+            rc = icv_yread_double(t, "min_circularity", 0, &opt->min_circularity, err);
+        if (!rc && !(opt->min_circularity > 0 && opt->min_circularity <= 1))
+            rc = icv_ynode_fail(icv_ynode_get(t, "min_circularity"), err, ICV_EINVAL, "must be in (0, 1]");
+        if (!rc)
+            rc = icv_yread_int(t, "max_coast", 0, &k->max_coast, err);
+        if (!rc && icv_ynode_exists(icv_ynode_get(t, "max_coast")) && k->max_coast < 0)
+            rc = icv_ynode_fail(icv_ynode_get(t, "max_coast"), err, ICV_EINVAL, "must be >= 0 frames");
+    }
+    icv_yaml_free(doc);
+    return rc;
+}
+
+/* ---- per camera: decode, detect, track ---------------------------------- */
+
+static int push_raw(pl_camera *c, const raw_point *p, icv_err *err)
+{
+    if (c->n_raw == c->cap_raw) { /* amortised: capacity doubles, rarely after the first guess */
+        long cap = c->cap_raw ? 2 * c->cap_raw : 1024;
+        raw_point *r = realloc(c->raw, sizeof *r * (size_t)cap);
+        if (!r)
+            return icv_err_set(err, ICV_ENOMEM, "out of memory");
+        c->raw = r;
+        c->cap_raw = cap;
+    }
+    c->raw[c->n_raw++] = *p;
+    return 0;
+}
+
+static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, const track_pipeline_options *opt,
+                       const pl_track_keys *keys, pl_camera *c, icv_err *err)
+{
+    c->spec = &exp->cameras[ci];
+    capture_options co = {.capture_fps = c->spec->capture_fps, .want_8bit = 1};
+    int rc = capture_source_open(&c->src, c->spec->video, &co, err);
+    if (rc)
+        return icv_err_prefix(err, "camera '%s': ", c->spec->id);
+    c->info = capture_source_info(c->src);
+    const calib_intrinsics *in = &cal->in[ci < 2 ? ci : 1];
+    if (in->width != c->info->width || in->height != c->info->height)
+        return icv_err_set(err, ICV_EINVAL,
+                           "%s: calibration image size %dx%d differs from camera '%s' video %s (%dx%d)",
+                           cal->source, in->width, in->height, c->spec->id, c->spec->video, c->info->width,
+                           c->info->height);
+    c->in = *in;
+    c->frames = c->info->frames;
+    if (opt->max_frames > 0 && c->frames > opt->max_frames)
+        c->frames = opt->max_frames;
+    c->tcam = calloc((size_t)c->frames + 1, sizeof *c->tcam);
+    c->bright = calloc((size_t)c->frames + 1, sizeof *c->bright);
+    c->frame_start = calloc((size_t)c->frames + 2, sizeof *c->frame_start);
+    c->cap_raw = c->frames * (exp->n_markers + 2) + 64;
+    c->raw = malloc(sizeof *c->raw * (size_t)c->cap_raw);
+    if (!c->tcam || !c->bright || !c->frame_start || !c->raw)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    for (long k = 0; k < c->frames; k++)
+        c->tcam[k] = capture_source_time(c->src, k);
+
+    c->det = track_detector_alloc(c->info->width, c->info->height, err);
+    if (!c->det)
+        return icv_err_prefix(err, "camera '%s': ", c->spec->id);
+    c->tr = track_tracker_alloc(err);
+    if (!c->tr)
+        return icv_err_prefix(err, "camera '%s': ", c->spec->id);
+    c->tr->n_expected = exp->n_markers;
+    c->det->threshold_fraction = opt->threshold_fraction;
+    c->det->min_circularity = opt->min_circularity;
+    c->det->centroid_margin_px = opt->centroid_margin_px;
+    if (keys->threshold > 0) {
+        c->det->threshold_mode = TRACK_THRESHOLD_FIXED;
+        c->det->threshold_level = keys->threshold;
+    }
+    if (keys->max_coast >= 0)
+        c->tr->max_coast = keys->max_coast;
+    c->blob_limit = opt->blob_excess * exp->n_markers;
+    c->want_brightness = exp->sync == ICV_SYNC_FLASH && exp->n_cameras >= 2;
+    c->debug_frames = opt->debug_frames;
+    if (c->spec->has_roi)
+        memcpy(c->det->roi, c->spec->roi, sizeof c->det->roi);
+    if (c->spec->mask[0]) {
+        calib_image m;
+        rc = calib_image_read_gray(c->spec->mask, &m, err);
+        if (rc)
+            return icv_err_prefix(err, "camera '%s': mask: ", c->spec->id);
+        if (m.width != c->info->width || m.height != c->info->height) {
+            calib_image_free(&m);
+            return icv_err_set(err, ICV_EINVAL, "%s: mask size %dx%d differs from camera '%s' video (%dx%d)",
+                               c->spec->mask, m.width, m.height, c->spec->id, c->info->width, c->info->height);
+        }
+        c->mask = malloc((size_t)m.width * m.height);
+        if (!c->mask) {
+            calib_image_free(&m);
+            return icv_err_set(err, ICV_ENOMEM, "out of memory");
+        }
+        for (int y = 0; y < m.height; y++)
+            memcpy(c->mask + (size_t)y * m.width, m.data + (size_t)y * m.stride, (size_t)m.width);
+        calib_image_free(&m);
+        c->det->mask = c->mask;
+        c->det->mask_stride = c->info->width;
+    }
+    /* expected marker size: f D / Z at the surface's distance from this camera */
+    icv_vec3 o = cal->surf.t;
+    if (ci == 1)
+        o = icv_v3_add(icv_m3_apply(*(const icv_mat3 *)cal->R, o), icv_v3_from_array(cal->T));
+    double z = o.z > 0.05 ? o.z : icv_v3_norm(o);
+    if (exp->marker_diameter > 0 && z > 0.05)
+        track_detector_set_marker_size(c->det, track_marker_diameter_px(exp->marker_diameter, in->fx, z),
+                                       c->det->max_streak_px);
+    return 0;
+}
+
+/* Mean gray level of an 8-bit frame for the flash: every eighth row (a flash lights
+ * every row; a rolling shutter's row structure is kept at 8-row resolution; 115,000
+ * pixels of a 1280x720 frame average the noise far below a flash's step), summed in 32-bit integers a
+ * row at a time so the compiler vectorises it; capture_frame_mean (doubles, every
+ * pixel) cost 0.24 ms of a 1280x720 frame, a quarter of its decoding. */
+static double frame_brightness(const capture_frame *f)
+{
+    if (f->bytes_per_sample != 1 || f->width > (1 << 23))
+        return capture_frame_mean(f);
+    uint64_t sum = 0;
+    long n = 0;
+    for (int y = 0; y < f->height; y += 8) {
+        const uint8_t *row = (const uint8_t *)f->data + (size_t)y * f->stride;
+        uint32_t s = 0;
+        for (int x = 0; x < f->width; x++)
+            s += row[x];
+        sum += s;
+        n += f->width;
+    }
+    return n ? (double)sum / n : 0;
+}
+
+static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *decode_s, icv_err *err)
+{
+    capture_frame fr;
+    memset(&fr, 0, sizeof fr);
+    int rc = capture_frame_alloc(&fr, c->info, err);
+    if (rc)
+        return rc;
+    enum { MAXP = TRACK_MAX_TRACKS * 4 };
+    track_point out[MAXP];
+    double last_b = 0;
+    long k = 0;
+    for (;;) {
+        double t0 = icv_now();
+        rc = capture_source_read(c->src, &fr, err);
+        *decode_s += icv_now() - t0;
+        if (rc == CAPTURE_EOF) {
+            rc = 0;
+            break;
+        }
+        if (rc) {
+            icv_err_prefix(err, "camera '%s': ", c->spec->id);
+            break;
+        }
+        if (fr.index >= c->frames)
+            break;
+        for (; k < fr.index; k++) /* lost frames: brightness held */
+            c->bright[k] = last_b;
+        if (c->want_brightness) {
+            double tm = icv_now();
+            last_b = c->bright[fr.index] = frame_brightness(&fr);
+            c->t_mean += icv_now() - tm;
+        }
+        k = fr.index + 1;
+        track_frame tf = {fr.data, fr.width, fr.height, (int)fr.stride, fr.bytes_per_sample * 8};
+        int np = 0;
+        if (!c->primed) {
+            /* one full scan first: the automatic threshold learns the markers' peak, so
+               the tracker's first frame is not thresholded at the noise floor (which
+               joins a band to a lit plate behind it and loses that frame) */
+            track_blob blobs[64];
+            int nb = 0;
+            rc = track_detector_detect(c->det, &tf, NULL, 0, blobs, 64, &nb, err);
+            if (rc) {
+                icv_err_prefix(err, "camera '%s': frame %ld: ", c->spec->id, fr.index);
+                break;
+            }
+            c->primed = 1;
+        }
+        double ts = icv_now();
+        rc = track_tracker_step(c->tr, c->det, &tf, out, MAXP, &np, err);
+        c->t_step += icv_now() - ts;
+        if (rc) {
+            icv_err_prefix(err, "camera '%s': frame %ld: ", c->spec->id, fr.index);
+            break;
+        }
+        const track_detect_stats *st = &c->det->stats;
+        if (c->debug_frames && icv_log_get_level() >= ICV_LOG_DEBUG) {
+            char line[512];
+            icv_debug("camera '%s' frame %ld: %d points; %s", c->spec->id, fr.index, np,
+                      track_detector_describe(c->det, line, sizeof line));
+        }
+        if (st->full_scan) {
+            c->full_scans++;
+            c->last_threshold = st->threshold;
+            if (st->n_components > c->max_components)
+                c->max_components = st->n_components;
+        }
+        if (st->brightest > c->brightest)
+            c->brightest = st->brightest;
+        c->crowded_scans += st->full_scan && st->n_components > c->blob_limit;
+        for (int i = 0; i < np; i++) {
+            raw_point p = {fr.index + out[i].frame_offset, out[i].marker, out[i].u, out[i].v, out[i].sigma,
+                           out[i].area, out[i].flags};
+            if (p.frame < 0)
+                continue;
+            if ((rc = push_raw(c, &p, err)) != 0)
+                break;
+        }
+        if (rc)
+            break;
+        icv_progress_update(pg, ++*done);
+    }
+    for (; k < c->frames; k++)
+        c->bright[k] = last_b;
+    capture_frame_free(&fr);
+    return rc;
+}
+
+/* Bad input seen in the 2D stage: nothing found, far too many blobs, a marker lost. */
+static int camera_check(const icv_experiment *exp, const track_pipeline_options *opt, pl_camera *c, icv_err *err)
+{
+    long measured = 0;
+    for (long i = 0; i < c->n_raw; i++)
+        measured += !(c->raw[i].flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED));
+    if (c->full_scans > 0 && c->crowded_scans == c->full_scans)
+        return icv_err_set(err, ICV_EINVAL,
+                           "camera '%s' (%s): more than %.0f bright blobs in every frame scanned (up to %d) for %d "
+                           "markers: set cameras[].roi or cameras[].mask, or a higher threshold",
+                           c->spec->id, c->spec->video, c->blob_limit, c->max_components, exp->n_markers);
+    if (measured == 0) {
+        if (c->brightest > 0)
+            return icv_err_set(err, ICV_ENOTFOUND,
+                               "camera '%s' (%s): no marker found in any of %ld frames (threshold %.1f gray levels; "
+                               "brightest blob seen %.1f, none kept as a marker)",
+                               c->spec->id, c->spec->video, c->frames, c->last_threshold, c->brightest);
+        return icv_err_set(err, ICV_ENOTFOUND,
+                           "camera '%s' (%s): no marker found in any of %ld frames (threshold %.1f gray levels; "
+                           "brightest blob: none above it; check the lighting, or set track.threshold)",
+                           c->spec->id, c->spec->video, c->frames, c->last_threshold);
+    }
+    if (!opt->max_coast_error)
+        return 0;
+    /* a track that ended before the last frame while moving and predicted inside the
+       image: lost for longer than the coasting limit */
+    qsort(c->raw, (size_t)c->n_raw, sizeof *c->raw, cmp_raw);
+    int n_ids = 0;
+    for (long i = 0; i < c->n_raw; i++)
+        if (c->raw[i].id + 1 > n_ids)
+            n_ids = c->raw[i].id + 1;
+    long *first_frame = malloc(sizeof *first_frame * (size_t)(n_ids + 1));
+    if (!first_frame)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    for (int j = 0; j < n_ids; j++)
+        first_frame[j] = -1;
+    for (long i = c->n_raw - 1; i >= 0; i--)
+        first_frame[c->raw[i].id] = c->raw[i].frame;
+    int rc = 0;
+    for (int id = 0; id < n_ids && !rc; id++) {
+        long last_any = -1, n = 0;
+        const raw_point *l1 = NULL, *l0 = NULL, *first = NULL;
+        double umin = INFINITY, umax = -INFINITY, vmin = INFINITY, vmax = -INFINITY;
+        for (long i = 0; i < c->n_raw; i++) {
+            const raw_point *p = &c->raw[i];
+            if (p->id != id)
+                continue;
+            last_any = p->frame;
+            if (p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED))
+                continue;
+            if (!first)
+                first = p;
+            l0 = l1;
+            l1 = p;
+            n++;
+            umin = fmin(umin, p->u), umax = fmax(umax, p->u), vmin = fmin(vmin, p->v), vmax = fmax(vmax, p->v);
+        }
+        if (!l1 || last_any >= c->frames - 1 || n < 3)
+            continue;
+        if (umax - umin < 2 && vmax - vmin < 2) /* px: a still glint learnt as static */
+            continue;
+        double vu = 0, vv = 0;
+        if (l0 && l1->frame > l0->frame) {
+            vu = (l1->u - l0->u) / (double)(l1->frame - l0->frame);
+            vv = (l1->v - l0->v) / (double)(l1->frame - l0->frame);
+        }
+        int coast = c->tr->max_coast;
+        double margin = 10; /* px: a marker within this of the edge may have left the image */
+        double pu = l1->u + vu * coast, pv = l1->v + vv * coast;
+        int inside = l1->u > margin && l1->v > margin && l1->u < c->info->width - 1 - margin &&
+                     l1->v < c->info->height - 1 - margin && pu > margin && pv > margin &&
+                     pu < c->info->width - 1 - margin && pv < c->info->height - 1 - margin;
+        /* a new track born after the loss may be the marker back (the body template
+           gives it its identity again): not an error then */
+        int reborn = 0;
+        for (int j = id + 1; j < n_ids && !reborn; j++)
+            reborn = first_frame[j] > l1->frame;
+        if (inside && !reborn)
+            rc = icv_err_set(err, ICV_ENOTFOUND,
+                             "camera '%s' (%s): marker track %d lost from frame %ld (last seen at %.1f, %.1f px) "
+                             "for longer than the coasting limit of %d frames, and never found again",
+                             c->spec->id, c->spec->video, id, l1->frame + 1, l1->u, l1->v, coast);
+    }
+    free(first_frame);
+    return rc;
+}
+
+/* Sorts the points, indexes them by frame, undistorts them. */
+static int camera_index(pl_camera *c, icv_err *err)
+{
+    qsort(c->raw, (size_t)c->n_raw, sizeof *c->raw, cmp_raw);
+    c->pts = calloc((size_t)c->n_raw + 1, sizeof *c->pts);
+    calib_pt2 *uv = malloc(sizeof *uv * ((size_t)c->n_raw + 1));
+    if (!c->pts || !uv) {
+        free(uv);
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    }
+    for (long i = 0; i < c->n_raw; i++)
+        uv[i] = (calib_pt2){c->raw[i].u, c->raw[i].v};
+    int rc = c->n_raw ? calib_undistort_points(&c->in, uv, (int)c->n_raw, 0, uv, err) : 0;
+    if (rc) {
+        free(uv);
+        return rc;
+    }
+    long f = 0;
+    c->n_ids = 0;
+    for (long i = 0; i < c->n_raw; i++) {
+        const raw_point *r = &c->raw[i];
+        c->pts[i] = (track_pipe_point){r->frame, r->id, uv[i].u, uv[i].v, r->sigma, r->flags, 0};
+        while (f <= r->frame)
+            c->frame_start[f++] = i;
+        if (r->id + 1 > c->n_ids)
+            c->n_ids = r->id + 1;
+    }
+    while (f <= c->frames)
+        c->frame_start[f++] = c->n_raw;
+    free(uv);
+    /* px/frame^2: a kink the linear interpolation cannot follow (its error is a/8 for an
+       acceleration a, 0.25 px here); free flight at 240 fps bends tracks by ~0.2 */
+    track_pipe_mark_breaks(c->pts, c->n_raw, c->frame_start, c->frames, 2.0);
+    c->label = malloc(sizeof *c->label * ((size_t)c->frames * (c->n_ids ? c->n_ids : 1)));
+    if (!c->label)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    for (long i = 0; i < c->frames * (c->n_ids ? c->n_ids : 1); i++)
+        c->label[i] = -1;
+    c->pc = (track_pipe_camera){.pts = c->pts, .n_pts = c->n_raw, .frame_start = c->frame_start,
+                                .frames = c->frames, .cam_time_s = c->tcam, .fps = c->info->capture_fps};
+    return 0;
+}
+
+static void set_view(track_view *v, const calib_intrinsics *in, const double R[3][3], const double T[3])
+{
+    memset(v, 0, sizeof *v);
+    v->K[0][0] = in->fx, v->K[0][2] = in->cx, v->K[1][1] = in->fy, v->K[1][2] = in->cy, v->K[2][2] = 1;
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++)
+            v->R[i][j] = R ? R[i][j] : (i == j);
+        v->t[i] = T ? T[i] : 0;
+    }
+}
+
+
+/* to the surface frame: x_s = Rs^T (x_cam - ts), cov_s = Rs^T cov Rs */
+void pl_to_surface(const calib_surface *s, const double X[3], const double cov[3][3], pl_cand *out)
+{
+    icv_mat3 Rt = icv_m3_transpose(s->R), C;
+    out->X = icv_m3_apply(Rt, icv_v3_sub(icv_v3_from_array(X), s->t));
+    memcpy(C.m, cov, sizeof C.m);
+    C = icv_m3_mul(icv_m3_mul(Rt, C), s->R);
+    memcpy(out->cov, C.m, sizeof out->cov);
+}
+
+static int usable_point(const track_pipe_point *p)
+{
+    return !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED | TRACK_FLAG_OUTLIER));
+}
+
+/* Candidates of reference frame f: triangulated (two cameras) or on the motion plane. */
+static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const track_pipeline_options *opt,
+                            long f, double t_exp, pl_cand *cand, int *n_cand, icv_err *err)
+{
+    pl_camera *a = &cams[0];
+    *n_cand = 0;
+    track_view va[TRACK_MAX_TRACKS], vb[TRACK_MAX_TRACKS];
+    int ida[TRACK_MAX_TRACKS], idb[TRACK_MAX_TRACKS], interp_b[TRACK_MAX_TRACKS], na = 0, nb = 0;
+    for (long i = a->frame_start[f]; i < a->frame_start[f + 1] && na < TRACK_MAX_TRACKS; i++) {
+        const track_pipe_point *p = &a->pts[i];
+        if (!usable_point(p))
+            continue;
+        va[na] = a->pc.view;
+        va[na].u = p->u, va[na].v = p->v, va[na].sigma = p->sigma;
+        ida[na++] = p->id;
+    }
+    if (nc == 1) {
+        double p0[3], nrm[3];
+        icv_v3_to_array(cal->plane.t, p0);
+        for (int k = 0; k < 3; k++)
+            nrm[k] = cal->plane.R.m[k][1];
+        for (int i = 0; i < na && *n_cand < PL_MAX_CAND; i++) {
+            track_point3d X;
+            if (track_ray_plane(&va[i], p0, nrm, &X, NULL) != 0)
+                continue;
+            pl_cand *c = &cand[(*n_cand)++];
+            pl_to_surface(&cal->surf, X.X, X.cov, c);
+            c->X.z = 0; /* planar mode: z is the motion plane's normal (contract) */
+            c->residual = 0;
+            c->chi2 = 0;
+            c->flags = 0;
+            c->ida = ida[i];
+            c->idb = -1;
+            c->v[0] = va[i];
+        }
+        return 0;
+    }
+    pl_camera *b = &cams[1];
+    double tc = t_exp + b->off_s;
+    long fb = (long)floor((tc - b->tcam[0]) * b->pc.fps);
+    for (long g = fb; g <= fb + 1; g++) {
+        if (g < 0 || g >= b->frames)
+            continue;
+        for (long i = b->frame_start[g]; i < b->frame_start[g + 1] && nb < TRACK_MAX_TRACKS; i++) {
+            int id = b->pts[i].id, dup = 0;
+            for (int k = 0; k < nb; k++)
+                dup |= idb[k] == id;
+            if (dup)
+                continue;
+            double u, v, s;
+            int interp;
+            if (track_pipe_interpolate(&b->pc, id, tc, &u, &v, &s, &interp) != 0)
+                continue;
+            vb[nb] = b->pc.view;
+            vb[nb].u = u, vb[nb].v = v, vb[nb].sigma = s;
+            interp_b[nb] = interp;
+            idb[nb++] = id;
+        }
+    }
+    if (na == 0 || nb == 0)
+        return 0;
+    int match[TRACK_MAX_TRACKS];
+    int rc = track_epipolar_match(va, na, vb, nb, opt->epipolar_max_px, match, err);
+    if (rc)
+        return rc;
+    if (opt->debug_frames && icv_log_get_level() >= ICV_LOG_DEBUG)
+        for (int i = 0; i < na; i++)
+            icv_debug("frame %ld: camera 0 track %d (%.2f, %.2f) px matched camera 1 track %d", f, ida[i], va[i].u,
+                      va[i].v, match[i] >= 0 ? idb[match[i]] : -1);
+    for (int i = 0; i < na && *n_cand < PL_MAX_CAND; i++) {
+        if (match[i] < 0)
+            continue;
+        track_view v2[2] = {va[i], vb[match[i]]};
+        for (int k = 0; k < 2; k++)
+            v2[k].sigma = hypot(v2[k].sigma, opt->sigma_floor_px);
+        track_point3d X;
+        if (track_triangulate(v2, 2, &X, NULL) != 0)
+            continue;
+        pl_cand *c = &cand[(*n_cand)++];
+        c->chi2 = X.chi2;
+        pl_to_surface(&cal->surf, X.X, X.cov, c);
+        c->residual = X.residual_px;
+        c->flags = interp_b[match[i]] ? TRACK_FLAG_INTERPOLATED : 0;
+        c->ida = ida[i];
+        c->idb = idb[match[i]];
+        c->v[0] = v2[0];
+        c->v[1] = v2[1];
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The centroids' sigmas hold the noise, not the model error of a marker whose visible
+ * part differs between the cameras (a band round a rod): the triangulations' median
+ * chi-square against that of a chi-square with 1 dof (0.455) scales the sigmas (never
+ * down), so the covariance stays honest; a point beyond the 99.9% limit at that scale
+ * is an outlier and is dropped. */
+static int flag_outliers(pl_cand *cand, int *cand_n, long F, pl_camera *ref, long *n_out, double *scale, icv_err *err)
+{
+    long n = 0;
+    for (long f = 0; f < F; f++)
+        n += cand_n[f];
+    *scale = 1;
+    if (n == 0)
+        return 0;
+    double *c2 = malloc(sizeof *c2 * (size_t)n);
+    if (!c2)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    long k = 0;
+    for (long f = 0; f < F; f++)
+        for (int i = 0; i < cand_n[f]; i++)
+            c2[k++] = cand[f * PL_MAX_CAND + i].chi2;
+    qsort(c2, (size_t)n, sizeof *c2, cmp_double);
+    double med = c2[n / 2];
+    free(c2);
+    double s2 = med / 0.455 > 1 ? med / 0.455 : 1;
+    *scale = sqrt(s2);
+    double lim = s2 * track_chi2_limit(1);
+    for (long f = 0; f < F; f++) {
+        pl_cand *c = cand + f * PL_MAX_CAND;
+        int m = 0;
+        for (int i = 0; i < cand_n[f]; i++) {
+            if (c[i].chi2 > lim) {
+                (*n_out)++;
+                /* the reference camera's point is flagged in tracks2d (the other camera's
+                   was interpolated between two of its points: left as measured) */
+                for (long r = ref->frame_start[f]; r < ref->frame_start[f + 1]; r++)
+                    if (ref->raw[r].id == c[i].ida)
+                        ref->raw[r].flags |= TRACK_FLAG_OUTLIER;
+                continue;
+            }
+            c[m] = c[i];
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    c[m].cov[a][b] *= s2;
+            m++;
+        }
+        cand_n[f] = m;
+    }
+    return 0;
+}
+
+/* One-camera mode: a marker off the body's plane of motion (body z != 0, e.g. a sticker
+ * on a bar's front face) moves in the plane parallel to the motion plane at that
+ * offset along the surface z (the body's z stays the motion plane's normal in planar
+ * motion). Its ray meets that plane; z is then written 0 (contract, planar mode). */
+static void planar_marker_plane(const pl_calib *cal, double dz, pl_cand *c)
+{
+    double p0[3], nrm[3];
+    for (int k = 0; k < 3; k++) {
+        nrm[k] = cal->plane.R.m[k][1];
+        p0[k] = icv_v3_get(cal->plane.t, k) + dz * cal->surf.R.m[k][2];
+    }
+    track_point3d X;
+    if (track_ray_plane(&c->v[0], p0, nrm, &X, NULL) != 0)
+        return;
+    pl_to_surface(&cal->surf, X.X, X.cov, c);
+    c->X.z = 0;
+}
+
+/* The body marker of 2D point (frame f, id): the label given at f or the nearest frame. */
+static int label_2d(const pl_camera *c, long f, int id)
+{
+    for (long d = 0; d <= 3; d++) { /* frames: a coasted or unmatched point near a labelled one */
+        if (f - d >= 0 && c->label[(f - d) * c->n_ids + id] >= 0)
+            return c->label[(f - d) * c->n_ids + id];
+        if (f + d < c->frames && c->label[(f + d) * c->n_ids + id] >= 0)
+            return c->label[(f + d) * c->n_ids + id];
+    }
+    /* else the label the track carries most often */
+    int votes[ICV_MAX_MARKERS] = {0}, best = -1, bv = 0;
+    for (long g = 0; g < c->frames; g++) {
+        int l = c->label[g * c->n_ids + id];
+        if (l >= 0 && ++votes[l] > bv)
+            bv = votes[l], best = l;
+    }
+    return best;
+}
+
+static void remove_written(char paths[][ICV_PATH_MAX], int n)
+{
+    for (int i = 0; i < n; i++)
+        unlink(paths[i]);
+}
+
+int track_pipeline_run(const char *experiment_path, const char *out_dir, const track_pipeline_options *opt_in,
+                       track_pipeline_result *res_out, icv_err *err)
+{
+    double t_start = icv_now();
+    track_pipeline_options opt;
+    if (opt_in)
+        opt = *opt_in;
+    else
+        track_pipeline_options_default(&opt);
+    track_pipeline_result res;
+    memset(&res, 0, sizeof res);
+    icv_experiment *exp = calloc(1, sizeof *exp);
+    pl_calib *cal = calloc(1, sizeof *cal);
+    pl_camera cams[2];
+    memset(cams, 0, sizeof cams);
+    track_identity *ident = NULL;
+    pl_cand *cand = NULL;
+    int *cand_n = NULL;
+    track_row2d *rows2d = NULL;
+    track_quality3d *qrows = NULL;
+    long *fr3 = NULL;
+    double *t3 = NULL, *xyz = NULL;
+    icv_vec3 *axes = NULL; /* per reference frame: the rod's axis (camera frame), x = NaN unknown */
+    int rc = 0;
+    if (!exp || !cal) {
+        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((rc = icv_experiment_load(experiment_path, exp, err)) != 0)
+        goto done;
+    pl_track_keys keys;
+    if ((rc = read_track_keys(exp->path, &opt, &keys, err)) != 0)
+        goto done;
+    int nc = exp->n_cameras, nm = exp->n_markers;
+    if (nc > 2) {
+        rc = icv_err_set(err, ICV_ENOTIMPL, "%s: %d cameras: more than two are not supported yet", exp->path, nc);
+        goto done;
+    }
+    res.n_cameras = nc;
+    res.n_markers = nm;
+    res.planar = nc == 1;
+    if ((rc = load_calibration(exp, cal, err)) != 0)
+        goto done;
+    memcpy(res.surface_R, cal->surf.R.m, sizeof res.surface_R);
+    icv_v3_to_array(cal->surf.t, res.surface_t);
+
+    long total = 0;
+    for (int c = 0; c < nc; c++) {
+        if ((rc = camera_open(exp, c, cal, &opt, &keys, &cams[c], err)) != 0)
+            goto done;
+        total += cams[c].frames;
+        snprintf(res.camera_id[c], ICV_ID_MAX, "%s", exp->cameras[c].id);
+    }
+    set_view(&cams[0].pc.view, &cams[0].in, NULL, NULL);
+    if (nc == 2)
+        set_view(&cams[1].pc.view, &cams[1].in, cal->R, cal->T);
+
+    icv_debug("timing: setup (experiment, calibration, surface, opening videos) %.3f s", icv_now() - t_start);
+    double t_2d = icv_now();
+    /* 2D: every camera's frames once */
+    icv_progress pg;
+    icv_progress_begin(&pg, "track", total);
+    long done_frames = 0;
+    for (int c = 0; c < nc && !rc; c++)
+        rc = camera_track(&cams[c], &pg, &done_frames, &res.decode_seconds, err);
+    icv_progress_end(&pg);
+    if (rc)
+        goto done;
+    for (int c = 0; c < nc; c++) {
+        if ((rc = camera_check(exp, &opt, &cams[c], err)) != 0)
+            goto done;
+        track_view keep = cams[c].pc.view;
+        if ((rc = camera_index(&cams[c], err)) != 0)
+            goto done;
+        cams[c].pc.view = keep;
+        res.frames[c] = cams[c].frames;
+        res.identities[c] = cams[c].tr->n_identities;
+    }
+
+    icv_debug("timing: 2D %.3f s (reading frames %.3f s, brightness %.3f s, detect+track %.3f s)", icv_now() - t_2d,
+              res.decode_seconds, cams[0].t_mean + cams[1].t_mean, cams[0].t_step + cams[1].t_step);
+    double t_sync = icv_now();
+    /* sync */
+    double fps[2] = {cams[0].pc.fps, nc == 2 ? cams[1].pc.fps : 0};
+    capture_sync sync[2];
+    memset(sync, 0, sizeof sync);
+    if (exp->sync == ICV_SYNC_FLASH && nc >= 2) {
+        capture_flash fl[2];
+        for (int c = 0; c < nc; c++) {
+            res.has_flash[c] = capture_flash_detect(cams[c].bright, cams[c].tcam, cams[c].frames, 0, &fl[c]);
+            if (!res.has_flash[c]) {
+                rc = icv_err_set(err, ICV_ENOTFOUND,
+                                 "%s: camera '%s' (%s): no flash found for sync (set sync.offsets or sync: none)",
+                                 exp->path, exp->cameras[c].id, exp->cameras[c].video);
+                goto done;
+            }
+        }
+        if ((rc = capture_sync_offsets(nc, fl, fps, NULL, sync, err)) != 0)
+            goto done;
+    } else if (exp->sync == ICV_SYNC_OFFSETS) {
+        if ((rc = capture_sync_offsets(nc, NULL, fps, exp->sync_offsets, sync, err)) != 0)
+            goto done;
+    }
+    snprintf(res.sync_source, sizeof res.sync_source, "%s",
+             exp->sync == ICV_SYNC_FLASH ? "flash" : exp->sync == ICV_SYNC_OFFSETS ? "sync.offsets" : "none");
+    for (int c = 0; c < nc; c++) {
+        cams[c].off_s = sync[c].offset_s;
+        res.offset_initial_frames[c] = res.offset_frames[c] = sync[c].offset_frames;
+    }
+    if (nc == 2 && opt.refine_offset && exp->sync != ICV_SYNC_OFFSETS) {
+        double range = exp->sync == ICV_SYNC_NONE ? fmax(opt.refine_range, 5.0) : opt.refine_range;
+        double off, sig, rms;
+        icv_err e2;
+        if (track_subframe_offset(&cams[0].pc, &cams[1].pc, sync[1].offset_frames, range, opt.epipolar_max_px,
+                                  &off, &sig, &rms, &e2) == 0) {
+            res.offset_refined = 1;
+            res.offset_frames[1] = off;
+            res.offset_sigma_frames = sig;
+            res.offset_residual_px = rms;
+            cams[1].off_s = off / fps[1];
+        } else {
+            icv_warn("%s: sub-frame offset not refined (%s); using %.3f frames", exp->path, e2.msg,
+                     sync[1].offset_frames);
+        }
+    }
+
+    for (int c = 0; c < nc; c++)
+        icv_debug("camera '%s': %ld frames, %ld points, %d identities, offset %.4f frames (%.6f s)",
+                  exp->cameras[c].id, cams[c].frames, cams[c].n_raw, cams[c].n_ids, res.offset_frames[c],
+                  cams[c].off_s);
+    icv_debug("timing: sync %.3f s", icv_now() - t_sync);
+    double t_3d = icv_now();
+    /* 3D: candidates per reference frame */
+    long F = cams[0].frames;
+    cand = malloc(sizeof *cand * (size_t)(F * PL_MAX_CAND + 1));
+    cand_n = calloc((size_t)F + 1, sizeof *cand_n);
+    fr3 = malloc(sizeof *fr3 * (size_t)(F + 1));
+    t3 = malloc(sizeof *t3 * (size_t)(F + 1));
+    xyz = malloc(sizeof *xyz * (size_t)(F * nm * 3 + 1));
+    qrows = malloc(sizeof *qrows * (size_t)(F * nm + 1));
+    axes = malloc(sizeof *axes * (size_t)(F + 1));
+    if (!cand || !cand_n || !fr3 || !t3 || !xyz || !qrows || !axes) {
+        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        goto done;
+    }
+    pl_band band;
+    pl_band_init(exp, &band);
+    /* Two passes when there are band markers: the first labels the markers and finds
+       the rod's axis; the second starts from centroids moved to the axis (both cameras'
+       points, undistorted), refines the offset again from them and triangulates. */
+    int corrected = 0, n_pass = band.on && opt.band_correction ? 2 : 1;
+    long nq = 0;
+    for (int pass = 0; pass < n_pass; pass++) {
+    if (pass == 1) {
+        for (int c = 0; c < nc; c++) {
+            pl_camera *cm = &cams[c];
+            for (long i = 0; i < cm->n_raw; i++) {
+                track_pipe_point *pp = &cm->pts[i];
+                int l = label_2d(cm, pp->frame, pp->id);
+                if (l >= 0 && band.band[l] && usable_point(pp))
+                    pl_band_shift_2d(&band, cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, F, xyz,
+                                  axes, nm, l, cm->tcam[pp->frame] - cm->off_s, &pp->u, &pp->v);
+            }
+            for (long i = 0; i < cm->frames * (cm->n_ids ? cm->n_ids : 1); i++)
+                cm->label[i] = -1;
+        }
+        corrected = 1;
+        if (res.offset_refined) {
+            double off, sig, rms;
+            icv_err e2;
+            if (track_subframe_offset(&cams[0].pc, &cams[1].pc, res.offset_frames[1], 0.5, opt.epipolar_max_px, &off,
+                                      &sig, &rms, &e2) == 0) {
+                res.offset_frames[1] = off;
+                res.offset_sigma_frames = sig;
+                res.offset_residual_px = rms;
+                cams[1].off_s = off / fps[1];
+            }
+        }
+        track_identity_free(ident);
+        ident = NULL;
+        res.outliers3d = res.points3d = res.interpolated3d = res.band_corrected = res.swaps_repaired = 0;
+        nq = 0;
+        band.t_axis = -INFINITY;
+    }
+    for (long f = 0; f < F; f++) {
+        double t = cams[0].tcam[f] - cams[0].off_s;
+        if ((rc = frame_candidates(cams, nc, cal, &opt, f, t, cand + f * PL_MAX_CAND, &cand_n[f], err)) != 0)
+            goto done;
+    }
+    for (long r = 0; r < cams[0].n_raw; r++) /* this pass's outliers only */
+        cams[0].raw[r].flags &= ~(unsigned)TRACK_FLAG_OUTLIER;
+    if (nc == 2 && (rc = flag_outliers(cand, cand_n, F, &cams[0], &res.outliers3d, &res.sigma_scale, err)) != 0)
+        goto done;
+
+    /* the template must fit: median of each measured inter-marker distance */
+    ident = track_identity_alloc(nm, exp->markers, opt.template_tol_m, opt.template_tol_rel, err);
+    if (!ident) {
+        rc = err ? err->code : ICV_EINVAL;
+        goto done;
+    }
+    {
+        int npair = nm * (nm - 1) / 2;
+        double *dist = malloc(sizeof *dist * (size_t)(F * npair + 1));
+        long *ndist = calloc((size_t)npair + 1, sizeof *ndist);
+        if (!dist || !ndist) {
+            free(dist);
+            free(ndist);
+            rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+            goto done;
+        }
+        icv_vec3 X[PL_MAX_CAND];
+        int lab[PL_MAX_CAND];
+        for (long f = 0; f < F; f++) {
+            if (cand_n[f] < 2)
+                continue;
+            for (int i = 0; i < cand_n[f]; i++)
+                X[i] = cand[f * PL_MAX_CAND + i].X;
+            track_identity_fit(ident, X, cand_n[f], lab);
+            int pos[ICV_MAX_MARKERS];
+            for (int j = 0; j < nm; j++)
+                pos[j] = -1;
+            for (int i = 0; i < cand_n[f]; i++)
+                if (lab[i] >= 0)
+                    pos[lab[i]] = i;
+            for (int j = 0, q = 0; j < nm; j++)
+                for (int k = j + 1; k < nm; k++, q++)
+                    if (pos[j] >= 0 && pos[k] >= 0)
+                        dist[(long)q * F + ndist[q]++] = icv_v3_norm(icv_v3_sub(X[pos[j]], X[pos[k]]));
+        }
+        char msg[ICV_ERR_MSG_MAX] = "";
+        size_t len = 0;
+        int bad = 0;
+        double ss = 0;
+        long nss = 0;
+        for (int j = 0, q = 0; j < nm; j++) {
+            for (int k = j + 1; k < nm; k++, q++) {
+                if (ndist[q] == 0)
+                    continue;
+                double *d = dist + (long)q * F;
+                /* median by partial insertion sort: F is small (frames) */
+                for (long a = 1; a < ndist[q]; a++)
+                    for (long b = a; b > 0 && d[b] < d[b - 1]; b--) {
+                        double tmp = d[b];
+                        d[b] = d[b - 1];
+                        d[b - 1] = tmp;
+                    }
+                double med = d[ndist[q] / 2];
+                double D = icv_v3_norm(icv_v3_sub(exp->markers[j], exp->markers[k]));
+                ss += (med - D) * (med - D);
+                nss++;
+                if (fabs(med - D) > opt.template_tol_m + opt.template_tol_rel * D && len < sizeof msg - 80) {
+                    bad++;
+                    len += (size_t)snprintf(msg + len, sizeof msg - len, "%sm%d-m%d %.4f m measured vs %.4f m (%+.1f mm)",
+                                            bad > 1 ? ", " : "", j, k, med, D, 1e3 * (med - D));
+                }
+            }
+        }
+        free(dist);
+        free(ndist);
+        res.template_rms_m = nss ? sqrt(ss / nss) : 0;
+        if (bad) {
+            rc = icv_err_set(err, ICV_EINVAL,
+                             "%s: body.markers do not fit the triangulated points: %s (wrong markers in "
+                             "experiment.yaml, or a wrong calibration scale)",
+                             exp->path, msg);
+            goto done;
+        }
+    }
+
+    /* identity frame by frame; the rows of tracks3d and its quality file */
+    double rss = 0;
+    for (long f = 0; f < F; f++) {
+        double t = cams[0].tcam[f] - cams[0].off_s;
+        fr3[f] = f;
+        t3[f] = t;
+        for (long i = 0; i < (long)nm * 3; i++)
+            xyz[f * nm * 3 + i] = NAN;
+        pl_cand *cf = cand + f * PL_MAX_CAND;
+        icv_vec3 X[PL_MAX_CAND];
+        int lab[PL_MAX_CAND];
+        for (int i = 0; i < cand_n[f]; i++)
+            X[i] = cf[i].X;
+        track_identity_label(ident, X, cand_n[f], t, lab);
+        axes[f] = icv_v3(NAN, NAN, NAN);
+        if (band.on && opt.band_correction) {
+            icv_vec3 ax;
+            if (pl_band_axis(&band, cal, cf, lab, cand_n[f], &ax) == 0) {
+                band.axis = ax;
+                band.t_axis = t;
+            }
+            if (t - band.t_axis < 0.05) /* s: the axis turns little in that time */
+                axes[f] = band.axis;
+            if (t - band.t_axis < 0.05 && !corrected)
+                for (int i = 0; i < cand_n[f]; i++)
+                    if (lab[i] >= 0 && band.band[lab[i]]) {
+                        pl_band_correct(&band, cal, nc, band.axis, &cf[i]);
+                        X[i] = cf[i].X;
+                        res.band_corrected++;
+                    }
+        }
+        if (nc == 1) /* one camera: each marker meets its own plane */
+            for (int i = 0; i < cand_n[f]; i++)
+                if (lab[i] >= 0 && exp->markers[lab[i]].z != 0) {
+                    planar_marker_plane(cal, exp->markers[lab[i]].z, &cf[i]);
+                    X[i] = cf[i].X;
+                }
+        for (int i = 0; i < cand_n[f]; i++) {
+            int j = lab[i];
+            if (j < 0)
+                continue;
+            /* a 2D track that changes marker is a swap the template repaired */
+            for (int c = 0; c < nc; c++) {
+                int id = c == 0 ? cf[i].ida : cf[i].idb;
+                if (id < 0)
+                    continue;
+                pl_camera *cm = &cams[c];
+                long g = f;
+                if (c == 1) { /* camera 1's frame nearest the reference time */
+                    g = lround((t + cm->off_s - cm->tcam[0]) * cm->pc.fps);
+                    if (g < 0 || g >= cm->frames)
+                        continue;
+                }
+                int prev = -1;
+                for (long h = g - 1; h >= 0 && h >= g - 3 && prev < 0; h--)
+                    prev = cm->label[h * cm->n_ids + id];
+                if (prev >= 0 && prev != j && c == 0)
+                    res.swaps_repaired++;
+                cm->label[g * cm->n_ids + id] = j;
+            }
+            double *o = xyz + (f * nm + j) * 3;
+            o[0] = X[i].x, o[1] = X[i].y, o[2] = X[i].z;
+            track_quality3d *q = &qrows[nq++];
+            q->frame = f;
+            q->time_s = t;
+            q->marker = j;
+            q->residual_px = cf[i].residual;
+            memcpy(q->cov, cf[i].cov, sizeof q->cov);
+            q->flags = cf[i].flags;
+            res.points3d++;
+            res.band_corrected += corrected && band.band[j];
+            res.interpolated3d += (cf[i].flags & TRACK_FLAG_INTERPOLATED) != 0;
+            rss += cf[i].residual * cf[i].residual;
+        }
+    }
+    res.rows3d = F;
+    res.residual_rms_px = res.points3d ? sqrt(rss / res.points3d) : 0;
+    if (res.points3d == 0) {
+        rc = icv_err_set(err, ICV_ENOTFOUND,
+                         "%s: no marker position could be %s in any frame%s", exp->path,
+                         nc == 2 ? "triangulated (no detection of one camera lies on the other's epipolar lines: "
+                                   "check the calibration and sync)"
+                                 : "placed on the motion plane",
+                         "");
+        goto done;
+    }
+    } /* passes */
+
+    icv_debug("timing: 3D and identity %.3f s", icv_now() - t_3d);
+    /* write everything, only now that every stage has succeeded */
+    if ((rc = icv_mkdirs(out_dir, err)) != 0)
+        goto done;
+    char written[ICV_MAX_CAMERAS + 2][ICV_PATH_MAX];
+    int n_written = 0;
+    for (int c = 0; c < nc && !rc; c++) {
+        pl_camera *cm = &cams[c];
+        free(rows2d);
+        rows2d = malloc(sizeof *rows2d * ((size_t)cm->n_raw + 1));
+        if (!rows2d) {
+            rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+            break;
+        }
+        for (long i = 0; i < cm->n_raw; i++) {
+            const raw_point *p = &cm->raw[i];
+            int l = label_2d(cm, p->frame, p->id);
+            /* a 2D track no 3D point labelled (a glint, a marker one camera alone saw):
+               written with an index past the body's markers */
+            rows2d[i] = (track_row2d){p->frame, cm->tcam[p->frame] - cm->off_s, l >= 0 ? l : nm + p->id, p->u,
+                                      p->v, p->area, p->flags};
+            if (l >= 0 && band.on && opt.band_correction && band.band[l] &&
+                !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED)))
+                pl_band_shift_2d(&band, cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, F, xyz, axes, nm,
+                              l, rows2d[i].time_s, &rows2d[i].u_px, &rows2d[i].v_px);
+        }
+        res.points2d[c] = cm->n_raw;
+        char name[ICV_ID_MAX + 32];
+        snprintf(name, sizeof name, "tracks2d_%s.csv", exp->cameras[c].id);
+        if ((rc = icv_path_join(written[n_written], ICV_PATH_MAX, out_dir, name, err)) != 0)
+            break;
+        if ((rc = track_tracks2d_write(written[n_written], rows2d, (size_t)cm->n_raw, err)) == 0)
+            n_written++;
+    }
+    if (!rc && (rc = icv_path_join(written[n_written], ICV_PATH_MAX, out_dir, "tracks3d.csv", err)) == 0 &&
+        (rc = track_tracks3d_write(written[n_written], nm, (size_t)F, fr3, t3, xyz, err)) == 0)
+        n_written++;
+    if (!rc && (rc = icv_path_join(written[n_written], ICV_PATH_MAX, out_dir, "tracks3d_quality.csv", err)) == 0 &&
+        (rc = track_quality3d_write(written[n_written], qrows, (size_t)nq, err)) == 0)
+        n_written++;
+    if (rc)
+        remove_written(written, n_written);
+
+done:
+    res.seconds = icv_now() - t_start;
+    if (res_out)
+        *res_out = res;
+    for (int c = 0; c < 2; c++)
+        camera_free(&cams[c]);
+    track_identity_free(ident);
+    free(cand);
+    free(cand_n);
+    free(rows2d);
+    free(qrows);
+    free(fr3);
+    free(t3);
+    free(xyz);
+    free(axes);
+    free(cal);
+    free(exp);
+    return rc;
+}

@@ -1,0 +1,352 @@
+/* subframe_sync.c: the sub-frame time offset between two cameras from the motion
+ * itself. A flash gives the offset to a fraction of a frame at best; a moving marker
+ * seen by camera a at time t lies on the epipolar line of camera b's view of it at the
+ * same t, so the offset that minimises the epipolar distances between a's points and
+ * b's track interpolated to a's times is the true one (the residual grows with the
+ * speed across the epipolar lines times the time error). Interpolation stays inside
+ * one flight segment: never across a gap or an impact (a kink of the 2D track). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "track/track_pipeline.h"
+
+static const track_pipe_point *find_point(const track_pipe_camera *c, long f, int id)
+{
+    if (f < 0 || f >= c->frames)
+        return NULL;
+    for (long i = c->frame_start[f]; i < c->frame_start[f + 1]; i++)
+        if (c->pts[i].id == id)
+            return &c->pts[i];
+    return NULL;
+}
+
+static int usable(const track_pipe_point *p)
+{
+    return p && !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED | TRACK_FLAG_OUTLIER));
+}
+
+int track_pipe_interpolate(const track_pipe_camera *c, int id, double tc, double *u, double *v, double *sigma,
+                           int *interpolated)
+{
+    const double *t = c->cam_time_s;
+    if (c->frames < 1 || tc < t[0] || tc > t[c->frames - 1])
+        return -1;
+    /* first frame k with t[k] > tc, minus one (times ascend) */
+    long lo = 0, hi = c->frames - 1;
+    while (hi - lo > 1) {
+        long mid = (lo + hi) / 2;
+        if (t[mid] <= tc)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    long k = t[hi] <= tc ? hi : lo;
+    double dt_frame = 1.0 / c->fps;
+    const track_pipe_point *p0 = find_point(c, k, id);
+    if (fabs(tc - t[k]) < 1e-6 * dt_frame) { /* on the frame itself */
+        if (!usable(p0))
+            return -1;
+        *u = p0->u;
+        *v = p0->v;
+        *sigma = p0->sigma;
+        *interpolated = 0;
+        return 0;
+    }
+    const track_pipe_point *p1 = find_point(c, k + 1, id);
+    if (!usable(p0) || !usable(p1) || p0->seg_break)
+        return -1;
+    double span = t[k + 1] - t[k];
+    if (span > 1.5 * dt_frame) /* a dropped frame between: a gap */
+        return -1;
+    double w = (tc - t[k]) / span;
+    *u = (1 - w) * p0->u + w * p1->u;
+    *v = (1 - w) * p0->v + w * p1->v;
+    *sigma = sqrt((1 - w) * (1 - w) * p0->sigma * p0->sigma + w * w * p1->sigma * p1->sigma);
+    *interpolated = 1;
+    return 0;
+}
+
+void track_pipe_mark_breaks(track_pipe_point *pts, long n_pts, const long *frame_start, long frames,
+                            double kink_px)
+{
+    track_pipe_camera c = {.pts = pts, .n_pts = n_pts, .frame_start = frame_start, .frames = frames};
+    for (long i = 0; i < n_pts; i++)
+        pts[i].seg_break = 0;
+    /* second difference at frame f of track id, or -1 when not all three are measured */
+    for (long f = 0; f + 1 < frames; f++) {
+        for (long i = frame_start[f]; i < frame_start[f + 1]; i++) {
+            track_pipe_point *p = &pts[i];
+            if (!usable(p))
+                continue;
+            const track_pipe_point *pm = find_point(&c, f - 1, p->id), *pn = find_point(&c, f + 1, p->id),
+                                   *pnn = find_point(&c, f + 2, p->id);
+            if (!usable(pn)) {
+                continue; /* no interpolation to f + 1 anyway */
+            }
+            double lim = kink_px + 6 * p->sigma;
+            int k0 = 0, k1 = 0, have0 = 0, have1 = 0;
+            if (usable(pm)) {
+                have0 = 1;
+                k0 = hypot(pn->u - 2 * p->u + pm->u, pn->v - 2 * p->v + pm->v) > lim;
+            }
+            if (usable(pnn)) {
+                have1 = 1;
+                k1 = hypot(pnn->u - 2 * pn->u + p->u, pnn->v - 2 * pn->v + p->v) > lim;
+            }
+            /* an impact inside (f, f+1) bends both; one only bent: the impact is at a frame
+               (or next to a track's end: be safe when the one known bend is large) */
+            if ((have0 && have1 && k0 && k1) || (!have0 && k1) || (!have1 && k0))
+                p->seg_break = 1;
+        }
+    }
+}
+
+/* one matched pair of track identities */
+typedef struct {
+    int ia, ib;
+} id_pair;
+
+#define SS_MAX_PAIRS 32
+
+static void view_at(const track_view *v, double u, double vv, double s, track_view *out)
+{
+    *out = *v;
+    out->u = u;
+    out->v = vv;
+    out->sigma = s;
+}
+
+/* F = K_b^-T [t]x R K_a^-1 of the relative pose (Hartley & Zisserman eq. 9.6), as in
+ * epipolar.c; here the distance is signed, so that a constant offset of a marker's
+ * centroid between the views (a band seen from two sides) can be taken out. */
+static int fundamental(const track_view *a, const track_view *b, icv_mat3 *F)
+{
+    icv_mat3 Ka, Kb, Ra, Rb, Kai, Kbi;
+    memcpy(Ka.m, a->K, sizeof Ka.m);
+    memcpy(Kb.m, b->K, sizeof Kb.m);
+    memcpy(Ra.m, a->R, sizeof Ra.m);
+    memcpy(Rb.m, b->R, sizeof Rb.m);
+    if (icv_m3_inverse(Ka, &Kai) != 0 || icv_m3_inverse(Kb, &Kbi) != 0)
+        return -1;
+    icv_mat3 R = icv_m3_mul(Rb, icv_m3_transpose(Ra));
+    icv_vec3 t = icv_v3_sub(icv_v3(b->t[0], b->t[1], b->t[2]), icv_m3_apply(R, icv_v3(a->t[0], a->t[1], a->t[2])));
+    *F = icv_m3_mul(icv_m3_mul(icv_m3_transpose(Kbi), icv_m3_mul(icv_m3_skew(t), R)), Kai);
+    return 0;
+}
+
+static double signed_distance(icv_mat3 F, double ua, double va, double ub, double vb)
+{
+    icv_vec3 l = icv_m3_apply(F, icv_v3(ua, va, 1));
+    double nrm = hypot(l.x, l.y);
+    return nrm > 0 ? (l.x * ub + l.y * vb + l.z) / nrm : INFINITY;
+}
+
+/* Cost at offset off (and, with rho, the lag-1 correlation of the residuals of each
+ * pair of tracks): over a's usable points, the signed epipolar distance to b's
+ * interpolated point, less its mean over the pair of tracks (a constant offset of the
+ * centroids between the views does not depend on time), squared and capped at cap^2
+ * (robust to an impact's frames). d is scratch of a->n_pts entries. */
+static double cost_at(const track_pipe_camera *a, const track_pipe_camera *b, icv_mat3 F, const id_pair *pairs,
+                      int n_pairs, double off, double cap, long *n_used, double *d, int *which, double *rho)
+{
+    long n = 0;
+    double sum[SS_MAX_PAIRS] = {0};
+    long cnt[SS_MAX_PAIRS] = {0};
+    for (long f = 0; f < a->frames; f++) {
+        double tc = a->cam_time_s[f] + off / b->fps;
+        for (long i = a->frame_start[f]; i < a->frame_start[f + 1]; i++) {
+            const track_pipe_point *p = &a->pts[i];
+            if (!usable(p))
+                continue;
+            for (int k = 0; k < n_pairs; k++) {
+                if (pairs[k].ia != p->id)
+                    continue;
+                double u, v, s;
+                int interp;
+                if (track_pipe_interpolate(b, pairs[k].ib, tc, &u, &v, &s, &interp) != 0)
+                    break;
+                double x = signed_distance(F, p->u, p->v, u, v);
+                if (!isfinite(x))
+                    break;
+                d[n] = x;
+                which[n++] = k;
+                sum[k] += x;
+                cnt[k]++;
+                break;
+            }
+        }
+    }
+    double ss = 0, lag = 0, ss_all = 0;
+    long prev[SS_MAX_PAIRS];
+    for (int k = 0; k < n_pairs; k++)
+        prev[k] = -1;
+    for (long i = 0; i < n; i++) {
+        int k = which[i];
+        double e = d[i] - sum[k] / cnt[k];
+        ss += fabs(e) < cap ? e * e : cap * cap;
+        if (rho && fabs(e) < cap) { /* lag-1 products of the same pair of tracks */
+            ss_all += e * e;
+            if (prev[k] >= 0) {
+                double ep = d[prev[k]] - sum[k] / cnt[k];
+                if (fabs(ep) < cap)
+                    lag += e * ep;
+            }
+            prev[k] = i;
+        }
+    }
+    if (rho)
+        *rho = ss_all > 0 ? lag / ss_all : 0;
+    /* each pair's mean takes one degree of freedom */
+    long dof = n;
+    for (int k = 0; k < n_pairs; k++)
+        dof -= cnt[k] > 0;
+    if (n_used)
+        *n_used = dof > 0 ? dof : 0;
+    return ss;
+}
+
+int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b, double center, double range,
+                          double max_px, double *offset, double *sigma, double *rms_px, icv_err *err)
+{
+    /* 1. pairs of identities: votes of per-frame epipolar matches at the center offset */
+    enum { NI = 64 };
+    int votes[NI][NI];
+    memset(votes, 0, sizeof votes);
+    for (long f = 0; f < a->frames; f++) {
+        double tc = a->cam_time_s[f] + center / b->fps;
+        track_view va[TRACK_MAX_TRACKS], vb[TRACK_MAX_TRACKS];
+        int ida[TRACK_MAX_TRACKS], idb[TRACK_MAX_TRACKS], na = 0, nb = 0, match[TRACK_MAX_TRACKS];
+        for (long i = a->frame_start[f]; i < a->frame_start[f + 1] && na < TRACK_MAX_TRACKS; i++) {
+            const track_pipe_point *p = &a->pts[i];
+            if (!usable(p) || p->id >= NI)
+                continue;
+            view_at(&a->view, p->u, p->v, p->sigma, &va[na]);
+            ida[na++] = p->id;
+        }
+        /* b's identities alive near tc */
+        long fb = (long)floor((tc - b->cam_time_s[0]) * b->fps);
+        for (long g = fb; g <= fb + 1; g++) {
+            if (g < 0 || g >= b->frames)
+                continue;
+            for (long i = b->frame_start[g]; i < b->frame_start[g + 1] && nb < TRACK_MAX_TRACKS; i++) {
+                int id = b->pts[i].id, dup = 0;
+                for (int k = 0; k < nb; k++)
+                    dup |= idb[k] == id;
+                if (dup || id >= NI)
+                    continue;
+                double u, v, s;
+                int interp;
+                if (track_pipe_interpolate(b, id, tc, &u, &v, &s, &interp) != 0)
+                    continue;
+                view_at(&b->view, u, v, s, &vb[nb]);
+                idb[nb++] = id;
+            }
+        }
+        if (na == 0 || nb == 0)
+            continue;
+        /* wider than max_px: the center offset may be a frame off */
+        if (track_epipolar_match(va, na, vb, nb, 4 * max_px, match, NULL) != 0)
+            continue;
+        for (int i = 0; i < na; i++)
+            if (match[i] >= 0)
+                votes[ida[i]][idb[match[i]]]++;
+    }
+    id_pair pairs[SS_MAX_PAIRS];
+    int n_pairs = 0;
+    for (;;) { /* greedy on the vote table: the strongest pair first */
+        int bi = -1, bj = -1, bv = 4; /* at least 5 frames agree */
+        for (int i = 0; i < NI; i++)
+            for (int j = 0; j < NI; j++)
+                if (votes[i][j] > bv) {
+                    bv = votes[i][j];
+                    bi = i;
+                    bj = j;
+                }
+        if (bi < 0 || n_pairs == SS_MAX_PAIRS)
+            break;
+        pairs[n_pairs++] = (id_pair){bi, bj};
+        for (int k = 0; k < NI; k++)
+            votes[bi][k] = votes[k][bj] = 0;
+    }
+    if (n_pairs == 0)
+        return icv_err_set(err, ICV_ENOTFOUND,
+                           "sub-frame sync: no marker track is seen by both cameras in 5 frames or more");
+
+    icv_mat3 F;
+    if (fundamental(&a->view, &b->view, &F) != 0)
+        return icv_err_set(err, ICV_EINVAL, "sub-frame sync: a camera matrix is singular");
+    double *dbuf = malloc(sizeof *dbuf * ((size_t)a->n_pts + 1));
+    int *wbuf = malloc(sizeof *wbuf * ((size_t)a->n_pts + 1));
+    if (!dbuf || !wbuf) {
+        free(dbuf);
+        free(wbuf);
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    }
+    /* 2. grid search, then golden-section refinement around the best grid point */
+    double cap = max_px, step = 0.02; /* frames */
+    int n_grid = (int)ceil(2 * range / step) + 1;
+    double best = center, best_c = INFINITY;
+    long n_best = 0;
+    for (int g = 0; g < n_grid; g++) {
+        double off = center - range + g * step;
+        long n;
+        double c = cost_at(a, b, F, pairs, n_pairs, off, cap, &n, dbuf, wbuf, NULL);
+        /* compare per point: a shift changes which frames can be interpolated */
+        double cn = n > 0 ? c / n : INFINITY;
+        if (cn < best_c) {
+            best_c = cn;
+            best = off;
+            n_best = n;
+        }
+    }
+    if (n_best < 10) {
+        free(dbuf);
+        free(wbuf);
+        return icv_err_set(err, ICV_ENOTFOUND, "sub-frame sync: only %ld points seen by both cameras", n_best);
+    }
+    double lo = best - step, hi = best + step;
+    const double gr = 0.5 * (sqrt(5.0) - 1);
+    double x1 = hi - gr * (hi - lo), x2 = lo + gr * (hi - lo);
+    long n1, n2;
+    double f1 = cost_at(a, b, F, pairs, n_pairs, x1, cap, &n1, dbuf, wbuf, NULL) / (n1 ? n1 : 1);
+    double f2 = cost_at(a, b, F, pairs, n_pairs, x2, cap, &n2, dbuf, wbuf, NULL) / (n2 ? n2 : 1);
+    for (int it = 0; it < 30 && hi - lo > 1e-5; it++) {
+        if (f1 < f2) {
+            hi = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = hi - gr * (hi - lo);
+            f1 = cost_at(a, b, F, pairs, n_pairs, x1, cap, &n1, dbuf, wbuf, NULL) / (n1 ? n1 : 1);
+        } else {
+            lo = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = lo + gr * (hi - lo);
+            f2 = cost_at(a, b, F, pairs, n_pairs, x2, cap, &n2, dbuf, wbuf, NULL) / (n2 ? n2 : 1);
+        }
+    }
+    double xo = 0.5 * (lo + hi);
+    long n0;
+    double rho = 0;
+    double c0 = cost_at(a, b, F, pairs, n_pairs, xo, cap, &n0, dbuf, wbuf, &rho);
+    /* 3. uncertainty: chi2(x) = c(x) / s^2 with s^2 = c0 / (n0 - 1) the per-point variance;
+       the curvature of c by central differences over +-h: sigma^2 = 2 s^2 / c'' */
+    double h = 0.05;
+    long nm, np;
+    double cm = cost_at(a, b, F, pairs, n_pairs, xo - h, cap, &nm, dbuf, wbuf, NULL) * n0 / (nm ? nm : 1);
+    double cp = cost_at(a, b, F, pairs, n_pairs, xo + h, cap, &np, dbuf, wbuf, NULL) * n0 / (np ? np : 1);
+    double curv = (cp - 2 * c0 + cm) / (h * h);
+    double s2 = n0 > 1 ? c0 / (n0 - 1) : c0;
+    /* residuals correlated from frame to frame (a slowly changing model error) carry
+       fewer independent points: the variance of a mean grows by (1 + rho) / (1 - rho)
+       for a lag-1 correlation rho (an AR(1) series) */
+    if (rho > 0)
+        s2 *= (1 + fmin(rho, 0.95)) / (1 - fmin(rho, 0.95));
+    free(dbuf);
+    free(wbuf);
+    *offset = xo;
+    *sigma = curv > 0 ? sqrt(2 * s2 / curv) : INFINITY;
+    *rms_px = n0 ? sqrt(c0 / n0) : 0;
+    return 0;
+}

@@ -1,0 +1,182 @@
+/* track_pipeline.h: `impactcv track` as one library call, and the pieces it is made of
+ * that tests use on their own: body-template identity (identity.c) and the sub-frame
+ * offset between two cameras from the motion (subframe_sync.c).
+ *
+ * The job (pipeline.c): experiment.yaml -> calibration and surface frame (calib/) ->
+ * every camera's video decoded once (capture/) with its per-frame brightness for the
+ * flash -> detector + tracker per camera (track.h) -> sync (flash, sync.offsets or
+ * none, then the sub-frame refinement) -> undistortion, epipolar association,
+ * interpolation of the other camera inside one flight segment, triangulation, the
+ * surface frame -> marker identity from body.markers -> DIR/tracks2d_<camera>.csv,
+ * DIR/tracks3d.csv, DIR/tracks3d_quality.csv, all written only once the whole job
+ * has succeeded (docs/pipeline.md). Frames, units: docs/conventions.md. */
+#ifndef ICV_TRACK_PIPELINE_H
+#define ICV_TRACK_PIPELINE_H
+
+#include "core/core.h"
+#include "track/track.h"
+
+/* Options are data: track_pipeline_options_default, then change what you need. */
+typedef struct {
+    long max_frames;        /* frames per camera to read; 0 = all */
+    int refine_offset;      /* 1 (default): refine the sub-frame offset of two cameras from the
+                               motion when sync is flash or none (sync.offsets are used as
+                               given) */
+    double refine_range;    /* frames: the refined offset is searched within this of the
+                               flash (or zero) offset. Default 1.5 (flash: 5 with sync none) */
+    double epipolar_max_px; /* px: largest epipolar distance of two detections of one
+                               marker. Default 6 */
+    double template_tol_m;  /* m: largest difference of a measured inter-marker distance from
+                               body.markers' before the template is said not to fit, plus
+                               template_tol_rel of the distance. Default 0.003 */
+    double template_tol_rel;/* default 0.03 */
+    int max_coast_error;    /* 1 (default): a confirmed marker track lost for longer than the
+                               tracker's coasting limit while the body is in view fails the
+                               job, naming the camera and frame */
+    double blob_excess;     /* a camera whose every frame's full scan holds more than this
+                               times the markers' number of blobs fails (suggest roi or
+                               threshold). Default 8 */
+    double threshold_fraction; /* the detector's auto threshold at this fraction of the
+                               markers' peak above the background. Default 0.5 (the
+                               detector's own 0.25 joins a band marker to a lit plate
+                               behind the rod) */
+    double min_circularity; /* the detector's shape test. Default 0.01: a band round a rod
+                               is ~2:1 seen from the side (minor^2/major^2 ~0.25) and a thin
+                               crescent seen from above the rod's end (3D positions written
+                               of 228 on sample_videos/01_rod_slope45_stereo: 0.15 210,
+                               0.04 213, 0.01 218) */
+    int centroid_margin_px; /* px: the detector's centroid box margin. Default 1: the
+                               detector's 2 takes in the black rod and the lit plate round
+                               a band (weights I - b of both signs), which lost the left
+                               camera's bottom band of sample 02 for good at frame 72 (its
+                               moments failed the shape test) and put 2D points 0.70 px
+                               from the truth of sample 01 (0.44 px with 1) */
+    double sigma_floor_px;  /* px: added in quadrature to each centroid's sigma before
+                               triangulation: the model error of a marker whose visible
+                               part differs between the cameras. Default 0.1 */
+    int band_correction;    /* 1 (default): markers on the axis of a capsule or cylinder are
+                               bands round it; their centroids are moved back to the axis
+                               (pipeline.c, band markers) */
+    int debug_frames;       /* 1: at debug level (-v), one line per frame and camera: the
+                               detector's statistics and the cross-camera matches.
+                               Default 0 */
+} track_pipeline_options;
+
+void track_pipeline_options_default(track_pipeline_options *o);
+
+/* What the job found, for the CLI to print and tests to check. */
+typedef struct {
+    int n_cameras;
+    int n_markers;
+    char camera_id[ICV_MAX_CAMERAS][ICV_ID_MAX];
+    long frames[ICV_MAX_CAMERAS];          /* frames decoded per camera */
+    long points2d[ICV_MAX_CAMERAS];        /* rows written to tracks2d per camera */
+    int identities[ICV_MAX_CAMERAS];       /* 2D track identities the tracker gave */
+    int has_flash[ICV_MAX_CAMERAS];
+    double offset_frames[ICV_MAX_CAMERAS]; /* frames: each camera's offset used (capture
+                                              convention: an event at experiment time t is
+                                              at that camera's fractional frame
+                                              t*fps + offset) */
+    double offset_initial_frames[ICV_MAX_CAMERAS]; /* frames: from flash / sync.offsets / none */
+    char sync_source[16];                  /* where offset_initial_frames came from: "flash",
+                                              "sync.offsets" or "none" */
+    int offset_refined;                    /* 1: camera 1's offset was refined from the motion */
+    double offset_sigma_frames;            /* frames: 1-sigma of the refined offset */
+    double offset_residual_px;             /* px: RMS epipolar distance at the refined offset */
+    long rows3d;                           /* rows of tracks3d.csv */
+    long points3d;                         /* marker positions written */
+    long outliers3d;                       /* triangulated points flagged outlier (not written) */
+    long interpolated3d;                   /* positions from an interpolated second view */
+    double residual_rms_px;                /* px: RMS reprojection residual of written points */
+    double sigma_scale;                    /* the centroid sigmas' scale the triangulation
+                                              residuals showed (>= 1; flag_outliers) */
+    double surface_R[3][3], surface_t[3];  /* the surface frame used, in the reference camera's
+                                              frame: x_cam = R x_surface + t (m) */
+    long band_corrected;                   /* positions moved from a band's visible half to
+                                              the rod's axis */
+    long swaps_repaired;                   /* frames where a 2D track's marker label changed
+                                              and the template's labelling was kept */
+    double template_rms_m;                 /* m: RMS of measured minus template distances */
+    int planar;                            /* 1: one-camera mode (ray-plane) */
+    double seconds;                        /* s: wall time of the job */
+    double decode_seconds;                 /* s: of it, reading frames (capture_source_read) */
+} track_pipeline_result;
+
+/* Runs `impactcv track EXPERIMENT -o OUT_DIR`. Writes OUT_DIR/tracks2d_<camera>.csv per
+ * camera, OUT_DIR/tracks3d.csv and OUT_DIR/tracks3d_quality.csv, only when the whole job
+ * succeeded (each file atomically; a failure leaves none of them). opt may be NULL
+ * (defaults), res may be NULL. Shows a progress bar on a terminal. Fails with one line
+ * naming the file, camera or frame. */
+int track_pipeline_run(const char *experiment_path, const char *out_dir, const track_pipeline_options *opt,
+                       track_pipeline_result *res, icv_err *err);
+
+/* ---- identity from the body template (identity.c) ----------------------- */
+
+/* Labels 3D points with the body's markers by inter-marker distances, frame after
+ * frame, keeping the labelling continuous (a symmetric template, e.g. a rod's three
+ * collinear markers, is resolved by continuity with the previous frames; at first
+ * sight the marker with the larger body-frame y gets the point higher along the
+ * surface y). Workspace sized once; labelling allocates nothing. */
+typedef struct track_identity track_identity;
+
+/* n_markers (<= ICV_MAX_MARKERS; labelling by enumeration needs <= 8) template points
+ * (m, body frame); tol_m + tol_rel * distance is the largest distance misfit accepted. */
+track_identity *track_identity_alloc(int n_markers, const icv_vec3 *markers, double tol_m, double tol_rel,
+                                     icv_err *err);
+void track_identity_free(track_identity *id);
+
+/* Labels n points X (m, surface frame) seen at time t (s): label[i] = marker index or
+ * -1 (not a body marker, or not consistent). Returns the number labelled. */
+int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t, int *label);
+
+/* The best labelling of n points by the template's distances alone (no continuity, no
+ * gate): for the template-fit check. Returns the RMS misfit (m), label as above. */
+double track_identity_fit(const track_identity *id, const icv_vec3 *X, int n, int *label);
+
+/* ---- sub-frame offset between two cameras (subframe_sync.c) -------------- */
+
+/* One camera's 2D track points, undistorted, sorted by frame then identity. */
+typedef struct {
+    long frame;
+    int id;          /* 2D track identity */
+    double u, v;     /* px: undistorted */
+    double sigma;    /* px */
+    unsigned flags;  /* TRACK_FLAG_*; coasted or merged points are not positions */
+    int seg_break;   /* 1: an impact (a kink) lies between this point and the same
+                        track's point in the next frame: never interpolate across */
+} track_pipe_point;
+
+typedef struct {
+    const track_pipe_point *pts;
+    long n_pts;
+    const long *frame_start;  /* frames + 1 entries: points of frame f are
+                                 [frame_start[f], frame_start[f+1]) */
+    long frames;
+    const double *cam_time_s; /* frames entries: this camera's clock, s */
+    double fps;               /* Hz */
+    track_view view;          /* K, R, t (u, v, sigma unused) */
+} track_pipe_camera;
+
+/* The point of track id of camera c at camera-clock time tc (s), interpolated linearly
+ * between the two adjacent frames that bracket tc when both measured it and no
+ * seg_break lies between (never across an impact or a gap). Returns 0 when found
+ * (*interpolated = 1 unless tc is a frame's own time), -1 otherwise. */
+int track_pipe_interpolate(const track_pipe_camera *c, int id, double tc, double *u, double *v, double *sigma,
+                           int *interpolated);
+
+/* Marks seg_break on points where the track's second difference says an impact lies
+ * between this frame and the next (both the second differences around that interval
+ * exceed kink_px + 6 sigma). */
+void track_pipe_mark_breaks(track_pipe_point *pts, long n_pts, const long *frame_start, long frames,
+                            double kink_px);
+
+/* The offset (frames of camera b, capture convention) within [center - range,
+ * center + range] that minimises the robust sum of squared epipolar distances between
+ * camera a's points and camera b's track interpolated at the same experiment time;
+ * pairs of track identities are those that match at the center offset. Fills the
+ * offset, its 1-sigma (from the curvature of the chi-square, scaled by the residual)
+ * and the RMS distance there. Fails (ICV_ENOTFOUND) with too little motion. */
+int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b, double center, double range,
+                          double max_px, double *offset, double *sigma, double *rms_px, icv_err *err);
+
+#endif
