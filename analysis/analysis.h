@@ -222,6 +222,8 @@ typedef struct {
 
 typedef struct {
     int n_poses;              /* frames with a pose */
+    int held_frames;          /* poses left out as a body at rest at the clip's start
+                                 or end (held before release, or landed) */
     icv_vec3 g, g_sd;         /* m/s^2, surface frame: the gravity used */
     int g_estimated;          /* 1: from free flight (gravity: auto) */
     int n_impacts;
@@ -341,6 +343,18 @@ int analysis_coefficients_job(const char *const *experiments, int n, const char 
 int analysis_coefficient_write(const char *path, const analysis_coefficient *c, const analysis_coefficient *repeats,
                                int n_repeats, icv_err *err);
 
+/* ---- against a synth experiment's truth.json --------------------------- */
+
+/* Compares the measured impacts with truth.json (schema impactcv-truth-1) using
+ * issue #9's tolerances: the instant within 0.2 frame (frame_s, s), velocity
+ * components within 0.5% of the impact speed, omega within 2% of |omega| or 0.1
+ * rad/s (its part perpendicular to the markers' line when the spin is not
+ * measured), e_kinematic, impulse_ratio and loss_fraction within 0.01, |g| within
+ * 0.5% when estimated. Writes a table to out (may be NULL). Returns 0 when all
+ * agree, ICV_EINVAL naming the first quantity out of tolerance, or an I/O error. */
+int analysis_truth_compare(const char *truth_path, const analysis_result *res, const analysis_body *b, double frame_s,
+                           FILE *out, icv_err *err);
+
 /* ---- the analyze job (impactcv analyze) ------------------------------- */
 
 /* The body of an experiment as the analysis needs it. */
@@ -351,6 +365,9 @@ typedef struct {
     const char *tracks_path;  /* NULL: <out_dir>/tracks3d.csv */
     const char *out_dir;      /* results.json and fits.csv go here */
     int method;               /* ANALYSIS_FIT | ANALYSIS_HOUBOLT */
+    const char *truth_path;   /* NULL, or a synth truth.json to compare with (after
+                                 the outputs are written; a disagreement fails) */
+    FILE *truth_table;        /* where the comparison table goes (NULL: nowhere) */
 } analysis_job;
 
 typedef struct {

@@ -156,6 +156,28 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
     int n = 0, rc = 0;
     pose_frames(tr, b, &prm, pf, &n);
     res->n_poses = n;
+    {
+        /* A body held before release, or at rest after the last landing, is not in
+         * free flight: runs of 3 or more frames at the clip's start or end whose
+         * centre moves less than 4 sigma per frame are left out (the frame where the
+         * motion starts is still at rest: the release comes after it). */
+        double sig = (tr->sigma ? prm.pos_sigma : prm.pos_sigma) / sqrt((double)b->tmpl.n_markers);
+        double lim = 4 * sig * sqrt(2.0);
+        int lo = 0, hi = n - 1;
+        while (lo + 1 < n && icv_v3_norm(icv_v3_sub(pf[lo + 1].pose.p, pf[lo].pose.p)) < lim)
+            lo++;
+        if (lo < 2)
+            lo = 0; /* fewer than 3 still frames: not a hold */
+        while (hi - 1 > lo && icv_v3_norm(icv_v3_sub(pf[hi].pose.p, pf[hi - 1].pose.p)) < lim)
+            hi--;
+        if (n - 1 - hi < 2)
+            hi = n - 1;
+        if (lo > 0 || hi < n - 1) {
+            memmove(pf, pf + lo, sizeof *pf * (size_t)(hi - lo + 1));
+            n = hi - lo + 1;
+            res->held_frames = tr->n_frames > 0 ? res->n_poses - n : 0;
+        }
+    }
     if (n < 2 * prm.min_side_frames + 1) {
         rc = icv_err_set(err, ICV_EINVAL, "tracks: only %d of %d frames have enough markers for a pose", n,
                          tr->n_frames);

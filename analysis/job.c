@@ -68,6 +68,14 @@ int analysis_job_run(const analysis_job *job, analysis_job_result *out, icv_err 
         rc = analysis_fits_write(path, &tr, &out->body, &out->res, err);
     if (!rc && !(rc = icv_path_join(path, sizeof path, job->out_dir, "results.json", err)))
         rc = analysis_results_write(path, out->exp.name, NULL, &out->res, err);
+    if (!rc && job->truth_path) {
+        double frame_s = tr.n_frames > 1 && tr.frame[tr.n_frames - 1] > tr.frame[0]
+                             ? (tr.t[tr.n_frames - 1] - tr.t[0]) / (tr.frame[tr.n_frames - 1] - tr.frame[0])
+                             : 0;
+        rc = analysis_truth_compare(job->truth_path, &out->res, &out->body, frame_s, job->truth_table, err);
+        if (rc)
+            icv_err_prefix(err, "%s: disagrees with the truth: ", job->truth_path);
+    }
     analysis_tracks_free(&tr);
     return rc;
 }

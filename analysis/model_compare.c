@@ -32,7 +32,9 @@ int analysis_model_compare(const analysis_body *b, const analysis_model *m, anal
         case_from(b, im, m, &c);
         int fit_mu = m->mu_k < 0, fit_e = m->e_n < 0;
         if (fit_mu || fit_e) {
-            impact_observation ob = {c, im->post.v, im->post.omega};
+            impact_observation ob = {c, im->post.v, im->post.omega, icv_v3(0, 0, 0)};
+            if (!im->spin_observable && !b->tmpl.point) /* the rod's spin is not in the data */
+                ob.omega_unseen = icv_m3_apply(im->pre.R, b->tmpl.axis);
             impact_fit_result fr;
             icv_err ferr = {0};
             double mu0 = fit_mu ? (isfinite(im->impulse_ratio) ? fmin(fmax(im->impulse_ratio, 0.05), 1.0) : 0.3)

@@ -39,6 +39,8 @@ int analysis_validation_write(const char *dir, analysis_job_result *const *jobs,
             case_of(jobs[j], im, &obs[k].pre);
             obs[k].v_post = im->post.v;
             obs[k].omega_post = im->post.omega;
+            if (!im->spin_observable && !jobs[j]->body.tmpl.point) /* the rod's spin is not in the data */
+                obs[k].omega_unseen = icv_m3_apply(im->pre.R, jobs[j]->body.tmpl.axis);
             r0 += isfinite(im->impulse_ratio) ? im->impulse_ratio : 0.3;
             e0 += isfinite(im->e_kinematic) ? im->e_kinematic : 0.5;
         }

@@ -25,7 +25,9 @@ static const char help[] =
     "validation table is written as DIR/validation.csv and DIR/validation.md.\n"
     "\n"
     "  --method fit      fits of free flight on each side (default)\n"
-    "  --method houbolt  the seeds' third-order differences, for comparison\n";
+    "  --method houbolt  the seeds' third-order differences, for comparison\n"
+    "  --truth truth.json  compare with a synth experiment's truth (issue #9's\n"
+    "                    tolerances): prints the table, fails on a disagreement\n";
 
 static void print_impacts(const analysis_job_result *j)
 {
@@ -58,7 +60,7 @@ int cmd_analyze(int argc, char **argv)
         fputs(help, stdout);
         return CLI_OK;
     }
-    const char *out = NULL, *tracks = NULL;
+    const char *out = NULL, *tracks = NULL, *truth = NULL;
     const char *exps[64];
     int n = 0, method = ANALYSIS_FIT;
     for (int i = 1; i < argc; i++) {
@@ -66,6 +68,8 @@ int cmd_analyze(int argc, char **argv)
             out = argv[++i];
         else if (!strcmp(argv[i], "--tracks") && i + 1 < argc)
             tracks = argv[++i];
+        else if (!strcmp(argv[i], "--truth") && i + 1 < argc)
+            truth = argv[++i];
         else if (!strcmp(argv[i], "--method") && i + 1 < argc) {
             const char *m = argv[++i];
             if (!strcmp(m, "fit"))
@@ -85,8 +89,8 @@ int cmd_analyze(int argc, char **argv)
         return cli_usage_error("analyze", "-o DIR is required");
     if (n == 0)
         return cli_usage_error("analyze", "expected an experiment file");
-    if (tracks && n > 1)
-        return cli_usage_error("analyze", "--tracks goes with one experiment");
+    if ((tracks || truth) && n > 1)
+        return cli_usage_error("analyze", "--tracks and --truth go with one experiment");
     analysis_job_result **jobs = calloc((size_t)n, sizeof *jobs);
     icv_err err = {0};
     int rc = jobs ? 0 : icv_err_set(&err, ICV_ENOMEM, "out of memory");
@@ -112,10 +116,12 @@ int cmd_analyze(int argc, char **argv)
             if (rc)
                 break;
         }
-        analysis_job job = {exps[i], tracks, dir, method};
-        if ((rc = analysis_job_run(&job, jobs[i], &err)))
+        analysis_job job = {exps[i], tracks, dir, method, truth, stdout};
+        rc = analysis_job_run(&job, jobs[i], &err);
+        if (jobs[i]->res.n_impacts > 0) /* also when the truth disagrees */
+            print_impacts(jobs[i]);
+        if (rc)
             break;
-        print_impacts(jobs[i]);
     }
     if (!rc && n > 1) {
         impact_fit_result fit;

@@ -120,6 +120,9 @@ typedef struct {
                             mu_s, mu_k and e_n are ignored */
     icv_vec3 v_post;     /* m/s, measured centre-of-mass velocity after impact, surface */
     icv_vec3 omega_post; /* rad/s, measured angular velocity after impact, surface */
+    icv_vec3 omega_unseen; /* unit axis (surface frame) about which omega was not
+                              measured (markers on one line: the spin about it), or 0:
+                              that component is left out of the comparison */
 } impact_observation;
 
 typedef struct {

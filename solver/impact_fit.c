@@ -35,12 +35,17 @@ int impact_observation_residual(const impact_observation *o, double mu, double e
     if (rc < 0)
         return rc;
     double L = gyration(&c);
+    icv_vec3 dw = icv_v3_sub(r->omega, o->omega_post);
+    if (icv_v3_norm(o->omega_unseen) > 0) { /* not measured about this axis: not compared */
+        icv_vec3 a = icv_v3_unit(o->omega_unseen);
+        dw = icv_v3_sub(dw, icv_v3_scale(a, icv_v3_dot(dw, a)));
+    }
     res[0] = r->v.x - o->v_post.x;
     res[1] = r->v.y - o->v_post.y;
     res[2] = r->v.z - o->v_post.z;
-    res[3] = L * (r->omega.x - o->omega_post.x);
-    res[4] = L * (r->omega.y - o->omega_post.y);
-    res[5] = L * (r->omega.z - o->omega_post.z);
+    res[3] = L * dw.x;
+    res[4] = L * dw.y;
+    res[5] = L * dw.z;
     return 0;
 }
 

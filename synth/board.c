@@ -112,6 +112,24 @@ synth_board_pose synth_board_on_surface(void)
     return p;
 }
 
+int synth_surface_frame(const synth_scenario *sc, icv_mat3 *Q, icv_vec3 *c)
+{
+    *Q = icv_m3_identity();
+    *c = icv_v3(0, 0, 0);
+    if (sc->planar)
+        return 0;
+    /* the surface board's corner (col, row) lies at (col s, 0, row s) */
+    icv_vec3 last = icv_v3((sc->board.cols - 1) * sc->board.square, 0, (sc->board.rows - 1) * sc->board.square);
+    double a[2], b[2];
+    synth_camera_project(&sc->cameras[0].model, icv_v3(0, 0, 0), a);
+    synth_camera_project(&sc->cameras[0].model, last, b);
+    if (a[0] + a[1] <= b[0] + b[1])
+        return 0;
+    *Q = icv_m3_diag(-1, 1, -1);
+    *c = last;
+    return 1;
+}
+
 synth_board_pose synth_board_in_motion_plane(const synth_scenario *sc)
 {
     const synth_board_opts *b = &sc->board;

@@ -47,8 +47,11 @@ static int write_experiment(const synth_scenario *sc, const char *dir, icv_err *
         fprintf(fp, "}\n");
     }
     if (sc->experiment_gravity_given) {
+        icv_mat3 Q;
+        icv_vec3 c;
+        synth_surface_frame(sc, &Q, &c); /* the frame the board on the surface gives */
         fprintf(fp, "gravity: ");
-        yvec(fp, sc->gravity);
+        yvec(fp, icv_m3_apply(Q, sc->gravity));
         fprintf(fp, "\n");
     } else {
         fprintf(fp, "gravity: auto\n");

@@ -239,6 +239,15 @@ void synth_board_render(synth_renderer *r, const synth_board_opts *b, const synt
 void synth_board_views(const synth_scenario *sc, synth_board_pose *poses);
 /* The board lying on the surface (its frame is then the surface frame). */
 synth_board_pose synth_board_on_surface(void);
+
+/* The contract's surface frame is the one a detector finds from the board on the
+ * surface: calib numbers corner 0 as the end nearer the reference camera's image
+ * top-left (docs/calib.md). When camera 0 sees the board's last corner nearer
+ * its top-left, the detected frame is the simulation's turned half a turn about the
+ * normal, with its origin at that corner: truth and experiment.yaml are then
+ * written in it, x' = Q (x - c) with Q = diag(-1, 1, -1). Returns 1 then (filling
+ * Q and c), else 0 (Q = identity, c = 0). One-camera (line_px) scenes: 0. */
+int synth_surface_frame(const synth_scenario *sc, icv_mat3 *Q, icv_vec3 *c);
 /* One-camera mode: the board held in the motion plane z = 0, above the surface. */
 synth_board_pose synth_board_in_motion_plane(const synth_scenario *sc);
 

@@ -19,6 +19,12 @@ static json_t *jmat(icv_mat3 m)
     return a;
 }
 
+/* the contract's surface frame (synth_surface_frame): x' = Q (x - C) */
+static icv_mat3 Q;
+static icv_vec3 C;
+static icv_vec3 tp(icv_vec3 x) { return icv_m3_apply(Q, icv_v3_sub(x, C)); }
+static icv_vec3 tv(icv_vec3 v) { return icv_m3_apply(Q, v); }
+
 static icv_vec3 contact_velocity(const synth_state *s, icv_vec3 point)
 {
     return icv_v3_add(s->v, icv_v3_cross(s->omega, icv_v3_sub(point, s->p)));
@@ -27,9 +33,9 @@ static icv_vec3 contact_velocity(const synth_state *s, icv_vec3 point)
 static json_t *jside(const synth_state *s, icv_vec3 point)
 {
     icv_vec3 e;
-    icv_euler213_from_matrix(s->R, &e);
-    return json_pack("{s:o,s:o,s:o,s:o}", "v", jvec(s->v), "omega", jvec(s->omega), "euler213", jvec(e),
-                     "contact_velocity", jvec(contact_velocity(s, point)));
+    icv_euler213_from_matrix(icv_m3_mul(Q, s->R), &e);
+    return json_pack("{s:o,s:o,s:o,s:o}", "v", jvec(tv(s->v)), "omega", jvec(tv(s->omega)), "euler213", jvec(e),
+                     "contact_velocity", jvec(tv(contact_velocity(s, point))));
 }
 
 static json_t *jimpact(const synth_scenario *sc, const synth_impact *im)
@@ -43,8 +49,8 @@ static json_t *jimpact(const synth_scenario *sc, const synth_impact *im)
     json_object_set_new(o, "time_s", json_real(im->time_s));
     json_object_set_new(o, "pre", jside(&im->pre, im->contact_point));
     json_object_set_new(o, "post", jside(&im->post, im->contact_point));
-    json_object_set_new(o, "contact_point", jvec(im->contact_point));
-    json_object_set_new(o, "impulse", jvec(im->impulse));
+    json_object_set_new(o, "contact_point", jvec(tp(im->contact_point)));
+    json_object_set_new(o, "impulse", jvec(tv(im->impulse)));
     json_object_set_new(o, "e_kinematic", json_real(e_kin));
     json_object_set_new(o, "impulse_ratio", json_real(ratio));
     json_object_set_new(o, "energy", json_pack("{s:f,s:f,s:f}", "pre_J", Epre, "post_J", Epost, "loss_fraction",
@@ -60,21 +66,28 @@ static json_t *jcamera(const synth_camera *c)
     return json_pack("{s:s,s:i,s:i,s:f,s:f,s:f,s:f,s:o,s:[fffff],s:o,s:o}", "id", c->id, "width", m->width,
                      "height", m->height, "fps", c->fps, "exposure_s", c->exposure_s, "start_offset_frames",
                      c->start_offset_frames, "line_delay_s", c->line_delay_s, "K", jmat(K), "dist", m->dist[0],
-                     m->dist[1], m->dist[2], m->dist[3], m->dist[4], "R", jmat(m->R), "t", jvec(m->t));
+                     m->dist[1], m->dist[2], m->dist[3], m->dist[4], "R", jmat(icv_m3_mul(m->R, Q)), "t",
+                     jvec(icv_v3_add(icv_m3_apply(m->R, C), m->t)));
 }
 
 int synth_truth_write(const char *path, const synth_scenario *sc, const synth_flight *f,
                       const double *const *centroids, icv_err *err)
 {
+    /* x_cam = R x + t = (R Q) x' + (R C + t) for x = Q x' + C (Q = Q^T = Q^-1) */
+    int flipped = synth_surface_frame(sc, &Q, &C);
     json_t *root = json_object();
     json_object_set_new(root, "schema", json_string("impactcv-truth-1"));
+    if (flipped)
+        json_object_set_new(root, "surface_frame_note",
+                            json_string("the simulation's frame turned half a turn about the normal, origin at the "
+                                        "board's last corner: the frame the detector finds (docs/synth.md)"));
     json_object_set_new(root, "scenario", json_string(sc->name));
     json_object_set_new(root, "restitution", json_string(icv_restitution_name(sc->restitution)));
     json_object_set_new(root, "mu", json_real(sc->mu_k));
     json_object_set_new(root, "mu_s", json_real(sc->mu_s));
     json_object_set_new(root, "mu_k", json_real(sc->mu_k));
     json_object_set_new(root, "e_n", json_real(sc->e_n));
-    json_object_set_new(root, "gravity", jvec(sc->gravity));
+    json_object_set_new(root, "gravity", jvec(tv(sc->gravity)));
     json_object_set_new(root, "release_time_s", json_real(sc->release_time_s));
     if (synth_flight_note(f)[0])
         json_object_set_new(root, "note", json_string(synth_flight_note(f)));
@@ -96,7 +109,7 @@ int synth_truth_write(const char *path, const synth_scenario *sc, const synth_fl
         synth_flight_state_at(f, t, &s);
         json_t *pos = json_array();
         for (int k = 0; k < b->n_markers; k++)
-            json_array_append_new(pos, jvec(icv_v3_add(icv_m3_apply(s.R, b->markers[k]), s.p)));
+            json_array_append_new(pos, jvec(tp(icv_v3_add(icv_m3_apply(s.R, b->markers[k]), s.p))));
         json_array_append_new(m3, json_pack("{s:i,s:f,s:o}", "frame", n, "time_s", t, "positions", pos));
     }
     json_object_set_new(root, "markers_3d", m3);
