@@ -1,0 +1,98 @@
+/* test_report_html.c: report.html built from the files `impactcv analyze` leaves
+ * (report_from_dir): every section and plot is there in the issue's order, every
+ * image is inline, nothing refers to the network, and the numbers are those of
+ * results.json. */
+#include <stdlib.h>
+
+#include "report/report.h"
+#include "tests/report/report_fixture.h"
+
+TEST(test_report_from_dir_has_every_section_in_order_and_is_self_contained)
+{
+    th_proc p;
+    int st = report_fixture_make(th_tmpdir(), &p);
+    ASSERT(st == 0, "analyze: status %d: %s", st, p.err);
+    icv_experiment *exp = malloc(sizeof *exp);
+    icv_err err = {0};
+    ASSERT(exp, "out of memory");
+    int rc = icv_experiment_load(th_tmp("experiment.yaml"), exp, &err);
+    if (!rc)
+        rc = report_from_dir(th_tmpdir(), exp, &err);
+    free(exp);
+    ASSERT(rc == 0, "report_from_dir: %s", err.msg);
+    const char *html = th_read_file(th_tmp("report.html"));
+    ASSERT(html, "no report.html");
+    /* the order (item 2) */
+    static const char *const ids[] = {"id=summary",          "id=overlays",         "id=\"plot-com-position\"",
+                                      "id=\"plot-com-velocity\"", "id=\"plot-euler\"",  "id=\"plot-omega\"",
+                                      "id=\"plot-contact-height\"", "id=\"plot-fit-residuals\"", "id=calibration",
+                                      "id=sync",             "id=timing",           "id=warnings"};
+    const char *at = html;
+    for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
+        const char *q = strstr(at, ids[i]);
+        ASSERT(q, "%s missing or out of order", ids[i]);
+        at = q;
+    }
+    /* every plot drawn (an SVG data URI), none replaced by a note */
+    int n_svg = 0;
+    for (const char *q = html; (q = strstr(q, "data:image/svg+xml;base64,")); q++)
+        n_svg++;
+    ASSERT_EQ_INT(n_svg, 6);
+    ASSERT(!strstr(html, "plot not drawn"), "a plot failed: %s", strstr(html, "plot not drawn"));
+    ASSERT(!strstr(html, "http:") && !strstr(html, "https:") && !strstr(html, "<script"),
+           "the page refers to the network or runs a script");
+    /* the numbers of results.json */
+    analysis_result *res = malloc(sizeof *res);
+    ASSERT(res, "out of memory");
+    rc = report_results_read(th_tmp("results.json"), res, &err);
+    char want[64];
+    snprintf(want, sizeof want, "<td>%.4g</td>", res->impacts[0].e_kinematic);
+    int n_imp = res->n_impacts;
+    free(res);
+    ASSERT(rc == 0, "%s", err.msg);
+    ASSERT_EQ_INT(n_imp, 1);
+    ASSERT_STR_CONTAINS(html, want);
+    ASSERT_STR_CONTAINS(html, "No calibration was given");
+    ASSERT_STR_CONTAINS(html, "Impact 1 at t = ");
+}
+
+TEST(test_report_fits_apply_recovers_the_side_positions)
+{
+    /* pre.p from fits.csv against the scenario's known contact-time position */
+    th_proc p;
+    int st = report_fixture_make(th_tmpdir(), &p);
+    ASSERT(st == 0, "analyze: status %d: %s", st, p.err);
+    analysis_result *res = malloc(sizeof *res);
+    report_fit_row *rows = NULL;
+    int n = 0;
+    icv_err err = {0};
+    ASSERT(res, "out of memory");
+    int rc = report_results_read(th_tmp("results.json"), res, &err);
+    if (!rc)
+        rc = report_fits_read(th_tmp("fits.csv"), &rows, &n, &err);
+    if (!rc)
+        report_fits_apply(rows, n, res);
+    icv_vec3 pre = res->impacts[0].pre.p, post = res->impacts[0].post.p;
+    free(rows);
+    free(res);
+    ASSERT(rc == 0, "%s", err.msg);
+    ASSERT(n > 8, "only %d fit rows", n);
+    scenario s;
+    make_scenario(&s, 0);
+    /* 1 mm: 0.2 mm marker noise averaged over the window, extrapolated over at
+     * most a frame (the fit's own sigma is ~0.1 mm; this only catches a wrong formula) */
+    ASSERT_NEAR(pre.y, s.p.y, 1e-3);
+    ASSERT_NEAR(post.y, s.p.y, 1e-3);
+    ASSERT_NEAR(pre.x, s.p.x, 1e-3);
+}
+
+TEST(test_report_from_dir_without_results_names_the_file)
+{
+    icv_experiment *exp = calloc(1, sizeof *exp);
+    icv_err err = {0};
+    ASSERT(exp, "out of memory");
+    int rc = report_from_dir(th_tmpdir(), exp, &err);
+    free(exp);
+    ASSERT(rc != 0, "no error on an empty folder");
+    ASSERT_STR_CONTAINS(err.msg, "results.json");
+}
