@@ -69,7 +69,10 @@ int report_plot_xy(const char *path, const char *title, const char *xlabel, cons
         return rc;
     }
     plcol0(INK);
-    plenv(x0, x1, y0 - py, y1 + py, 0, 0);
+    pladv(0);
+    plvpor(0.09, 0.78, 0.12, 0.9); /* room on the right for the legend */
+    plwind(x0, x1, y0 - py, y1 + py);
+    plbox("bcnst", 0, 0, "bcnstv", 0, 0);
     pllab(xlabel, ylabel, title);
     for (int k = 0; k < n_series; k++) {
         plcol0(1 + s[k].color % NPAL);
@@ -111,7 +114,7 @@ int report_plot_xy(const char *path, const char *title, const char *xlabel, cons
             lw[nl] = 2;
             ss[nl] = 1;
             sn[nl] = 1;
-            sym[nl] = "#(728)"; /* a small circle, as plpoin's symbol 4 */
+            sym[nl] = "○"; /* the open circle plpoin's symbol 4 draws */
             text[nl++] = s[k].label;
         }
     if (n_v > 0 && nl < NPAL + 1) {
@@ -128,8 +131,8 @@ int report_plot_xy(const char *path, const char *title, const char *xlabel, cons
     if (nl > 0) {
         PLFLT lwid, lhei;
         pllegend(&lwid, &lhei, PL_LEGEND_BACKGROUND | PL_LEGEND_BOUNDING_BOX,
-                 PL_POSITION_TOP | PL_POSITION_RIGHT | PL_POSITION_OUTSIDE, 0.01, 0.0, 0.1, 0, INK, 1, 0, 0, nl, opt,
-                 1.0, 0.7, 2.0, 0, tc, text, NULL, NULL, NULL, NULL, lc, ls, lw, sc, ss, sn, sym);
+                 PL_POSITION_RIGHT | PL_POSITION_OUTSIDE, 0.02, 0.0, 0.06, 0, INK, 1, 0, 0, nl, opt,
+                 1.0, 0.9, 2.2, 0, tc, text, NULL, NULL, NULL, NULL, lc, ls, lw, sc, ss, sn, sym);
     }
     return end(&af, err);
 }

@@ -22,6 +22,26 @@ static const char report_exp_yaml[] =
     "  shape: {type: box, size: [0.2, 0.04, 0.06]}\n"
     "model: {restitution: stronge, mu: measured, e_n: measured}\n";
 
+/* A whole file, malloc'd and NUL-terminated (th_read_file stops at 1 MiB), or NULL. */
+static inline char *report_fixture_read(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *d = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (d && fread(d, 1, (size_t)n, f) == (size_t)n)
+        d[n] = 0;
+    else {
+        free(d);
+        d = NULL;
+    }
+    fclose(f);
+    return d;
+}
+
 /* Writes the scenario into dir and runs analyze there; 0 or the CLI's status
  * (its stderr in p->err). */
 static inline int report_fixture_make(const char *dir, th_proc *p)
