@@ -413,7 +413,8 @@ static void plots(page *pg, const report_inputs *in)
     plot3(pg, "plot-euler", "Euler angles (2-1-3)", "angle (deg)", th, m.n, m.t, m.e, F,
           F ? (const double (*)[2 * ANALYSIS_MAX_IMPACTS][NS])F->e : NULL, vl, nv,
           "euler213 [theta1 about y, theta2 about the new x, theta3 about the new z] of the body-to-surface rotation, "
-          "measured and from the torque-free fits.");
+          "measured and from the torque-free fits. theta1 and theta3 jumping by 180 deg together is the same attitude "
+          "(theta2 passing +-90 deg).");
     static const char *const om[3] = {"#gw#dx", "#gw#dy", "#gw#dz"};
     plot3(pg, "plot-omega", "Angular velocity", "angular velocity (rad/s)", om, m.n > 0 ? m.n - 1 : 0, m.tm, m.w, F,
           F ? (const double (*)[2 * ANALYSIS_MAX_IMPACTS][NS])F->w : NULL, vl, nv,
@@ -440,7 +441,7 @@ static void plots(page *pg, const report_inputs *in)
                 t[i] = in->fits[i].t;
                 r[i] = 1e3 * in->fits[i].residual;
             }
-            report_series s = {n, t, r, 1, 4, "|measured - fitted|"};
+            report_series s = {n, t, r, 1, 4, "residual"};
             int rc = report_plot_xy(pg->svg, "Ballistic fit residuals", "time (s)", "residual (mm)", &s, 1, vl, nv, &e);
             figure(pg, rc, &e, "plot-fit-residuals",
                    "Distance of each measured centre of mass from its side's fitted flight (fits.csv): a trend "
