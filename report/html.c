@@ -359,6 +359,15 @@ static void overlays(FILE *f, const report_inputs *in)
         fprintf(f, ", frame %d: markers in their identity's colour, the fitted body outline in yellow</figcaption></figure>\n",
                 o->frame);
     }
+    if (in->n_overlays > 0) {
+        fputs("<p class=legend>markers:", f);
+        for (int k = 0; k < in->exp->n_markers; k++) {
+            unsigned char c[3];
+            report_palette(k, c);
+            fprintf(f, " <span style=\"color:#%02x%02x%02x\">&#9679;</span>&nbsp;m%d", c[0], c[1], c[2], k);
+        }
+        fputs("</p>\n", f);
+    }
     fputs("</section>\n", f);
 }
 

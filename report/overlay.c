@@ -33,12 +33,16 @@ static void dot(unsigned char *rgb, int w, int h, int x, int y, const unsigned c
 static void line(unsigned char *rgb, int w, int h, double u0, double v0, double u1, double v1,
                  const unsigned char c[3])
 {
+    if (!isfinite(u0) || !isfinite(v0) || !isfinite(u1) || !isfinite(v1))
+        return; /* a point behind the camera: no segment */
     double len = hypot(u1 - u0, v1 - v0);
     int n = (int)ceil(2 * len) + 1;
     if (n > 1 << 20)
         n = 1 << 20; /* a wild projection: bounded work */
     for (int i = 0; i <= n; i++) {
         double s = (double)i / n, u = u0 + s * (u1 - u0), v = v0 + s * (v1 - v0);
+        if (u < -2 || v < -2 || u > w + 2 || v > h + 2)
+            continue; /* off the image (and no int overflow for a wild projection) */
         int x = (int)floor(u + 0.5), y = (int)floor(v + 0.5);
         dot(rgb, w, h, x, y, c);
         dot(rgb, w, h, x + 1, y, c);
@@ -116,7 +120,9 @@ int report_overlay_png(const unsigned char *gray, int width, int height, int str
             memcpy(c, white, 3);
         else
             report_palette(pts[i].id, c);
-        if (isfinite(pts[i].u) && isfinite(pts[i].v))
+        double m = radius_px + 2;
+        if (isfinite(pts[i].u) && isfinite(pts[i].v) && pts[i].u > -m && pts[i].v > -m && pts[i].u < width + m &&
+            pts[i].v < height + m && radius_px >= 0 && radius_px < 1e4)
             ring(rgb, width, height, pts[i].u, pts[i].v, radius_px, c);
     }
     for (int y = 0; y < height; y++)

@@ -80,6 +80,36 @@ void report_palette(int i, unsigned char rgb[3]);
 int report_png_decode_rgb(const unsigned char *png, size_t len, unsigned char **rgb, int *width, int *height,
                           icv_err *err);
 
+/* ---- the body's outline for overlays (report/outline.c) ------------------- */
+
+#define REPORT_OUTLINE_MAX_LINES 16
+#define REPORT_OUTLINE_MAX_PTS 320
+
+/* Wire-frame polylines of a body's shape (experiment.yaml's body.shape) at a pose,
+ * in the surface frame (m). Line l has len[l] points, stored one line after the
+ * other in pts. */
+typedef struct {
+    int n_lines;
+    int len[REPORT_OUTLINE_MAX_LINES];
+    int closed[REPORT_OUTLINE_MAX_LINES];
+    icv_vec3 pts[REPORT_OUTLINE_MAX_PTS];
+} report_outline;
+
+/* The outline at pose x_surface = R x_body + p: box, its 12 edges (two closed
+ * faces and four side edges); capsule and cylinder, the circles where the
+ * cylinder meets the caps (or ends), four lines along the axis, and for a
+ * capsule the caps' arcs in two planes; sphere, three great circles; points,
+ * the points joined in order. */
+void report_outline_of_shape(const icv_shape *s, icv_mat3 R, icv_vec3 p, report_outline *o);
+
+/* Projects an outline into a camera (x_cam = Rc x_surface + tc, m; pixels by
+ * calib_project with the lens distortion) for report_overlay_png: uv holds
+ * 2 * REPORT_OUTLINE_MAX_PTS values, lines REPORT_OUTLINE_MAX_LINES entries
+ * pointing into uv. A point behind the camera (z <= 0) becomes NaN (its
+ * segments are not drawn). Returns the number of lines. */
+int report_outline_project(const report_outline *o, const calib_intrinsics *in, icv_mat3 Rc, icv_vec3 tc,
+                           double *uv, report_polyline *lines);
+
 /* ---- report.html (report/html.c) ------------------------------------------- */
 
 /* One row of fits.csv (analysis_fits_write): a frame used in a side's fit. */

@@ -60,24 +60,41 @@ static int console_lines(const char *log, char *first, size_t n)
     return count;
 }
 
-/* a gray frame with three bright blobs, drawn over as the pipeline will */
-static int make_overlay(unsigned char **png, size_t *len)
+/* a synthetic camera frame of the body at pose (R, p), as the pipeline will draw
+ * it: bright blobs at the markers over a dark gradient, then the markers' rings
+ * and the box's projected outline (camera `cam_i`: 0 left, 1 right) */
+static int make_overlay(const icv_experiment *e, icv_mat3 R, icv_vec3 p, int cam_i, unsigned char **png, size_t *len)
 {
-    enum { W = 320, H = 200 };
+    enum { W = 480, H = 320 };
     static unsigned char gray[W * H];
+    const calib_intrinsics in = {W, H, 500, 500, W / 2.0, H / 2.0, {0, 0, 0, 0, 0}};
+    /* the surface 0.7 m away, seen from 25 deg above it, cameras 0.1 m apart */
+    icv_mat3 Rc = icv_m3_mul(icv_rot_x(M_PI / 2 + 0.45), icv_rot_y(cam_i ? -0.15 : 0.15));
+    icv_vec3 tc = icv_v3(cam_i ? -0.05 : 0.05, 0.12, 0.7);
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++)
-            gray[y * W + x] = (unsigned char)(40 + (y * 30) / H);
-    report_point2d pts[3] = {{100, 60, 0}, {160, 100, 1}, {220, 140, 2}};
-    for (int k = 0; k < 3; k++)
-        for (int y = -4; y <= 4; y++)
-            for (int x = -4; x <= 4; x++)
-                if (x * x + y * y <= 16)
-                    gray[((int)pts[k].v + y) * W + (int)pts[k].u + x] = 250;
-    double uv[8] = {80, 50, 240, 130, 230, 150, 70, 70};
-    report_polyline pl = {4, uv, 1};
-    icv_err e;
-    return report_overlay_png(gray, W, H, W, pts, 3, &pl, 1, 8, png, len, &e);
+            gray[y * W + x] = (unsigned char)(30 + (y * 40) / H);
+    report_point2d pts[ICV_MAX_MARKERS];
+    int n = 0;
+    for (int k = 0; k < e->n_markers && k < ICV_MAX_MARKERS; k++) {
+        icv_vec3 x = icv_v3_add(icv_m3_apply(Rc, icv_v3_add(icv_m3_apply(R, e->markers[k]), p)), tc);
+        calib_pt2 q;
+        calib_project(&in, &x, 1, &q);
+        pts[n++] = (report_point2d){q.u, q.v, k};
+        for (int dy = -4; dy <= 4; dy++)
+            for (int dx = -4; dx <= 4; dx++) {
+                int u = (int)lround(q.u) + dx, v = (int)lround(q.v) + dy;
+                if (dx * dx + dy * dy <= 16 && u >= 0 && v >= 0 && u < W && v < H)
+                    gray[v * W + u] = 245;
+            }
+    }
+    report_outline o;
+    report_outline_of_shape(&e->shape, R, p, &o);
+    static double uv[2 * REPORT_OUTLINE_MAX_PTS];
+    report_polyline lines[REPORT_OUTLINE_MAX_LINES];
+    int nl = report_outline_project(&o, &in, Rc, tc, uv, lines);
+    icv_err err;
+    return report_overlay_png(gray, W, H, W, pts, n, lines, nl, 8, png, len, &err);
 }
 
 TEST(test_report_renders_in_headless_chromium_without_errors_or_requests)
@@ -120,8 +137,10 @@ TEST(test_report_renders_in_headless_chromium_without_errors_or_requests)
     report_fits_apply(rows, nrows, res);
     unsigned char *png[2] = {NULL, NULL};
     size_t png_len[2];
-    make_overlay(&png[0], &png_len[0]);
-    make_overlay(&png[1], &png_len[1]);
+    const analysis_impact *im = &res->impacts[0];
+    ASSERT(make_overlay(exp, im->pre.R, im->pre.p, 0, &png[0], &png_len[0]) == 0 &&
+               make_overlay(exp, im->pre.R, im->pre.p, 1, &png[1], &png_len[1]) == 0,
+           "overlay failed");
     report_overlay ov[2] = {{"left", 30, png[0], png_len[0]}, {"right", 30, png[1], png_len[1]}};
     static calib_camera cams[2];
     static calib_view views[2][8];
