@@ -25,3 +25,16 @@ int report_export_pose_csv(const char *path, const analysis_tracks *tr, const an
     }
     return icv_atomic_commit(&af, err);
 }
+
+int report_exports_write(const char *dir, const analysis_tracks *tr, const analysis_body *b, icv_err *err)
+{
+    char p[ICV_PATH_MAX];
+    int rc;
+    if ((rc = icv_path_join(p, sizeof p, dir, "tracks3d.trc", err)) || (rc = report_export_trc(p, tr, err)))
+        return rc;
+    if ((rc = icv_path_join(p, sizeof p, dir, "tracks3d.c3d", err)) || (rc = report_export_c3d(p, tr, err)))
+        return rc;
+    if ((rc = icv_path_join(p, sizeof p, dir, "pose.csv", err)) || (rc = report_export_pose_csv(p, tr, b, err)))
+        return rc;
+    return 0;
+}

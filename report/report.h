@@ -212,4 +212,8 @@ void report_c3d_free(report_c3d *c);
  * w >= 0; euler213 per the contract); frames without a pose are left out. Atomic. */
 int report_export_pose_csv(const char *path, const analysis_tracks *tr, const analysis_body *b, icv_err *err);
 
+/* All three exports into dir: tracks3d.trc, tracks3d.c3d and pose.csv (what
+ * `impactcv run` leaves beside tracks3d.csv). */
+int report_exports_write(const char *dir, const analysis_tracks *tr, const analysis_body *b, icv_err *err);
+
 #endif

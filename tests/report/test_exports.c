@@ -199,3 +199,20 @@ TEST(test_pose_csv_export_reads_back_the_true_motion)
     ASSERT_NEAR(worst_r, 0, 1e-6);      /* quaternion printed to 9 digits */
     ASSERT_NEAR(worst_e, 0, 1e-6);      /* the euler columns are the same rotation */
 }
+
+TEST(test_exports_write_leaves_the_three_files_in_the_folder)
+{
+    analysis_tracks tr;
+    scenario s;
+    tracks(&tr, &s);
+    icv_err err = {0};
+    int rc = report_exports_write(th_tmpdir(), &tr, &s.body, &err);
+    analysis_tracks_free(&tr);
+    ASSERT(rc == 0, "%s", err.msg);
+    report_c3d c;
+    rc = report_c3d_read(th_tmp("tracks3d.c3d"), &c, &err);
+    ASSERT(rc == 0, "%s", err.msg);
+    report_c3d_free(&c);
+    ASSERT_STR_CONTAINS(th_read_file(th_tmp("tracks3d.trc")), "PathFileType\t4");
+    ASSERT_STR_CONTAINS(th_read_file(th_tmp("pose.csv")), "frame,time_s,x_m");
+}
