@@ -98,3 +98,54 @@ TEST(test_report_from_dir_without_results_names_the_file)
     ASSERT(rc != 0, "no error on an empty folder");
     ASSERT_STR_CONTAINS(err.msg, "results.json");
 }
+
+TEST(test_report_with_only_the_experiment_says_what_is_missing)
+{
+    /* every optional input absent: each section is still there, with its note */
+    icv_experiment *exp = calloc(1, sizeof *exp);
+    ASSERT(exp, "out of memory");
+    snprintf(exp->name, sizeof exp->name, "bare <&> name");
+    report_inputs in = {.exp = exp};
+    icv_err err = {0};
+    int rc = report_write(&in, th_tmp("report.html"), &err);
+    free(exp);
+    ASSERT(rc == 0, "%s", err.msg);
+    const char *html = th_read_file(th_tmp("report.html"));
+    ASSERT_STR_CONTAINS(html, "bare &lt;&amp;&gt; name"); /* escaped */
+    ASSERT_STR_CONTAINS(html, "No analysis result was given");
+    ASSERT_STR_CONTAINS(html, "No overlay images");
+    ASSERT_STR_CONTAINS(html, "No 3D tracks were given");
+    ASSERT_STR_CONTAINS(html, "No calibration was given");
+    ASSERT_STR_CONTAINS(html, "No sync or capture results");
+    ASSERT_STR_CONTAINS(html, "No capture results were given");
+    ASSERT_STR_CONTAINS(html, "<li class=none>none</li>");
+    ASSERT(report_write(NULL, th_tmp("x.html"), &err) == ICV_EINVAL, "accepted no inputs");
+}
+
+TEST(test_report_stereo_calibration_section_has_both_cameras_and_the_baseline)
+{
+    icv_experiment *exp = calloc(1, sizeof *exp);
+    calib_stereo *st = calloc(1, sizeof *st);
+    ASSERT(exp && st, "out of memory");
+    exp->n_cameras = 2;
+    snprintf(exp->cameras[0].id, sizeof exp->cameras[0].id, "left");
+    snprintf(exp->cameras[1].id, sizeof exp->cameras[1].id, "right");
+    st->rms = 0.25;
+    st->baseline = 0.1234;
+    st->baseline_std = 0.0002;
+    st->verdict_ok = 0;
+    snprintf(st->verdict, sizeof st->verdict, "only 3 pairs: at least 5 needed");
+    st->cam[0].coverage_map[0][0] = 4;
+    report_inputs in = {.exp = exp, .calib_stereo = st};
+    icv_err err = {0};
+    int rc = report_write(&in, th_tmp("report.html"), &err);
+    free(exp);
+    free(st);
+    ASSERT(rc == 0, "%s", err.msg);
+    const char *html = th_read_file(th_tmp("report.html"));
+    ASSERT_STR_CONTAINS(html, "baseline 123.40 &plusmn; 0.20 mm");
+    ASSERT_STR_CONTAINS(html, "not usable");
+    ASSERT_STR_CONTAINS(html, "only 3 pairs: at least 5 needed");
+    ASSERT_STR_CONTAINS(html, "id=\"plot-calib-coverage-10\"");
+    ASSERT_STR_CONTAINS(html, "stereo camera 2 (right)");
+}
