@@ -256,8 +256,12 @@ static void plot3(page *pg, const char *id, const char *title, const char *ylabe
 
 static void vec_cell(FILE *f, icv_vec3 v, double scale, const char *fmt)
 {
-    fputs("<td>[", f);
     double x[3] = {v.x, v.y, v.z};
+    if (!isfinite(x[0]) && !isfinite(x[1]) && !isfinite(x[2])) {
+        fputs("<td></td>", f); /* not measured (no sigma, no model value) */
+        return;
+    }
+    fputs("<td>[", f);
     for (int i = 0; i < 3; i++) {
         if (isfinite(x[i]))
             fprintf(f, fmt, scale * x[i]);
@@ -283,7 +287,7 @@ static void row3(FILE *f, const char *q, icv_vec3 v, icv_vec3 sd, int has_model,
 
 static void row1(FILE *f, const char *q, double v, double sd, const char *model)
 {
-    fprintf(f, "<tr><td>%s</td><td>%.4g</td><td>%s", q, v, isfinite(sd) ? "" : "&ndash;");
+    fprintf(f, "<tr><td>%s</td><td>%.4g</td><td>", q, v);
     if (isfinite(sd))
         fprintf(f, "%.2g", sd);
     fprintf(f, "</td><td>%s</td></tr>\n", model ? model : "");
