@@ -4,6 +4,9 @@
 #ifndef ICV_REPORT_H
 #define ICV_REPORT_H
 
+#include "analysis/analysis.h"
+#include "calib/calib.h"
+#include "capture/capture.h"
 #include "core/core.h"
 
 /* ---- plots (report/plot.c): small SVG plots through PLplot's "svg" device ----------
@@ -23,5 +26,194 @@ int report_plot_lines(const char *path, const char *title, const char *xlabel, c
 int report_plot_map(const char *path, const char *title, const char *xlabel, const char *ylabel, int nx, int ny,
                     double x0, double x1, double y0, double y1, const double *z, const char *zlabel, int n_classes,
                     const char *const *class_labels, icv_err *err);
+
+/* ---- more plots (report/plot_xy.c) ---------------------------------------- */
+
+/* One series of an x-y plot: points (markers) or a line; NaN points are left out. */
+typedef struct {
+    int n;
+    const double *x, *y;
+    int points;          /* 1: a marker per point, 0: a line through finite runs */
+    int color;           /* palette index 0..12 */
+    const char *label;   /* legend text, or NULL: not in the legend */
+} report_series;
+
+/* An x-y plot of n_series series with vertical dashed lines at vlines[0..n_v-1]
+ * (e.g. impact instants) to SVG, atomically. */
+int report_plot_xy(const char *path, const char *title, const char *xlabel, const char *ylabel,
+                   const report_series *s, int n_series, const double *vlines, int n_v, icv_err *err);
+
+/* A bar chart: heights y[0..n-1] at positions 1..n, bar i coloured color[i]
+ * (palette index; NULL: all 0), to SVG, atomically. */
+int report_plot_bars(const char *path, const char *title, const char *xlabel, const char *ylabel, int n,
+                     const double *y, const int *color, icv_err *err);
+
+/* ---- overlay images (report/overlay.c) ------------------------------------- */
+
+/* A point drawn over a frame: px with the top-left pixel's centre at (0, 0). */
+typedef struct {
+    double u, v;   /* px */
+    int id;        /* marker identity: its colour (palette index mod 13); < 0: white */
+} report_point2d;
+
+/* A polyline drawn over a frame (the projected body outline), px. */
+typedef struct {
+    int n;
+    const double *uv;  /* 2n values u0 v0 u1 v1 ... */
+    int closed;        /* 1: the last point joins the first */
+} report_polyline;
+
+/* Draws points (circles of radius radius_px in their marker's colour) and
+ * polylines (yellow, 2 px) over an 8-bit gray frame (pixel (u, v) at
+ * gray[v * stride + u]) and encodes the result as PNG with libavcodec's png
+ * encoder. *png is malloc'd (caller frees), *png_len its size in bytes. */
+int report_overlay_png(const unsigned char *gray, int width, int height, int stride, const report_point2d *pts,
+                       int n_pts, const report_polyline *lines, int n_lines, double radius_px, unsigned char **png,
+                       size_t *png_len, icv_err *err);
+
+/* The RGB colour (0..255) of palette index i (mod 13): markers in overlays and
+ * plot series share it. */
+void report_palette(int i, unsigned char rgb[3]);
+
+/* Decodes a PNG (libavcodec) into RGB24 rows of 3 * width bytes; *rgb malloc'd.
+ * For tests and for checking overlays. */
+int report_png_decode_rgb(const unsigned char *png, size_t len, unsigned char **rgb, int *width, int *height,
+                          icv_err *err);
+
+/* ---- the body's outline for overlays (report/outline.c) ------------------- */
+
+#define REPORT_OUTLINE_MAX_LINES 16
+#define REPORT_OUTLINE_MAX_PTS 320
+
+/* Wire-frame polylines of a body's shape (experiment.yaml's body.shape) at a pose,
+ * in the surface frame (m). Line l has len[l] points, stored one line after the
+ * other in pts. */
+typedef struct {
+    int n_lines;
+    int len[REPORT_OUTLINE_MAX_LINES];
+    int closed[REPORT_OUTLINE_MAX_LINES];
+    icv_vec3 pts[REPORT_OUTLINE_MAX_PTS];
+} report_outline;
+
+/* The outline at pose x_surface = R x_body + p: box, its 12 edges (two closed
+ * faces and four side edges); capsule and cylinder, the circles where the
+ * cylinder meets the caps (or ends), four lines along the axis, and for a
+ * capsule the caps' arcs in two planes; sphere, three great circles; points,
+ * the points joined in order. */
+void report_outline_of_shape(const icv_shape *s, icv_mat3 R, icv_vec3 p, report_outline *o);
+
+/* Projects an outline into a camera (x_cam = Rc x_surface + tc, m; pixels by
+ * calib_project with the lens distortion) for report_overlay_png: uv holds
+ * 2 * REPORT_OUTLINE_MAX_PTS values, lines REPORT_OUTLINE_MAX_LINES entries
+ * pointing into uv. A point behind the camera (z <= 0) becomes NaN (its
+ * segments are not drawn). Returns the number of lines. */
+int report_outline_project(const report_outline *o, const calib_intrinsics *in, icv_mat3 Rc, icv_vec3 tc,
+                           double *uv, report_polyline *lines);
+
+/* ---- report.html (report/html.c) ------------------------------------------- */
+
+/* One row of fits.csv (analysis_fits_write): a frame used in a side's fit. */
+typedef struct {
+    int impact, post;       /* post: 0 pre-impact side, 1 post-impact side */
+    int frame;
+    double t;               /* s, experiment clock */
+    icv_vec3 measured, fit; /* m, surface frame, centre of mass */
+    double residual;        /* m */
+} report_fit_row;
+
+/* An overlay image of one camera (made by the caller with report_overlay_png). */
+typedef struct {
+    char camera[ICV_ID_MAX];
+    int frame;                  /* the frame drawn */
+    const unsigned char *png;   /* caller owns */
+    size_t png_len;
+} report_overlay;
+
+/* What report_write needs. Every pointer except exp may be NULL: the section it
+ * feeds is then left out with a note saying why. Nothing is owned. */
+typedef struct {
+    const icv_experiment *exp;          /* name, body (shape, inertia), model; required */
+    const analysis_result *result;      /* impacts, gravity: analysis's in memory, or read
+                                           from results.json (report_results_read) */
+    const analysis_tracks *tracks;      /* tracks3d: measured poses for the plots */
+    const report_fit_row *fits;         /* fits.csv rows (residual plot) */
+    int n_fits;
+    const report_overlay *overlays;     /* per camera */
+    int n_overlays;
+    const calib_camera *calib_cameras;  /* mono calibrations, n_calib_cameras of them */
+    int n_calib_cameras;
+    const calib_stereo *calib_stereo;   /* a stereo calibration */
+    const capture_probe *probes;        /* per camera (exp->cameras order): timing, flash */
+    int n_probes;
+    const capture_sync *sync;           /* per camera: offsets found */
+    int n_sync;
+    const char *const *warnings;        /* every warning of the run, one line each */
+    int n_warnings;
+} report_inputs;
+
+/* Writes report.html: one self-contained page (inline CSS, plots as SVG data URIs,
+ * overlays as PNG data URIs; nothing fetched). Sections, in this order and with
+ * these ids: summary, overlays, plots (plot-com-position, plot-com-velocity,
+ * plot-euler, plot-omega, plot-contact-height, plot-fit-residuals), calibration,
+ * sync, timing, warnings (docs/report.md). Atomic. */
+int report_write(const report_inputs *in, const char *path, icv_err *err);
+
+/* Reads results.json (schema impactcv-results-1) into res: gravity, impacts with
+ * both sides' v, omega, euler213 (R from it), contact velocities, windows,
+ * contact point, impulse, coefficients, energies, uncertainties and the model.
+ * Side positions are not in results.json: report_fits_apply sets them. */
+int report_results_read(const char *path, analysis_result *res, icv_err *err);
+
+/* Reads fits.csv; *rows malloc'd (caller frees). */
+int report_fits_read(const char *path, report_fit_row **rows, int *n, icv_err *err);
+
+/* Sets each side's centre of mass at the impact (pre.p, post.p) from its fitted
+ * curve in fits.csv: p = fit - v tau - g tau^2 / 2, tau = t - t_impact. */
+void report_fits_apply(const report_fit_row *rows, int n, analysis_result *res);
+
+/* DIR/report.html from DIR/results.json, DIR/fits.csv and DIR/tracks3d.csv (the
+ * files `impactcv analyze` leaves), for the experiment exp. */
+int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err);
+
+/* ---- exports (report/export_*.c) ------------------------------------------ */
+
+/* Marker names for exports: "m0", "m1", ... (the tracks3d.csv column prefixes,
+ * since experiment.yaml gives markers by position only). */
+void report_marker_name(int k, char *out, size_t n);
+
+/* TRC (OpenSim's marker file, PathFileType 4): positions in millimetres in the
+ * surface frame (y up, the normal, as OpenSim's y-up ground), Frame# from 1, Time
+ * in s on the experiment clock; a marker not seen in a frame has empty fields.
+ * DataRate = CameraRate = 1 / median frame interval. Atomic. */
+int report_export_trc(const char *path, const analysis_tracks *tr, icv_err *err);
+
+/* C3D (the motion-capture standard; Intel byte order, float data, SCALE -1):
+ * header block, a parameter section with groups POINT (USED, FRAMES, DATA_START,
+ * SCALE, RATE, UNITS "mm", LABELS) and ANALOG (USED 0, RATE), then per frame
+ * X Y Z residual per marker in mm (residual -1: not seen). Atomic. */
+int report_export_c3d(const char *path, const analysis_tracks *tr, icv_err *err);
+
+/* A C3D file read back (report_c3d_read). */
+typedef struct {
+    int n_points, n_frames, first_frame, data_start_block;
+    double rate, scale;          /* Hz; scale < 0: float data */
+    char units[8];
+    char (*labels)[32];          /* n_points, malloc'd */
+    float *xyzr;                 /* n_frames * n_points * 4: X Y Z residual, malloc'd */
+} report_c3d;
+
+/* Reads a C3D file with float data in Intel byte order from its header and its
+ * POINT group (what report_export_c3d writes, and most tools' files). */
+int report_c3d_read(const char *path, report_c3d *c, icv_err *err);
+void report_c3d_free(report_c3d *c);
+
+/* Pose per frame as CSV: frame,time_s,x_m,y_m,z_m,qw,qx,qy,qz,theta1_rad,
+ * theta2_rad,theta3_rad,rms_m (surface frame; quaternion of R body->surface,
+ * w >= 0; euler213 per the contract); frames without a pose are left out. Atomic. */
+int report_export_pose_csv(const char *path, const analysis_tracks *tr, const analysis_body *b, icv_err *err);
+
+/* All three exports into dir: tracks3d.trc, tracks3d.c3d and pose.csv (what
+ * `impactcv run` leaves beside tracks3d.csv). */
+int report_exports_write(const char *dir, const analysis_tracks *tr, const analysis_body *b, icv_err *err);
 
 #endif

@@ -1,0 +1,188 @@
+/* overlay.c: an overlay image for the report: detections (a circle per marker in
+ * its identity's colour) and the projected body outline drawn over a gray video
+ * frame, encoded as PNG by libavcodec's png encoder (FFmpeg is linked already;
+ * RGB24 in, one packet out). Also the PNG decoder the tests read it back with. */
+#include <libavcodec/avcodec.h>
+#include <libavutil/imgutils.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_internal.h"
+
+/* the palette of report/plot.c, so a marker's colour matches its plot series */
+static const unsigned char pal[13][3] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44},  {214, 39, 40},
+                                         {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127},
+                                         {188, 189, 34},  {23, 190, 207}, {174, 199, 232}, {255, 187, 120},
+                                         {152, 223, 138}};
+
+void report_palette(int i, unsigned char rgb[3])
+{
+    i = ((i % 13) + 13) % 13;
+    memcpy(rgb, pal[i], 3);
+}
+
+static void dot(unsigned char *rgb, int w, int h, int x, int y, const unsigned char c[3])
+{
+    if (x < 0 || y < 0 || x >= w || y >= h)
+        return;
+    memcpy(rgb + ((size_t)y * w + x) * 3, c, 3);
+}
+
+/* a line of about 2 px width, sampled every half pixel */
+static void line(unsigned char *rgb, int w, int h, double u0, double v0, double u1, double v1,
+                 const unsigned char c[3])
+{
+    if (!isfinite(u0) || !isfinite(v0) || !isfinite(u1) || !isfinite(v1))
+        return; /* a point behind the camera: no segment */
+    double len = hypot(u1 - u0, v1 - v0);
+    int n = (int)ceil(2 * len) + 1;
+    if (n > 1 << 20)
+        n = 1 << 20; /* a wild projection: bounded work */
+    for (int i = 0; i <= n; i++) {
+        double s = (double)i / n, u = u0 + s * (u1 - u0), v = v0 + s * (v1 - v0);
+        if (u < -2 || v < -2 || u > w + 2 || v > h + 2)
+            continue; /* off the image (and no int overflow for a wild projection) */
+        int x = (int)floor(u + 0.5), y = (int)floor(v + 0.5);
+        dot(rgb, w, h, x, y, c);
+        dot(rgb, w, h, x + 1, y, c);
+        dot(rgb, w, h, x, y + 1, c);
+    }
+}
+
+/* a ring of radius r (2 px thick) and a centre dot */
+static void ring(unsigned char *rgb, int w, int h, double u, double v, double r, const unsigned char c[3])
+{
+    int x0 = (int)floor(u - r - 2), x1 = (int)ceil(u + r + 2), y0 = (int)floor(v - r - 2), y1 = (int)ceil(v + r + 2);
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            double d = hypot(x - u, y - v);
+            if (fabs(d - r) <= 1.0 || d <= 1.0)
+                dot(rgb, w, h, x, y, c);
+        }
+}
+
+int report_overlay_png(const unsigned char *gray, int width, int height, int stride, const report_point2d *pts,
+                       int n_pts, const report_polyline *lines, int n_lines, double radius_px, unsigned char **png,
+                       size_t *png_len, icv_err *err)
+{
+    *png = NULL;
+    *png_len = 0;
+    if (width < 1 || height < 1 || stride < width)
+        return icv_err_set(err, ICV_EINVAL, "overlay: bad frame size %dx%d (stride %d)", width, height, stride);
+    const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_PNG);
+    if (!codec)
+        return icv_err_set(err, ICV_ENOTFOUND, "overlay: this FFmpeg has no png encoder");
+    AVCodecContext *cx = avcodec_alloc_context3(codec);
+    AVFrame *fr = av_frame_alloc();
+    AVPacket *pk = av_packet_alloc();
+    int rc = 0;
+    if (!cx || !fr || !pk) {
+        rc = icv_err_set(err, ICV_ENOMEM, "overlay: out of memory");
+        goto out;
+    }
+    cx->width = width;
+    cx->height = height;
+    cx->pix_fmt = AV_PIX_FMT_RGB24;
+    cx->time_base = (AVRational){1, 25};
+    if (avcodec_open2(cx, codec, NULL) < 0) {
+        rc = icv_err_set(err, ICV_EIO, "overlay: cannot open the png encoder");
+        goto out;
+    }
+    fr->format = AV_PIX_FMT_RGB24;
+    fr->width = width;
+    fr->height = height;
+    if (av_frame_get_buffer(fr, 0) < 0) {
+        rc = icv_err_set(err, ICV_ENOMEM, "overlay: out of memory for a %dx%d frame", width, height);
+        goto out;
+    }
+    /* draw into a packed RGB copy, then copy rows into the frame (its own stride) */
+    unsigned char *rgb = malloc((size_t)width * height * 3);
+    if (!rgb) {
+        rc = icv_err_set(err, ICV_ENOMEM, "overlay: out of memory for a %dx%d frame", width, height);
+        goto out;
+    }
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++)
+            memset(rgb + ((size_t)y * width + x) * 3, gray[(size_t)y * stride + x], 3);
+    static const unsigned char yellow[3] = {255, 220, 0}, white[3] = {255, 255, 255};
+    for (int l = 0; l < n_lines; l++) {
+        const report_polyline *pl = &lines[l];
+        int segs = pl->closed ? pl->n : pl->n - 1;
+        for (int i = 0; i < segs; i++) {
+            int j = (i + 1) % pl->n;
+            line(rgb, width, height, pl->uv[2 * i], pl->uv[2 * i + 1], pl->uv[2 * j], pl->uv[2 * j + 1], yellow);
+        }
+    }
+    for (int i = 0; i < n_pts; i++) {
+        unsigned char c[3];
+        if (pts[i].id < 0)
+            memcpy(c, white, 3);
+        else
+            report_palette(pts[i].id, c);
+        double m = radius_px + 2;
+        if (isfinite(pts[i].u) && isfinite(pts[i].v) && pts[i].u > -m && pts[i].v > -m && pts[i].u < width + m &&
+            pts[i].v < height + m && radius_px >= 0 && radius_px < 1e4)
+            ring(rgb, width, height, pts[i].u, pts[i].v, radius_px, c);
+    }
+    for (int y = 0; y < height; y++)
+        memcpy(fr->data[0] + (size_t)y * fr->linesize[0], rgb + (size_t)y * width * 3, (size_t)width * 3);
+    free(rgb);
+    if (avcodec_send_frame(cx, fr) < 0 || avcodec_send_frame(cx, NULL) < 0 || avcodec_receive_packet(cx, pk) < 0) {
+        rc = icv_err_set(err, ICV_EIO, "overlay: the png encoder failed");
+        goto out;
+    }
+    *png = malloc((size_t)pk->size);
+    if (!*png) {
+        rc = icv_err_set(err, ICV_ENOMEM, "overlay: out of memory");
+        goto out;
+    }
+    memcpy(*png, pk->data, (size_t)pk->size);
+    *png_len = (size_t)pk->size;
+out:
+    av_packet_free(&pk);
+    av_frame_free(&fr);
+    avcodec_free_context(&cx);
+    return rc;
+}
+
+int report_png_decode_rgb(const unsigned char *png, size_t len, unsigned char **rgb, int *width, int *height,
+                          icv_err *err)
+{
+    *rgb = NULL;
+    const AVCodec *codec = avcodec_find_decoder(AV_CODEC_ID_PNG);
+    if (!codec)
+        return icv_err_set(err, ICV_ENOTFOUND, "png: this FFmpeg has no png decoder");
+    AVCodecContext *cx = avcodec_alloc_context3(codec);
+    AVFrame *fr = av_frame_alloc();
+    AVPacket *pk = av_packet_alloc();
+    int rc = 0;
+    if (!cx || !fr || !pk || av_new_packet(pk, (int)len) < 0) {
+        rc = icv_err_set(err, ICV_ENOMEM, "png: out of memory");
+        goto out;
+    }
+    memcpy(pk->data, png, len);
+    if (avcodec_open2(cx, codec, NULL) < 0 || avcodec_send_packet(cx, pk) < 0 || avcodec_send_packet(cx, NULL) < 0 ||
+        avcodec_receive_frame(cx, fr) < 0) {
+        rc = icv_err_set(err, ICV_EFORMAT, "png: cannot decode (%zu bytes)", len);
+        goto out;
+    }
+    if (fr->format != AV_PIX_FMT_RGB24) {
+        rc = icv_err_set(err, ICV_EFORMAT, "png: pixel format %d is not RGB24", fr->format);
+        goto out;
+    }
+    *width = fr->width;
+    *height = fr->height;
+    *rgb = malloc((size_t)fr->width * fr->height * 3);
+    if (!*rgb) {
+        rc = icv_err_set(err, ICV_ENOMEM, "png: out of memory");
+        goto out;
+    }
+    for (int y = 0; y < fr->height; y++)
+        memcpy(*rgb + (size_t)y * fr->width * 3, fr->data[0] + (size_t)y * fr->linesize[0], (size_t)fr->width * 3);
+out:
+    av_packet_free(&pk);
+    av_frame_free(&fr);
+    avcodec_free_context(&cx);
+    return rc;
+}
