@@ -24,7 +24,17 @@ tools=(
   "ffmpeg:ffmpeg"
 )
 
+# command -> Debian package, installed with its recommended packages (fonts and the
+# like: the report is tested in a real browser)
+tools_full=(
+  "chromium:chromium"
+)
+
 missing=()
+missing_full=()
+for t in "${tools_full[@]}"; do
+  command -v "${t%%:*}" >/dev/null 2>&1 || missing_full+=("${t#*:}")
+done
 for t in "${tools[@]}"; do
   command -v "${t%%:*}" >/dev/null 2>&1 || missing+=("${t#*:}")
 done
@@ -33,7 +43,7 @@ for l in "${libs[@]}"; do
     missing+=("${l#*:}")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && [ ${#missing_full[@]} -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
   sudo=sudo
@@ -41,8 +51,13 @@ if [ "$(id -u)" -ne 0 ]; then
 else
   sudo=
 fi
-echo "deps.sh: installing ${missing[*]}" >&2
+echo "deps.sh: installing ${missing[*]} ${missing_full[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq >/dev/null
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "deps.sh: installed ${missing[*]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if [ ${#missing_full[@]} -gt 0 ]; then
+  $sudo apt-get install -y -qq "${missing_full[@]}" >/dev/null
+fi
+echo "deps.sh: installed ${missing[*]} ${missing_full[*]}"
