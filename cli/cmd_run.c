@@ -1,14 +1,22 @@
-/* cmd_run.c: `impactcv run`. Not built yet: the pipeline, issue #10. Until it is, the command says
- * so and exits with status 2; it never pretends to work. */
+/* cmd_run.c: `impactcv run EXPERIMENT.yaml -o DIR [--truth truth.json]`: the whole
+ * pipeline in one command (report/run.c) and a short summary. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "report/report.h"
 
 static const char help[] =
-    "usage: impactcv run EXPERIMENT.yaml -o DIR [--from STAGE]\n"
+    "usage: impactcv run EXPERIMENT.yaml -o DIR [--truth truth.json]\n"
     "\n"
-    "Calibration, capture and sync, tracking, analysis and the report in one command.\n"
-    "Not implemented yet (the pipeline, issue #10).\n";
+    "Calibration (from the experiment's board images or its calibration file), capture and\n"
+    "sync, tracking and triangulation, the analysis and the model, report.html and the\n"
+    "exports, in one command. DIR receives tracks2d_<camera>.csv, tracks3d.csv,\n"
+    "tracks3d_quality.csv, results.json, fits.csv, report.html and exports/ (TRC, C3D, pose\n"
+    "CSV). A failed run leaves DIR as it was. With --truth (a synth experiment's\n"
+    "truth.json) the results are compared with the truth and a disagreement fails.\n"
+    "Not built yet: the cache of stage results and --from.\n";
 
 int cmd_run(int argc, char **argv)
 {
@@ -16,5 +24,53 @@ int cmd_run(int argc, char **argv)
         fputs(help, stdout);
         return CLI_OK;
     }
-    return cli_not_implemented("run", "the pipeline, issue #10");
+    report_run_options o = {0};
+    o.truth_table = stdout;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            o.out_dir = argv[++i];
+        else if (!strcmp(argv[i], "--truth") && i + 1 < argc)
+            o.truth_path = argv[++i];
+        else if (argv[i][0] == '-')
+            return cli_usage_error("run", "unknown option '%s'", argv[i]);
+        else if (!o.experiment_path)
+            o.experiment_path = argv[i];
+        else
+            return cli_usage_error("run", "one experiment file (campaigns: impactcv campaign)");
+    }
+    if (!o.experiment_path)
+        return cli_usage_error("run", "expected an experiment file");
+    if (!o.out_dir)
+        return cli_usage_error("run", "-o DIR is required");
+    report_run_result *r = malloc(sizeof *r);
+    icv_err err = {0};
+    if (!r) {
+        icv_err_set(&err, ICV_ENOMEM, "out of memory");
+        return cli_fail(&err);
+    }
+    int rc = report_run(&o, r, &err);
+    if (!rc) {
+        const analysis_result *res = &r->job.res;
+        printf("%s: %d impact%s in %.1f s; |g| = %.3f m/s^2 (%s)\n", r->job.exp.name, res->n_impacts,
+               res->n_impacts == 1 ? "" : "s", r->seconds, icv_v3_norm(res->g),
+               res->g_estimated ? "from free flight" : "given");
+        for (int i = 0; i < res->n_impacts; i++) {
+            const analysis_impact *im = &res->impacts[i];
+            printf("  impact %d at t = %.4f s: e = %.3f +- %.3f, impulse ratio = %.3f +- %.3f, energy lost %.1f%% +- "
+                   "%.1f%%\n",
+                   i, im->t, im->e_kinematic, im->sd.e_kinematic, im->impulse_ratio, im->sd.impulse_ratio,
+                   100 * im->loss_fraction, 100 * im->sd.loss_fraction);
+            if (im->model.done)
+                printf("    model %s (mu %.3f, e_n %.3f): case %s, energy lost %.1f%%\n",
+                       icv_restitution_name(im->model.law), im->model.mu, im->model.e_n, im->model.case_label,
+                       100 * im->model.loss_fraction);
+            if (im->model.note[0])
+                printf("    note: %s\n", im->model.note);
+        }
+        if (r->job.warning[0])
+            fprintf(stderr, "impactcv: warning: %s\n", r->job.warning);
+        printf("report: %s\n", r->report_path);
+    }
+    free(r);
+    return rc ? cli_fail(&err) : CLI_OK;
 }

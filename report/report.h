@@ -216,4 +216,28 @@ int report_export_pose_csv(const char *path, const analysis_tracks *tr, const an
  * `impactcv run` leaves beside tracks3d.csv). */
 int report_exports_write(const char *dir, const analysis_tracks *tr, const analysis_body *b, icv_err *err);
 
+/* ---- impactcv run (run.c) ---------------------------------------------- */
+
+typedef struct {
+    const char *experiment_path;
+    const char *out_dir;
+    const char *truth_path;   /* NULL, or a synth truth.json to compare with */
+    FILE *truth_table;        /* where the comparison table goes (NULL: nowhere) */
+} report_run_options;
+
+/* What the run measured, for the CLI's summary. */
+typedef struct {
+    analysis_job_result job;  /* the experiment, the body, the model, the impacts */
+    char report_path[ICV_PATH_MAX];
+    double seconds;           /* s, wall time of the whole run */
+} report_run_result;
+
+/* The whole pipeline in one call (issue #10): `impactcv track` (calibration, sync,
+ * tracking, triangulation), `impactcv analyze` (impacts, results.json, fits.csv, the
+ * model; with truth_path, the comparison with the truth), report.html and the exports
+ * (DIR/exports/: TRC, C3D, pose CSV). Everything is made in a temporary folder beside
+ * DIR and swapped into place only when every stage succeeded: a failed run leaves
+ * the previous complete results untouched. The error names the stage. */
+int report_run(const report_run_options *o, report_run_result *r, icv_err *err);
+
 #endif

@@ -1,21 +1,17 @@
 #!/usr/bin/env bash
 # make demo: the most complete real job impactcv can do at this commit.
-# The whole pipeline on the first sample experiment (sample_videos/, rendered by
-# synth with exact truth): calibration from its board images, sync, tracking,
-# triangulation, then the analysis, compared with the sample's truth.json (it fails
-# loudly beyond the analysis tolerances). Then the impact solver's reference cases
+# `impactcv run` on the first sample experiment (sample_videos/, rendered by synth
+# with exact truth): calibration from its board images, sync, tracking,
+# triangulation, the analysis and the model, report.html and the exports, compared
+# with the sample's truth.json (it fails loudly beyond the analysis tolerances). Then the impact solver's reference cases
 # (the source documents' published numbers) and one CASE.yaml.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sample=sample_videos/01_rod_slope45_stereo
 out=build/demo/01_rod_slope45_stereo
 rm -rf "$out"
-echo "== impactcv track $sample/experiment.yaml -o $out"
-build/impactcv track "$sample/experiment.yaml" -o "$out"
-echo
-echo "== impactcv analyze $sample/experiment.yaml -o $out --truth $sample/truth.json"
-build/impactcv analyze "$sample/experiment.yaml" -o "$out" --truth "$sample/truth.json"
-echo "results: $out/results.json"
+echo "== impactcv run $sample/experiment.yaml -o $out --truth $sample/truth.json"
+build/impactcv run "$sample/experiment.yaml" -o "$out" --truth "$sample/truth.json"
 echo
 echo "== impactcv solve --reference   (computed against published values, spec sec. 7)"
 build/impactcv solve --reference
