@@ -71,43 +71,53 @@ TEST(test_calib_video_mono_keeps_distinct_sharp_views_and_meets_targets)
     ASSERT(ed < 0.2, "distortion: worst projection error %.3f px (issue #6: 0.2 px)", ed);
 }
 
-TEST(test_calib_video_stereo_pairs_frames_with_an_offset)
+TEST(test_calib_video_stereo_cli_pairs_frames_with_an_offset)
 {
-    char p1[ICV_PATH_MAX], p2[ICV_PATH_MAX];
+    char p1[ICV_PATH_MAX], p2[ICV_PATH_MAX], out[ICV_PATH_MAX];
     snprintf(p1, sizeof p1, "%s", th_tmp("left.mp4"));
     snprintf(p2, sizeof p2, "%s", th_tmp("right.mp4"));
+    snprintf(out, sizeof out, "%s", th_tmp("stereo.yaml"));
     const char *paths[2] = {p1, p2};
     sv_set s;
     long blurred[POSES];
     icv_err err = {0};
-    /* 8 poses, no blurred frames (the mono test has them): frame 2p + LEAD is pose p */
+    /* 8 poses, no blurred frames (the mono test has them): camera 1's frame 2p + LEAD
+     * is pose p; camera 2's clip starts 2 frames earlier */
     int rc = sv_video(&s, 2, WIDTH, ST_POSES, LEAD, 2, 0, paths, blurred, &err);
     double T[3];
     memcpy(T, s.T, sizeof T);
-    calib_board b = s.board;
     sv_free(&s);
     ASSERT(rc == 0, "%s", err.msg);
-    calib_options opt;
-    calib_options_defaults(&opt);
-    opt.video.offset = 2; /* camera 2's video starts 2 frames earlier */
-    calib_stereo st;
-    rc = calib_stereo_from_videos(p1, p2, &b, &opt, &st, &err);
-    ASSERT(rc == 0, "%s", err.msg);
-    double bt = sqrt(T[0] * T[0] + T[1] * T[1] + T[2] * T[2]), eb = fabs(st.baseline - bt) / bt;
-    int kept = st.sampling.kept, offset_ok = 1;
-    for (int v = 0; v < st.cam[0].n_views; v++)
-        offset_ok &= st.cam[1].views[v].frame == st.cam[0].views[v].frame + 2;
+    static th_proc p;
+    th_run_cli(&p, "calib --board 9x6@0.023 --stereo --offset 2 -o %s %s %s", out, p1, p2);
+    ASSERT(p.status == 0, "exit %d: %s", p.status, p.err);
+    calib_intrinsics in1, in2;
+    double R[3][3], Te[3];
+    ASSERT(calib_stereo_read(out, &in1, &in2, R, Te, &err) == 0, "%s", err.msg);
+    const char *yaml = th_read_file(out);
+    ASSERT(yaml, "cannot read %s", out);
+    /* every pose once, camera 2's frame = camera 1's + 2 (the summary lists the pairs) */
+    int pairs = 0;
+    for (int q = 0; q < ST_POSES; q++)
+        for (int k = 0; k < 2; k++) {
+            char a[64], b[64], line[160];
+            snprintf(a, sizeof a, "left.mp4 frame %d", LEAD + 2 * q + k);
+            snprintf(b, sizeof b, "right.mp4 frame %d", LEAD + 2 * q + k + 2);
+            snprintf(line, sizeof line, "  %-20s %-20s ", a, b); /* as the summary prints a pair */
+            pairs += strstr(p.out, line) != NULL;
+        }
+    const char *r = strstr(yaml, "\nrms: ");
+    double rms = r ? atof(r + 6) : 1e9;
+    double bt = sqrt(T[0] * T[0] + T[1] * T[1] + T[2] * T[2]);
+    double be = sqrt(Te[0] * Te[0] + Te[1] * Te[1] + Te[2] * Te[2]), eb = fabs(be - bt) / bt;
     if (th_accuracy())
-        printf("    stereo video: %d pairs kept, baseline %.4f%% off, rms %.4f px, epipolar %.4f px\n", kept, 100 * eb,
-               st.rms, st.epipolar);
-    double rms = st.rms;
-    calib_stereo_free(&st);
-    ASSERT_EQ_INT(kept, ST_POSES); /* one pair per pose */
-    ASSERT_TRUE(offset_ok);
+        printf("    stereo video: %d pairs, baseline %.4f%% off, rms %.4f px\n", pairs, 100 * eb, rms);
+    ASSERT_EQ_INT(pairs, ST_POSES); /* one pair per pose */
     /* paired wrongly (off by the offset), the views would disagree by a whole pose:
      * RMS of tens of px; H.264-compressed frames reproject within 0.1 px */
     ASSERT(rms < 0.1, "stereo rms %.3f px", rms);
     ASSERT(eb < 0.002, "baseline off by %.4f%% (issue #6: 0.2%%)", 100 * eb);
+    ASSERT_STR_CONTAINS(p.out, "sampled from the video");
 }
 
 TEST(test_calib_video_bad_input_gives_one_clear_line)
