@@ -79,7 +79,7 @@ int calib_corners_refine_symmetry(const calib_image *img, calib_pt2 *uv, int n, 
 
 /* Repairs corners the detector misplaced (by more than cornerSubPix's small window
  * can pull back): each corner is compared with the position its grid neighbours
- * predict; the worst that disagrees by more than 0.5 px is re-found from that
+ * predict; the worst that disagrees by more than max(0.5 px, 5% of the spacing) is re-found from that
  * prediction by point symmetry and replaced when the image is clearly more
  * symmetric there (so a good corner is never moved). cols x rows corners, row by
  * row. Returns how many were replaced. */

@@ -180,8 +180,12 @@ int calib_corners_repair(const calib_image *img, calib_pt2 *uv, int cols, int ro
         double wd = 0;
         for (int i = 0; i < n; i++) {
             calib_pt2 p = predict(uv, cols, rows, i / cols, i % cols);
-            double d = hypot(p.u - uv[i].u, p.v - uv[i].v);
-            if (!tried[i] && d > 0.5 && d > wd) /* px: above the grid's second differences here */
+            int j = i % cols ? i - 1 : i + 1; /* a neighbour along the row: the local spacing */
+            double d = hypot(p.u - uv[i].u, p.v - uv[i].v), sp = hypot(uv[j].u - uv[i].u, uv[j].v - uv[i].v);
+            /* above the grid's second differences (perspective, distortion), which grow
+             * with the spacing: 0.5 px, or 5% of the spacing on large squares (there
+             * cornerSubPix's 11 px window reaches a corner that far off anyway) */
+            if (!tried[i] && d > fmax(0.5, 0.05 * sp) && d > wd)
                 wd = d, worst = i;
         }
         if (worst < 0)

@@ -208,9 +208,10 @@ int sv_video(sv_set *s, int n_cams, int width, int n_poses, int lead, int offset
         for (int p = 0; !rc && p < n_poses; p++)
             for (int k = 0; !rc && k < (blur_px > 0 ? 3 : 2); k++, n++) {
                 unsigned long seed = 100000ul * (unsigned long)(c + 1) + (unsigned long)n;
-                if (k < 2) /* the board held still for two frames */
+                if (k == 0)
                     synth_board_render(r, &s->sc->board, &s->pose[p], seed, img);
-                else {     /* then moved off: a motion-blurred frame */
+                /* k == 1: the same frame again (a duplicated frame) */
+                if (k == 2) { /* then moved off: a motion-blurred frame */
                     render_blurred(r, s, c, &s->pose[p], blur_px, seed, img, tmp, acc);
                     if (c == 0)
                         blurred[p] = n;

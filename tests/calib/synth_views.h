@@ -42,8 +42,8 @@ void sv_free(sv_set *s);
 /* Calibration videos (H.264, CRF 18, 30 fps, one per camera at paths[c]) of n_poses
  * whole-board poses at width x (width 9/16) px, noise 2 gray levels, seed 1: `lead`
  * board-less frames (camera 2: lead + offset, so that its frame n + offset is
- * camera 1's frame n), then per pose two sharp frames (the board held still, fresh
- * noise) and, when blur_px > 0, one frame with the board moving blur_px across the
+ * camera 1's frame n), then per pose a sharp frame, the same frame again (a
+ * duplicated frame) and, when blur_px > 0, one frame with the board moving blur_px across the
  * image during the exposure. blurred[p] gets camera 1's number of pose p's blurred frame. s gets the
  * truth and the poses (no corners). */
 int sv_video(sv_set *s, int n_cams, int width, int n_poses, int lead, int offset, double blur_px,

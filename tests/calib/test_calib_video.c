@@ -1,6 +1,6 @@
 /* test_calib_video.c: calibration from a video (calib/video_sample.c). The videos
  * are made here: synth renders the board in 12 whole-board poses (8 for stereo; 640x360, noise 2
- * gray levels), each held still for two frames then moved (a motion-blurred frame),
+ * gray levels), each shown in one frame, duplicated, then moved (a motion-blurred frame),
  * after a few board-less frames, encoded with H.264 (CRF 18) by synth's encoder.
  * Checks: accuracy of the same order as from images (issue #6's synthetic targets),
  * blurred frames rejected, a pose held still kept once, stereo pairing with an
@@ -63,7 +63,7 @@ TEST(test_calib_video_mono_keeps_distinct_sharp_views_and_meets_targets)
     ASSERT_EQ_INT(blurred_kept, 0);               /* no motion-blurred frame used */
     /* the 12 px blur is found but flagged in most poses (a few may not be found at all) */
     ASSERT(sm.blurred >= POSES / 2, "only %d blurred views recognised as such", sm.blurred);
-    ASSERT_EQ_INT(dup, 0);                        /* a board held still is kept once */
+    ASSERT_EQ_INT(dup, 0);                        /* a duplicated frame is kept once */
     ASSERT_EQ_INT(sm.kept, POSES);                /* and every distinct pose is kept */
     /* issue #6's synthetic targets (stated for 1280x720 images; half the width here) */
     ASSERT(ef < 0.002, "focal length off by %.4f%% (issue #6: 0.2%%)", 100 * ef);
