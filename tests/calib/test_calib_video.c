@@ -1,5 +1,5 @@
 /* test_calib_video.c: calibration from a video (calib/video_sample.c). The videos
- * are made here: synth renders the board in 12 whole-board poses (8 for stereo; 640x360, noise 2
+ * are made here: synth renders the board in 12 whole-board poses (6 for stereo; 640x360, noise 2
  * gray levels), each shown in one frame, duplicated, then moved (a motion-blurred frame),
  * after a few board-less frames, encoded with H.264 (CRF 18) by synth's encoder.
  * Checks: accuracy of the same order as from images (issue #6's synthetic targets),
@@ -16,7 +16,7 @@
 #define LEAD 3     /* board-less frames before the first pose */
 #define BLUR 12.0  /* px the board moves during a blurred frame's exposure */
 #define WIDTH 640
-#define ST_POSES 8 /* stereo: at least 5 pairs are needed */
+#define ST_POSES 6 /* stereo: at least 5 pairs are needed */
 
 static int is_blurred(const long *blurred, long frame)
 {
@@ -81,7 +81,7 @@ TEST(test_calib_video_stereo_cli_pairs_frames_with_an_offset)
     sv_set s;
     long blurred[POSES];
     icv_err err = {0};
-    /* 8 poses, no blurred frames (the mono test has them): camera 1's frame 2p + LEAD
+    /* 6 poses, no blurred frames (the mono test has them): camera 1's frame 2p + LEAD
      * is pose p; camera 2's clip starts 2 frames earlier */
     int rc = sv_video(&s, 2, WIDTH, ST_POSES, LEAD, 2, 0, paths, blurred, &err);
     double T[3];
