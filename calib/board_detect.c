@@ -77,6 +77,9 @@ void calib_board_detect(const calib_detector *d, const calib_image *img, const c
                 s_min = fmin(s_min, hypot(q->u - a->u, q->v - a->v));
             }
         calib_corners_refine_symmetry(img, uv, n, 0.4 * s_min);
+        int fixed = calib_corners_repair(img, uv, b->cols, b->rows, 0.4 * s_min);
+        if (fixed)
+            icv_debug("board: %d corner%s re-found from their neighbours", fixed, fixed > 1 ? "s" : "");
     }
     if (!info->found && probe)
         cvb_board_probe_size(img->data, img->width, img->height, img->stride, &info->probe_cols,

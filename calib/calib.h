@@ -77,6 +77,14 @@ void calib_detector_defaults(calib_detector *d);
  * than 1 px are left as they are. Returns how many moved. */
 int calib_corners_refine_symmetry(const calib_image *img, calib_pt2 *uv, int n, double half_window_px);
 
+/* Repairs corners the detector misplaced (by more than cornerSubPix's small window
+ * can pull back): each corner is compared with the position its grid neighbours
+ * predict; the worst that disagrees by more than max(0.5 px, 5% of the spacing) is re-found from that
+ * prediction by point symmetry and replaced when the image is clearly more
+ * symmetric there (so a good corner is never moved). cols x rows corners, row by
+ * row. Returns how many were replaced. */
+int calib_corners_repair(const calib_image *img, calib_pt2 *uv, int cols, int rows, double half_window_px);
+
 typedef struct {
     int found;                  /* 1 the full board was found */
     calib_detect_method method;
@@ -148,6 +156,21 @@ static inline const icv_vec3 *calib_obs_board(const calib_observations *o, int v
     return o->board + (o->board_per_view ? (size_t)v * o->n_points : 0);
 }
 
+/* How calibration views are sampled from a video (calib_camera_from_video,
+ * calib_stereo_from_videos). */
+typedef struct {
+    int max_examined;      /* frames (pairs) the board is looked for in, at most: every k-th
+                            * frame with k = ceil(frames / max_examined), which bounds the
+                            * time (detection is ~0.1 s a 1280x720 frame; default 150) */
+    int max_views;         /* views kept, at most (default 25) */
+    double min_change;     /* a sharp view is kept only when its corners lie at least this
+                            * fraction of the image diagonal (RMS over the corners) from those
+                            * of every view kept already; duplicates and a board held still
+                            * are not kept twice (default 0.02: 29 px at 1280x720) */
+    long offset;           /* stereo: frame n of camera 1 pairs with frame n + offset of
+                            * camera 2 (frames; default 0) */
+} calib_video_options;
+
 typedef struct {
     int fix_k3;            /* 1 (default): k3 = 0, as phone lenses need (k3 is poorly
                             * determined from a few views and over-fits the edges) */
@@ -156,6 +179,7 @@ typedef struct {
                             * (default 3) */
     int min_views;         /* fewer usable views is an error (default 4 mono, 5 stereo pairs) */
     calib_detector detector;
+    calib_video_options video; /* video input only */
 } calib_options;
 
 void calib_options_defaults(calib_options *o);
@@ -180,7 +204,21 @@ typedef struct {
     double rvec[3], tvec[3];/* board pose: x_cam = R(rvec) X + tvec; rad, m */
     double sharpness;       /* px (see calib_detection) */
     calib_detect_method method;
+    long frame;             /* video input: the view's frame number (camera 1's), from 0 */
 } calib_view;
+
+/* How the views were sampled from a video (all 0 for image input). */
+typedef struct {
+    int from_video;         /* 1: the views are frames of a video */
+    long frames;            /* frames (stereo: pairs of frames) in the clip */
+    long step;              /* every step-th frame was examined */
+    int examined;           /* frames (pairs) the board was looked for in */
+    int found;              /* the full board found (in both views) */
+    int blurred;            /* found but rejected as motion-blurred (either view) */
+    int similar;            /* sharp but closer than min_change to a kept view */
+    int surplus;            /* sharp and distinct, left out by max_views */
+    int kept;               /* views given to the calibration */
+} calib_sampling;
 
 typedef struct {
     calib_board board;      /* the board's size (from the observations) */
@@ -199,6 +237,7 @@ typedef struct {
     char verdict[CALIB_VERDICT_MAX]; /* one reason per line */
     int has_surface;        /* 1: surface holds the surface frame (written to the file) */
     calib_surface surface;
+    calib_sampling sampling;/* video input: how the views were chosen */
 } calib_camera;
 
 /* Calibrates from observations: calibrateCamera, then drops outlier views and
@@ -236,6 +275,7 @@ typedef struct {
     char verdict[CALIB_VERDICT_MAX];
     int has_surface;        /* 1: surface holds the surface frame, camera 1's frame */
     calib_surface surface;
+    calib_sampling sampling;/* video input: how the pairs were chosen */
 } calib_stereo;
 
 /* Stereo from observations of the same board in both cameras (view i of o1 and
@@ -248,6 +288,30 @@ int calib_stereo_calibrate(const calib_observations *o1, const calib_observation
 int calib_stereo_from_images(char *const *p1, size_t n1, char *const *p2, size_t n2, const calib_board *b,
                              const calib_options *opt, calib_stereo *st, icv_err *err);
 void calib_stereo_free(calib_stereo *st);
+
+/* ---- video input ---------------------------------------------------------- */
+
+/* 1 when a calibration input names a video: an existing regular file whose
+ * extension is not a still image's (png jpg jpeg tif tiff bmp pgm ppm pnm pbm webp
+ * jp2 exr hdr sr ras); globs, folders and image files give 0. */
+int calib_input_is_video(const char *arg);
+
+/* Mono calibration from a video (anything capture/ opens): the board is looked for
+ * in every k-th frame (opt->video.max_examined at most), views whose board edges
+ * are wider than detector.max_sharpness are rejected as motion-blurred, and up to
+ * video.max_views views are kept by greedy farthest-point selection on the RMS
+ * distance between corner sets (the sharpest first), never closer than
+ * video.min_change; then calib_camera_calibrate. cam->views holds the kept views
+ * (names "CLIP frame N", frame set), cam->sampling the counts. Fails with one line
+ * on an unreadable video, no board in any examined frame (saying when a board of
+ * another size was seen), or too few distinct sharp views. */
+int calib_camera_from_video(const char *path, const calib_board *b, const calib_options *opt, calib_camera *cam,
+                            icv_err *err);
+/* Stereo from two synchronised videos: frame n of the first pairs with frame n +
+ * opt->video.offset of the second; a pair is a candidate when both views show the
+ * whole board sharply; distance between pairs is the RMS of both cameras'. */
+int calib_stereo_from_videos(const char *path1, const char *path2, const calib_board *b, const calib_options *opt,
+                             calib_stereo *st, icv_err *err);
 
 /* ---- files (OpenCV FileStorage YAML, the contract's names) -------------- */
 

@@ -1,4 +1,5 @@
-/* corner_symmetry.c: sub-pixel refinement of chessboard corners by point symmetry.
+/* corner_symmetry.c: sub-pixel refinement of chessboard corners by point symmetry,
+ * and the repair of corners the detector misplaced.
  * A checker corner is symmetric under a half turn about itself (two straight
  * edges crossing, whatever their angle), so the corner is where the image, smoothed
  * by a Gaussian of 1.6 px (which removes bilinear interpolation's phase bias),
@@ -34,65 +35,177 @@ static double asym(const float *p, int w, int h, double cu, double cv)
     return s;
 }
 
+/* Refines one corner from *p within +-0.62 px (three grid levels); *score gets the
+ * mean squared asymmetry (gray levels^2) at the result. Returns 1 when moved, 0 when
+ * the patch leaves the image or the best point is more than 1 px away (*p kept). */
+static int refine_one(const calib_image *img, calib_pt2 *p, int h, float *raw, float *tmp, float *sm,
+                      const double *k, double sk, double *score)
+{
+    int P = h + 2; /* search +-0.5 px, bilinear +1 */
+    int w = 2 * P + 1, wb = w + 2 * KR;
+    int x0 = (int)lround(p->u) - P - KR, y0 = (int)lround(p->v) - P - KR;
+    *score = INFINITY;
+    if (x0 < 0 || y0 < 0 || x0 + wb > img->width || y0 + wb > img->height)
+        return 0; /* too near the edge: keep cornerSubPix's */
+    for (int y = 0; y < wb; y++)
+        for (int x = 0; x < wb; x++)
+            raw[y * wb + x] = img->data[(size_t)(y0 + y) * img->stride + x0 + x];
+    for (int y = 0; y < wb; y++) /* separable Gaussian: rows, then columns */
+        for (int x = 0; x < w; x++) {
+            double a = 0;
+            for (int i = -KR; i <= KR; i++)
+                a += k[i + KR] * raw[y * wb + x + KR + i];
+            tmp[y * w + x] = (float)(a / sk);
+        }
+    for (int y = 0; y < w; y++)
+        for (int x = 0; x < w; x++) {
+            double a = 0;
+            for (int i = -KR; i <= KR; i++)
+                a += k[i + KR] * tmp[(y + KR + i) * w + x];
+            sm[y * w + x] = (float)(a / sk);
+        }
+    /* the corner in patch coordinates */
+    double bu = p->u - (x0 + KR), bv = p->v - (y0 + KR), step = 0.05, best = INFINITY;
+    double u0 = bu, v0 = bv;
+    for (int level = 0; level < 3; level++, step /= 5) {
+        double cu = bu, cv = bv;
+        for (int j = -10; j <= 10; j++)
+            for (int i = -10; i <= 10; i++) {
+                double a = asym(sm, w, h, cu + i * step, cv + j * step);
+                if (a < best) {
+                    best = a;
+                    bu = cu + i * step;
+                    bv = cv + j * step;
+                }
+            }
+    }
+    *score = best / ((2 * h + 1) * (2 * h + 1));
+    if (hypot(bu - u0, bv - v0) > 1.0)
+        return 0; /* not a clean corner here: keep cornerSubPix's */
+    p->u = bu + x0 + KR;
+    p->v = bv + y0 + KR;
+    return 1;
+}
+
+/* The workspace of one refinement run. */
+typedef struct {
+    int h;
+    float *raw, *tmp, *sm;
+    double k[2 * KR + 1], sk;
+} sym_ws;
+
+static int sym_ws_init(sym_ws *ws, double half_window_px)
+{
+    ws->h = (int)floor(half_window_px);
+    if (ws->h > 4)
+        ws->h = 4;
+    ws->raw = ws->tmp = ws->sm = NULL;
+    if (ws->h < 2)
+        return 0;
+    int P = ws->h + 2, w = 2 * P + 1, wb = w + 2 * KR;
+    ws->raw = malloc(sizeof(float) * (size_t)wb * wb);
+    ws->tmp = malloc(sizeof(float) * (size_t)w * wb);
+    ws->sm = malloc(sizeof(float) * (size_t)w * w);
+    ws->sk = 0;
+    for (int i = -KR; i <= KR; i++)
+        ws->sk += ws->k[i + KR] = exp(-i * i / (2 * SIGMA * SIGMA));
+    return ws->raw && ws->tmp && ws->sm;
+}
+
+static void sym_ws_free(sym_ws *ws)
+{
+    free(ws->raw);
+    free(ws->tmp);
+    free(ws->sm);
+}
+
 int calib_corners_refine_symmetry(const calib_image *img, calib_pt2 *uv, int n, double half_window_px)
 {
-    int h = (int)floor(half_window_px);
-    if (h < 2)
-        return 0;
-    if (h > 4)
-        h = 4;
-    int P = h + 2;              /* search +-0.5 px, bilinear +1 */
-    int w = 2 * P + 1, wb = w + 2 * KR;
-    float *raw = malloc(sizeof(float) * (size_t)wb * wb), *tmp = malloc(sizeof(float) * (size_t)w * wb);
-    float *sm = malloc(sizeof(float) * (size_t)w * w);
-    double k[2 * KR + 1], sk = 0;
-    for (int i = -KR; i <= KR; i++)
-        sk += k[i + KR] = exp(-i * i / (2 * SIGMA * SIGMA));
+    sym_ws ws;
     int moved = 0;
-    for (int c = 0; raw && tmp && sm && c < n; c++) {
-        int x0 = (int)lround(uv[c].u) - P - KR, y0 = (int)lround(uv[c].v) - P - KR;
-        if (x0 < 0 || y0 < 0 || x0 + wb > img->width || y0 + wb > img->height)
-            continue; /* too near the edge: keep cornerSubPix's */
-        for (int y = 0; y < wb; y++)
-            for (int x = 0; x < wb; x++)
-                raw[y * wb + x] = img->data[(size_t)(y0 + y) * img->stride + x0 + x];
-        for (int y = 0; y < wb; y++) /* separable Gaussian: rows, then columns */
-            for (int x = 0; x < w; x++) {
-                double a = 0;
-                for (int i = -KR; i <= KR; i++)
-                    a += k[i + KR] * raw[y * wb + x + KR + i];
-                tmp[y * w + x] = (float)(a / sk);
-            }
-        for (int y = 0; y < w; y++)
-            for (int x = 0; x < w; x++) {
-                double a = 0;
-                for (int i = -KR; i <= KR; i++)
-                    a += k[i + KR] * tmp[(y + KR + i) * w + x];
-                sm[y * w + x] = (float)(a / sk);
-            }
-        /* the corner in patch coordinates */
-        double bu = uv[c].u - (x0 + KR), bv = uv[c].v - (y0 + KR), step = 0.05;
-        double u0 = bu, v0 = bv;
-        for (int level = 0; level < 3; level++, step /= 5) {
-            double cu = bu, cv = bv, best = INFINITY;
-            for (int j = -10; j <= 10; j++)
-                for (int i = -10; i <= 10; i++) {
-                    double a = asym(sm, w, h, cu + i * step, cv + j * step);
-                    if (a < best) {
-                        best = a;
-                        bu = cu + i * step;
-                        bv = cv + j * step;
-                    }
-                }
+    if (sym_ws_init(&ws, half_window_px))
+        for (int c = 0; c < n; c++) {
+            double score;
+            moved += refine_one(img, &uv[c], ws.h, ws.raw, ws.tmp, ws.sm, ws.k, ws.sk, &score);
         }
-        if (hypot(bu - u0, bv - v0) > 1.0)
-            continue; /* not a clean corner here: keep cornerSubPix's */
-        uv[c].u = bu + x0 + KR;
-        uv[c].v = bv + y0 + KR;
-        moved++;
-    }
-    free(raw);
-    free(tmp);
-    free(sm);
+    sym_ws_free(&ws);
     return moved;
+}
+
+/* The position of corner (r, c) its grid neighbours predict: along each grid
+ * direction the midpoint of the two neighbours, or at the board's edge the linear
+ * extrapolation from the two next ones; the mean over the directions. The error is
+ * the grid's second difference (perspective and distortion): tenths of a pixel. */
+static calib_pt2 predict(const calib_pt2 *uv, int cols, int rows, int r, int c)
+{
+    static const int dir[2][2] = {{0, 1}, {1, 0}};
+    double su = 0, sv = 0;
+    int n = 0;
+    for (int d = 0; d < 2; d++) {
+        int dr = dir[d][0], dc = dir[d][1];
+#define IN(rr, cc) ((rr) >= 0 && (rr) < rows && (cc) >= 0 && (cc) < cols)
+#define AT(rr, cc) uv[(rr) * cols + (cc)]
+        if (IN(r - dr, c - dc) && IN(r + dr, c + dc)) {
+            su += 0.5 * (AT(r - dr, c - dc).u + AT(r + dr, c + dc).u);
+            sv += 0.5 * (AT(r - dr, c - dc).v + AT(r + dr, c + dc).v);
+        } else if (IN(r - 2 * dr, c - 2 * dc)) {
+            su += 2 * AT(r - dr, c - dc).u - AT(r - 2 * dr, c - 2 * dc).u;
+            sv += 2 * AT(r - dr, c - dc).v - AT(r - 2 * dr, c - 2 * dc).v;
+        } else if (IN(r + 2 * dr, c + 2 * dc)) {
+            su += 2 * AT(r + dr, c + dc).u - AT(r + 2 * dr, c + 2 * dc).u;
+            sv += 2 * AT(r + dr, c + dc).v - AT(r + 2 * dr, c + 2 * dc).v;
+        } else {
+            continue;
+        }
+        n++;
+#undef IN
+#undef AT
+    }
+    calib_pt2 p = {su / (n ? n : 1), sv / (n ? n : 1)};
+    return p;
+}
+
+int calib_corners_repair(const calib_image *img, calib_pt2 *uv, int cols, int rows, double half_window_px)
+{
+    sym_ws ws;
+    int repaired = 0, n = cols * rows;
+    if (!sym_ws_init(&ws, half_window_px) || cols < 3 || rows < 3) {
+        sym_ws_free(&ws);
+        return 0;
+    }
+    unsigned char *tried = calloc((size_t)n, 1);
+    /* worst first: a misplaced corner also spoils its neighbours' predictions */
+    for (int round = 0; tried && round < n / 4 + 1; round++) { /* bounded time on large boards */
+        int worst = -1;
+        double wd = 0;
+        for (int i = 0; i < n; i++) {
+            calib_pt2 p = predict(uv, cols, rows, i / cols, i % cols);
+            int j = i % cols ? i - 1 : i + 1; /* a neighbour along the row: the local spacing */
+            double d = hypot(p.u - uv[i].u, p.v - uv[i].v), sp = hypot(uv[j].u - uv[i].u, uv[j].v - uv[i].v);
+            /* above the grid's second differences (perspective, distortion), which grow
+             * with the spacing: 0.5 px, or 5% of the spacing on large squares (there
+             * cornerSubPix's 11 px window reaches a corner that far off anyway) */
+            if (!tried[i] && d > fmax(0.5, 0.05 * sp) && d > wd)
+                wd = d, worst = i;
+        }
+        if (worst < 0)
+            break;
+        tried[worst] = 1;
+        calib_pt2 old = uv[worst], cand = predict(uv, cols, rows, worst / cols, worst % cols), keep = old;
+        double s_old, s_new;
+        /* the corner is where the image is most point-symmetric: take the prediction's
+         * refined point only when it is clearly more symmetric than the corner found */
+        refine_one(img, &keep, ws.h, ws.raw, ws.tmp, ws.sm, ws.k, ws.sk, &s_old);
+        for (int it = 0; it < 3; it++) /* +-0.62 px per pass */
+            if (!refine_one(img, &cand, ws.h, ws.raw, ws.tmp, ws.sm, ws.k, ws.sk, &s_new))
+                break;
+        refine_one(img, &cand, ws.h, ws.raw, ws.tmp, ws.sm, ws.k, ws.sk, &s_new);
+        if (s_new < 0.5 * s_old && hypot(cand.u - old.u, cand.v - old.v) > 0.5) {
+            uv[worst] = cand;
+            repaired++;
+        }
+    }
+    free(tried);
+    sym_ws_free(&ws);
+    return repaired;
 }

@@ -131,6 +131,17 @@ extern "C" int cvb_board_detect(const unsigned char *px, int w, int h, int strid
             if (ok)
                 *method = CVB_DET_CLASSIC;
         }
+        if (!ok && s != 1.0 && cv::checkChessboard(img, sz)) {
+            /* A strongly foreshortened board's squares can be too narrow on the
+             * bounded-size copy (rendered 1280x720 views turned 60 deg: 12 px ->
+             * 7.5 px). When OpenCV's fast check (a few ms) sees a board at full
+             * size, SB runs there (0.2 s at 1280x720); board-less frames skip it. */
+            ok = cv::findChessboardCornersSB(img, sz, c, cv::CALIB_CB_NORMALIZE_IMAGE);
+            if (ok) {
+                *method = CVB_DET_SB;
+                s = 1.0;
+            }
+        }
         if (!ok)
             return 0;
         if (s != 1.0) /* pixel centres at integers in both images */

@@ -15,6 +15,10 @@ void calib_options_defaults(calib_options *o)
     o->outlier_factor = 3.0;
     o->min_views = 4;
     calib_detector_defaults(&o->detector);
+    o->video.max_examined = 150;
+    o->video.max_views = 25;
+    o->video.min_change = 0.02;
+    o->video.offset = 0;
 }
 
 void calib_intrinsics_to_k(const calib_intrinsics *in, double K[9])
