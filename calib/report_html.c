@@ -8,32 +8,6 @@
 #include "calib/calib_internal.h"
 #include "calib/cv_bridge.h"
 
-static void b64(FILE *f, const unsigned char *d, size_t n)
-{
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0) | (i + 2 < n ? d[i + 2] : 0);
-        fputc(t[v >> 18 & 63], f);
-        fputc(t[v >> 12 & 63], f);
-        fputc(i + 1 < n ? t[v >> 6 & 63] : '=', f);
-        fputc(i + 2 < n ? t[v & 63] : '=', f);
-    }
-}
-
-static void esc(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (*s == '<')
-            fputs("&lt;", f);
-        else if (*s == '>')
-            fputs("&gt;", f);
-        else if (*s == '&')
-            fputs("&amp;", f);
-        else
-            fputc(*s, f);
-    }
-}
-
 static void verdict(FILE *f, const char *v, int ok)
 {
     fprintf(f, "<h2>Verdict: <span class=%s>%s</span></h2><ul>", ok ? "ok" : "bad", ok ? "usable" : "not usable");
@@ -43,7 +17,7 @@ static void verdict(FILE *f, const char *v, int ok)
         char line[600];
         snprintf(line, sizeof line, "%.*s", (int)len, v);
         fputs("<li>", f);
-        esc(f, line);
+        icv_fput_html(f, line);
         fputs("</li>", f);
         v += len + (nl != NULL);
     }
@@ -80,7 +54,7 @@ static void bars(FILE *f, const calib_camera *cam, const char *title)
                 H - h, bw - 2, h, c, vw->name, vw->rms);
         fprintf(f, "<text x=%.1f y=%d font-size=10 transform='rotate(60 %.1f %d)'>", x + bw / 2, H + 12, x + bw / 2,
                 H + 12);
-        esc(f, vw->name);
+        icv_fput_html(f, vw->name);
         fputs("</text>", f);
     }
     double ym = H - (H - 20) * cam->rms / mx;
@@ -181,9 +155,9 @@ static void example(FILE *f, const calib_intrinsics *in, char *const *paths, siz
     }
     fputs("<h3>Example: as recorded (left) and undistorted (right): straight edges must look straight</h3>", f);
     fputs("<img width=480 src='data:image/jpeg;base64,", f);
-    b64(f, a, na);
+    icv_fput_base64(f, a, na);
     fputs("'> <img width=480 src='data:image/jpeg;base64,", f);
-    b64(f, b, nb);
+    icv_fput_base64(f, b, nb);
     fprintf(f, "'><p>%s</p>\n", calib_basename(img));
     free(a), free(b);
 }
@@ -234,9 +208,9 @@ int calib_report_write_stereo(const calib_stereo *st, char *const *paths1, size_
     for (int i = 0; i < st->n_pairs; i++) {
         const calib_pair *p = &st->pairs[i];
         fputs("<tr><td>", f);
-        esc(f, p->name1);
+        icv_fput_html(f, p->name1);
         fputs("</td><td>", f);
-        esc(f, p->name2);
+        icv_fput_html(f, p->name2);
         if (p->status == CALIB_VIEW_USED)
             fprintf(f, "</td><td>%.3f</td><td>%.3f</td><td>%.3f</td></tr>", p->rms1, p->rms2, p->epipolar);
         else

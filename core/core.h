@@ -125,6 +125,13 @@ int icv_atomic_write(const char *path, const void *data, size_t len, icv_err *er
 /* Creates a directory and its parents (like mkdir -p). */
 int icv_mkdirs(const char *path, icv_err *err);
 
+/* ---- text for other tools (text_out.c) -------------------------------- */
+
+/* Base64 of n bytes (for data: URIs in the HTML reports). */
+void icv_fput_base64(FILE *f, const void *data, size_t n);
+/* Text with < > & " escaped for HTML. NULL writes nothing. */
+void icv_fput_html(FILE *f, const char *s);
+
 /* ---- paths ------------------------------------------------------------- */
 
 #define ICV_PATH_MAX 4096

@@ -9,38 +9,10 @@
 
 #include "report/report_internal.h"
 
-void report_base64(FILE *f, const unsigned char *d, size_t n)
-{
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0) | (i + 2 < n ? d[i + 2] : 0);
-        fputc(t[v >> 18 & 63], f);
-        fputc(t[v >> 12 & 63], f);
-        fputc(i + 1 < n ? t[v >> 6 & 63] : '=', f);
-        fputc(i + 2 < n ? t[v & 63] : '=', f);
-    }
-}
-
-static void esc(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        if (*s == '<')
-            fputs("&lt;", f);
-        else if (*s == '>')
-            fputs("&gt;", f);
-        else if (*s == '&')
-            fputs("&amp;", f);
-        else if (*s == '"')
-            fputs("&quot;", f);
-        else
-            fputc(*s, f);
-    }
-}
-
 static void note(FILE *f, const char *text)
 {
     fputs("<p class=note>", f);
-    esc(f, text);
+    icv_fput_html(f, text);
     fputs("</p>\n", f);
 }
 
@@ -204,9 +176,9 @@ static void embed_file(page *pg, const char *file, const char *mime, const char 
     unsigned char *d = n > 0 ? malloc((size_t)n) : NULL;
     if (d && fread(d, 1, (size_t)n, s) == (size_t)n) {
         fprintf(pg->f, "<img id=\"%s\" class=plot alt=\"", id);
-        esc(pg->f, alt);
+        icv_fput_html(pg->f, alt);
         fprintf(pg->f, "\" src=\"data:%s;base64,", mime);
-        report_base64(pg->f, d, (size_t)n);
+        icv_fput_base64(pg->f, d, (size_t)n);
         fputs("\">\n", pg->f);
     }
     free(d);
@@ -222,11 +194,11 @@ static void figure(page *pg, int rc, icv_err *e, const char *id, const char *cap
         embed_file(pg, pg->svg, "image/svg+xml", id, caption);
     else {
         fprintf(pg->f, "<p id=\"%s\" class=note>plot not drawn: ", id);
-        esc(pg->f, e->msg);
+        icv_fput_html(pg->f, e->msg);
         fputs("</p>", pg->f);
     }
     fputs("<figcaption>", pg->f);
-    esc(pg->f, caption);
+    icv_fput_html(pg->f, caption);
     fputs("</figcaption></figure>\n", pg->f);
 }
 
@@ -355,11 +327,11 @@ static void overlays(FILE *f, const report_inputs *in)
     for (int i = 0; i < in->n_overlays; i++) {
         const report_overlay *o = &in->overlays[i];
         fputs("<figure><img class=overlay id=\"overlay-", f);
-        esc(f, o->camera);
+        icv_fput_html(f, o->camera);
         fputs("\" alt=\"overlay\" src=\"data:image/png;base64,", f);
-        report_base64(f, o->png, o->png_len);
+        icv_fput_base64(f, o->png, o->png_len);
         fputs("\"><figcaption>camera ", f);
-        esc(f, o->camera);
+        icv_fput_html(f, o->camera);
         fprintf(f, ", frame %d: markers in their identity's colour, the fitted body outline in yellow</figcaption></figure>\n",
                 o->frame);
     }
@@ -478,7 +450,7 @@ static void verdict_list(FILE *f, int ok, const char *v)
         char line[1024];
         snprintf(line, sizeof line, "%.*s", (int)len, v);
         fputs("<li>", f);
-        esc(f, line);
+        icv_fput_html(f, line);
         fputs("</li>", f);
         v += len + (nl != NULL);
     }
@@ -575,7 +547,7 @@ static void sync_section(page *pg, const report_inputs *in)
     int n = in->n_sync > in->n_probes ? in->n_sync : in->n_probes;
     for (int c = 0; c < n; c++) {
         fputs("<tr><td>", f);
-        esc(f, cam_id(in, c));
+        icv_fput_html(f, cam_id(in, c));
         fputs("</td>", f);
         const capture_probe *p = c < in->n_probes ? &in->probes[c] : NULL;
         if (p && p->has_flash)
@@ -636,7 +608,7 @@ static void timing(FILE *f, const report_inputs *in)
     for (int c = 0; c < in->n_probes; c++) {
         const capture_probe *p = &in->probes[c];
         fputs("<tr><td>", f);
-        esc(f, cam_id(in, c));
+        icv_fput_html(f, cam_id(in, c));
         fprintf(f, "</td><td>%ld</td><td>%.3f</td><td>%.3f</td><td>%s</td><td>%zu</td><td>%zu (%ld)</td><td>%zu</td>",
                 p->info.frames, p->info.nominal_fps, p->info.capture_fps, p->timing.vfr ? "yes" : "no",
                 p->n_duplicates, p->timing.n_dropped, p->timing.missing, p->n_lost);
@@ -654,7 +626,7 @@ static void warnings(FILE *f, const report_inputs *in)
     int n = 0;
     for (int i = 0; i < in->n_warnings; i++, n++) {
         fputs("<li>", f);
-        esc(f, in->warnings[i]);
+        icv_fput_html(f, in->warnings[i]);
         fputs("</li>\n", f);
     }
     const analysis_result *r = in->result;
@@ -662,7 +634,7 @@ static void warnings(FILE *f, const report_inputs *in)
         const analysis_impact *im = &r->impacts[i];
         if (im->model.note[0]) {
             fprintf(f, "<li>impact %d: ", i + 1);
-            esc(f, im->model.note);
+            icv_fput_html(f, im->model.note);
             fputs("</li>\n", f);
             n++;
         }
@@ -709,9 +681,9 @@ int report_write(const report_inputs *in, const char *path, icv_err *err)
     snprintf(pg.svg, sizeof pg.svg, "%s/plot.svg", dir);
     FILE *f = af.fp;
     fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>impactcv report: ", f);
-    esc(f, in->exp->name);
+    icv_fput_html(f, in->exp->name);
     fprintf(f, "</title><style>%s</style></head><body>\n<h1>impactcv report: ", css);
-    esc(f, in->exp->name);
+    icv_fput_html(f, in->exp->name);
     fputs("</h1>\n<p>Surface frame: origin at the board's first inner corner, y the surface normal (up), z = x &times; "
           "y. Times on the reference camera's clock. Files keep SI units; this page shows millimetres and degrees "
           "where labelled.</p>\n",

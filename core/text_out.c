@@ -1,0 +1,32 @@
+/* text_out.c: writing text that other tools read: base64 (inline images in the
+ * HTML reports) and HTML-escaped text. */
+#include "core/core.h"
+
+void icv_fput_base64(FILE *f, const void *data, size_t n)
+{
+    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const unsigned char *d = data;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0) | (i + 2 < n ? d[i + 2] : 0);
+        fputc(t[v >> 18 & 63], f);
+        fputc(t[v >> 12 & 63], f);
+        fputc(i + 1 < n ? t[v >> 6 & 63] : '=', f);
+        fputc(i + 2 < n ? t[v & 63] : '=', f);
+    }
+}
+
+void icv_fput_html(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else if (*s == '&')
+            fputs("&amp;", f);
+        else if (*s == '"')
+            fputs("&quot;", f);
+        else
+            fputc(*s, f);
+    }
+}
