@@ -51,7 +51,13 @@ int analysis_model_compare(const analysis_body *b, const analysis_model *m, anal
                     c.e_n = fr.e_n;
                 im->model.mu_identifiable = fr.mu_identifiable;
                 im->model.mu_lower_bound = fr.mu_lower_bound;
-                if (fit_mu && !fr.mu_identifiable)
+                double speed = icv_v3_norm(im->pre.v);
+                if (fr.rms > 0.05 * speed) /* the best (mu, e_n) still misses by more than 5% */
+                    snprintf(im->model.note, sizeof im->model.note,
+                             "the model does not fit this impact: its best mu and e_n miss the measured post-impact "
+                             "velocities by %.3f m/s rms (%.0f%% of the impact speed)",
+                             fr.rms, 100 * fr.rms / speed);
+                else if (fit_mu && !fr.mu_identifiable)
                     snprintf(im->model.note, sizeof im->model.note,
                              "the contact sticks: mu is only known to be at least %.3f", fr.mu_lower_bound);
             }
