@@ -80,6 +80,12 @@ typedef struct {
 int analysis_pose_fit(const analysis_template *t, const icv_vec3 *points, const int *valid, const double *sigma,
                       const analysis_pose_params *params, analysis_pose *pose, icv_err *err);
 
+/* The pose in row i of the tracks, from the markers seen there. sigma > 0: weights
+ * from the tracks' sigmas when they carry them, else sigma (m) for every marker;
+ * sigma <= 0: equal weights. Fails (ICV_ENOTFOUND) when too few markers are seen. */
+int analysis_pose_fit_frame(const analysis_tracks *tr, int i, const analysis_template *t, double sigma,
+                            const analysis_pose_params *params, analysis_pose *pose, icv_err *err);
+
 /* ---- ballistic fit of the centre of mass ------------------------------- */
 
 #define ANALYSIS_MAX_PHASES 16

@@ -87,11 +87,8 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
         return icv_err_set(err, ICV_ENOMEM, "slide: out of memory");
     }
     for (int i = 0; i < n; i++) {
-        int valid[ICV_MAX_MARKERS];
-        for (int k = 0; k < tr->n_markers; k++)
-            valid[k] = tr->seen[i * tr->n_markers + k];
         analysis_pose pose;
-        if (analysis_pose_fit(&b->tmpl, &tr->pos[i * tr->n_markers], valid, NULL, NULL, &pose, NULL))
+        if (analysis_pose_fit_frame(tr, i, &b->tmpl, 0, NULL, &pose, NULL))
             continue;
         t[m] = tr->t[i];
         s[m] = icv_v3_dot(pose.p, d);

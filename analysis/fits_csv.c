@@ -22,11 +22,8 @@ int analysis_fits_write(const char *path, const analysis_tracks *tr, const analy
                 double t = tr->t[f];
                 if (t < s->t_first - 1e-9 || t > s->t_last + 1e-9)
                     continue;
-                int valid[ICV_MAX_MARKERS];
-                for (int k = 0; k < tr->n_markers; k++)
-                    valid[k] = tr->seen[f * tr->n_markers + k];
                 analysis_pose pose;
-                if (analysis_pose_fit(&b->tmpl, &tr->pos[f * tr->n_markers], valid, NULL, NULL, &pose, NULL))
+                if (analysis_pose_fit_frame(tr, f, &b->tmpl, 0, NULL, &pose, NULL))
                     continue;
                 double tau = t - im->t;
                 icv_vec3 fit = icv_v3_add(icv_v3_add(s->p, icv_v3_scale(s->v, tau)), icv_v3_scale(res->g, 0.5 * tau * tau));

@@ -35,14 +35,8 @@ static int pose_frames(const analysis_tracks *tr, const analysis_body *b, const 
 {
     int n = 0;
     for (int i = 0; i < tr->n_frames; i++) {
-        int valid[ICV_MAX_MARKERS];
-        double sig[ICV_MAX_MARKERS];
-        for (int k = 0; k < tr->n_markers; k++) {
-            valid[k] = tr->seen[i * tr->n_markers + k];
-            sig[k] = tr->sigma ? tr->sigma[i * tr->n_markers + k] : prm->pos_sigma;
-        }
         analysis_pose_params pp = {5.0};
-        if (analysis_pose_fit(&b->tmpl, &tr->pos[i * tr->n_markers], valid, sig, &pp, &pf[n].pose, NULL))
+        if (analysis_pose_fit_frame(tr, i, &b->tmpl, prm->pos_sigma, &pp, &pf[n].pose, NULL))
             continue; /* too few markers: no pose in this frame */
         pf[n].row = i;
         pf[n].t = tr->t[i];
@@ -309,11 +303,8 @@ int analysis_scale_from_gravity(const analysis_tracks *tr, const analysis_body *
         goto done;
     }
     for (int i = 0; i < n; i++) {
-        int valid[ICV_MAX_MARKERS];
-        for (int k = 0; k < tr->n_markers; k++)
-            valid[k] = tr->seen[i * tr->n_markers + k];
         analysis_pose pose;
-        if (analysis_pose_fit(&b->tmpl, &tr->pos[i * tr->n_markers], valid, NULL, NULL, &pose, NULL))
+        if (analysis_pose_fit_frame(tr, i, &b->tmpl, 0, NULL, &pose, NULL))
             continue;
         t[m] = tr->t[i];
         p[m] = pose.p;

@@ -233,3 +233,16 @@ int analysis_pose_fit(const analysis_template *t, const icv_vec3 *points, const 
     pose->singular = icv_euler213_from_matrix(pose->R, &pose->euler213);
     return 0;
 }
+
+int analysis_pose_fit_frame(const analysis_tracks *tr, int i, const analysis_template *t, double sigma,
+                            const analysis_pose_params *params, analysis_pose *pose, icv_err *err)
+{
+    int valid[ICV_MAX_MARKERS];
+    double sig[ICV_MAX_MARKERS];
+    int n = tr->n_markers < ICV_MAX_MARKERS ? tr->n_markers : ICV_MAX_MARKERS;
+    for (int k = 0; k < n; k++) {
+        valid[k] = tr->seen[i * tr->n_markers + k];
+        sig[k] = tr->sigma ? tr->sigma[i * tr->n_markers + k] : sigma;
+    }
+    return analysis_pose_fit(t, &tr->pos[i * tr->n_markers], valid, sigma > 0 ? sig : NULL, params, pose, err);
+}

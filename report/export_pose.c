@@ -11,11 +11,8 @@ int report_export_pose_csv(const char *path, const analysis_tracks *tr, const an
         return rc;
     fprintf(af.fp, "frame,time_s,x_m,y_m,z_m,qw,qx,qy,qz,theta1_rad,theta2_rad,theta3_rad,rms_m\n");
     for (int i = 0; i < tr->n_frames; i++) {
-        int valid[ICV_MAX_MARKERS];
-        for (int k = 0; k < tr->n_markers && k < ICV_MAX_MARKERS; k++)
-            valid[k] = tr->seen[i * tr->n_markers + k];
         analysis_pose p;
-        if (analysis_pose_fit(&b->tmpl, &tr->pos[i * tr->n_markers], valid, NULL, NULL, &p, NULL))
+        if (analysis_pose_fit_frame(tr, i, &b->tmpl, 0, NULL, &p, NULL))
             continue; /* too few markers seen: no pose in this frame */
         icv_quat q = icv_quat_from_matrix(p.R);
         if (q.w < 0) /* one of the two equal quaternions, always the same one */

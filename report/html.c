@@ -61,11 +61,8 @@ static int motion_measure(const analysis_tracks *tr, const analysis_body *b, mot
     icv_mat3 Rprev = icv_m3_identity();
     double eprev[3] = {NAN, NAN, NAN};
     for (int i = 0; i < tr->n_frames; i++) {
-        int valid[ICV_MAX_MARKERS];
-        for (int k = 0; k < tr->n_markers && k < ICV_MAX_MARKERS; k++)
-            valid[k] = tr->seen[i * tr->n_markers + k];
         analysis_pose ps;
-        if (analysis_pose_fit(&b->tmpl, &tr->pos[i * tr->n_markers], valid, NULL, NULL, &ps, NULL))
+        if (analysis_pose_fit_frame(tr, i, &b->tmpl, 0, NULL, &ps, NULL))
             continue;
         int j = m->n;
         m->t[j] = tr->t[i];

@@ -8,7 +8,7 @@
 
 #include "track/track.h"
 
-static int fundamental(const track_view *a, const track_view *b, icv_mat3 *F)
+int track_fundamental(const track_view *a, const track_view *b, icv_mat3 *F)
 {
     icv_mat3 Ka, Kb, Ra, Rb, Kai, Kbi;
     memcpy(Ka.m, a->K, sizeof Ka.m);
@@ -34,7 +34,7 @@ static double line_distance(icv_mat3 F, double ua, double va, double ub, double 
 double track_epipolar_distance(const track_view *a, const track_view *b)
 {
     icv_mat3 F;
-    if (fundamental(a, b, &F) != 0)
+    if (track_fundamental(a, b, &F) != 0)
         return INFINITY;
     return line_distance(F, a->u, a->v, b->u, b->v);
 }
@@ -50,7 +50,7 @@ int track_epipolar_match(const track_view *a, int n_a, const track_view *b, int 
     if (n_a == 0 || n_b == 0)
         return 0;
     icv_mat3 F, G;
-    if (fundamental(&a[0], &b[0], &F) != 0 || fundamental(&b[0], &a[0], &G) != 0)
+    if (track_fundamental(&a[0], &b[0], &F) != 0 || track_fundamental(&b[0], &a[0], &G) != 0)
         return icv_err_set(err, ICV_EINVAL, "epipolar match: a camera matrix is singular");
     /* columns: b's detections, then one "unmatched" column per row (cost max_px) */
     double cost[NA * (NA + NB)], work[(NA + 1) + 5 * (NA + NB + 1) + NA * (NA + NB) + NA + NB + 1];

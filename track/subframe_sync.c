@@ -117,23 +117,6 @@ static void view_at(const track_view *v, double u, double vv, double s, track_vi
     out->sigma = s;
 }
 
-/* F = K_b^-T [t]x R K_a^-1 of the relative pose (Hartley & Zisserman eq. 9.6), as in
- * epipolar.c; here the distance is signed, so that a constant offset of a marker's
- * centroid between the views (a band seen from two sides) can be taken out. */
-static int fundamental(const track_view *a, const track_view *b, icv_mat3 *F)
-{
-    icv_mat3 Ka, Kb, Ra, Rb, Kai, Kbi;
-    memcpy(Ka.m, a->K, sizeof Ka.m);
-    memcpy(Kb.m, b->K, sizeof Kb.m);
-    memcpy(Ra.m, a->R, sizeof Ra.m);
-    memcpy(Rb.m, b->R, sizeof Rb.m);
-    if (icv_m3_inverse(Ka, &Kai) != 0 || icv_m3_inverse(Kb, &Kbi) != 0)
-        return -1;
-    icv_mat3 R = icv_m3_mul(Rb, icv_m3_transpose(Ra));
-    icv_vec3 t = icv_v3_sub(icv_v3(b->t[0], b->t[1], b->t[2]), icv_m3_apply(R, icv_v3(a->t[0], a->t[1], a->t[2])));
-    *F = icv_m3_mul(icv_m3_mul(icv_m3_transpose(Kbi), icv_m3_mul(icv_m3_skew(t), R)), Kai);
-    return 0;
-}
 
 static double signed_distance(icv_mat3 F, double ua, double va, double ub, double vb)
 {
@@ -274,7 +257,7 @@ int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b
                            "sub-frame sync: no marker track is seen by both cameras in 5 frames or more");
 
     icv_mat3 F;
-    if (fundamental(&a->view, &b->view, &F) != 0)
+    if (track_fundamental(&a->view, &b->view, &F) != 0) /* the distance below is signed */
         return icv_err_set(err, ICV_EINVAL, "sub-frame sync: a camera matrix is singular");
     double *dbuf = malloc(sizeof *dbuf * ((size_t)a->n_pts + 1));
     int *wbuf = malloc(sizeof *wbuf * ((size_t)a->n_pts + 1));

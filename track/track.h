@@ -389,6 +389,11 @@ int track_gravity_px(const track_view *view, const double X[3], const double g[3
 int track_ray_plane(const track_view *view, const double p0[3], const double nrm[3], track_point3d *out,
                     icv_err *err);
 
+/* The fundamental matrix F = K_b^-T [t]x R K_a^-1 of two views' relative pose
+ * (Hartley & Zisserman eq. 9.6): x_b^T F x_a = 0 for one point seen in both. Returns
+ * 0, or -1 when a camera matrix is singular. */
+int track_fundamental(const track_view *a, const track_view *b, icv_mat3 *F);
+
 /* Distance (px, in view b) from the pixel (ub, vb) to the epipolar line of the pixel
  * (ua, va) of view a: how well two undistorted detections can be the same point. */
 double track_epipolar_distance(const track_view *a, const track_view *b);
