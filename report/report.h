@@ -175,6 +175,16 @@ void report_fits_apply(const report_fit_row *rows, int n, analysis_result *res);
  * files `impactcv analyze` leaves), for the experiment exp. */
 int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err);
 
+/* ---- the run's pictures (report/run_overlays.c) --------------------------- */
+
+/* DIR/overlays/<camera>_<frame>.png: per camera, the frames before, at and after
+ * each impact (the frame nearest the impact instant from DIR/results.json) with the
+ * detections of DIR/tracks2d_<camera>.csv, their identities and the fitted body
+ * outline drawn over the decoded video frame. The only report step that decodes
+ * video (a few frames by seek): `impactcv run` caches it as its own stage, keyed by
+ * the videos, the tracks and the impact frames. A run with no impact writes none. */
+int report_overlays_write(const char *dir, const icv_experiment *exp, icv_err *err);
+
 /* ---- exports (report/export_*.c) ------------------------------------------ */
 
 /* Marker names for exports: "m0", "m1", ... (the tracks3d.csv column prefixes,
