@@ -245,14 +245,25 @@ static int read_camera(void *fs, const char *path, int which, calib_intrinsics *
     return 0;
 }
 
-int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, calib_intrinsics *std, icv_err *err)
+/* Opens a calibration file for reading; the error says whether it is missing or
+ * not a calibration file. */
+static int open_reader(const char *path, void **fs, icv_err *err)
 {
     char msg[300];
     if (!icv_file_exists(path))
         return icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
-    void *fs = cvb_fs_reader_open(path, msg, sizeof msg);
-    if (!fs)
+    *fs = cvb_fs_reader_open(path, msg, sizeof msg);
+    if (!*fs)
         return icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);
+    return 0;
+}
+
+int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, calib_intrinsics *std, icv_err *err)
+{
+    void *fs;
+    int rc0 = open_reader(path, &fs, err);
+    if (rc0)
+        return rc0;
     int rc = read_camera(fs, path, which ? 1 : 0, in, std, err);
     cvb_fs_reader_close(fs);
     return rc;
@@ -261,12 +272,10 @@ int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, cal
 int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics *in2, double R[3][3], double T[3],
                       icv_err *err)
 {
-    char msg[300];
-    if (!icv_file_exists(path))
-        return icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
-    void *fs = cvb_fs_reader_open(path, msg, sizeof msg);
-    if (!fs)
-        return icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);
+    void *fs;
+    int rc0 = open_reader(path, &fs, err);
+    if (rc0)
+        return rc0;
     int rc = read_camera(fs, path, 0, in1, NULL, err);
     if (!rc)
         rc = read_camera(fs, path, 1, in2, NULL, err);
@@ -299,12 +308,10 @@ int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics 
 
 int calib_surface_read(const char *path, calib_surface *s, icv_err *err)
 {
-    char msg[300];
-    if (!icv_file_exists(path))
-        return icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
-    void *fs = cvb_fs_reader_open(path, msg, sizeof msg);
-    if (!fs)
-        return icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);
+    void *fs;
+    int rc0 = open_reader(path, &fs, err);
+    if (rc0)
+        return rc0;
     double r[16], t[16];
     int rr, rc2, rc = 0;
     memset(s, 0, sizeof *s);
