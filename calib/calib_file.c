@@ -46,17 +46,6 @@ static int write_surface(void *fs, const calib_surface *sf)
            cvb_fs_write_real(fs, "surface_reproj_rms", sf->reproj_rms);
 }
 
-static const char *status_name(calib_view_status s)
-{
-    switch (s) {
-    case CALIB_VIEW_USED: return "used";
-    case CALIB_VIEW_OUTLIER: return "outlier";
-    case CALIB_VIEW_NO_BOARD: return "no board";
-    case CALIB_VIEW_BLURRED: return "blurred";
-    default: return "unpaired";
-    }
-}
-
 int calib_camera_write(const calib_camera *cam, const char *path, icv_err *err)
 {
     char msg[256];
@@ -84,7 +73,8 @@ int calib_camera_write(const calib_camera *cam, const char *path, icv_err *err)
             pv[nu] = cam->views[v].rms;
             names[nu++] = cam->views[v].name;
         } else {
-            snprintf(other[no], sizeof other[no], "%s: %s", cam->views[v].name, status_name(cam->views[v].status));
+            snprintf(other[no], sizeof other[no], "%s: %s", cam->views[v].name,
+                     calib_view_status_name(cam->views[v].status));
             optr[no] = other[no];
             no++;
         }
