@@ -34,14 +34,6 @@ void track_pipeline_options_default(track_pipeline_options *o)
     o->centroid_margin_px = 1;
 }
 
-/* one 2D point as the tracker gave it (distorted pixels) */
-typedef struct {
-    long frame;
-    int id;
-    double u, v, sigma, area;
-    unsigned flags;
-} raw_point;
-
 typedef struct {
     const icv_camera_spec *spec;
     capture_source *src;
@@ -154,14 +146,17 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
                 cal->in[1] = st.cam[1].in;
                 memcpy(cal->R, st.R, sizeof cal->R);
                 memcpy(cal->T, st.T, sizeof cal->T);
+                pl_info_keep_stereo(cal, &st);
             }
             calib_stereo_free(&st);
         } else if (!rc) {
             calib_camera cam;
             memset(&cam, 0, sizeof cam);
             rc = calib_camera_from_images(p[0], n[0], &board, &o, &cam, err);
-            if (!rc)
+            if (!rc) {
                 cal->in[0] = cam.in;
+                pl_info_keep_camera(cal, &cam);
+            }
             calib_camera_free(&cam);
         }
         for (int c = 0; c < 2; c++)
@@ -455,7 +450,7 @@ static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *deco
         c->crowded_scans += st->full_scan && st->n_components > c->blob_limit;
         for (int i = 0; i < np; i++) {
             raw_point p = {fr.index + out[i].frame_offset, out[i].marker, out[i].u, out[i].v, out[i].sigma,
-                           out[i].area, out[i].flags};
+                           out[i].area, out[i].flags, out[i].pred_u, out[i].pred_v};
             if (p.frame < 0)
                 continue;
             if ((rc = push_raw(c, &p, err)) != 0)
@@ -1215,6 +1210,13 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     if (!rc && (rc = icv_path_join(written[n_written], ICV_PATH_MAX, out_dir, "tracks3d_quality.csv", err)) == 0 &&
         (rc = track_quality3d_write(written[n_written], qrows, (size_t)nq, err)) == 0)
         n_written++;
+    if (!rc) /* what the report needs: DIR/track_info.json, DIR/predicted2d_<camera>.csv (run_info.c) */
+        rc = pl_info_write(
+            out_dir, exp, cal, &res,
+            (const pl_info_camera[2]){
+                {cams[0].src, cams[0].want_brightness ? cams[0].bright : NULL, cams[0].raw, cams[0].n_raw},
+                {cams[1].src, cams[1].want_brightness ? cams[1].bright : NULL, cams[1].raw, cams[1].n_raw}},
+            err);
     if (rc)
         remove_written(written, n_written);
 
