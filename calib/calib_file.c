@@ -235,9 +235,7 @@ static int read_camera(void *fs, const char *path, int which, calib_intrinsics *
     return 0;
 }
 
-/* Opens a calibration file for reading; the error says whether it is missing or
- * not a calibration file. */
-static int open_reader(const char *path, void **fs, icv_err *err)
+int calib_file_open_reader(const char *path, void **fs, icv_err *err)
 {
     char msg[300];
     if (!icv_file_exists(path))
@@ -251,7 +249,7 @@ static int open_reader(const char *path, void **fs, icv_err *err)
 int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, calib_intrinsics *std, icv_err *err)
 {
     void *fs;
-    int rc0 = open_reader(path, &fs, err);
+    int rc0 = calib_file_open_reader(path, &fs, err);
     if (rc0)
         return rc0;
     int rc = read_camera(fs, path, which ? 1 : 0, in, std, err);
@@ -263,7 +261,7 @@ int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics 
                       icv_err *err)
 {
     void *fs;
-    int rc0 = open_reader(path, &fs, err);
+    int rc0 = calib_file_open_reader(path, &fs, err);
     if (rc0)
         return rc0;
     int rc = read_camera(fs, path, 0, in1, NULL, err);
@@ -299,7 +297,7 @@ int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics 
 int calib_surface_read(const char *path, calib_surface *s, icv_err *err)
 {
     void *fs;
-    int rc0 = open_reader(path, &fs, err);
+    int rc0 = calib_file_open_reader(path, &fs, err);
     if (rc0)
         return rc0;
     double r[16], t[16];

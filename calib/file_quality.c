@@ -26,19 +26,6 @@ int calib_view_status_parse(const char *name)
     return -1;
 }
 
-static void *open_file(const char *path, icv_err *err)
-{
-    char msg[300];
-    if (!icv_file_exists(path)) {
-        icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
-        return NULL;
-    }
-    void *fs = cvb_fs_reader_open(path, msg, sizeof msg);
-    if (!fs)
-        icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);
-    return fs;
-}
-
 static double real_or_nan(void *fs, const char *name)
 {
     double v;
@@ -122,9 +109,9 @@ int calib_camera_file_read(const char *path, calib_camera *cam, icv_err *err)
     int rc = calib_intrinsics_read(path, 0, &cam->in, &cam->std, err);
     if (rc)
         return rc;
-    void *fs = open_file(path, err);
-    if (!fs)
-        return err ? err->code : ICV_EFORMAT;
+    void *fs;
+    if ((rc = calib_file_open_reader(path, &fs, err)))
+        return rc;
     unknown_quality(cam);
     cam->rms = real_or_nan(fs, "rms");
     double cov[CALIB_COV_ROWS * CALIB_COV_COLS];
@@ -150,9 +137,9 @@ int calib_stereo_file_read(const char *path, calib_stereo *st, icv_err *err)
     int rc = calib_stereo_read(path, &st->cam[0].in, &st->cam[1].in, st->R, st->T, err);
     if (rc)
         return rc;
-    void *fs = open_file(path, err);
-    if (!fs)
-        return err ? err->code : ICV_EFORMAT;
+    void *fs;
+    if ((rc = calib_file_open_reader(path, &fs, err)))
+        return rc;
     for (int c = 0; c < 2; c++)
         unknown_quality(&st->cam[c]);
     st->rms = real_or_nan(fs, "rms");

@@ -3,7 +3,6 @@
  * the motion with the fits and the impact instants (PLplot SVG), calibration
  * quality, sync, timing, and every warning. One file: CSS inline, plots as SVG
  * and overlays as PNG data URIs, no script, nothing fetched. */
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -836,10 +835,10 @@ static int overlays_read(const char *dir, report_overlay **ov, unsigned char ***
     int rc = icv_path_join(p, sizeof p, dir, "overlays/index.json", err);
     if (rc || !icv_file_exists(p))
         return rc;
-    json_error_t je;
-    json_t *root = json_load_file(p, 0, &je), *a = json_object_get(root, "overlays"), *e;
-    if (!root)
-        return icv_err_set(err, ICV_EFORMAT, "%s:%d: %s", p, je.line, je.text);
+    json_t *root, *a, *e;
+    if ((rc = report_json_load(p, "impactcv-overlays-1", "overlays", &root, err)))
+        return rc;
+    a = json_object_get(root, "overlays");
     size_t m = json_array_size(a), i;
     *ov = calloc(m + 1, sizeof **ov);
     *pngs = calloc(m + 1, sizeof **pngs);

@@ -2,7 +2,14 @@
 #ifndef ICV_REPORT_INTERNAL_H
 #define ICV_REPORT_INTERNAL_H
 
+#include <jansson.h>
+
 #include "report/report.h"
+
+/* Loads a JSON file whose "schema" is schema and whose array_key is an array
+ * (*root: the caller decrefs it); fails naming the file (and line), or the schema
+ * found instead. */
+int report_json_load(const char *path, const char *schema, const char *array_key, json_t **root, icv_err *err);
 
 /* Hz: 1 / the median interval between the tracks' frames (0 when unknown). */
 double report_tracks_rate(const analysis_tracks *tr);

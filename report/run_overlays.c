@@ -8,7 +8,6 @@
  * made in a working folder beside DIR/overlays that replaces it when all are made. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <dirent.h>
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -3,7 +3,6 @@
  * calib_camera / calib_stereo), so the calibration, sync and timing sections of a
  * report made from a folder show what the track stage found. What the file marks
  * unknown (null) stays unknown: NaN, verdict_ok -1, NULL brightness. */
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,18 +192,11 @@ static void intrinsics(json_t *o, calib_intrinsics *in)
 int report_track_info_read(const char *path, report_track_info *ti, icv_err *err)
 {
     memset(ti, 0, sizeof *ti);
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    if (!root)
-        return icv_err_set(err, ICV_EFORMAT, "%s:%d: %s", path, je.line, je.text);
-    const char *schema = json_string_value(json_object_get(root, "schema"));
+    json_t *root;
+    int rc = report_json_load(path, "impactcv-track-info-1", "cameras", &root, err);
+    if (rc)
+        return rc;
     json_t *cams = json_object_get(root, "cameras");
-    if (!schema || strcmp(schema, "impactcv-track-info-1") || !json_is_array(cams)) {
-        json_decref(root);
-        return icv_err_set(err, ICV_EFORMAT, "%s: not an impactcv-track-info-1 file (schema \"%s\")", path,
-                           schema ? schema : "");
-    }
-    int rc = 0;
     size_t nc = json_array_size(cams);
     ti->n_cameras = nc < ICV_MAX_CAMERAS ? (int)nc : ICV_MAX_CAMERAS;
     for (int c = 0; c < ti->n_cameras; c++) {

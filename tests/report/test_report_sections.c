@@ -25,6 +25,7 @@ static char run_dir[512];          /* the copied experiment; the run's outputs i
 static char run_err[ICV_ERR_MSG_MAX + 64];
 static int run_done, run_rc;
 static track_pipeline_result run_track;
+static icv_experiment run_exp;     /* the copied experiment, as the analysis read it */
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
@@ -77,6 +78,8 @@ static int shared_run(void)
     analysis_job aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
     if (!rc && (rc = analysis_job_run(&aj, job, &err)))
         snprintf(run_err, sizeof run_err, "analyze: %s", err.msg);
+    if (!rc)
+        run_exp = job->exp;
     if (!rc && (rc = report_overlays_write(out, &job->exp, &err)))
         snprintf(run_err, sizeof run_err, "overlays: %s", err.msg);
     if (!rc && (rc = report_from_dir(out, &job->exp, &err)))
@@ -401,14 +404,8 @@ TEST(test_overlays_of_a_run_without_impact_are_none_and_without_error)
     json_object_set_new(res, "impacts", json_array());
     json_dump_file(res, th_tmp("o/results.json"), 0);
     json_decref(res);
-    icv_experiment *exp = malloc(sizeof *exp);
     icv_err err = {0};
-    char yaml[1024];
-    snprintf(yaml, sizeof yaml, "%s/experiment.yaml", run_dir);
-    int rc = icv_experiment_load(yaml, exp, &err);
-    if (!rc)
-        rc = report_overlays_write(th_tmp("o"), exp, &err);
-    free(exp);
+    int rc = report_overlays_write(th_tmp("o"), &run_exp, &err);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT(access(th_tmp("o/overlays"), F_OK) != 0, "an overlays folder is left");
 }
@@ -420,21 +417,17 @@ TEST(test_overlays_errors_name_the_file_and_the_camera)
     ASSERT_EQ_INT(th_run_sh(&p, "cp -r '%s/out' '%s/o' && rm '%s/o/track_info.json'", run_dir, th_tmpdir(),
                             th_tmpdir()),
                   0);
-    icv_experiment *exp = malloc(sizeof *exp);
+    static icv_experiment exp; /* the run's, with a camera's video changed below */
+    exp = run_exp;
     icv_err err = {0};
-    char yaml[1024];
-    snprintf(yaml, sizeof yaml, "%s/experiment.yaml", run_dir);
-    int rc = icv_experiment_load(yaml, exp, &err);
-    ASSERT(rc == 0, "%s", err.msg);
-    rc = report_overlays_write(th_tmp("o"), exp, &err);
+    int rc = report_overlays_write(th_tmp("o"), &exp, &err);
     char msg[ICV_ERR_MSG_MAX];
     snprintf(msg, sizeof msg, "%s", err.msg);
     ASSERT(rc != 0, "no error without track_info.json");
     /* a video that is not there: the camera and the file */
-    snprintf(exp->cameras[1].video, sizeof exp->cameras[1].video, "%s/missing.mp4", run_dir);
+    snprintf(exp.cameras[1].video, sizeof exp.cameras[1].video, "%s/missing.mp4", run_dir);
     icv_err err2 = {0};
-    int rc2 = report_overlays_write(out_path(""), exp, &err2);
-    free(exp);
+    int rc2 = report_overlays_write(out_path(""), &exp, &err2);
     ASSERT_STR_CONTAINS(msg, "track_info.json");
     ASSERT(rc2 != 0, "no error for a missing video");
     ASSERT_STR_CONTAINS(err2.msg, "camera 'right'");
@@ -524,14 +517,8 @@ TEST(test_report_without_the_sidecar_says_why_its_sections_are_empty)
     ASSERT_EQ_INT(th_run_sh(&p, "mkdir '%s/o' && cd '%s/out' && cp results.json fits.csv tracks3d.csv '%s/o/'",
                             th_tmpdir(), run_dir, th_tmpdir()),
                   0);
-    icv_experiment *exp = malloc(sizeof *exp);
     icv_err err = {0};
-    char yaml[1024];
-    snprintf(yaml, sizeof yaml, "%s/experiment.yaml", run_dir);
-    int rc = icv_experiment_load(yaml, exp, &err);
-    if (!rc)
-        rc = report_from_dir(th_tmp("o"), exp, &err);
-    free(exp);
+    int rc = report_from_dir(th_tmp("o"), &run_exp, &err);
     ASSERT(rc == 0, "%s", err.msg);
     static char *page;
     free(page);
