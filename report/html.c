@@ -626,6 +626,8 @@ static void sync_section(page *pg, const report_inputs *in)
                     p->flash.onset_frame, p->flash.ratio, p->flash.baseline, p->flash.plateau);
         else if (t && strcmp(t->sync_source, "flash"))
             fprintf(f, "<td colspan=4>not looked for (sync: %s)</td>", t->sync_source);
+        else if (t && n == 1)
+            fputs("<td colspan=4>not looked for (one camera: nothing to sync)</td>", f);
         else
             fputs("<td colspan=4>no flash found</td>", f);
         if (c < in->n_sync) {

@@ -304,14 +304,71 @@ static int read_whole(const char *path, unsigned char **d, size_t *n)
     return ok ? 0 : -1;
 }
 
+/* One overlay image of dir/overlays (entry e of index.json) of a camera whose video
+ * is frame_w x frame_h: the crop inside the frame and at least 240 px a side, every
+ * measured tracks2d point of that frame in its marker's colour at its position (the
+ * ring's centre dot; PNG is lossless), an outline of at least min_yellow pixels, a
+ * prediction, the rest the video's gray. Fails the test through its ASSERTs. */
+static void overlay_check(const char *dir, json_t *e, int frame_w, int frame_h, int n_markers, long min_yellow,
+                          int verbose)
+{
+    static unsigned char *png, *rgb;
+    static const unsigned char yellow[3] = {255, 220, 0}, magenta[3] = {255, 0, 255};
+    free(png), free(rgb);
+    png = rgb = NULL;
+    const char *id = json_string_value(json_object_get(e, "camera"));
+    long frame = (long)json_integer_value(json_object_get(e, "frame"));
+    char file[1024], t2d[1024];
+    snprintf(file, sizeof file, "%s/overlays/%s_%ld.png", dir, id, frame);
+    snprintf(t2d, sizeof t2d, "%s/tracks2d_%s.csv", dir, id);
+    size_t len;
+    ASSERT(read_whole(file, &png, &len) == 0, "%s missing", file);
+    int w, h;
+    icv_err err = {0};
+    ASSERT(report_png_decode_rgb(png, len, &rgb, &w, &h, &err) == 0, "%s: %s", file, err.msg);
+    json_t *crop = json_object_get(e, "crop_px");
+    long x0 = (long)json_integer_value(json_array_get(crop, 0)), y0 = (long)json_integer_value(json_array_get(crop, 1));
+    ASSERT(w == json_integer_value(json_array_get(crop, 2)) && h == json_integer_value(json_array_get(crop, 3)),
+           "%s is %dx%d, not its crop's size", file, w, h);
+    ASSERT(w >= 240 && h >= 240 && x0 >= 0 && y0 >= 0 && x0 + w <= frame_w && y0 + h <= frame_h,
+           "%s: crop %ld, %ld, %d x %d is not inside the %dx%d frame or under 240 px", file, x0, y0, w, h, frame_w,
+           frame_h);
+    row2d rows[16];
+    int n = tracks2d_frame(t2d, frame, rows, 16), hit = 0;
+    ASSERT(n >= 2, "%s: only %d detections in tracks2d at frame %ld", id, n, frame);
+    for (int i = 0; i < n; i++) {
+        unsigned char want[3];
+        report_palette(rows[i].marker, want);
+        long x = lround(rows[i].u) - x0, y = lround(rows[i].v) - y0;
+        ASSERT(x >= 0 && y >= 0 && x < w && y < h, "%s: marker %d at (%.1f, %.1f) is outside the image", file,
+               rows[i].marker, rows[i].u, rows[i].v);
+        const unsigned char *px = rgb + ((size_t)y * w + (size_t)x) * 3;
+        ASSERT(rows[i].marker < n_markers && !memcmp(px, want, 3),
+               "%s frame %ld: marker %d at (%.2f, %.2f): pixel (%d, %d, %d), its colour (%d, %d, %d)", id, frame,
+               rows[i].marker, rows[i].u, rows[i].v, px[0], px[1], px[2], want[0], want[1], want[2]);
+        hit++;
+    }
+    long n_yellow = 0, n_magenta = 0, n_gray = 0;
+    for (long q = 0; q < (long)w * h; q++) {
+        const unsigned char *px = rgb + 3 * q;
+        n_yellow += !memcmp(px, yellow, 3);
+        n_magenta += !memcmp(px, magenta, 3);
+        n_gray += px[0] == px[1] && px[1] == px[2];
+    }
+    ASSERT(n_yellow >= min_yellow, "%s: %ld yellow (outline) pixels, fewer than %ld", file, n_yellow, min_yellow);
+    ASSERT(n_magenta > 0, "%s: no predicted position drawn", file);
+    ASSERT(n_gray > 0.8 * w * h, "%s: %ld of %d pixels gray: not the video frame", file, n_gray, w * h);
+    if (verbose)
+        printf("     %s_%ld.png (%dx%d at %ld, %ld): %d markers at their tracks2d positions, %ld outline px, %ld "
+               "prediction px\n",
+               id, frame, w, h, x0, y0, hit, n_yellow, n_magenta);
+}
+
 TEST(test_overlays_show_each_camera_before_at_and_after_the_impact_with_markers_at_tracks2d)
 {
     NEED_RUN();
     static json_t *info, *res, *index;
-    static unsigned char *png, *rgb;
     json_decref(info), json_decref(res), json_decref(index);
-    free(png), free(rgb);
-    png = rgb = NULL;
     info = load_json(out_path("track_info.json"));
     res = load_json(out_path("results.json"));
     index = load_json(out_path("overlays/index.json"));
@@ -320,7 +377,6 @@ TEST(test_overlays_show_each_camera_before_at_and_after_the_impact_with_markers_
     json_t *list = json_object_get(index, "overlays");
     ASSERT_EQ_INT((int)json_array_size(list), 6); /* 2 cameras x (before, at, after) of the one impact */
     static const char *const roles[3] = {"before", "at", "after"};
-    static const unsigned char yellow[3] = {255, 220, 0}, magenta[3] = {255, 0, 255};
     for (int c = 0; c < 2; c++) {
         const char *id = run_track.camera_id[c];
         double off_s = json_number_value(json_object_get(json_object_get(info_camera(info, id), "offset"), "s"));
@@ -329,66 +385,58 @@ TEST(test_overlays_show_each_camera_before_at_and_after_the_impact_with_markers_
         long k = lround((t_imp + off_s) * 240);
         for (int r = 0; r < 3; r++) {
             json_t *e = json_array_get(list, (size_t)(3 * c + r));
-            long frame = (long)json_integer_value(json_object_get(e, "frame"));
             ASSERT_STR_CONTAINS(json_string_value(json_object_get(e, "camera")), id);
             ASSERT_STR_CONTAINS(json_string_value(json_object_get(e, "role")), roles[r]);
-            ASSERT_EQ_INT((int)frame, (int)(k - 1 + r));
-            char file[1024];
-            snprintf(file, sizeof file, "overlays/%s_%ld.png", id, frame);
-            size_t len;
-            free(png), free(rgb);
-            png = rgb = NULL;
-            ASSERT(read_whole(out_path(file), &png, &len) == 0, "%s missing", file);
-            int w, h;
-            icv_err err = {0};
-            ASSERT(report_png_decode_rgb(png, len, &rgb, &w, &h, &err) == 0, "%s: %s", file, err.msg);
-            /* the part of the 1280x720 frame round the body, as index.json says */
-            json_t *crop = json_object_get(e, "crop_px");
-            long x0 = (long)json_integer_value(json_array_get(crop, 0)),
-                 y0 = (long)json_integer_value(json_array_get(crop, 1));
-            ASSERT(w == json_integer_value(json_array_get(crop, 2)) && h == json_integer_value(json_array_get(crop, 3)),
-                   "%s is %dx%d, not its crop's size", file, w, h);
-            ASSERT(w >= 240 && h >= 240 && x0 >= 0 && y0 >= 0 && x0 + w <= 1280 && y0 + h <= 720,
-                   "%s: crop %ld, %ld, %d x %d is not inside the 1280x720 frame or under 240 px", file, x0, y0, w, h);
-            /* every measured detection of that frame: its marker's colour at its tracks2d
-               position (the ring's centre dot; PNG is lossless) */
-            row2d rows[16];
-            char t2d[64];
-            snprintf(t2d, sizeof t2d, "tracks2d_%s.csv", id);
-            int n = tracks2d_frame(out_path(t2d), frame, rows, 16), hit = 0;
-            ASSERT(n >= 2, "%s: only %d detections in tracks2d at frame %ld", id, n, frame);
-            for (int i = 0; i < n; i++) {
-                unsigned char want[3];
-                report_palette(rows[i].marker, want);
-                long x = lround(rows[i].u) - x0, y = lround(rows[i].v) - y0;
-                ASSERT(x >= 0 && y >= 0 && x < w && y < h, "%s: marker %d at (%.1f, %.1f) is outside the image", file,
-                       rows[i].marker, rows[i].u, rows[i].v);
-                const unsigned char *px = rgb + ((size_t)y * w + (size_t)x) * 3;
-                ASSERT(rows[i].marker < 3 && !memcmp(px, want, 3),
-                       "%s frame %ld: marker %d at (%.2f, %.2f): pixel (%d, %d, %d), its colour (%d, %d, %d)", id,
-                       frame, rows[i].marker, rows[i].u, rows[i].v, px[0], px[1], px[2], want[0], want[1], want[2]);
-                hit++;
-            }
-            /* the outline (yellow) and the predictions (magenta) are drawn; the rest is the
-               video's gray frame */
-            long n_yellow = 0, n_magenta = 0, n_gray = 0;
-            for (long q = 0; q < (long)w * h; q++) {
-                const unsigned char *px = rgb + 3 * q;
-                n_yellow += !memcmp(px, yellow, 3);
-                n_magenta += !memcmp(px, magenta, 3);
-                n_gray += px[0] == px[1] && px[1] == px[2];
-            }
-            /* the rod's outline: 0.30 m long at ~1 m through f ~1000 px spans ~300 px; its
-               lines hold several hundred yellow pixels */
-            ASSERT(n_yellow > 300, "%s: %ld yellow (outline) pixels", file, n_yellow);
-            ASSERT(n_magenta > 0, "%s: no predicted position drawn", file);
-            ASSERT(n_gray > 0.8 * w * h, "%s: %ld of %d pixels gray: not the video frame", file, n_gray, w * h);
-            if (r == 1)
-                printf("     %s (%dx%d at %ld, %ld): %d markers at their tracks2d positions, %ld outline px, %ld "
-                       "prediction px\n",
-                       file, w, h, x0, y0, hit, n_yellow, n_magenta);
+            ASSERT_EQ_INT(json_integer_value(json_object_get(e, "frame")), k - 1 + r);
+            /* the rod's outline: 0.30 m long at ~1 m through f ~1000 px spans ~300 px;
+               its eight lines hold well over 300 yellow pixels */
+            overlay_check(out_path(""), e, 1280, 720, 3, 300, r == 1);
+            if (th_failed())
+                return;
         }
     }
+}
+
+/* One camera (planar mode, sample 04: a box at 1000 fps, 512x418 px, markers on its
+ * front face): the overlays project through the motion plane's surface frame, and the
+ * sync section says there is nothing to sync. */
+TEST(test_overlays_and_sections_of_a_one_camera_run)
+{
+    char exp_path[1024], out[1024];
+    snprintf(exp_path, sizeof exp_path, "%s/sample_videos/04_highspeed_1000fps/experiment.yaml", th_root());
+    snprintf(out, sizeof out, "%s/out", th_tmpdir());
+    static analysis_job_result job;
+    icv_err err = {0};
+    icv_log_level level = icv_log_get_level();
+    icv_log_set_level(ICV_LOG_WARN);
+    int rc = track_pipeline_run(exp_path, out, NULL, NULL, &err);
+    analysis_job aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
+    if (!rc)
+        rc = analysis_job_run(&aj, &job, &err);
+    if (!rc)
+        rc = report_overlays_write(out, &job.exp, &err);
+    if (!rc)
+        rc = report_from_dir(out, &job.exp, &err);
+    icv_log_set_level(level);
+    ASSERT(rc == 0, "%s", err.msg);
+    static json_t *index;
+    json_decref(index);
+    index = load_json(th_tmp("out/overlays/index.json"));
+    json_t *list = json_object_get(index, "overlays");
+    ASSERT_EQ_INT((int)json_array_size(list), 3);
+    for (int r = 0; r < 3; r++) {
+        /* the box's 12 edges, 0.12 m long at ~0.5 m: hundreds of pixels */
+        overlay_check(out, json_array_get(list, (size_t)r), 512, 418, 3, 200, r == 1);
+        if (th_failed())
+            return;
+    }
+    static char *page;
+    free(page);
+    page = report_fixture_read(th_tmp("out/report.html"));
+    ASSERT(page, "no report.html");
+    ASSERT_STR_CONTAINS(page, "not looked for (one camera: nothing to sync)");
+    ASSERT_STR_CONTAINS(page, "<td>not checked</td>");
+    ASSERT_STR_CONTAINS(page, "id=\"plot-calib-coverage-0\"");
 }
 
 TEST(test_overlays_of_a_run_without_impact_are_none_and_without_error)
