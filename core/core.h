@@ -315,4 +315,11 @@ int icv_yread_mat3(icv_ynode map, const char *key, int required, icv_mat3 *out, 
 /* Reads a scalar node itself as a number. */
 int icv_ynode_double(icv_ynode n, double *out, icv_err *err);
 
+/* Reads a model mapping in experiment.yaml's syntax (restitution; mu, or mu_s and mu_k;
+ * e_n: each `measured`, a number or {from: coefficients.json} resolved against
+ * exp->dir) into exp's model fields, after setting their defaults (stronge, mu and e_n
+ * measured). An absent node leaves the defaults. icv_experiment_load uses it for
+ * `model:`, a campaign for its shared `model:`. */
+int icv_experiment_model_read(icv_ynode model, icv_experiment *exp, icv_err *err);
+
 #endif

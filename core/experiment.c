@@ -444,12 +444,12 @@ static int read_from_file(const icv_experiment *e, icv_ynode n, const char *cons
 
 /* mu: measured | number | {from: file}; mu_s, mu_k: number | {from: file};
  * e_n: measured | number | {from: file}. */
-static int read_model(icv_ynode root, icv_experiment *e, icv_err *err)
+int icv_experiment_model_read(icv_ynode m, icv_experiment *e, icv_err *err)
 {
     e->restitution = ICV_RESTITUTION_STRONGE;
     e->mu_measured = 1;
     e->e_n_measured = 1;
-    icv_ynode m = icv_ynode_get(root, "model");
+    e->mu_s_from[0] = e->mu_k_from[0] = e->e_n_from[0] = '\0';
     if (!icv_ynode_exists(m))
         return 0;
     if (!icv_ynode_is_map(m))
@@ -588,7 +588,7 @@ int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
     if (!rc)
         rc = read_body(root, e, err);
     if (!rc)
-        rc = read_model(root, e, err);
+        rc = icv_experiment_model_read(icv_ynode_get(root, "model"), e, err);
     if (!rc)
         rc = read_kind(root, e, err);
     icv_yaml_free(doc);
