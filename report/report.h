@@ -299,4 +299,53 @@ int report_run_up_to_date(const report_run_options *o, int *up_to_date, icv_err 
 int report_run_load(const char *experiment_path, const icv_experiment *model, const char *out_dir,
                     analysis_job_result *job, icv_err *err);
 
+/* ---- campaigns (report/campaign.c, campaign_table.c, campaign_plot.c) --------
+ * `impactcv campaign CAMPAIGN.yaml -o DIR [-j N]` (issue #10 item 3; campaign.yaml:
+ * docs/campaign.md): every experiment run as `impactcv run` into DIR/<name>/ (in
+ * parallel, each in a process of its own: PLplot is not thread-safe), the ones whose
+ * results are up to date left alone, a failed one reported and the others carried
+ * on; then the validation table (Han Sun Tables 4.6 and 4.9: DIR/validation.csv,
+ * DIR/validation.md, DIR/campaign.html linking each report) and the parameter plot
+ * (DIR/parameters_angle.svg, DIR/parameters_slip.svg, inline in campaign.html). */
+
+enum { REPORT_EXP_RAN = 1, REPORT_EXP_UP_TO_DATE = 2, REPORT_EXP_FAILED = 3 };
+
+typedef struct {
+    char path[ICV_PATH_MAX];     /* its experiment.yaml */
+    char name[128];              /* its name: the folder DIR/<name>/ */
+    char out_dir[ICV_PATH_MAX];
+    int status;                  /* REPORT_EXP_* */
+    char error[ICV_ERR_MSG_MAX]; /* a failed one's line */
+    double seconds;              /* s, wall time of its run (0 when up to date) */
+    int n_impacts;
+} report_campaign_experiment;
+
+typedef struct {
+    const char *campaign_path;
+    const char *out_dir;
+    int jobs;                    /* experiments run at once (-j N); < 1 means 1 */
+} report_campaign_options;
+
+typedef struct {
+    char name[128];
+    int n;                              /* experiments */
+    report_campaign_experiment *exps;   /* n, malloc'd (report_campaign_result_free) */
+    int n_ran, n_up_to_date, n_failed;
+    int joint;                          /* 1: one mu and e_n fitted to every impact */
+    impact_fit_result fit;              /* the joint fit (joint) */
+    int n_impacts;                      /* rows of the validation table */
+    char html_path[ICV_PATH_MAX];       /* DIR/campaign.html */
+    double seconds;                     /* s, wall time of the whole campaign */
+} report_campaign_result;
+
+/* Runs a campaign. Returns 0 when the campaign itself went through (the tables are
+ * written) even if experiments failed: r->n_failed says how many, each with its
+ * error; fails (one line naming campaign.yaml's key, or the reason) when the campaign
+ * file is wrong, no experiment succeeded, or the tables cannot be written. Progress
+ * goes to icv_log (info: each experiment as it ends, up to date or not). r is filled
+ * as far as the campaign got, also on failure; free it with
+ * report_campaign_result_free. */
+int report_campaign_run(const report_campaign_options *o, report_campaign_result *r, icv_err *err);
+void report_campaign_result_free(report_campaign_result *r);
+
 #endif

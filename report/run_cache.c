@@ -220,29 +220,41 @@ int report_cache_verify(const char *dir, const report_cache_stage *s)
     return 1;
 }
 
-static int copy_file(const char *from, const char *to, icv_err *err)
+int report_file_read(const char *path, char **data, size_t *len, icv_err *err)
 {
-    FILE *fp = fopen(from, "rb");
+    *data = NULL;
+    *len = 0;
+    FILE *fp = fopen(path, "rb");
     if (!fp)
-        return icv_err_set(err, ICV_EIO, "%s: cannot read: %s", from, strerror(errno));
-    char *buf = NULL;
-    size_t len = 0, cap = 0, n;
+        return icv_err_set(err, ICV_EIO, "%s: cannot read: %s", path, strerror(errno));
+    size_t cap = 0, n;
     char chunk[65536];
-    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0) {
-        if (len + n > cap) {
-            char *b = realloc(buf, cap = 2 * (len + n));
+    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0 || !*data) {
+        if (*len + n + 1 > cap) {
+            char *b = realloc(*data, cap = 2 * (*len + n + 1));
             if (!b) {
-                free(buf);
+                free(*data);
+                *data = NULL;
                 fclose(fp);
-                return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", from);
+                return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
             }
-            buf = b;
+            *data = b;
         }
-        memcpy(buf + len, chunk, n);
-        len += n;
+        memcpy(*data + *len, chunk, n);
+        *len += n;
+        (*data)[*len] = '\0';
     }
     fclose(fp);
-    int rc = icv_atomic_write(to, buf ? buf : "", len, err);
+    return 0;
+}
+
+static int copy_file(const char *from, const char *to, icv_err *err)
+{
+    char *buf;
+    size_t len;
+    int rc = report_file_read(from, &buf, &len, err);
+    if (!rc)
+        rc = icv_atomic_write(to, buf, len, err);
     free(buf);
     return rc;
 }

@@ -71,6 +71,9 @@ int report_cache_verify(const char *dir, const report_cache_stage *s);
  * system has no hard links). The run's writers replace files by renaming, never in
  * place, so a link never lets a new run change the previous results. */
 int report_cache_link(const char *src, const char *dst, const report_cache_stage *s, icv_err *err);
+/* A whole file into *data (malloc'd, caller frees; NUL-terminated, not counted in
+ * *len). */
+int report_file_read(const char *path, char **data, size_t *len, icv_err *err);
 /* Records in s the files now in dir that were not in before[] (sorted, n_before),
  * with their digests: what the stage that just ran wrote. */
 int report_cache_record_new(const char *dir, char *const *before, size_t n_before, report_cache_stage *s,
