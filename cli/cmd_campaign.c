@@ -61,7 +61,8 @@ int cmd_campaign(int argc, char **argv)
             fprintf(stderr, "impactcv: campaign: %s failed (%s): %s\n", r.exps[i].name, r.exps[i].path,
                     r.exps[i].error);
     if (!rc) {
-        printf("campaign %s: %d experiment%s: %d ran, %d up to date (not run again), %d failed; %d impact%s in %.1f s\n",
+        printf("campaign %s: %d experiment%s: %d ran, %d up to date (not run again), %d failed; %d impact%s in "
+               "%.1f s\n",
                r.name, r.n, r.n == 1 ? "" : "s", r.n_ran, r.n_up_to_date, r.n_failed, r.n_impacts,
                r.n_impacts == 1 ? "" : "s", r.seconds);
         for (int i = 0; i < r.n; i++)

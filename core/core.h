@@ -300,6 +300,10 @@ const char *icv_ynode_str(icv_ynode n);   /* scalar text, or NULL */
 int icv_ynode_fail(icv_ynode n, icv_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Warns "FILE:LINE: unknown key 'k' is ignored" for each key of map not in known
+ * (NULL-terminated). */
+void icv_ynode_warn_unknown(icv_ynode map, const char *const *known);
+
 /* Typed reads of map[key]. When the key is absent: with required, an error
  * "FILE:LINE: key: missing (required)"; without, 0 and *out untouched (the caller
  * set the default). A present key of the wrong type is always an error. */

@@ -560,15 +560,7 @@ int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
     snprintf(e->path, sizeof e->path, "%s", path);
     icv_path_dirname(e->dir, sizeof e->dir, path);
 
-    for (size_t i = 0; i < icv_ynode_len(root); i++) {
-        const char *k;
-        icv_ynode v = icv_ynode_pair(root, i, &k);
-        int known = 0;
-        for (int j = 0; known_top[j]; j++)
-            known |= k && !strcmp(k, known_top[j]);
-        if (!known)
-            icv_warn("%s:%d: unknown key '%s' is ignored", path, icv_ynode_line(v), k ? k : "?");
-    }
+    icv_ynode_warn_unknown(root, known_top);
 
     rc = icv_yread_str(root, "name", 1, e->name, sizeof e->name, err);
     if (!rc)

@@ -88,15 +88,7 @@ static int read_campaign(const char *path, report_campaign_result *r, icv_experi
     if (rc)
         return rc;
     static const char *const known[] = {"name", "experiments", "model", "joint", NULL};
-    for (size_t i = 0; i < icv_ynode_len(root); i++) {
-        const char *k;
-        icv_ynode v = icv_ynode_pair(root, i, &k);
-        int ok = 0;
-        for (int j = 0; known[j]; j++)
-            ok |= k && !strcmp(k, known[j]);
-        if (!ok)
-            icv_warn("%s:%d: unknown key '%s' is ignored", path, icv_ynode_line(v), k ? k : "?");
-    }
+    icv_ynode_warn_unknown(root, known);
     const char *base = strrchr(path, '/');
     snprintf(r->name, sizeof r->name, "%s", base ? base + 1 : path);
     r->name[strcspn(r->name, ".")] = '\0';

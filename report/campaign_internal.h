@@ -33,8 +33,8 @@ int campaign_tables_write(const char *dir, const report_campaign_result *r, cons
 /* DIR/parameters_angle.svg and DIR/parameters_slip.svg: measured e and impulse ratio
  * against the impact angle and the slip ratio, the model's value at each measured
  * state, and, when every row shares one (mu, e_n), the model's curve through the first
- * row's state with that variable swept (campaign_plot.c). note gets what the plot
- * leaves out (or ""). */
+ * row's state with that variable swept (campaign_plot.c). note gets the legend's
+ * explanation for the page. */
 int campaign_plots_write(const char *dir, const campaign_row *rows, int n, char note[ICV_ERR_MSG_MAX], icv_err *err);
 
 /* DIR/campaign.html: self-contained (inline CSS, the plots as SVG data URIs), each

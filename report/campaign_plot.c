@@ -123,24 +123,20 @@ static int plot_one(const char *path, const char *title, const char *xlabel, con
         rm[i] = rows[i].ratio_model;
         s_max = fmax(s_max, 1.2 * rows[i].slip);
     }
-    char le[200] = "", lr[200] = "";
     if (curve) {
-        const analysis_impact *im = rows[0].im;
-        snprintf(le, sizeof le, "model e (%s, mu %.3f, e_n %.3f) from %s #%d", icv_restitution_name(im->model.law),
-                 im->model.mu, im->model.e_n, rows[0].exp->name, rows[0].impact);
-        snprintf(lr, sizeof lr, "model impulse ratio, the same sweep");
         if (by_angle)
             sweep_angle(&rows[0], sx, se, sr);
         else
             sweep_slip(&rows[0], s_max, sx, se, sr);
     }
+    /* short labels: PLplot's legend sits beside the plot; the page says the rest */
     report_series s[6] = {
-        {n, x, e, 1, 0, "e measured"},
-        {n, x, ra, 1, 1, "impulse ratio measured"},
-        {n, x, em, 1, 2, "model e at each impact"},
-        {n, x, rm, 1, 3, "model impulse ratio at each impact"},
-        {N_SWEEP, sx, se, 0, 2, le},
-        {N_SWEEP, sx, sr, 0, 3, lr},
+        {n, x, e, 1, 0, "e"},
+        {n, x, ra, 1, 1, "impulse ratio"},
+        {n, x, em, 1, 2, "e, model"},
+        {n, x, rm, 1, 3, "ratio, model"},
+        {N_SWEEP, sx, se, 0, 2, "e, curve"},
+        {N_SWEEP, sx, sr, 0, 3, "ratio, curve"},
     };
     int rc = report_plot_xy(path, title, xlabel, "e, impulse ratio (-)", s, curve ? 6 : 4, NULL, 0, err);
     free(buf);
@@ -151,11 +147,17 @@ int campaign_plots_write(const char *dir, const campaign_row *rows, int n, char 
 {
     char pa[ICV_PATH_MAX], ps[ICV_PATH_MAX];
     int curve = one_model(rows, n);
-    note[0] = '\0';
-    if (!curve)
-        snprintf(note, ICV_ERR_MSG_MAX,
-                 "no model curve: the impacts were compared with different coefficients (each its own fit, or each "
-                 "experiment's model); the model's value at each impact is shown");
+    const analysis_impact *im = rows[0].im;
+    int k = snprintf(note, ICV_ERR_MSG_MAX, "Points: each impact measured (e, impulse ratio) and the model's value "
+                                            "at its measured state (model). ");
+    if (curve)
+        snprintf(note + k, ICV_ERR_MSG_MAX - (size_t)k,
+                 "Curves: the model (%s, mu %.3f, e_n %.3f) on the pre-impact state of %s #%d with one variable swept.",
+                 icv_restitution_name(im->model.law), im->model.mu, im->model.e_n, rows[0].exp->name, rows[0].impact);
+    else
+        snprintf(note + k, ICV_ERR_MSG_MAX - (size_t)k,
+                 "No model curve: the impacts were compared with different coefficients (each its own fit, or each "
+                 "experiment's model).");
     int rc = icv_path_join(pa, sizeof pa, dir, "parameters_angle.svg", err);
     if (!rc)
         rc = icv_path_join(ps, sizeof ps, dir, "parameters_slip.svg", err);

@@ -101,8 +101,9 @@ int campaign_tables_write(const char *dir, const report_campaign_result *r, cons
         char v[160], o[160];
         fmt_vec(v, sizeof v, im->post.v, &im->post.v_sd, 3);
         fmt_vec(o, sizeof o, im->post.omega, &im->post.omega_sd, 2);
-        fprintf(md.fp, "| [%s](%s/report.html) #%d | measured | %s | %s | %s | %.3f ± %.3f | %.3f ± %.3f | %.1f%% ± %.1f%% "
-                       "| | |\n",
+        fprintf(md.fp,
+                "| [%s](%s/report.html) #%d | measured | %s | %s | %s | %.3f ± %.3f | %.3f ± %.3f "
+                "| %.1f%% ± %.1f%% | | |\n",
                 w->exp->name, w->exp->name, w->impact, v, o, case_of(w), im->e_kinematic, im->sd.e_kinematic,
                 im->impulse_ratio, im->sd.impulse_ratio, 100 * im->loss_fraction, 100 * im->sd.loss_fraction);
         fmt_vec(v, sizeof v, im->model.v, NULL, 3);
@@ -252,13 +253,11 @@ int campaign_html_write(const char *dir, const report_campaign_result *r, const 
     table_section(f, r, rows, n);
     fputs("<section id=parameters><h2>Parameters</h2><p>Impact angle: between the line from the contact point to the "
           "centre of mass and the surface normal, before impact. Slip ratio: |u<sub>t</sub>| / |u<sub>n</sub>| of "
-          "the contact point before impact. The model's curve sweeps one of them from the first impact's state.</p>\n",
+          "the contact point before impact.</p>\n",
           f);
-    if (plot_note && plot_note[0]) {
-        fputs("<p class=note>", f);
-        icv_fput_html(f, plot_note);
-        fputs("</p>\n", f);
-    }
+    fputs("<p>", f);
+    icv_fput_html(f, plot_note);
+    fputs("</p>\n", f);
     if (!(rc = embed_svg(f, dir, "parameters_angle.svg", "plot-parameters-angle",
                          "Measured e and impulse ratio against the impact angle, with the model", err)))
         rc = embed_svg(f, dir, "parameters_slip.svg", "plot-parameters-slip",

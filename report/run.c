@@ -350,7 +350,10 @@ static int stage_key(run_ctx *c, int s, char key[REPORT_DIGEST_HEX], icv_err *er
 
 /* ---- the stages ---------------------------------------------------------- */
 
-static int run_track(run_ctx *c, icv_err *err) { return track_pipeline_run(c->o->experiment_path, c->work, NULL, NULL, err); }
+static int run_track(run_ctx *c, icv_err *err)
+{
+    return track_pipeline_run(c->o->experiment_path, c->work, NULL, NULL, err);
+}
 
 /* analysis_job_run measures and also compares the experiment's own model and writes
  * results.json: the model and results.json are the model stage's, so the analysis's
@@ -358,7 +361,7 @@ static int run_track(run_ctx *c, icv_err *err) { return track_pipeline_run(c->o-
 static int run_analyze(run_ctx *c, icv_err *err)
 {
     analysis_job job = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL};
-    analysis_job_result *j = malloc(sizeof *j);
+    analysis_job_result *j = calloc(1, sizeof *j);
     if (!j)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     char path[ICV_PATH_MAX];
@@ -407,10 +410,6 @@ static int (*const stage_run[REPORT_N_STAGES])(run_ctx *, icv_err *) = {run_trac
 static int stage_after(run_ctx *c, int s, int ran, icv_err *err)
 {
     int rc = 0;
-    if (s == REPORT_STAGE_TRACK && c->have_tracks) { /* new tracks */
-        analysis_tracks_free(&c->tracks);
-        c->have_tracks = 0;
-    }
     if (s == REPORT_STAGE_ANALYZE && !ran)
         rc = blob_read(c->work, "analysis.bin", c->job, err);
     if (s == REPORT_STAGE_MODEL && !ran)
@@ -418,7 +417,8 @@ static int stage_after(run_ctx *c, int s, int ran, icv_err *err)
     if (!rc && s == REPORT_STAGE_ANALYZE && c->o->truth_path && !c->dry && !(rc = need_tracks(c, err))) {
         const analysis_tracks *t = &c->tracks;
         int last = t->n_frames - 1;
-        double frame_s = last > 0 && t->frame[last] > t->frame[0] ? (t->t[last] - t->t[0]) / (t->frame[last] - t->frame[0]) : 0;
+        double frame_s =
+            last > 0 && t->frame[last] > t->frame[0] ? (t->t[last] - t->t[0]) / (t->frame[last] - t->frame[0]) : 0;
         rc = analysis_truth_compare(c->o->truth_path, &c->job->res, &c->job->body, frame_s, c->o->truth_table, err);
         if (rc)
             icv_err_prefix(err, "%s: disagrees with the truth: ", c->o->truth_path);
@@ -436,7 +436,8 @@ static int run_stages(run_ctx *c, int from, int *up_to_date, icv_err *err)
         const report_cache_stage *old = &c->old.stage[s];
         report_cache_stage *now = &c->now.stage[s];
         int rc = stage_key(c, s, c->keys[s], err);
-        int reuse = !rc && s < from && old->present && !strcmp(old->key, c->keys[s]) && report_cache_verify(c->dir, old);
+        int reuse =
+            !rc && s < from && old->present && !strcmp(old->key, c->keys[s]) && report_cache_verify(c->dir, old);
         if (!rc && c->dry && !reuse) {
             *up_to_date = 0;
             return 0;
@@ -503,8 +504,8 @@ int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
     long decoded0 = capture_decoded_frames();
     int from = REPORT_N_STAGES;
     if (o->from && (from = report_stage_parse(o->from)) < 0)
-        return icv_err_set(err, ICV_EINVAL, "--from %s: no such stage (track, analyze, model, overlays, report, exports)",
-                           o->from);
+        return icv_err_set(err, ICV_EINVAL,
+                           "--from %s: no such stage (track, analyze, model, overlays, report, exports)", o->from);
     run_ctx c;
     int rc = ctx_open(&c, o, &r->job, err), up;
     c.r = r;
@@ -536,7 +537,7 @@ int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
 int report_run_up_to_date(const report_run_options *o, int *up_to_date, icv_err *err)
 {
     *up_to_date = 0;
-    analysis_job_result *job = malloc(sizeof *job);
+    analysis_job_result *job = calloc(1, sizeof *job);
     if (!job)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     run_ctx c;

@@ -119,8 +119,8 @@ TEST(test_campaign_reports_the_broken_experiment_fits_jointly_to_the_truth_and_r
     ASSERT_STR_CONTAINS(p.out, expect); /* their runs are the first campaign's */
     const char *fit = strstr(p.out, "joint fit over ");
     double mu, mu_se, e_n;
-    ASSERT(fit && sscanf(strstr(fit, "mu = "), "mu = %lf +- %lf, e_n = %lf", &mu, &mu_se, &e_n) == 3, "no joint fit: %s",
-           p.out);
+    ASSERT(fit && sscanf(strstr(fit, "mu = "), "mu = %lf +- %lf, e_n = %lf", &mu, &mu_se, &e_n) == 3,
+           "no joint fit: %s", p.out);
     printf("    joint fit over %d samples: mu %.4f (truth %.3f), e_n %.4f (truth %.3f)\n", best_n, mu, tr[best].mu, e_n,
            tr[best].e_n);
     ASSERT_NEAR(mu, tr[best].mu, 0.02);   /* issue #10's tolerance */

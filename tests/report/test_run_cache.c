@@ -105,8 +105,8 @@ TEST(test_run_cache_reuses_tracks_when_only_the_model_changes_and_reruns_what_in
      * its tracks are the same bytes, so the analysis is reused */
     if (th_run_sh(&p, "command -v ffmpeg") == 0) {
         ASSERT_EQ_INT(th_run_sh(&p,
-                                "cd '%s/exp' && ffmpeg -nostdin -loglevel error -i cam.mp4 -c copy -metadata title=again "
-                                "re.mp4 && mv re.mp4 cam.mp4",
+                                "cd '%s/exp' && ffmpeg -nostdin -loglevel error -i cam.mp4 -c copy "
+                                "-metadata title=again re.mp4 && mv re.mp4 cam.mp4",
                                 th_tmpdir()),
                       0);
         ASSERT_EQ_INT(report_run_up_to_date(&o, &up, &err), 0);
@@ -140,8 +140,8 @@ TEST(test_run_cache_reuses_tracks_when_only_the_model_changes_and_reruns_what_in
     snprintf(manifest, sizeof manifest, "%s/.impactcv/manifest.json", out);
     snprintf(results, sizeof results, "%s/results.json", out);
     snprintf(before, sizeof before, "%s", th_read_file(results));
-    ASSERT_EQ_INT(th_run_sh(&p, "cd '%s/exp' && mv cam.mp4 keep.mp4 && head -c 5000 /dev/urandom > cam.mp4", th_tmpdir()),
-                  0);
+    ASSERT_EQ_INT(
+        th_run_sh(&p, "cd '%s/exp' && mv cam.mp4 keep.mp4 && head -c 5000 /dev/urandom > cam.mp4", th_tmpdir()), 0);
     rc = run(exp, out, NULL, r, &err);
     ASSERT(rc != 0, "a garbage video ran");
     ASSERT_STR_CONTAINS(err.msg, "track: ");
