@@ -497,8 +497,28 @@ static void ctx_close(run_ctx *c)
     report_cache_free(&c->now);
 }
 
+/* o with DIR's trailing slashes taken off ("out/" would put the working folder
+ * inside DIR itself). */
+static const report_run_options *without_slash(const report_run_options *o, report_run_options *copy,
+                                               char buf[ICV_PATH_MAX])
+{
+    size_t n = strlen(o->out_dir);
+    if (n < 2 || o->out_dir[n - 1] != '/' || n >= ICV_PATH_MAX)
+        return o;
+    while (n > 1 && o->out_dir[n - 1] == '/')
+        n--;
+    memcpy(buf, o->out_dir, n);
+    buf[n] = '\0';
+    *copy = *o;
+    copy->out_dir = buf;
+    return copy;
+}
+
 int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
 {
+    report_run_options copy;
+    char dir[ICV_PATH_MAX];
+    o = without_slash(o, &copy, dir);
     memset(r, 0, sizeof *r);
     double t0 = icv_now();
     long decoded0 = capture_decoded_frames();
@@ -536,6 +556,9 @@ int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
 
 int report_run_up_to_date(const report_run_options *o, int *up_to_date, icv_err *err)
 {
+    report_run_options copy;
+    char dir[ICV_PATH_MAX];
+    o = without_slash(o, &copy, dir);
     *up_to_date = 0;
     analysis_job_result *job = calloc(1, sizeof *job);
     if (!job)
