@@ -1,0 +1,195 @@
+/* plate_track.c: the tilt from video (issue #11, mu_s). The plate is not a static
+ * scene: it turns slowly with the body on it. What is measured per frame of the
+ * reference camera: the plate's pose from the board lying on it (found in full once,
+ * then each corner refined from where it was, at the centre of point symmetry: the
+ * plate moves well under a pixel per frame), its angle from the level board's normal,
+ * and where the body's markers stand on the plate. Workspaces are allocated before
+ * the frame loop (calib's PnP keeps one small allocation of its own per call). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "track/pipeline_internal.h"
+#include "track/track_pipeline.h"
+
+void track_tilt_free(track_tilt *t)
+{
+    free(t->t);
+    free(t->angle);
+    free(t->s);
+    memset(t, 0, sizeof *t);
+}
+
+static icv_vec3 col(icv_mat3 R, int j) { return icv_v3(R.m[0][j], R.m[1][j], R.m[2][j]); }
+
+/* the board's pose in this frame: from the last corners when there are some, else (or
+ * when that pose's residual is poor) by a full detection; 0 when found */
+static int plate_pose(const calib_intrinsics *in, const calib_board *b, const calib_image *img, calib_pt2 *uv,
+                      int *have, calib_surface *s, long *redetect)
+{
+    icv_err e;
+    if (*have) {
+        calib_corners_refine_symmetry(img, uv, b->cols * b->rows, 3);
+        if (calib_surface_from_view(in, b, uv, s, &e) == 0 && s->reproj_rms < 0.5)
+            return 0;
+        (*redetect)++;
+    }
+    calib_detector d;
+    calib_detector_defaults(&d);
+    calib_detection info;
+    calib_board_detect(&d, img, b, 0, uv, &info);
+    *have = info.found && calib_surface_from_view(in, b, uv, s, &e) == 0;
+    return *have ? 0 : -1;
+}
+
+int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
+{
+    memset(out, 0, sizeof *out);
+    icv_experiment *exp = malloc(sizeof *exp);
+    pl_calib *cal = calloc(1, sizeof *cal);
+    capture_source *src = NULL;
+    capture_frame fr = {0};
+    calib_pt2 *uv = NULL;
+    track_detector *det = NULL;
+    track_blob *blobs = NULL;
+    int rc = 0;
+    if (!exp || !cal) {
+        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((rc = icv_experiment_load(experiment_path, exp, err)) || (rc = pl_load_calibration(exp, cal, err)))
+        goto done;
+    if (!exp->level_images[0][0]) {
+        rc = icv_err_set(err, ICV_EINVAL,
+                         "%s: a tilt from video needs coefficients.level_images (a board lying on a level "
+                         "reference: the vertical the plate's angle is measured from)",
+                         exp->path);
+        goto done;
+    }
+    calib_board board = {exp->board_cols, exp->board_rows, exp->board_square};
+    calib_surface lv;
+    if ((rc = calib_surface_from_images(&cal->in[0], NULL, NULL, NULL, &board, exp->level_images[0], NULL, &lv, err))) {
+        icv_err_prefix(err, "coefficients.level_images: ");
+        goto done;
+    }
+    out->level_reproj_px = lv.reproj_rms;
+    icv_vec3 up = col(lv.R, 1);
+    capture_options co = {.capture_fps = exp->cameras[0].capture_fps, .want_8bit = 1};
+    if ((rc = capture_source_open(&src, exp->cameras[0].video, &co, err)))
+        goto done;
+    const capture_info *info = capture_source_info(src);
+    long n = info->frames;
+    int nb = board.cols * board.rows, nm = exp->n_markers;
+    out->t = malloc(sizeof(double) * (size_t)n);
+    out->angle = malloc(sizeof(double) * (size_t)n);
+    out->s = malloc(sizeof(double) * (size_t)n);
+    uv = malloc(sizeof *uv * (size_t)nb);
+    blobs = malloc(sizeof *blobs * 64);
+    det = track_detector_alloc(info->width, info->height, err);
+    if (!out->t || !out->angle || !out->s || !uv || !blobs || !det || capture_frame_alloc(&fr, info, err)) {
+        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        goto done;
+    }
+    /* markers of the body's size at the plate's distance; the board's white squares
+     * (3-4 times a marker's area and more) are left out by the area */
+    double dpx = track_marker_diameter_px(exp->marker_diameter > 0 ? exp->marker_diameter : 0.012, cal->in[0].fx,
+                                          icv_v3_norm(cal->surf.t));
+    track_detector_set_marker_size(det, dpx, 4);
+    det->max_area_px = 2.0 * M_PI / 4 * dpx * dpx;
+    det->static_frames = 0; /* the body rests for long: it must not be learnt as background */
+    int have = 0;
+    double x0 = NAN, z0 = NAN, rms_sum = 0;
+    for (long i = 0; i < n; i++) {
+        int r = capture_source_read(src, &fr, err);
+        if (r == CAPTURE_EOF) {
+            n = i;
+            break;
+        }
+        if (r) {
+            rc = icv_err_prefix(err, "camera '%s': ", exp->cameras[0].id);
+            goto done;
+        }
+        out->t[i] = fr.time_s;
+        out->angle[i] = out->s[i] = NAN;
+        calib_image img = {fr.width, fr.height, (int)fr.stride, fr.data};
+        calib_surface ps;
+        if (plate_pose(&cal->in[0], &board, &img, uv, &have, &ps, &out->n_redetect))
+            continue;
+        if (out->n_board == 0)
+            out->n_redetect = 0;
+        out->n_board++;
+        rms_sum += ps.reproj_rms;
+        icv_vec3 ex = col(ps.R, 0), ey = col(ps.R, 1), ez = col(ps.R, 2);
+        out->angle[i] = acos(fmax(-1, fmin(1, icv_v3_dot(ey, up))));
+        track_frame tf = {fr.data, fr.width, fr.height, (int)fr.stride, 8};
+        int nf = 0;
+        if (track_detector_detect(det, &tf, NULL, 0, blobs, 64, &nf, err)) {
+            rc = icv_err_prefix(err, "camera '%s' frame %ld: ", exp->cameras[0].id, i);
+            goto done;
+        }
+        if (nf != nm)
+            continue;
+        /* each marker's ray onto the plate's plane, in plate coordinates (x, z) */
+        double mx = 0, mz = 0;
+        int ok = 1;
+        for (int k = 0; k < nf && ok; k++) {
+            calib_pt2 p = {blobs[k].u, blobs[k].v}, q;
+            icv_err e2;
+            ok = calib_undistort_points(&cal->in[0], &p, 1, 1, &q, &e2) == 0;
+            icv_vec3 d = icv_v3(q.u, q.v, 1);
+            double dn = icv_v3_dot(d, ey);
+            ok = ok && fabs(dn) > 1e-9;
+            if (ok) {
+                icv_vec3 x = icv_v3_sub(icv_v3_scale(d, icv_v3_dot(ps.t, ey) / dn), ps.t);
+                mx += icv_v3_dot(x, ex) / nf;
+                mz += icv_v3_dot(x, ez) / nf;
+            }
+        }
+        if (!ok)
+            continue;
+        if (isnan(x0))
+            x0 = mx, z0 = mz;
+        /* downhill: the vertical's part in the plate's plane, plate coordinates */
+        double dx = -icv_v3_dot(up, ex), dz = -icv_v3_dot(up, ez), dl = hypot(dx, dz);
+        if (!(dl > 1e-9))
+            continue;
+        out->s[i] = ((mx - x0) * dx + (mz - z0) * dz) / dl;
+        out->n_body++;
+    }
+    out->n = n;
+    out->reproj_rms_px = out->n_board ? rms_sum / out->n_board : NAN;
+    if (out->n_board == 0)
+        rc = icv_err_set(err, ICV_ENOTFOUND, "%s: the %dx%d board on the plate was not found in any of %ld frames",
+                         exp->cameras[0].video, board.cols, board.rows, n);
+done:
+    if (rc)
+        track_tilt_free(out);
+    capture_frame_free(&fr);
+    capture_source_close(src);
+    track_detector_free(det);
+    free(blobs);
+    free(uv);
+    free(cal);
+    free(exp);
+    return rc;
+}
+
+int track_tilt_write(const char *path, const track_tilt *t, icv_err *err)
+{
+    icv_atomic_file af;
+    int rc = icv_atomic_open(&af, path, err);
+    if (rc)
+        return rc;
+    fprintf(af.fp, "frame,time_s,angle_rad,displacement_m\n");
+    for (long i = 0; i < t->n; i++) {
+        fprintf(af.fp, "%ld,%.9f,", i, t->t[i]);
+        if (!isnan(t->angle[i]))
+            fprintf(af.fp, "%.9f", t->angle[i]);
+        fprintf(af.fp, ",");
+        if (!isnan(t->s[i]))
+            fprintf(af.fp, "%.9f", t->s[i]);
+        fprintf(af.fp, "\n");
+    }
+    return icv_atomic_commit(&af, err);
+}
