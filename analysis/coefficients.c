@@ -255,6 +255,10 @@ static json_t *coef_json(const analysis_coefficient *c)
         json_object_set_new(o, "incline_rad", num(c->theta));
         json_object_set_new(o, "incline_sigma_rad", num(c->theta_sd));
     }
+    if (!strcmp(c->kind, "tilt") && c->first_frame >= 0) {
+        json_object_set_new(o, "onset_time_s", num(c->onset_s));
+        json_object_set_new(o, "onset_sigma_s", num(c->onset_sd));
+    }
     if (!strcmp(c->kind, "slide")) {
         json_object_set_new(o, "acceleration_mps2", num(c->a));
         json_object_set_new(o, "acceleration_sigma_mps2", num(c->a_sd));

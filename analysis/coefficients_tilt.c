@@ -17,6 +17,8 @@
 
 #define REST_MIN 8     /* frames at rest before an onset can be found */
 #define AFTER 12       /* frames after the coarse onset in the fine fit */
+#define REST_WINDOW 30 /* frames of the local rest line (a drift is a line over it) */
+#define PERSIST 4      /* frames in a row beyond 5 sigma: the onset for good */
 
 /* chi^2 of the best b0 + b1 (t - tc) + a (t - t0)_+^2 / 2 over samples [i0, i1) */
 static double onset_chi2(const double *t, const double *s, const int *ok, int i0, int i1, double t0, double sigma,
@@ -63,8 +65,6 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
     for (long i = 0; i < n; i++) {
         ok[i] = isfinite(s[i]) && isfinite(angle[i]);
         m += ok[i];
-        if (i > 0 && ok[i] && ok[i - 1] && nd < REST_MIN * 4)
-            d[nd++] = s[i] - s[i - 1];
     }
     int rc = 0;
     double max_d = 0, max_angle = 0;
@@ -72,41 +72,44 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
         if (ok[i])
             max_d = fmax(max_d, fabs(s[i])), max_angle = fmax(max_angle, angle[i]);
     }
-    if (m < REST_MIN + AFTER || nd < REST_MIN) {
+    if (m < REST_MIN + AFTER) {
         rc = icv_err_set(err, ICV_ENOTFOUND, "tilt: the body and the plate were measured together in %d frames only",
                          m);
         goto done;
     }
-    /* the noise: frame-to-frame differences at rest (a drift cancels), robust */
-    double diffs[REST_MIN * 4];
-    memcpy(diffs, d, sizeof(double) * (size_t)nd);
-    gsl_sort(diffs, 1, (size_t)nd);
-    double sigma = gsl_stats_mad(diffs, 1, (size_t)nd, d) * 1.4826 / sqrt(2.0);
+    /* the noise: second differences (a drift cancels; the sliding frames are the few
+     * the median leaves out), robust */
+    nd = 0;
+    for (long i = 2; i < n; i++)
+        if (ok[i] && ok[i - 1] && ok[i - 2])
+            d[nd++] = s[i] - 2 * s[i - 1] + s[i - 2];
+    for (int i = 0; i < nd; i++)
+        d[i] = fabs(d[i]);
+    gsl_sort(d, 1, (size_t)nd);
+    double sigma = 1.4826 * gsl_stats_median_from_sorted_data(d, 1, (size_t)nd) / sqrt(6.0);
     sigma = fmax(sigma, 1e-6); /* a micrometre: noise-free synthetic data */
     /* the coarse onset: the rest line fitted to the frames before i, and the next 3
      * all beyond 5 sigma (plus the line's own uncertainty) */
     long i_on = -1;
-    {
+    for (long i = 0; i + 3 < n && i_on < 0; i++) {
+        /* the rest line through the last REST_WINDOW measured frames before i */
         double sx = 0, sy = 0, sxx = 0, sxy = 0;
         int k = 0;
-        for (long i = 0; i + 3 < n && i_on < 0; i++) {
-            if (k >= REST_MIN) {
-                double det = k * sxx - sx * sx, b1 = (k * sxy - sx * sy) / det, b0 = (sy - b1 * sx) / k;
-                int above = 0, seen = 0;
-                for (long j = i; j < n && seen < 3; j++) {
-                    if (!ok[j])
-                        continue;
-                    seen++;
-                    above += s[j] - (b0 + b1 * t[j]) > 5 * sigma * sqrt(1 + 4.0 / k);
-                }
-                if (seen == 3 && above == 3)
-                    i_on = i;
-            }
-            if (ok[i] && i_on < 0) {
-                sx += t[i], sy += s[i], sxx += t[i] * t[i], sxy += t[i] * s[i];
-                k++;
-            }
+        for (long j = i - 1; j >= 0 && k < REST_WINDOW; j--)
+            if (ok[j])
+                sx += t[j], sy += s[j], sxx += t[j] * t[j], sxy += t[j] * s[j], k++;
+        if (k < REST_MIN)
+            continue;
+        double det = k * sxx - sx * sx, b1 = (k * sxy - sx * sy) / det, b0 = (sy - b1 * sx) / k;
+        int above = 0, seen = 0;
+        for (long j = i; j < n && seen < PERSIST; j++) {
+            if (!ok[j])
+                continue;
+            seen++;
+            above += s[j] - (b0 + b1 * t[j]) > 5 * sigma * sqrt(1 + 4.0 / k);
         }
+        if (seen == PERSIST && above == PERSIST)
+            i_on = i;
     }
     if (i_on < 0) {
         rc = icv_err_set(err, ICV_ENOTFOUND,
@@ -117,7 +120,7 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
     }
     /* the fine onset: t0 scanned over the frames before the coarse onset, in steps of
      * 1/50 frame; every frame from the start to AFTER frames past the onset */
-    long i1 = i_on + AFTER < n ? i_on + AFTER : n;
+    long i1 = i_on + AFTER < n ? i_on + AFTER : n, i0 = i_on > REST_WINDOW ? i_on - REST_WINDOW : 0;
     double dt = (t[n - 1] - t[0]) / (double)(n - 1);
     gsl_matrix *X = gsl_matrix_alloc((size_t)i1, 3), *cov = gsl_matrix_alloc(3, 3);
     gsl_vector *y = gsl_vector_alloc((size_t)i1), *c = gsl_vector_alloc(3);
@@ -130,14 +133,14 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
         double ta = t[i_on] - 3 * dt, tb = t[i_on] + dt;
         for (int k = 0; k <= steps && chi; k++) {
             double t0 = ta + (tb - ta) * k / steps, a;
-            chi[k] = onset_chi2(t, s, ok, 0, (int)i1, t0, sigma, &a, X, y, c, cov);
+            chi[k] = onset_chi2(t, s, ok, (int)i0, (int)i1, t0, sigma, &a, X, y, c, cov);
             if (chi[k] < best)
                 best = chi[k], t_best = t0, a_best = a;
         }
         /* sigma of t0: where chi^2 (scaled to its dof when the residuals exceed sigma)
          * rises by 1 on either side */
         int dof = 0;
-        for (long i = 0; i < i1; i++)
+        for (long i = i0; i < i1; i++)
             dof += ok[i];
         dof -= 4;
         double scale = fmax(1.0, best / (dof > 0 ? dof : 1)), lo = ta, hi = tb;
@@ -173,7 +176,7 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
             out->a = a_best;
             out->onset_s = t_best;
             out->onset_sd = t0_sd;
-            out->first_frame = 0;
+            out->first_frame = (int)i0;
             out->last_frame = (int)i1 - 1;
             if (!(a_best > 0))
                 snprintf(out->warnings[out->n_warnings++], sizeof out->warnings[0],

@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "capture/capture.h"
 #include "track/pipeline_internal.h"
 #include "track/track_pipeline.h"
@@ -43,6 +46,20 @@ static int plate_pose(const calib_intrinsics *in, const calib_board *b, const ca
     return *have ? 0 : -1;
 }
 
+/* the median over frames of |change of A + B h| from the frame before */
+static double median_change(const double *A, const double *B, const unsigned char *seen, long n, double h,
+                            double *work)
+{
+    long m = 0;
+    for (long i = 1; i < n; i++)
+        if (seen[i] && seen[i - 1])
+            work[m++] = fabs(A[i] - A[i - 1] + (B[i] - B[i - 1]) * h);
+    if (m == 0)
+        return INFINITY;
+    gsl_sort(work, 1, (size_t)m);
+    return gsl_stats_median_from_sorted_data(work, 1, (size_t)m);
+}
+
 int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -53,6 +70,8 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
     calib_pt2 *uv = NULL;
     track_detector *det = NULL;
     track_blob *blobs = NULL;
+    double *A = NULL, *B = NULL, *work = NULL;
+    unsigned char *seen = NULL;
     int rc = 0;
     if (!exp || !cal) {
         rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
@@ -85,9 +104,13 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
     out->angle = malloc(sizeof(double) * (size_t)n);
     out->s = malloc(sizeof(double) * (size_t)n);
     uv = malloc(sizeof *uv * (size_t)nb);
+    A = malloc(sizeof(double) * (size_t)n);
+    B = malloc(sizeof(double) * (size_t)n);
+    work = malloc(sizeof(double) * (size_t)n);
+    seen = calloc((size_t)n, 1);
     blobs = malloc(sizeof *blobs * 64);
     det = track_detector_alloc(info->width, info->height, err);
-    if (!out->t || !out->angle || !out->s || !uv || !blobs || !det || capture_frame_alloc(&fr, info, err)) {
+    if (!out->t || !out->angle || !out->s || !uv || !blobs || !det || !A || !B || !work || !seen || capture_frame_alloc(&fr, info, err)) {
         rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
         goto done;
     }
@@ -97,9 +120,11 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
                                           icv_v3_norm(cal->surf.t));
     track_detector_set_marker_size(det, dpx, 4);
     det->max_area_px = 2.0 * M_PI / 4 * dpx * dpx;
+    det->min_circularity = 0.05; /* stickers seen obliquely on a plate that turns */
+    det->threshold_fraction = 0.5; /* the track job's: the lit plate stays below */
     det->static_frames = 0; /* the body rests for long: it must not be learnt as background */
     int have = 0;
-    double x0 = NAN, z0 = NAN, rms_sum = 0;
+    double rms_sum = 0;
     for (long i = 0; i < n; i++) {
         int r = capture_source_read(src, &fr, err);
         if (r == CAPTURE_EOF) {
@@ -128,35 +153,71 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
             rc = icv_err_prefix(err, "camera '%s' frame %ld: ", exp->cameras[0].id, i);
             goto done;
         }
-        if (nf != nm)
+        if (nf != nm) {
+            char why[512];
+            icv_debug("tilt frame %ld: %d blobs for %d markers: %s", i, nf, nm,
+                      track_detector_describe(det, why, sizeof why));
             continue;
-        /* each marker's ray onto the plate's plane, in plate coordinates (x, z) */
-        double mx = 0, mz = 0;
+        }
+        /* each marker's ray in plate coordinates: where it meets the plane at height h
+         * above the plate is A + B h (x, z), h found after the loop */
+        icv_vec3 c = icv_v3_scale(icv_m3_apply(icv_m3_transpose(ps.R), ps.t), -1);
+        double a[2] = {0, 0}, bb[2] = {0, 0};
         int ok = 1;
         for (int k = 0; k < nf && ok; k++) {
             calib_pt2 p = {blobs[k].u, blobs[k].v}, q;
             icv_err e2;
             ok = calib_undistort_points(&cal->in[0], &p, 1, 1, &q, &e2) == 0;
-            icv_vec3 d = icv_v3(q.u, q.v, 1);
-            double dn = icv_v3_dot(d, ey);
-            ok = ok && fabs(dn) > 1e-9;
+            icv_vec3 d = icv_m3_apply(icv_m3_transpose(ps.R), icv_v3(q.u, q.v, 1));
+            ok = ok && d.y < -1e-9;
             if (ok) {
-                icv_vec3 x = icv_v3_sub(icv_v3_scale(d, icv_v3_dot(ps.t, ey) / dn), ps.t);
-                mx += icv_v3_dot(x, ex) / nf;
-                mz += icv_v3_dot(x, ez) / nf;
+                a[0] += (c.x - d.x * c.y / d.y) / nf, a[1] += (c.z - d.z * c.y / d.y) / nf;
+                bb[0] += d.x / d.y / nf, bb[1] += d.z / d.y / nf;
             }
         }
-        if (!ok)
-            continue;
-        if (isnan(x0))
-            x0 = mx, z0 = mz;
         /* downhill: the vertical's part in the plate's plane, plate coordinates */
         double dx = -icv_v3_dot(up, ex), dz = -icv_v3_dot(up, ez), dl = hypot(dx, dz);
-        if (!(dl > 1e-9))
+        if (!ok || !(dl > 1e-9))
             continue;
-        out->s[i] = ((mx - x0) * dx + (mz - z0) * dz) / dl;
+        A[i] = (a[0] * dx + a[1] * dz) / dl;
+        B[i] = (bb[0] * dx + bb[1] * dz) / dl;
+        seen[i] = 1;
         out->n_body++;
     }
+    /* the markers' height above the plate: while the body rests its position on the
+     * plate stays put only at the right height (elsewhere the parallax drifts as the
+     * plate turns): the h of the smallest median change, then least squares of the
+     * frame-to-frame changes A' + B' h = 0 with the sliding frames trimmed away (beyond
+     * 5 x the median change, three rounds) */
+    double h = 0, best = INFINITY;
+    for (int g = 0; g <= 400; g++) { /* a robust start: the median change, h in [-0.1, 0.3] m */
+        double hg = -0.1 + 1e-3 * g, med = median_change(A, B, seen, n, hg, work);
+        if (med < best)
+            best = med, h = hg;
+    }
+    for (int round = 0; round < 3; round++) {
+        double thr = 5 * 1.4826 * median_change(A, B, seen, n, h, work), sab = 0, sbb = 0;
+        for (long i = 1; i < n; i++) {
+            if (!seen[i] || !seen[i - 1])
+                continue;
+            double da = A[i] - A[i - 1], db = B[i] - B[i - 1];
+            if (fabs(da + db * h) > thr)
+                continue;
+            sab += da * db;
+            sbb += db * db;
+        }
+        if (sbb > 0)
+            h = -sab / sbb;
+    }
+    out->marker_height = h;
+    icv_debug("tilt: markers %.4f m above the plate", h);
+    long first = -1;
+    for (long i = 0; i < n; i++)
+        if (seen[i]) {
+            if (first < 0)
+                first = i;
+            out->s[i] = A[i] + B[i] * h - (A[first] + B[first] * h);
+        }
     out->n = n;
     out->reproj_rms_px = out->n_board ? rms_sum / out->n_board : NAN;
     if (out->n_board == 0)
@@ -170,6 +231,10 @@ done:
     track_detector_free(det);
     free(blobs);
     free(uv);
+    free(A);
+    free(B);
+    free(work);
+    free(seen);
     free(cal);
     free(exp);
     return rc;

@@ -201,10 +201,12 @@ typedef struct {
     double *angle;        /* rad: the plate's normal from the level's; NaN: board not found */
     double *s;            /* m: the body's displacement down the plate (plate frame, its
                              markers' mean on the plate's plane) since the first frame it
-                             was seen; NaN where not seen. The markers stand above the plate:
-                             their rays meet the plane a little off, by an amount that drifts
-                             slowly as the plate turns (parallax, ~0.02 mm per 0.1 deg for a
-                             marker 30 mm up at 1 m): the onset model takes a drift */
+                             was seen; NaN where not seen. Each marker's ray is taken to the
+                             plane at marker_height above the plate */
+    double marker_height; /* m: the markers' height above the plate, found as the one at
+                             which the resting body's position stays put while the plate
+                             turns (at the plate's own plane the parallax drifted 5 mm
+                             over 5 deg for markers 30 mm up at 0.7 m) */
     long n_board, n_body; /* frames with the plate's pose, with the body */
     long n_redetect;      /* full board detections after the first */
     double reproj_rms_px; /* px: mean PnP residual of the plate's board */
