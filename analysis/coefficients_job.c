@@ -39,6 +39,11 @@ static int measure_one(const icv_experiment *e, const char *tracks_path, const c
             analysis_coefficient_tilt_angle(e->tilt_angle_deg, e->tilt_angle_sd_deg, c);
             return 0;
         }
+        if (!e->level_images[0][0])
+            return icv_err_set(err, ICV_EINVAL,
+                               "%s: a tilt needs coefficients.angle_deg (the ruler's angle at the onset) or, from its "
+                               "video, coefficients.level_images (a board on a level reference: the vertical)",
+                               e->path);
         return tilt_from_video(e, dir, c, err);
     }
     analysis_body b;

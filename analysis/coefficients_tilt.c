@@ -18,7 +18,7 @@
 #define REST_MIN 8     /* frames at rest before an onset can be found */
 #define AFTER 12       /* frames after the coarse onset in the fine fit */
 #define REST_WINDOW 30 /* frames of the local rest line (a drift is a line over it) */
-#define PERSIST 4      /* frames in a row beyond 5 sigma: the onset for good */
+#define PERSIST 6      /* frames in a row beyond 5 sigma: the onset for good */
 
 /* chi^2 of the best b0 + b1 (t - tc) + a (t - t0)_+^2 / 2 over samples [i0, i1) */
 static double onset_chi2(const double *t, const double *s, const int *ok, int i0, int i1, double t0, double sigma,
@@ -77,16 +77,26 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
                          m);
         goto done;
     }
-    /* the noise: second differences (a drift cancels; the sliding frames are the few
-     * the median leaves out), robust */
+    /* the noise: each displacement from a line through its 31 neighbours (the rest
+     * line's own scale, slow wiggles of the plate's pose included), robust (the sliding
+     * frames are the few the median leaves out) */
     nd = 0;
-    for (long i = 2; i < n; i++)
-        if (ok[i] && ok[i - 1] && ok[i - 2])
-            d[nd++] = s[i] - 2 * s[i - 1] + s[i - 2];
-    for (int i = 0; i < nd; i++)
-        d[i] = fabs(d[i]);
+    for (long i = 0; i < n; i++) {
+        if (!ok[i])
+            continue;
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        int k = 0;
+        for (long j = i - 15; j <= i + 15; j++)
+            if (j >= 0 && j < n && j != i && ok[j])
+                sx += t[j], sy += s[j], sxx += t[j] * t[j], sxy += t[j] * s[j], k++;
+        double det = k * sxx - sx * sx;
+        if (k < 10 || !(det > 0))
+            continue;
+        double b1 = (k * sxy - sx * sy) / det, b0 = (sy - b1 * sx) / k;
+        d[nd++] = fabs(s[i] - b0 - b1 * t[i]);
+    }
     gsl_sort(d, 1, (size_t)nd);
-    double sigma = 1.4826 * gsl_stats_median_from_sorted_data(d, 1, (size_t)nd) / sqrt(6.0);
+    double sigma = nd ? 1.4826 * gsl_stats_median_from_sorted_data(d, 1, (size_t)nd) : 0;
     sigma = fmax(sigma, 1e-6); /* a micrometre: noise-free synthetic data */
     /* the coarse onset: the rest line fitted to the frames before i, and the next 3
      * all beyond 5 sigma (plus the line's own uncertainty) */
@@ -101,14 +111,21 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
         if (k < REST_MIN)
             continue;
         double det = k * sxx - sx * sx, b1 = (k * sxy - sx * sy) / det, b0 = (sy - b1 * sx) / k;
+        /* beyond 5 sigma for PERSIST frames running, and still moving away (a wiggle
+         * of the plate's pose comes back; a slide goes on) */
         int above = 0, seen = 0;
+        double first = 0, last = 0;
         for (long j = i; j < n && seen < PERSIST; j++) {
             if (!ok[j])
                 continue;
+            double ex = s[j] - (b0 + b1 * t[j]);
+            if (seen == 0)
+                first = ex;
+            last = ex;
             seen++;
-            above += s[j] - (b0 + b1 * t[j]) > 5 * sigma * sqrt(1 + 4.0 / k);
+            above += ex > 5 * sigma * sqrt(1 + 4.0 / k);
         }
-        if (seen == PERSIST && above == PERSIST)
+        if (seen == PERSIST && above == PERSIST && last > 2 * first)
             i_on = i;
     }
     if (i_on < 0) {

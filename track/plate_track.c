@@ -24,6 +24,8 @@ void track_tilt_free(track_tilt *t)
     memset(t, 0, sizeof *t);
 }
 
+#define SMOOTH 8 /* frames each side of the plate's smoothed pose */
+
 static icv_vec3 col(icv_mat3 R, int j) { return icv_v3(R.m[0][j], R.m[1][j], R.m[2][j]); }
 
 /* the board's pose in this frame: from the last corners when there are some, else (or
@@ -46,14 +48,14 @@ static int plate_pose(const calib_intrinsics *in, const calib_board *b, const ca
     return *have ? 0 : -1;
 }
 
-/* the median over frames of |change of A + B h| from the frame before */
-static double median_change(const double *A, const double *B, const unsigned char *seen, long n, double h,
+/* the median over frames of |change of A + B h| over lag frames */
+static double median_change(const double *A, const double *B, const unsigned char *seen, long n, long lag, double h,
                             double *work)
 {
     long m = 0;
-    for (long i = 1; i < n; i++)
-        if (seen[i] && seen[i - 1])
-            work[m++] = fabs(A[i] - A[i - 1] + (B[i] - B[i - 1]) * h);
+    for (long i = lag; i < n; i++)
+        if (seen[i] && seen[i - lag])
+            work[m++] = fabs(A[i] - A[i - lag] + (B[i] - B[i - lag]) * h);
     if (m == 0)
         return INFINITY;
     gsl_sort(work, 1, (size_t)m);
@@ -70,8 +72,8 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
     calib_pt2 *uv = NULL;
     track_detector *det = NULL;
     track_blob *blobs = NULL;
-    double *A = NULL, *B = NULL, *work = NULL;
-    unsigned char *seen = NULL;
+    double *A = NULL, *B = NULL, *work = NULL, *pose6 = NULL, *rays = NULL;
+    unsigned char *seen = NULL, *posed = NULL;
     int rc = 0;
     if (!exp || !cal) {
         rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
@@ -108,9 +110,12 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
     B = malloc(sizeof(double) * (size_t)n);
     work = malloc(sizeof(double) * (size_t)n);
     seen = calloc((size_t)n, 1);
+    posed = calloc((size_t)n, 1);
+    pose6 = malloc(sizeof(double) * 6 * (size_t)n);
+    rays = malloc(sizeof(double) * 2 * (size_t)n * (size_t)(nm > 0 ? nm : 1));
     blobs = malloc(sizeof *blobs * 64);
     det = track_detector_alloc(info->width, info->height, err);
-    if (!out->t || !out->angle || !out->s || !uv || !blobs || !det || !A || !B || !work || !seen || capture_frame_alloc(&fr, info, err)) {
+    if (!out->t || !out->angle || !out->s || !uv || !blobs || !det || !A || !B || !work || !seen || !posed || !pose6 || !rays || capture_frame_alloc(&fr, info, err)) {
         rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
         goto done;
     }
@@ -145,8 +150,11 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
             out->n_redetect = 0;
         out->n_board++;
         rms_sum += ps.reproj_rms;
-        icv_vec3 ex = col(ps.R, 0), ey = col(ps.R, 1), ez = col(ps.R, 2);
-        out->angle[i] = acos(fmax(-1, fmin(1, icv_v3_dot(ey, up))));
+        out->angle[i] = acos(fmax(-1, fmin(1, icv_v3_dot(col(ps.R, 1), up))));
+        icv_vec3 rv = icv_rot_to_axis_angle(ps.R);
+        double p6[6] = {rv.x, rv.y, rv.z, ps.t.x, ps.t.y, ps.t.z};
+        memcpy(pose6 + i * 6, p6, sizeof p6);
+        posed[i] = 1;
         track_frame tf = {fr.data, fr.width, fr.height, (int)fr.stride, 8};
         int nf = 0;
         if (track_detector_detect(det, &tf, NULL, 0, blobs, 64, &nf, err)) {
@@ -159,48 +167,82 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
                       track_detector_describe(det, why, sizeof why));
             continue;
         }
-        /* each marker's ray in plate coordinates: where it meets the plane at height h
-         * above the plate is A + B h (x, z), h found after the loop */
-        icv_vec3 c = icv_v3_scale(icv_m3_apply(icv_m3_transpose(ps.R), ps.t), -1);
-        double a[2] = {0, 0}, bb[2] = {0, 0};
         int ok = 1;
         for (int k = 0; k < nf && ok; k++) {
             calib_pt2 p = {blobs[k].u, blobs[k].v}, q;
             icv_err e2;
             ok = calib_undistort_points(&cal->in[0], &p, 1, 1, &q, &e2) == 0;
-            icv_vec3 d = icv_m3_apply(icv_m3_transpose(ps.R), icv_v3(q.u, q.v, 1));
-            ok = ok && d.y < -1e-9;
+            rays[(i * nm + k) * 2] = q.u;
+            rays[(i * nm + k) * 2 + 1] = q.v;
+        }
+        seen[i] = (unsigned char)ok;
+    }
+    /* the plate's pose smoothed over SMOOTH frames each side (a line per component of
+     * its rotation vector and origin): it turns slowly and evenly, while one frame's
+     * PnP wanders by ~0.2 mm at the body over several frames (the coded video) */
+    for (long i = 0; i < n; i++) {
+        if (!posed[i])
+            continue;
+        double sm[6];
+        for (int c = 0; c < 6; c++) {
+            double sx = 0, sy = 0, sxx = 0, sxy = 0;
+            int k = 0;
+            for (long j = i - SMOOTH; j <= i + SMOOTH; j++)
+                if (j >= 0 && j < n && posed[j]) {
+                    double x = (double)(j - i), y = pose6[j * 6 + c];
+                    sx += x, sy += y, sxx += x * x, sxy += x * y, k++;
+                }
+            double det = k * sxx - sx * sx;
+            sm[c] = det > 0 ? (sy * sxx - sx * sxy) / det : pose6[i * 6 + c];
+        }
+        if (!seen[i])
+            continue;
+        icv_mat3 R = icv_rot_from_axis_angle(icv_v3(sm[0], sm[1], sm[2]));
+        icv_vec3 t = icv_v3(sm[3], sm[4], sm[5]);
+        /* each marker's ray in plate coordinates: where it meets the plane at height h
+         * above the plate is A + B h (along downhill), h found below */
+        icv_vec3 c = icv_v3_scale(icv_m3_apply(icv_m3_transpose(R), t), -1);
+        double a[2] = {0, 0}, bb[2] = {0, 0};
+        int ok = 1;
+        for (int k = 0; k < nm && ok; k++) {
+            const double *q = rays + (i * nm + k) * 2;
+            icv_vec3 d = icv_m3_apply(icv_m3_transpose(R), icv_v3(q[0], q[1], 1));
+            ok = d.y < -1e-9;
             if (ok) {
-                a[0] += (c.x - d.x * c.y / d.y) / nf, a[1] += (c.z - d.z * c.y / d.y) / nf;
-                bb[0] += d.x / d.y / nf, bb[1] += d.z / d.y / nf;
+                a[0] += (c.x - d.x * c.y / d.y) / nm, a[1] += (c.z - d.z * c.y / d.y) / nm;
+                bb[0] += d.x / d.y / nm, bb[1] += d.z / d.y / nm;
             }
         }
         /* downhill: the vertical's part in the plate's plane, plate coordinates */
-        double dx = -icv_v3_dot(up, ex), dz = -icv_v3_dot(up, ez), dl = hypot(dx, dz);
-        if (!ok || !(dl > 1e-9))
+        double dx = -icv_v3_dot(up, col(R, 0)), dz = -icv_v3_dot(up, col(R, 2)), dl = hypot(dx, dz);
+        if (!ok || !(dl > 1e-9)) {
+            seen[i] = 0;
             continue;
+        }
         A[i] = (a[0] * dx + a[1] * dz) / dl;
         B[i] = (bb[0] * dx + bb[1] * dz) / dl;
-        seen[i] = 1;
         out->n_body++;
     }
     /* the markers' height above the plate: while the body rests its position on the
      * plate stays put only at the right height (elsewhere the parallax drifts as the
      * plate turns): the h of the smallest median change, then least squares of the
-     * frame-to-frame changes A' + B' h = 0 with the sliding frames trimmed away (beyond
-     * 5 x the median change, three rounds) */
+     * changes over `lag` frames A' + B' h = 0 with the sliding frames trimmed away
+     * (beyond 5 x the median change, three rounds). Over one frame the plate's pose
+     * noise moves A and B together and pulled h to a third of the truth (errors in
+     * the variables); over 20 frames B's true change outgrows that noise */
     double h = 0, best = INFINITY;
+    long lag = n / 4 < 20 ? (n / 4 > 0 ? n / 4 : 1) : 20;
     for (int g = 0; g <= 400; g++) { /* a robust start: the median change, h in [-0.1, 0.3] m */
-        double hg = -0.1 + 1e-3 * g, med = median_change(A, B, seen, n, hg, work);
+        double hg = -0.1 + 1e-3 * g, med = median_change(A, B, seen, n, lag, hg, work);
         if (med < best)
             best = med, h = hg;
     }
     for (int round = 0; round < 3; round++) {
-        double thr = 5 * 1.4826 * median_change(A, B, seen, n, h, work), sab = 0, sbb = 0;
-        for (long i = 1; i < n; i++) {
-            if (!seen[i] || !seen[i - 1])
+        double thr = 5 * 1.4826 * median_change(A, B, seen, n, lag, h, work), sab = 0, sbb = 0;
+        for (long i = lag; i < n; i++) {
+            if (!seen[i] || !seen[i - lag])
                 continue;
-            double da = A[i] - A[i - 1], db = B[i] - B[i - 1];
+            double da = A[i] - A[i - lag], db = B[i] - B[i - lag];
             if (fabs(da + db * h) > thr)
                 continue;
             sab += da * db;
@@ -235,6 +277,9 @@ done:
     free(B);
     free(work);
     free(seen);
+    free(posed);
+    free(pose6);
+    free(rays);
     free(cal);
     free(exp);
     return rc;

@@ -262,12 +262,12 @@ TEST(test_coefficients_cli_tilt_by_ruler_and_bad_inputs)
     th_proc p;
     ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/out'", path, d), 0);
     ASSERT_STR_CONTAINS(p.out, "mu_s = 0.2512"); /* Han Sun eq. 4.33: 0.251 */
-    /* a tilt without the ruler angle: the video method is not built yet, and says so */
+    /* a tilt with neither the ruler's angle nor a level board for its video */
     th_write_file(path, "name: tilt\nexperiment: tilt\n"
                         "cameras: [{id: a, video: a.mp4}]\nmotion_plane: {scale: gravity}\n"
                         "body: {mass: 1, inertia: [[1,0,0],[0,1,0],[0,0,1]], markers: [[0,0,0]]}\n");
     ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/out2'", path, d), 1);
-    ASSERT_STR_CONTAINS(p.err, "not built yet: give coefficients.angle_deg");
+    ASSERT_STR_CONTAINS(p.err, "a tilt needs coefficients.angle_deg");
     /* a slide whose body never moves */
     write_slide(d, "still", 0.25, 5, 5.0);
     ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s/still/experiment.yaml' -o '%s/still'", d, d), 1);
