@@ -17,11 +17,18 @@ static int tilt_from_video(const icv_experiment *e, const char *dir, analysis_co
     int rc = track_tilt_run(e->path, &tt, err);
     if (rc)
         return rc;
-    char path[ICV_PATH_MAX];
-    if (!(rc = icv_mkdirs(dir, err)) && !(rc = icv_path_join(path, sizeof path, dir, "tilt_track.csv", err)))
-        rc = track_tilt_write(path, &tt, err);
     if (!rc)
         rc = analysis_coefficient_tilt_video(tt.t, tt.angle, tt.s, tt.n, c, err);
+    /* the markers' height again from the resting frames alone (their parallax is the
+     * drift of the rest line), then the onset again */
+    long upto = 0;
+    while (!rc && upto < tt.n && tt.t[upto] < c->onset_s - 5 * (tt.t[tt.n - 1] - tt.t[0]) / (tt.n - 1))
+        upto++;
+    if (!rc && upto > 40 && !(rc = track_tilt_height(&tt, upto, err)))
+        rc = analysis_coefficient_tilt_video(tt.t, tt.angle, tt.s, tt.n, c, err);
+    char path[ICV_PATH_MAX];
+    if (!rc && !(rc = icv_mkdirs(dir, err)) && !(rc = icv_path_join(path, sizeof path, dir, "tilt_track.csv", err)))
+        rc = track_tilt_write(path, &tt, err);
     if (rc == ICV_ENOTFOUND)
         icv_err_prefix(err, "%s: ", e->cameras[0].video);
     track_tilt_free(&tt);

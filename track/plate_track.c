@@ -21,6 +21,8 @@ void track_tilt_free(track_tilt *t)
     free(t->t);
     free(t->angle);
     free(t->s);
+    free(t->A);
+    free(t->B);
     memset(t, 0, sizeof *t);
 }
 
@@ -60,6 +62,63 @@ static double median_change(const double *A, const double *B, const unsigned cha
         return INFINITY;
     gsl_sort(work, 1, (size_t)m);
     return gsl_stats_median_from_sorted_data(work, 1, (size_t)m);
+}
+
+int track_tilt_height(track_tilt *t, long upto, icv_err *err)
+{
+    /* the markers' height above the plate: while the body rests its position on the
+     * plate stays put only at the right height (elsewhere the parallax drifts as the
+     * plate turns): the h of the smallest median change, then least squares of the
+     * changes over `lag` frames A' + B' h = 0 with the sliding frames trimmed away
+     * (beyond 5 x the median change, three rounds). Over one frame the plate's pose
+     * noise moves A and B together and pulled h to a third of the truth (errors in
+     * the variables); over 20 frames B's true change outgrows that noise */
+    long n = upto < t->n ? upto : t->n;
+    double *work = malloc(sizeof(double) * (size_t)(t->n > 0 ? t->n : 1));
+    unsigned char *seen = malloc((size_t)(t->n > 0 ? t->n : 1));
+    if (!work || !seen) {
+        free(work);
+        free(seen);
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    }
+    for (long i = 0; i < t->n; i++)
+        seen[i] = isfinite(t->A[i]) && isfinite(t->B[i]);
+    const double *A = t->A, *B = t->B;
+    double h = 0, best = INFINITY;
+    long lag = n / 4 < 20 ? (n / 4 > 0 ? n / 4 : 1) : 20;
+    for (int g = 0; g <= 400; g++) { /* a robust start: the median change, h in [-0.1, 0.3] m */
+        double hg = -0.1 + 1e-3 * g, med = median_change(A, B, seen, n, lag, hg, work);
+        if (med < best)
+            best = med, h = hg;
+    }
+    for (int round = 0; round < 3; round++) {
+        double thr = 5 * 1.4826 * median_change(A, B, seen, n, lag, h, work), sab = 0, sbb = 0;
+        for (long i = lag; i < n; i++) {
+            if (!seen[i] || !seen[i - lag])
+                continue;
+            double da = A[i] - A[i - lag], db = B[i] - B[i - lag];
+            if (fabs(da + db * h) > thr)
+                continue;
+            sab += da * db;
+            sbb += db * db;
+        }
+        if (sbb > 0)
+            h = -sab / sbb;
+    }
+    t->marker_height = h;
+    icv_debug("tilt: markers %.4f m above the plate (from frames 0-%ld)", h, n - 1);
+    long first = -1;
+    for (long i = 0; i < t->n; i++) {
+        t->s[i] = NAN;
+        if (seen[i]) {
+            if (first < 0)
+                first = i;
+            t->s[i] = A[i] + B[i] * h - (A[first] + B[first] * h);
+        }
+    }
+    free(work);
+    free(seen);
+    return 0;
 }
 
 int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
@@ -141,7 +200,7 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
             goto done;
         }
         out->t[i] = fr.time_s;
-        out->angle[i] = out->s[i] = NAN;
+        out->angle[i] = out->s[i] = A[i] = B[i] = NAN;
         calib_image img = {fr.width, fr.height, (int)fr.stride, fr.data};
         calib_surface ps;
         if (plate_pose(&cal->in[0], &board, &img, uv, &have, &ps, &out->n_redetect))
@@ -223,44 +282,12 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
         B[i] = (bb[0] * dx + bb[1] * dz) / dl;
         out->n_body++;
     }
-    /* the markers' height above the plate: while the body rests its position on the
-     * plate stays put only at the right height (elsewhere the parallax drifts as the
-     * plate turns): the h of the smallest median change, then least squares of the
-     * changes over `lag` frames A' + B' h = 0 with the sliding frames trimmed away
-     * (beyond 5 x the median change, three rounds). Over one frame the plate's pose
-     * noise moves A and B together and pulled h to a third of the truth (errors in
-     * the variables); over 20 frames B's true change outgrows that noise */
-    double h = 0, best = INFINITY;
-    long lag = n / 4 < 20 ? (n / 4 > 0 ? n / 4 : 1) : 20;
-    for (int g = 0; g <= 400; g++) { /* a robust start: the median change, h in [-0.1, 0.3] m */
-        double hg = -0.1 + 1e-3 * g, med = median_change(A, B, seen, n, lag, hg, work);
-        if (med < best)
-            best = med, h = hg;
-    }
-    for (int round = 0; round < 3; round++) {
-        double thr = 5 * 1.4826 * median_change(A, B, seen, n, lag, h, work), sab = 0, sbb = 0;
-        for (long i = lag; i < n; i++) {
-            if (!seen[i] || !seen[i - lag])
-                continue;
-            double da = A[i] - A[i - lag], db = B[i] - B[i - lag];
-            if (fabs(da + db * h) > thr)
-                continue;
-            sab += da * db;
-            sbb += db * db;
-        }
-        if (sbb > 0)
-            h = -sab / sbb;
-    }
-    out->marker_height = h;
-    icv_debug("tilt: markers %.4f m above the plate", h);
-    long first = -1;
-    for (long i = 0; i < n; i++)
-        if (seen[i]) {
-            if (first < 0)
-                first = i;
-            out->s[i] = A[i] + B[i] * h - (A[first] + B[first] * h);
-        }
+    out->A = A;
+    out->B = B;
+    A = B = NULL;
     out->n = n;
+    if ((rc = track_tilt_height(out, n, err)))
+        goto done;
     out->reproj_rms_px = out->n_board ? rms_sum / out->n_board : NAN;
     if (out->n_board == 0)
         rc = icv_err_set(err, ICV_ENOTFOUND, "%s: the %dx%d board on the plate was not found in any of %ld frames",

@@ -209,11 +209,16 @@ typedef struct {
                              over 5 deg for markers 30 mm up at 0.7 m) */
     long n_board, n_body; /* frames with the plate's pose, with the body */
     long n_redetect;      /* full board detections after the first */
+    double *A, *B;        /* m, m/m: where the markers' rays meet the plane at height h
+                             above the plate, along downhill: A + B h (NaN: not seen) */
     double reproj_rms_px; /* px: mean PnP residual of the plate's board */
     double level_reproj_px; /* px: the level board's */
 } track_tilt;
 
 int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err);
+/* The markers' height (marker_height) again from the frames before `upto` only (the
+ * resting ones, once the onset is known), and s from it. */
+int track_tilt_height(track_tilt *t, long upto, icv_err *err);
 void track_tilt_free(track_tilt *t);
 /* tilt_track.csv: frame,time_s,angle_rad,displacement_m (empty where not measured). */
 int track_tilt_write(const char *path, const track_tilt *t, icv_err *err);
