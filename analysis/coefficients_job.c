@@ -91,6 +91,8 @@ static int measure_one(const icv_experiment *e, const char *tracks_path, const c
             rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
         else {
             rc = analysis_run(&tr, &b, e->gravity_auto ? NULL : &e->gravity, &prm, res, err);
+            if (rc == ICV_ENOTFOUND) /* no impact in a drop */
+                icv_err_prefix(err, "drop: not a drop: ");
             if (!rc)
                 rc = analysis_coefficient_drop(res, c, err);
             free(res);
@@ -121,8 +123,9 @@ int analysis_coefficients_job(const char *const *experiments, int n, const char 
             break;
         }
         char tracks[ICV_PATH_MAX], dir[ICV_PATH_MAX];
-        if ((rc = (n == 1 ? icv_path_join(dir, sizeof dir, out_dir, ".", err)
-                          : icv_path_join(dir, sizeof dir, out_dir, e->name, err))))
+        if (n == 1)
+            snprintf(dir, sizeof dir, "%s", out_dir);
+        else if ((rc = icv_path_join(dir, sizeof dir, out_dir, e->name, err)))
             break;
         if (tracks_path && n == 1)
             snprintf(tracks, sizeof tracks, "%s", tracks_path);

@@ -39,7 +39,7 @@ static const char slide_scn[] = "name: slide\nkind: slide\nseed: %d\nduration: %
                                 "  - {id: right, width: 640, height: 480, fx: 560, dist: [-0.09, 0.04, 0, 0, 0],\n"
                                 "     pose: {look_from: [0.1, 0.55, -0.3], look_at: [0.05, 0, -0.03]},\n"
                                 "     fps: 120, exposure: 0.002}\n"
-                                "board: {cols: 9, rows: 6, square: 0.023, views: 9}\n";
+                                "board: {cols: 9, rows: 6, square: 0.023, views: 12}\n";
 
 /* the plate raised from 0.29 rad at 0.05 rad/s from 0.2 s, one camera at 60 fps */
 static const char tilt_scn[] = "name: tilt\nkind: tilt\nseed: %d\nduration: %g\n"
