@@ -309,6 +309,7 @@ typedef struct {
     double theta, theta_sd;      /* rad: incline angle (tilt, slide) */
     double a, a_sd;              /* m/s^2: acceleration along the slope (slide) */
     double jerk, jerk_sd;        /* m/s^3: the cubic term of the slide fit (constancy test) */
+    double onset_s, onset_sd;    /* s: the onset of sliding (tilt from video), 1-sigma */
     int n_warnings;
     char warnings[ANALYSIS_MAX_WARNINGS][200];
 } analysis_coefficient;
@@ -327,6 +328,20 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
 /* mu_s = tan(theta) from the incline angle at which sliding began, measured with a
  * ruler (Han Sun eq. 4.32): angle and its 1-sigma in degrees. */
 void analysis_coefficient_tilt_angle(double angle_deg, double angle_sd_deg, analysis_coefficient *out);
+
+/* The incline's 1-sigma (rad) from elsewhere (a level reference board): sets theta_sd
+ * and adds it to the slide's sigma (g: |g|, m/s^2). */
+void analysis_coefficient_slide_incline_sd(analysis_coefficient *c, double g, double theta_sd);
+
+/* mu_s from a filmed tilt: per frame, t (s), the plate's angle from level (rad) and the
+ * body's displacement down the plate (m), NaN where not measured (track_tilt_run).
+ * The onset of sliding is where the displacement leaves its rest line (the markers'
+ * parallax drifts slowly as the plate turns) for good, refined by fitting the rest
+ * line plus a (t - t0)_+^2 / 2; mu_s = tan(angle at t0), its sigma from the angle's
+ * line fit near t0, t0's sigma along it, and one view's angle noise (the level
+ * board's). Fails (ICV_ENOTFOUND) when the body never slides. */
+int analysis_coefficient_tilt_video(const double *t, const double *angle, const double *s, long n,
+                                    analysis_coefficient *out, icv_err *err);
 
 /* e_n = -v'_y / v_y at the contact point (Han Sun eq. 4.44) from the first impact of
  * an analysed drop, with warnings when the drop is not central (rotation before or

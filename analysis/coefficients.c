@@ -134,10 +134,8 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
             out->a_sd = csd[2];
             out->first_frame = fr[i0];
             out->last_frame = fr[i1];
-            double ct = cos(out->theta), st = sin(out->theta);
-            out->value = st / ct - out->a / (gn * ct);
-            double dmu_da = -1 / (gn * ct), dmu_dth = 1 / (ct * ct) - out->a * st / (gn * ct * ct);
-            out->sd = hypot(dmu_da * out->a_sd, dmu_dth * out->theta_sd);
+            out->value = tan(out->theta) - out->a / (gn * cos(out->theta));
+            analysis_coefficient_slide_incline_sd(out, gn, out->theta_sd);
             if (k >= 8 && poly_fit(t + i0, s + i0, k, tm, sigma, 4, c, csd) == 0) {
                 out->jerk = c[3];
                 out->jerk_sd = csd[3];
@@ -155,6 +153,14 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
     free(s);
     free(fr);
     return rc;
+}
+
+void analysis_coefficient_slide_incline_sd(analysis_coefficient *c, double g, double theta_sd)
+{
+    double ct = cos(c->theta), st = sin(c->theta);
+    double dmu_da = -1 / (g * ct), dmu_dth = 1 / (ct * ct) - c->a * st / (g * ct * ct);
+    c->theta_sd = theta_sd;
+    c->sd = hypot(dmu_da * c->a_sd, dmu_dth * theta_sd);
 }
 
 void analysis_coefficient_tilt_angle(double angle_deg, double angle_sd_deg, analysis_coefficient *out)
@@ -248,6 +254,10 @@ static json_t *coef_json(const analysis_coefficient *c)
     if (!strcmp(c->kind, "slide") || !strcmp(c->kind, "tilt")) {
         json_object_set_new(o, "incline_rad", num(c->theta));
         json_object_set_new(o, "incline_sigma_rad", num(c->theta_sd));
+    }
+    if (!strcmp(c->kind, "tilt") && c->first_frame >= 0) {
+        json_object_set_new(o, "onset_time_s", num(c->onset_s));
+        json_object_set_new(o, "onset_sigma_s", num(c->onset_sd));
     }
     if (!strcmp(c->kind, "slide")) {
         json_object_set_new(o, "acceleration_mps2", num(c->a));

@@ -12,12 +12,16 @@ static const char help[] =
     "usage: impactcv coefficients EXPERIMENT.yaml [MORE.yaml ...] -o DIR [--tracks tracks3d.csv]\n"
     "\n"
     "Measures the coefficient an experiment is for (experiment.yaml `experiment:`):\n"
-    "  slide  mu_k from a body sliding down the inclined surface (3D tracks; gravity given)\n"
-    "  tilt   mu_s = tan(angle at which sliding began) (coefficients.angle_deg, ruler method)\n"
-    "  drop   e_n from a vertical drop (3D tracks)\n"
-    "Tracks come from DIR/tracks3d.csv (or --tracks), or DIR/<name>/tracks3d.csv for several\n"
-    "experiments, whose values are then combined (weighted mean, standard error, and a test\n"
-    "of their consistency). Writes DIR/coefficients.json, which experiment.yaml can name:\n"
+    "  slide  mu_k from a body sliding down the inclined surface (the incline from gravity\n"
+    "         given, or from coefficients.level_images: a board on a level reference)\n"
+    "  tilt   mu_s = tan(angle at which sliding began): coefficients.angle_deg (ruler), or\n"
+    "         from the video with coefficients.level_images (the plate's board tracked,\n"
+    "         the onset of sliding found; DIR/tilt_track.csv)\n"
+    "  drop   e_n from a vertical drop\n"
+    "Slides and drops read DIR/tracks3d.csv (or --tracks), or DIR/<name>/tracks3d.csv for\n"
+    "several experiments, tracking the videos first (impactcv track) when it is absent.\n"
+    "Several experiments are combined (weighted mean, standard error, and a test of their\n"
+    "consistency). Writes DIR/coefficients.json, which experiment.yaml can name:\n"
     "  model: {mu_k: {from: coeffs/coefficients.json}}\n";
 
 int cmd_coefficients(int argc, char **argv)

@@ -240,6 +240,9 @@ typedef struct {
     int has_tilt_angle;     /* coefficients.angle_deg given (the ruler method) */
     double tilt_angle_deg;  /* deg, incline angle at the onset of sliding */
     double tilt_angle_sd_deg;
+    /* coefficients.level_images: the board lying on a level reference, per camera ("" =
+     * none): the vertical for a slide without a given gravity and for a tilt */
+    char level_images[ICV_MAX_CAMERAS][ICV_PATH_MAX];
 } icv_experiment;
 
 /* Reads and validates experiment.yaml. Rejects, with one line naming the key (and

@@ -546,6 +546,12 @@ static int read_kind(icv_ynode root, icv_experiment *e, icv_err *err)
             return icv_ynode_fail(c, err, ICV_EINVAL, "angle_deg must be in (0, 90) and angle_sd_deg >= 0 (degrees)");
         e->has_tilt_angle = 1;
     }
+    icv_ynode lv = icv_ynode_get(c, "level_images");
+    if (icv_ynode_exists(lv)) {
+        if (strcmp(e->kind, "tilt") && strcmp(e->kind, "slide"))
+            return icv_ynode_fail(lv, err, ICV_EINVAL, "level_images are for a slide or a tilt");
+        TRY(read_camera_paths(e, lv, e->level_images, 0, err));
+    }
     return 0;
 }
 
@@ -618,6 +624,10 @@ int icv_experiment_check_files(const icv_experiment *e, icv_err *err)
         if (e->surface_images[c][0]) {
             snprintf(what, sizeof what, "surface image of camera '%s'", e->cameras[c].id);
             TRY(check_file(what, e->surface_images[c], err));
+        }
+        if (e->level_images[c][0]) {
+            snprintf(what, sizeof what, "level image of camera '%s'", e->cameras[c].id);
+            TRY(check_file(what, e->level_images[c], err));
         }
         if (e->motion_plane_images[c][0]) {
             snprintf(what, sizeof what, "motion-plane image of camera '%s'", e->cameras[c].id);

@@ -12,7 +12,7 @@
 #define BOARD_WHITE 0.80
 
 /* The cell of board point (bx, by): 0 outside, 1 margin/white square, 2 black. */
-static int board_cell(const synth_board_opts *b, double bx, double by)
+int synth_board_cell(const synth_board_opts *b, double bx, double by)
 {
     double s = b->square;
     double x0 = -s - b->margin, x1 = b->cols * s + b->margin, y0 = -s - b->margin, y1 = b->rows * s + b->margin;
@@ -48,10 +48,10 @@ static int board_at(const board_cam *bc, double xn, double yn, double *bx, doubl
 static int cell_along(const board_cam *bc, const synth_board_opts *b, double xn, double yn)
 {
     double bx, by;
-    return board_at(bc, xn, yn, &bx, &by) ? board_cell(b, bx, by) : 0;
+    return board_at(bc, xn, yn, &bx, &by) ? synth_board_cell(b, bx, by) : 0;
 }
 
-static double cell_gray(int cell) { return cell == 2 ? BOARD_BLACK : BOARD_WHITE; }
+double synth_board_gray(int cell) { return cell == 2 ? BOARD_BLACK : BOARD_WHITE; }
 
 void synth_board_render(synth_renderer *r, const synth_board_opts *b, const synth_board_pose *pose,
                         unsigned long seed, uint8_t *gray)
@@ -84,7 +84,7 @@ void synth_board_render(synth_renderer *r, const synth_board_opts *b, const synt
             size_t i = (size_t)y * W + x;
             int a = row0[x], bb = row0[x + 1], c = row1[x], d = row1[x + 1];
             if (a == bb && a == c && a == d) {
-                lin[i] = a ? (float)cell_gray(a) : r->bg[i];
+                lin[i] = a ? (float)synth_board_gray(a) : r->bg[i];
                 continue;
             }
             const float *c00 = r->corner + 2 * ((size_t)y * (W + 1) + x), *c10 = c00 + 2;
@@ -96,7 +96,7 @@ void synth_board_render(synth_renderer *r, const synth_board_opts *b, const synt
                     double xn = (1 - fy) * ((1 - fx) * c00[0] + fx * c10[0]) + fy * ((1 - fx) * c01[0] + fx * c11[0]);
                     double yn = (1 - fy) * ((1 - fx) * c00[1] + fx * c10[1]) + fy * ((1 - fx) * c01[1] + fx * c11[1]);
                     int cell = cell_along(&bc, b, xn, yn);
-                    sum += cell ? cell_gray(cell) : r->bg[i];
+                    sum += cell ? synth_board_gray(cell) : r->bg[i];
                 }
             lin[i] = (float)(sum / (S * S));
         }

@@ -33,6 +33,8 @@ struct synth_flight {
     synth_state frozen_state;
     double frozen_time;
     char note[256];
+    synth_motion_fn motion; /* an analytic motion (synth_flight_analytic): it alone gives the state */
+    void *motion_user;
 };
 
 /* Rotation by core's Munthe-Kaas step (icv_rigid_step); the centre of mass is
@@ -110,6 +112,10 @@ static void segment_state(const synth_flight *f, const segment *sg, double t, sy
 
 void synth_flight_state_at(const synth_flight *f, double t, synth_state *s)
 {
+    if (f->motion) {
+        f->motion(t, s, f->motion_user);
+        return;
+    }
     if (t <= f->t_release) {
         *s = f->release;
         s->v = icv_v3(0, 0, 0);
@@ -241,6 +247,17 @@ void synth_flight_free(synth_flight *f)
     for (int i = 0; i < f->n_seg; i++)
         free(f->seg[i].cp);
     free(f);
+}
+
+int synth_flight_analytic(synth_motion_fn motion, void *user, synth_flight **out, icv_err *err)
+{
+    synth_flight *f = calloc(1, sizeof *f);
+    if (!f)
+        return icv_err_set(err, ICV_ENOMEM, "synth: out of memory");
+    f->motion = motion;
+    f->motion_user = user;
+    *out = f;
+    return 0;
 }
 
 int synth_flight_n_impacts(const synth_flight *f) { return f->n_impacts; }

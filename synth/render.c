@@ -284,7 +284,8 @@ double synth_static_shade(const synth_renderer *r, icv_vec3 d, double *t_hit)
     uint64_t seed = r->sc->seed * 7919u + 11;
     if (t > 0 && t < INFINITY) {
         icv_vec3 ps = icv_m3_apply(icv_m3_transpose(m->R), icv_v3_sub(icv_v3_scale(d, t), m->t));
-        if (fabs(ps.x) <= o->plate_size[0] / 2 && fabs(ps.z) <= o->plate_size[1] / 2)
+        if (r->sc->kind != SYNTH_KIND_TILT && /* a tilt's plate moves: coeff_scene.c draws it */
+            fabs(ps.x) <= o->plate_size[0] / 2 && fabs(ps.z) <= o->plate_size[1] / 2)
             return o->plate_gray * (1 + 0.07 * (texture_c(r, seed + 5, ps.x * 4, ps.z * 4) - 1) / 0.45);
         return o->background_gray * texture_c(r, seed, ps.x, ps.z);
     }

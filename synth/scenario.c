@@ -533,6 +533,7 @@ int synth_scenario_load(const char *path, synth_scenario *sc, icv_err *err)
     R(read_render(root, sc, err));
     R(read_board(root, sc, err));
     R(read_output(root, sc, err));
+    R(synth_coeff_scenario_read(root, sc, err));
     rc = synth_scenario_validate(sc, err);
 #undef R
 done:

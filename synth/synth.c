@@ -96,6 +96,7 @@ static int write_experiment(const synth_scenario *sc, const char *dir, icv_err *
     }
     fprintf(fp, "}\nmodel:\n  restitution: %s\n  mu: measured\n  e_n: measured\n",
             icv_restitution_name(sc->restitution));
+    synth_coeff_experiment_keys(sc, fp);
     return icv_atomic_commit(&af, err);
 }
 
@@ -145,6 +146,7 @@ static int write_camera(const synth_scenario *sc, int ci, const synth_flight *f,
     char path[ICV_PATH_MAX], name[ICV_PATH_MAX];
     int rc = 0;
     synth_encoder *enc = NULL;
+    synth_coeff_camera *cc = NULL;
     if (!img) {
         rc = icv_err_set(err, ICV_ENOMEM, "camera '%s': out of memory", c->id);
         goto out;
@@ -154,12 +156,16 @@ static int write_camera(const synth_scenario *sc, int ci, const synth_flight *f,
         goto out;
     if ((rc = synth_encoder_open(path, sc->codec, W, H, c->fps, sc->crf, sc->preset, sc->mjpeg_q, &enc, err)))
         goto out;
+    if ((rc = synth_coeff_camera_open(sc, r, &cc, err))) {
+        synth_encoder_abort(enc);
+        goto out;
+    }
     icv_progress pb;
     char label[96];
     snprintf(label, sizeof label, "synth %s", c->id);
     icv_progress_begin(&pb, label, c->n_frames);
     for (int n = 0; n < c->n_frames && !rc; n++) {
-        synth_renderer_frame(r, f, n, img);
+        synth_coeff_frame(cc, r, f, n, img);
         for (int k = 0; k < sc->body.n_markers; k++) {
             double *p = centroids + 2 * ((size_t)n * sc->body.n_markers + k);
             if (!synth_renderer_marker_centroid(r, k, p))
@@ -169,6 +175,8 @@ static int write_camera(const synth_scenario *sc, int ci, const synth_flight *f,
         icv_progress_update(&pb, n + 1);
     }
     icv_progress_end(&pb);
+    synth_coeff_camera_close(cc, r);
+    cc = NULL;
     if (rc) {
         synth_encoder_abort(enc);
         goto out;
@@ -196,7 +204,10 @@ static int write_camera(const synth_scenario *sc, int ci, const synth_flight *f,
         goto out;
     synth_board_render(r, &sc->board, &bp, synth_stream(sc->seed, 600 + (uint64_t)ci, 0), img);
     rc = synth_png_write(path, img, W, H, err);
+    if (!rc)
+        rc = synth_coeff_level_image(sc, r, ci, dir, img, err);
 out:
+    synth_coeff_camera_close(cc, NULL);
     free(img);
     synth_renderer_free(r);
     return rc;
@@ -217,7 +228,10 @@ int synth_experiment_write(const synth_scenario *sc, const char *dir, icv_err *e
     }
     t_end += 1e-3;
     synth_flight *f;
-    SYNTH_TRY(synth_flight_run(sc, t_end, &f, err));
+    if (sc->kind == SYNTH_KIND_SLIDE || sc->kind == SYNTH_KIND_TILT)
+        SYNTH_TRY(synth_coeff_flight(sc, &f, err));
+    else
+        SYNTH_TRY(synth_flight_run(sc, t_end, &f, err));
     if (synth_flight_note(f)[0])
         icv_warn("synth: %s", synth_flight_note(f));
     synth_board_pose *views = malloc(sizeof *views * (size_t)(sc->board.n_views > 0 ? sc->board.n_views : 1));

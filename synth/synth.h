@@ -130,7 +130,15 @@ typedef struct synth_scenario {
     char preset[32];          /* x264 preset */
     int mjpeg_q;              /* MJPEG qscale 2..31 */
     int experiment_gravity_given; /* 1: experiment.yaml gives the true gravity, 0: auto */
+    /* a coefficient experiment (issue #11, synth/coeff_scene.c, docs/synth.md) */
+    int kind;                 /* SYNTH_KIND_IMPACT (0), _SLIDE, _TILT or _DROP */
+    double tilt_start;        /* rad: the plate's angle before it is raised (tilt) */
+    double tilt_rate;         /* rad/s: how fast it is raised, from tilt_time on */
+    double tilt_time;         /* s, experiment clock */
+    double tilt_hinge_x;      /* m: the hinge, the plate-frame line x = hinge_x, y = 0 */
 } synth_scenario;
+
+enum { SYNTH_KIND_IMPACT = 0, SYNTH_KIND_SLIDE, SYNTH_KIND_TILT, SYNTH_KIND_DROP };
 
 /* Every default, as documented in docs/synth.md and the scenario files. */
 void synth_scenario_defaults(synth_scenario *sc);
@@ -175,6 +183,11 @@ void synth_flight_free(synth_flight *f);
 /* The state at experiment time t (before release: held at the release pose, still). */
 void synth_flight_state_at(const synth_flight *f, double t, synth_state *s);
 int synth_flight_n_impacts(const synth_flight *f);
+/* A trajectory given by a function instead of integrated (the coefficient
+ * experiments' slides and tilts, synth/coeff_*.c): state_at(t) is motion(t, s, user);
+ * no impacts. user must outlive the flight. */
+typedef void (*synth_motion_fn)(double t, synth_state *s, void *user);
+int synth_flight_analytic(synth_motion_fn motion, void *user, synth_flight **out, icv_err *err);
 const synth_impact *synth_flight_impact(const synth_flight *f, int i);
 /* Set when the simulation stopped early: the time and why ("" when it ran to t_end). */
 const char *synth_flight_note(const synth_flight *f);
@@ -282,5 +295,24 @@ int synth_truth_write(const char *path, const synth_scenario *sc, const synth_fl
 /* Writes the experiment folder: experiment.yaml, videos, calib/, surface (or
  * motion-plane) images, truth.json, scenario.yaml (a copy). Deterministic for a seed. */
 int synth_experiment_write(const synth_scenario *sc, const char *dir, icv_err *err);
+
+/* ---- coefficient experiments (coeff_scene.c; issue #11) ------------------ */
+
+/* The scenario keys `kind` (impact | slide | tilt | drop) and `tilt`, read over sc. */
+int synth_coeff_scenario_read(icv_ynode root, synth_scenario *sc, icv_err *err);
+/* The analytic trajectory of a slide (at rest until release.time, then constant
+ * acceleration |g| (sin theta - mu_k cos theta) down the surface, or no motion when
+ * that is <= 0) or a tilt (the plate turned about its hinge by synth_tilt_angle, the
+ * body at rest on it until the angle reaches atan(mu_s), then sliding with mu_k);
+ * sc must outlive it. */
+int synth_coeff_flight(const synth_scenario *sc, synth_flight **out, icv_err *err);
+/* Tilt: the plate's angle at experiment time t (rad), the onset of sliding (s; +inf
+ * when the plate never reaches atan(mu_s)), and the body's displacement down the
+ * plate (m, plate frame) at t. */
+double synth_tilt_angle(const synth_scenario *sc, double t);
+double synth_tilt_onset(const synth_scenario *sc);
+double synth_tilt_displacement(const synth_scenario *sc, double t);
+/* The plate's pose in the world (table) frame at t: x_world = R x_plate + p. */
+void synth_tilt_plate_pose(const synth_scenario *sc, double t, icv_mat3 *R, icv_vec3 *p);
 
 #endif

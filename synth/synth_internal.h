@@ -3,6 +3,7 @@
 #define ICV_SYNTH_INTERNAL_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "synth/synth.h"
 
@@ -98,5 +99,28 @@ void synth_sensor_apply(const synth_renderer *r, const float *lin, const float *
 /* Sets the renderer's geometry only (camera, occluder, bands, stickers): enough for
  * synth_marker_visible on a renderer that owns no buffers. */
 void synth_render_geometry_init(synth_renderer *r, const synth_scenario *sc, int camera);
+
+/* board.c: the cell of board point (bx, by) (m, board frame): 0 outside, 1 the white
+ * margin or a white square, 2 a black square; and a cell's reflectance */
+int synth_board_cell(const synth_board_opts *b, double bx, double by);
+double synth_board_gray(int cell);
+
+/* ---- coeff_scene.c: what synth.c and truth.c call for coefficient experiments */
+
+/* Per camera: a tilt's plate (with the board on it) drawn into each frame's
+ * background; NULL (and every call a plain synth_renderer_frame) for other kinds. */
+typedef struct synth_coeff_camera synth_coeff_camera;
+int synth_coeff_camera_open(const synth_scenario *sc, synth_renderer *r, synth_coeff_camera **out, icv_err *err);
+/* Frees c and puts the static scene back into r's background (r may be NULL). */
+void synth_coeff_camera_close(synth_coeff_camera *c, synth_renderer *r);
+void synth_coeff_frame(synth_coeff_camera *c, synth_renderer *r, const synth_flight *f, int n, uint8_t *gray);
+/* level_<camera>.png: the board lying on a level reference (slide, tilt; else nothing) */
+int synth_coeff_level_image(const synth_scenario *sc, synth_renderer *r, int ci, const char *dir, uint8_t *img,
+                            icv_err *err);
+/* experiment.yaml's `experiment:` and `coefficients:` keys (nothing for an impact) */
+void synth_coeff_experiment_keys(const synth_scenario *sc, FILE *fp);
+/* truth.json's `coefficient_experiment` key (nothing for an impact) */
+struct json_t;
+void synth_coeff_truth(const synth_scenario *sc, struct json_t *root);
 
 #endif

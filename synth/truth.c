@@ -153,6 +153,7 @@ int synth_truth_write(const char *path, const synth_scenario *sc, const synth_fl
         json_object_set_new(root, "markers_2d_centroid", mc);
     }
 
+    synth_coeff_truth(sc, root);
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
     json_decref(root);
     if (!text)

@@ -214,6 +214,8 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
     return 0;
 }
 
+int pl_load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *err) { return load_calibration(exp, cal, err); }
+
 /* ---- experiment.yaml's `track:` section ------------------------------------ */
 
 /* track: {threshold: gray level (fixed; default automatic), threshold_fraction,

@@ -43,6 +43,10 @@ typedef struct {
     double t_axis;                 /* s: when it was known; -inf never */
 } pl_band;
 
+/* The calibration and surface frame of an experiment, as the job loads them
+ * (pipeline.c; also used by level_ref.c and plate_track.c). */
+int pl_load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *err);
+
 /* to the surface frame (pipeline.c): x_s = Rs^T (x_cam - ts), cov_s = Rs^T cov Rs */
 void pl_to_surface(const calib_surface *s, const double X[3], const double cov[3][3], pl_cand *out);
 

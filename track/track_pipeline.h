@@ -179,4 +179,48 @@ void track_pipe_mark_breaks(track_pipe_point *pts, long n_pts, const long *frame
 int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b, double center, double range,
                           double max_px, double *offset, double *sigma, double *rms_px, icv_err *err);
 
+/* ---- coefficient experiments (issue #11): the vertical and the tilt ------ */
+
+/* Gravity in the surface frame from the board lying on a level reference
+ * (experiment.yaml coefficients.level_images; level_ref.c): g = -g0 n, n the level
+ * board's normal (up) in the surface frame; g0 in m/s^2. *incline_sd (rad): 1-sigma of
+ * the angle between the two boards' normals, from each board's corner scatter about
+ * its plane (stereo), or its reprojection residual (one camera; a lower bound). Loads
+ * the calibration as the track job does. */
+int track_level_gravity(const icv_experiment *exp, double g0, icv_vec3 *g, double *incline_sd, icv_err *err);
+
+/* The tilt from video (plate_track.c): the reference camera's video, the board lying
+ * on the plate found in the first frame and followed corner by corner (the plate
+ * turns slowly; a full detection again when the pose's residual exceeds 0.5 px), the
+ * plate's pose per frame by PnP, its angle from the level board's normal, and the
+ * body's markers (the frame's blobs of a marker's size, as many as body.markers)
+ * brought onto the plate's plane by their rays. */
+typedef struct {
+    long n;               /* frames of the reference camera */
+    double *t;            /* s, experiment clock (that camera's) */
+    double *angle;        /* rad: the plate's normal from the level's; NaN: board not found */
+    double *s;            /* m: the body's displacement down the plate (plate frame, its
+                             markers' mean on the plate's plane) since the first frame it
+                             was seen; NaN where not seen. Each marker's ray is taken to the
+                             plane at marker_height above the plate */
+    double marker_height; /* m: the markers' height above the plate, found as the one at
+                             which the resting body's position stays put while the plate
+                             turns (at the plate's own plane the parallax drifted 5 mm
+                             over 5 deg for markers 30 mm up at 0.7 m) */
+    long n_board, n_body; /* frames with the plate's pose, with the body */
+    long n_redetect;      /* full board detections after the first */
+    double *A, *B;        /* m, m/m: where the markers' rays meet the plane at height h
+                             above the plate, along downhill: A + B h (NaN: not seen) */
+    double reproj_rms_px; /* px: mean PnP residual of the plate's board */
+    double level_reproj_px; /* px: the level board's */
+} track_tilt;
+
+int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err);
+/* The markers' height (marker_height) again from the frames before `upto` only (the
+ * resting ones, once the onset is known), and s from it. */
+int track_tilt_height(track_tilt *t, long upto, icv_err *err);
+void track_tilt_free(track_tilt *t);
+/* tilt_track.csv: frame,time_s,angle_rad,displacement_m (empty where not measured). */
+int track_tilt_write(const char *path, const track_tilt *t, icv_err *err);
+
 #endif

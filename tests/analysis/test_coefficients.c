@@ -262,12 +262,12 @@ TEST(test_coefficients_cli_tilt_by_ruler_and_bad_inputs)
     th_proc p;
     ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/out'", path, d), 0);
     ASSERT_STR_CONTAINS(p.out, "mu_s = 0.2512"); /* Han Sun eq. 4.33: 0.251 */
-    /* a tilt without the ruler angle: the video method is not built yet, and says so */
+    /* a tilt with neither the ruler's angle nor a level board for its video */
     th_write_file(path, "name: tilt\nexperiment: tilt\n"
                         "cameras: [{id: a, video: a.mp4}]\nmotion_plane: {scale: gravity}\n"
                         "body: {mass: 1, inertia: [[1,0,0],[0,1,0],[0,0,1]], markers: [[0,0,0]]}\n");
     ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/out2'", path, d), 1);
-    ASSERT_STR_CONTAINS(p.err, "not built yet: give coefficients.angle_deg");
+    ASSERT_STR_CONTAINS(p.err, "a tilt needs coefficients.angle_deg");
     /* a slide whose body never moves */
     write_slide(d, "still", 0.25, 5, 5.0);
     ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s/still/experiment.yaml' -o '%s/still'", d, d), 1);
@@ -279,4 +279,50 @@ TEST(test_coefficients_cli_tilt_by_ruler_and_bad_inputs)
     ASSERT_STR_CONTAINS(p.err, "not a coefficient experiment");
     snprintf(path, sizeof path, "%s/out3/coefficients.json", d);
     ASSERT(access(path, F_OK) != 0, "a file was written on failure");
+}
+
+/* a tilt's series as track_tilt_run gives them: 60 fps, the plate rising at 0.05 rad/s
+ * from 0.29 rad at 0.2 s (1e-4 rad noise per frame), the body at rest with a parallax
+ * drift of 1 mm/s (50 um noise) until the angle reaches atan(mu_s), then sliding at
+ * 0.93 m/s^2 */
+static void tilt_series(double mu_s, unsigned long seed, double *t, double *ang, double *s, int n)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    double t_on = 0.2 + (atan(mu_s) - 0.29) / 0.05;
+    for (int i = 0; i < n; i++) {
+        t[i] = i / 60.0;
+        double tau = t[i] > t_on ? t[i] - t_on : 0;
+        ang[i] = 0.29 + 0.05 * fmax(0, t[i] - 0.2) + gsl_ran_gaussian(rng, 1e-4);
+        s[i] = 1e-3 * t[i] + 0.5 * 0.93 * tau * tau + gsl_ran_gaussian(rng, 5e-5);
+    }
+    gsl_rng_free(rng);
+}
+
+TEST(test_tilt_onset_and_mu_s_from_series)
+{
+    /* mu_s = 0.35: the angle at the onset within 0.01 in mu_s (issue #11) and within 3
+     * of its sigmas; the onset within 3 of its sigmas; a plate that stops short is "never
+     * slides", naming how far the body moved */
+    enum { N = 100 };
+    double t[N], ang[N], s[N];
+    double worst = 0, z2 = 0;
+    for (int k = 0; k < 10; k++) {
+        tilt_series(0.35, 90 + (unsigned long)k, t, ang, s, N);
+        analysis_coefficient c;
+        icv_err err = {0};
+        ASSERT(analysis_coefficient_tilt_video(t, ang, s, N, &c, &err) == 0, "%s", err.msg);
+        double t_on = 0.2 + (atan(0.35) - 0.29) / 0.05;
+        ASSERT_NEAR(c.onset_s, t_on, 3 * c.onset_sd);
+        worst = fmax(worst, fabs(c.value - 0.35));
+        z2 += (c.value - 0.35) * (c.value - 0.35) / (c.sd * c.sd);
+    }
+    printf("     mu_s over 10 series: worst error %.5f, RMS error/sigma %.2f\n", worst, sqrt(z2 / 10));
+    ASSERT_NEAR(worst, 0, 0.01);
+    ASSERT(sqrt(z2 / 10) < 2, "errors %.2f times the sigmas", sqrt(z2 / 10)); /* 10 draws: an honest sigma gives ~1 */
+    tilt_series(0.5, 7, t, ang, s, N); /* atan(0.5) = 0.46 rad: beyond the clip */
+    analysis_coefficient c;
+    icv_err err = {0};
+    ASSERT_EQ_INT(analysis_coefficient_tilt_video(t, ang, s, N, &c, &err), ICV_ENOTFOUND);
+    ASSERT_STR_CONTAINS(err.msg, "the body never slides");
 }

@@ -1,0 +1,259 @@
+/* test_coefficients_video.c: mu_k, mu_s and e_n measured by `impactcv coefficients`
+ * on synth's rendered videos of a slide, a tilt and a drop (issue #11: each within
+ * 0.01 of the truth, sigmas honest over seeds), and bad input on video: one line each.
+ * Videos are 640x480 and short (90-144 frames) so that each test takes seconds; the
+ * seed study runs under `make accuracy`. */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "synth/synth.h"
+#include "tests/harness.h"
+
+/* a box with three stickers on its top face, resting on the plate (slide, tilt) */
+#define BOX_BODY                                                                                                   \
+    "body:\n"                                                                                                      \
+    "  mass: 0.2\n"                                                                                                \
+    "  inertia: [[1.0e-4, 0, 0], [0, 1.5e-4, 0], [0, 0, 1.2e-4]]\n"                                                \
+    "  markers: [[-0.028, 0.015, 0.004], [0.012, 0.015, -0.016], [0.022, 0.015, 0.014]]\n"                         \
+    "  marker_normals: [[0, 1, 0], [0, 1, 0], [0, 1, 0]]\n"                                                        \
+    "  marker_diameter: 0.012\n"                                                                                   \
+    "  marker_style: sticker\n"                                                                                    \
+    "  shape: {type: box, size: [0.08, 0.03, 0.05]}\n"                                                             \
+    "max_impacts: 0\n"                                                                                             \
+    "render: {flash: none}\n"                                                                                      \
+    "output: {codec: h264, crf: 18}\n"
+
+/* 20 deg incline, mu_k given, released at 0.1 s, stereo at 120 fps for 0.75 s; the
+ * incline from the level board (gravity: auto) */
+static const char slide_scn[] = "name: slide\nkind: slide\nseed: %d\nduration: %g\nslope: 0.3490658504\n"
+                                "downhill: [-1, 0, 0]\n" BOX_BODY
+                                "model: {restitution: newton, mu_s: 0.6, mu_k: %g, e_n: 0.5}\n"
+                                "release: {time: 0.1, position: [0.2, 0.015, -0.12]}\n"
+                                "cameras:\n"
+                                "  - {id: left, width: 640, height: 480, fx: 560, dist: [-0.1, 0.05, 0, 0, 0],\n"
+                                "     pose: {look_from: [-0.12, 0.42, -0.42], look_at: [0.05, 0, -0.03]},\n"
+                                "     fps: 120, exposure: 0.002}\n"
+                                "  - {id: right, width: 640, height: 480, fx: 560, dist: [-0.09, 0.04, 0, 0, 0],\n"
+                                "     pose: {look_from: [0.1, 0.55, -0.3], look_at: [0.05, 0, -0.03]},\n"
+                                "     fps: 120, exposure: 0.002}\n"
+                                "board: {cols: 9, rows: 6, square: 0.023, views: 12}\n";
+
+/* the plate raised from 0.29 rad at 0.05 rad/s from 0.2 s, one camera at 60 fps */
+static const char tilt_scn[] = "name: tilt\nkind: tilt\nseed: %d\nduration: %g\n"
+                               "tilt: {start: 0.29, rate: 0.05, time: 0.2}\n" BOX_BODY
+                               "model: {restitution: newton, mu_s: %g, mu_k: 0.25, e_n: 0.5}\n"
+                               "release: {position: [-0.08, 0.015, -0.12]}\n"
+                               "cameras:\n"
+                               "  - {id: cam, width: 640, height: 480, fx: 560, dist: [-0.1, 0.05, 0, 0, 0],\n"
+                               "     pose: {look_from: [0.05, 0.5, -0.55], look_at: [-0.02, 0.05, 0]},\n"
+                               "     fps: 60, exposure: 0.004}\n"
+                               "board: {cols: 9, rows: 6, square: 0.023, views: 9}\n";
+
+/* the seeds' rod dropped upright (euler213 [0.5, tilt, 0]) onto the level plate,
+ * stereo at 240 fps with a flash for the sync */
+static const char drop_scn[] = "name: drop\nkind: drop\nseed: %d\nduration: 0.4\nmax_impacts: 1\n"
+                               "body:\n"
+                               "  mass: 0.169\n"
+                               "  inertia: [[1.312e-3, 0, 0], [0, 7.7e-6, 0], [0, 0, 1.312e-3]]\n"
+                               "  markers: [[0, 0.127, 0], [0, 0, 0], [0, -0.127, 0]]\n"
+                               "  marker_diameter: 0.012\n"
+                               "  marker_style: band\n"
+                               "  shape: {type: capsule, axis: [0, 1, 0], length: 0.3048, radius: 0.009525}\n"
+                               "model: {restitution: stronge, mu: 0.3, e_n: %g}\n"
+                               "release: {time: 0.04, position: [0, 0.33, 0], euler213: [0.5, %g, 0]}\n"
+                               "cameras:\n"
+                               "  - {id: left, width: 640, height: 480, fx: 700, dist: [-0.12, 0.08, 0, 0, 0],\n"
+                               "     pose: {look_from: [-0.3, 0.5, 0.8], look_at: [0, 0.2, 0]}, fps: 240,\n"
+                               "     exposure: 0.002}\n"
+                               "  - {id: right, width: 640, height: 480, fx: 700, dist: [-0.11, 0.06, 0, 0, 0],\n"
+                               "     pose: {look_from: [0.3, 0.5, 0.8], look_at: [0, 0.2, 0]}, fps: 240,\n"
+                               "     exposure: 0.002, start_offset_frames: 0.6}\n"
+                               "board: {cols: 9, rows: 6, square: 0.023, views: 12}\n"
+                               "render: {flash: {time: 0.01, duration: 0.002, gain: 0.8}}\n"
+                               "output: {codec: h264, crf: 20}\n";
+
+/* renders the scenario text into dir/<name>/ and returns the experiment's path */
+static const char *render(const char *dir, const char *name, const char *text)
+{
+    static char exp[1024];
+    char path[1024], folder[1024];
+    snprintf(path, sizeof path, "%s/%s.yaml", dir, name);
+    snprintf(folder, sizeof folder, "%s/%s", dir, name);
+    th_write_file(path, text);
+    synth_scenario *sc = malloc(sizeof *sc);
+    icv_err err = {0};
+    int rc = sc ? synth_scenario_load(path, sc, &err) : ICV_ENOMEM;
+    if (!rc)
+        rc = synth_experiment_write(sc, folder, &err);
+    free(sc);
+    if (rc) {
+        th_fail(__FILE__, __LINE__, "synth %s: %s", name, err.msg);
+        return NULL;
+    }
+    snprintf(exp, sizeof exp, "%s/experiment.yaml", folder);
+    return exp;
+}
+
+/* `impactcv coefficients` through the library job; 0 and the coefficient, or the error */
+static int measure(const char *exp, const char *out, analysis_coefficient *c, icv_err *err)
+{
+    analysis_coefficient rep;
+    const char *one[1] = {exp};
+    return analysis_coefficients_job(one, 1, NULL, out, c, &rep, err);
+}
+
+typedef struct {
+    double worst, z2;
+    int n;
+} study;
+
+static void record(study *s, const char *what, int seed, double value, double sd, double truth)
+{
+    double z = (value - truth) / sd;
+    printf("     %s run %d: %.4f +- %.4f (truth %.4f, error %.4f = %.1f sigma)\n", what, seed, value, sd, truth,
+           value - truth, z);
+    s->worst = fmax(s->worst, fabs(value - truth));
+    s->z2 += z * z;
+    s->n++;
+}
+
+/* the target of every kind: within 0.01 of the truth; the sigmas honest: the RMS of
+ * error / sigma over the seeds below 2.5 (with 1-5 seeds an honest sigma gives an RMS
+ * near 1, rarely above 2; far larger means the sigma is not the error's size) */
+static void check_study(const study *s, const char *what)
+{
+    double rms = sqrt(s->z2 / s->n);
+    printf("     %s over %d seeds: worst error %.4f, RMS error/sigma %.2f\n", what, s->n, s->worst, rms);
+    ASSERT_NEAR(s->worst, 0, 0.01);
+    ASSERT(rms < 2.5, "%s: errors are %.2f times the reported sigmas (RMS over %d seeds)", what, rms, s->n);
+}
+
+/* One kind's seed study: scene(k) writes seed k's scenario and its true coefficient;
+ * extra (may be NULL) checks what else the kind reports. */
+typedef void (*scene_fn)(int k, char *text, size_t n, double *truth);
+typedef void (*extra_fn)(int k, const analysis_coefficient *c);
+
+static void run_study(const char *what, int n_seeds, scene_fn scene, extra_fn extra)
+{
+    /* rendering, calibrating and tracking a video take minutes under ASan: the plain
+     * pass measures the values, the sanitized pass runs the bad-input videos (every
+     * kind's scene, the tilt tracker and the job) */
+    if (th_sanitized())
+        SKIP("%s: measured in the plain pass (a video study takes minutes under ASan)", what);
+    const char *d = th_tmpdir();
+    study st = {0};
+    for (int k = 0; k < n_seeds && !th_failed(); k++) {
+        char text[8192], name[32], out[1024];
+        double truth;
+        scene(k, text, sizeof text, &truth);
+        snprintf(name, sizeof name, "run%d", k);
+        const char *exp = render(d, name, text);
+        if (!exp)
+            return;
+        snprintf(out, sizeof out, "%s/%s/coeffs", d, name);
+        analysis_coefficient c;
+        icv_err err = {0};
+        ASSERT(measure(exp, out, &c, &err) == 0, "%s", err.msg);
+        if (extra)
+            extra(k, &c);
+        record(&st, what, k, c.value, c.sd, truth);
+    }
+    check_study(&st, what);
+}
+
+static void slide_scene(int k, char *text, size_t n, double *truth)
+{
+    *truth = 0.2 + 0.05 * (k % 3);
+    snprintf(text, n, slide_scn, 11 + k, 0.75, *truth);
+}
+
+static void slide_extra(int k, const analysis_coefficient *c)
+{
+    (void)k;
+    ASSERT_EQ_INT(c->n_warnings, 0); /* constant acceleration */
+    ASSERT(c->theta_sd > 0, "the incline's sigma from the level board is %g", c->theta_sd);
+}
+
+static void tilt_scene(int k, char *text, size_t n, double *truth)
+{
+    *truth = 0.35 + 0.01 * (k % 3); /* onset at 1.13-1.48 s */
+    snprintf(text, n, tilt_scn, 21 + k, 1.5 + 0.2 * (k % 3), *truth);
+}
+
+static void tilt_extra(int k, const analysis_coefficient *c)
+{
+    ASSERT_EQ_INT(c->n_warnings, 0);
+    /* the onset within 2 of its sigmas plus a frame (60 fps) of the truth */
+    double t_on = 0.2 + (atan(0.35 + 0.01 * (k % 3)) - 0.29) / 0.05;
+    ASSERT_NEAR(c->onset_s, t_on, 2 * c->onset_sd + 1 / 60.0);
+}
+
+static void drop_scene(int k, char *text, size_t n, double *truth)
+{
+    *truth = 0.4 + 0.1 * (k % 3);
+    snprintf(text, n, drop_scn, 31 + k, *truth, 0.0);
+}
+
+/* one seed each in `make test`; five under `make accuracy` */
+TEST(test_coefficients_video_slide_mu_k)
+{
+    run_study("slide mu_k", th_accuracy() ? 5 : 1, slide_scene, slide_extra);
+}
+
+TEST(test_coefficients_video_tilt_mu_s)
+{
+    run_study("tilt mu_s", th_accuracy() ? 5 : 1, tilt_scene, tilt_extra);
+}
+
+TEST(test_coefficients_video_drop_e_n)
+{
+    run_study("drop e_n", th_accuracy() ? 5 : 1, drop_scene, NULL);
+}
+
+/* the last line of stderr: the one line a failed command prints */
+static const char *last_line(const char *s)
+{
+    const char *end = s + strlen(s);
+    while (end > s && end[-1] == '\n')
+        end--;
+    const char *p = end;
+    while (p > s && p[-1] != '\n')
+        p--;
+    return p;
+}
+
+TEST(test_coefficients_video_bad_input_one_line_each)
+{
+    const char *d = th_tmpdir();
+    char text[8192];
+    th_proc p;
+    /* a slide where friction holds the body (mu_k 0.5 > tan 20 deg): no motion */
+    snprintf(text, sizeof text, slide_scn, 3, 0.4, 0.5);
+    const char *exp = render(d, "held", text);
+    ASSERT(exp != NULL, "render");
+    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/held/c'", exp, d), 1);
+    ASSERT_STR_CONTAINS(last_line(p.err), "impactcv: ");
+    ASSERT_STR_CONTAINS(last_line(p.err), "no motion found along the slope");
+    /* a tilt that stops before the plate reaches atan(mu_s): the body never slides */
+    snprintf(text, sizeof text, tilt_scn, 4, 0.9, 0.35);
+    exp = render(d, "stuck", text);
+    ASSERT(exp != NULL, "render");
+    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/stuck/c'", exp, d), 1);
+    ASSERT_STR_CONTAINS(last_line(p.err), "the body never slides");
+    /* a rod dropped 0.6 rad from upright: it lands on its end and turns over, not a
+     * central drop */
+    snprintf(text, sizeof text, drop_scn, 5, 0.5, 0.6);
+    exp = render(d, "tumble", text);
+    ASSERT(exp != NULL, "render");
+    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/tumble/c'", exp, d), 1);
+    ASSERT_STR_CONTAINS(last_line(p.err), "not a drop");
+    for (int i = 0; i < 3; i++) {
+        static const char *const sub[] = {"held", "stuck", "tumble"};
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s/c/coefficients.json", d, sub[i]);
+        ASSERT(!icv_file_exists(path), "%s written on failure", path);
+    }
+}

@@ -1,0 +1,332 @@
+/* plate_track.c: the tilt from video (issue #11, mu_s). The plate is not a static
+ * scene: it turns slowly with the body on it. What is measured per frame of the
+ * reference camera: the plate's pose from the board lying on it (found in full once,
+ * then each corner refined from where it was, at the centre of point symmetry: the
+ * plate moves well under a pixel per frame), its angle from the level board's normal,
+ * and where the body's markers stand on the plate. Workspaces are allocated before
+ * the frame loop (calib's PnP keeps one small allocation of its own per call). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "capture/capture.h"
+#include "track/pipeline_internal.h"
+#include "track/track_pipeline.h"
+
+void track_tilt_free(track_tilt *t)
+{
+    free(t->t);
+    free(t->angle);
+    free(t->s);
+    free(t->A);
+    free(t->B);
+    memset(t, 0, sizeof *t);
+}
+
+#define SMOOTH 8 /* frames each side of the plate's smoothed pose */
+
+static icv_vec3 col(icv_mat3 R, int j) { return icv_v3(R.m[0][j], R.m[1][j], R.m[2][j]); }
+
+/* the board's pose in this frame: from the last corners when there are some, else (or
+ * when that pose's residual is poor) by a full detection; 0 when found */
+static int plate_pose(const calib_intrinsics *in, const calib_board *b, const calib_image *img, calib_pt2 *uv,
+                      int *have, calib_surface *s, long *redetect)
+{
+    icv_err e;
+    if (*have) {
+        calib_corners_refine_symmetry(img, uv, b->cols * b->rows, 3);
+        if (calib_surface_from_view(in, b, uv, s, &e) == 0 && s->reproj_rms < 0.5)
+            return 0;
+        (*redetect)++;
+    }
+    calib_detector d;
+    calib_detector_defaults(&d);
+    calib_detection info;
+    calib_board_detect(&d, img, b, 0, uv, &info);
+    *have = info.found && calib_surface_from_view(in, b, uv, s, &e) == 0;
+    return *have ? 0 : -1;
+}
+
+/* the median over frames of |change of A + B h| over lag frames */
+static double median_change(const double *A, const double *B, const unsigned char *seen, long n, long lag, double h,
+                            double *work)
+{
+    long m = 0;
+    for (long i = lag; i < n; i++)
+        if (seen[i] && seen[i - lag])
+            work[m++] = fabs(A[i] - A[i - lag] + (B[i] - B[i - lag]) * h);
+    if (m == 0)
+        return INFINITY;
+    gsl_sort(work, 1, (size_t)m);
+    return gsl_stats_median_from_sorted_data(work, 1, (size_t)m);
+}
+
+int track_tilt_height(track_tilt *t, long upto, icv_err *err)
+{
+    /* the markers' height above the plate: while the body rests its position on the
+     * plate stays put only at the right height (elsewhere the parallax drifts as the
+     * plate turns): the h of the smallest median change, then least squares of the
+     * changes over `lag` frames A' + B' h = 0 with the sliding frames trimmed away
+     * (beyond 5 x the median change, three rounds). Over one frame the plate's pose
+     * noise moves A and B together and pulled h to a third of the truth (errors in
+     * the variables); over 20 frames B's true change outgrows that noise */
+    long n = upto < t->n ? upto : t->n;
+    double *work = malloc(sizeof(double) * (size_t)(t->n > 0 ? t->n : 1));
+    unsigned char *seen = malloc((size_t)(t->n > 0 ? t->n : 1));
+    if (!work || !seen) {
+        free(work);
+        free(seen);
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    }
+    for (long i = 0; i < t->n; i++)
+        seen[i] = isfinite(t->A[i]) && isfinite(t->B[i]);
+    const double *A = t->A, *B = t->B;
+    double h = 0, best = INFINITY;
+    long lag = n / 4 < 20 ? (n / 4 > 0 ? n / 4 : 1) : 20;
+    for (int g = 0; g <= 400; g++) { /* a robust start: the median change, h in [-0.1, 0.3] m */
+        double hg = -0.1 + 1e-3 * g, med = median_change(A, B, seen, n, lag, hg, work);
+        if (med < best)
+            best = med, h = hg;
+    }
+    for (int round = 0; round < 3; round++) {
+        double thr = 5 * 1.4826 * median_change(A, B, seen, n, lag, h, work), sab = 0, sbb = 0;
+        for (long i = lag; i < n; i++) {
+            if (!seen[i] || !seen[i - lag])
+                continue;
+            double da = A[i] - A[i - lag], db = B[i] - B[i - lag];
+            if (fabs(da + db * h) > thr)
+                continue;
+            sab += da * db;
+            sbb += db * db;
+        }
+        if (sbb > 0)
+            h = -sab / sbb;
+    }
+    t->marker_height = h;
+    icv_debug("tilt: markers %.4f m above the plate (from frames 0-%ld)", h, n - 1);
+    long first = -1;
+    for (long i = 0; i < t->n; i++) {
+        t->s[i] = NAN;
+        if (seen[i]) {
+            if (first < 0)
+                first = i;
+            t->s[i] = A[i] + B[i] * h - (A[first] + B[first] * h);
+        }
+    }
+    free(work);
+    free(seen);
+    return 0;
+}
+
+int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
+{
+    memset(out, 0, sizeof *out);
+    icv_experiment *exp = malloc(sizeof *exp);
+    pl_calib *cal = calloc(1, sizeof *cal);
+    capture_source *src = NULL;
+    capture_frame fr = {0};
+    calib_pt2 *uv = NULL;
+    track_detector *det = NULL;
+    track_blob *blobs = NULL;
+    double *A = NULL, *B = NULL, *work = NULL, *pose6 = NULL, *rays = NULL;
+    unsigned char *seen = NULL, *posed = NULL;
+    int rc = 0;
+    if (!exp || !cal) {
+        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((rc = icv_experiment_load(experiment_path, exp, err)) || (rc = pl_load_calibration(exp, cal, err)))
+        goto done;
+    if (!exp->level_images[0][0]) {
+        rc = icv_err_set(err, ICV_EINVAL,
+                         "%s: a tilt from video needs coefficients.level_images (a board lying on a level "
+                         "reference: the vertical the plate's angle is measured from)",
+                         exp->path);
+        goto done;
+    }
+    calib_board board = {exp->board_cols, exp->board_rows, exp->board_square};
+    calib_surface lv;
+    if ((rc = calib_surface_from_images(&cal->in[0], NULL, NULL, NULL, &board, exp->level_images[0], NULL, &lv, err))) {
+        icv_err_prefix(err, "coefficients.level_images: ");
+        goto done;
+    }
+    out->level_reproj_px = lv.reproj_rms;
+    icv_vec3 up = col(lv.R, 1);
+    capture_options co = {.capture_fps = exp->cameras[0].capture_fps, .want_8bit = 1};
+    if ((rc = capture_source_open(&src, exp->cameras[0].video, &co, err)))
+        goto done;
+    const capture_info *info = capture_source_info(src);
+    long n = info->frames;
+    int nb = board.cols * board.rows, nm = exp->n_markers;
+    out->t = malloc(sizeof(double) * (size_t)n);
+    out->angle = malloc(sizeof(double) * (size_t)n);
+    out->s = malloc(sizeof(double) * (size_t)n);
+    uv = malloc(sizeof *uv * (size_t)nb);
+    A = malloc(sizeof(double) * (size_t)n);
+    B = malloc(sizeof(double) * (size_t)n);
+    work = malloc(sizeof(double) * (size_t)n);
+    seen = calloc((size_t)n, 1);
+    posed = calloc((size_t)n, 1);
+    pose6 = malloc(sizeof(double) * 6 * (size_t)n);
+    rays = malloc(sizeof(double) * 2 * (size_t)n * (size_t)(nm > 0 ? nm : 1));
+    blobs = malloc(sizeof *blobs * 64);
+    det = track_detector_alloc(info->width, info->height, err);
+    if (!out->t || !out->angle || !out->s || !uv || !blobs || !det || !A || !B || !work || !seen || !posed || !pose6 || !rays || capture_frame_alloc(&fr, info, err)) {
+        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        goto done;
+    }
+    /* markers of the body's size at the plate's distance; the board's white squares
+     * (3-4 times a marker's area and more) are left out by the area */
+    double dpx = track_marker_diameter_px(exp->marker_diameter > 0 ? exp->marker_diameter : 0.012, cal->in[0].fx,
+                                          icv_v3_norm(cal->surf.t));
+    track_detector_set_marker_size(det, dpx, 4);
+    det->max_area_px = 2.0 * M_PI / 4 * dpx * dpx;
+    det->min_circularity = 0.05; /* stickers seen obliquely on a plate that turns */
+    det->threshold_fraction = 0.5; /* the track job's: the lit plate stays below */
+    det->static_frames = 0; /* the body rests for long: it must not be learnt as background */
+    int have = 0;
+    double rms_sum = 0;
+    for (long i = 0; i < n; i++) {
+        int r = capture_source_read(src, &fr, err);
+        if (r == CAPTURE_EOF) {
+            n = i;
+            break;
+        }
+        if (r) {
+            rc = icv_err_prefix(err, "camera '%s': ", exp->cameras[0].id);
+            goto done;
+        }
+        out->t[i] = fr.time_s;
+        out->angle[i] = out->s[i] = A[i] = B[i] = NAN;
+        calib_image img = {fr.width, fr.height, (int)fr.stride, fr.data};
+        calib_surface ps;
+        if (plate_pose(&cal->in[0], &board, &img, uv, &have, &ps, &out->n_redetect))
+            continue;
+        if (out->n_board == 0)
+            out->n_redetect = 0;
+        out->n_board++;
+        rms_sum += ps.reproj_rms;
+        out->angle[i] = acos(fmax(-1, fmin(1, icv_v3_dot(col(ps.R, 1), up))));
+        icv_vec3 rv = icv_rot_to_axis_angle(ps.R);
+        double p6[6] = {rv.x, rv.y, rv.z, ps.t.x, ps.t.y, ps.t.z};
+        memcpy(pose6 + i * 6, p6, sizeof p6);
+        posed[i] = 1;
+        track_frame tf = {fr.data, fr.width, fr.height, (int)fr.stride, 8};
+        int nf = 0;
+        if (track_detector_detect(det, &tf, NULL, 0, blobs, 64, &nf, err)) {
+            rc = icv_err_prefix(err, "camera '%s' frame %ld: ", exp->cameras[0].id, i);
+            goto done;
+        }
+        if (nf != nm) {
+            char why[512];
+            icv_debug("tilt frame %ld: %d blobs for %d markers: %s", i, nf, nm,
+                      track_detector_describe(det, why, sizeof why));
+            continue;
+        }
+        int ok = 1;
+        for (int k = 0; k < nf && ok; k++) {
+            calib_pt2 p = {blobs[k].u, blobs[k].v}, q;
+            icv_err e2;
+            ok = calib_undistort_points(&cal->in[0], &p, 1, 1, &q, &e2) == 0;
+            rays[(i * nm + k) * 2] = q.u;
+            rays[(i * nm + k) * 2 + 1] = q.v;
+        }
+        seen[i] = (unsigned char)ok;
+    }
+    /* the plate's pose smoothed over SMOOTH frames each side (a line per component of
+     * its rotation vector and origin): it turns slowly and evenly, while one frame's
+     * PnP wanders by ~0.2 mm at the body over several frames (the coded video) */
+    for (long i = 0; i < n; i++) {
+        if (!posed[i])
+            continue;
+        double sm[6];
+        for (int c = 0; c < 6; c++) {
+            double sx = 0, sy = 0, sxx = 0, sxy = 0;
+            int k = 0;
+            for (long j = i - SMOOTH; j <= i + SMOOTH; j++)
+                if (j >= 0 && j < n && posed[j]) {
+                    double x = (double)(j - i), y = pose6[j * 6 + c];
+                    sx += x, sy += y, sxx += x * x, sxy += x * y, k++;
+                }
+            double det = k * sxx - sx * sx;
+            sm[c] = det > 0 ? (sy * sxx - sx * sxy) / det : pose6[i * 6 + c];
+        }
+        if (!seen[i])
+            continue;
+        icv_mat3 R = icv_rot_from_axis_angle(icv_v3(sm[0], sm[1], sm[2]));
+        icv_vec3 t = icv_v3(sm[3], sm[4], sm[5]);
+        /* each marker's ray in plate coordinates: where it meets the plane at height h
+         * above the plate is A + B h (along downhill), h found below */
+        icv_vec3 c = icv_v3_scale(icv_m3_apply(icv_m3_transpose(R), t), -1);
+        double a[2] = {0, 0}, bb[2] = {0, 0};
+        int ok = 1;
+        for (int k = 0; k < nm && ok; k++) {
+            const double *q = rays + (i * nm + k) * 2;
+            icv_vec3 d = icv_m3_apply(icv_m3_transpose(R), icv_v3(q[0], q[1], 1));
+            ok = d.y < -1e-9;
+            if (ok) {
+                a[0] += (c.x - d.x * c.y / d.y) / nm, a[1] += (c.z - d.z * c.y / d.y) / nm;
+                bb[0] += d.x / d.y / nm, bb[1] += d.z / d.y / nm;
+            }
+        }
+        /* downhill: the vertical's part in the plate's plane, plate coordinates */
+        double dx = -icv_v3_dot(up, col(R, 0)), dz = -icv_v3_dot(up, col(R, 2)), dl = hypot(dx, dz);
+        if (!ok || !(dl > 1e-9)) {
+            seen[i] = 0;
+            continue;
+        }
+        A[i] = (a[0] * dx + a[1] * dz) / dl;
+        B[i] = (bb[0] * dx + bb[1] * dz) / dl;
+        out->n_body++;
+    }
+    out->A = A;
+    out->B = B;
+    A = B = NULL;
+    out->n = n;
+    if ((rc = track_tilt_height(out, n, err)))
+        goto done;
+    out->reproj_rms_px = out->n_board ? rms_sum / out->n_board : NAN;
+    if (out->n_board == 0)
+        rc = icv_err_set(err, ICV_ENOTFOUND, "%s: the %dx%d board on the plate was not found in any of %ld frames",
+                         exp->cameras[0].video, board.cols, board.rows, n);
+done:
+    if (rc)
+        track_tilt_free(out);
+    capture_frame_free(&fr);
+    capture_source_close(src);
+    track_detector_free(det);
+    free(blobs);
+    free(uv);
+    free(A);
+    free(B);
+    free(work);
+    free(seen);
+    free(posed);
+    free(pose6);
+    free(rays);
+    free(cal);
+    free(exp);
+    return rc;
+}
+
+int track_tilt_write(const char *path, const track_tilt *t, icv_err *err)
+{
+    icv_atomic_file af;
+    int rc = icv_atomic_open(&af, path, err);
+    if (rc)
+        return rc;
+    fprintf(af.fp, "frame,time_s,angle_rad,displacement_m\n");
+    for (long i = 0; i < t->n; i++) {
+        fprintf(af.fp, "%ld,%.9f,", i, t->t[i]);
+        if (!isnan(t->angle[i]))
+            fprintf(af.fp, "%.9f", t->angle[i]);
+        fprintf(af.fp, ",");
+        if (!isnan(t->s[i]))
+            fprintf(af.fp, "%.9f", t->s[i]);
+        fprintf(af.fp, "\n");
+    }
+    return icv_atomic_commit(&af, err);
+}
