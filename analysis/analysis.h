@@ -298,6 +298,8 @@ int analysis_fits_write(const char *path, const analysis_tracks *tr, const analy
 /* ---- coefficients from their own experiments (issue #11) -------------- */
 
 #define ANALYSIS_MAX_WARNINGS 4
+#define ANALYSIS_G_STANDARD 9.81 /* m/s^2: |g| where the experiment gives only its direction
+                                    (a level board): the contract's and synth's */
 
 /* A measured coefficient: mu_s (tilt), mu_k (incline slide) or e_n (drop). */
 typedef struct {
@@ -310,6 +312,9 @@ typedef struct {
     double a, a_sd;              /* m/s^2: acceleration along the slope (slide) */
     double jerk, jerk_sd;        /* m/s^3: the cubic term of the slide fit (constancy test) */
     double onset_s, onset_sd;    /* s: the onset of sliding (tilt from video), 1-sigma */
+    double noise, noise_rho;     /* m: the slide fit's residual 1-sigma (the centre's position
+                                    noise along the slope), and the residuals' correlation
+                                    between neighbouring frames (its sigmas allow for it) */
     int n_warnings;
     char warnings[ANALYSIS_MAX_WARNINGS][200];
 } analysis_coefficient;
@@ -320,8 +325,11 @@ typedef struct {
  * NULL) is fitted by s0 + v0 t + a t^2/2 over the sliding frames, chosen
  * automatically (from the start of motion until it stops or the track ends), and
  * mu_k = tan(theta) - a / (|g| cos(theta)) with theta the incline angle from g.
- * A significant cubic term is a warning: the acceleration is not constant (mu
- * depends on speed, or the body rolls or rocks). Fails when no motion is found. */
+ * The fit's sigmas come from its residuals (their scatter and their correlation
+ * between neighbouring frames); marker_sigma (m, one marker's expected 1-sigma) only
+ * sets the thresholds that find the sliding frames. A significant cubic term is a
+ * warning: the acceleration is not constant (mu depends on speed, or the body rolls
+ * or rocks). Fails when no motion is found. */
 int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, const icv_vec3 *g_sd,
                                double marker_sigma, analysis_coefficient *out, icv_err *err);
 
@@ -337,11 +345,13 @@ void analysis_coefficient_slide_incline_sd(analysis_coefficient *c, double g, do
  * body's displacement down the plate (m), NaN where not measured (track_tilt_run).
  * The onset of sliding is where the displacement leaves its rest line (the markers'
  * parallax drifts slowly as the plate turns) for good, refined by fitting the rest
- * line plus a (t - t0)_+^2 / 2; mu_s = tan(angle at t0), its sigma from the angle's
- * line fit near t0, t0's sigma along it, and one view's angle noise (the level
- * board's). Fails (ICV_ENOTFOUND) when the body never slides. */
+ * line plus the slide's a tau^2/2 and its growth as the plate goes on rising (g:
+ * ANALYSIS_G_STANDARD); mu_s = tan(angle at t0), its sigma from the angle's line fit
+ * near t0, t0's sigma along it, and the level board's own view: one frame's angle
+ * scatter times level_noise_ratio (its corners' noise over a frame's, e.g. the PnP
+ * residuals' ratio; <= 0: 1). Fails (ICV_ENOTFOUND) when the body never slides. */
 int analysis_coefficient_tilt_video(const double *t, const double *angle, const double *s, long n,
-                                    analysis_coefficient *out, icv_err *err);
+                                    double level_noise_ratio, analysis_coefficient *out, icv_err *err);
 
 /* e_n = -v'_y / v_y at the contact point (Han Sun eq. 4.44) from the first impact of
  * an analysed drop, with warnings when the drop is not central (rotation before or

@@ -3,13 +3,14 @@
  * arithmetic). Slide: a fit of the motion along the slope instead of two
  * displacements (eqs. 4.35-4.38); tilt: tan of the angle at which sliding began
  * (4.32); drop: Newton's ratio at the contact point (4.44). */
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_multifit.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/coefficients_internal.h"
 
 static void warn(analysis_coefficient *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(analysis_coefficient *c, const char *fmt, ...)
@@ -22,38 +23,43 @@ static void warn(analysis_coefficient *c, const char *fmt, ...)
     va_end(ap);
 }
 
-/* weighted polynomial fit s = sum c_k tau^k / k! (k < deg), returns chi^2/dof */
-static int poly_fit(const double *t, const double *s, int n, double t0, double sigma, int deg, double *c,
-                    double *c_sd)
+/* Least-squares polynomial s = sum c_k tau^k / k! (k < deg, tau = t - t0) with the
+ * noise taken from the fit itself (coef_ar1_noise: its variance and its correlation
+ * between neighbouring frames f, from the residuals); the coefficients' 1-sigma from
+ * that. A noise assumed beforehand would have to be right: the default 0.3 mm per
+ * marker made the sigma of mu_k 5 times the error on synth's stereo slides. given:
+ * the noise found by a smaller fit of the same samples, or NULL. Returns 0, or -1
+ * when the fit fails; *nz: the noise used (m^2). */
+static int poly_fit(const double *t, const double *s, const int *f, int n, double t0, int deg, const coef_noise *given,
+                    double *c, double *c_sd, coef_noise *nz)
 {
     gsl_matrix *X = gsl_matrix_alloc((size_t)n, (size_t)deg), *cov = gsl_matrix_alloc((size_t)deg, (size_t)deg);
-    gsl_vector *y = gsl_vector_alloc((size_t)n), *w = gsl_vector_alloc((size_t)n), *cv = gsl_vector_alloc((size_t)deg);
+    gsl_vector *y = gsl_vector_alloc((size_t)n), *cv = gsl_vector_alloc((size_t)deg);
     gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc((size_t)n, (size_t)deg);
     int rc = -1;
-    if (X && cov && y && w && cv && ws) {
+    double chisq;
+    if (n > deg && X && cov && y && cv && ws) {
         for (int i = 0; i < n; i++) {
-            double tau = t[i] - t0, f = 1;
+            double tau = t[i] - t0, p = 1;
             for (int k = 0; k < deg; k++) {
-                gsl_matrix_set(X, (size_t)i, (size_t)k, f);
-                f *= tau / (k + 1);
+                gsl_matrix_set(X, (size_t)i, (size_t)k, p);
+                p *= tau / (k + 1);
             }
             gsl_vector_set(y, (size_t)i, s[i]);
-            gsl_vector_set(w, (size_t)i, 1 / (sigma * sigma));
         }
-        double chisq;
-        if (gsl_multifit_wlinear(X, w, y, cv, cov, &chisq, ws) == 0) {
-            /* an underestimated sigma must not give a falsely small error */
-            double scale = fmax(1.0, chisq / (n - deg));
-            for (int k = 0; k < deg; k++) {
-                c[k] = gsl_vector_get(cv, (size_t)k);
-                c_sd[k] = sqrt(scale * gsl_matrix_get(cov, (size_t)k, (size_t)k));
-            }
-            rc = 0;
+        if (!gsl_multifit_linear(X, y, cv, cov, &chisq, ws)) {
+            gsl_blas_dgemv(CblasNoTrans, -1, X, cv, 1, y); /* y: the residuals */
+            rc = coef_ar1_noise(X, y->data, f, n, 0.95, given, nz);
+        }
+    }
+    if (!rc) {
+        for (int k = 0; k < deg; k++) {
+            c[k] = gsl_vector_get(cv, (size_t)k);
+            c_sd[k] = sqrt(fmax(0, nz->cov[k][k]));
         }
     }
     gsl_multifit_linear_free(ws);
     gsl_vector_free(cv);
-    gsl_vector_free(w);
     gsl_vector_free(y);
     gsl_matrix_free(cov);
     gsl_matrix_free(X);
@@ -95,7 +101,9 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
         fr[m] = tr->frame[i];
         m++;
     }
-    double sigma = marker_sigma / sqrt((double)b->tmpl.n_markers); /* the centre's */
+    /* the centre's noise as expected beforehand: only for finding the sliding frames
+     * (the fit takes its own from its residuals) */
+    double sigma = marker_sigma / sqrt((double)b->tmpl.n_markers);
     int rc = 0, i0 = -1, i1 = -1;
     if (m >= 6) {
         /* at rest first: the motion starts where s leaves the first frames' level by
@@ -109,8 +117,12 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
                 break;
             }
         if (i0 >= 0) {
+            /* (once it moves by more than 4 sigma a frame: a slow start is no stop) */
+            int fast = i0;
+            while (fast + 1 < m && s[fast + 1] - s[fast] <= 4 * sigma)
+                fast++;
             i1 = m - 1;
-            for (int i = i0 + 1; i + 2 < m; i++)
+            for (int i = fast; i + 2 < m; i++)
                 if (s[i + 1] - s[i] < 2 * sigma && s[i + 2] - s[i + 1] < 2 * sigma) {
                     i1 = i;
                     break;
@@ -125,25 +137,32 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
                          "slide: no motion found along the slope (the body moved at most %.1f mm over %d frames)",
                          moved * 1e3, m);
     } else {
-        double c[4], csd[4], tm = 0.5 * (t[i0] + t[i1]);
+        double c[4], csd[4], c3[4], csd3[4], tm = 0.5 * (t[i0] + t[i1]);
         int k = i1 - i0 + 1;
-        if (poly_fit(t + i0, s + i0, k, tm, sigma, 3, c, csd))
+        /* the noise from the cubic's residuals where there are frames for it: a jerk
+         * the quadratic leaves out would pass for slow, correlated noise there and
+         * hide itself (speed-dependent friction went unflagged) */
+        coef_noise nz3, nz;
+        int cubic = k >= 8 && poly_fit(t + i0, s + i0, fr + i0, k, tm, 4, NULL, c3, csd3, &nz3) == 0;
+        if (poly_fit(t + i0, s + i0, fr + i0, k, tm, 3, cubic ? &nz3 : NULL, c, csd, &nz))
             rc = icv_err_set(err, ICV_ENUMERIC, "slide: the fit of the motion along the slope failed");
         else {
             out->a = c[2];
             out->a_sd = csd[2];
+            out->noise = sqrt(nz.s2);
+            out->noise_rho = nz.rho;
             out->first_frame = fr[i0];
             out->last_frame = fr[i1];
             out->value = tan(out->theta) - out->a / (gn * cos(out->theta));
             analysis_coefficient_slide_incline_sd(out, gn, out->theta_sd);
-            if (k >= 8 && poly_fit(t + i0, s + i0, k, tm, sigma, 4, c, csd) == 0) {
-                out->jerk = c[3];
-                out->jerk_sd = csd[3];
-                if (fabs(c[3]) > 4 * csd[3])
+            if (cubic) {
+                out->jerk = c3[3];
+                out->jerk_sd = csd3[3];
+                if (fabs(c3[3]) > 4 * csd3[3])
                     warn(out,
                          "the acceleration along the slope is not constant (jerk %.3g +- %.2g m/s^3): mu depends on "
                          "speed, or the body rolls or rocks",
-                         c[3], csd[3]);
+                         c3[3], csd3[3]);
             }
             if (out->value < 0)
                 warn(out, "mu_k < 0: the body accelerates faster than frictionless sliding allows (check gravity)");
@@ -264,6 +283,8 @@ static json_t *coef_json(const analysis_coefficient *c)
         json_object_set_new(o, "acceleration_sigma_mps2", num(c->a_sd));
         json_object_set_new(o, "jerk_mps3", num(c->jerk));
         json_object_set_new(o, "jerk_sigma_mps3", num(c->jerk_sd));
+        json_object_set_new(o, "residual_sigma_m", num(c->noise));
+        json_object_set_new(o, "residual_lag1_correlation", num(c->noise_rho));
     }
     return o;
 }

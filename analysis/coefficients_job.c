@@ -1,13 +1,12 @@
 /* coefficients_job.c: `impactcv coefficients` as one library call (issue #11):
- * experiment files in, coefficients.json out, written only when every repeat
- * was measured. */
+ * experiment files in, coefficients.json out. DIR changes only when every repeat
+ * was measured (a working folder beside it swapped into place, core's atomic_dir.c). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/analysis.h"
 #include "track/track_pipeline.h"
-
-#define G_STANDARD 9.81 /* m/s^2: |g| with a level reference (the contract's, as synth's) */
 
 /* mu_s from the tilt's video: the plate and the body tracked (track_tilt_run),
  * tilt_track.csv written into dir for a person, then the onset and its angle */
@@ -17,15 +16,19 @@ static int tilt_from_video(const icv_experiment *e, const char *dir, analysis_co
     int rc = track_tilt_run(e->path, &tt, err);
     if (rc)
         return rc;
+    /* the level board's corner noise relative to a frame's: its angle's share */
+    double ratio = tt.level_reproj_px > 0 && tt.reproj_rms_px > 0 ? tt.level_reproj_px / tt.reproj_rms_px : 1;
+    icv_debug("tilt: plate board in %ld of %ld frames (PnP residual %.3f px mean), level board %.3f px, body in %ld",
+              tt.n_board, tt.n, tt.reproj_rms_px, tt.level_reproj_px, tt.n_body);
     if (!rc)
-        rc = analysis_coefficient_tilt_video(tt.t, tt.angle, tt.s, tt.n, c, err);
+        rc = analysis_coefficient_tilt_video(tt.t, tt.angle, tt.s, tt.n, ratio, c, err);
     /* the markers' height again from the resting frames alone (their parallax is the
      * drift of the rest line), then the onset again */
     long upto = 0;
     while (!rc && upto < tt.n && tt.t[upto] < c->onset_s - 5 * (tt.t[tt.n - 1] - tt.t[0]) / (tt.n - 1))
         upto++;
     if (!rc && upto > 40 && !(rc = track_tilt_height(&tt, upto, err)))
-        rc = analysis_coefficient_tilt_video(tt.t, tt.angle, tt.s, tt.n, c, err);
+        rc = analysis_coefficient_tilt_video(tt.t, tt.angle, tt.s, tt.n, ratio, c, err);
     char path[ICV_PATH_MAX];
     if (!rc && !(rc = icv_mkdirs(dir, err)) && !(rc = icv_path_join(path, sizeof path, dir, "tilt_track.csv", err)))
         rc = track_tilt_write(path, &tt, err);
@@ -35,8 +38,8 @@ static int tilt_from_video(const icv_experiment *e, const char *dir, analysis_co
     return rc;
 }
 
-static int measure_one(const icv_experiment *e, const char *tracks_path, const char *dir, analysis_coefficient *c,
-                       icv_err *err)
+static int measure_one(const icv_experiment *e, const char *tracks_path, const char *shown, const char *dir,
+                       analysis_coefficient *c, icv_err *err)
 {
     if (!e->kind[0])
         return icv_err_set(err, ICV_EINVAL, "%s: not a coefficient experiment: set experiment: tilt | slide | drop",
@@ -60,22 +63,29 @@ static int measure_one(const icv_experiment *e, const char *tracks_path, const c
     /* the incline for a slide: gravity given, or from a level reference board */
     icv_vec3 g = e->gravity;
     double incline_sd = 0;
-    if (!strcmp(e->kind, "slide") && e->gravity_auto) {
-        if (!e->level_images[0][0])
-            return icv_err_set(err, ICV_EINVAL,
-                               "%s: a slide needs the incline's angle: gravity [gx, gy, gz] in the surface frame, or "
-                               "coefficients.level_images (a board on a level reference); gravity: auto needs a "
-                               "free-flight part, which a slide has not",
-                               e->path);
-        if ((rc = track_level_gravity(e, G_STANDARD, &g, &incline_sd, err)))
-            return rc;
-    }
+    int level = !strcmp(e->kind, "slide") && e->gravity_auto, need_tracks = !icv_file_exists(tracks_path);
+    if (level && !e->level_images[0][0])
+        return icv_err_set(err, ICV_EINVAL,
+                           "%s: a slide needs the incline's angle: gravity [gx, gy, gz] in the surface frame, or "
+                           "coefficients.level_images (a board on a level reference); gravity: auto needs a "
+                           "free-flight part, which a slide has not",
+                           e->path);
+    /* the calibration once for both the level board and the tracking */
+    track_calibration *cal = NULL;
+    if (level && need_tracks && (rc = track_calibration_load(e, &cal, err)))
+        return rc;
+    if (level)
+        rc = track_level_gravity(e, cal, ANALYSIS_G_STANDARD, &g, &incline_sd, err);
     /* the tracks: given, left by an earlier run, or tracked now from the videos */
-    if (!icv_file_exists(tracks_path)) {
-        track_pipeline_result tres;
-        if ((rc = track_pipeline_run(e->path, dir, NULL, &tres, err)))
-            return rc;
+    if (!rc && need_tracks) {
+        track_pipeline_options opt;
+        track_pipeline_options_default(&opt);
+        opt.calibration = cal;
+        rc = track_pipeline_run(e->path, dir, &opt, NULL, err);
     }
+    track_calibration_free(cal);
+    if (rc)
+        return rc;
     analysis_tracks tr;
     if ((rc = analysis_tracks_read_csv(tracks_path, &tr, err)))
         return rc;
@@ -100,17 +110,32 @@ static int measure_one(const icv_experiment *e, const char *tracks_path, const c
     }
     analysis_tracks_free(&tr);
     if (rc)
-        icv_err_prefix(err, "%s: ", tracks_path);
+        icv_err_prefix(err, "%s: ", shown);
     return rc;
+}
+
+/* out_dir as it was, for a working folder that starts the same */
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 int analysis_coefficients_job(const char *const *experiments, int n, const char *tracks_path, const char *out_dir,
                               analysis_coefficient *result, analysis_coefficient *reps, icv_err *err)
 {
+    /* everything is made in a working folder beside out_dir that starts as out_dir was
+     * (its files linked: tracks of an earlier run are reused) and replaces it only when
+     * every repeat was measured: a refused slide or drop leaves no tracks behind */
+    char work[ICV_PATH_MAX];
+    int rc = icv_workdir_make(out_dir, "coefficients", work, sizeof work, err);
+    if (rc)
+        return rc;
+    if (is_dir(out_dir))
+        rc = icv_dir_link_tree(out_dir, work, err);
     icv_experiment *e = malloc(sizeof *e);
-    if (!e)
-        return icv_err_set(err, ICV_ENOMEM, "out of memory");
-    int rc = 0;
+    if (!rc && !e)
+        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
     char kind[8] = "";
     for (int i = 0; i < n && !rc; i++) {
         if ((rc = icv_experiment_load(experiments[i], e, err)))
@@ -122,28 +147,37 @@ int analysis_coefficients_job(const char *const *experiments, int n, const char 
                              e->path, e->kind[0] ? e->kind : "impact", kind);
             break;
         }
-        char tracks[ICV_PATH_MAX], dir[ICV_PATH_MAX];
+        /* dir: where this experiment's files go (work or work/<name>); shown: the
+         * tracks' path as the user knows it (out_dir's), for messages */
+        char tracks[ICV_PATH_MAX], dir[ICV_PATH_MAX], shown[ICV_PATH_MAX], rel[ICV_PATH_MAX];
+        snprintf(rel, sizeof rel, "%s%stracks3d.csv", n == 1 ? "" : e->name, n == 1 ? "" : "/");
         if (n == 1)
-            snprintf(dir, sizeof dir, "%s", out_dir);
-        else if ((rc = icv_path_join(dir, sizeof dir, out_dir, e->name, err)))
+            snprintf(dir, sizeof dir, "%s", work);
+        else if ((rc = icv_path_join(dir, sizeof dir, work, e->name, err)))
             break;
-        if (tracks_path && n == 1)
+        if (tracks_path && n == 1) {
             snprintf(tracks, sizeof tracks, "%s", tracks_path);
-        else if ((rc = icv_path_join(tracks, sizeof tracks, dir, "tracks3d.csv", err)))
+            snprintf(shown, sizeof shown, "%s", tracks_path);
+        } else if ((rc = icv_path_join(tracks, sizeof tracks, work, rel, err)) ||
+                   (rc = icv_path_join(shown, sizeof shown, out_dir, rel, err))) {
             break;
-        rc = measure_one(e, tracks, dir, &reps[i], err);
+        }
+        rc = measure_one(e, tracks, shown, dir, &reps[i], err);
     }
     free(e);
-    if (rc)
-        return rc;
-    if (n > 1) {
-        double chi2, p;
-        analysis_coefficient_combine(reps, n, result, &chi2, &p);
-    } else {
-        *result = reps[0];
+    if (!rc) {
+        if (n > 1) {
+            double chi2, p;
+            analysis_coefficient_combine(reps, n, result, &chi2, &p);
+        } else {
+            *result = reps[0];
+        }
+        char path[ICV_PATH_MAX];
+        if (!(rc = icv_path_join(path, sizeof path, work, "coefficients.json", err)) &&
+            !(rc = analysis_coefficient_write(path, result, reps, n, err)))
+            rc = icv_dir_swap(work, out_dir, err);
     }
-    char path[ICV_PATH_MAX];
-    if ((rc = icv_mkdirs(out_dir, err)) || (rc = icv_path_join(path, sizeof path, out_dir, "coefficients.json", err)))
-        return rc;
-    return analysis_coefficient_write(path, result, reps, n, err);
+    if (rc)
+        icv_dir_remove(work);
+    return rc;
 }

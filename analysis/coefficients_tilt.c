@@ -13,40 +13,85 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/coefficients_internal.h"
 
 #define REST_MIN 8     /* frames at rest before an onset can be found */
 #define AFTER 12       /* frames after the coarse onset in the fine fit */
 #define REST_WINDOW 30 /* frames of the local rest line (a drift is a line over it) */
 #define PERSIST 6      /* frames in a row beyond 5 sigma: the onset for good */
 
-/* chi^2 of the best b0 + b1 (t - tc) + a (t - t0)_+^2 / 2 over samples [i0, i1) */
-static double onset_chi2(const double *t, const double *s, const int *ok, int i0, int i1, double t0, double sigma,
-                         double *accel, gsl_matrix *X, gsl_vector *y, gsl_vector *c, gsl_matrix *cov)
+/* The plate's angle near time tc: a line c0 + c1 (t - tc) through the angles within
+ * 0.5 s (the plate is raised evenly), c0's variance (GSL's, scaled by the residuals)
+ * and the residuals' scatter (one view's angle noise). 0 when at least 5 angles. */
+static int angle_line(const double *t, const double *angle, long n, double tc, double *tw, double *aw, double *c0,
+                      double *c1, double *c0_var, double *frame_sd)
 {
-    int m = 0;
+    int k = 0;
+    for (long i = 0; i < n; i++)
+        if (isfinite(angle[i]) && fabs(t[i] - tc) <= 0.5)
+            tw[k] = t[i] - tc, aw[k] = angle[i], k++;
+    if (k < 5)
+        return -1;
+    double c01, c11, sumsq;
+    gsl_fit_linear(tw, 1, aw, 1, (size_t)k, c0, c1, c0_var, &c01, &c11, &sumsq);
+    *frame_sd = sqrt(sumsq / (k - 2));
+    return 0;
+}
+
+/* The displacement's model about an onset t0, linear in (b0, b1, a):
+ * s = b0 + b1 (t - t0) + a (tau^2/2 - k1 tau^3/6) + k2 tau^3/6 for tau = t - t0 > 0.
+ * The plate goes on rising while the body slides, so its acceleration grows: with
+ * theta = theta_s + w tau, s'' = g (sin theta - mu_k cos theta) has the slope
+ * w (g / cos theta_s - a tan theta_s) at the onset (mu_k eliminated by a); k1 =
+ * w tan theta_s, k2 = w g / cos theta_s. A constant a instead put the onset 1.3-1.6 ms
+ * late on the exact motion at 0.05 rad/s (the rest of a frame's lag seen on video). */
+typedef struct {
+    double k1, k2; /* 1/s, m/s^3 */
+} onset_model;
+
+/* The fit of the model over the measured samples [i0, i1) for onset t0, generalised
+ * least squares for noise correlated between neighbouring frames as AR(1) with rho
+ * (the plate's pose is smoothed over 17 frames, and coded video leaves neighbours
+ * alike): each row less rho times the one before (Prais-Winsten; the first of a run
+ * of consecutive frames times sqrt(1 - rho^2)). Returns the whitened residuals' sum of
+ * squares; *accel the fitted a; resid (may be NULL) the plain residuals, with gaps as
+ * NaN, for estimating rho. */
+static double onset_fit(const double *t, const double *s, const int *ok, int i0, int i1, double t0,
+                        const onset_model *om, double rho, double *accel, double *resid, gsl_matrix *X,
+                        gsl_vector *y, gsl_vector *c, gsl_matrix *cov, gsl_multifit_linear_workspace *w)
+{
+    int m = 0, prev = -2;
+    double xp[3] = {0, 0, 0}, yp = 0, f0 = sqrt(1 - rho * rho);
     for (int i = i0; i < i1; i++) {
         if (!ok[i])
             continue;
-        double tau = t[i] - t0;
-        gsl_matrix_set(X, (size_t)m, 0, 1);
-        gsl_matrix_set(X, (size_t)m, 1, t[i] - t0);
-        gsl_matrix_set(X, (size_t)m, 2, tau > 0 ? 0.5 * tau * tau : 0);
-        gsl_vector_set(y, (size_t)m, s[i]);
+        double tau = t[i] - t0, q = tau > 0 ? tau * tau : 0, cube = tau > 0 ? q * tau / 6 : 0;
+        double x[3] = {1, tau, 0.5 * q - om->k1 * cube}, yi = s[i] - om->k2 * cube;
+        int run = prev == i - 1; /* follows the sample before: whitened against it */
+        for (int k = 0; k < 3; k++)
+            gsl_matrix_set(X, (size_t)m, (size_t)k, run ? x[k] - rho * xp[k] : f0 * x[k]);
+        gsl_vector_set(y, (size_t)m, run ? yi - rho * yp : f0 * yi);
+        memcpy(xp, x, sizeof xp);
+        yp = yi;
+        prev = i;
         m++;
     }
     gsl_matrix_view Xv = gsl_matrix_submatrix(X, 0, 0, (size_t)m, 3);
     gsl_vector_view yv = gsl_vector_subvector(y, 0, (size_t)m);
     double chisq;
-    gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc((size_t)m, 3);
-    gsl_multifit_linear(&Xv.matrix, &yv.vector, c, cov, &chisq, w);
-    gsl_multifit_linear_free(w);
+    gsl_multifit_linear(&Xv.matrix, &yv.vector, c, cov, &chisq, w); /* w sized for [i0, i1) */
     *accel = gsl_vector_get(c, 2);
-    return chisq / (sigma * sigma);
+    for (int i = i0; resid && i < i1; i++) {
+        double tau = t[i] - t0, q = tau > 0 ? tau * tau : 0, cube = tau > 0 ? q * tau / 6 : 0;
+        resid[i - i0] = ok[i] ? s[i] - om->k2 * cube - gsl_vector_get(c, 0) - gsl_vector_get(c, 1) * tau -
+                                    *accel * (0.5 * q - om->k1 * cube)
+                              : NAN;
+    }
+    return chisq;
 }
 
 int analysis_coefficient_tilt_video(const double *t, const double *angle, const double *s, long n,
-                                    analysis_coefficient *out, icv_err *err)
+                                    double level_noise_ratio, analysis_coefficient *out, icv_err *err)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->coefficient, sizeof out->coefficient, "mu_s");
@@ -54,11 +99,15 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
     snprintf(out->method, sizeof out->method,
              "tilt from video: mu_s = tan(plate angle at the onset of sliding) (Han Sun eq. 4.32)");
     out->first_frame = out->last_frame = -1;
-    int *ok = malloc(sizeof *ok * (size_t)(n > 0 ? n : 1));
-    double *d = malloc(sizeof *d * (size_t)(n > 0 ? n : 1));
-    if (!ok || !d) {
+    size_t nn = (size_t)(n > 0 ? n : 1);
+    int *ok = malloc(sizeof *ok * nn), *fi = malloc(sizeof *fi * nn);
+    double *d = malloc(sizeof *d * nn), *tw = malloc(sizeof *tw * nn), *aw = malloc(sizeof *aw * nn);
+    if (!ok || !fi || !d || !tw || !aw) {
         free(ok);
+        free(fi);
         free(d);
+        free(tw);
+        free(aw);
         return icv_err_set(err, ICV_ENOMEM, "tilt: out of memory");
     }
     int m = 0, nd = 0;
@@ -135,62 +184,80 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
                          max_d * 1e3, sigma * 1e3, max_angle * 180 / M_PI);
         goto done;
     }
+    /* the plate's angle and rate near the coarse onset, for the fine onset's model */
+    double c0, c1, c0_var, frame_sd, tc = t[i_on];
+    if (angle_line(t, angle, n, tc, tw, aw, &c0, &c1, &c0_var, &frame_sd)) {
+        rc = icv_err_set(err, ICV_ENOTFOUND, "tilt: the plate's angle was measured in fewer than 5 frames within "
+                                             "0.5 s of the onset (%.3f s)", tc);
+        goto done;
+    }
     /* the fine onset: t0 scanned over the frames before the coarse onset, in steps of
-     * 1/50 frame; every frame from the start to AFTER frames past the onset */
+     * 1/50 frame; every frame from REST_WINDOW before to AFTER past the onset */
     long i1 = i_on + AFTER < n ? i_on + AFTER : n, i0 = i_on > REST_WINDOW ? i_on - REST_WINDOW : 0;
     double dt = (t[n - 1] - t[0]) / (double)(n - 1);
-    gsl_matrix *X = gsl_matrix_alloc((size_t)i1, 3), *cov = gsl_matrix_alloc(3, 3);
-    gsl_vector *y = gsl_vector_alloc((size_t)i1), *c = gsl_vector_alloc(3);
-    if (!X || !cov || !y || !c) {
+    gsl_matrix *X = gsl_matrix_alloc((size_t)(i1 - i0), 3), *cov = gsl_matrix_alloc(3, 3);
+    gsl_vector *y = gsl_vector_alloc((size_t)(i1 - i0)), *c = gsl_vector_alloc(3);
+    gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc((size_t)(i1 - i0), 3);
+    enum { STEPS = 1200 };
+    double chi[STEPS + 1];
+    if (!X || !cov || !y || !c || !w) {
         rc = icv_err_set(err, ICV_ENOMEM, "tilt: out of memory");
     } else {
-        int steps = 200;
-        double best = INFINITY, t_best = t[i_on], a_best = 0;
-        double *chi = malloc(sizeof(double) * (size_t)(steps + 1));
+        double best = INFINITY, t_best = t[i_on], a_best = 0, rho = 0;
         double ta = t[i_on] - 3 * dt, tb = t[i_on] + dt;
-        for (int k = 0; k <= steps && chi; k++) {
-            double t0 = ta + (tb - ta) * k / steps, a;
-            chi[k] = onset_chi2(t, s, ok, (int)i0, (int)i1, t0, sigma, &a, X, y, c, cov);
-            if (chi[k] < best)
-                best = chi[k], t_best = t0, a_best = a;
+        /* twice: plain least squares for the residuals' lag-1 correlation at the best
+         * onset, then with it */
+        for (int pass = 0; pass < 2; pass++) {
+            double t_prev = t_best;
+            if (pass == 1) { /* X: the plain design, d: the residuals (NaN: not measured) */
+                double th = c0 + c1 * (t_prev - tc), a;
+                onset_model om = {c1 * tan(th), c1 * ANALYSIS_G_STANDARD / cos(th)};
+                onset_fit(t, s, ok, (int)i0, (int)i1, t_prev, &om, 0, &a, d, X, y, c, cov, w);
+                int m = 0;
+                for (long i = i0; i < i1; i++)
+                    if (ok[i])
+                        d[m] = d[i - i0], fi[m++] = (int)i;
+                gsl_matrix_view Xv = gsl_matrix_submatrix(X, 0, 0, (size_t)m, 3);
+                coef_noise nz;
+                rho = coef_ar1_noise(&Xv.matrix, d, fi, m, 0.9, NULL, &nz) == 0 ? nz.rho : 0;
+            }
+            best = INFINITY;
+            for (int k = 0; k <= STEPS; k++) {
+                double t0 = ta + (tb - ta) * k / STEPS, a, th = c0 + c1 * (t0 - tc);
+                onset_model om = {c1 * tan(th), c1 * ANALYSIS_G_STANDARD / cos(th)};
+                chi[k] = onset_fit(t, s, ok, (int)i0, (int)i1, t0, &om, rho, &a, NULL, X, y, c, cov, w);
+                if (chi[k] < best)
+                    best = chi[k], t_best = t0, a_best = a;
+            }
         }
-        /* sigma of t0: where chi^2 (scaled to its dof when the residuals exceed sigma)
-         * rises by 1 on either side */
+        /* sigma of t0: where chi^2, in units of the whitened residuals' variance, rises
+         * by 1 on either side */
         int dof = 0;
         for (long i = i0; i < i1; i++)
             dof += ok[i];
         dof -= 4;
-        double scale = fmax(1.0, best / (dof > 0 ? dof : 1)), lo = ta, hi = tb;
-        for (int k = 0; k <= steps && chi; k++) {
-            double t0 = ta + (tb - ta) * k / steps;
+        double scale = best / (dof > 0 ? dof : 1), lo = ta, hi = tb;
+        for (int k = 0; k <= STEPS; k++) {
+            double t0 = ta + (tb - ta) * k / STEPS;
             if ((chi[k] - best) / scale <= 1) {
                 lo = fmin(lo == ta ? t0 : lo, t0);
                 hi = t0;
             }
         }
-        free(chi);
-        /* plus a frame's quantisation, 1/sqrt(12) frame: coded video moves a marker that
-         * starts to move late (skipped blocks; the first frames of a slide on H.264 CRF
-         * 18 lagged by up to a frame in the tests) */
-        double t0_sd = hypot(fmax(0.5 * (hi - lo), (tb - ta) / steps), dt / sqrt(12.0));
-        /* the angle at t0: a line through the angles within 0.5 s */
-        double *tw = malloc(sizeof(double) * (size_t)n), *aw = malloc(sizeof(double) * (size_t)n);
-        int k = 0;
-        for (long i = 0; tw && aw && i < n; i++)
-            if (isfinite(angle[i]) && fabs(t[i] - t_best) <= 0.5)
-                tw[k] = t[i] - t_best, aw[k] = angle[i], k++;
-        if (k < 5) {
-            rc = icv_err_set(err, ICV_ENOTFOUND, "tilt: the plate's angle was measured in %d frames near the onset",
-                             k);
+        double t0_sd = fmax(0.5 * (hi - lo), (tb - ta) / STEPS);
+        /* the angle at t0: the line through the angles within 0.5 s of it */
+        if (angle_line(t, angle, n, t_best, tw, aw, &c0, &c1, &c0_var, &frame_sd)) {
+            rc = icv_err_set(err, ICV_ENOTFOUND, "tilt: the plate's angle was measured in fewer than 5 frames "
+                                                 "within 0.5 s of the onset (%.3f s)", t_best);
         } else {
-            double c0, c1, c00, c01, c11, sumsq;
-            gsl_fit_linear(tw, 1, aw, 1, (size_t)k, &c0, &c1, &c00, &c01, &c11, &sumsq);
-            double frame_sd = sqrt(sumsq / (k - 2)); /* one view's angle noise */
-            double fit_sd = sqrt(c00);               /* GSL scales it by the residuals' variance */
             out->theta = c0;
             /* the angle's sigma: the line at t0, the onset's uncertainty along the line,
-             * and the level board's own view (taken as one frame's angle noise) */
-            out->theta_sd = sqrt(fit_sd * fit_sd + c1 * c1 * t0_sd * t0_sd + frame_sd * frame_sd);
+             * and the level board's own view: one frame's angle noise scaled by its
+             * corners' noise relative to a frame's (a still image against coded video:
+             * 0.012 against 0.033 px on synth's tilts, whose level errors were 0.3-0.4
+             * of a frame's) */
+            double level_sd = frame_sd * (level_noise_ratio > 0 ? level_noise_ratio : 1);
+            out->theta_sd = sqrt(c0_var + c1 * c1 * t0_sd * t0_sd + level_sd * level_sd);
             out->value = tan(out->theta);
             out->sd = out->theta_sd / (cos(out->theta) * cos(out->theta));
             out->a = a_best;
@@ -202,15 +269,17 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
                 snprintf(out->warnings[out->n_warnings++], sizeof out->warnings[0],
                          "the motion after the onset does not accelerate down the plate (a = %.3g m/s^2)", a_best);
         }
-        free(tw);
-        free(aw);
     }
+    gsl_multifit_linear_free(w);
     gsl_matrix_free(X);
     gsl_matrix_free(cov);
     gsl_vector_free(y);
     gsl_vector_free(c);
 done:
     free(ok);
+    free(fi);
     free(d);
+    free(tw);
+    free(aw);
     return rc;
 }

@@ -148,6 +148,23 @@ int icv_file_exists(const char *path);
 int icv_paths_expand(const char *pattern, char ***paths, size_t *count, icv_err *err);
 void icv_paths_free(char **paths, size_t count);
 
+/* ---- output folders that appear whole (atomic_dir.c) ------------------- */
+
+/* Makes an empty working folder beside dir, "<dir>.<tag>.XXXXXX" (trailing slashes
+ * of dir left out; dir's parent created if needed), its path into work (n bytes).
+ * Refuses "/", "." and ".." (a folder replaced as a whole needs a name). */
+int icv_workdir_make(const char *dir, const char *tag, char *work, size_t n, icv_err *err);
+/* Moves the folder tmp into place as dir: dir, if any, is moved aside, tmp renamed
+ * to dir, then the old one removed. On failure dir is as it was (tmp is left for the
+ * caller to remove). */
+int icv_dir_swap(const char *tmp, const char *dir, icv_err *err);
+/* Removes a folder and everything in it (best effort; symbolic links not followed). */
+void icv_dir_remove(const char *path);
+/* Every file under src hard-linked at the same place under dst (copied where a link
+ * cannot be made), subfolders created, symbolic links copied as links: a working
+ * folder that starts as DIR was. */
+int icv_dir_link_tree(const char *src, const char *dst, icv_err *err);
+
 /* ---- the experiment model (experiment.yaml) ---------------------------- */
 
 #define ICV_MAX_CAMERAS 4

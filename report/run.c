@@ -2,16 +2,12 @@
  * replaces DIR only when all succeeded (issue #10 items 1 and 6), each stage reused
  * from DIR when its key, the digest of everything it reads, matches the one DIR's
  * manifest recorded (the stage cache: run_cache.h, docs/report.md). */
-#define _XOPEN_SOURCE 700 /* nftw */
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "report/run_cache.h"
 #include "track/track_pipeline.h"
@@ -26,36 +22,6 @@ int report_stage_parse(const char *name)
         if (!strcmp(name, stage_names[s]))
             return s;
     return -1;
-}
-
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb; (void)flag; (void)ftw;
-    return remove(path);
-}
-
-static void rm_tree(const char *path) { nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS); }
-
-/* dir becomes the contents of tmp; the old dir, if any, is removed after */
-static int swap_into_place(const char *tmp, const char *dir, icv_err *err)
-{
-    char old[ICV_PATH_MAX];
-    struct stat st;
-    int had = stat(dir, &st) == 0;
-    if (had) {
-        snprintf(old, sizeof old, "%s.old.%ld", dir, (long)getpid());
-        if (rename(dir, old) != 0)
-            return icv_err_set(err, ICV_EIO, "%s: cannot move the previous results aside: %s", dir, strerror(errno));
-    }
-    if (rename(tmp, dir) != 0) {
-        int e = errno;
-        if (had)
-            rename(old, dir);
-        return icv_err_set(err, ICV_EIO, "%s: cannot move the new results into place: %s", dir, strerror(e));
-    }
-    if (had)
-        rm_tree(old);
-    return 0;
 }
 
 /* ---- the analysis's results between stages: .impactcv/analysis.bin (analyze) and
@@ -529,12 +495,8 @@ int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
     run_ctx c;
     int rc = ctx_open(&c, o, &r->job, err), up;
     c.r = r;
-    char parent[ICV_PATH_MAX];
-    icv_path_dirname(parent, sizeof parent, o->out_dir);
     if (!rc)
-        rc = icv_mkdirs(parent, err);
-    if (!rc && (snprintf(c.work, sizeof c.work, "%s.run.XXXXXX", o->out_dir) >= (int)sizeof c.work || !mkdtemp(c.work)))
-        rc = icv_err_set(err, ICV_EIO, "%s: cannot make a working folder beside it: %s", o->out_dir, strerror(errno));
+        rc = icv_workdir_make(o->out_dir, "run", c.work, sizeof c.work, err);
     int made = !rc;
     if (!rc)
         rc = run_stages(&c, from, &up, err);
@@ -542,9 +504,9 @@ int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
     for (int s = 0; s < REPORT_N_STAGES; s++)
         ran |= r->ran[s];
     if (!rc && ran && !(rc = report_cache_write(c.work, &c.now, err)))
-        rc = swap_into_place(c.work, o->out_dir, err);
+        rc = icv_dir_swap(c.work, o->out_dir, err);
     if (made && (rc || !ran))
-        rm_tree(c.work);
+        icv_dir_remove(c.work);
     ctx_close(&c);
     if (rc)
         return rc;

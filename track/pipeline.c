@@ -856,7 +856,9 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     res.n_cameras = nc;
     res.n_markers = nm;
     res.planar = nc == 1;
-    if ((rc = load_calibration(exp, cal, err)) != 0)
+    if (opt.calibration) /* loaded once by the caller (track_calibration_load) */
+        *cal = *opt.calibration;
+    else if ((rc = load_calibration(exp, cal, err)) != 0)
         goto done;
     memcpy(res.surface_R, cal->surf.R.m, sizeof res.surface_R);
     icv_v3_to_array(cal->surf.t, res.surface_t);

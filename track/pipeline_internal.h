@@ -12,7 +12,7 @@
 
 #define PL_QUALITY_MAX 65536 /* bytes: ~250 views with their names; more are left out */
 
-typedef struct {
+typedef struct pl_calib { /* track_calibration in track_pipeline.h */
     calib_intrinsics in[2];
     double R[3][3], T[3];  /* second camera from the first */
     calib_surface surf;    /* surface frame in the reference camera's frame */

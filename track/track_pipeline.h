@@ -60,6 +60,9 @@ typedef struct {
     int debug_frames;       /* 1: at debug level (-v), one line per frame and camera: the
                                detector's statistics and the cross-camera matches.
                                Default 0 */
+    const struct pl_calib *calibration; /* the experiment's calibration and surface frame
+                               already loaded (track_calibration_load; the caller still owns
+                               it), or NULL (default): loaded here */
 } track_pipeline_options;
 
 void track_pipeline_options_default(track_pipeline_options *o);
@@ -181,13 +184,22 @@ int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b
 
 /* ---- coefficient experiments (issue #11): the vertical and the tilt ------ */
 
+/* An experiment's calibration and surface frame as the track job loads them (from
+ * calibration.file or by calibrating the board images: seconds), loaded once for a
+ * job that needs them twice (a slide's level board, then its tracking). Opaque;
+ * job_calibration.c. */
+typedef struct pl_calib track_calibration;
+int track_calibration_load(const icv_experiment *exp, track_calibration **out, icv_err *err);
+void track_calibration_free(track_calibration *cal);
+
 /* Gravity in the surface frame from the board lying on a level reference
  * (experiment.yaml coefficients.level_images; level_ref.c): g = -g0 n, n the level
  * board's normal (up) in the surface frame; g0 in m/s^2. *incline_sd (rad): 1-sigma of
  * the angle between the two boards' normals, from each board's corner scatter about
- * its plane (stereo), or its reprojection residual (one camera; a lower bound). Loads
- * the calibration as the track job does. */
-int track_level_gravity(const icv_experiment *exp, double g0, icv_vec3 *g, double *incline_sd, icv_err *err);
+ * its plane (stereo), or its reprojection residual (one camera; a lower bound). cal:
+ * the experiment's calibration, or NULL: loaded here as the track job does. */
+int track_level_gravity(const icv_experiment *exp, const track_calibration *cal, double g0, icv_vec3 *g,
+                        double *incline_sd, icv_err *err);
 
 /* The tilt from video (plate_track.c): the reference camera's video, the board lying
  * on the plate found in the first frame and followed corner by corner (the plate

@@ -1,8 +1,10 @@
 /* test_coefficients_video.c: mu_k, mu_s and e_n measured by `impactcv coefficients`
  * on synth's rendered videos of a slide, a tilt and a drop (issue #11: each within
- * 0.01 of the truth, sigmas honest over seeds), and bad input on video: one line each.
- * Videos are 640x480 and short (90-144 frames) so that each test takes seconds; the
- * seed study runs under `make accuracy`. */
+ * 0.01 of the truth, sigmas honest over seeds), and bad input on video: one line each,
+ * and nothing left in DIR. Videos are 640x480 and short (72-86 frames, 9 board views
+ * placed where both cameras see them) so that each test takes seconds; the seed study
+ * (whose sigmas must be honest) runs under `make accuracy`. */
+#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +28,10 @@
     "render: {flash: none}\n"                                                                                      \
     "output: {codec: h264, crf: 18}\n"
 
-/* 20 deg incline, mu_k given, released at 0.1 s, stereo at 120 fps for 0.75 s; the
- * incline from the level board (gravity: auto) */
+/* 20 deg incline, mu_k given, released at 0.1 s, stereo at 120 fps for 0.6 s; the
+ * incline from the level board (gravity: auto). The boards 0.45 m from the cameras:
+ * the auto distance left 5 of 12 pairs without the whole board in both views (each a
+ * second of failed detection, and seed 18 below the 5 pairs calibration needs) */
 static const char slide_scn[] = "name: slide\nkind: slide\nseed: %d\nduration: %g\nslope: 0.3490658504\n"
                                 "downhill: [-1, 0, 0]\n" BOX_BODY
                                 "model: {restitution: newton, mu_s: 0.6, mu_k: %g, e_n: 0.5}\n"
@@ -39,11 +43,11 @@ static const char slide_scn[] = "name: slide\nkind: slide\nseed: %d\nduration: %
                                 "  - {id: right, width: 640, height: 480, fx: 560, dist: [-0.09, 0.04, 0, 0, 0],\n"
                                 "     pose: {look_from: [0.1, 0.55, -0.3], look_at: [0.05, 0, -0.03]},\n"
                                 "     fps: 120, exposure: 0.002}\n"
-                                "board: {cols: 9, rows: 6, square: 0.023, views: 12}\n";
+                                "board: {cols: 9, rows: 6, square: 0.023, views: 9, distance: 0.45}\n";
 
-/* the plate raised from 0.29 rad at 0.05 rad/s from 0.2 s, one camera at 60 fps */
+/* the plate raised at 0.05 rad/s from 0.2 s, one camera at 60 fps */
 static const char tilt_scn[] = "name: tilt\nkind: tilt\nseed: %d\nduration: %g\n"
-                               "tilt: {start: 0.29, rate: 0.05, time: 0.2}\n" BOX_BODY
+                               "tilt: {start: %.6f, rate: 0.05, time: 0.2}\n" BOX_BODY
                                "model: {restitution: newton, mu_s: %g, mu_k: 0.25, e_n: 0.5}\n"
                                "release: {position: [-0.08, 0.015, -0.12]}\n"
                                "cameras:\n"
@@ -53,8 +57,8 @@ static const char tilt_scn[] = "name: tilt\nkind: tilt\nseed: %d\nduration: %g\n
                                "board: {cols: 9, rows: 6, square: 0.023, views: 9}\n";
 
 /* the seeds' rod dropped upright (euler213 [0.5, tilt, 0]) onto the level plate,
- * stereo at 240 fps with a flash for the sync */
-static const char drop_scn[] = "name: drop\nkind: drop\nseed: %d\nduration: 0.4\nmax_impacts: 1\n"
+ * stereo at 240 fps with a flash for the sync; the impact at 0.23 s */
+static const char drop_scn[] = "name: drop\nkind: drop\nseed: %d\nduration: %g\nmax_impacts: 1\n"
                                "body:\n"
                                "  mass: 0.169\n"
                                "  inertia: [[1.312e-3, 0, 0], [0, 7.7e-6, 0], [0, 0, 1.312e-3]]\n"
@@ -71,7 +75,7 @@ static const char drop_scn[] = "name: drop\nkind: drop\nseed: %d\nduration: 0.4\
                                "  - {id: right, width: 640, height: 480, fx: 700, dist: [-0.11, 0.06, 0, 0, 0],\n"
                                "     pose: {look_from: [0.3, 0.5, 0.8], look_at: [0, 0.2, 0]}, fps: 240,\n"
                                "     exposure: 0.002, start_offset_frames: 0.6}\n"
-                               "board: {cols: 9, rows: 6, square: 0.023, views: 12}\n"
+                               "board: {cols: 9, rows: 6, square: 0.023, views: 9}\n"
                                "render: {flash: {time: 0.01, duration: 0.002, gain: 0.8}}\n"
                                "output: {codec: h264, crf: 20}\n";
 
@@ -113,22 +117,32 @@ typedef struct {
 static void record(study *s, const char *what, int seed, double value, double sd, double truth)
 {
     double z = (value - truth) / sd;
-    printf("     %s run %d: %.4f +- %.4f (truth %.4f, error %.4f = %.1f sigma)\n", what, seed, value, sd, truth,
+    printf("     %s run %d: %.5f +- %.5f (truth %.4f, error %+.5f = %+.2f sigma)\n", what, seed, value, sd, truth,
            value - truth, z);
     s->worst = fmax(s->worst, fabs(value - truth));
     s->z2 += z * z;
     s->n++;
 }
 
-/* the target of every kind: within 0.01 of the truth; the sigmas honest: the RMS of
- * error / sigma over the seeds below 2.5 (with 1-5 seeds an honest sigma gives an RMS
- * near 1, rarely above 2; far larger means the sigma is not the error's size) */
+/* Every kind within 0.01 of the truth; the sigmas honest: errors / sigma over the
+ * seeds with an RMS in 0.7-1.5 (issue #11's target). One seed (make test) can only
+ * show a sigma too small (|z| < 3.5: 1 in 2000 for an honest one). Several: an RMS
+ * below 0.5 or above 2 fails (an honest sigma gives that 1 time in 16 with 5 seeds;
+ * the sigmas before this study gave 0.21, 0.23 and 1.49), and outside 0.7-1.5 the
+ * test SKIPs with its figure: the target missed, not a dishonest sigma. */
 static void check_study(const study *s, const char *what)
 {
     double rms = sqrt(s->z2 / s->n);
-    printf("     %s over %d seeds: worst error %.4f, RMS error/sigma %.2f\n", what, s->n, s->worst, rms);
+    printf("     %s over %d seeds: worst error %.5f, RMS error/sigma %.2f\n", what, s->n, s->worst, rms);
     ASSERT_NEAR(s->worst, 0, 0.01);
-    ASSERT(rms < 2.5, "%s: errors are %.2f times the reported sigmas (RMS over %d seeds)", what, rms, s->n);
+    if (s->n == 1) {
+        ASSERT(rms < 3.5, "%s: the error is %.2f times the reported sigma", what, rms);
+        return;
+    }
+    ASSERT(rms >= 0.5 && rms <= 2.0, "%s: errors are %.2f times the reported sigmas (RMS over %d seeds)", what, rms,
+           s->n);
+    if (rms < 0.7 || rms > 1.5)
+        SKIP("%s: RMS error/sigma %.2f over %d seeds, outside the target 0.7-1.5", what, rms, s->n);
 }
 
 /* One kind's seed study: scene(k) writes seed k's scenario and its true coefficient;
@@ -167,7 +181,7 @@ static void run_study(const char *what, int n_seeds, scene_fn scene, extra_fn ex
 static void slide_scene(int k, char *text, size_t n, double *truth)
 {
     *truth = 0.2 + 0.05 * (k % 3);
-    snprintf(text, n, slide_scn, 11 + k, 0.75, *truth);
+    snprintf(text, n, slide_scn, 11 + k, 0.6, *truth);
 }
 
 static void slide_extra(int k, const analysis_coefficient *c)
@@ -175,42 +189,51 @@ static void slide_extra(int k, const analysis_coefficient *c)
     (void)k;
     ASSERT_EQ_INT(c->n_warnings, 0); /* constant acceleration */
     ASSERT(c->theta_sd > 0, "the incline's sigma from the level board is %g", c->theta_sd);
+    /* the residuals' scatter is the centre's noise: tens of micrometres on these
+     * stereo tracks (0.3 mm per marker was assumed before) */
+    ASSERT(c->noise > 5e-6 && c->noise < 1e-4, "the slide fit's residual scatter is %g m", c->noise);
 }
+
+/* onset at 0.8 s: the plate starts 0.03 rad below atan(mu_s) at 0.2 s */
+#define TILT_LEAD 0.03
 
 static void tilt_scene(int k, char *text, size_t n, double *truth)
 {
-    *truth = 0.35 + 0.01 * (k % 3); /* onset at 1.13-1.48 s */
-    snprintf(text, n, tilt_scn, 21 + k, 1.5 + 0.2 * (k % 3), *truth);
+    *truth = 0.35 + 0.01 * (k % 3);
+    snprintf(text, n, tilt_scn, 21 + k, 1.1, atan(*truth) - TILT_LEAD, *truth);
 }
 
 static void tilt_extra(int k, const analysis_coefficient *c)
 {
+    (void)k;
     ASSERT_EQ_INT(c->n_warnings, 0);
-    /* the onset within 2 of its sigmas plus a frame (60 fps) of the truth */
-    double t_on = 0.2 + (atan(0.35 + 0.01 * (k % 3)) - 0.29) / 0.05;
-    ASSERT_NEAR(c->onset_s, t_on, 2 * c->onset_sd + 1 / 60.0);
+    /* the onset within 3 of its sigmas of the truth (it was a frame late before the
+     * growth of the acceleration entered the onset's model) */
+    ASSERT_NEAR(c->onset_s, 0.2 + TILT_LEAD / 0.05, 3 * c->onset_sd);
 }
 
 static void drop_scene(int k, char *text, size_t n, double *truth)
 {
     *truth = 0.4 + 0.1 * (k % 3);
-    snprintf(text, n, drop_scn, 31 + k, *truth, 0.0);
+    snprintf(text, n, drop_scn, 31 + k, 0.36, *truth, 0.0);
 }
 
-/* one seed each in `make test`; five under `make accuracy` */
+/* one seed each in `make test`; six under `make accuracy` */
+#define STUDY_SEEDS 6
+
 TEST(test_coefficients_video_slide_mu_k)
 {
-    run_study("slide mu_k", th_accuracy() ? 5 : 1, slide_scene, slide_extra);
+    run_study("slide mu_k", th_accuracy() ? STUDY_SEEDS : 1, slide_scene, slide_extra);
 }
 
 TEST(test_coefficients_video_tilt_mu_s)
 {
-    run_study("tilt mu_s", th_accuracy() ? 5 : 1, tilt_scene, tilt_extra);
+    run_study("tilt mu_s", th_accuracy() ? STUDY_SEEDS : 1, tilt_scene, tilt_extra);
 }
 
 TEST(test_coefficients_video_drop_e_n)
 {
-    run_study("drop e_n", th_accuracy() ? 5 : 1, drop_scene, NULL);
+    run_study("drop e_n", th_accuracy() ? STUDY_SEEDS : 1, drop_scene, NULL);
 }
 
 /* the last line of stderr: the one line a failed command prints */
@@ -225,35 +248,60 @@ static const char *last_line(const char *s)
     return p;
 }
 
-TEST(test_coefficients_video_bad_input_one_line_each)
+/* whether the folder holds anything (or exists at all) */
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d)
+        closedir(d);
+    return d ? n : -1;
+}
+
+TEST(test_coefficients_video_bad_input_one_line_each_nothing_left)
 {
     const char *d = th_tmpdir();
-    char text[8192];
+    char text[8192], out[1024];
     th_proc p;
-    /* a slide where friction holds the body (mu_k 0.5 > tan 20 deg): no motion */
-    snprintf(text, sizeof text, slide_scn, 3, 0.4, 0.5);
+    /* a slide where friction holds the body (mu_k 0.5 > tan 20 deg): tracking
+     * succeeds, then no motion; DIR held a file before: it is left as it was */
+    snprintf(text, sizeof text, slide_scn, 3, 0.3, 0.5);
     const char *exp = render(d, "held", text);
     ASSERT(exp != NULL, "render");
-    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/held/c'", exp, d), 1);
+    snprintf(out, sizeof out, "%s/held/c", d);
+    icv_err err = {0};
+    ASSERT(icv_mkdirs(out, &err) == 0 && th_write_file(th_tmp("held/c/note.txt"), "kept\n") == 0, "%s", err.msg);
+    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s'", exp, out), 1);
     ASSERT_STR_CONTAINS(last_line(p.err), "impactcv: ");
     ASSERT_STR_CONTAINS(last_line(p.err), "no motion found along the slope");
+    ASSERT_EQ_INT(entries(out), 1); /* note.txt alone: no tracks, no coefficients.json */
+    ASSERT_STR_CONTAINS(th_read_file(th_tmp("held/c/note.txt")), "kept");
     /* a tilt that stops before the plate reaches atan(mu_s): the body never slides */
-    snprintf(text, sizeof text, tilt_scn, 4, 0.9, 0.35);
+    snprintf(text, sizeof text, tilt_scn, 4, 0.7, 0.29, 0.35);
     exp = render(d, "stuck", text);
     ASSERT(exp != NULL, "render");
     ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/stuck/c'", exp, d), 1);
     ASSERT_STR_CONTAINS(last_line(p.err), "the body never slides");
     /* a rod dropped 0.6 rad from upright: it lands on its end and turns over, not a
      * central drop */
-    snprintf(text, sizeof text, drop_scn, 5, 0.5, 0.6);
+    snprintf(text, sizeof text, drop_scn, 5, 0.4, 0.5, 0.6);
     exp = render(d, "tumble", text);
     ASSERT(exp != NULL, "render");
     ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/tumble/c'", exp, d), 1);
     ASSERT_STR_CONTAINS(last_line(p.err), "not a drop");
-    for (int i = 0; i < 3; i++) {
-        static const char *const sub[] = {"held", "stuck", "tumble"};
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s/c/coefficients.json", d, sub[i]);
-        ASSERT(!icv_file_exists(path), "%s written on failure", path);
+    /* DIR not made, and no working folder left beside it */
+    static const char *const sub[] = {"stuck", "tumble"};
+    for (int i = 0; i < 2; i++) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/%s/c", d, sub[i]);
+        ASSERT(entries(dir) < 0, "%s made on failure", dir);
+        snprintf(dir, sizeof dir, "%s/%s", d, sub[i]);
+        DIR *dd = opendir(dir);
+        for (struct dirent *e; dd && (e = readdir(dd));)
+            ASSERT(strncmp(e->d_name, "c.", 2), "%s/%s left on failure", dir, e->d_name);
+        if (dd)
+            closedir(dd);
     }
 }
