@@ -76,6 +76,13 @@ void calib_detector_defaults(calib_detector *d);
  * +-half_window_px (at most 4); corners near the image edge or that would move more
  * than 1 px are left as they are. Returns how many moved. */
 int calib_corners_refine_symmetry(const calib_image *img, calib_pt2 *uv, int n, double half_window_px);
+/* The same with its scratch allocated once (a board followed in every frame of a
+ * video allocates nothing per frame: track/plate_track.c). NULL from _alloc when out
+ * of memory or half_window_px < 2 (then nothing is refined). */
+typedef struct calib_symmetry_ws calib_symmetry_ws;
+calib_symmetry_ws *calib_symmetry_ws_alloc(double half_window_px);
+void calib_symmetry_ws_free(calib_symmetry_ws *ws);
+int calib_corners_refine_symmetry_ws(calib_symmetry_ws *ws, const calib_image *img, calib_pt2 *uv, int n);
 
 /* Repairs corners the detector misplaced (by more than cornerSubPix's small window
  * can pull back): each corner is compared with the position its grid neighbours
@@ -355,6 +362,10 @@ int calib_report_write_stereo(const calib_stereo *st, char *const *paths1, size_
 /* Mono: solvePnP of the board seen by one calibrated camera. */
 int calib_surface_from_view(const calib_intrinsics *in, const calib_board *b, const calib_pt2 *uv,
                             calib_surface *s, icv_err *err);
+/* The same with the board's points X (calib_board_points, m) given: a caller posing
+ * the board in every frame makes them once (OpenCV's solvePnP still allocates inside). */
+int calib_surface_from_view_points(const calib_intrinsics *in, const calib_board *b, const icv_vec3 *X,
+                                   const calib_pt2 *uv, calib_surface *s, icv_err *err);
 /* Stereo: triangulates every corner, fits the plane (least squares, SVD) and the
  * board's in-plane axes (Kabsch), in camera 1's frame. */
 int calib_surface_from_stereo(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],

@@ -121,14 +121,43 @@ static void sym_ws_free(sym_ws *ws)
 
 int calib_corners_refine_symmetry(const calib_image *img, calib_pt2 *uv, int n, double half_window_px)
 {
-    sym_ws ws;
+    calib_symmetry_ws *ws = calib_symmetry_ws_alloc(half_window_px);
+    int moved = calib_corners_refine_symmetry_ws(ws, img, uv, n);
+    calib_symmetry_ws_free(ws);
+    return moved;
+}
+
+/* the workspace kept for a caller that refines corners in every frame */
+struct calib_symmetry_ws {
+    sym_ws w;
+};
+
+calib_symmetry_ws *calib_symmetry_ws_alloc(double half_window_px)
+{
+    calib_symmetry_ws *ws = malloc(sizeof *ws);
+    if (ws && !sym_ws_init(&ws->w, half_window_px)) {
+        sym_ws_free(&ws->w);
+        free(ws);
+        return NULL;
+    }
+    return ws;
+}
+
+void calib_symmetry_ws_free(calib_symmetry_ws *ws)
+{
+    if (!ws)
+        return;
+    sym_ws_free(&ws->w);
+    free(ws);
+}
+
+int calib_corners_refine_symmetry_ws(calib_symmetry_ws *ws, const calib_image *img, calib_pt2 *uv, int n)
+{
     int moved = 0;
-    if (sym_ws_init(&ws, half_window_px))
-        for (int c = 0; c < n; c++) {
-            double score;
-            moved += refine_one(img, &uv[c], ws.h, ws.raw, ws.tmp, ws.sm, ws.k, ws.sk, &score);
-        }
-    sym_ws_free(&ws);
+    for (int c = 0; ws && c < n; c++) {
+        double score;
+        moved += refine_one(img, &uv[c], ws->w.h, ws->w.raw, ws->w.tmp, ws->w.sm, ws->w.k, ws->w.sk, &score);
+    }
     return moved;
 }
 

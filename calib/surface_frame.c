@@ -46,18 +46,24 @@ int calib_surface_from_view(const calib_intrinsics *in, const calib_board *b, co
     if (!X)
         return icv_err_set(err, ICV_ENOMEM, "surface: out of memory");
     calib_board_points(b, X);
+    int rc = calib_surface_from_view_points(in, b, X, uv, s, err);
+    free(X);
+    return rc;
+}
+
+int calib_surface_from_view_points(const calib_intrinsics *in, const calib_board *b, const icv_vec3 *X,
+                                   const calib_pt2 *uv, calib_surface *s, icv_err *err)
+{
+    int np = b->cols * b->rows;
     double K[9], rv[3], tv[3];
     char msg[200];
     calib_intrinsics_to_k(in, K);
     memset(s, 0, sizeof *s);
-    if (cvb_solve_pnp(np, (const double *)X, (const double *)uv, K, in->dist, rv, tv, msg, sizeof msg)) {
-        free(X);
+    if (cvb_solve_pnp(np, (const double *)X, (const double *)uv, K, in->dist, rv, tv, msg, sizeof msg))
         return icv_err_set(err, ICV_ENUMERIC, "surface: board pose: %s", msg);
-    }
     frame_from_pose(icv_rot_from_axis_angle(icv_v3_from_array(rv)), icv_v3_from_array(tv), NULL, s);
     s->reproj_rms = calib_view_rms(in, rv, tv, X, uv, np);
     s->n_points = np;
-    free(X);
     return 0;
 }
 

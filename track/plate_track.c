@@ -4,7 +4,10 @@
  * then each corner refined from where it was, at the centre of point symmetry: the
  * plate moves well under a pixel per frame), its angle from the level board's normal,
  * and where the body's markers stand on the plate. Workspaces are allocated before
- * the frame loop (calib's PnP keeps one small allocation of its own per call). */
+ * the frame loop (the board's points, the corner refinement's scratch) and the
+ * markers are undistorted in one call after it; what still allocates per frame is
+ * inside OpenCV's solvePnP (its matrices), and a full board detection when the
+ * refined corners lose the board (rare: n_redetect). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,13 +35,13 @@ static icv_vec3 col(icv_mat3 R, int j) { return icv_v3(R.m[0][j], R.m[1][j], R.m
 
 /* the board's pose in this frame: from the last corners when there are some, else (or
  * when that pose's residual is poor) by a full detection; 0 when found */
-static int plate_pose(const calib_intrinsics *in, const calib_board *b, const calib_image *img, calib_pt2 *uv,
-                      int *have, calib_surface *s, long *redetect)
+static int plate_pose(const calib_intrinsics *in, const calib_board *b, const icv_vec3 *X, calib_symmetry_ws *sym,
+                      const calib_image *img, calib_pt2 *uv, int *have, calib_surface *s, long *redetect)
 {
     icv_err e;
     if (*have) {
-        calib_corners_refine_symmetry(img, uv, b->cols * b->rows, 3);
-        if (calib_surface_from_view(in, b, uv, s, &e) == 0 && s->reproj_rms < 0.5)
+        calib_corners_refine_symmetry_ws(sym, img, uv, b->cols * b->rows);
+        if (calib_surface_from_view_points(in, b, X, uv, s, &e) == 0 && s->reproj_rms < 0.5)
             return 0;
         (*redetect)++;
     }
@@ -46,7 +49,7 @@ static int plate_pose(const calib_intrinsics *in, const calib_board *b, const ca
     calib_detector_defaults(&d);
     calib_detection info;
     calib_board_detect(&d, img, b, 0, uv, &info);
-    *have = info.found && calib_surface_from_view(in, b, uv, s, &e) == 0;
+    *have = info.found && calib_surface_from_view_points(in, b, X, uv, s, &e) == 0;
     return *have ? 0 : -1;
 }
 
@@ -128,10 +131,12 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
     pl_calib *cal = calloc(1, sizeof *cal);
     capture_source *src = NULL;
     capture_frame fr = {0};
-    calib_pt2 *uv = NULL;
+    calib_pt2 *uv = NULL, *rays = NULL;
+    icv_vec3 *X = NULL;
+    calib_symmetry_ws *sym = NULL;
     track_detector *det = NULL;
     track_blob *blobs = NULL;
-    double *A = NULL, *B = NULL, *work = NULL, *pose6 = NULL, *rays = NULL;
+    double *A = NULL, *B = NULL, *work = NULL, *pose6 = NULL;
     unsigned char *seen = NULL, *posed = NULL;
     int rc = 0;
     if (!exp || !cal) {
@@ -171,10 +176,13 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
     seen = calloc((size_t)n, 1);
     posed = calloc((size_t)n, 1);
     pose6 = malloc(sizeof(double) * 6 * (size_t)n);
-    rays = malloc(sizeof(double) * 2 * (size_t)n * (size_t)(nm > 0 ? nm : 1));
+    rays = malloc(sizeof *rays * (size_t)n * (size_t)(nm > 0 ? nm : 1));
+    X = malloc(sizeof *X * (size_t)nb);
+    sym = calib_symmetry_ws_alloc(3);
     blobs = malloc(sizeof *blobs * 64);
     det = track_detector_alloc(info->width, info->height, err);
-    if (!out->t || !out->angle || !out->s || !uv || !blobs || !det || !A || !B || !work || !seen || !posed || !pose6 || !rays || capture_frame_alloc(&fr, info, err)) {
+    if (!out->t || !out->angle || !out->s || !uv || !blobs || !det || !A || !B || !work || !seen || !posed ||
+        !pose6 || !rays || !X || !sym || capture_frame_alloc(&fr, info, err)) {
         rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
         goto done;
     }
@@ -187,6 +195,7 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
     det->min_circularity = 0.05; /* stickers seen obliquely on a plate that turns */
     det->threshold_fraction = 0.5; /* the track job's: the lit plate stays below */
     det->static_frames = 0; /* the body rests for long: it must not be learnt as background */
+    calib_board_points(&board, X);
     int have = 0;
     double rms_sum = 0;
     for (long i = 0; i < n; i++) {
@@ -203,7 +212,7 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
         out->angle[i] = out->s[i] = A[i] = B[i] = NAN;
         calib_image img = {fr.width, fr.height, (int)fr.stride, fr.data};
         calib_surface ps;
-        if (plate_pose(&cal->in[0], &board, &img, uv, &have, &ps, &out->n_redetect))
+        if (plate_pose(&cal->in[0], &board, X, sym, &img, uv, &have, &ps, &out->n_redetect))
             continue;
         if (out->n_board == 0)
             out->n_redetect = 0;
@@ -226,16 +235,20 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
                       track_detector_describe(det, why, sizeof why));
             continue;
         }
-        int ok = 1;
-        for (int k = 0; k < nf && ok; k++) {
-            calib_pt2 p = {blobs[k].u, blobs[k].v}, q;
-            icv_err e2;
-            ok = calib_undistort_points(&cal->in[0], &p, 1, 1, &q, &e2) == 0;
-            rays[(i * nm + k) * 2] = q.u;
-            rays[(i * nm + k) * 2 + 1] = q.v;
-        }
-        seen[i] = (unsigned char)ok;
+        for (int k = 0; k < nf; k++) /* pixels now; rays after the loop */
+            rays[i * nm + k] = (calib_pt2){blobs[k].u, blobs[k].v};
+        seen[i] = 1;
     }
+    /* the markers' rays: every frame's pixels undistorted in one call */
+    long m = 0;
+    for (long i = 0; i < n; i++)
+        if (seen[i])
+            memmove(rays + m * nm, rays + i * nm, sizeof *rays * (size_t)nm), m++;
+    if (m && (rc = calib_undistort_points(&cal->in[0], rays, (int)(m * nm), 1, rays, err)))
+        goto done;
+    for (long i = n - 1, j = m - 1; i >= 0; i--) /* back to each frame's place */
+        if (seen[i])
+            memmove(rays + i * nm, rays + j * nm, sizeof *rays * (size_t)nm), j--;
     /* the plate's pose smoothed over SMOOTH frames each side (a line per component of
      * its rotation vector and origin): it turns slowly and evenly, while one frame's
      * PnP wanders by ~0.2 mm at the body over several frames (the coded video) */
@@ -264,8 +277,8 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
         double a[2] = {0, 0}, bb[2] = {0, 0};
         int ok = 1;
         for (int k = 0; k < nm && ok; k++) {
-            const double *q = rays + (i * nm + k) * 2;
-            icv_vec3 d = icv_m3_apply(icv_m3_transpose(R), icv_v3(q[0], q[1], 1));
+            const calib_pt2 *q = rays + i * nm + k;
+            icv_vec3 d = icv_m3_apply(icv_m3_transpose(R), icv_v3(q->u, q->v, 1));
             ok = d.y < -1e-9;
             if (ok) {
                 a[0] += (c.x - d.x * c.y / d.y) / nm, a[1] += (c.z - d.z * c.y / d.y) / nm;
@@ -307,6 +320,8 @@ done:
     free(posed);
     free(pose6);
     free(rays);
+    free(X);
+    calib_symmetry_ws_free(sym);
     free(cal);
     free(exp);
     return rc;
