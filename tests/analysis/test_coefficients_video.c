@@ -1,7 +1,7 @@
 /* test_coefficients_video.c: mu_k, mu_s and e_n measured by `impactcv coefficients`
  * on synth's rendered videos of a slide, a tilt and a drop (issue #11: each within
  * 0.01 of the truth, sigmas honest over seeds), and bad input on video: one line each,
- * and nothing left in DIR. Videos are 640x480 and short (72-86 frames, 9 board views
+ * and nothing left in DIR. Videos are 640x480 and short (66-96 frames, 9 board views
  * placed where both cameras see them) so that each test takes seconds; the seed study
  * (whose sigmas must be honest) runs under `make accuracy`. */
 #include <dirent.h>
@@ -215,7 +215,7 @@ static void tilt_extra(int k, const analysis_coefficient *c)
 static void drop_scene(int k, char *text, size_t n, double *truth)
 {
     *truth = 0.4 + 0.1 * (k % 3);
-    snprintf(text, n, drop_scn, 31 + k, 0.36, *truth, 0.0);
+    snprintf(text, n, drop_scn, 31 + k, 0.4, *truth, 0.0);
 }
 
 /* one seed each in `make test`; six under `make accuracy` */
