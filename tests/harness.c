@@ -2,6 +2,7 @@
  * name contains argv[1] if given), one line each, then the summary line
  * "N passed, N failed, N skipped" that CI reads; exits 1 if any failed. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdarg.h>
@@ -100,6 +101,19 @@ const char *th_read_file(const char *path)
     fclose(f);
     buf[n] = '\0';
     return buf;
+}
+
+int th_dir_count(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int n = 0;
+    size_t k = strlen(prefix);
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && !strncmp(e->d_name, prefix, k);
+    closedir(d);
+    return n;
 }
 
 const char *th_bin(void)

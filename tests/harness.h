@@ -82,6 +82,9 @@ const char *th_tmp(const char *name);
 int th_write_file(const char *path, const char *text);
 /* Reads a whole file into a static buffer of 1 MiB (NULL on failure). */
 const char *th_read_file(const char *path);
+/* How many entries of folder dir have names starting with prefix ("" for all; "." and
+ * ".." never), or -1 when dir cannot be read (absent). */
+int th_dir_count(const char *dir, const char *prefix);
 
 /* Runs `ICV_BIN args` through /bin/sh, capturing stdout and stderr (each cut to
  * 64 KiB), and returns the exit status (128+signal when killed). */

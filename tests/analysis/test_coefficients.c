@@ -1,6 +1,5 @@
 /* test_coefficients.c: mu_k, mu_s and e_n from their own experiments (issue #11)
  * against Han Sun's printed arithmetic and tracks of known motion. */
-#include <dirent.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -381,19 +380,6 @@ TEST(test_tilt_onset_and_mu_s_from_series)
     ASSERT_STR_CONTAINS(err.msg, "the body never slides");
 }
 
-/* entries of folder d named "<name>." something: a working folder left behind */
-static int beside(const char *d, const char *name)
-{
-    DIR *dd = opendir(d);
-    int n = 0;
-    size_t k = strlen(name);
-    for (struct dirent *e; dd && (e = readdir(dd));)
-        n += !strncmp(e->d_name, name, k) && e->d_name[k] == '.';
-    if (dd)
-        closedir(dd);
-    return n;
-}
-
 TEST(test_coefficients_cli_dir_replaced_whole_or_left_as_it_was)
 {
     /* DIR holds the tracks: a success adds coefficients.json and keeps them (twice:
@@ -409,7 +395,7 @@ TEST(test_coefficients_cli_dir_replaced_whole_or_left_as_it_was)
         ASSERT_STR_CONTAINS(th_read_file(path), "\"mu_k\"");
         snprintf(path, sizeof path, "%s/s1/tracks3d.csv", d);
         ASSERT_STR_CONTAINS(th_read_file(path), "frame,time_s");
-        ASSERT_EQ_INT(beside(d, "s1"), 0);
+        ASSERT_EQ_INT(th_dir_count(d, "s1."), 0);
     }
     write_slide(d, "still", 0.25, 5, 5.0); /* released after the clip */
     snprintf(path, sizeof path, "%s/still/tracks3d.csv", d);
@@ -420,7 +406,7 @@ TEST(test_coefficients_cli_dir_replaced_whole_or_left_as_it_was)
     ASSERT(!strcmp(th_read_file(path), before), "the tracks changed");
     snprintf(path, sizeof path, "%s/still/coefficients.json", d);
     ASSERT(access(path, F_OK) != 0, "coefficients.json written on failure");
-    ASSERT_EQ_INT(beside(d, "still"), 0);
+    ASSERT_EQ_INT(th_dir_count(d, "still."), 0);
     /* the current folder cannot be replaced as a whole */
     ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s/s1/experiment.yaml' -o .", d), 1);
     ASSERT_STR_CONTAINS(p.err, "give the output folder by its name");

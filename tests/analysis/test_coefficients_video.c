@@ -4,7 +4,6 @@
  * and nothing left in DIR. Videos are 640x480 and short (66-96 frames, 9 board views
  * placed where both cameras see them) so that each test takes seconds; the seed study
  * (whose sigmas must be honest) runs under `make accuracy`. */
-#include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,18 +247,6 @@ static const char *last_line(const char *s)
     return p;
 }
 
-/* whether the folder holds anything (or exists at all) */
-static int entries(const char *dir)
-{
-    DIR *d = opendir(dir);
-    int n = 0;
-    for (struct dirent *e; d && (e = readdir(d));)
-        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
-    if (d)
-        closedir(d);
-    return d ? n : -1;
-}
-
 TEST(test_coefficients_video_bad_input_one_line_each_nothing_left)
 {
     const char *d = th_tmpdir();
@@ -276,7 +263,7 @@ TEST(test_coefficients_video_bad_input_one_line_each_nothing_left)
     ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s'", exp, out), 1);
     ASSERT_STR_CONTAINS(last_line(p.err), "impactcv: ");
     ASSERT_STR_CONTAINS(last_line(p.err), "no motion found along the slope");
-    ASSERT_EQ_INT(entries(out), 1); /* note.txt alone: no tracks, no coefficients.json */
+    ASSERT_EQ_INT(th_dir_count(out, ""), 1); /* note.txt alone: no tracks, no coefficients.json */
     ASSERT_STR_CONTAINS(th_read_file(th_tmp("held/c/note.txt")), "kept");
     /* a tilt that stops before the plate reaches atan(mu_s): the body never slides */
     snprintf(text, sizeof text, tilt_scn, 4, 0.7, 0.29, 0.35);
@@ -296,12 +283,8 @@ TEST(test_coefficients_video_bad_input_one_line_each_nothing_left)
     for (int i = 0; i < 2; i++) {
         char dir[1024];
         snprintf(dir, sizeof dir, "%s/%s/c", d, sub[i]);
-        ASSERT(entries(dir) < 0, "%s made on failure", dir);
+        ASSERT(th_dir_count(dir, "") < 0, "%s made on failure", dir);
         snprintf(dir, sizeof dir, "%s/%s", d, sub[i]);
-        DIR *dd = opendir(dir);
-        for (struct dirent *e; dd && (e = readdir(dd));)
-            ASSERT(strncmp(e->d_name, "c.", 2), "%s/%s left on failure", dir, e->d_name);
-        if (dd)
-            closedir(dd);
+        ASSERT(th_dir_count(dir, "c.") == 0, "a working folder left in %s on failure", dir);
     }
 }

@@ -1,26 +1,12 @@
 /* test_atomic_dir.c: output folders that appear whole (core/atomic_dir.c): a working
  * folder beside DIR starting as DIR was (its files linked), swapped into place, or
  * removed leaving DIR as it was. */
-#include <dirent.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/core.h"
 #include "tests/harness.h"
-
-/* the names in a folder beside base that start with "<base name>." */
-static int leftovers(const char *parent, const char *name)
-{
-    DIR *d = opendir(parent);
-    int n = 0;
-    size_t k = strlen(name);
-    for (struct dirent *e; d && (e = readdir(d));)
-        n += !strncmp(e->d_name, name, k) && e->d_name[k] == '.';
-    if (d)
-        closedir(d);
-    return n;
-}
 
 TEST(test_workdir_swapped_into_place_keeps_what_dir_held)
 {
@@ -49,7 +35,7 @@ TEST(test_workdir_swapped_into_place_keeps_what_dir_held)
     ASSERT_STR_CONTAINS(th_read_file(path), "new");
     snprintf(path, sizeof path, "%s/sub/tracks.csv", dir);
     ASSERT_STR_CONTAINS(th_read_file(path), "old tracks");
-    ASSERT_EQ_INT(leftovers(d, "out"), 0); /* neither the working folder nor the old DIR */
+    ASSERT_EQ_INT(th_dir_count(d, "out."), 0); /* neither the working folder nor the old DIR */
 }
 
 TEST(test_workdir_removed_on_failure_leaves_dir_as_it_was)
@@ -65,7 +51,7 @@ TEST(test_workdir_removed_on_failure_leaves_dir_as_it_was)
     struct stat st;
     ASSERT(stat(dir, &st) != 0, "DIR made");
     snprintf(path, sizeof path, "%s/absent", d);
-    ASSERT_EQ_INT(leftovers(path, "out"), 0);
+    ASSERT_EQ_INT(th_dir_count(path, "out."), 0);
     /* "." and ".." are replaced as a whole by no one */
     ASSERT_EQ_INT(icv_workdir_make(".", "job", work, sizeof work, &err), ICV_EINVAL);
     ASSERT_STR_CONTAINS(err.msg, "by its name");
