@@ -28,7 +28,8 @@ void track_pipeline_options_default(track_pipeline_options *o)
     o->blob_excess = 8;
     o->threshold_fraction = 0.5;
     o->min_circularity = 0.01;
-    o->sigma_floor_px = 0.1;
+    o->sigma_floor_px = 0.03;
+    o->extrapolate_frames = 1;
     o->band_correction = 1;
     o->debug_frames = 0;
     o->centroid_margin_px = 1;
@@ -635,7 +636,8 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
     pl_camera *a = &cams[0];
     *n_cand = 0;
     track_view va[TRACK_MAX_TRACKS], vb[TRACK_MAX_TRACKS];
-    int ida[TRACK_MAX_TRACKS], idb[TRACK_MAX_TRACKS], interp_b[TRACK_MAX_TRACKS], na = 0, nb = 0;
+    int ida[TRACK_MAX_TRACKS], idb[TRACK_MAX_TRACKS], na = 0, nb = 0;
+    unsigned interp_b[TRACK_MAX_TRACKS]; /* TRACK_FLAG_INTERPOLATED / _EXTRAPOLATED of b's view */
     for (long i = a->frame_start[f]; i < a->frame_start[f + 1] && na < TRACK_MAX_TRACKS; i++) {
         const track_pipe_point *p = &a->pts[i];
         if (!usable_point(p))
@@ -679,11 +681,14 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
                 continue;
             double u, v, s;
             int interp;
-            if (track_pipe_interpolate(&b->pc, id, tc, &u, &v, &s, &interp) != 0)
+            if (track_pipe_interpolate(&b->pc, id, tc, &u, &v, &s, &interp) == 0)
+                interp_b[nb] = interp ? TRACK_FLAG_INTERPOLATED : 0;
+            else if (track_pipe_extrapolate(&b->pc, id, tc, opt->extrapolate_frames, &u, &v, &s) == 0)
+                interp_b[nb] = TRACK_FLAG_EXTRAPOLATED;
+            else
                 continue;
             vb[nb] = b->pc.view;
             vb[nb].u = u, vb[nb].v = v, vb[nb].sigma = s;
-            interp_b[nb] = interp;
             idb[nb++] = id;
         }
     }
@@ -710,7 +715,7 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
         c->chi2 = X.chi2;
         pl_to_surface(&cal->surf, X.X, X.cov, c);
         c->residual = X.residual_px;
-        c->flags = interp_b[match[i]] ? TRACK_FLAG_INTERPOLATED : 0;
+        c->flags = interp_b[match[i]];
         c->ida = ida[i];
         c->idb = idb[match[i]];
         c->v[0] = v2[0];
@@ -998,7 +1003,8 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         }
         track_identity_free(ident);
         ident = NULL;
-        res.outliers3d = res.points3d = res.interpolated3d = res.band_corrected = res.swaps_repaired = 0;
+        res.outliers3d = res.points3d = res.interpolated3d = res.extrapolated3d = res.band_corrected =
+            res.swaps_repaired = 0;
         nq = 0;
         band.t_axis = -INFINITY;
     }
@@ -1159,6 +1165,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             res.points3d++;
             res.band_corrected += corrected && band.band[j];
             res.interpolated3d += (cf[i].flags & TRACK_FLAG_INTERPOLATED) != 0;
+            res.extrapolated3d += (cf[i].flags & TRACK_FLAG_EXTRAPOLATED) != 0;
             rss += cf[i].residual * cf[i].residual;
         }
     }

@@ -20,6 +20,11 @@
  *   blurred       the blob is a motion streak (its centroid is the mid-exposure
  *                 position; see track_blob)
  *   outlier       rejected after the fact (e.g. a large triangulation residual)
+ *   extrapolated  a 3D point whose second view was extrapolated by less than a frame
+ *                 past the end of that camera's clip (it started later or stopped
+ *                 earlier), from two measurements of one flight phase; its sigma
+ *                 carries the longer lever arm (an impact inside that fraction of a
+ *                 frame would not be seen)
  */
 #ifndef ICV_TRACK_H
 #define ICV_TRACK_H
@@ -36,6 +41,7 @@ enum {
     TRACK_FLAG_SATURATED = 1 << 3,
     TRACK_FLAG_BLURRED = 1 << 4,
     TRACK_FLAG_OUTLIER = 1 << 5,
+    TRACK_FLAG_EXTRAPOLATED = 1 << 6,
 };
 
 /* Writes the flag names joined by '|' into out ("" for none); returns out. */
