@@ -29,6 +29,7 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     d->threshold_k_sigma = 6;
     d->threshold_fraction = 0.25;
     d->centroid_margin_px = 2;
+    d->centroid_window = 1;
     d->min_area_px = 4;
     d->max_area_px = 2000;
     d->min_circularity = 0.4;

@@ -138,6 +138,11 @@ typedef struct {
                                  so that the faint rim below threshold is not cut (cutting
                                  it biases the centroid with the noise). Default 2. Raise
                                  for very soft (defocused) markers. */
+    int centroid_window;      /* 1 (default): a peaked, compact blob (a Gaussian-like spot,
+                                 not a streak nor a flat disc) gets a Gaussian-windowed
+                                 centroid matched to its size (blob_measure.c), which
+                                 weighs down the coding noise far from the centre; 0: the
+                                 box centroid for every blob */
     double min_area_px;       /* px: smaller blobs are noise. Default 4. */
     double max_area_px;       /* px: larger blobs are the board, reflections. Default 2000.
                                  Set from the marker diameter, calibration and distance. */
