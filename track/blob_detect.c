@@ -100,7 +100,7 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
     if (d->threshold_mode == TRACK_THRESHOLD_FIXED) {
         t_abs = d->threshold_level;
     } else {
-        t_abs = bg + track_auto_threshold(d, w->noise);
+        t_abs = bg + track_auto_threshold(d, w->noise, track_saturation_level(d, f) - bg);
     }
     if (full)
         st->threshold = t_abs;

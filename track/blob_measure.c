@@ -21,6 +21,11 @@
  * which a tilted rod fills unevenly, pulled a band's centroid 0.1-0.2 px along the rod
  * (sample_videos/01, even on lossless frames). Returns 0, or -1 for W <= 0. */
 #define DARK_K 3.0
+double track_saturation_level(const track_detector *d, const track_frame *f)
+{
+    return d->saturation_level > 0 ? d->saturation_level : f->depth == 8 ? 255 : 65535;
+}
+
 /* Gaussian-windowed centroid: the fixed point of sum w_i g_i (x_i - u) = 0 with the window
  * g_i = exp(-|x_i - u|^2 / (2 sw^2)) centred on the estimate (the matched filter of a
  * Gaussian spot of RMS radius sw). Any blob symmetric about its centre is a fixed point,
@@ -153,7 +158,7 @@ int track_blob_measure(const track_detector *d, const track_frame *f, const comp
             rn++;
         }
     }
-    double sat = d->saturation_level > 0 ? d->saturation_level : f->depth == 8 ? 255 : 65535;
+    double sat = track_saturation_level(d, f);
     double bg = frame_bg, noise = d->ws->noise;
     if (rn >= 8 && !crowded) {
         bg = rs / rn;
