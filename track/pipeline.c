@@ -119,6 +119,54 @@ static int detect_board_in(const char *path, const calib_board *b, calib_pt2 *uv
     return 0;
 }
 
+/* One camera without a calibration (motion_plane.scale): a pinhole without distortion
+ * for the video's size, focal length its larger side (any value gives the same
+ * positions on a plane facing the camera; it sets only the marker size expected). */
+static int nominal_intrinsics(const icv_experiment *exp, calib_intrinsics *in, icv_err *err)
+{
+    capture_source *src = NULL;
+    capture_options co = {.capture_fps = exp->cameras[0].capture_fps, .want_8bit = 1};
+    int rc = capture_source_open(&src, exp->cameras[0].video, &co, err);
+    if (rc)
+        return icv_err_prefix(err, "camera '%s': ", exp->cameras[0].id);
+    const capture_info *info = capture_source_info(src);
+    memset(in, 0, sizeof *in);
+    in->width = info->width;
+    in->height = info->height;
+    in->fx = in->fy = info->width > info->height ? info->width : info->height;
+    in->cx = 0.5 * (info->width - 1);
+    in->cy = 0.5 * (info->height - 1);
+    capture_source_close(src);
+    return 0;
+}
+
+/* One camera, motion_plane.scale.points_px: no board in the plane of motion, so the
+ * plane is taken to face the camera (perpendicular to its optical axis: the camera set
+ * square to the plane, which the footage must honour) at the depth Z0 where the two
+ * pixels' rays are `distance` apart: Z0 = distance / |x1 - x2| for their undistorted
+ * normalised coordinates x = ((u - cx) / fx, (v - cy) / fy). A tilt of the plane by a
+ * small angle a scales positions along the tilt by ~1 - a^2/2 and skews them. */
+static int plane_from_scale_points(const icv_experiment *exp, pl_calib *cal, icv_err *err)
+{
+    calib_pt2 uv[2] = {{exp->scale_points_px[0][0], exp->scale_points_px[0][1]},
+                       {exp->scale_points_px[1][0], exp->scale_points_px[1][1]}};
+    int rc = calib_undistort_points(&cal->in[0], uv, 2, 1, uv, err);
+    if (rc)
+        return icv_err_prefix(err, "motion_plane.scale: ");
+    double d = hypot(uv[0].u - uv[1].u, uv[0].v - uv[1].v);
+    if (!(d > 1e-6))
+        return icv_err_set(err, ICV_EINVAL, "%s: motion_plane.scale.points_px: the two pixels coincide", exp->path);
+    double z0 = exp->scale_distance / d;
+    memset(&cal->plane, 0, sizeof cal->plane);
+    /* columns x = (1, 0, 0), y = the normal towards the camera (0, 0, -1), z = x cross y */
+    cal->plane.R = (icv_mat3){{{1, 0, 0}, {0, 0, 1}, {0, -1, 0}}};
+    cal->plane.t = icv_v3(0, 0, z0);
+    icv_info("%s: motion plane facing the camera at %.4f m (%.4g m per pixel at the image centre), from "
+             "motion_plane.scale",
+             exp->path, z0, z0 / cal->in[0].fx);
+    return 0;
+}
+
 static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *err)
 {
     int nc = exp->n_cameras, rc = 0;
@@ -170,16 +218,24 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
                 icv_paths_free(p[c], n[c]);
         if (rc)
             return icv_err_prefix(err, "calibration: ");
+    } else if (nc == 1 && exp->scale_kind == ICV_SCALE_POINTS) {
+        snprintf(cal->source, sizeof cal->source, "a pinhole without distortion (no calibration given)");
+        if ((rc = nominal_intrinsics(exp, &cal->in[0], err)) != 0)
+            return rc;
     } else {
         return icv_err_set(err, ICV_EINVAL, "%s: calibration: neither file nor images given", exp->path);
     }
 
     /* one-camera mode: the motion plane */
-    if (nc == 1) {
+    if (nc == 1 && exp->scale_kind == ICV_SCALE_POINTS) {
+        if ((rc = plane_from_scale_points(exp, cal, err)) != 0)
+            return rc;
+    } else if (nc == 1) {
         if (!exp->motion_plane_images[0][0])
             return icv_err_set(err, ICV_ENOTIMPL,
-                               "%s: one-camera mode without motion_plane.images (a board held in the plane of "
-                               "motion) is not supported yet",
+                               "%s: motion_plane.scale: gravity is not supported by the track stage yet (its "
+                               "template check and marker identity need metres before any flight is fitted): "
+                               "give motion_plane.scale.points_px and distance, or motion_plane.images",
                                exp->path);
         calib_pt2 *uv = malloc(sizeof *uv * (size_t)board.cols * board.rows);
         if (!uv)

@@ -531,6 +531,43 @@ TEST(test_pipeline_template_misfit_names_the_distances)
     ASSERT(th_read_file(path) == NULL, "tracks2d_left.csv left behind");
 }
 
+/* In-plane (x, y) RMS error (mm) of OUT/tracks3d.csv against markers_3d over the
+ * markers the truth's markers_2d (camera cam_id) marks visible; the counts in n, truth_n. */
+static double planar_rms_mm(json_t *truth, const char *cam_id, const char *out, long *n, long *truth_n)
+{
+    char path[1200], line[4096];
+    snprintf(path, sizeof path, "%s/tracks3d.csv", out);
+    FILE *fp = fopen(path, "r");
+    *n = *truth_n = 0;
+    if (!fp)
+        return INFINITY;
+    double ss = 0;
+    json_t *m3 = json_object_get(truth, "markers_3d");
+    json_t *m2 = json_object_get(json_object_get(truth, "markers_2d"), cam_id);
+    if (fgets(line, sizeof line, fp))
+        while (fgets(line, sizeof line, fp)) {
+            char *f[2 + 3 * NM];
+            if (csv_split(line, f, 2 + 3 * NM) != 2 + 3 * NM)
+                continue;
+            size_t frame = (size_t)atol(f[0]);
+            json_t *pos = json_object_get(json_array_get(m3, frame), "positions");
+            json_t *uv = json_object_get(json_array_get(m2, frame), "uv");
+            for (int k = 0; k < NM; k++) {
+                json_t *p = json_array_get(pos, k);
+                if (!json_is_array(p) || !json_is_array(json_array_get(uv, k)))
+                    continue;
+                (*truth_n)++;
+                if (!f[2 + 3 * k][0])
+                    continue;
+                double dx = atof(f[2 + 3 * k]) - jnum(p, 0), dy = atof(f[3 + 3 * k]) - jnum(p, 1);
+                ss += dx * dx + dy * dy;
+                (*n)++;
+            }
+        }
+    fclose(fp);
+    return *n ? 1e3 * sqrt(ss / *n) : INFINITY;
+}
+
 TEST(test_pipeline_one_camera_markers_off_the_motion_plane_within_0_3_mm_in_plane)
 {
     /* sample_videos/04_highspeed_1000fps: one 512x418 camera at 1000 fps, a bar whose
@@ -560,34 +597,9 @@ TEST(test_pipeline_one_camera_markers_off_the_motion_plane_within_0_3_mm_in_plan
         ASSERT(0, "track_pipeline_run: %s", err.msg);
     }
     ASSERT_EQ_INT(res.planar, 1);
-    snprintf(path, sizeof path, "%s/tracks3d.csv", out);
-    FILE *fp = fopen(path, "r");
-    ASSERT(fp != NULL, "%s", path);
-    char line[4096];
-    double ss = 0;
-    long n = 0, truth_n = 0;
-    json_t *m3 = json_object_get(truth, "markers_3d");
-    if (fgets(line, sizeof line, fp))
-        while (fgets(line, sizeof line, fp)) {
-            char *f[2 + 3 * NM];
-            if (csv_split(line, f, 2 + 3 * NM) != 2 + 3 * NM)
-                continue;
-            json_t *pos = json_object_get(json_array_get(m3, (size_t)atol(f[0])), "positions");
-            for (int k = 0; k < NM; k++) {
-                json_t *p = json_array_get(pos, k);
-                if (!json_is_array(p))
-                    continue;
-                truth_n++;
-                if (!f[2 + 3 * k][0])
-                    continue;
-                double dx = atof(f[2 + 3 * k]) - jnum(p, 0), dy = atof(f[3 + 3 * k]) - jnum(p, 1);
-                ss += dx * dx + dy * dy;
-                n++;
-            }
-        }
-    fclose(fp);
+    long n, truth_n;
+    double rms = planar_rms_mm(truth, "fast", out, &n, &truth_n);
     json_decref(truth);
-    double rms = n ? 1e3 * sqrt(ss / n) : INFINITY;
     printf("    [one camera, 1000 fps, before the impact] in-plane RMS %.3f mm over %ld of %ld positions\n", rms, n,
            truth_n);
     /* no issue target for one camera: 0.3 mm is 2.5x the 0.12 mm measured and a third of
@@ -595,6 +607,95 @@ TEST(test_pipeline_one_camera_markers_off_the_motion_plane_within_0_3_mm_in_plan
        modelled */
     ASSERT(rms <= 0.3, "in-plane RMS %.3f mm > 0.3 mm", rms);
     /* recall: issue #8's 99% */
+    ASSERT(n >= 0.99 * truth_n, "%ld of %ld positions", n, truth_n);
+}
+
+/* sample_videos/03_rod_drop_planar (one 1280x720 camera square to the plane of motion,
+ * 1 m away) with motion_plane.scale instead of the board held in that plane: the two
+ * pixels are the truth's projections of markers 0 and 2 at frame 0 (0.254 m apart in
+ * the plane). with_calibration 0 drops the calibration key (a distortion-free pinhole). */
+static int run_scale_experiment(int with_calibration, json_t *truth, char *out, size_t n_out, track_pipeline_result *res,
+                                icv_err *err)
+{
+    char root[4096], path[1200];
+    if (!realpath(th_root(), root))
+        return -1;
+    snprintf(path, sizeof path, "%s/sample_videos/03_rod_drop_planar/experiment.yaml", root);
+    const char *text = th_read_file(path);
+    if (!text)
+        return -1;
+    json_t *uv = json_object_get(json_array_get(json_object_get(json_object_get(truth, "markers_2d"), "cam"), 0), "uv");
+    const char *dir = th_tmpdir();
+    char yaml[1100], *buf = malloc(strlen(text) + 8192);
+    if (!buf)
+        return -1;
+    /* the sample's lines, paths made absolute, motion_plane.images replaced by the scale */
+    buf[0] = '\0';
+    for (const char *l = text; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) : strlen(l);
+        char line[2048];
+        snprintf(line, sizeof line, "%.*s", (int)len, l);
+        l += len + (e != NULL);
+        if (strstr(line, "video: cam.mp4"))
+            snprintf(line, sizeof line, "    video: %s/sample_videos/03_rod_drop_planar/cam.mp4", root);
+        else if (strstr(line, "images: {cam: \"calib/"))
+            snprintf(line, sizeof line, "  images: {cam: \"%s/sample_videos/03_rod_drop_planar/calib/cam_*.png\"}", root);
+        else if (strstr(line, "images: {cam: plane_cam.png}"))
+            snprintf(line, sizeof line, "  scale: {points_px: [[%.9f, %.9f], [%.9f, %.9f]], distance: 0.254}",
+                     jnum(json_array_get(uv, 0), 0), jnum(json_array_get(uv, 0), 1), jnum(json_array_get(uv, 2), 0),
+                     jnum(json_array_get(uv, 2), 1));
+        if (!with_calibration && (!strncmp(line, "calibration:", 12) || strstr(line, "board: {cols") ||
+                                  strstr(line, "images: {cam: \"")))
+            continue;
+        strcat(buf, line);
+        strcat(buf, "\n");
+    }
+    snprintf(yaml, sizeof yaml, "%s/experiment.yaml", dir);
+    th_write_file(yaml, buf);
+    free(buf);
+    snprintf(out, n_out, "%s/out", dir);
+    icv_log_level lv = icv_log_get_level();
+    icv_log_set_level(ICV_LOG_ERROR);
+    int rc = track_pipeline_run(yaml, out, NULL, res, err);
+    icv_log_set_level(lv);
+    return rc;
+}
+
+TEST(test_pipeline_one_camera_scale_from_two_pixels_within_0_3_mm_in_plane)
+{
+    char path[1200], out[1200];
+    snprintf(path, sizeof path, "%s/sample_videos/03_rod_drop_planar/truth.json", th_root());
+    json_t *truth = json_load_file(path, 0, NULL);
+    ASSERT(truth != NULL, "%s", path);
+    track_pipeline_result res;
+    icv_err err;
+    int rc = run_scale_experiment(1, truth, out, sizeof out, &res, &err);
+    if (rc) {
+        json_decref(truth);
+        ASSERT(0, "track_pipeline_run: %s", rc == -1 ? "cannot write the experiment" : err.msg);
+    }
+    long n, truth_n;
+    double rms = planar_rms_mm(truth, "cam", out, &n, &truth_n);
+    printf("    [one camera, motion_plane.scale (two pixels 0.254 m apart), calibration from images] in-plane RMS "
+           "%.3f mm over %ld of %ld positions\n",
+           rms, n, truth_n);
+    /* the same 0.3 mm as with the board in the plane (0.142 mm measured there): the
+       camera is square to the plane, so the scale is exact but for the pixels' noise */
+    ASSERT(rms <= 0.3, "in-plane RMS %.3f mm > 0.3 mm", rms);
+    ASSERT(n >= 0.99 * truth_n, "%ld of %ld positions", n, truth_n); /* issue #8's 99% */
+    /* no calibration at all: a pinhole without distortion; the lens's k1 = -0.08 left in
+       moves points up to ~0.7% of their distance from the image centre (~1 mm at the
+       plate's ends, 0.9 mm RMS measured): within 1.5 mm, and metres, not pixels */
+    rc = run_scale_experiment(0, truth, out, sizeof out, &res, &err);
+    if (rc) {
+        json_decref(truth);
+        ASSERT(0, "track_pipeline_run without calibration: %s", rc == -1 ? "cannot write the experiment" : err.msg);
+    }
+    rms = planar_rms_mm(truth, "cam", out, &n, &truth_n);
+    json_decref(truth);
+    printf("    [the same without a calibration] in-plane RMS %.3f mm over %ld of %ld positions\n", rms, n, truth_n);
+    ASSERT(rms <= 1.5, "in-plane RMS %.3f mm > 1.5 mm", rms);
     ASSERT(n >= 0.99 * truth_n, "%ld of %ld positions", n, truth_n);
 }
 
