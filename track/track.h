@@ -386,6 +386,9 @@ int track_triangulate(const track_view *views, int n, track_point3d *out, icv_er
  * gsl_cdf_chisq_Pinv): the limit of track_point3d.chi2 with dof = 2n - 3 beyond which
  * a point is flagged outlier. */
 double track_chi2_limit(int dof);
+/* The median of a chi-square with dof degrees of freedom (0.455 for 1): what
+ * track_point3d.chi2 reads for half of the points when the sigmas are right. */
+double track_chi2_median(int dof);
 
 /* Gravity's image-plane acceleration (px/frame^2) at the world point X (m) for the
  * tracker's gravity_u/v: the projection's Jacobian at X applied to g (m/s^2, world

@@ -91,10 +91,16 @@ typedef struct {
     char sync_source[16];                  /* where offset_initial_frames came from: "flash",
                                               "sync.offsets" or "none" */
     int offset_refined;                    /* 1: camera 1's offset was refined from the motion */
-    double offset_sigma_frames;            /* frames: 1-sigma of the refined offset */
-    double offset_residual_px;             /* px: RMS epipolar distance at the refined offset */
+    double offset_sigma_frames;            /* frames: 1-sigma of camera 1's refined offset */
+    double offset_residual_px;             /* px: RMS epipolar distance at camera 1's refined offset */
+    int offset_refined_each[ICV_MAX_CAMERAS];       /* 1: camera k's offset was refined against
+                                                       the reference camera (k >= 1) */
+    double offset_sigma_each[ICV_MAX_CAMERAS];      /* frames: 1-sigma of camera k's */
+    double offset_residual_each_px[ICV_MAX_CAMERAS];/* px: RMS epipolar distance there */
     long rows3d;                           /* rows of tracks3d.csv */
     long points3d;                         /* marker positions written */
+    long points3d_by_views[ICV_MAX_CAMERAS + 1]; /* of them, triangulated from n views
+                                                    (index n; 1: one-camera mode) */
     long outliers3d;                       /* triangulated points flagged outlier (not written) */
     long interpolated3d;                   /* positions from an interpolated second view */
     long extrapolated3d;                   /* positions from a second view extrapolated past

@@ -699,6 +699,201 @@ TEST(test_pipeline_one_camera_scale_from_two_pixels_within_0_3_mm_in_plane)
     ASSERT(n >= 0.99 * truth_n, "%ld of %ld positions", n, truth_n);
 }
 
+/* Three cameras: sample 01's two (at 640x360) and a third from the side and above,
+ * rendered by synth at test time (3 s), calibrated from synth's board shots (each camera
+ * with the reference), the true offsets given. */
+static const char *three_camera_scenario =
+    "name: rod_three_cameras\nseed: 11\nslope: 0.7853981633974483\ndownhill: [1, 0, 0]\nduration: 0.075\n"
+    "max_impacts: 1\nbody:\n  mass: 0.169\n  inertia: [[1.312e-3, 0, 0], [0, 7.7e-6, 0], [0, 0, 1.312e-3]]\n"
+    "  markers: [[0, 0.127, 0], [0, 0, 0], [0, -0.127, 0]]\n  marker_diameter: 0.012\n  marker_style: band\n"
+    "  shape: {type: capsule, axis: [0, 1, 0], length: 0.3048, radius: 0.009525}\n"
+    "model: {restitution: stronge, mu: 0.15, e_n: 0.45}\n"
+    "release: {time: 0.005, position: [0, 0.22, 0], euler213: [0, 0.1, 0.7854], velocity: [0, 0, 0], "
+    "omega: [0, 0, 0]}\n"
+    "cameras:\n"
+    "  - {id: left, width: 640, height: 360, fx: 550, dist: [-0.12, 0.08, 0, 0, 0], fps: 240, exposure: 0.002,\n"
+    "     pose: {look_from: [0.45, 0.89, -0.38], look_at: [0.07, 0.13, 0]}}\n"
+    "  - {id: right, width: 640, height: 360, fx: 540, dist: [-0.10, 0.05, 0.0005, -0.0004, 0], fps: 240,\n"
+    "     exposure: 0.002, start_offset_frames: 0.37, pose: {look_from: [0.45, 0.89, 0.38], look_at: [0.07, 0.13, 0]}}\n"
+    "  - {id: top, width: 640, height: 360, fx: 500, dist: [-0.05, 0.02, 0, 0, 0], fps: 240, exposure: 0.002,\n"
+    "     start_offset_frames: 0.21, pose: {look_from: [0.95, 0.75, 0.05], look_at: [0.07, 0.13, 0]}}\n"
+    "board: {cols: 9, rows: 6, square: 0.023, views: 12}\nrender: {flash: none}\noutput: {codec: h264, crf: 20}\n";
+
+typedef struct {
+    double rms_mm;
+    long n, visible, recalled, swaps;
+} multi_figures;
+
+/* Runs the experiment and compares tracks3d.csv with the truth in the reference camera's
+ * frame; visible: the reference camera and at least one other (of nc) see the marker
+ * (markers_2d at the nearest frame). */
+static int multi_run(const char *yaml, const char *odir, json_t *truth, int nc, const double *offs,
+                     track_pipeline_result *res, multi_figures *mf, icv_err *err)
+{
+    memset(mf, 0, sizeof *mf);
+    icv_log_level lv = icv_log_get_level();
+    icv_log_set_level(ICV_LOG_ERROR);
+    int rc = track_pipeline_run(yaml, odir, NULL, res, err);
+    icv_log_set_level(lv);
+    if (rc)
+        return rc;
+    json_t *cam0 = json_array_get(json_object_get(truth, "cameras"), 0);
+    double R0[3][3], t0[3];
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++)
+            R0[i][j] = jnum(json_array_get(json_object_get(cam0, "R"), i), j);
+        t0[i] = jnum(json_object_get(cam0, "t"), i);
+    }
+    char path[1200], line[4096];
+    snprintf(path, sizeof path, "%s/tracks3d.csv", odir);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return icv_err_set(err, ICV_EIO, "%s: not written", path);
+    double ss = 0;
+    json_t *m3 = json_object_get(truth, "markers_3d"), *m2 = json_object_get(truth, "markers_2d");
+    const char *ids[3] = {"left", "right", "top"};
+    if (fgets(line, sizeof line, fp))
+        while (fgets(line, sizeof line, fp)) {
+            char *f[2 + 3 * NM];
+            if (csv_split(line, f, 2 + 3 * NM) != 2 + 3 * NM)
+                continue;
+            long frame = atol(f[0]);
+            json_t *pos = json_object_get(json_array_get(m3, (size_t)frame), "positions");
+            for (int k = 0; k < NM; k++) {
+                int seen_by = 0;
+                for (int c = 0; c < nc; c++) {
+                    json_t *fr = json_object_get(m2, ids[c]);
+                    long g = lround(frame + offs[c]);
+                    g = g < 0 ? 0 : g >= (long)json_array_size(fr) ? (long)json_array_size(fr) - 1 : g;
+                    int v = json_is_array(json_array_get(json_object_get(json_array_get(fr, (size_t)g), "uv"), k));
+                    if (c == 0 && !v)
+                        break;
+                    seen_by += v;
+                }
+                mf->visible += seen_by >= 2;
+                if (!f[2 + 3 * k][0])
+                    continue;
+                double xc[3], best = INFINITY;
+                int bj = -1;
+                for (int c = 0; c < 3; c++) {
+                    xc[c] = res->surface_t[c];
+                    for (int j = 0; j < 3; j++)
+                        xc[c] += res->surface_R[c][j] * atof(f[2 + 3 * k + j]);
+                }
+                for (int j = 0; j < NM; j++) {
+                    json_t *pj = json_array_get(pos, j);
+                    double d2 = 0;
+                    for (int c = 0; c < 3; c++) {
+                        double xt = t0[c];
+                        for (int q = 0; q < 3; q++)
+                            xt += R0[c][q] * jnum(pj, q);
+                        d2 += (xc[c] - xt) * (xc[c] - xt);
+                    }
+                    if (d2 < best)
+                        best = d2, bj = j;
+                }
+                mf->swaps += bj != k;
+                if (bj != k)
+                    continue;
+                ss += best;
+                mf->n++;
+                mf->recalled += seen_by >= 2;
+            }
+        }
+    fclose(fp);
+    mf->rms_mm = mf->n ? 1e3 * sqrt(ss / mf->n) : INFINITY;
+    return 0;
+}
+
+/* Drops the lines and keys of camera `top` from an experiment.yaml synth wrote. */
+static void drop_third_camera(const char *in, const char *out)
+{
+    const char *text = th_read_file(in);
+    if (!text)
+        return;
+    char *buf = strdup(text), res_text[16384];
+    size_t len = 0;
+    for (char *l = strtok(buf, "\n"); l && len < sizeof res_text - 512; l = strtok(NULL, "\n")) {
+        if (strstr(l, "id: top") || strstr(l, "video: top.mp4"))
+            continue;
+        char line[1024];
+        snprintf(line, sizeof line, "%s", l);
+        const char *keys[3] = {", top: \"calib/top_*.png\"", ", top: surface_top.png", ", top: -0.21"};
+        for (int i = 0; i < 3; i++) {
+            char *p = strstr(line, keys[i]);
+            if (p)
+                memmove(p, p + strlen(keys[i]), strlen(p + strlen(keys[i])) + 1);
+        }
+        len += (size_t)snprintf(res_text + len, sizeof res_text - len, "%s\n", line);
+    }
+    free(buf);
+    th_write_file(out, res_text);
+}
+
+TEST(test_pipeline_three_cameras_triangulate_from_every_view)
+{
+    const char *dir = th_tmpdir();
+    char path[1200], exp_dir[1100];
+    snprintf(path, sizeof path, "%s/scenario.yaml", dir);
+    th_write_file(path, three_camera_scenario);
+    snprintf(exp_dir, sizeof exp_dir, "%s/exp", dir);
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "-q synth %s -o %s", path, exp_dir), 0);
+    /* the true offsets in capture's convention (an event at time t is at camera c's
+       frame t fps + offset = n - start_offset_frames): synth writes start_offset_frames
+       itself, the opposite sign (reported to the synth owner) */
+    snprintf(path, sizeof path, "%s/experiment.yaml", exp_dir);
+    const char *text = th_read_file(path);
+    ASSERT(text != NULL, "%s", path);
+    char *buf = strdup(text), *sy = strstr(buf, "sync:");
+    ASSERT(sy != NULL, "no sync line in %s", path);
+    char *eol = strchr(sy, '\n'), out[16384];
+    snprintf(out, sizeof out, "%.*ssync: {offsets: {left: 0, right: -0.37, top: -0.21}}%s", (int)(sy - buf), buf, eol);
+    free(buf);
+    th_write_file(path, out);
+    snprintf(path, sizeof path, "%s/truth.json", exp_dir);
+    json_t *truth = json_load_file(path, 0, NULL);
+    ASSERT(truth != NULL, "%s", path);
+    char yaml[1200], odir[1200];
+    snprintf(yaml, sizeof yaml, "%s/experiment.yaml", exp_dir);
+    snprintf(odir, sizeof odir, "%s/out", dir);
+    double offs[3] = {0, -0.37, -0.21};
+    track_pipeline_result res;
+    multi_figures mf;
+    icv_err err;
+    int rc = multi_run(yaml, odir, truth, 3, offs, &res, &mf, &err);
+    if (rc) {
+        json_decref(truth);
+        ASSERT(0, "track_pipeline_run: %s", err.msg);
+    }
+    printf("    [three cameras, 640x360, calibrations from images] 3D RMS %.3f mm over %ld points (%ld from 3 views, "
+           "%ld from 2), recall %ld/%ld, swaps %ld\n",
+           mf.rms_mm, mf.n, res.points3d_by_views[3], res.points3d_by_views[2], mf.recalled, mf.visible, mf.swaps);
+    if (th_accuracy()) { /* the same cameras less the third, for comparison */
+        multi_figures m2;
+        track_pipeline_result r2;
+        char yaml2[1200], odir2[1200];
+        snprintf(yaml2, sizeof yaml2, "%s/experiment2.yaml", exp_dir);
+        snprintf(odir2, sizeof odir2, "%s/out2", dir);
+        drop_third_camera(yaml, yaml2);
+        if (multi_run(yaml2, odir2, truth, 2, offs, &r2, &m2, &err) == 0)
+            printf("    [the same without the third camera] 3D RMS %.3f mm over %ld points, recall %ld/%ld\n",
+                   m2.rms_mm, m2.n, m2.recalled, m2.visible);
+        else
+            printf("    [the same without the third camera] failed: %s\n", err.msg);
+    }
+    json_decref(truth);
+    ASSERT_EQ_INT(res.n_cameras, 3);
+    ASSERT_EQ_INT(mf.swaps, 0);                                                /* issue #8: zero swaps */
+    ASSERT(mf.recalled >= 0.99 * mf.visible, "recall %ld/%ld", mf.recalled, mf.visible); /* issue #8: 99% */
+    /* every camera sees the rod throughout: the third view joins nearly every point
+       (a view is dropped only when it misses by more than the association limit) */
+    ASSERT(res.points3d_by_views[3] >= 0.9 * res.points3d, "%ld of %ld points from 3 views",
+           res.points3d_by_views[3], res.points3d);
+    /* issue #8's 0.4 mm with calib's calibration (here at half sample 01's resolution) */
+    ASSERT(mf.rms_mm <= 0.4, "3D RMS %.3f mm > 0.4 mm", mf.rms_mm);
+}
+
 TEST(test_track_cli_writes_the_contract_files)
 {
     json_t *truth = load_truth();
