@@ -227,9 +227,11 @@ TEST(test_markers_are_found_in_a_flash_frame_near_saturation)
     ASSERT_TRUE(d != NULL);
     track_blob b[8];
     int nb = 0;
-    /* normal frames: the markers' peak above the background (~180) is learnt */
-    for (int f = 0; f < 5; f++) {
-        rn_img im = rn_new(W, H, 20);
+    /* five normal frames (the markers' peak above the background, ~180, is learnt), then
+       the flash: the background at 228, the markers clipped at 255 (sample 02's flash
+       frame); a threshold at a fraction of the learnt peak would sit above 255 */
+    for (int f = 0; f < 6; f++) {
+        rn_img im = rn_new(W, H, f < 5 ? 20 : 228);
         rn_disc(&im, 60.3, 50.6, 5, 200, 1);
         rn_disc(&im, 160.7, 90.2, 5, 200, 1);
         rn_to_u8(&im, 2, &rng, buf);
@@ -238,17 +240,7 @@ TEST(test_markers_are_found_in_a_flash_frame_near_saturation)
         ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 8, &nb, NULL) == 0);
         ASSERT_EQ_INT(nb, 2);
     }
-    /* the flash: the background at 228, the markers clipped at 255 (sample 02's flash
-       frame); a threshold at a fraction of the learnt peak would sit above 255 */
-    rn_img im = rn_new(W, H, 228);
-    rn_disc(&im, 60.3, 50.6, 5, 200, 1);
-    rn_disc(&im, 160.7, 90.2, 5, 200, 1);
-    rn_to_u8(&im, 2, &rng, buf);
-    rn_free(&im);
-    track_frame fr = {buf, W, H, W, 8};
-    ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 8, &nb, NULL) == 0);
     track_detector_free(d);
-    ASSERT_EQ_INT(nb, 2);
     for (int i = 0; i < 2; i++) {
         double e = fmin(hypot(b[i].u - 60.3, b[i].v - 50.6), hypot(b[i].u - 160.7, b[i].v - 90.2));
         printf("    flash frame: marker %d off by %.3f px (sigma %.3f)\n", i, e, b[i].sigma);
