@@ -379,4 +379,25 @@ int calib_motion_plane_from_view(const calib_intrinsics *in, const calib_board *
 int calib_surface_from_line_px(const calib_intrinsics *in, const calib_surface *motion_plane,
                                const double line_px[2][2], calib_surface *s, icv_err *err);
 
+/* ---- what a calibration file says of its quality (file_quality.c) -------- */
+
+/* A view's status as calibration files name it ("used", "outlier", "no board",
+ * "blurred", "unpaired"), and back (-1: not a status name). */
+const char *calib_view_status_name(calib_view_status s);
+int calib_view_status_parse(const char *name);
+
+/* A mono calibration file read back with what it holds of its quality: intrinsics
+ * and their standard errors, rms, the used views' per_view_errors (named by `views`
+ * when the file has it, else "view00", ...), the views_not_used with their status,
+ * coverage_map and coverage, verdict_ok and verdict. What the file lacks is marked
+ * unknown, not invented: rms and coverage NaN, no views, verdict_ok -1 (another
+ * tool's file often holds rms and per_view_errors only). Free with calib_camera_free. */
+int calib_camera_file_read(const char *path, calib_camera *cam, icv_err *err);
+/* A stereo file likewise: intrinsics, R, T, rms, epipolar_error, baseline (|T| when
+ * absent) and baseline_std, per_pair_errors (rms1, rms2, epipolar of each used pair,
+ * named "pair 00", ...), verdict_ok and verdict. A stereo file holds no per-camera
+ * views or coverage: cam[c].rms and coverage are NaN, verdict_ok -1. Free with
+ * calib_stereo_free. */
+int calib_stereo_file_read(const char *path, calib_stereo *st, icv_err *err);
+
 #endif

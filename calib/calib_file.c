@@ -46,17 +46,6 @@ static int write_surface(void *fs, const calib_surface *sf)
            cvb_fs_write_real(fs, "surface_reproj_rms", sf->reproj_rms);
 }
 
-static const char *status_name(calib_view_status s)
-{
-    switch (s) {
-    case CALIB_VIEW_USED: return "used";
-    case CALIB_VIEW_OUTLIER: return "outlier";
-    case CALIB_VIEW_NO_BOARD: return "no board";
-    case CALIB_VIEW_BLURRED: return "blurred";
-    default: return "unpaired";
-    }
-}
-
 int calib_camera_write(const calib_camera *cam, const char *path, icv_err *err)
 {
     char msg[256];
@@ -84,7 +73,8 @@ int calib_camera_write(const calib_camera *cam, const char *path, icv_err *err)
             pv[nu] = cam->views[v].rms;
             names[nu++] = cam->views[v].name;
         } else {
-            snprintf(other[no], sizeof other[no], "%s: %s", cam->views[v].name, status_name(cam->views[v].status));
+            snprintf(other[no], sizeof other[no], "%s: %s", cam->views[v].name,
+                     calib_view_status_name(cam->views[v].status));
             optr[no] = other[no];
             no++;
         }
@@ -245,14 +235,23 @@ static int read_camera(void *fs, const char *path, int which, calib_intrinsics *
     return 0;
 }
 
-int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, calib_intrinsics *std, icv_err *err)
+int calib_file_open_reader(const char *path, void **fs, icv_err *err)
 {
     char msg[300];
     if (!icv_file_exists(path))
         return icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
-    void *fs = cvb_fs_reader_open(path, msg, sizeof msg);
-    if (!fs)
+    *fs = cvb_fs_reader_open(path, msg, sizeof msg);
+    if (!*fs)
         return icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);
+    return 0;
+}
+
+int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, calib_intrinsics *std, icv_err *err)
+{
+    void *fs;
+    int rc0 = calib_file_open_reader(path, &fs, err);
+    if (rc0)
+        return rc0;
     int rc = read_camera(fs, path, which ? 1 : 0, in, std, err);
     cvb_fs_reader_close(fs);
     return rc;
@@ -261,12 +260,10 @@ int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, cal
 int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics *in2, double R[3][3], double T[3],
                       icv_err *err)
 {
-    char msg[300];
-    if (!icv_file_exists(path))
-        return icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
-    void *fs = cvb_fs_reader_open(path, msg, sizeof msg);
-    if (!fs)
-        return icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);
+    void *fs;
+    int rc0 = calib_file_open_reader(path, &fs, err);
+    if (rc0)
+        return rc0;
     int rc = read_camera(fs, path, 0, in1, NULL, err);
     if (!rc)
         rc = read_camera(fs, path, 1, in2, NULL, err);
@@ -299,12 +296,10 @@ int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics 
 
 int calib_surface_read(const char *path, calib_surface *s, icv_err *err)
 {
-    char msg[300];
-    if (!icv_file_exists(path))
-        return icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
-    void *fs = cvb_fs_reader_open(path, msg, sizeof msg);
-    if (!fs)
-        return icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);
+    void *fs;
+    int rc0 = calib_file_open_reader(path, &fs, err);
+    if (rc0)
+        return rc0;
     double r[16], t[16];
     int rr, rc2, rc = 0;
     memset(s, 0, sizeof *s);

@@ -31,6 +31,10 @@ int calib_detections_fail_none(const calib_detections *ds, const calib_board *b,
 void calib_names_join(char *out, size_t n, char *const *names, const int *pick, size_t count);
 const char *calib_basename(const char *path);
 
+/* Opens a calibration file for reading (cv_bridge's FileStorage reader, *fs); the
+ * error says whether it is missing or not a calibration file. */
+int calib_file_open_reader(const char *path, void **fs, icv_err *err);
+
 /* Fills coverage_map, coverage and the verdict of a calibrated camera. */
 void calib_camera_assess(calib_camera *cam, const calib_observations *obs);
 

@@ -4,6 +4,7 @@
 // decide what to call and what to do with the answer.
 #include "calib/cv_bridge.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -539,6 +540,43 @@ extern "C" int cvb_fs_read_real(void *fs, const char *name, double *v)
         if (!n.isReal() && !n.isInt())
             return -2;
         *v = (double)n;
+        return 0;
+    } catch (const std::exception &) {
+        return -2;
+    }
+}
+
+extern "C" int cvb_fs_read_str(void *fs, const char *name, char *buf, size_t n)
+{
+    try {
+        cv::FileNode node = (*(cv::FileStorage *)fs)[name];
+        if (node.empty() || node.isNone())
+            return -1;
+        if (!node.isString())
+            return -2;
+        std::snprintf(buf, n, "%s", ((std::string)node).c_str());
+        return 0;
+    } catch (const std::exception &) {
+        return -2;
+    }
+}
+
+extern "C" int cvb_fs_read_strs(void *fs, const char *name, char *buf, size_t each, int max, int *count)
+{
+    *count = 0;
+    try {
+        cv::FileNode node = (*(cv::FileStorage *)fs)[name];
+        if (node.empty() || node.isNone())
+            return -1;
+        if (!node.isSeq())
+            return -2;
+        for (auto it = node.begin(); it != node.end(); ++it) {
+            if (!(*it).isString())
+                return -2;
+            if (*count < max)
+                std::snprintf(buf + (size_t)*count * each, each, "%s", ((std::string)*it).c_str());
+            ++*count;
+        }
         return 0;
     } catch (const std::exception &) {
         return -2;

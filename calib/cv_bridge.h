@@ -89,6 +89,11 @@ void *cvb_fs_reader_open(const char *path, char *msg, size_t msg_n);
 int cvb_fs_read_mat(void *fs, const char *name, int *rows, int *cols, double *data, int max);
 /* A number: 0, -1 absent, -2 not a number. */
 int cvb_fs_read_real(void *fs, const char *name, double *v);
+/* A string, copied into buf (cut to n bytes): 0, -1 absent, -2 not a string. */
+int cvb_fs_read_str(void *fs, const char *name, char *buf, size_t n);
+/* A sequence of strings: the first max copied into buf, each in `each` bytes (cut);
+ * *count = the sequence's length. 0, -1 absent, -2 not a sequence of strings. */
+int cvb_fs_read_strs(void *fs, const char *name, char *buf, size_t each, int max, int *count);
 void cvb_fs_reader_close(void *fs);
 
 #ifdef __cplusplus

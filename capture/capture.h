@@ -103,6 +103,11 @@ double capture_source_tick(const capture_source *src);
 /* Frames found undecodable or missing so far (indices, ascending). */
 void capture_source_lost(const capture_source *src, const long **frames, size_t *n);
 
+/* Frames decoded so far by every source of this process (video frames and images,
+ * those a seek decodes and drops included). A count, not a timer: `impactcv run`'s
+ * cache test reads it to prove that a cached stage decoded nothing. Thread-safe. */
+long capture_decoded_frames(void);
+
 /* Allocates f->data for the source's frame size (once, before the loop). */
 int capture_frame_alloc(capture_frame *f, const capture_info *info, icv_err *err);
 void capture_frame_free(capture_frame *f);

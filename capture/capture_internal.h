@@ -82,4 +82,7 @@ long capture_index_of(const capture_source *s, int64_t ts);
 /* An FFmpeg error code as text. */
 const char *capture_averr(int code, char *buf, size_t n);
 
+/* Counts one frame out of a decoder (capture_decoded_frames). */
+void capture_count_decoded(void);
+
 #endif

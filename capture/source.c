@@ -1,6 +1,7 @@
 /* source.c: the frame source's public entry points (capture.h). Dispatches to
  * source_video.c (anything libavformat opens) or source_images.c (image sequences),
  * and owns what both share: the frame index, lost frames, caller frame buffers. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,12 @@ const char *capture_averr(int code, char *buf, size_t n)
         snprintf(buf, n, "FFmpeg error %d", code);
     return buf;
 }
+
+static atomic_long decoded_frames;
+
+void capture_count_decoded(void) { atomic_fetch_add_explicit(&decoded_frames, 1, memory_order_relaxed); }
+
+long capture_decoded_frames(void) { return atomic_load_explicit(&decoded_frames, memory_order_relaxed); }
 
 /* FFmpeg's own messages go to icv_log at debug level (-v): capture reports what matters
  * itself, in one line, and library code prints nothing else. */

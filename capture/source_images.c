@@ -154,6 +154,8 @@ static int decode_image(capture_source *s, long i, icv_err *err)
     s->pkt->size = 0;
     if (rc >= 0)
         rc = avcodec_receive_frame(s->dec, s->frm);
+    if (rc >= 0)
+        capture_count_decoded();
     if (rc < 0) {
         avcodec_flush_buffers(s->dec);
         return icv_err_set(err, ICV_EFORMAT, "%s: cannot decode image (%s)", path, capture_averr(rc, eb, sizeof eb));

@@ -362,6 +362,7 @@ static int next_decoded(capture_source *s, long *idx, icv_err *err)
     for (;;) {
         int rc = avcodec_receive_frame(s->dec, s->frm);
         if (rc == 0) {
+            capture_count_decoded();
             int64_t ts = s->frm->best_effort_timestamp;
             if (ts == AV_NOPTS_VALUE)
                 ts = s->frm->pts;

@@ -1,14 +1,29 @@
-/* cmd_campaign.c: `impactcv campaign`. Not built yet: the pipeline, issue #10. Until it is, the command says
- * so and exits with status 2; it never pretends to work. */
+/* cmd_campaign.c: `impactcv campaign CAMPAIGN.yaml -o DIR [-j N]`: many experiments,
+ * one validation table (report/campaign.c), and a summary. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "report/report.h"
 
 static const char help[] =
     "usage: impactcv campaign CAMPAIGN.yaml -o DIR [-j N]\n"
     "\n"
-    "Many experiments, one validation table.\n"
-    "Not implemented yet (the pipeline, issue #10).\n";
+    "Runs every experiment CAMPAIGN.yaml lists as `impactcv run` into DIR/<name>/, N at a\n"
+    "time (default 1), each in a process of its own; an experiment whose results in\n"
+    "DIR/<name>/ are up to date is not run again. A failed experiment is reported and the\n"
+    "others carried on (exit status 1 at the end). Then DIR/validation.csv,\n"
+    "DIR/validation.md and DIR/campaign.html (the validation table in the layout of Han\n"
+    "Sun's Tables 4.6 and 4.9, links to each report, the parameter plot), with one mu and\n"
+    "e_n fitted to every impact when the campaign says joint: true.\n"
+    "\n"
+    "CAMPAIGN.yaml (docs/campaign.md):\n"
+    "  name: rods                      # optional; default the file's name\n"
+    "  experiments: [a/experiment.yaml, 'b/*/experiment.yaml', c/]   # relative to it\n"
+    "  model: {restitution: stronge, mu: measured, e_n: measured}   # optional: replaces\n"
+    "                                  # each experiment's model:\n"
+    "  joint: true                     # fit one mu and e_n to every impact (default false)\n";
 
 int cmd_campaign(int argc, char **argv)
 {
@@ -16,5 +31,52 @@ int cmd_campaign(int argc, char **argv)
         fputs(help, stdout);
         return CLI_OK;
     }
-    return cli_not_implemented("campaign", "the pipeline, issue #10");
+    report_campaign_options o = {.jobs = 1};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+            o.out_dir = argv[++i];
+        } else if (!strcmp(argv[i], "-j") && i + 1 < argc) {
+            char *end;
+            long j = strtol(argv[++i], &end, 10);
+            if (*end || j < 1 || j > 64)
+                return cli_usage_error("campaign", "-j %s: expected a number of processes from 1 to 64", argv[i]);
+            o.jobs = (int)j;
+        } else if (argv[i][0] == '-') {
+            return cli_usage_error("campaign", "unknown option '%s'", argv[i]);
+        } else if (!o.campaign_path) {
+            o.campaign_path = argv[i];
+        } else {
+            return cli_usage_error("campaign", "one campaign file (it lists the experiments)");
+        }
+    }
+    if (!o.campaign_path)
+        return cli_usage_error("campaign", "expected a campaign file");
+    if (!o.out_dir)
+        return cli_usage_error("campaign", "-o DIR is required");
+    report_campaign_result r;
+    icv_err err = {0};
+    int rc = report_campaign_run(&o, &r, &err);
+    for (int i = 0; i < r.n; i++)
+        if (r.exps[i].status == REPORT_EXP_FAILED)
+            fprintf(stderr, "impactcv: campaign: %s failed (%s): %s\n", r.exps[i].name, r.exps[i].path,
+                    r.exps[i].error);
+    if (!rc) {
+        printf("campaign %s: %d experiment%s: %d ran, %d up to date (not run again), %d failed; %d impact%s in "
+               "%.1f s\n",
+               r.name, r.n, r.n == 1 ? "" : "s", r.n_ran, r.n_up_to_date, r.n_failed, r.n_impacts,
+               r.n_impacts == 1 ? "" : "s", r.seconds);
+        for (int i = 0; i < r.n; i++)
+            if (r.exps[i].status == REPORT_EXP_UP_TO_DATE)
+                printf("  %s: up to date, not run again\n", r.exps[i].name);
+        if (r.joint)
+            printf("  joint fit over %d impacts: mu = %.3f +- %.3f%s, e_n = %.3f +- %.3f\n", r.fit.n_obs, r.fit.mu,
+                   r.fit.mu_se, r.fit.mu_identifiable ? "" : " (they stick: a lower bound)", r.fit.e_n,
+                   r.fit.e_n_se);
+        printf("table: %s/validation.csv, validation.md; page: %s\n", o.out_dir, r.html_path);
+    }
+    int failed = r.n_failed;
+    report_campaign_result_free(&r);
+    if (rc)
+        return cli_fail(&err);
+    return failed ? CLI_FAIL : CLI_OK;
 }

@@ -8,7 +8,7 @@
 #include "report/report.h"
 
 static const char help[] =
-    "usage: impactcv run EXPERIMENT.yaml -o DIR [--truth truth.json]\n"
+    "usage: impactcv run EXPERIMENT.yaml -o DIR [--truth truth.json] [--from STAGE]\n"
     "\n"
     "Calibration (from the experiment's board images or its calibration file), capture and\n"
     "sync, tracking and triangulation, the analysis and the model, report.html and the\n"
@@ -16,7 +16,11 @@ static const char help[] =
     "tracks3d_quality.csv, results.json, fits.csv, report.html and exports/ (TRC, C3D, pose\n"
     "CSV). A failed run leaves DIR as it was. With --truth (a synth experiment's\n"
     "truth.json) the results are compared with the truth and a disagreement fails.\n"
-    "Not built yet: the cache of stage results and --from.\n";
+    "\n"
+    "Stages: track, analyze, model, overlays, report, exports. Each is reused from DIR\n"
+    "when nothing it reads has changed (files' bytes, the experiment.yaml keys it uses,\n"
+    "the program): changing only model: re-runs model and report. DIR/.impactcv/ holds\n"
+    "the manifest. --from STAGE runs that stage and every one after it again.\n";
 
 int cmd_run(int argc, char **argv)
 {
@@ -31,6 +35,12 @@ int cmd_run(int argc, char **argv)
             o.out_dir = argv[++i];
         else if (!strcmp(argv[i], "--truth") && i + 1 < argc)
             o.truth_path = argv[++i];
+        else if (!strcmp(argv[i], "--from") && i + 1 < argc) {
+            o.from = argv[++i];
+            if (report_stage_parse(o.from) < 0)
+                return cli_usage_error("run", "--from %s: no such stage (track, analyze, model, overlays, report, "
+                                              "exports)", o.from);
+        }
         else if (argv[i][0] == '-')
             return cli_usage_error("run", "unknown option '%s'", argv[i]);
         else if (!o.experiment_path)
@@ -54,6 +64,12 @@ int cmd_run(int argc, char **argv)
         printf("%s: %d impact%s in %.1f s; |g| = %.3f m/s^2 (%s)\n", r->job.exp.name, res->n_impacts,
                res->n_impacts == 1 ? "" : "s", r->seconds, icv_v3_norm(res->g),
                res->g_estimated ? "from free flight" : "given");
+        char ran[160] = "", reused[160] = "";
+        for (int st = 0; st < REPORT_N_STAGES; st++) {
+            char *l = r->ran[st] ? ran : reused;
+            snprintf(l + strlen(l), sizeof ran - strlen(l), "%s%s", *l ? ", " : "", report_stage_name(st));
+        }
+        printf("  ran: %s; reused from %s: %s\n", *ran ? ran : "nothing", o.out_dir, *reused ? reused : "nothing");
         for (int i = 0; i < res->n_impacts; i++) {
             const analysis_impact *im = &res->impacts[i];
             printf("  impact %d at t = %.4f s: e = %.3f +- %.3f, impulse ratio = %.3f +- %.3f, energy lost %.1f%% +- "

@@ -300,6 +300,10 @@ const char *icv_ynode_str(icv_ynode n);   /* scalar text, or NULL */
 int icv_ynode_fail(icv_ynode n, icv_err *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Warns "FILE:LINE: unknown key 'k' is ignored" for each key of map not in known
+ * (NULL-terminated). */
+void icv_ynode_warn_unknown(icv_ynode map, const char *const *known);
+
 /* Typed reads of map[key]. When the key is absent: with required, an error
  * "FILE:LINE: key: missing (required)"; without, 0 and *out untouched (the caller
  * set the default). A present key of the wrong type is always an error. */
@@ -314,5 +318,12 @@ int icv_yread_vec3(icv_ynode map, const char *key, int required, icv_vec3 *out, 
 int icv_yread_mat3(icv_ynode map, const char *key, int required, icv_mat3 *out, icv_err *err);
 /* Reads a scalar node itself as a number. */
 int icv_ynode_double(icv_ynode n, double *out, icv_err *err);
+
+/* Reads a model mapping in experiment.yaml's syntax (restitution; mu, or mu_s and mu_k;
+ * e_n: each `measured`, a number or {from: coefficients.json} resolved against
+ * exp->dir) into exp's model fields, after setting their defaults (stronge, mu and e_n
+ * measured). An absent node leaves the defaults. icv_experiment_load uses it for
+ * `model:`, a campaign for its shared `model:`. */
+int icv_experiment_model_read(icv_ynode model, icv_experiment *exp, icv_err *err);
 
 #endif

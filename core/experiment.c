@@ -444,12 +444,12 @@ static int read_from_file(const icv_experiment *e, icv_ynode n, const char *cons
 
 /* mu: measured | number | {from: file}; mu_s, mu_k: number | {from: file};
  * e_n: measured | number | {from: file}. */
-static int read_model(icv_ynode root, icv_experiment *e, icv_err *err)
+int icv_experiment_model_read(icv_ynode m, icv_experiment *e, icv_err *err)
 {
     e->restitution = ICV_RESTITUTION_STRONGE;
     e->mu_measured = 1;
     e->e_n_measured = 1;
-    icv_ynode m = icv_ynode_get(root, "model");
+    e->mu_s_from[0] = e->mu_k_from[0] = e->e_n_from[0] = '\0';
     if (!icv_ynode_exists(m))
         return 0;
     if (!icv_ynode_is_map(m))
@@ -560,15 +560,7 @@ int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
     snprintf(e->path, sizeof e->path, "%s", path);
     icv_path_dirname(e->dir, sizeof e->dir, path);
 
-    for (size_t i = 0; i < icv_ynode_len(root); i++) {
-        const char *k;
-        icv_ynode v = icv_ynode_pair(root, i, &k);
-        int known = 0;
-        for (int j = 0; known_top[j]; j++)
-            known |= k && !strcmp(k, known_top[j]);
-        if (!known)
-            icv_warn("%s:%d: unknown key '%s' is ignored", path, icv_ynode_line(v), k ? k : "?");
-    }
+    icv_ynode_warn_unknown(root, known_top);
 
     rc = icv_yread_str(root, "name", 1, e->name, sizeof e->name, err);
     if (!rc)
@@ -588,7 +580,7 @@ int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
     if (!rc)
         rc = read_body(root, e, err);
     if (!rc)
-        rc = read_model(root, e, err);
+        rc = icv_experiment_model_read(icv_ynode_get(root, "model"), e, err);
     if (!rc)
         rc = read_kind(root, e, err);
     icv_yaml_free(doc);

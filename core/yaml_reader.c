@@ -151,6 +151,19 @@ const char *icv_ynode_str(icv_ynode n)
     return y && y->type == YAML_SCALAR_NODE ? (const char *)y->data.scalar.value : NULL;
 }
 
+void icv_ynode_warn_unknown(icv_ynode map, const char *const *known)
+{
+    for (size_t i = 0; i < icv_ynode_len(map); i++) {
+        const char *k;
+        icv_ynode v = icv_ynode_pair(map, i, &k);
+        int ok = 0;
+        for (int j = 0; known[j]; j++)
+            ok |= k && !strcmp(k, known[j]);
+        if (!ok)
+            icv_warn("%s:%d: unknown key '%s' is ignored", icv_yaml_path(map.doc), icv_ynode_line(v), k ? k : "?");
+    }
+}
+
 int icv_ynode_fail(icv_ynode n, icv_err *err, int code, const char *fmt, ...)
 {
     char reason[ICV_ERR_MSG_MAX];

@@ -113,14 +113,11 @@ static void fitted_sample(const analysis_result *res, const analysis_body *b, fi
                 a = z = im->t;
             double eprev[3] = {NAN, NAN, NAN};
             for (int j = 0; j < NS; j++) {
-                double t = a + (z - a) * j / (NS - 1), tau = t - im->t;
+                double t = a + (z - a) * j / (NS - 1);
                 F->t[c][j] = t;
-                icv_vec3 p = icv_v3_add(icv_v3_add(s->p, icv_v3_scale(s->v, tau)), icv_v3_scale(res->g, 0.5 * tau * tau));
-                icv_vec3 v = icv_v3_add(s->v, icv_v3_scale(res->g, tau));
                 icv_mat3 R;
-                icv_vec3 w, e;
-                /* 2e-2 rad steps: ~1e-9 rad per radian turned (geom.h), far below a plot's pixel */
-                icv_rigid_rotate_steps(s->R, s->omega, b->inertia, tau, 2e-2, &R, &w);
+                icv_vec3 p, v, w, e;
+                report_side_state(res, i, sd, b, t, &p, &v, &R, &w);
                 icv_euler213_from_matrix(R, &e);
                 double pv[3] = {p.x, p.y, p.z}, vv[3] = {v.x, v.y, v.z}, ev[3] = {e.x, e.y, e.z},
                        wv[3] = {w.x, w.y, w.z};
@@ -320,26 +317,42 @@ static void overlays(FILE *f, const report_inputs *in)
 {
     fputs("<section id=overlays><h2>Detections over the video at the impact</h2>\n", f);
     if (in->n_overlays == 0)
-        note(f, "No overlay images: they need the video frames and the tracking stage (impactcv run).");
-    for (int i = 0; i < in->n_overlays; i++) {
-        const report_overlay *o = &in->overlays[i];
-        fputs("<figure><img class=overlay id=\"overlay-", f);
-        icv_fput_html(f, o->camera);
-        fputs("\" alt=\"overlay\" src=\"data:image/png;base64,", f);
-        icv_fput_base64(f, o->png, o->png_len);
-        fputs("\"><figcaption>camera ", f);
-        icv_fput_html(f, o->camera);
-        fprintf(f, ", frame %d: markers in their identity's colour, the fitted body outline in yellow</figcaption></figure>\n",
-                o->frame);
-    }
+        note(f, "No overlay images were given: impactcv run draws them from the videos into DIR/overlays/ "
+                "(report_overlays_write); a folder impactcv analyze made alone has none, and a run without an "
+                "impact draws none.");
     if (in->n_overlays > 0) {
-        fputs("<p class=legend>markers:", f);
+        fputs("<p class=legend>Over each video frame: the detections in their marker's colour (", f);
         for (int k = 0; k < in->exp->n_markers; k++) {
             unsigned char c[3];
             report_palette(k, c);
-            fprintf(f, " <span style=\"color:#%02x%02x%02x\">&#9679;</span>&nbsp;m%d", c[0], c[1], c[2], k);
+            fprintf(f, "%s<span style=\"color:#%02x%02x%02x\">&#9679;</span>&nbsp;m%d", k ? " " : "", c[0], c[1],
+                    c[2], k);
         }
-        fputs("</p>\n", f);
+        fputs("; white: a 2D track no 3D point labelled), the tracker's predicted positions as magenta crosses, "
+              "the body's outline at its fitted pose in yellow.</p>\n",
+              f);
+    }
+    for (int i = 0; i < in->n_overlays; i++) {
+        const report_overlay *o = &in->overlays[i];
+        int first = i == 0 || strcmp(o->camera, in->overlays[i - 1].camera),
+            last = i == in->n_overlays - 1 || strcmp(o->camera, in->overlays[i + 1].camera);
+        if (first) { /* one strip per camera: its frames side by side */
+            fputs("<h3>camera ", f);
+            icv_fput_html(f, o->camera);
+            fputs("</h3><div class=strip>\n", f);
+        }
+        fputs("<figure><img class=overlay id=\"overlay-", f);
+        icv_fput_html(f, o->camera);
+        fprintf(f, "-%d\" alt=\"overlay\" src=\"data:image/png;base64,", o->frame);
+        icv_fput_base64(f, o->png, o->png_len);
+        fprintf(f, "\"><figcaption>frame %d", o->frame);
+        if (o->label[0]) {
+            fputs(": ", f);
+            icv_fput_html(f, o->label);
+        }
+        fputs("</figcaption></figure>\n", f);
+        if (last)
+            fputs("</div>\n", f);
     }
     fputs("</section>\n", f);
 }
@@ -440,7 +453,10 @@ static void plots(page *pg, const report_inputs *in)
 
 static void verdict_list(FILE *f, int ok, const char *v)
 {
-    fprintf(f, "<p>Verdict: <b class=%s>%s</b></p><ul>", ok ? "ok" : "bad", ok ? "usable" : "not usable");
+    if (ok < 0)
+        fputs("<p>Verdict: <b>none in the calibration file</b></p><ul>", f);
+    else
+        fprintf(f, "<p>Verdict: <b class=%s>%s</b></p><ul>", ok ? "ok" : "bad", ok ? "usable" : "not usable");
     while (v && *v) {
         const char *nl = strchr(v, '\n');
         size_t len = nl ? (size_t)(nl - v) : strlen(v);
@@ -454,12 +470,24 @@ static void verdict_list(FILE *f, int ok, const char *v)
     fputs("</ul>\n", f);
 }
 
+/* a number with its format, or a dash when unknown (a calibration file without it) */
+static void num_or_dash(FILE *f, const char *fmt, double x)
+{
+    if (isfinite(x))
+        fprintf(f, fmt, x);
+    else
+        fputs("&ndash;", f);
+}
+
 static void calib_cam(page *pg, const calib_camera *c, const char *who, int idx)
 {
     FILE *f = pg->f;
-    fprintf(pg->f, "<h3>%s</h3><p>RMS reprojection error %.3f px over %d of %d views; coverage %.0f%% of the image.</p>\n",
-            who, c->rms, c->n_used, c->n_views, 100 * c->coverage);
-    if (c->n_views > 0) {
+    fprintf(f, "<h3>%s</h3><p>RMS reprojection error ", who);
+    num_or_dash(f, "%.3f px", c->rms);
+    fprintf(f, " over %d of %d views; coverage ", c->n_used, c->n_views);
+    num_or_dash(f, "%.0f%%", 100 * c->coverage);
+    fputs(" of the image.</p>\n", f);
+    if (c->n_views > 0 && c->views) {
         double *y = malloc(sizeof *y * (size_t)c->n_views);
         int *col = malloc(sizeof *col * (size_t)c->n_views);
         if (y && col) {
@@ -478,20 +506,27 @@ static void calib_cam(page *pg, const calib_camera *c, const char *who, int idx)
         }
         free(y);
         free(col);
+    } else if (c->n_views > 0) {
+        note(f, "The per-view errors were too many to keep in track_info.json: the counts only.");
     }
-    double z[CALIB_COV_ROWS * CALIB_COV_COLS];
-    for (int j = 0; j < CALIB_COV_ROWS; j++)
-        for (int i = 0; i < CALIB_COV_COLS; i++) /* row 0 at the image's top: drawn at the plot's top */
-            z[(CALIB_COV_ROWS - 1 - j) * CALIB_COV_COLS + i] = c->coverage_map[j][i];
-    icv_err e = {0};
-    char id[64], cap[160];
-    snprintf(id, sizeof id, "plot-calib-coverage-%d", idx);
-    snprintf(cap, sizeof cap, "%s: board corners per cell of a %dx%d grid over the image (top of the image at the top)",
-             who, CALIB_COV_COLS, CALIB_COV_ROWS);
-    int rc = report_plot_map(pg->svg, "Coverage", "image column cell", "image row cell (from the bottom)",
-                             CALIB_COV_COLS, CALIB_COV_ROWS, 0, CALIB_COV_COLS - 1, 0, CALIB_COV_ROWS - 1, z,
-                             "corners", 0, NULL, &e);
-    figure(pg, rc, &e, id, cap);
+    if (isfinite(c->coverage)) {
+        double z[CALIB_COV_ROWS * CALIB_COV_COLS];
+        for (int j = 0; j < CALIB_COV_ROWS; j++)
+            for (int i = 0; i < CALIB_COV_COLS; i++) /* row 0 at the image's top: drawn at the plot's top */
+                z[(CALIB_COV_ROWS - 1 - j) * CALIB_COV_COLS + i] = c->coverage_map[j][i];
+        icv_err e = {0};
+        char id[64], cap[160];
+        snprintf(id, sizeof id, "plot-calib-coverage-%d", idx);
+        snprintf(cap, sizeof cap,
+                 "%s: board corners per cell of a %dx%d grid over the image (top of the image at the top)", who,
+                 CALIB_COV_COLS, CALIB_COV_ROWS);
+        int rc = report_plot_map(pg->svg, "Coverage", "image column cell", "image row cell (from the bottom)",
+                                 CALIB_COV_COLS, CALIB_COV_ROWS, 0, CALIB_COV_COLS - 1, 0, CALIB_COV_ROWS - 1, z,
+                                 "corners", 0, NULL, &e);
+        figure(pg, rc, &e, id, cap);
+    } else {
+        note(f, "No coverage map: the calibration file does not hold one.");
+    }
     verdict_list(f, c->verdict_ok, c->verdict);
 }
 
@@ -499,9 +534,22 @@ static void calibration(page *pg, const report_inputs *in)
 {
     FILE *f = pg->f;
     fputs("<section id=calibration><h2>Calibration quality</h2>\n", f);
+    if (in->track) {
+        fputs("<p>The tracks were made with the calibration from ", f);
+        if (!strcmp(in->track->calib_source, "board images"))
+            fputs("the board images of experiment.yaml.", f);
+        else {
+            fputs("the file <code>", f);
+            icv_fput_html(f, in->track->calib_source);
+            fputs("</code>: what the file holds of its quality is shown.", f);
+        }
+        fputs("</p>\n", f);
+    }
     if (!in->calib_stereo && in->n_calib_cameras == 0)
-        note(f, "No calibration was given to the report (a ready calibration file, or a report built from files): "
-                "its per-view errors, coverage and verdict are in the calib_report.html that impactcv calib writes.");
+        note(f, in->track ? "The calibration's quality is not known: the track stage kept none."
+                          : "No calibration was given to the report: DIR/track_info.json, which the track stage "
+                            "leaves, is absent (a folder impactcv analyze made alone). The per-view errors, coverage "
+                            "and verdict are in the calib_report.html that impactcv calib writes.");
     for (int c = 0; c < in->n_calib_cameras; c++) {
         char who[96];
         snprintf(who, sizeof who, "camera %s", in->exp && c < in->exp->n_cameras ? in->exp->cameras[c].id : "?");
@@ -509,9 +557,15 @@ static void calibration(page *pg, const report_inputs *in)
     }
     if (in->calib_stereo) {
         const calib_stereo *s = in->calib_stereo;
-        fprintf(f, "<h3>Stereo</h3><p>RMS %.3f px over %d of %d pairs; mean epipolar distance %.3f px; baseline "
-                   "%.2f &plusmn; %.2f mm.</p>\n",
-                s->rms, s->n_used, s->n_pairs, s->epipolar, 1e3 * s->baseline, 1e3 * s->baseline_std);
+        fputs("<h3>Stereo</h3><p>RMS ", f);
+        num_or_dash(f, "%.3f px", s->rms);
+        fprintf(f, " over %d of %d pairs; mean epipolar distance ", s->n_used, s->n_pairs);
+        num_or_dash(f, "%.3f px", s->epipolar);
+        fputs("; baseline ", f);
+        num_or_dash(f, "%.2f", 1e3 * s->baseline);
+        fputs(" &plusmn; ", f);
+        num_or_dash(f, "%.2f", 1e3 * s->baseline_std);
+        fputs(" mm.</p>\n", f);
         verdict_list(f, s->verdict_ok, s->verdict);
         for (int c = 0; c < 2; c++) {
             char who[96];
@@ -528,19 +582,39 @@ static const char *cam_id(const report_inputs *in, int c)
     return in->exp && c < in->exp->n_cameras ? in->exp->cameras[c].id : "?";
 }
 
+/* where camera c's offset came from */
+static const char *offset_from(const report_inputs *in, int c)
+{
+    const report_track_info *t = in->track;
+    if (in->sync[c].manual)
+        return "experiment.yaml (sync.offsets)";
+    if (!t)
+        return "flash";
+    if (c > 0 && t->offset_refined)
+        return !strcmp(t->sync_source, "flash") ? "flash, refined from the motion" : "the motion (no flash)";
+    return c == 0 ? "reference camera" : !strcmp(t->sync_source, "none") ? "none (sync: none)" : "flash";
+}
+
 static void sync_section(page *pg, const report_inputs *in)
 {
     FILE *f = pg->f;
+    const report_track_info *t = in->track;
     fputs("<section id=sync><h2>Sync</h2>\n", f);
     if (in->n_sync == 0 && in->n_probes == 0) {
-        note(f, "No sync or capture results were given (a report built from files): offsets and the flash are not "
-                "shown.");
+        note(f, "No sync or capture results were given: DIR/track_info.json, which the track stage leaves, is absent "
+                "(a folder impactcv analyze made alone): offsets and the flash are not shown.");
         fputs("</section>\n", f);
         return;
     }
     fputs("<table><tr><th>camera</th><th>flash frame</th><th>onset (frame)</th><th>exposed fraction</th>"
-          "<th>baseline / plateau (gray)</th><th>offset (frames)</th><th>offset (ms)</th><th>from</th></tr>\n",
+          "<th>baseline / plateau (gray)</th>",
           f);
+    if (t)
+        fputs("<th>offset before refinement (frames)</th>", f);
+    fputs("<th>offset used (frames)</th>", f);
+    if (t)
+        fputs("<th>&plusmn;1&sigma; (frames)</th>", f);
+    fputs("<th>offset used (ms)</th><th>from</th></tr>\n", f);
     int n = in->n_sync > in->n_probes ? in->n_sync : in->n_probes;
     for (int c = 0; c < n; c++) {
         fputs("<tr><td>", f);
@@ -550,15 +624,35 @@ static void sync_section(page *pg, const report_inputs *in)
         if (p && p->has_flash)
             fprintf(f, "<td>%ld</td><td>%.3f</td><td>%.3f</td><td>%.1f / %.1f</td>", p->flash.frame,
                     p->flash.onset_frame, p->flash.ratio, p->flash.baseline, p->flash.plateau);
+        else if (t && strcmp(t->sync_source, "flash"))
+            fprintf(f, "<td colspan=4>not looked for (sync: %s)</td>", t->sync_source);
+        else if (t && n == 1)
+            fputs("<td colspan=4>not looked for (one camera: nothing to sync)</td>", f);
         else
             fputs("<td colspan=4>no flash found</td>", f);
-        if (c < in->n_sync)
-            fprintf(f, "<td>%.3f</td><td>%.3f</td><td>%s</td></tr>\n", in->sync[c].offset_frames,
-                    1e3 * in->sync[c].offset_s, in->sync[c].manual ? "experiment.yaml" : "flash");
-        else
-            fputs("<td></td><td></td><td></td></tr>\n", f);
+        if (c < in->n_sync) {
+            if (t)
+                fprintf(f, "<td>%.3f</td>", t->offset_initial_frames[c]);
+            fprintf(f, "<td>%.3f</td>", in->sync[c].offset_frames);
+            if (t && c > 0 && t->offset_refined)
+                fprintf(f, "<td>%.3f</td>", t->offset_sigma_frames);
+            else if (t)
+                fputs("<td></td>", f);
+            fprintf(f, "<td>%.3f</td><td>%s</td></tr>\n", 1e3 * in->sync[c].offset_s, offset_from(in, c));
+        } else {
+            fprintf(f, "<td colspan=%d></td></tr>\n", t ? 5 : 3);
+        }
     }
     fputs("</table>\n", f);
+    if (t && t->offset_refined && n > 1)
+        fprintf(f, "<p>The flash gives each camera's offset to a frame at best. Camera %s's sub-frame offset was "
+                   "refined from the motion (the offset that minimises the epipolar distance of the free-flight "
+                   "tracks, docs/pipeline.md): %.3f &plusmn; %.3f frames (1&sigma;), from %.3f frames %s; RMS "
+                   "epipolar distance there %.3f px.</p>\n",
+                cam_id(in, 1), in->sync[1].offset_frames, t->offset_sigma_frames, t->offset_initial_frames[1],
+                !strcmp(t->sync_source, "flash") ? "by the flash" : "(no flash)", t->offset_residual_px);
+    else if (t && n > 1 && !in->sync[1].manual)
+        note(f, "The sub-frame offset was not refined from the motion: see the warnings.");
     /* each camera's mean brightness around its flash */
     report_series s[ICV_MAX_CAMERAS];
     double *buf = malloc(sizeof *buf * 2 * 41 * ICV_MAX_CAMERAS);
@@ -590,31 +684,58 @@ static void sync_section(page *pg, const report_inputs *in)
     fputs("</section>\n", f);
 }
 
+static const char *rate_from(const capture_info *in)
+{
+    switch (in->capture_fps_from) {
+    case CAPTURE_RATE_USER: return "given (cameras[].capture_fps)";
+    case CAPTURE_RATE_METADATA: return "container tag";
+    case CAPTURE_RATE_ASSUMED: return "assumed (image sequence)";
+    default: return "nominal";
+    }
+}
+
 static void timing(FILE *f, const report_inputs *in)
 {
+    const report_track_info *t = in->track;
     fputs("<section id=timing><h2>Timing</h2>\n", f);
     if (in->n_probes == 0) {
-        note(f, "No capture results were given (a report built from files): capture rate, duplicated and dropped "
-                "frames are not shown (impactcv probe VIDEO shows them).");
+        note(f, "No capture results were given: DIR/track_info.json, which the track stage leaves, is absent (a "
+                "folder impactcv analyze made alone): capture rate, duplicated and dropped frames are not shown "
+                "(impactcv probe VIDEO shows them).");
         fputs("</section>\n", f);
         return;
     }
-    fputs("<table><tr><th>camera</th><th>frames</th><th>nominal (fps)</th><th>capture (fps)</th><th>VFR</th>"
-          "<th>duplicated</th><th>dropped (missing)</th><th>lost</th><th>flicker</th></tr>\n",
+    fputs("<table><tr><th>camera</th><th>frames</th><th>nominal (fps)</th><th>capture (fps)</th>"
+          "<th>capture rate from</th><th>VFR</th><th>duplicated</th><th>dropped (missing)</th><th>lost</th>"
+          "<th>flicker</th></tr>\n",
           f);
+    int unchecked = 0;
     for (int c = 0; c < in->n_probes; c++) {
         const capture_probe *p = &in->probes[c];
         fputs("<tr><td>", f);
         icv_fput_html(f, cam_id(in, c));
-        fprintf(f, "</td><td>%ld</td><td>%.3f</td><td>%.3f</td><td>%s</td><td>%zu</td><td>%zu (%ld)</td><td>%zu</td>",
-                p->info.frames, p->info.nominal_fps, p->info.capture_fps, p->timing.vfr ? "yes" : "no",
-                p->n_duplicates, p->timing.n_dropped, p->timing.missing, p->n_lost);
-        if (p->flicker.hz > 0)
+        fprintf(f, "</td><td>%ld</td><td>%.3f</td><td>%.3f</td><td>%s</td><td>%s</td>", p->info.frames,
+                p->info.nominal_fps, p->info.capture_fps, rate_from(&p->info), p->timing.vfr ? "yes" : "no");
+        if (t && !t->duplicates_checked[c]) {
+            fputs("<td>not checked</td>", f);
+            unchecked = 1;
+        } else {
+            fprintf(f, "<td>%zu</td>", p->n_duplicates);
+        }
+        fprintf(f, "<td>%zu (%ld)</td><td>%zu</td>", p->timing.n_dropped, p->timing.missing, p->n_lost);
+        if (t && !t->flicker_checked[c]) {
+            fputs("<td>not measured</td></tr>\n", f);
+            unchecked = 1;
+        } else if (p->flicker.hz > 0)
             fprintf(f, "<td>%.0f Hz (%.1f gray)</td></tr>\n", p->flicker.hz, p->flicker.amplitude);
         else
             fputs("<td>none</td></tr>\n", f);
     }
-    fputs("</table>\n</section>\n", f);
+    fputs("</table>\n", f);
+    if (unchecked)
+        note(f, "Duplicated frames and mains flicker are found from each frame's brightness, which the track stage "
+                "keeps only for a flash sync of two cameras: impactcv probe VIDEO checks them.");
+    fputs("</section>\n", f);
 }
 
 static void warnings(FILE *f, const report_inputs *in)
@@ -657,6 +778,8 @@ static const char css[] =
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}"
     "th{background:#f0f0f0}.note{color:#666;font-style:italic}.ok{color:#1a7f37}.bad{color:#c0392b}"
     "img.plot{width:720px;max-width:100%;border:1px solid #eee}img.overlay{max-width:100%}"
+    ".strip{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start}"
+    ".strip figure{margin:0;width:min-content}.strip img.overlay{max-width:none}"
     "figure{margin:1em 0}figcaption{color:#555;font-size:.9em;max-width:720px}";
 
 int report_write(const report_inputs *in, const char *path, icv_err *err)
@@ -702,14 +825,87 @@ int report_write(const report_inputs *in, const char *path, icv_err *err)
     return icv_atomic_commit(&af, err);
 }
 
+/* The images of DIR/overlays/index.json (report_overlays_write), in its order;
+ * *pngs holds their bytes (free each, then the array). A folder without the index
+ * gives none. */
+static int overlays_read(const char *dir, report_overlay **ov, unsigned char ***pngs, int *n, icv_err *err)
+{
+    char p[ICV_PATH_MAX];
+    *ov = NULL;
+    *pngs = NULL;
+    *n = 0;
+    int rc = icv_path_join(p, sizeof p, dir, "overlays/index.json", err);
+    if (rc || !icv_file_exists(p))
+        return rc;
+    json_t *root, *a, *e;
+    if ((rc = report_json_load(p, "impactcv-overlays-1", "overlays", &root, err)))
+        return rc;
+    a = json_object_get(root, "overlays");
+    size_t m = json_array_size(a), i;
+    *ov = calloc(m + 1, sizeof **ov);
+    *pngs = calloc(m + 1, sizeof **pngs);
+    if (!*ov || !*pngs)
+        rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", p);
+    json_array_foreach(a, i, e)
+    {
+        if (rc)
+            break;
+        report_overlay *o = &(*ov)[*n];
+        const char *file = json_string_value(json_object_get(e, "file")),
+                   *cam = json_string_value(json_object_get(e, "camera")),
+                   *role = json_string_value(json_object_get(e, "role"));
+        char img[ICV_PATH_MAX];
+        if (!file || !cam || snprintf(img, sizeof img, "%s/overlays/%s", dir, file) >= (int)sizeof img) {
+            rc = icv_err_set(err, ICV_EFORMAT, "%s: entry %zu: no file or camera", p, i);
+            break;
+        }
+        FILE *f = fopen(img, "rb");
+        long len = -1;
+        if (f && fseek(f, 0, SEEK_END) == 0)
+            len = ftell(f);
+        unsigned char *d = len > 0 ? malloc((size_t)len) : NULL;
+        if (!f || !d || fseek(f, 0, SEEK_SET) || fread(d, 1, (size_t)len, f) != (size_t)len) {
+            free(d);
+            if (f)
+                fclose(f);
+            rc = icv_err_set(err, ICV_EIO, "%s: cannot read the overlay image", img);
+            break;
+        }
+        fclose(f);
+        (*pngs)[*n] = d;
+        snprintf(o->camera, sizeof o->camera, "%s", cam);
+        o->frame = (int)json_integer_value(json_object_get(e, "frame"));
+        o->png = d;
+        o->png_len = (size_t)len;
+        json_t *crop = json_object_get(e, "crop_px");
+        long x0 = (long)json_integer_value(json_array_get(crop, 0)),
+             y0 = (long)json_integer_value(json_array_get(crop, 1));
+        snprintf(o->label, sizeof o->label, "the frame %s impact %d, t = %.5f s; pixels %ld-%ld, %ld-%ld of the frame",
+                 role ? role : "near", (int)json_integer_value(json_object_get(e, "impact")) + 1,
+                 json_number_value(json_object_get(e, "time_s")), x0,
+                 x0 + (long)json_integer_value(json_array_get(crop, 2)) - 1, y0,
+                 y0 + (long)json_integer_value(json_array_get(crop, 3)) - 1);
+        (*n)++;
+    }
+    json_decref(root);
+    return rc;
+}
+
 int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err)
 {
     char p[ICV_PATH_MAX];
     analysis_result *res = malloc(sizeof *res);
-    if (!res)
+    report_track_info *ti = calloc(1, sizeof *ti);
+    if (!res || !ti) {
+        free(res);
+        free(ti);
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
+    }
     report_fit_row *rows = NULL;
-    int nrows = 0, rc;
+    report_overlay *ov = NULL;
+    unsigned char **pngs = NULL;
+    const char **warns = NULL;
+    int nrows = 0, n_ov = 0, rc, have_ti = 0;
     analysis_tracks tr;
     memset(&tr, 0, sizeof tr);
     int have_tracks = 0;
@@ -722,12 +918,51 @@ int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err)
         goto out;
     have_tracks = 1;
     report_inputs in = {.exp = exp, .result = res, .tracks = &tr, .fits = rows, .n_fits = nrows};
+    /* the track stage's sidecar: calibration, sync, timing, its warnings */
+    if ((rc = icv_path_join(p, sizeof p, dir, "track_info.json", err)))
+        goto out;
+    if (icv_file_exists(p)) {
+        if ((rc = report_track_info_read(p, ti, err)))
+            goto out;
+        have_ti = 1;
+        in.track = ti;
+        in.probes = ti->probe;
+        in.n_probes = ti->n_cameras;
+        in.sync = ti->sync;
+        in.n_sync = ti->n_cameras;
+        if (ti->has_stereo)
+            in.calib_stereo = &ti->stereo;
+        else if (ti->has_mono) {
+            in.calib_cameras = &ti->mono;
+            in.n_calib_cameras = 1;
+        }
+        if (ti->n_warnings > 0 && !(warns = malloc(sizeof *warns * (size_t)ti->n_warnings))) {
+            rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
+            goto out;
+        }
+        for (int i = 0; i < ti->n_warnings; i++)
+            warns[i] = ti->warnings[i];
+        in.warnings = warns;
+        in.n_warnings = ti->n_warnings;
+    }
+    if ((rc = overlays_read(dir, &ov, &pngs, &n_ov, err)))
+        goto out;
+    in.overlays = ov;
+    in.n_overlays = n_ov;
     if (!(rc = icv_path_join(p, sizeof p, dir, "report.html", err)))
         rc = report_write(&in, p, err);
 out:
     if (have_tracks)
         analysis_tracks_free(&tr);
+    if (have_ti)
+        report_track_info_free(ti);
+    for (int i = 0; pngs && i < n_ov; i++)
+        free(pngs[i]);
+    free(pngs);
+    free(ov);
+    free(warns);
     free(rows);
     free(res);
+    free(ti);
     return rc;
 }

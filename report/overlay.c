@@ -1,7 +1,8 @@
 /* overlay.c: an overlay image for the report: detections (a circle per marker in
- * its identity's colour) and the projected body outline drawn over a gray video
- * frame, encoded as PNG by libavcodec's png encoder (FFmpeg is linked already;
- * RGB24 in, one packet out). Also the PNG decoder the tests read it back with. */
+ * its identity's colour), predicted positions (crosses) and the projected body
+ * outline drawn over a gray video frame, encoded as PNG by libavcodec's png encoder
+ * (FFmpeg is linked already; RGB24 in, one packet out). Also the PNG decoder the
+ * tests read it back with. */
 #include <libavcodec/avcodec.h>
 #include <libavutil/imgutils.h>
 #include <math.h>
@@ -62,6 +63,13 @@ static void ring(unsigned char *rgb, int w, int h, double u, double v, double r,
         }
 }
 
+/* a cross of half-width r (2 px thick arms along u and v): a predicted position */
+static void cross(unsigned char *rgb, int w, int h, double u, double v, double r, const unsigned char c[3])
+{
+    line(rgb, w, h, u - r, v, u + r, v, c);
+    line(rgb, w, h, u, v - r, u, v + r, c);
+}
+
 int report_overlay_png(const unsigned char *gray, int width, int height, int stride, const report_point2d *pts,
                        int n_pts, const report_polyline *lines, int n_lines, double radius_px, unsigned char **png,
                        size_t *png_len, icv_err *err)
@@ -105,7 +113,7 @@ int report_overlay_png(const unsigned char *gray, int width, int height, int str
     for (int y = 0; y < height; y++)
         for (int x = 0; x < width; x++)
             memset(rgb + ((size_t)y * width + x) * 3, gray[(size_t)y * stride + x], 3);
-    static const unsigned char yellow[3] = {255, 220, 0}, white[3] = {255, 255, 255};
+    static const unsigned char yellow[3] = {255, 220, 0}, white[3] = {255, 255, 255}, magenta[3] = {255, 0, 255};
     for (int l = 0; l < n_lines; l++) {
         const report_polyline *pl = &lines[l];
         int segs = pl->closed ? pl->n : pl->n - 1;
@@ -114,17 +122,23 @@ int report_overlay_png(const unsigned char *gray, int width, int height, int str
             line(rgb, width, height, pl->uv[2 * i], pl->uv[2 * i + 1], pl->uv[2 * j], pl->uv[2 * j + 1], yellow);
         }
     }
-    for (int i = 0; i < n_pts; i++) {
-        unsigned char c[3];
-        if (pts[i].id < 0)
-            memcpy(c, white, 3);
-        else
-            report_palette(pts[i].id, c);
-        double m = radius_px + 2;
-        if (isfinite(pts[i].u) && isfinite(pts[i].v) && pts[i].u > -m && pts[i].v > -m && pts[i].u < width + m &&
-            pts[i].v < height + m && radius_px >= 0 && radius_px < 1e4)
-            ring(rgb, width, height, pts[i].u, pts[i].v, radius_px, c);
-    }
+    for (int pass = 0; pass < 2; pass++) /* predicted crosses first: a detection's ring over them */
+        for (int i = 0; i < n_pts; i++) {
+            unsigned char c[3];
+            if (pts[i].id < 0)
+                memcpy(c, white, 3);
+            else
+                report_palette(pts[i].id, c);
+            double m = 1.5 * radius_px + 2;
+            if ((pass == 0) != (pts[i].predicted != 0) || !isfinite(pts[i].u) || !isfinite(pts[i].v) ||
+                pts[i].u < -m || pts[i].v < -m || pts[i].u > width + m || pts[i].v > height + m || radius_px < 0 ||
+                radius_px >= 1e4)
+                continue;
+            if (pts[i].predicted) /* magenta, larger than the ring: seen round a detection */
+                cross(rgb, width, height, pts[i].u, pts[i].v, 1.5 * radius_px, magenta);
+            else
+                ring(rgb, width, height, pts[i].u, pts[i].v, radius_px, c);
+        }
     for (int y = 0; y < height; y++)
         memcpy(fr->data[0] + (size_t)y * fr->linesize[0], rgb + (size_t)y * width * 3, (size_t)width * 3);
     free(rgb);

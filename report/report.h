@@ -54,6 +54,7 @@ int report_plot_bars(const char *path, const char *title, const char *xlabel, co
 typedef struct {
     double u, v;   /* px */
     int id;        /* marker identity: its colour (palette index mod 13); < 0: white */
+    int predicted; /* 1: a tracker's predicted position: a magenta cross (id unused) */
 } report_point2d;
 
 /* A polyline drawn over a frame (the projected body outline), px. */
@@ -63,8 +64,9 @@ typedef struct {
     int closed;        /* 1: the last point joins the first */
 } report_polyline;
 
-/* Draws points (circles of radius radius_px in their marker's colour) and
- * polylines (yellow, 2 px) over an 8-bit gray frame (pixel (u, v) at
+/* Draws points (circles of radius radius_px in their marker's colour; predicted
+ * positions as magenta crosses of half-width 1.5 radius_px, under the circles) and
+ * polylines (yellow, 2 px, under both) over an 8-bit gray frame (pixel (u, v) at
  * gray[v * stride + u]) and encodes the result as PNG with libavcodec's png
  * encoder. *png is malloc'd (caller frees), *png_len its size in bytes. */
 int report_overlay_png(const unsigned char *gray, int width, int height, int stride, const report_point2d *pts,
@@ -127,7 +129,45 @@ typedef struct {
     int frame;                  /* the frame drawn */
     const unsigned char *png;   /* caller owns */
     size_t png_len;
+    char label[160];            /* caption after "frame N: ", e.g. "the frame at impact 1"; "" none */
 } report_overlay;
+
+/* ---- what the track stage left for the report (report/track_info_read.c) -- */
+
+/* DIR/track_info.json (schema impactcv-track-info-1, docs/pipeline.md) read back:
+ * the structs report_write's calibration, sync and timing sections take, the camera
+ * models the overlays project through, and the track stage's warnings. */
+typedef struct {
+    int n_cameras;
+    char camera[ICV_MAX_CAMERAS][ICV_ID_MAX];
+    calib_intrinsics in[ICV_MAX_CAMERAS];    /* px: the calibration the tracks were made with */
+    icv_mat3 R[ICV_MAX_CAMERAS];             /* camera pose: x_cam = R x_surface + t */
+    icv_vec3 t[ICV_MAX_CAMERAS];             /* m */
+    capture_probe probe[ICV_MAX_CAMERAS];    /* info (frames, rates, where the capture rate came
+                                                from), timing (VFR, dropped), lost and duplicated
+                                                frames, flicker, flash; brightness (gray levels)
+                                                for every frame, NaN outside the window kept
+                                                around the flash (NULL: not measured) */
+    int duplicates_checked[ICV_MAX_CAMERAS]; /* 0: the track stage did not look for them */
+    int flicker_checked[ICV_MAX_CAMERAS];    /* 0: no brightness series to look in */
+    capture_sync sync[ICV_MAX_CAMERAS];      /* the offsets used (capture's convention) */
+    double offset_initial_frames[ICV_MAX_CAMERAS]; /* frames: the flash's (whole frame), as given,
+                                                      or 0, before the refinement */
+    char sync_source[16];                    /* "flash", "sync.offsets" or "none" */
+    int offset_refined;                      /* 1: the second camera's offset refined from the motion */
+    double offset_sigma_frames;              /* frames: its 1-sigma */
+    double offset_residual_px;               /* px: RMS epipolar distance at it */
+    char calib_source[ICV_PATH_MAX];         /* "board images", or the calibration file */
+    int has_mono, has_stereo;                /* which calibration quality is given */
+    calib_camera mono;                       /* NaN rms / coverage, verdict_ok -1: unknown */
+    calib_stereo stereo;
+    int n_warnings;
+    char (*warnings)[600];                   /* the track stage's warnings */
+} report_track_info;
+
+/* Reads DIR/track_info.json; free with report_track_info_free. */
+int report_track_info_read(const char *path, report_track_info *ti, icv_err *err);
+void report_track_info_free(report_track_info *ti);
 
 /* What report_write needs. Every pointer except exp may be NULL: the section it
  * feeds is then left out with a note saying why. Nothing is owned. */
@@ -149,6 +189,9 @@ typedef struct {
     int n_sync;
     const char *const *warnings;        /* every warning of the run, one line each */
     int n_warnings;
+    const report_track_info *track;     /* the track stage's findings: the sync's source, the
+                                           refined offset and its sigma, which checks were made,
+                                           the calibration's origin (NULL: not shown) */
 } report_inputs;
 
 /* Writes report.html: one self-contained page (inline CSS, plots as SVG data URIs,
@@ -172,17 +215,29 @@ int report_fits_read(const char *path, report_fit_row **rows, int *n, icv_err *e
 void report_fits_apply(const report_fit_row *rows, int n, analysis_result *res);
 
 /* DIR/report.html from DIR/results.json, DIR/fits.csv and DIR/tracks3d.csv (the
- * files `impactcv analyze` leaves), for the experiment exp. */
+ * files `impactcv analyze` leaves), for the experiment exp; with DIR/track_info.json
+ * (the track stage's sidecar) the calibration, sync and timing sections and the
+ * track stage's warnings, with DIR/overlays/ (report_overlays_write) the overlays.
+ * A section whose file is absent says why. */
 int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err);
 
 /* ---- the run's pictures (report/run_overlays.c) --------------------------- */
 
 /* DIR/overlays/<camera>_<frame>.png: per camera, the frames before, at and after
- * each impact (the frame nearest the impact instant from DIR/results.json) with the
- * detections of DIR/tracks2d_<camera>.csv, their identities and the fitted body
- * outline drawn over the decoded video frame. The only report step that decodes
- * video (a few frames by seek): `impactcv run` caches it as its own stage, keyed by
- * the videos, the tracks and the impact frames. A run with no impact writes none. */
+ * each impact (the frame nearest the impact instant from DIR/results.json, placed on
+ * the camera's clock by its offset) with the detections of DIR/tracks2d_<camera>.csv
+ * in their marker's colour, the tracker's predicted positions
+ * (DIR/predicted2d_<camera>.csv) as magenta crosses and the fitted body outline
+ * (the side's ballistic and torque-free fit at that frame's time; DIR/fits.csv gives
+ * its position) drawn over the decoded video frame, projected through the camera
+ * model of DIR/track_info.json. Each image is the part of the frame round the body
+ * (at least 240 px a side); DIR/overlays/index.json lists them with that crop
+ * (crop_px: x0, y0, width, height in the frame's pixels), the frame's time, the
+ * impact and the role (before, at, after). The only report step that decodes video
+ * (a few frames by seek): `impactcv run` caches it as its own stage, keyed by the
+ * videos, the tracks and the impact frames. The folder is replaced whole, only when
+ * every image is made. A run with no impact writes none (and removes an older
+ * folder). Errors name the camera, the file and the frame. */
 int report_overlays_write(const char *dir, const icv_experiment *exp, icv_err *err);
 
 /* ---- exports (report/export_*.c) ------------------------------------------ */
@@ -228,11 +283,41 @@ int report_exports_write(const char *dir, const analysis_tracks *tr, const analy
 
 /* ---- impactcv run (run.c) ---------------------------------------------- */
 
+/* The run's stages, in the order they run. Each is cached in DIR by the content of
+ * what it reads (report/run_cache.h; docs/report.md, "The stage cache"):
+ *   track     calibration, capture and sync, tracking, triangulation (tracks2d, tracks3d)
+ *   analyze   impacts, fits, the measured quantities and their sigma (fits.csv), without
+ *             the model
+ *   model     the model compared with each impact (results.json)
+ *   overlays  the pictures over the video (report_overlays_write)
+ *   report    report.html
+ *   exports   exports/ (TRC, C3D, pose CSV) */
+enum {
+    REPORT_STAGE_TRACK,
+    REPORT_STAGE_ANALYZE,
+    REPORT_STAGE_MODEL,
+    REPORT_STAGE_OVERLAYS,
+    REPORT_STAGE_REPORT,
+    REPORT_STAGE_EXPORTS,
+    REPORT_N_STAGES
+};
+
+/* "track", "analyze", ... */
+const char *report_stage_name(int stage);
+/* A stage's index from its name, or -1. */
+int report_stage_parse(const char *name);
+
 typedef struct {
     const char *experiment_path;
     const char *out_dir;
     const char *truth_path;   /* NULL, or a synth truth.json to compare with */
     FILE *truth_table;        /* where the comparison table goes (NULL: nowhere) */
+    const char *from;         /* NULL: every stage whose key matches DIR's manifest is
+                                 reused; a stage's name: it and every stage after it run
+                                 again */
+    const icv_experiment *model; /* NULL, or the model settings that replace the
+                                 experiment's model: (restitution, mu_s, mu_k, e_n, their
+                                 *_measured and *_from; a campaign's shared model) */
 } report_run_options;
 
 /* What the run measured, for the CLI's summary. */
@@ -240,14 +325,82 @@ typedef struct {
     analysis_job_result job;  /* the experiment, the body, the model, the impacts */
     char report_path[ICV_PATH_MAX];
     double seconds;           /* s, wall time of the whole run */
+    int ran[REPORT_N_STAGES]; /* 1: the stage ran; 0: its files were reused from DIR */
+    double stage_seconds[REPORT_N_STAGES]; /* s, wall time of each stage that ran */
+    long decoded_frames;      /* video frames and images decoded during the run
+                                 (capture_decoded_frames) */
 } report_run_result;
 
 /* The whole pipeline in one call (issue #10): `impactcv track` (calibration, sync,
- * tracking, triangulation), `impactcv analyze` (impacts, results.json, fits.csv, the
- * model; with truth_path, the comparison with the truth), report.html and the exports
- * (DIR/exports/: TRC, C3D, pose CSV). Everything is made in a temporary folder beside
- * DIR and swapped into place only when every stage succeeded: a failed run leaves
- * the previous complete results untouched. The error names the stage. */
+ * tracking, triangulation), `impactcv analyze` (impacts, fits.csv), the model
+ * (results.json; with truth_path, the comparison with the truth), the overlays,
+ * report.html and the exports (DIR/exports/: TRC, C3D, pose CSV). A stage whose key
+ * (the digest of the files and experiment.yaml keys it reads, and of the program)
+ * matches DIR/.impactcv/manifest.json, and whose files in DIR are intact, is not run:
+ * its files are reused. Everything is made in a temporary folder beside DIR and swapped
+ * into place only when every stage succeeded (when no stage ran, DIR is left as it
+ * is): a failed run leaves the previous complete results untouched. The error names
+ * the stage. */
 int report_run(const report_run_options *o, report_run_result *r, icv_err *err);
+
+/* *up_to_date = 1 when DIR holds the complete results of this run: every stage's key
+ * matches DIR's manifest and its files are intact (what a campaign's resume asks).
+ * Reads, never writes. o->from is ignored. */
+int report_run_up_to_date(const report_run_options *o, int *up_to_date, icv_err *err);
+
+/* The analysis and model of the last complete run in out_dir (its
+ * .impactcv/result.bin), with the experiment and body reloaded from experiment_path
+ * and the model settings of `model` (NULL: the experiment's own). */
+int report_run_load(const char *experiment_path, const icv_experiment *model, const char *out_dir,
+                    analysis_job_result *job, icv_err *err);
+
+/* ---- campaigns (report/campaign.c, campaign_table.c, campaign_plot.c) --------
+ * `impactcv campaign CAMPAIGN.yaml -o DIR [-j N]` (issue #10 item 3; campaign.yaml:
+ * docs/campaign.md): every experiment run as `impactcv run` into DIR/<name>/ (in
+ * parallel, each in a process of its own: PLplot is not thread-safe), the ones whose
+ * results are up to date left alone, a failed one reported and the others carried
+ * on; then the validation table (Han Sun Tables 4.6 and 4.9: DIR/validation.csv,
+ * DIR/validation.md, DIR/campaign.html linking each report) and the parameter plot
+ * (DIR/parameters_angle.svg, DIR/parameters_slip.svg, inline in campaign.html). */
+
+enum { REPORT_EXP_RAN = 1, REPORT_EXP_UP_TO_DATE = 2, REPORT_EXP_FAILED = 3 };
+
+typedef struct {
+    char path[ICV_PATH_MAX];     /* its experiment.yaml */
+    char name[128];              /* its name: the folder DIR/<name>/ */
+    char out_dir[ICV_PATH_MAX];
+    int status;                  /* REPORT_EXP_* */
+    char error[ICV_ERR_MSG_MAX]; /* a failed one's line */
+    double seconds;              /* s, wall time of its run (0 when up to date) */
+    int n_impacts;
+} report_campaign_experiment;
+
+typedef struct {
+    const char *campaign_path;
+    const char *out_dir;
+    int jobs;                    /* experiments run at once (-j N); < 1 means 1 */
+} report_campaign_options;
+
+typedef struct {
+    char name[128];
+    int n;                              /* experiments */
+    report_campaign_experiment *exps;   /* n, malloc'd (report_campaign_result_free) */
+    int n_ran, n_up_to_date, n_failed;
+    int joint;                          /* 1: one mu and e_n fitted to every impact */
+    impact_fit_result fit;              /* the joint fit (joint) */
+    int n_impacts;                      /* rows of the validation table */
+    char html_path[ICV_PATH_MAX];       /* DIR/campaign.html */
+    double seconds;                     /* s, wall time of the whole campaign */
+} report_campaign_result;
+
+/* Runs a campaign. Returns 0 when the campaign itself went through (the tables are
+ * written) even if experiments failed: r->n_failed says how many, each with its
+ * error; fails (one line naming campaign.yaml's key, or the reason) when the campaign
+ * file is wrong, no experiment succeeded, or the tables cannot be written. Progress
+ * goes to icv_log (info: each experiment as it ends, up to date or not). r is filled
+ * as far as the campaign got, also on failure; free it with
+ * report_campaign_result_free. */
+int report_campaign_run(const report_campaign_options *o, report_campaign_result *r, icv_err *err);
+void report_campaign_result_free(report_campaign_result *r);
 
 #endif

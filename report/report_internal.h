@@ -2,9 +2,37 @@
 #ifndef ICV_REPORT_INTERNAL_H
 #define ICV_REPORT_INTERNAL_H
 
+#include <jansson.h>
+
 #include "report/report.h"
+
+/* Loads a JSON file whose "schema" is schema and whose array_key is an array
+ * (*root: the caller decrefs it); fails naming the file (and line), or the schema
+ * found instead. */
+int report_json_load(const char *path, const char *schema, const char *array_key, json_t **root, icv_err *err);
 
 /* Hz: 1 / the median interval between the tracks' frames (0 when unknown). */
 double report_tracks_rate(const analysis_tracks *tr);
+
+/* The fitted motion of impact i's side (post: 0 before, 1 after) at time t (s,
+ * experiment clock): centre of mass p (m) and velocity v (m/s), surface frame, from
+ * the ballistic fit with res->g; attitude R (body -> surface) and angular velocity w
+ * (rad/s, surface frame) from the torque-free rotation of the side's state at the
+ * impact instant (b->inertia). p is NaN when the side's position is unknown
+ * (report_fits_apply not run). */
+void report_side_state(const analysis_result *res, int i, int post, const analysis_body *b, double t, icv_vec3 *p,
+                       icv_vec3 *v, icv_mat3 *R, icv_vec3 *w);
+
+/* One row of tracks2d_<camera>.csv (id: the marker column) or of
+ * predicted2d_<camera>.csv (id: the track column; u, v the predicted position). */
+typedef struct {
+    long frame;
+    int id;
+    double u, v; /* px; NaN where the file has none (a coasted or merged point) */
+} report_row2d;
+
+/* Reads DIR/tracks2d_<camera>.csv (predicted 0) or DIR/predicted2d_<camera>.csv
+ * (predicted 1); *rows malloc'd (caller frees). */
+int report_rows2d_read(const char *path, int predicted, report_row2d **rows, long *n, icv_err *err);
 
 #endif

@@ -39,20 +39,29 @@ static void side(json_t *o, analysis_side *s)
     s->p = icv_v3(NAN, NAN, NAN); /* not in results.json: report_fits_apply */
 }
 
+int report_json_load(const char *path, const char *schema, const char *array_key, json_t **root, icv_err *err)
+{
+    json_error_t je;
+    *root = json_load_file(path, 0, &je);
+    if (!*root)
+        return icv_err_set(err, ICV_EFORMAT, "%s:%d: %s", path, je.line, je.text);
+    const char *found = json_string_value(json_object_get(*root, "schema"));
+    if (!found || strcmp(found, schema) || !json_is_array(json_object_get(*root, array_key))) {
+        json_decref(*root);
+        *root = NULL;
+        return icv_err_set(err, ICV_EFORMAT, "%s: not an %s file (schema \"%s\")", path, schema, found ? found : "");
+    }
+    return 0;
+}
+
 int report_results_read(const char *path, analysis_result *res, icv_err *err)
 {
     memset(res, 0, sizeof *res);
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    if (!root)
-        return icv_err_set(err, ICV_EFORMAT, "%s:%d: %s", path, je.line, je.text);
-    const char *schema = json_string_value(json_object_get(root, "schema"));
+    json_t *root;
+    int rc0 = report_json_load(path, "impactcv-results-1", "impacts", &root, err);
+    if (rc0)
+        return rc0;
     json_t *arr = json_object_get(root, "impacts");
-    if (!schema || strcmp(schema, "impactcv-results-1") || !json_is_array(arr)) {
-        json_decref(root);
-        return icv_err_set(err, ICV_EFORMAT, "%s: not an impactcv-results-1 file (schema \"%s\")", path,
-                           schema ? schema : "");
-    }
     res->g = vec(root, "gravity");
     res->g_sd = vec(root, "gravity_sd");
     res->g_estimated = json_is_true(json_object_get(root, "gravity_estimated"));

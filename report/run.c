@@ -1,17 +1,32 @@
-/* run.c: `impactcv run`, the stages one after the other in a temporary folder
- * that replaces DIR only when all succeeded (issue #10 items 1 and 6). Not yet:
- * the cache by content of the inputs and --from (the stages always run). */
+/* run.c: `impactcv run`: the stages one after the other in a temporary folder that
+ * replaces DIR only when all succeeded (issue #10 items 1 and 6), each stage reused
+ * from DIR when its key, the digest of everything it reads, matches the one DIR's
+ * manifest recorded (the stage cache: run_cache.h, docs/report.md). */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include <errno.h>
 #include <ftw.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/report.h"
+#include "report/run_cache.h"
 #include "track/track_pipeline.h"
+
+static const char *const stage_names[REPORT_N_STAGES] = {"track", "analyze", "model", "overlays", "report", "exports"};
+
+const char *report_stage_name(int stage) { return stage >= 0 && stage < REPORT_N_STAGES ? stage_names[stage] : "?"; }
+
+int report_stage_parse(const char *name)
+{
+    for (int s = 0; name && s < REPORT_N_STAGES; s++)
+        if (!strcmp(name, stage_names[s]))
+            return s;
+    return -1;
+}
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
@@ -43,48 +58,526 @@ static int swap_into_place(const char *tmp, const char *dir, icv_err *err)
     return 0;
 }
 
-int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
+/* ---- the analysis's results between stages: .impactcv/analysis.bin (analyze) and
+ * .impactcv/result.bin (model), the analysis_result as it is in memory. Only a run of
+ * the same program reads them: the program is part of every key. */
+
+#define BLOB_MAGIC "ICVRES1"
+
+typedef struct {
+    char magic[8];
+    uint64_t size;
+} blob_header;
+
+static int blob_path(const char *dir, const char *name, char *out, icv_err *err)
 {
-    memset(r, 0, sizeof *r);
-    double t0 = icv_now();
-    char tmp[ICV_PATH_MAX], parent[ICV_PATH_MAX];
-    icv_path_dirname(parent, sizeof parent, o->out_dir);
-    int rc = icv_mkdirs(parent, err);
+    char sub[ICV_PATH_MAX];
+    int rc = icv_path_join(sub, sizeof sub, dir, REPORT_CACHE_DIR, err);
+    if (!rc)
+        rc = icv_mkdirs(sub, err);
+    return rc ? rc : icv_path_join(out, ICV_PATH_MAX, sub, name, err);
+}
+
+static int blob_write(const char *dir, const char *name, const analysis_job_result *j, icv_err *err)
+{
+    char path[ICV_PATH_MAX];
+    icv_atomic_file af;
+    blob_header h = {BLOB_MAGIC, sizeof j->res + sizeof j->warning};
+    int rc = blob_path(dir, name, path, err);
+    if (rc || (rc = icv_atomic_open(&af, path, err)))
+        return rc;
+    if (fwrite(&h, sizeof h, 1, af.fp) != 1 || fwrite(&j->res, sizeof j->res, 1, af.fp) != 1 ||
+        fwrite(j->warning, sizeof j->warning, 1, af.fp) != 1) {
+        icv_atomic_abort(&af);
+        return icv_err_set(err, ICV_EIO, "%s: write error", path);
+    }
+    return icv_atomic_commit(&af, err);
+}
+
+static int blob_read(const char *dir, const char *name, analysis_job_result *j, icv_err *err)
+{
+    char path[ICV_PATH_MAX], sub[ICV_PATH_MAX];
+    int rc = icv_path_join(sub, sizeof sub, dir, REPORT_CACHE_DIR, err);
+    if (rc || (rc = icv_path_join(path, sizeof path, sub, name, err)))
+        return rc;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return icv_err_set(err, ICV_ENOTFOUND, "%s: no results of a complete run: %s", path, strerror(errno));
+    blob_header h;
+    int ok = fread(&h, sizeof h, 1, fp) == 1 && !memcmp(h.magic, BLOB_MAGIC, sizeof h.magic) &&
+             h.size == sizeof j->res + sizeof j->warning && fread(&j->res, sizeof j->res, 1, fp) == 1 &&
+             fread(j->warning, sizeof j->warning, 1, fp) == 1;
+    fclose(fp);
+    if (!ok)
+        return icv_err_set(err, ICV_EFORMAT, "%s: not written by this build of impactcv", path);
+    j->warning[sizeof j->warning - 1] = '\0';
+    return 0;
+}
+
+/* ---- the run's state ----------------------------------------------------- */
+
+typedef struct {
+    const report_run_options *o;
+    const char *dir;            /* DIR: the previous results and their manifest */
+    char work[ICV_PATH_MAX];    /* where the stages read and write: a new folder, or
+                                   DIR itself when only checking (dry) */
+    int dry;
+    icv_yaml *doc;              /* experiment.yaml, for the keys' subtrees */
+    icv_ynode root;
+    analysis_job_result *job;   /* the experiment (model replaced by o->model), body,
+                                   model, the analysis's result */
+    analysis_tracks tracks;     /* work/tracks3d.csv, read when first needed */
+    int have_tracks;
+    char program[REPORT_DIGEST_HEX];
+    char keys[REPORT_N_STAGES][REPORT_DIGEST_HEX];
+    report_cache_manifest old, now;
+    report_run_result *r;       /* NULL when dry */
+} run_ctx;
+
+/* The program is part of every key: a rebuilt impactcv runs every stage again. */
+static int program_digest(char hex[REPORT_DIGEST_HEX], icv_err *err)
+{
+    static char digest[REPORT_DIGEST_HEX]; /* once per process: the file cannot change under it */
+    if (!digest[0]) {
+        int rc = report_file_digest("/proc/self/exe", digest, err);
+        if (rc)
+            return icv_err_prefix(err, "the program's own file: ");
+    }
+    memcpy(hex, digest, REPORT_DIGEST_HEX);
+    return 0;
+}
+
+static analysis_model model_of(const icv_experiment *e)
+{
+    return (analysis_model){.law = e->restitution, .method = IMPACT_EXACT, .mu_s = e->mu_measured ? -1 : e->mu_s,
+                            .mu_k = e->mu_measured ? -1 : e->mu_k, .e_n = e->e_n_measured ? -1 : e->e_n};
+}
+
+static void model_replace(icv_experiment *e, const icv_experiment *m)
+{
+    e->restitution = m->restitution;
+    e->mu_measured = m->mu_measured, e->mu_s = m->mu_s, e->mu_k = m->mu_k;
+    e->e_n_measured = m->e_n_measured, e->e_n = m->e_n;
+    memcpy(e->mu_s_from, m->mu_s_from, sizeof e->mu_s_from);
+    memcpy(e->mu_k_from, m->mu_k_from, sizeof e->mu_k_from);
+    memcpy(e->e_n_from, m->e_n_from, sizeof e->e_n_from);
+}
+
+static int load_experiment(const char *path, const icv_experiment *model, analysis_job_result *j, icv_err *err)
+{
+    int rc = icv_experiment_load(path, &j->exp, err);
     if (rc)
         return rc;
-    if (snprintf(tmp, sizeof tmp, "%s.run.XXXXXX", o->out_dir) >= (int)sizeof tmp || !mkdtemp(tmp))
-        return icv_err_set(err, ICV_EIO, "%s: cannot make a working folder beside it: %s", o->out_dir,
-                           strerror(errno));
-    track_pipeline_result tres;
-    rc = track_pipeline_run(o->experiment_path, tmp, NULL, &tres, err);
-    if (rc)
-        icv_err_prefix(err, "track: ");
-    if (!rc) {
-        analysis_job job = {o->experiment_path, NULL, tmp, ANALYSIS_FIT, o->truth_path, o->truth_table};
-        if ((rc = analysis_job_run(&job, &r->job, err)))
-            icv_err_prefix(err, "analyze: ");
+    if (model)
+        model_replace(&j->exp, model);
+    j->model = model_of(&j->exp);
+    return analysis_body_from_experiment(&j->exp, &j->body, err);
+}
+
+static int need_tracks(run_ctx *c, icv_err *err)
+{
+    char path[ICV_PATH_MAX];
+    if (c->have_tracks)
+        return 0;
+    int rc = icv_path_join(path, sizeof path, c->work, "tracks3d.csv", err);
+    if (!rc && !(rc = analysis_tracks_read_csv(path, &c->tracks, err)))
+        c->have_tracks = 1;
+    return rc;
+}
+
+/* ---- keys: what each stage reads (docs/report.md's table) ---------------- */
+
+static icv_ynode yaml_at(icv_ynode n, const char *dotted)
+{
+    char part[64];
+    while (*dotted && icv_ynode_exists(n)) {
+        size_t k = strcspn(dotted, ".");
+        snprintf(part, sizeof part, "%.*s", (int)k, dotted);
+        n = icv_ynode_get(n, part);
+        dotted += k + (dotted[k] == '.');
     }
-    if (!rc && (rc = report_from_dir(tmp, &r->job.exp, err)))
-        icv_err_prefix(err, "report: ");
+    return n;
+}
+
+static void hash_keys(report_hash *h, icv_ynode root, const char *const *keys)
+{
+    for (; *keys; keys++) {
+        report_hash_str(h, *keys);
+        report_hash_yaml(h, yaml_at(root, *keys));
+    }
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* A file the experiment names, by its bytes (a missing one as missing: the stage
+ * then fails with its own message). */
+static int hash_input(report_hash *h, const char *role, const char *path, icv_err *err)
+{
+    report_hash_str(h, role);
+    if (!path[0] || !icv_file_exists(path)) {
+        report_hash_str(h, path[0] ? "<missing>" : "<none>");
+        return 0;
+    }
+    return report_hash_file(h, path, err);
+}
+
+/* Every file track reads: videos, masks, board images (each glob's files by name and
+ * bytes), the calibration file, surface and motion-plane images. */
+static int hash_experiment_files(report_hash *h, const icv_experiment *e, icv_err *err)
+{
+    int rc = hash_input(h, "calibration.file", e->calib_file, err);
+    for (int k = 0; !rc && k < e->n_cameras; k++) {
+        const char *single[] = {e->cameras[k].video, e->cameras[k].mask, e->surface_images[k],
+                                e->motion_plane_images[k]};
+        for (size_t i = 0; !rc && i < sizeof single / sizeof *single; i++)
+            rc = hash_input(h, "camera file", single[i], err);
+        char **paths = NULL;
+        size_t n = 0;
+        if (!rc && e->calib_images[k][0] && !(rc = icv_paths_expand(e->calib_images[k], &paths, &n, err))) {
+            report_hash_int(h, (long)n);
+            for (size_t i = 0; !rc && i < n; i++)
+                rc = hash_input(h, base_name(paths[i]), paths[i], err);
+            icv_paths_free(paths, n);
+        }
+    }
+    return rc;
+}
+
+static void hash_model(report_hash *h, const icv_experiment *e)
+{
+    report_hash_int(h, e->restitution);
+    report_hash_int(h, e->mu_measured);
+    report_hash_double(h, e->mu_s);
+    report_hash_double(h, e->mu_k);
+    report_hash_int(h, e->e_n_measured);
+    report_hash_double(h, e->e_n);
+    const char *from[] = {e->mu_s_from, e->mu_k_from, e->e_n_from};
+    for (int i = 0; i < 3; i++) /* the file's name for the provenance; its value is above */
+        report_hash_str(h, base_name(from[i]));
+}
+
+static void hash_stage_files(report_hash *h, const report_cache_stage *s)
+{
+    report_hash_int(h, s->n_files);
+    for (int i = 0; i < s->n_files; i++) {
+        report_hash_str(h, s->files[i].rel);
+        report_hash_str(h, s->files[i].digest);
+    }
+}
+
+static void hash_one_file(report_hash *h, const report_cache_stage *s, const char *rel)
+{
+    const char *d = report_cache_digest_of(s, rel);
+    report_hash_str(h, rel);
+    report_hash_str(h, d ? d : "<none>");
+}
+
+/* The frame of the tracks nearest each impact: what the overlays draw. */
+static int hash_impact_frames(run_ctx *c, report_hash *h, icv_err *err)
+{
+    int rc = need_tracks(c, err);
+    if (rc)
+        return rc;
+    const analysis_result *res = &c->job->res;
+    report_hash_int(h, res->n_impacts);
+    for (int i = 0; i < res->n_impacts; i++) {
+        int best = 0;
+        for (int f = 1; f < c->tracks.n_frames; f++)
+            if (fabs(c->tracks.t[f] - res->impacts[i].t) < fabs(c->tracks.t[best] - res->impacts[i].t))
+                best = f;
+        report_hash_int(h, c->tracks.n_frames ? c->tracks.frame[best] : -1);
+    }
+    return 0;
+}
+
+static int stage_key(run_ctx *c, int s, char key[REPORT_DIGEST_HEX], icv_err *err)
+{
+    static const char *const track_keys[] = {"cameras", "calibration", "surface", "motion_plane", "sync", "track",
+                                             "body.markers", "body.marker_diameter", "body.shape", NULL};
+    static const char *const analyze_keys[] = {"body", "gravity", "analysis", NULL};
+    static const char *const model_keys[] = {"name", "body", NULL};
+    static const char *const body_key[] = {"body", NULL};
+    const report_cache_stage *done = c->now.stage;
+    report_hash *h;
+    int rc = report_hash_begin(&h, err);
+    if (rc)
+        return rc;
+    report_hash_str(h, "impactcv-run-cache-1");
+    report_hash_str(h, c->program);
+    report_hash_str(h, report_stage_name(s));
+    switch (s) {
+    case REPORT_STAGE_TRACK:
+        hash_keys(h, c->root, track_keys);
+        rc = hash_experiment_files(h, &c->job->exp, err);
+        break;
+    case REPORT_STAGE_ANALYZE:
+        hash_one_file(h, &done[REPORT_STAGE_TRACK], "tracks3d.csv");
+        hash_keys(h, c->root, analyze_keys);
+        break;
+    case REPORT_STAGE_MODEL:
+        hash_stage_files(h, &done[REPORT_STAGE_ANALYZE]);
+        hash_keys(h, c->root, model_keys);
+        hash_model(h, &c->job->exp);
+        break;
+    case REPORT_STAGE_OVERLAYS:
+        report_hash_str(h, c->keys[REPORT_STAGE_TRACK]); /* the videos, the calibration */
+        hash_stage_files(h, &done[REPORT_STAGE_TRACK]);
+        hash_keys(h, c->root, body_key);
+        rc = hash_impact_frames(c, h, err);
+        break;
+    case REPORT_STAGE_REPORT:
+        for (int p = 0; p < REPORT_STAGE_REPORT; p++)
+            hash_stage_files(h, &done[p]);
+        report_hash_yaml(h, c->root); /* the report may show any of it */
+        hash_model(h, &c->job->exp);
+        break;
+    default: /* exports */
+        hash_one_file(h, &done[REPORT_STAGE_TRACK], "tracks3d.csv");
+        hash_keys(h, c->root, body_key);
+        break;
+    }
+    if (rc) {
+        report_hash_free(h);
+        return rc;
+    }
+    report_hash_end(h, key);
+    return 0;
+}
+
+/* ---- the stages ---------------------------------------------------------- */
+
+static int run_track(run_ctx *c, icv_err *err)
+{
+    return track_pipeline_run(c->o->experiment_path, c->work, NULL, NULL, err);
+}
+
+/* analysis_job_run measures and also compares the experiment's own model and writes
+ * results.json: the model and results.json are the model stage's, so the analysis's
+ * result is kept without its model and its results.json is removed. */
+static int run_analyze(run_ctx *c, icv_err *err)
+{
+    analysis_job job = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL};
+    analysis_job_result *j = calloc(1, sizeof *j);
+    if (!j)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    char path[ICV_PATH_MAX];
+    int rc = analysis_job_run(&job, j, err);
+    if (!rc && !(rc = icv_path_join(path, sizeof path, c->work, "results.json", err)) && remove(path) != 0)
+        rc = icv_err_set(err, ICV_EIO, "%s: cannot remove: %s", path, strerror(errno));
     if (!rc) {
-        char tracks[ICV_PATH_MAX], exports[ICV_PATH_MAX];
-        analysis_tracks tr;
-        if (!(rc = icv_path_join(tracks, sizeof tracks, tmp, "tracks3d.csv", err)) &&
-            !(rc = icv_path_join(exports, sizeof exports, tmp, "exports", err)) && !(rc = icv_mkdirs(exports, err)) &&
-            !(rc = analysis_tracks_read_csv(tracks, &tr, err))) {
-            rc = report_exports_write(exports, &tr, &r->job.body, err);
-            analysis_tracks_free(&tr);
+        for (int i = 0; i < j->res.n_impacts; i++)
+            memset(&j->res.impacts[i].model, 0, sizeof j->res.impacts[i].model);
+        c->job->res = j->res;
+        memcpy(c->job->warning, j->warning, sizeof j->warning);
+        rc = blob_write(c->work, "analysis.bin", c->job, err);
+    }
+    free(j);
+    return rc;
+}
+
+static int run_model(run_ctx *c, icv_err *err)
+{
+    analysis_job_result *j = c->job;
+    char path[ICV_PATH_MAX];
+    int rc = analysis_model_compare(&j->body, &j->model, &j->res, err);
+    if (!rc && !(rc = icv_path_join(path, sizeof path, c->work, "results.json", err)))
+        rc = analysis_results_write(path, j->exp.name, NULL, &j->res, err);
+    return rc ? rc : blob_write(c->work, "result.bin", j, err);
+}
+
+static int run_overlays(run_ctx *c, icv_err *err) { return report_overlays_write(c->work, &c->job->exp, err); }
+
+static int run_report(run_ctx *c, icv_err *err) { return report_from_dir(c->work, &c->job->exp, err); }
+
+static int run_exports(run_ctx *c, icv_err *err)
+{
+    char exports[ICV_PATH_MAX];
+    int rc = need_tracks(c, err);
+    if (!rc && !(rc = icv_path_join(exports, sizeof exports, c->work, "exports", err)) &&
+        !(rc = icv_mkdirs(exports, err)))
+        rc = report_exports_write(exports, &c->tracks, &c->job->body, err);
+    return rc;
+}
+
+static int (*const stage_run[REPORT_N_STAGES])(run_ctx *, icv_err *) = {run_track,    run_analyze, run_model,
+                                                                         run_overlays, run_report,  run_exports};
+
+/* After a stage, ran or reused: what later stages need in memory. */
+static int stage_after(run_ctx *c, int s, int ran, icv_err *err)
+{
+    int rc = 0;
+    if (s == REPORT_STAGE_ANALYZE && !ran)
+        rc = blob_read(c->work, "analysis.bin", c->job, err);
+    if (s == REPORT_STAGE_MODEL && !ran)
+        rc = blob_read(c->work, "result.bin", c->job, err);
+    if (!rc && s == REPORT_STAGE_ANALYZE && c->o->truth_path && !c->dry && !(rc = need_tracks(c, err))) {
+        const analysis_tracks *t = &c->tracks;
+        int last = t->n_frames - 1;
+        double frame_s =
+            last > 0 && t->frame[last] > t->frame[0] ? (t->t[last] - t->t[0]) / (t->frame[last] - t->frame[0]) : 0;
+        rc = analysis_truth_compare(c->o->truth_path, &c->job->res, &c->job->body, frame_s, c->o->truth_table, err);
+        if (rc)
+            icv_err_prefix(err, "%s: disagrees with the truth: ", c->o->truth_path);
+    }
+    return rc;
+}
+
+/* Each stage: its key; reused when DIR's manifest has that key and DIR still holds its
+ * files intact (and the stage is before --from), else run in c->work. Dry: stops at
+ * the first stage that would run (*up_to_date = 0). */
+static int run_stages(run_ctx *c, int from, int *up_to_date, icv_err *err)
+{
+    *up_to_date = 1;
+    for (int s = 0; s < REPORT_N_STAGES; s++) {
+        const report_cache_stage *old = &c->old.stage[s];
+        report_cache_stage *now = &c->now.stage[s];
+        int rc = stage_key(c, s, c->keys[s], err);
+        int reuse =
+            !rc && s < from && old->present && !strcmp(old->key, c->keys[s]) && report_cache_verify(c->dir, old);
+        if (!rc && c->dry && !reuse) {
+            *up_to_date = 0;
+            return 0;
+        }
+        if (!rc && reuse) {
+            rc = report_cache_stage_copy(now, old, err);
+            if (!rc && !c->dry)
+                rc = report_cache_link(c->dir, c->work, old, err);
+            icv_debug("run: %s reused from %s", report_stage_name(s), c->dir);
+        } else if (!rc) {
+            char **before;
+            size_t n_before;
+            double t0 = icv_now();
+            icv_debug("run: %s", report_stage_name(s));
+            if (!(rc = report_cache_list(c->work, &before, &n_before, err))) {
+                if (!(rc = stage_run[s](c, err)))
+                    rc = report_cache_record_new(c->work, before, n_before, now, err);
+                icv_paths_free(before, n_before);
+            }
+            now->seconds = icv_now() - t0;
+            c->r->ran[s] = 1;
+            c->r->stage_seconds[s] = now->seconds;
+        }
+        if (!rc) {
+            now->present = 1;
+            memcpy(now->key, c->keys[s], sizeof now->key);
+            rc = stage_after(c, s, !reuse, err);
         }
         if (rc)
-            icv_err_prefix(err, "exports: ");
+            return icv_err_prefix(err, "%s: ", report_stage_name(s));
     }
+    return 0;
+}
+
+static int ctx_open(run_ctx *c, const report_run_options *o, analysis_job_result *job, icv_err *err)
+{
+    memset(c, 0, sizeof *c);
+    c->o = o;
+    c->dir = o->out_dir;
+    c->job = job;
+    int rc = load_experiment(o->experiment_path, o->model, job, err);
     if (!rc)
-        rc = swap_into_place(tmp, o->out_dir, err);
-    if (rc) {
-        rm_tree(tmp);
+        rc = icv_yaml_load(o->experiment_path, &c->doc, &c->root, err);
+    if (!rc)
+        rc = program_digest(c->program, err);
+    if (!rc)
+        rc = report_cache_read(o->out_dir, &c->old, err);
+    return rc;
+}
+
+static void ctx_close(run_ctx *c)
+{
+    icv_yaml_free(c->doc);
+    if (c->have_tracks)
+        analysis_tracks_free(&c->tracks);
+    report_cache_free(&c->old);
+    report_cache_free(&c->now);
+}
+
+/* o with DIR's trailing slashes taken off ("out/" would put the working folder
+ * inside DIR itself). */
+static const report_run_options *without_slash(const report_run_options *o, report_run_options *copy,
+                                               char buf[ICV_PATH_MAX])
+{
+    size_t n = strlen(o->out_dir);
+    if (n < 2 || o->out_dir[n - 1] != '/' || n >= ICV_PATH_MAX)
+        return o;
+    while (n > 1 && o->out_dir[n - 1] == '/')
+        n--;
+    memcpy(buf, o->out_dir, n);
+    buf[n] = '\0';
+    *copy = *o;
+    copy->out_dir = buf;
+    return copy;
+}
+
+int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
+{
+    report_run_options copy;
+    char dir[ICV_PATH_MAX];
+    o = without_slash(o, &copy, dir);
+    memset(r, 0, sizeof *r);
+    double t0 = icv_now();
+    long decoded0 = capture_decoded_frames();
+    int from = REPORT_N_STAGES;
+    if (o->from && (from = report_stage_parse(o->from)) < 0)
+        return icv_err_set(err, ICV_EINVAL,
+                           "--from %s: no such stage (track, analyze, model, overlays, report, exports)", o->from);
+    run_ctx c;
+    int rc = ctx_open(&c, o, &r->job, err), up;
+    c.r = r;
+    char parent[ICV_PATH_MAX];
+    icv_path_dirname(parent, sizeof parent, o->out_dir);
+    if (!rc)
+        rc = icv_mkdirs(parent, err);
+    if (!rc && (snprintf(c.work, sizeof c.work, "%s.run.XXXXXX", o->out_dir) >= (int)sizeof c.work || !mkdtemp(c.work)))
+        rc = icv_err_set(err, ICV_EIO, "%s: cannot make a working folder beside it: %s", o->out_dir, strerror(errno));
+    int made = !rc;
+    if (!rc)
+        rc = run_stages(&c, from, &up, err);
+    int ran = 0;
+    for (int s = 0; s < REPORT_N_STAGES; s++)
+        ran |= r->ran[s];
+    if (!rc && ran && !(rc = report_cache_write(c.work, &c.now, err)))
+        rc = swap_into_place(c.work, o->out_dir, err);
+    if (made && (rc || !ran))
+        rm_tree(c.work);
+    ctx_close(&c);
+    if (rc)
         return rc;
-    }
     icv_path_join(r->report_path, sizeof r->report_path, o->out_dir, "report.html", NULL);
+    r->decoded_frames = capture_decoded_frames() - decoded0;
     r->seconds = icv_now() - t0;
     return 0;
+}
+
+int report_run_up_to_date(const report_run_options *o, int *up_to_date, icv_err *err)
+{
+    report_run_options copy;
+    char dir[ICV_PATH_MAX];
+    o = without_slash(o, &copy, dir);
+    *up_to_date = 0;
+    analysis_job_result *job = calloc(1, sizeof *job);
+    if (!job)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    run_ctx c;
+    int rc = ctx_open(&c, o, job, err);
+    c.dry = 1;
+    snprintf(c.work, sizeof c.work, "%s", o->out_dir);
+    if (!rc)
+        rc = run_stages(&c, REPORT_N_STAGES, up_to_date, err);
+    ctx_close(&c);
+    free(job);
+    return rc;
+}
+
+int report_run_load(const char *experiment_path, const icv_experiment *model, const char *out_dir,
+                    analysis_job_result *job, icv_err *err)
+{
+    memset(job, 0, sizeof *job);
+    int rc = load_experiment(experiment_path, model, job, err);
+    return rc ? rc : blob_read(out_dir, "result.bin", job, err);
 }

@@ -15,6 +15,7 @@ libs=(
   "yaml-0.1:libyaml-dev"
   "jansson:libjansson-dev"
   "plplot:libplplot-dev"
+  "libcrypto:libssl-dev"
 )
 # command -> Debian package
 tools=(

@@ -350,6 +350,25 @@ done:
     return rc < 0 ? rc : arrested;
 }
 
+/* A phase whose impulse direction phi is fixed (stick, reverse slide, frictionless):
+ * linear in the impulse, advanced event to event (at most 4: the compression and
+ * restitution ends) and recorded as mode. 0, or the error of contact_advance. */
+static int linear_phase(const contact_problem *pr, contact_state *st, const double phi[2], impact_mode mode,
+                        impact_result *res, icv_err *err)
+{
+    for (int i = 0; i < 4; i++) {
+        double pt0[2] = {st->pt[0], st->pt[1]}, pn0 = st->pn;
+        char stage = st->stage;
+        int ev = contact_advance(pr, st, phi, INFINITY, NULL, err);
+        if (ev < 0)
+            return ev;
+        impact_period_record(res, stage, mode, pt0, pn0, st);
+        if ((ev & LIN_ENDR) || ((ev & LIN_ENDC) && pr->e == 0))
+            break;
+    }
+    return 0;
+}
+
 static int solve_scaled(const contact_problem *pr, contact_state *st, impact_result *res, icv_err *err)
 {
     contact_state_start(pr, st);
@@ -369,16 +388,9 @@ static int solve_scaled(const contact_problem *pr, contact_state *st, impact_res
     } else {
         /* frictionless: the whole impact is one linear phase with phi = 0 */
         double phi[2] = {0, 0};
-        for (int i = 0; i < 4; i++) {
-            double pt0[2] = {st->pt[0], st->pt[1]}, pn0 = st->pn;
-            char stage = st->stage;
-            int ev = contact_advance(pr, st, phi, INFINITY, NULL, err);
-            if (ev < 0)
-                return ev;
-            impact_period_record(res, stage, IMPACT_SLIDE, pt0, pn0, st);
-            if ((ev & LIN_ENDR) || ((ev & LIN_ENDC) && pr->e == 0))
-                break;
-        }
+        int rc = linear_phase(pr, st, phi, IMPACT_SLIDE, res, err);
+        if (rc < 0)
+            return rc;
         linear = 0;
     }
     if (linear) {
@@ -395,16 +407,9 @@ static int solve_scaled(const contact_problem *pr, contact_state *st, impact_res
             phi[1] = -pr->mu_k * sdir[1];
             mode = IMPACT_RSLIDE;
         }
-        for (int i = 0; i < 4; i++) {
-            double pt0[2] = {st->pt[0], st->pt[1]}, pn0 = st->pn;
-            char stage = st->stage;
-            int ev = contact_advance(pr, st, phi, INFINITY, NULL, err);
-            if (ev < 0)
-                return ev;
-            impact_period_record(res, stage, mode, pt0, pn0, st);
-            if ((ev & LIN_ENDR) || ((ev & LIN_ENDC) && pr->e == 0))
-                break;
-        }
+        int rc = linear_phase(pr, st, phi, mode, res, err);
+        if (rc < 0)
+            return rc;
     }
     /* sdir (the resumed slip) only labels cases 2 and 4, which come through the linear
      * phase above where it was computed */

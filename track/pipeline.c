@@ -35,14 +35,6 @@ void track_pipeline_options_default(track_pipeline_options *o)
     o->centroid_margin_px = 1;
 }
 
-/* one 2D point as the tracker gave it (distorted pixels) */
-typedef struct {
-    long frame;
-    int id;
-    double u, v, sigma, area;
-    unsigned flags;
-} raw_point;
-
 typedef struct {
     const icv_camera_spec *spec;
     capture_source *src;
@@ -209,8 +201,10 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
             memset(&st, 0, sizeof st);
             rc = calib_stereo_from_images(p[0], n[0], p[k], n[k], &board, &o, &st, err);
             if (!rc) {
-                if (k == 1)
+                if (k == 1) {
                     cal->in[0] = st.cam[0].in;
+                    pl_info_keep_stereo(cal, &st); /* the quality of the reference pair */
+                }
                 cal->in[k] = st.cam[1].in;
                 memcpy(cal->R[k], st.R, sizeof cal->R[k]);
                 memcpy(cal->T[k], st.T, sizeof cal->T[k]);
@@ -223,8 +217,10 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
             calib_camera cam;
             memset(&cam, 0, sizeof cam);
             rc = calib_camera_from_images(p[0], n[0], &board, &o, &cam, err);
-            if (!rc)
+            if (!rc) {
                 cal->in[0] = cam.in;
+                pl_info_keep_camera(cal, &cam);
+            }
             calib_camera_free(&cam);
         }
         for (int c = 0; c < nc; c++)
@@ -526,7 +522,7 @@ static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *deco
         c->crowded_scans += st->full_scan && st->n_components > c->blob_limit;
         for (int i = 0; i < np; i++) {
             raw_point p = {fr.index + out[i].frame_offset, out[i].marker, out[i].u, out[i].v, out[i].sigma,
-                           out[i].area, out[i].flags};
+                           out[i].area, out[i].flags, out[i].pred_u, out[i].pred_v};
             if (p.frame < 0)
                 continue;
             if ((rc = push_raw(c, &p, err)) != 0)
@@ -1323,6 +1319,10 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     } /* passes */
 
     icv_debug("timing: 3D and identity %.3f s", icv_now() - t_3d);
+    pl_info_camera info_cams[ICV_MAX_CAMERAS];
+    for (int c = 0; c < ICV_MAX_CAMERAS; c++)
+        info_cams[c] = (pl_info_camera){cams[c].src, cams[c].want_brightness ? cams[c].bright : NULL, cams[c].raw,
+                                        cams[c].n_raw};
     /* write everything, only now that every stage has succeeded */
     if ((rc = icv_mkdirs(out_dir, err)) != 0)
         goto done;
@@ -1362,6 +1362,8 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     if (!rc && (rc = icv_path_join(written[n_written], ICV_PATH_MAX, out_dir, "tracks3d_quality.csv", err)) == 0 &&
         (rc = track_quality3d_write(written[n_written], qrows, (size_t)nq, err)) == 0)
         n_written++;
+    if (!rc) /* what the report needs: DIR/track_info.json, DIR/predicted2d_<camera>.csv (run_info.c) */
+        rc = pl_info_write(out_dir, exp, cal, &res, info_cams, err);
     if (rc)
         remove_written(written, n_written);
 

@@ -5,8 +5,12 @@
 #define ICV_TRACK_PIPELINE_INTERNAL_H
 
 #include "calib/calib.h"
+#include "capture/capture.h"
 #include "core/core.h"
 #include "track/track.h"
+#include "track/track_pipeline.h"
+
+#define PL_QUALITY_MAX 65536 /* bytes: ~250 views with their names; more are left out */
 
 typedef struct {
     calib_intrinsics in[ICV_MAX_CAMERAS];
@@ -16,6 +20,8 @@ typedef struct {
     calib_surface surf;    /* surface frame in the reference camera's frame */
     calib_surface plane;   /* one-camera mode: the motion plane (y its normal) */
     char source[ICV_PATH_MAX]; /* the calibration file, or "board images" */
+    char quality_json[PL_QUALITY_MAX]; /* the calibration's quality made from board images, as
+                                          DIR/track_info.json holds it (run_info.c); "" none */
 } pl_calib;
 
 typedef struct {
@@ -58,5 +64,33 @@ void pl_band_shift_2d(const pl_band *b, const pl_calib *cal, const track_view *v
                       double *v);
 /* The rod's axis (unit, reference camera frame) from a frame's labelled bands. */
 int pl_band_axis(const pl_band *b, const pl_calib *cal, const pl_cand *cf, const int *lab, int n, icv_vec3 *axis);
+
+/* ---- the report's sidecar (run_info.c) ------------------------------------ */
+
+/* one 2D point as the tracker gave it (distorted pixels) */
+typedef struct {
+    long frame;
+    int id;
+    double u, v, sigma, area;
+    unsigned flags;
+    double pred_u, pred_v; /* px: the filter's prediction for this frame (track_point) */
+} raw_point;
+
+/* What run_info.c reads of one camera of the job. */
+typedef struct {
+    capture_source *src;   /* the camera's video, still open (index, timing, lost frames; seeks) */
+    const double *bright;  /* per frame: mean gray level when the flash was looked for, else NULL */
+    const raw_point *raw;  /* the tracker's points, by frame then identity */
+    long n_raw;
+} pl_info_camera;
+
+/* Keeps the quality of a calibration made from board images in cal->quality_json. */
+void pl_info_keep_camera(pl_calib *cal, const calib_camera *cam);
+void pl_info_keep_stereo(pl_calib *cal, const calib_stereo *st);
+
+/* Writes DIR/predicted2d_<camera>.csv per camera, then DIR/track_info.json (docs/pipeline.md),
+ * each atomically; on failure removes those it wrote. cams: exp->n_cameras entries. */
+int pl_info_write(const char *out_dir, const icv_experiment *exp, const pl_calib *cal,
+                  const track_pipeline_result *res, const pl_info_camera *cams, icv_err *err);
 
 #endif

@@ -17,7 +17,7 @@ TEST(test_overlay_png_draws_markers_in_their_colour_and_the_outline_in_yellow)
     for (int v = 0; v < H; v++)
         for (int u = 0; u < W; u++)
             gray[v * W + u] = (unsigned char)(u + v); /* a ramp: any shift of the image shows */
-    report_point2d pts[2] = {{40, 30, 0}, {120, 90, 3}};
+    report_point2d pts[2] = {{40, 30, 0, 0}, {120, 90, 3, 0}};
     double uv[4] = {20, 100, 140, 100}; /* a horizontal segment at v = 100 */
     report_polyline pl = {2, uv, 0};
     unsigned char *png = NULL, *rgb = NULL;

@@ -11,54 +11,8 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "tests/report/browser.h"
 #include "tests/report/report_fixture.h"
-
-static const char chromium[] = "/usr/bin/chromium";
-
-/* runs chromium on file page with extra args; stdout to out, stderr to log,
- * NetLog to net (all in the test folder) */
-static int browse(const char *page, const char *extra, const char *out, const char *log, const char *net)
-{
-    th_proc p;
-    char ud[1024];
-    snprintf(ud, sizeof ud, "%s/ud_%s", th_tmpdir(), out);
-    return th_run_sh(&p,
-                     "timeout 120 %s --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
-                     "--disable-background-networking --disable-component-update --disable-sync "
-                     "--host-resolver-rules='MAP * ~NOTFOUND' --user-data-dir='%s' --enable-logging=stderr --v=0 "
-                     "--log-net-log='%s/%s' %s 'file://%s' > '%s/%s' 2> '%s/%s'",
-                     chromium, ud, th_tmpdir(), net, extra, page, th_tmpdir(), out, th_tmpdir(), log);
-}
-
-/* the page's own requests in a NetLog: URLs other than data: and file: */
-static int page_requests(const char *net, char *first, size_t n)
-{
-    const char *s = th_read_file(th_tmp(net));
-    int count = 0;
-    first[0] = 0;
-    for (const char *q = s; q && (q = strstr(q, "\"traffic_annotation\":101845102")); q++) {
-        const char *u = strstr(q, "\"url\":\"");
-        if (!u || u - q > 200)
-            continue;
-        u += 7;
-        if (!strncmp(u, "data:", 5) || !strncmp(u, "file:", 5))
-            continue;
-        if (!count++)
-            snprintf(first, n, "%.*s", (int)strcspn(u, "\""), u);
-    }
-    return count;
-}
-
-static int console_lines(const char *log, char *first, size_t n)
-{
-    const char *s = th_read_file(th_tmp(log));
-    int count = 0;
-    first[0] = 0;
-    for (const char *q = s; q && (q = strstr(q, ":CONSOLE")); q++)
-        if (!count++)
-            snprintf(first, n, "%.*s", (int)strcspn(q, "\n"), q);
-    return count;
-}
 
 /* a synthetic camera frame of the body at pose (R, p), as the pipeline will draw
  * it: bright blobs at the markers over a dark gradient, then the markers' rings
@@ -80,7 +34,7 @@ static int make_overlay(const icv_experiment *e, icv_mat3 R, icv_vec3 p, int cam
         icv_vec3 x = icv_v3_add(icv_m3_apply(Rc, icv_v3_add(icv_m3_apply(R, e->markers[k]), p)), tc);
         calib_pt2 q;
         calib_project(&in, &x, 1, &q);
-        pts[n++] = (report_point2d){q.u, q.v, k};
+        pts[n++] = (report_point2d){q.u, q.v, k, 0};
         for (int dy = -4; dy <= 4; dy++)
             for (int dx = -4; dx <= 4; dx++) {
                 int u = (int)lround(q.u) + dx, v = (int)lround(q.v) + dy;
@@ -141,7 +95,7 @@ TEST(test_report_renders_in_headless_chromium_without_errors_or_requests)
     ASSERT(make_overlay(exp, im->pre.R, im->pre.p, 0, &png[0], &png_len[0]) == 0 &&
                make_overlay(exp, im->pre.R, im->pre.p, 1, &png[1], &png_len[1]) == 0,
            "overlay failed");
-    report_overlay ov[2] = {{"left", 30, png[0], png_len[0]}, {"right", 30, png[1], png_len[1]}};
+    report_overlay ov[2] = {{"left", 30, png[0], png_len[0], ""}, {"right", 30, png[1], png_len[1], ""}};
     static calib_camera cams[2];
     static calib_view views[2][8];
     for (int c = 0; c < 2; c++) {
@@ -203,7 +157,7 @@ TEST(test_report_renders_in_headless_chromium_without_errors_or_requests)
     dom = report_fixture_read(th_tmp("report.dom"));
     ASSERT(dom && strstr(dom, "</html>"), "chromium gave no DOM: %s", th_read_file(th_tmp("report.log")));
     static const char *const ids[] = {
-        "id=\"summary\"", "id=\"summary-impact-0\"", "id=\"overlays\"", "id=\"overlay-left\"", "id=\"overlay-right\"",
+        "id=\"summary\"", "id=\"summary-impact-0\"", "id=\"overlays\"", "id=\"overlay-left-30\"", "id=\"overlay-right-30\"",
         "id=\"plots\"", "id=\"plot-com-position\"", "id=\"plot-com-velocity\"", "id=\"plot-euler\"", "id=\"plot-omega\"",
         "id=\"plot-contact-height\"", "id=\"plot-fit-residuals\"", "id=\"calibration\"", "id=\"plot-calib-views-0\"",
         "id=\"plot-calib-coverage-0\"", "id=\"plot-calib-views-1\"", "id=\"sync\"", "id=\"plot-flash\"", "id=\"timing\"",

@@ -1,0 +1,261 @@
+/* bench_run.c: issue #10's performance figures (make bench; no timed assertions).
+ *
+ * 1. `impactcv run` (report_run) on the demo experiment, sample_videos/01_rod_slope45_stereo
+ *    (2 x 76 frames of 1280x720 H.264): cold, cached (nothing changed) and with only
+ *    model: changed; and the cold run with the calibration taken from a file against
+ *    decoding its two videos alone (goal <= 1.5x). The file is made here once, from the
+ *    sample's own board images (calib_stereo_from_images, the surface from its surface
+ *    images, both written by calib_stereo_write), so that run differs from the demo's
+ *    by the calibration only. Best of 3 each (the machine is shared).
+ * 2. A campaign of 8 experiments (the four samples, each twice under another name),
+ *    -j 1 against -j 2: the speed-up (goal >= 1.8 on 2 cores).
+ * Wall times; the load average is printed beside them. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "report/report.h"
+
+#define DEMO "sample_videos/01_rod_slope45_stereo"
+static const char *const samples[] = {"01_rod_slope45_stereo", "02_rod_drop_level_stereo", "03_rod_drop_planar",
+                                      "04_highspeed_1000fps"};
+
+static int sh(const char *fmt, const char *a, const char *b, const char *c)
+{
+    char cmd[16384];
+    snprintf(cmd, sizeof cmd, fmt, a, b, c);
+    return system(cmd);
+}
+
+static double load_average(void)
+{
+    double l = NAN;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &l) != 1)
+            l = NAN;
+        fclose(f);
+    }
+    return l;
+}
+
+/* Every frame of one video through the capture source, nothing else done with it. */
+static int decode_video(const char *path, icv_err *err)
+{
+    capture_source *src;
+    capture_options opt = {.want_8bit = 1};
+    int rc = capture_source_open(&src, path, &opt, err);
+    if (rc)
+        return rc;
+    capture_frame frame = {0};
+    if (!(rc = capture_frame_alloc(&frame, capture_source_info(src), err)))
+        while ((rc = capture_source_read(src, &frame, err)) == 0)
+            ;
+    capture_frame_free(&frame);
+    capture_source_close(src);
+    return rc == CAPTURE_EOF ? 0 : rc;
+}
+
+/* The demo's stereo calibration into dir/stereo.yaml and its surface frame into *surf;
+ * *seconds the time it took (board detection and calibration). */
+static int write_calibration(const char *root, const char *dir, calib_surface *surface, double *seconds, icv_err *err)
+{
+    char pat[2][4300], surf[2][4300], out[4300];
+    char **p[2] = {NULL, NULL};
+    size_t n[2] = {0, 0};
+    const char *cam[2] = {"left", "right"};
+    for (int c = 0; c < 2; c++) {
+        snprintf(pat[c], sizeof pat[c], "%s/%s/calib/%s_*.png", root, DEMO, cam[c]);
+        snprintf(surf[c], sizeof surf[c], "%s/%s/surface_%s.png", root, DEMO, cam[c]);
+    }
+    snprintf(out, sizeof out, "%s/stereo.yaml", dir);
+    calib_board board = {9, 6, 0.023}; /* the sample's experiment.yaml */
+    calib_options opt;
+    calib_options_defaults(&opt);
+    calib_stereo st;
+    double t0 = icv_now();
+    int rc = icv_paths_expand(pat[0], &p[0], &n[0], err);
+    if (!rc)
+        rc = icv_paths_expand(pat[1], &p[1], &n[1], err);
+    if (!rc && !(rc = calib_stereo_from_images(p[0], n[0], p[1], n[1], &board, &opt, &st, err))) {
+        rc = calib_surface_from_images(&st.cam[0].in, &st.cam[1].in, st.R, st.T, &board, surf[0], surf[1],
+                                       &st.surface, err);
+        *surface = st.surface;
+        if (!rc)
+            rc = calib_stereo_write(&st, out, err);
+        calib_stereo_free(&st);
+    }
+    *seconds = icv_now() - t0;
+    for (int c = 0; c < 2; c++)
+        icv_paths_free(p[c], n[c]);
+    return rc;
+}
+
+static double best_run(const char *exp, const char *out, const char *from, int reps, report_run_result *r)
+{
+    double best = INFINITY;
+    for (int i = 0; i < reps; i++) {
+        report_run_options o = {.experiment_path = exp, .out_dir = out, .from = from};
+        icv_err err = {0};
+        if (report_run(&o, r, &err)) {
+            fprintf(stderr, "bench_run: %s: %s\n", exp, err.msg);
+            return NAN;
+        }
+        best = fmin(best, r->seconds);
+    }
+    return best;
+}
+
+static void print_stages(const report_run_result *r)
+{
+    printf("bench_run:     stages:");
+    for (int s = 0; s < REPORT_N_STAGES; s++)
+        if (r->ran[s])
+            printf(" %s %.3f s", report_stage_name(s), r->stage_seconds[s]);
+    printf("\n");
+}
+
+static int bench_demo(const char *root, const char *dir)
+{
+    char exp[4300], out[4300], copy[4300], fexp[4300], fout[4300];
+    snprintf(copy, sizeof copy, "%s/demo", dir);
+    snprintf(exp, sizeof exp, "%s/experiment.yaml", copy);
+    snprintf(out, sizeof out, "%s/demo_out", dir);
+    if (sh("cp -r '%s/%s' '%s'", root, DEMO, copy))
+        return 1;
+    report_run_result *r = malloc(sizeof *r);
+    double cold = best_run(exp, out, "track", 3, r);
+    print_stages(r);
+    long frames = r->decoded_frames;
+    double cached = best_run(exp, out, NULL, 3, r);
+    /* model: changed, twice (the second change back), best of the two */
+    if (sh("sed -i 's/e_n: measured/e_n: 0.45/' '%s'", exp, "", ""))
+        return 1;
+    double model = best_run(exp, out, NULL, 1, r);
+    if (sh("sed -i 's/e_n: 0.45/e_n: measured/' '%s'", exp, "", ""))
+        return 1;
+    model = fmin(model, best_run(exp, out, NULL, 1, r));
+
+    double dec = INFINITY;
+    for (int i = 0; i < 3; i++) {
+        double t0 = icv_now();
+        icv_err err = {0};
+        for (int c = 0; c < 2; c++) {
+            char v[4400];
+            snprintf(v, sizeof v, "%s/%s.mp4", copy, c ? "right" : "left");
+            if (decode_video(v, &err)) {
+                fprintf(stderr, "bench_run: %s\n", err.msg);
+                return 1;
+            }
+        }
+        dec = fmin(dec, icv_now() - t0);
+    }
+
+    printf("bench_run: impactcv run on %s (%ld frames decoded, 2 x 1280x720 H.264), load average %.1f:\n", DEMO,
+           frames, load_average());
+    printf("bench_run:   cold %.3f s; cached (nothing changed) %.3f s; only model: changed %.3f s\n", cold, cached,
+           model);
+    printf("bench_run:   decoding the two videos alone %.3f s\n", dec);
+
+    /* the demo with its calibration from a file and the surface as a plane:
+     * calibration excluded */
+    double calib_s;
+    calib_surface surf = {0};
+    icv_err err = {0};
+    if (write_calibration(root, dir, &surf, &calib_s, &err)) {
+        fprintf(stderr, "bench_run: calibration: %s\n", err.msg);
+        return 1;
+    }
+    snprintf(fexp, sizeof fexp, "%s/experiment_calib_file.yaml", copy);
+    snprintf(fout, sizeof fout, "%s/file_out", dir);
+    FILE *f = fopen(fexp, "w");
+    if (!f)
+        return 1;
+    fprintf(f, "calibration: {file: %s/stereo.yaml}\nsurface: {plane: {point: [%.9g, %.9g, %.9g], normal: [%.9g, %.9g, "
+               "%.9g]}}\n",
+            dir, surf.t.x, surf.t.y, surf.t.z, surf.R.m[0][1], surf.R.m[1][1], surf.R.m[2][1]);
+    fclose(f);
+    /* the rest of the demo's experiment.yaml as it is */
+    if (sh("awk '/^(calibration|surface):/ {skip=1; next} /^[^ ]/ {skip=0} !skip' '%s' >> '%s'", exp, fexp, ""))
+        return 1;
+    double nocal = best_run(fexp, fout, "track", 3, r);
+    print_stages(r);
+    printf("bench_run:   calibration from the board images alone %.3f s; cold run with the calibration from a file "
+           "and the surface as a plane %.3f s\n",
+           calib_s, nocal);
+    printf("bench_run:   cold run (calibration excluded) / decoding the videos alone: %.2f (goal <= 1.5)\n",
+           nocal / dec);
+    free(r);
+    return 0;
+}
+
+/* CPU time of the children waited for so far (s): the runs of a campaign. */
+static double children_cpu(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_CHILDREN, &u);
+    return u.ru_utime.tv_sec + u.ru_stime.tv_sec + 1e-6 * (u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+/* Wall time of the campaign; *cpu its runs' CPU time (CPU / wall near jobs means the
+ * machine gave the campaign that many cores). */
+static double campaign(const char *yaml, const char *out, int jobs, double *cpu)
+{
+    report_campaign_options o = {.campaign_path = yaml, .out_dir = out, .jobs = jobs};
+    report_campaign_result r;
+    icv_err err = {0};
+    double c0 = children_cpu();
+    int rc = report_campaign_run(&o, &r, &err);
+    *cpu = children_cpu() - c0;
+    double t = r.seconds;
+    if (rc || r.n_failed)
+        fprintf(stderr, "bench_run: campaign -j %d: %s (%d failed)\n", jobs, rc ? err.msg : "", r.n_failed);
+    int ran = r.n_ran;
+    report_campaign_result_free(&r);
+    return rc || r.n_failed || ran != 8 ? NAN : t;
+}
+
+static int bench_campaign(const char *root, const char *dir)
+{
+    char yaml[4300], c[4300], o1[4300], o2[4300];
+    snprintf(c, sizeof c, "%s/eight", dir);
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < 2; k++) {
+            char cmd[9000];
+            snprintf(cmd, sizeof cmd,
+                     "mkdir -p '%s' && cp -r '%s/sample_videos/%s' '%s/%s_%c' && "
+                     "sed -i 's/^name: .*/name: %s_%c/' '%s/%s_%c/experiment.yaml'",
+                     c, root, samples[i], c, samples[i], 'a' + k, samples[i], 'a' + k, c, samples[i], 'a' + k);
+            if (system(cmd))
+                return 1;
+        }
+    snprintf(yaml, sizeof yaml, "%s/campaign.yaml", dir);
+    FILE *f = fopen(yaml, "w");
+    if (!f)
+        return 1;
+    fprintf(f, "name: eight\nexperiments: ['%s/*/experiment.yaml']\n", c);
+    fclose(f);
+    snprintf(o1, sizeof o1, "%s/c1", dir);
+    snprintf(o2, sizeof o2, "%s/c2", dir);
+    double l0 = load_average();
+    double c1, c2;
+    double t1 = campaign(yaml, o1, 1, &c1);
+    double t2 = campaign(yaml, o2, 2, &c2);
+    printf("bench_run: campaign of 8 experiments (the 4 samples twice), load average %.1f then %.1f: -j 1 %.1f s "
+           "(runs' CPU %.1f s: %.2f cores), -j 2 %.1f s (CPU %.1f s: %.2f cores): speed-up %.2f (goal >= 1.8)\n",
+           l0, load_average(), t1, c1, c1 / t1, t2, c2, c2 / t2, t1 / t2);
+    return 0;
+}
+
+int main(void)
+{
+    char root[4096], dir[] = "/tmp/bench_run_XXXXXX";
+    if (!realpath(".", root) || !mkdtemp(dir))
+        return 1;
+    icv_log_set_level(ICV_LOG_ERROR);
+    int rc = bench_demo(root, dir) || bench_campaign(root, dir);
+    sh("rm -rf '%s'", dir, "", "");
+    return rc;
+}

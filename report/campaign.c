@@ -1,0 +1,476 @@
+/* campaign.c: `impactcv campaign` (issue #10 item 3). Reads campaign.yaml, runs every
+ * experiment as `impactcv run` into DIR/<name>/ (report_run), each in a child process
+ * made by fork: PLplot is not thread-safe, and a crash stays in its child. At most
+ * -j children run at once; each sends its log lines and, last, one result line
+ * through a pipe ("L<level> text", then "O <seconds> <impacts>" or "E <error>"), and
+ * ends with _exit (a forked child must not return into its parent's code). An
+ * experiment whose results are up to date (report_run_up_to_date) is not run. Then
+ * the joint fit (analysis_validation_write), the tables and the parameter plot. */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report/campaign_internal.h"
+
+#define MAX_JOBS 64
+
+void report_campaign_result_free(report_campaign_result *r)
+{
+    free(r->exps);
+    r->exps = NULL;
+    r->n = 0;
+}
+
+/* ---- campaign.yaml ------------------------------------------------------ */
+
+static int add_experiment(report_campaign_result *r, const char *path, icv_err *err)
+{
+    char real[PATH_MAX];
+    const char *key = realpath(path, real) ? real : path;
+    for (int i = 0; i < r->n; i++)
+        if (!strcmp(r->exps[i].path, key))
+            return 0; /* named twice (two globs) */
+    report_campaign_experiment *e = realloc(r->exps, (size_t)(r->n + 1) * sizeof *e);
+    if (!e)
+        return icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
+    r->exps = e;
+    memset(&e[r->n], 0, sizeof *e);
+    snprintf(e[r->n].path, sizeof e->path, "%s", key);
+    r->n++;
+    return 0;
+}
+
+/* experiments: a list of experiment files, globs or folders (their experiment.yaml),
+ * relative to the campaign file */
+static int read_experiments(icv_ynode list, const char *dir, report_campaign_result *r, icv_err *err)
+{
+    if (!icv_ynode_exists(list))
+        return icv_ynode_fail(list, err, ICV_EINVAL, "missing (required): a list of experiment files or globs");
+    size_t n = icv_ynode_is_seq(list) ? icv_ynode_len(list) : 1;
+    if (n == 0)
+        return icv_ynode_fail(list, err, ICV_EINVAL, "empty: name at least one experiment");
+    for (size_t i = 0; i < n; i++) {
+        icv_ynode it = icv_ynode_is_seq(list) ? icv_ynode_at(list, i) : list;
+        const char *s = icv_ynode_str(it);
+        if (!s)
+            return icv_ynode_fail(it, err, ICV_EINVAL, "expected a file name or a glob");
+        char pattern[ICV_PATH_MAX], sub[ICV_PATH_MAX];
+        struct stat st;
+        char **paths = NULL;
+        size_t np = 0;
+        int rc = icv_path_join(pattern, sizeof pattern, dir, s, err);
+        if (!rc && stat(pattern, &st) == 0 && S_ISDIR(st.st_mode)) { /* a folder: its experiment.yaml */
+            if (!(rc = icv_path_join(sub, sizeof sub, pattern, "experiment.yaml", err)))
+                rc = add_experiment(r, sub, err);
+        } else if (!rc && !(rc = icv_paths_expand(pattern, &paths, &np, err)) && np == 0) {
+            rc = icv_ynode_fail(it, err, ICV_ENOTFOUND, "'%s' matches no file", s);
+        }
+        for (size_t k = 0; !rc && k < np; k++)
+            rc = add_experiment(r, paths[k], err);
+        icv_paths_free(paths, np);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int read_campaign(const char *path, report_campaign_result *r, icv_experiment *model, int *has_model,
+                         icv_err *err)
+{
+    icv_yaml *doc;
+    icv_ynode root;
+    int rc = icv_yaml_load(path, &doc, &root, err);
+    if (rc)
+        return rc;
+    static const char *const known[] = {"name", "experiments", "model", "joint", NULL};
+    icv_ynode_warn_unknown(root, known);
+    const char *base = strrchr(path, '/');
+    snprintf(r->name, sizeof r->name, "%s", base ? base + 1 : path);
+    r->name[strcspn(r->name, ".")] = '\0';
+    memset(model, 0, sizeof *model);
+    icv_path_dirname(model->dir, sizeof model->dir, path);
+    icv_ynode m = icv_ynode_get(root, "model");
+    *has_model = icv_ynode_exists(m);
+    if (!(rc = icv_yread_str(root, "name", 0, r->name, sizeof r->name, err)) &&
+        !(rc = icv_yread_bool(root, "joint", 0, &r->joint, err)) &&
+        !(rc = read_experiments(icv_ynode_get(root, "experiments"), model->dir, r, err)))
+        rc = icv_experiment_model_read(m, model, err);
+    icv_yaml_free(doc);
+    return rc;
+}
+
+/* Each experiment's name (its folder under DIR); one that does not load is failed now. */
+static int name_experiments(const char *out_dir, report_campaign_result *r, icv_err *err)
+{
+    icv_experiment *e = malloc(sizeof *e);
+    if (!e)
+        return icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
+    int rc = 0;
+    for (int i = 0; !rc && i < r->n; i++) {
+        report_campaign_experiment *x = &r->exps[i];
+        icv_err lerr = {0};
+        if (icv_experiment_load(x->path, e, &lerr)) {
+            char dir[ICV_PATH_MAX];
+            icv_path_dirname(dir, sizeof dir, x->path);
+            const char *b = strrchr(dir, '/');
+            snprintf(x->name, sizeof x->name, "%s", b ? b + 1 : dir);
+            x->status = REPORT_EXP_FAILED;
+            snprintf(x->error, sizeof x->error, "%s", lerr.msg);
+            continue;
+        }
+        snprintf(x->name, sizeof x->name, "%s", e->name);
+        for (char *c = x->name; *c; c++) /* a folder name */
+            if (*c == '/' || *c == '\\' || (unsigned char)*c < ' ')
+                *c = '_';
+        if (!strcmp(x->name, ".") || !strcmp(x->name, ".."))
+            x->name[0] = '_';
+        for (int j = 0; j < i; j++)
+            if (r->exps[j].status != REPORT_EXP_FAILED && !strcmp(r->exps[j].name, x->name))
+                rc = icv_err_set(err, ICV_EINVAL,
+                                 "%s and %s are both named '%s': their results would share %s/%s/ (rename one)",
+                                 r->exps[j].path, x->path, x->name, out_dir, x->name);
+        if (!rc)
+            rc = icv_path_join(x->out_dir, sizeof x->out_dir, out_dir, x->name, err);
+    }
+    free(e);
+    return rc;
+}
+
+/* ---- the children ------------------------------------------------------- */
+
+static int child_fd = -1;
+
+static void write_line(int fd, char *line)
+{
+    for (char *c = line; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    size_t n = strlen(line);
+    line[n++] = '\n';
+    for (size_t done = 0; done < n;) {
+        ssize_t w = write(fd, line + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return;
+        done += (size_t)w;
+    }
+}
+
+static void child_sink(icv_log_level level, const char *line, void *user)
+{
+    (void)user;
+    char buf[ICV_ERR_MSG_MAX + 16];
+    snprintf(buf, sizeof buf - 1, "L%d %s", (int)level, line);
+    write_line(child_fd, buf);
+}
+
+/* The child's whole life: the run, its result line, _exit. */
+static void child_main(int fd, const report_campaign_experiment *x, const icv_experiment *model)
+{
+    child_fd = fd;
+    icv_log_set_sink(child_sink, NULL);
+    if (icv_log_get_level() > ICV_LOG_WARN) /* no progress bars from several children at once */
+        icv_log_set_level(ICV_LOG_WARN);
+    report_run_options o = {.experiment_path = x->path, .out_dir = x->out_dir, .model = model};
+    report_run_result *r = malloc(sizeof *r);
+    icv_err err = {0};
+    int rc = r ? report_run(&o, r, &err) : icv_err_set(&err, ICV_ENOMEM, "out of memory");
+    char line[ICV_ERR_MSG_MAX + 64];
+    if (rc)
+        snprintf(line, sizeof line - 1, "E %s", err.msg);
+    else
+        snprintf(line, sizeof line - 1, "O %.3f %d", r->seconds, r->job.res.n_impacts);
+    write_line(fd, line);
+    _exit(rc ? 1 : 0);
+}
+
+typedef struct {
+    pid_t pid;
+    int fd, idx;
+    char buf[4096];
+    size_t len;
+    char result[ICV_ERR_MSG_MAX + 64];
+} child;
+
+static int spawn(child *c, int idx, const report_campaign_result *r, const icv_experiment *model, icv_err *err)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+        return icv_err_set(err, ICV_EIO, "cannot make a pipe: %s", strerror(errno));
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return icv_err_set(err, ICV_EIO, "cannot start a process: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        child_main(fds[1], &r->exps[idx], model);
+    }
+    close(fds[1]);
+    memset(c, 0, sizeof *c);
+    c->pid = pid;
+    c->fd = fds[0];
+    c->idx = idx;
+    return 0;
+}
+
+/* A line from a child: a log line passed on with the experiment's name, or its result. */
+static void child_line(child *c, const report_campaign_result *r, const char *line)
+{
+    if (line[0] == 'L') {
+        const char *msg = strchr(line, ' ');
+        icv_log((icv_log_level)atoi(line + 1), "%s: %s", r->exps[c->idx].name, msg ? msg + 1 : "");
+    } else {
+        snprintf(c->result, sizeof c->result, "%s", line);
+    }
+}
+
+static void child_read(child *c, const report_campaign_result *r, int *eof)
+{
+    ssize_t n = read(c->fd, c->buf + c->len, sizeof c->buf - 1 - c->len);
+    if (n < 0 && errno == EINTR)
+        return;
+    if (n <= 0) {
+        *eof = 1;
+        return;
+    }
+    c->len += (size_t)n;
+    c->buf[c->len] = '\0';
+    char *start = c->buf, *nl;
+    while ((nl = strchr(start, '\n'))) {
+        *nl = '\0';
+        child_line(c, r, start);
+        start = nl + 1;
+    }
+    c->len = strlen(start);
+    memmove(c->buf, start, c->len + 1);
+    if (c->len == sizeof c->buf - 1) { /* a line longer than the buffer: pass on its start */
+        child_line(c, r, c->buf);
+        c->len = 0;
+    }
+}
+
+static void child_finish(child *c, report_campaign_result *r, int done)
+{
+    close(c->fd);
+    int st = 0;
+    while (waitpid(c->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    report_campaign_experiment *x = &r->exps[c->idx];
+    if (c->result[0] == 'O' && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+        x->status = REPORT_EXP_RAN;
+        sscanf(c->result + 1, "%lf %d", &x->seconds, &x->n_impacts);
+        icv_info("[%d/%d] %s: done in %.1f s, %d impact%s", done, r->n, x->name, x->seconds, x->n_impacts,
+                 x->n_impacts == 1 ? "" : "s");
+        return;
+    }
+    x->status = REPORT_EXP_FAILED;
+    if (c->result[0] == 'E')
+        snprintf(x->error, sizeof x->error, "%s", c->result + 2);
+    else if (WIFSIGNALED(st))
+        snprintf(x->error, sizeof x->error, "its run was stopped by signal %d", WTERMSIG(st));
+    else
+        snprintf(x->error, sizeof x->error, "its run ended without a result (exit status %d)",
+                 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    icv_info("[%d/%d] %s: failed", done, r->n, x->name);
+}
+
+/* Runs the experiments listed in todo, at most jobs at once. */
+static void run_children(report_campaign_result *r, const int *todo, int n_todo, int jobs, const icv_experiment *model)
+{
+    child kids[MAX_JOBS];
+    int active = 0, next = 0, done = r->n - n_todo;
+    while (next < n_todo || active > 0) {
+        while (active < jobs && next < n_todo) {
+            icv_err serr = {0};
+            int idx = todo[next++];
+            if (spawn(&kids[active], idx, r, model, &serr)) {
+                r->exps[idx].status = REPORT_EXP_FAILED;
+                snprintf(r->exps[idx].error, sizeof r->exps[idx].error, "%s", serr.msg);
+                done++;
+            } else {
+                active++;
+            }
+        }
+        struct pollfd pf[MAX_JOBS];
+        for (int i = 0; i < active; i++)
+            pf[i] = (struct pollfd){.fd = kids[i].fd, .events = POLLIN};
+        if (active == 0 || poll(pf, (nfds_t)active, -1) < 0)
+            continue; /* EINTR: poll again */
+        for (int i = active - 1; i >= 0; i--) {
+            int eof = 0;
+            if (pf[i].revents)
+                child_read(&kids[i], r, &eof);
+            if (eof) {
+                child_finish(&kids[i], r, ++done);
+                kids[i] = kids[--active];
+            }
+        }
+    }
+}
+
+/* ---- after the runs ----------------------------------------------------- */
+
+static void provenance(const analysis_job_result *j, const analysis_impact *im, int has_model, int mu,
+                       char *out, size_t n)
+{
+    const char *from = mu ? j->exp.mu_k_from : j->exp.e_n_from;
+    int fitted = mu ? im->model.mu_fitted : im->model.e_n_fitted;
+    if (fitted && mu && !im->model.mu_identifiable)
+        snprintf(out, n, "fitted to this impact; it sticks: mu >= %.3f", im->model.mu_lower_bound);
+    else if (fitted)
+        snprintf(out, n, "fitted to this impact (measured)");
+    else if (from[0])
+        snprintf(out, n, "from %s", from);
+    else
+        snprintf(out, n, "given in %s", has_model ? "campaign.yaml" : "experiment.yaml");
+}
+
+static int make_rows(report_campaign_result *r, analysis_job_result **jobs, const int *job_exp, int nj,
+                     int has_model, campaign_row **rows, icv_err *err)
+{
+    int n = 0;
+    for (int j = 0; j < nj; j++)
+        n += jobs[j]->res.n_impacts;
+    *rows = calloc(n ? (size_t)n : 1, sizeof **rows);
+    if (!*rows)
+        return icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
+    int k = 0;
+    for (int j = 0; j < nj; j++)
+        for (int i = 0; i < jobs[j]->res.n_impacts; i++, k++) {
+            campaign_row *w = &(*rows)[k];
+            w->job = jobs[j];
+            w->exp = &r->exps[job_exp[j]];
+            w->impact = i;
+            w->im = &jobs[j]->res.impacts[i];
+            if (r->joint) {
+                snprintf(w->mu_source, sizeof w->mu_source, "joint fit over %d impacts (+- %.3f)", r->fit.n_obs,
+                         r->fit.mu_se);
+                if (!r->fit.mu_identifiable)
+                    snprintf(w->mu_source, sizeof w->mu_source,
+                             "joint fit over %d impacts; they stick: mu >= %.3f", r->fit.n_obs, r->fit.mu_lower_bound);
+                snprintf(w->e_n_source, sizeof w->e_n_source, "joint fit over %d impacts (+- %.3f)", r->fit.n_obs,
+                         r->fit.e_n_se);
+            } else {
+                provenance(jobs[j], w->im, has_model, 1, w->mu_source, sizeof w->mu_source);
+                provenance(jobs[j], w->im, has_model, 0, w->e_n_source, sizeof w->e_n_source);
+            }
+            campaign_row_kinematics(w);
+        }
+    r->n_impacts = n;
+    return 0;
+}
+
+/* The joint (mu, e_n) over every impact (analysis's fit, whose own table goes to
+ * DIR/joint/), then each impact compared with it. */
+static int joint_fit(const char *dir, report_campaign_result *r, analysis_job_result **jobs, int nj, icv_err *err)
+{
+    char jdir[ICV_PATH_MAX];
+    int rc = icv_path_join(jdir, sizeof jdir, dir, "joint", err);
+    if (!rc && (rc = analysis_validation_write(jdir, jobs, nj, &r->fit, err)))
+        icv_err_prefix(err, "joint fit: ");
+    for (int j = 0; !rc && j < nj; j++) {
+        analysis_model m = {.law = jobs[0]->model.law, .method = IMPACT_EXACT, .mu_s = r->fit.mu, .mu_k = r->fit.mu,
+                            .e_n = r->fit.e_n};
+        rc = analysis_model_compare(&jobs[j]->body, &m, &jobs[j]->res, err);
+    }
+    return rc;
+}
+
+static int write_outputs(const char *dir, report_campaign_result *r, analysis_job_result **jobs, const int *job_exp,
+                         int nj, int has_model, icv_err *err)
+{
+    campaign_row *rows = NULL;
+    char note[ICV_ERR_MSG_MAX] = "";
+    int rc = r->joint ? joint_fit(dir, r, jobs, nj, err) : 0;
+    if (!rc)
+        rc = make_rows(r, jobs, job_exp, nj, has_model, &rows, err);
+    if (!rc && r->n_impacts == 0)
+        rc = icv_err_set(err, ICV_ENOTFOUND, "campaign: no impact in the %d experiments that ran", nj);
+    if (!rc)
+        rc = campaign_tables_write(dir, r, rows, r->n_impacts, err);
+    if (!rc)
+        rc = campaign_plots_write(dir, rows, r->n_impacts, note, err);
+    if (!rc)
+        rc = campaign_html_write(dir, r, rows, r->n_impacts, note, err);
+    free(rows);
+    return rc;
+}
+
+int report_campaign_run(const report_campaign_options *o, report_campaign_result *r, icv_err *err)
+{
+    memset(r, 0, sizeof *r);
+    double t0 = icv_now();
+    icv_experiment *model = calloc(1, sizeof *model);
+    int *todo = NULL, has_model = 0, nj = 0, *job_exp = NULL;
+    analysis_job_result **jobs = NULL;
+    int rc = model ? read_campaign(o->campaign_path, r, model, &has_model, err)
+                   : icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
+    if (!rc && !(rc = icv_mkdirs(o->out_dir, err)))
+        rc = name_experiments(o->out_dir, r, err);
+    if (!rc && !(todo = calloc((size_t)r->n, sizeof *todo)))
+        rc = icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
+    int n_todo = 0;
+    for (int i = 0; !rc && i < r->n; i++) {
+        report_campaign_experiment *x = &r->exps[i];
+        report_run_options ro = {.experiment_path = x->path, .out_dir = x->out_dir, .model = has_model ? model : NULL};
+        int up = 0;
+        icv_err uerr = {0};
+        if (x->status == REPORT_EXP_FAILED)
+            continue;
+        if (report_run_up_to_date(&ro, &up, &uerr) == 0 && up) {
+            x->status = REPORT_EXP_UP_TO_DATE;
+            icv_info("%s: up to date in %s, not run again", x->name, x->out_dir);
+        } else {
+            todo[n_todo++] = i;
+        }
+    }
+    if (!rc) {
+        int jobs_n = o->jobs < 1 ? 1 : o->jobs > MAX_JOBS ? MAX_JOBS : o->jobs;
+        run_children(r, todo, n_todo, jobs_n, has_model ? model : NULL);
+    }
+    if (!rc && (!(jobs = calloc((size_t)r->n, sizeof *jobs)) || !(job_exp = calloc((size_t)r->n, sizeof *job_exp))))
+        rc = icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
+    for (int i = 0; !rc && i < r->n; i++) {
+        report_campaign_experiment *x = &r->exps[i];
+        icv_err lerr = {0};
+        if (x->status == REPORT_EXP_FAILED)
+            continue;
+        if (!(jobs[nj] = malloc(sizeof **jobs))) {
+            rc = icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
+        } else if (report_run_load(x->path, has_model ? model : NULL, x->out_dir, jobs[nj], &lerr)) {
+            x->status = REPORT_EXP_FAILED;
+            snprintf(x->error, sizeof x->error, "%s", lerr.msg);
+            free(jobs[nj]);
+        } else {
+            x->n_impacts = jobs[nj]->res.n_impacts;
+            job_exp[nj++] = i;
+        }
+    }
+    for (int i = 0; i < r->n; i++) {
+        r->n_ran += r->exps[i].status == REPORT_EXP_RAN;
+        r->n_up_to_date += r->exps[i].status == REPORT_EXP_UP_TO_DATE;
+        r->n_failed += r->exps[i].status == REPORT_EXP_FAILED;
+    }
+    if (!rc && nj == 0)
+        rc = icv_err_set(err, ICV_ENOTFOUND, "campaign %s: no experiment succeeded (%d failed)", r->name, r->n_failed);
+    if (!rc)
+        rc = write_outputs(o->out_dir, r, jobs, job_exp, nj, has_model, err);
+    if (!rc)
+        icv_path_join(r->html_path, sizeof r->html_path, o->out_dir, "campaign.html", NULL);
+    for (int j = 0; j < nj; j++)
+        free(jobs[j]);
+    free(jobs);
+    free(job_exp);
+    free(todo);
+    free(model);
+    r->seconds = icv_now() - t0;
+    return rc;
+}

@@ -1,0 +1,500 @@
+/* run_info.c: what the report needs from the track stage, left in DIR beside the
+ * tracks (docs/pipeline.md, "track_info.json"), so that a report made later from the
+ * folder shows the sync, timing and calibration sections of a real run:
+ *  - per camera: the video's timing (capture rate and where it came from, VFR,
+ *    dropped, lost and duplicated frames, mains flicker), the mean brightness around
+ *    the flash, the flash, the offset (whole frame from the flash or as given, and the
+ *    one used), the camera model the tracks were made with (intrinsics, the surface
+ *    frame's pose in the camera);
+ *  - the sub-frame offset refined from the motion with its 1-sigma;
+ *  - the calibration's quality (per-view errors, coverage map, verdict; for a
+ *    calibration file, what the file holds);
+ *  - DIR/predicted2d_<camera>.csv: the tracker's predicted position of every point.
+ * Everything comes from what the job already has (no second decoding pass, except to
+ * confirm duplicated frames the brightness points at). One call from pipeline.c once
+ * the contract's files are written; the quality of a calibration made from board
+ * images is kept on the way (pl_info_keep_*), as JSON, in the job's pl_calib. */
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "track/pipeline_internal.h"
+
+#define JSON_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
+
+static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
+
+static json_t *nums(const double *x, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, num(x[i]));
+    return a;
+}
+
+static json_t *longs(const long *x, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(x[i]));
+    return a;
+}
+
+static json_t *mat3(const double m[3][3])
+{
+    json_t *a = json_array();
+    for (int i = 0; i < 3; i++)
+        json_array_append_new(a, nums(m[i], 3));
+    return a;
+}
+
+/* a verdict's lines as an array of strings */
+static json_t *lines(const char *v)
+{
+    json_t *a = json_array();
+    while (v && *v) {
+        size_t n = strcspn(v, "\n");
+        char line[CALIB_VERDICT_MAX];
+        snprintf(line, sizeof line, "%.*s", (int)n, v);
+        if (n > 0)
+            json_array_append_new(a, json_string(line));
+        v += n + (v[n] == '\n');
+    }
+    return a;
+}
+
+static json_t *verdict_ok(int ok) { return ok < 0 ? json_null() : json_boolean(ok); }
+
+/* ---- calibration quality --------------------------------------------------- */
+
+static json_t *camera_quality(const calib_camera *c, int with_views)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "rms_px", num(c->rms));
+    json_object_set_new(o, "n_views", json_integer(c->n_views));
+    json_object_set_new(o, "n_used", json_integer(c->n_used));
+    json_object_set_new(o, "coverage", num(c->coverage));
+    if (isfinite(c->coverage)) {
+        json_t *m = json_array();
+        for (int j = 0; j < CALIB_COV_ROWS; j++) {
+            json_t *row = json_array();
+            for (int i = 0; i < CALIB_COV_COLS; i++)
+                json_array_append_new(row, json_integer(c->coverage_map[j][i]));
+            json_array_append_new(m, row);
+        }
+        json_object_set_new(o, "coverage_map", m);
+    }
+    json_object_set_new(o, "verdict_ok", verdict_ok(c->verdict_ok));
+    json_object_set_new(o, "verdict", lines(c->verdict));
+    json_t *v = json_array();
+    for (int i = 0; with_views && i < c->n_views; i++)
+        json_array_append_new(v, json_pack("{s:s, s:s, s:o}", "name", c->views[i].name, "status",
+                                           calib_view_status_name(c->views[i].status), "rms_px",
+                                           num(c->views[i].rms)));
+    json_object_set_new(o, "views", v);
+    if (!with_views && c->n_views > 0)
+        json_object_set_new(o, "views_left_out", json_true());
+    return o;
+}
+
+static json_t *stereo_quality(const calib_stereo *s, int with_views)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "rms_px", num(s->rms));
+    json_object_set_new(o, "epipolar_px", num(s->epipolar));
+    json_object_set_new(o, "baseline_m", num(s->baseline));
+    json_object_set_new(o, "baseline_sd_m", num(s->baseline_std));
+    json_object_set_new(o, "n_pairs", json_integer(s->n_pairs));
+    json_object_set_new(o, "n_used", json_integer(s->n_used));
+    json_object_set_new(o, "verdict_ok", verdict_ok(s->verdict_ok));
+    json_object_set_new(o, "verdict", lines(s->verdict));
+    json_t *p = json_array();
+    for (int i = 0; with_views && i < s->n_pairs; i++) {
+        const calib_pair *q = &s->pairs[i];
+        json_array_append_new(p, json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "name1", q->name1, "name2", q->name2,
+                                           "status", calib_view_status_name(q->status), "rms1_px", num(q->rms1),
+                                           "rms2_px", num(q->rms2), "epipolar_px", num(q->epipolar)));
+    }
+    json_object_set_new(o, "pairs", p);
+    if (!with_views && s->n_pairs > 0)
+        json_object_set_new(o, "views_left_out", json_true());
+    json_object_set_new(o, "cameras", json_pack("[o, o]", camera_quality(&s->cam[0], with_views),
+                                                  camera_quality(&s->cam[1], with_views)));
+    return o;
+}
+
+/* {"mono": q} or {"stereo": q}: with every view when that fits in cal->quality_json,
+ * else without the views (marked views_left_out) */
+static void keep(pl_calib *cal, const calib_camera *cam, const calib_stereo *st)
+{
+    cal->quality_json[0] = 0;
+    for (int with = 1; with >= 0; with--) {
+        json_t *o = json_object();
+        json_object_set_new(o, st ? "stereo" : "mono", st ? stereo_quality(st, with) : camera_quality(cam, with));
+        char *t = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+        json_decref(o);
+        int fits = t && strlen(t) < sizeof cal->quality_json;
+        if (fits)
+            snprintf(cal->quality_json, sizeof cal->quality_json, "%s", t);
+        free(t);
+        if (fits)
+            return;
+    }
+}
+
+void pl_info_keep_camera(pl_calib *cal, const calib_camera *cam) { keep(cal, cam, NULL); }
+
+void pl_info_keep_stereo(pl_calib *cal, const calib_stereo *st) { keep(cal, NULL, st); }
+
+/* The calibration section: source, and the quality kept from board images or read
+ * from the calibration file (what it holds). */
+static int calibration_json(const icv_experiment *exp, const pl_calib *cal, json_t *root, json_t *warn, icv_err *err)
+{
+    json_t *o = json_object(), *q = NULL;
+    json_object_set_new(root, "calibration", o);
+    int from_file = exp->calib_file[0] != 0;
+    json_object_set_new(o, "source", json_string(from_file ? "file" : "board images"));
+    json_object_set_new(o, "file", from_file ? json_string(exp->calib_file) : json_null());
+    if (from_file) {
+        calib_stereo st;
+        calib_camera cam;
+        int rc = exp->n_cameras >= 2 ? calib_stereo_file_read(exp->calib_file, &st, err)
+                                     : calib_camera_file_read(exp->calib_file, &cam, err);
+        if (rc)
+            return icv_err_prefix(err, "calibration quality: ");
+        q = json_object();
+        if (exp->n_cameras >= 2) {
+            json_object_set_new(q, "stereo", stereo_quality(&st, 1));
+            calib_stereo_free(&st);
+        } else {
+            json_object_set_new(q, "mono", camera_quality(&cam, 1));
+            calib_camera_free(&cam);
+        }
+    } else if (cal->quality_json[0]) {
+        json_error_t je;
+        q = json_loads(cal->quality_json, 0, &je);
+    }
+    json_t *mono = q ? json_object_get(q, "mono") : NULL, *stereo = q ? json_object_get(q, "stereo") : NULL;
+    json_object_set(o, "mono", mono ? mono : json_null());
+    json_object_set(o, "stereo", stereo ? stereo : json_null());
+    json_t *main = stereo ? stereo : mono;
+    if (main && json_is_false(json_object_get(main, "verdict_ok"))) {
+        json_t *l = json_array_get(json_object_get(main, "verdict"), 0);
+        char w[600];
+        snprintf(w, sizeof w, "calibration%s: judged not usable (%s)", stereo ? " (stereo)" : "",
+                 l ? json_string_value(l) : "see the verdict");
+        json_array_append_new(warn, json_string(w));
+    }
+    json_decref(q);
+    return 0;
+}
+
+/* ---- per camera --------------------------------------------------------------- */
+
+static const char *rate_from(capture_rate_source s)
+{
+    switch (s) {
+    case CAPTURE_RATE_METADATA: return "metadata";
+    case CAPTURE_RATE_USER: return "user";
+    case CAPTURE_RATE_ASSUMED: return "assumed";
+    default: return "nominal";
+    }
+}
+
+/* Frames whose pixels equal their predecessor's (capture's definition). Both frames of
+ * such a pair give the same brightness, to the bit (the same rows summed in the same
+ * order), so only pairs with equal brightness are candidates; they are confirmed by
+ * decoding that stretch again and comparing pixels (capture_dup_check). */
+static int find_duplicates(capture_source *src, const double *b, long n, const long *lost, size_t n_lost, long *dup,
+                           size_t *n_dup, icv_err *err)
+{
+    *n_dup = 0;
+    long first = -1, last = -1;
+    for (long k = 1; k < n; k++) {
+        int gap = 0;
+        for (size_t i = 0; i < n_lost; i++)
+            gap |= lost[i] == k || lost[i] == k - 1; /* a lost frame's brightness was held */
+        if (!gap && b[k] == b[k - 1]) {
+            if (first < 0)
+                first = k;
+            last = k;
+        }
+    }
+    if (first < 0)
+        return 0;
+    const capture_info *info = capture_source_info(src);
+    capture_frame f = {0};
+    capture_dup_detector d = {0};
+    int rc = capture_frame_alloc(&f, info, err);
+    if (!rc)
+        rc = capture_dup_init(&d, info, err);
+    if (!rc)
+        rc = capture_source_seek(src, first - 1, err);
+    long prev = -1;
+    while (!rc) {
+        rc = capture_source_read(src, &f, err);
+        if (rc == CAPTURE_EOF || (!rc && f.index > last)) {
+            rc = 0;
+            break;
+        }
+        if (rc)
+            break;
+        if (f.index != prev + 1)
+            capture_dup_reset(&d);
+        if (capture_dup_check(&d, &f) && f.index >= first)
+            dup[(*n_dup)++] = f.index;
+        prev = f.index;
+    }
+    capture_dup_free(&d);
+    capture_frame_free(&f);
+    return rc;
+}
+
+static void warnf(json_t *warn, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warnf(json_t *warn, const char *fmt, ...)
+{
+    char w[600];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w, sizeof w, fmt, ap);
+    va_end(ap);
+    json_array_append_new(warn, json_string(w));
+}
+
+/* "3, 17, 40" (the first few) */
+static void frame_list(const long *v, size_t n, char *out, size_t cap)
+{
+    size_t len = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < n && len + 24 < cap; i++)
+        len += (size_t)snprintf(out + len, cap - len, "%s%ld", i ? ", " : "", v[i]);
+    if (n > 0 && len + 24 >= cap)
+        snprintf(out + len, cap - len, ", ...");
+}
+
+static int camera_json(const icv_experiment *exp, const pl_calib *cal, const track_pipeline_result *res, int c,
+                       const pl_info_camera *pc, json_t *cams, json_t *warn, icv_err *err)
+{
+    const icv_camera_spec *spec = &exp->cameras[c];
+    const capture_info *info = capture_source_info(pc->src);
+    long n = res->frames[c];
+    json_t *o = json_object();
+    json_array_append_new(cams, o);
+    json_object_set_new(o, "id", json_string(spec->id));
+    json_object_set_new(o, "video", json_string(spec->video));
+    json_object_set_new(o, "codec", json_string(info->codec));
+    json_object_set_new(o, "width", json_integer(info->width));
+    json_object_set_new(o, "height", json_integer(info->height));
+    json_object_set_new(o, "frames", json_integer(info->frames));
+    json_object_set_new(o, "frames_tracked", json_integer(n));
+    json_object_set_new(o, "nominal_fps", num(info->nominal_fps));
+    json_object_set_new(o, "capture_fps", num(info->capture_fps));
+    json_object_set_new(o, "capture_fps_from", json_string(rate_from(info->capture_fps_from)));
+    json_object_set_new(o, "capture_fps_key", json_string(info->capture_fps_key));
+    if (info->capture_fps_from == CAPTURE_RATE_ASSUMED)
+        warnf(warn, "camera '%s': capture rate assumed %.6g fps (an image sequence without a rate): set "
+                    "cameras[].capture_fps",
+              spec->id, info->capture_fps);
+
+    /* the camera model the tracks were made with: x_cam = R x_surface + t */
+    const calib_intrinsics *in = &cal->in[c];
+    json_object_set_new(o, "intrinsics",
+                        json_pack("{s:i, s:i, s:o, s:o, s:o, s:o, s:o}", "width", in->width, "height", in->height, "fx",
+                                  num(in->fx), "fy", num(in->fy), "cx", num(in->cx), "cy", num(in->cy), "dist",
+                                  nums(in->dist, 5)));
+    icv_mat3 R = cal->surf.R;
+    icv_vec3 t = cal->surf.t;
+    if (c >= 1) { /* x_c = R_c x_1 + T_c */
+        icv_mat3 Rc;
+        memcpy(Rc.m, cal->R[c], sizeof Rc.m);
+        R = icv_m3_mul(Rc, cal->surf.R);
+        t = icv_v3_add(icv_m3_apply(Rc, cal->surf.t), icv_v3_from_array(cal->T[c]));
+    }
+    double ta[3];
+    icv_v3_to_array(t, ta);
+    json_object_set_new(o, "pose", json_pack("{s:o, s:o}", "R", mat3(R.m), "t", nums(ta, 3)));
+
+    /* timing from the index and the decoder */
+    long *dropped = malloc(sizeof *dropped * (size_t)(n + 1)), *dup = malloc(sizeof *dup * (size_t)(n + 1));
+    double *tcam = malloc(sizeof *tcam * (size_t)(n + 1));
+    if (!dropped || !dup || !tcam) {
+        free(dropped), free(dup), free(tcam);
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    }
+    for (long k = 0; k < n; k++)
+        tcam[k] = capture_source_time(pc->src, k);
+    capture_timing tm;
+    capture_timing_analyze(capture_source_pts(pc->src), n, capture_source_tick(pc->src), dropped, &tm);
+    const long *lost;
+    size_t n_lost;
+    capture_source_lost(pc->src, &lost, &n_lost);
+    json_t *tj = json_object();
+    json_object_set_new(o, "timing", tj);
+    json_object_set_new(tj, "median_dt_s", num(tm.median_dt_s));
+    json_object_set_new(tj, "min_dt_s", num(tm.min_dt_s));
+    json_object_set_new(tj, "max_dt_s", num(tm.max_dt_s));
+    json_object_set_new(tj, "vfr", json_boolean(tm.vfr));
+    json_object_set_new(tj, "dropped_frames", longs(tm.dropped, tm.n_dropped));
+    json_object_set_new(tj, "missing", json_integer(tm.missing));
+    json_object_set_new(tj, "lost_frames", longs(lost, n_lost));
+    char list[200];
+    if (tm.vfr)
+        warnf(warn, "camera '%s': variable frame rate (intervals %.3f to %.3f ms)", spec->id, 1e3 * tm.min_dt_s,
+              1e3 * tm.max_dt_s);
+    if (tm.n_dropped) {
+        frame_list(tm.dropped, tm.n_dropped, list, sizeof list);
+        warnf(warn, "camera '%s': %ld frame(s) missing from the timestamps (gaps before frame %s)", spec->id,
+              tm.missing, list);
+    }
+    if (n_lost) {
+        frame_list(lost, n_lost, list, sizeof list);
+        warnf(warn, "camera '%s': %zu frame(s) could not be decoded (%s)", spec->id, n_lost, list);
+    }
+    if (pc->bright) {
+        size_t n_dup = 0;
+        icv_err e2 = {0};
+        if (find_duplicates(pc->src, pc->bright, n, lost, n_lost, dup, &n_dup, &e2) != 0) {
+            /* the tracks are good; only this check is lost: say so, do not fail the job */
+            json_object_set_new(tj, "duplicate_frames", json_null());
+            char why[ICV_ERR_MSG_MAX + 64];
+            snprintf(why, sizeof why, "not checked: decoding the candidates again failed (%s)", e2.msg);
+            json_object_set_new(tj, "duplicates_checked", json_string(why));
+            warnf(warn, "camera '%s': duplicated frames %s", spec->id, why);
+        } else {
+            json_object_set_new(tj, "duplicate_frames", longs(dup, n_dup));
+            json_object_set_new(tj, "duplicates_checked",
+                                json_string("frames with the brightness of their predecessor, compared pixel by pixel"));
+        }
+        if (n_dup) {
+            frame_list(dup, n_dup, list, sizeof list);
+            warnf(warn, "camera '%s': %zu duplicated frame(s) (%s): the video repeats them; their times are wrong",
+                  spec->id, n_dup, list);
+        }
+
+        capture_flicker fl;
+        capture_flicker_detect(tcam, pc->bright, n, info->capture_fps, &fl);
+        json_object_set_new(o, "flicker", json_pack("{s:o, s:o, s:o, s:o}", "hz", num(fl.hz), "alias_hz",
+                                                    num(fl.alias_hz), "amplitude", num(fl.amplitude), "snr",
+                                                    num(fl.snr)));
+        if (fl.hz > 0)
+            warnf(warn, "camera '%s': mains flicker at %.0f Hz (%.1f gray levels)", spec->id, fl.hz, fl.amplitude);
+
+        capture_flash fa; /* as pipeline.c found it: the same series, the same call */
+        if (capture_flash_detect(pc->bright, tcam, n, 0, &fa)) {
+            json_object_set_new(o, "flash", json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "frame", (json_int_t)fa.frame,
+                                                      "onset_frame", num(fa.onset_frame), "onset_s", num(fa.onset_s),
+                                                      "ratio", num(fa.ratio), "baseline", num(fa.baseline),
+                                                      "plateau", num(fa.plateau)));
+            long k0 = fa.frame - 20 > 0 ? fa.frame - 20 : 0, k1 = fa.frame + 20 < n - 1 ? fa.frame + 20 : n - 1;
+            json_object_set_new(o, "brightness", json_pack("{s:I, s:o}", "first_frame", (json_int_t)k0, "mean_gray",
+                                                           nums(pc->bright + k0, (int)(k1 - k0 + 1))));
+        } else {
+            json_object_set_new(o, "flash", json_null());
+            json_object_set_new(o, "brightness", json_null());
+        }
+    } else {
+        json_object_set_new(tj, "duplicate_frames", json_null());
+        json_object_set_new(tj, "duplicates_checked",
+                            json_string("not checked: the track stage keeps each frame's brightness only for "
+                                        "a flash sync of two cameras (impactcv probe VIDEO checks them)"));
+        json_object_set_new(o, "flicker", json_null());
+        json_object_set_new(o, "flash", json_null());
+        json_object_set_new(o, "brightness", json_null());
+    }
+    double off_s = res->offset_frames[c] / info->capture_fps;
+    json_object_set_new(o, "offset", json_pack("{s:o, s:o, s:o}", "initial_frames", num(res->offset_initial_frames[c]),
+                                               "frames", num(res->offset_frames[c]), "s", num(off_s)));
+    json_object_set_new(o, "points2d", json_integer(res->points2d[c]));
+    json_object_set_new(o, "identities", json_integer(res->identities[c]));
+    char name[ICV_ID_MAX + 32];
+    snprintf(name, sizeof name, "predicted2d_%s.csv", spec->id);
+    json_object_set_new(o, "predicted2d", json_string(name));
+    free(dropped);
+    free(dup);
+    free(tcam);
+    return 0;
+}
+
+/* DIR/predicted2d_<camera>.csv: frame,track,u_px,v_px,pred_u_px,pred_v_px,flags; u, v
+ * empty where nothing was measured (coasted, merged), as in tracks2d */
+static int predicted_write(const char *path, const pl_info_camera *pc, icv_err *err)
+{
+    icv_atomic_file af;
+    int rc = icv_atomic_open(&af, path, err);
+    if (rc)
+        return rc;
+    fputs("frame,track,u_px,v_px,pred_u_px,pred_v_px,flags\n", af.fp);
+    for (long i = 0; i < pc->n_raw; i++) {
+        const raw_point *p = &pc->raw[i];
+        char flags[128];
+        track_flags_format(p->flags, flags, sizeof flags);
+        if (p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED))
+            fprintf(af.fp, "%ld,%d,,,%.4f,%.4f,%s\n", p->frame, p->id, p->pred_u, p->pred_v, flags);
+        else
+            fprintf(af.fp, "%ld,%d,%.4f,%.4f,%.4f,%.4f,%s\n", p->frame, p->id, p->u, p->v, p->pred_u, p->pred_v, flags);
+    }
+    if (ferror(af.fp)) {
+        icv_atomic_abort(&af);
+        return icv_err_set(err, ICV_EIO, "%s: write failed", path);
+    }
+    return icv_atomic_commit(&af, err);
+}
+
+int pl_info_write(const char *out_dir, const icv_experiment *exp, const pl_calib *cal,
+                  const track_pipeline_result *res, const pl_info_camera *cams, icv_err *err)
+{
+    double t0 = icv_now();
+    char written[ICV_MAX_CAMERAS + 1][ICV_PATH_MAX];
+    int n_written = 0, rc = 0, nc = exp->n_cameras;
+    json_t *root = json_object(), *jc = json_array(), *warn = json_array();
+    json_object_set_new(root, "schema", json_string("impactcv-track-info-1"));
+    json_object_set_new(root, "experiment", json_string(exp->name));
+    json_object_set_new(root, "planar", json_boolean(res->planar));
+    json_object_set_new(root, "cameras", jc);
+    for (int c = 0; c < nc && !rc; c++) {
+        char name[ICV_ID_MAX + 32];
+        snprintf(name, sizeof name, "predicted2d_%s.csv", exp->cameras[c].id);
+        if (!(rc = icv_path_join(written[n_written], ICV_PATH_MAX, out_dir, name, err)) &&
+            !(rc = predicted_write(written[n_written], &cams[c], err)))
+            n_written++;
+        if (!rc)
+            rc = camera_json(exp, cal, res, c, &cams[c], jc, warn, err);
+    }
+    json_object_set_new(root, "sync", json_pack("{s:s, s:b, s:o, s:o}", "source", res->sync_source, "refined",
+                                                res->offset_refined, "offset_sigma_frames",
+                                                res->offset_refined ? num(res->offset_sigma_frames) : json_null(),
+                                                "residual_px",
+                                                res->offset_refined ? num(res->offset_residual_px) : json_null()));
+    for (int k = 1; k < nc; k++)
+        if (!res->offset_refined_each[k] && strcmp(res->sync_source, "sync.offsets"))
+            warnf(warn, "the sub-frame offset was not refined from the motion (too little of it seen by both "
+                        "cameras): camera '%s' uses %.3f frames from %s",
+                  exp->cameras[k].id, res->offset_frames[k], res->sync_source);
+    if (!rc)
+        rc = calibration_json(exp, cal, root, warn, err);
+    json_object_set_new(root, "tracking",
+                        json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:I, s:o}", "rows3d", (json_int_t)res->rows3d,
+                                  "points3d", (json_int_t)res->points3d, "outliers3d", (json_int_t)res->outliers3d,
+                                  "interpolated3d", (json_int_t)res->interpolated3d, "residual_rms_px",
+                                  num(res->residual_rms_px), "sigma_scale", num(res->sigma_scale), "band_corrected",
+                                  (json_int_t)res->band_corrected, "swaps_repaired", (json_int_t)res->swaps_repaired,
+                                  "template_rms_m", num(res->template_rms_m)));
+    json_object_set_new(root, "warnings", warn);
+    if (!rc) {
+        char *text = json_dumps(root, JSON_FLAGS);
+        if (!text)
+            rc = icv_err_set(err, ICV_ENOMEM, "track_info.json: out of memory");
+        if (!rc && !(rc = icv_path_join(written[n_written], ICV_PATH_MAX, out_dir, "track_info.json", err)))
+            rc = icv_atomic_write(written[n_written], text, strlen(text), err);
+        free(text);
+    }
+    json_decref(root);
+    if (rc)
+        for (int i = 0; i < n_written; i++)
+            unlink(written[i]);
+    icv_debug("timing: track_info.json and predicted2d files %.3f s", icv_now() - t0);
+    return rc;
+}
