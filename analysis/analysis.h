@@ -134,7 +134,7 @@ typedef struct {
     int iterations;
 } analysis_rotation;
 
-/* Fits torque-free rigid rotation (icv_rigid_rotate with the body's inertia) to
+/* Fits torque-free rigid rotation (core's icv_free_rotation with the body's inertia) to
  * measured attitudes R_meas[i] at times t[i] of one flight phase: the attitude and
  * angular velocity at t_ref, by nonlinear least squares (GSL multifit_nlinear,
  * trust region). sigma_angle (rad, 1-sigma of each measured attitude about each

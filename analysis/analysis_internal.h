@@ -4,10 +4,6 @@
 
 #include "analysis/analysis.h"
 
-/* RK4 step bound (rad) when propagating fitted rotations: ~1e-9 rad of error per
- * radian turned, far below the attitude noise of camera data (geom.h) */
-#define FIT_TURN 2e-2
-
 /* a frame with a pose */
 typedef struct {
     int row;            /* row in the tracks */

@@ -100,7 +100,9 @@ static void side_pose(const analysis_body *b, const side_fit *s, const icv_vec3 
     double tau = t - s->t_ref;
     *p = icv_v3_add(icv_v3_add(s->p, icv_v3_scale(s->v, tau)), icv_v3_scale(*g, 0.5 * tau * tau));
     *v = icv_v3_axpy(tau, *g, s->v);
-    icv_rigid_rotate_steps(s->R, s->omega, b->inertia, t - s->t_rot, FIT_TURN, R, w);
+    icv_free_rotation fr;
+    icv_free_rotation_init(&fr, s->R, s->omega, b->inertia);
+    icv_free_rotation_at(&fr, t - s->t_rot, R, w);
 }
 
 static double gap_of(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t)

@@ -1,6 +1,6 @@
 /* rotation_fit.c: the attitude and angular velocity at the impact instant from
  * the poses of one flight phase, by fitting torque-free rotation (Euler's
- * equations with the body's inertia, core's icv_rigid_rotate) rather than
+ * equations with the body's inertia, core's closed form icv_free_rotation) rather than
  * differencing poses: exact for any body, not only for symmetric ones where omega
  * is constant (issue #9 item 4). Parameters: a small rotation d (rad, surface
  * axes) applied to the initial attitude, R_ref = exp([d]x) R_0, and omega at t_ref.
@@ -41,27 +41,16 @@ static void unpack(const rot_problem *p, const gsl_vector *x, icv_vec3 *d, icv_v
     }
 }
 
-/* Model attitude at t_i for parameters x; poses are propagated in time order from
- * t_ref outwards so each step is short. */
+/* Model attitude at t_i for parameters x: the torque-free motion from the state at
+ * t_ref, in closed form at every t_i (core's icv_free_rotation). */
 static void model_attitudes(const rot_problem *p, const gsl_vector *x, icv_mat3 *R_out)
 {
     icv_vec3 d, w;
     unpack(p, x, &d, &w);
-    icv_mat3 Rref = icv_m3_mul(icv_rot_from_axis_angle(d), p->R0);
-    /* forward from t_ref, then backward; t is sorted by the caller's contract */
-    for (int dir = 0; dir < 2; dir++) {
-        icv_mat3 R = Rref;
-        icv_vec3 om = w;
-        double tc = p->t_ref;
-        for (int k = 0; k < p->n; k++) {
-            int i = dir == 0 ? k : p->n - 1 - k;
-            if ((dir == 0 && p->t[i] < p->t_ref) || (dir == 1 && p->t[i] >= p->t_ref))
-                continue;
-            icv_rigid_rotate_steps(R, om, p->inertia, p->t[i] - tc, FIT_TURN, &R, &om);
-            tc = p->t[i];
-            R_out[i] = R;
-        }
-    }
+    icv_free_rotation fr;
+    icv_free_rotation_init(&fr, icv_m3_mul(icv_rot_from_axis_angle(d), p->R0), w, p->inertia);
+    for (int i = 0; i < p->n; i++)
+        icv_free_rotation_at(&fr, p->t[i] - p->t_ref, &R_out[i], NULL);
 }
 
 static int residuals(const gsl_vector *x, void *data, gsl_vector *f)
@@ -119,11 +108,9 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
     }
     /* move the start from t[near] to t_ref */
     {
-        icv_mat3 Rs;
-        icv_vec3 ws;
-        icv_rigid_rotate_steps(R_meas[near], w0, inertia_body, t_ref - t[near], FIT_TURN, &Rs, &ws);
-        p.R0 = Rs;
-        w0 = ws;
+        icv_free_rotation fr;
+        icv_free_rotation_init(&fr, R_meas[near], w0, inertia_body);
+        icv_free_rotation_at(&fr, t_ref - t[near], &p.R0, &w0);
     }
     /* Continuation: fit the frames nearest t_ref first (where the mean rate is a
      * good start), then double the window. A tumbling asymmetric body's omega
