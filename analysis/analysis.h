@@ -156,6 +156,17 @@ typedef struct {
     analysis_template tmpl;
 } analysis_body;
 
+/* What is known of the calibration's uncertainty, as 1-sigma errors of the
+ * surface frame the tracks are in (0: unknown, left out of the propagation).
+ * calib_sd.c propagates them into every measured quantity's sigma. */
+typedef struct {
+    double scale_rel;     /* relative, of every length (stereo: baseline_std / baseline) */
+    double tilt;          /* rad, of the surface normal's direction about each in-plane
+                             axis (x and z; independent) */
+    double heading;       /* rad, of the surface's x and z axes about the normal */
+    double offset;        /* m, of the surface plane along its normal */
+} analysis_calib_sd;
+
 typedef struct {
     double pos_sigma;     /* m, 1-sigma of a marker position when the tracks carry
                              none (default 3e-4: sub-millimetre stereo) */
@@ -168,6 +179,8 @@ typedef struct {
                              many sigma confirms an impact (default 10) */
     int mc_samples;       /* Monte Carlo draws for derived uncertainties (default 400) */
     int method;           /* ANALYSIS_FIT (default) or ANALYSIS_HOUBOLT */
+    analysis_calib_sd calib; /* the calibration's uncertainty where known (default
+                             all 0: unknown) */
 } analysis_params;
 
 /* How the states at the impact are measured. FIT: ballistic and torque-free fits
@@ -207,7 +220,8 @@ typedef struct {
     double energy_pre, energy_post, loss_fraction; /* J, J, 1 - post/pre */
     struct {
         double e_kinematic, impulse_ratio, loss_fraction;
-    } sd;                     /* 1-sigma, Monte Carlo over the fit covariances */
+    } sd;                     /* 1-sigma: Monte Carlo over the fit covariances, and
+                                 the calibration's part (sd_calib) where known */
     int spin_observable;      /* 0: collinear markers: omega about the body's line
                                  is not measured (set to 0, left out of energies) */
     struct {
@@ -222,6 +236,11 @@ typedef struct {
         double loss_fraction; /* predicted */
         char note[160];       /* what a reader must know (identifiability, failures) */
     } model;
+    struct {
+        icv_vec3 v_pre, v_post, omega_pre, omega_post;
+        double e_kinematic, impulse_ratio, loss_fraction, t;
+    } sd_calib;               /* the calibration's part of each 1-sigma above (already
+                                 in them, added in quadrature); 0 when unknown */
 } analysis_impact;
 
 #define ANALYSIS_MAX_IMPACTS 16
@@ -236,6 +255,7 @@ typedef struct {
     analysis_impact impacts[ANALYSIS_MAX_IMPACTS];
     double min_gap;           /* m, the smallest gap seen (for "no impact" errors) */
     double min_gap_t;         /* s, when */
+    analysis_calib_sd calib;  /* the calibration uncertainty propagated (all 0: none known) */
 } analysis_result;
 
 /* Finds every impact in the tracks and measures each (issue #9 items 2-5).

@@ -53,8 +53,20 @@ void analysis_houbolt_side(const posed_frame *pf, int k, int post, double marker
 double analysis_contact_instant(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t_guess,
                                 double lo, double hi);
 
+/* The measured quantities at the impact instant t, without their uncertainty. */
+void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post,
+                             double t, analysis_impact *imp);
+
 /* The measured quantities and their uncertainty at the impact instant t. */
 void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
                       const analysis_params *prm, analysis_impact *imp);
+
+/* Adds the calibration's uncertainty c (where known) and, when g was estimated
+ * (g_sd its 1-sigma per axis), the estimate's, to the impact's sigmas, and fills
+ * its sd_calib (the calibration's part), by measuring it again in a surface frame
+ * off by each 1-sigma error and with g off by its 1-sigma (calib_sd.c). */
+int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, const icv_vec3 *g, const icv_vec3 *g_sd,
+                             int g_estimated, const side_fit *pre, const side_fit *post, double com_sigma,
+                             const analysis_calib_sd *c, analysis_impact *imp, icv_err *err);
 
 #endif

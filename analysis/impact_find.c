@@ -20,6 +20,7 @@ void analysis_params_default(analysis_params *p)
     p->jump_sigmas = 10;
     p->mc_samples = 400;
     p->method = ANALYSIS_FIT;
+    memset(&p->calib, 0, sizeof p->calib);
 }
 
 static const icv_vec3 UP = {0, 1, 0};
@@ -141,6 +142,7 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
     else
         analysis_params_default(&prm);
     memset(res, 0, sizeof *res);
+    res->calib = prm.calib;
     if (tr->n_frames < 2 * prm.min_side_frames + 1)
         return icv_err_set(err, ICV_EINVAL, "tracks: %d frames, too few to find an impact (need %d)", tr->n_frames,
                            2 * prm.min_side_frames + 1);
@@ -269,6 +271,9 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
         analysis_measure(b, &res->g, &pre, &post, t_star, &prm, &imp);
         imp.t_meet = analysis_contact_instant(b, &post, &res->g, t_star, pf[cand[c]].t - 2 * period,
                                               pf[cand[c]].t + 2 * period);
+        if ((rc = analysis_calib_propagate(pf, b, &res->g, &res->g_sd, res->g_estimated, &pre, &post, com_sigma, &prm.calib,
+                                           &imp, err)))
+            goto done;
         res->impacts[res->n_impacts++] = imp;
         t_prev = t_star + excl;
     }
