@@ -272,6 +272,14 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *body, const icv
 int analysis_scale_from_gravity(const analysis_tracks *tr, const analysis_body *b, double *scale, double *sd,
                                 icv_err *err);
 
+/* What an experiment's calibration file says of its uncertainty (all 0 where it
+ * says nothing): the relative scale error from a stereo file's baseline_std /
+ * baseline; with surface.images, the surface frame's tilt, heading and offset
+ * from the plane scatter of the board on the surface (found again from those
+ * images with that calibration, as the track stage finds it). Calibration from
+ * images (done by the track stage) hands no uncertainty on: all 0. */
+int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd *out, icv_err *err);
+
 /* ---- checks, model, outputs ------------------------------------------- */
 
 /* Checks the tracks against the template's inter-marker distances: fails naming
@@ -423,6 +431,11 @@ typedef struct {
  * impacts, checks gravity, compares with the model, and writes results.json and
  * fits.csv into out_dir (created if needed; nothing is written on failure). */
 int analysis_job_run(const analysis_job *job, analysis_job_result *out, icv_err *err);
+/* The same with the calibration's uncertainty given (a caller that calibrated, e.g.
+ * from images, and knows it); NULL: what the experiment's calibration file says
+ * (analysis_calib_sd_from_experiment), which analysis_job_run uses. */
+int analysis_job_run_sd(const analysis_job *job, const analysis_calib_sd *calib_sd, analysis_job_result *out,
+                        icv_err *err);
 
 /* One (mu, e_n) fitted to every impact of several experiments (issue #9 item 6),
  * then the validation table in the layout of Han Sun's Tables 4.6 and 4.9 written

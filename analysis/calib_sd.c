@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "analysis/analysis_internal.h"
+#include "calib/calib.h"
 
 /* one calibration error: lengths times (1 + scale), then turned by Q, then moved by
  * offset along y */
@@ -176,6 +177,53 @@ int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, cons
         imp->sd.impulse_ratio = hypot(imp->sd.impulse_ratio, sqrt(sq[grp][1]));
         imp->sd.loss_fraction = hypot(imp->sd.loss_fraction, sqrt(sq[grp][2]));
         imp->t_sd = hypot(imp->t_sd, sqrt(sq[grp][3]));
+    }
+    return 0;
+}
+
+int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd *out, icv_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!e->calib_file[0])
+        return 0; /* calibrated from images by the track stage: not handed on */
+    icv_err e2;
+    double base = 0, base_sd = 0;
+    if (e->n_cameras >= 2) {
+        int rc = calib_stereo_baseline_read(e->calib_file, &base, &base_sd, &e2);
+        if (rc == 0 && base > 0 && base_sd >= 0)
+            out->scale_rel = base_sd / base;
+        else if (rc != ICV_ENOTFOUND)
+            return icv_err_set(err, rc ? rc : ICV_EFORMAT, "%s", rc ? e2.msg : "baseline is not positive");
+    }
+    /* The surface frame from the board lying on the surface, found again as the
+     * track stage finds it (the same call on the same images and calibration):
+     * its plane's scatter sigma_p over the board's N corners on a grid of a x b
+     * squares gives, as for a least-squares plane, the normal's tilt sigma_p /
+     * sqrt(sum of squared corner offsets along the tilt) (the board's short side,
+     * the larger), the offset sigma_p / sqrt(N), and, taking the in-plane scatter as
+     * sigma_p too, the heading sigma_p / sqrt(sum r^2). An upper bound: the frame
+     * is the board pose fitted to both cameras, which measured 0.005 deg against
+     * this ~0.013 deg on synth's rig (docs/calib.md). */
+    if (e->surface_kind == ICV_SURFACE_IMAGES && e->n_cameras >= 2 && e->board_cols > 1 && e->board_rows > 1 &&
+        e->board_square > 0) {
+        calib_intrinsics in1, in2;
+        double R[3][3], T[3];
+        calib_board board = {e->board_cols, e->board_rows, e->board_square};
+        calib_surface surf;
+        int rc = calib_stereo_read(e->calib_file, &in1, &in2, R, T, err);
+        if (!rc)
+            rc = calib_surface_from_images(&in1, &in2, R, T, &board, e->surface_images[0], e->surface_images[1],
+                                           &surf, err);
+        if (rc)
+            return icv_err_prefix(err, "the surface frame's uncertainty: ");
+        if (surf.plane_rms > 0) {
+            double c = e->board_cols, r = e->board_rows, a = e->board_square, n = c * r;
+            double sp = surf.plane_rms * sqrt(n / (n - 3)); /* 3 parameters of the plane */
+            double sxx = r * a * a * c * (c * c - 1) / 12, szz = c * a * a * r * (r * r - 1) / 12;
+            out->tilt = sp / sqrt(fmin(sxx, szz));
+            out->heading = sp / sqrt(sxx + szz);
+            out->offset = sp / sqrt(n);
+        }
     }
     return 0;
 }

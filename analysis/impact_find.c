@@ -65,8 +65,23 @@ static int find_candidates(const posed_frame *pf, int n, double sigma, int *cand
     return nc;
 }
 
+/* |residual| / sigma of sample i of phase k under a joint fit */
+static double misfit(const analysis_flight *ph, int k, int i, const analysis_ballistic *f)
+{
+    double tau = ph[k].t[i] - ph[k].t_ref;
+    icv_vec3 m = icv_v3_add(icv_v3_add(f->p0[k], icv_v3_scale(f->v[k], tau)), icv_v3_scale(f->g, 0.5 * tau * tau));
+    return icv_v3_norm(icv_v3_sub(ph[k].p[i], m)) / ph[k].sigma[i];
+}
+
 /* The free-flight frames between candidates (every frame not within one frame
- * of a candidate), fitted jointly for g. */
+ * of a candidate), fitted jointly for g. The clip's first and last frames may not
+ * be free flight (a hold the rest test missed, e.g. when a marker is badly seen
+ * there, or a landing): while the fit is inconsistent with the noise (reduced
+ * chi^2 beyond 3 of its sigmas) or either end frame is more than 3.5 sigma off
+ * it (the assumed sigma is conservative, so chi^2 alone misses a few bad frames
+ * among many good ones), the worse of the first and the last frame is left out
+ * and the fit redone (a 3.3% error in g on a synth clip whose first 6 held
+ * frames were kept). */
 static int estimate_gravity(const posed_frame *pf, int n, const int *cand, int nc, double sigma, icv_vec3 *g,
                             icv_vec3 *g_sd, icv_err *err)
 {
@@ -95,8 +110,29 @@ static int estimate_gravity(const posed_frame *pf, int n, const int *cand, int n
         goto done;
     }
     analysis_ballistic fit;
-    if ((rc = analysis_ballistic_fit(ph, nph, NULL, &fit, err)))
-        goto done;
+    for (;;) {
+        if ((rc = analysis_ballistic_fit(ph, nph, NULL, &fit, err)))
+            goto done;
+        int total = 0;
+        for (int k = 0; k < nph; k++)
+            total += ph[k].n;
+        double dof = 3.0 * (total - 2 * nph) - 3;
+        analysis_flight *a = &ph[0], *z = &ph[nph - 1];
+        int can_a = a->n > 4, can_z = z->n > 4;
+        if (!(dof > 0) || (!can_a && !can_z))
+            break;
+        double ma = can_a ? misfit(ph, 0, 0, &fit) : -1, mz = can_z ? misfit(ph, nph - 1, z->n - 1, &fit) : -1;
+        if (fit.chi2_dof <= 1 + 3 * sqrt(2 / dof) && fmax(ma, mz) <= 3.5)
+            break;
+        if (ma >= mz) {
+            a->t++;
+            a->p++;
+            a->sigma++;
+            a->n--;
+        } else {
+            z->n--;
+        }
+    }
     *g = fit.g;
     *g_sd = fit.g_sd;
 done:

@@ -20,6 +20,12 @@ int analysis_body_from_experiment(const icv_experiment *e, analysis_body *b, icv
 
 int analysis_job_run(const analysis_job *job, analysis_job_result *out, icv_err *err)
 {
+    return analysis_job_run_sd(job, NULL, out, err);
+}
+
+int analysis_job_run_sd(const analysis_job *job, const analysis_calib_sd *calib_sd, analysis_job_result *out,
+                        icv_err *err)
+{
     memset(out, 0, sizeof *out);
     int rc = icv_experiment_load(job->experiment_path, &out->exp, err);
     if (rc)
@@ -37,6 +43,12 @@ int analysis_job_run(const analysis_job *job, analysis_job_result *out, icv_err 
     analysis_params prm;
     analysis_params_default(&prm);
     prm.method = job->method;
+    if (calib_sd)
+        prm.calib = *calib_sd;
+    else if ((rc = analysis_calib_sd_from_experiment(&out->exp, &prm.calib, err))) {
+        analysis_tracks_free(&tr);
+        return rc;
+    }
     rc = analysis_template_check(&tr, &out->body.tmpl, prm.pos_sigma, err);
     if (rc)
         icv_err_prefix(err, "%s: ", tracks_path);
