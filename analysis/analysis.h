@@ -35,6 +35,13 @@ void analysis_tracks_free(analysis_tracks *tr);
  * comes from the header; rows must have increasing times. */
 int analysis_tracks_read_csv(const char *path, analysis_tracks *tr, icv_err *err);
 
+/* Reads the track stage's tracks3d_quality.csv (`frame,time_s,marker,residual_px,
+ * cov_xx_m2,cov_xy_m2,cov_xz_m2,cov_yy_m2,cov_yz_m2,cov_zz_m2,flags`, rows in frame
+ * order) into tr->sigma: each point's isotropic 1-sigma sqrt(trace(cov)/3) (m);
+ * points it does not list get the median. The weights item 1 of issue #9 asks
+ * for, and the noise level every fit's sigma starts from. */
+int analysis_tracks_read_quality(const char *path, analysis_tracks *tr, icv_err *err);
+
 /* ---- the body's marker template --------------------------------------- */
 
 typedef struct {
@@ -277,7 +284,9 @@ int analysis_scale_from_gravity(const analysis_tracks *tr, const analysis_body *
  * baseline; with surface.images, the surface frame's tilt, heading and offset
  * from the plane scatter of the board on the surface (found again from those
  * images with that calibration, as the track stage finds it). Calibration from
- * images (done by the track stage) hands no uncertainty on: all 0. */
+ * images (done by the track stage) hands no uncertainty on, and a file that is
+ * absent (tracks analysed alone) says nothing: all 0. What cannot be read is
+ * left out with a warning; never fails. */
 int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd *out, icv_err *err);
 
 /* ---- checks, model, outputs ------------------------------------------- */

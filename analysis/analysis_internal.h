@@ -32,6 +32,16 @@ typedef struct {
                                impact instant (Houbolt, as the seeds report them) */
 } side_fit;
 
+/* The factor (1 + rho) / (1 - rho) by which the variance of a fitted state grows
+ * when its residuals r[0..n-1] (3 series, one per axis, in time order) have the
+ * lag-1 correlation rho (an AR(1) series: fewer independent samples than frames;
+ * the same correction as the track stage's sync sigma). rho is pooled over the
+ * axes and clipped to [0, 0.9]: 1 for white noise. */
+double analysis_correlation_inflation(const icv_vec3 *r, int n);
+
+/* The median of x[0..n-1], n >= 1 (the upper one for even n); sorts x. */
+double analysis_median(double *x, int n);
+
 /* The lowest point's height above the surface for a pose (m). */
 double analysis_gap_at(const analysis_body *b, icv_mat3 R, icv_vec3 p);
 

@@ -183,9 +183,10 @@ int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, cons
 
 int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd *out, icv_err *err)
 {
+    (void)err; /* nothing here fails the analysis: what cannot be read stays unknown */
     memset(out, 0, sizeof *out);
-    if (!e->calib_file[0])
-        return 0; /* calibrated from images by the track stage: not handed on */
+    if (!e->calib_file[0] || !icv_file_exists(e->calib_file))
+        return 0; /* calibrated from images by the track stage, or tracks analysed alone */
     icv_err e2;
     double base = 0, base_sd = 0;
     if (e->n_cameras >= 2) {
@@ -193,7 +194,7 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
         if (rc == 0 && base > 0 && base_sd >= 0)
             out->scale_rel = base_sd / base;
         else if (rc != ICV_ENOTFOUND)
-            return icv_err_set(err, rc ? rc : ICV_EFORMAT, "%s", rc ? e2.msg : "baseline is not positive");
+            icv_warn("the calibration's scale uncertainty is left out: %s", rc ? e2.msg : "baseline not positive");
     }
     /* The surface frame from the board lying on the surface, found again as the
      * track stage finds it (the same call on the same images and calibration):
@@ -210,13 +211,13 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
         double R[3][3], T[3];
         calib_board board = {e->board_cols, e->board_rows, e->board_square};
         calib_surface surf;
-        int rc = calib_stereo_read(e->calib_file, &in1, &in2, R, T, err);
+        int rc = calib_stereo_read(e->calib_file, &in1, &in2, R, T, &e2);
         if (!rc)
             rc = calib_surface_from_images(&in1, &in2, R, T, &board, e->surface_images[0], e->surface_images[1],
-                                           &surf, err);
-        if (rc)
-            return icv_err_prefix(err, "the surface frame's uncertainty: ");
-        if (surf.plane_rms > 0) {
+                                           &surf, &e2);
+        if (rc) {
+            icv_warn("the surface frame's uncertainty is left out: %s", e2.msg);
+        } else if (surf.plane_rms > 0) {
             double c = e->board_cols, r = e->board_rows, a = e->board_square, n = c * r;
             double sp = surf.plane_rms * sqrt(n / (n - 3)); /* 3 parameters of the plane */
             double sxx = r * a * a * c * (c * c - 1) / 12, szz = c * a * a * r * (r * r - 1) / 12;

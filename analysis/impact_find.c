@@ -76,11 +76,10 @@ static double misfit(const analysis_flight *ph, int k, int i, const analysis_bal
 /* The free-flight frames between candidates (every frame not within one frame
  * of a candidate), fitted jointly for g. The clip's first and last frames may not
  * be free flight (a hold the rest test missed, e.g. when a marker is badly seen
- * there, or a landing): while the fit is inconsistent with the noise (reduced
- * chi^2 beyond 3 of its sigmas) or either end frame is more than 3.5 sigma off
- * it (the assumed sigma is conservative, so chi^2 alone misses a few bad frames
- * among many good ones), the worse of the first and the last frame is left out
- * and the fit redone (a 3.3% error in g on a synth clip whose first 6 held
+ * there, or a landing): while the first or the last frame is off the fit by more
+ * than 4 times the median misfit's scale (the median of a 3D Gaussian's |r|/sigma
+ * is 1.54; the scale is never below the sigmas given), the worse of the two is left
+ * out and the fit redone (a 3.3% error in g on a synth clip whose first 6 held
  * frames were kept). */
 static int estimate_gravity(const posed_frame *pf, int n, const int *cand, int nc, double sigma, icv_vec3 *g,
                             icv_vec3 *g_sd, icv_err *err)
@@ -110,19 +109,24 @@ static int estimate_gravity(const posed_frame *pf, int n, const int *cand, int n
         goto done;
     }
     analysis_ballistic fit;
+    double *mis = malloc(sizeof *mis * (size_t)n);
+    if (!mis) {
+        rc = icv_err_set(err, ICV_ENOMEM, "gravity: out of memory");
+        goto done;
+    }
     for (;;) {
         if ((rc = analysis_ballistic_fit(ph, nph, NULL, &fit, err)))
-            goto done;
-        int total = 0;
-        for (int k = 0; k < nph; k++)
-            total += ph[k].n;
-        double dof = 3.0 * (total - 2 * nph) - 3;
-        analysis_flight *a = &ph[0], *z = &ph[nph - 1];
-        int can_a = a->n > 4, can_z = z->n > 4;
-        if (!(dof > 0) || (!can_a && !can_z))
             break;
-        double ma = can_a ? misfit(ph, 0, 0, &fit) : -1, mz = can_z ? misfit(ph, nph - 1, z->n - 1, &fit) : -1;
-        if (fit.chi2_dof <= 1 + 3 * sqrt(2 / dof) && fmax(ma, mz) <= 3.5)
+        analysis_flight *a = &ph[0], *z = &ph[nph - 1];
+        int can_a = a->n > 4, can_z = z->n > 4, total = 0;
+        if (!can_a && !can_z)
+            break;
+        for (int k = 0; k < nph; k++)
+            for (int i = 0; i < ph[k].n; i++)
+                mis[total++] = misfit(ph, k, i, &fit);
+        double ma = can_a ? mis[0] : -1, mz = can_z ? mis[total - 1] : -1;
+        double scale = fmax(1.0, analysis_median(mis, total) / 1.54);
+        if (fmax(ma, mz) <= 4 * scale)
             break;
         if (ma >= mz) {
             a->t++;
@@ -133,7 +137,27 @@ static int estimate_gravity(const posed_frame *pf, int n, const int *cand, int n
             z->n--;
         }
     }
+    free(mis);
+    if (rc)
+        goto done;
     *g = fit.g;
+    { /* residuals correlated from frame to frame: g is less certain (the phases'
+       * residuals joined; each seam between phases counts as one lag) */
+        icv_vec3 *r = malloc(sizeof *r * (size_t)n);
+        if (!r) {
+            rc = icv_err_set(err, ICV_ENOMEM, "gravity: out of memory");
+            goto done;
+        }
+        int total = 0;
+        for (int k = 0; k < nph; k++)
+            for (int i = 0; i < ph[k].n; i++) {
+                double tau = ph[k].t[i] - ph[k].t_ref;
+                r[total++] = icv_v3_sub(ph[k].p[i], icv_v3_add(icv_v3_add(fit.p0[k], icv_v3_scale(fit.v[k], tau)),
+                                                                icv_v3_scale(fit.g, 0.5 * tau * tau)));
+            }
+        fit.g_sd = icv_v3_scale(fit.g_sd, sqrt(analysis_correlation_inflation(r, total)));
+        free(r);
+    }
     *g_sd = fit.g_sd;
 done:
     free(t);

@@ -48,6 +48,20 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
             first++;
         n--;
     }
+    /* marker errors that persist over frames (a detection bias that changes
+     * slowly with the pose in the image) leave fewer independent frames than the
+     * fit assumes: its sigmas grow with the residuals' lag-1 correlation */
+    {
+        icv_vec3 r[256];
+        for (int i = 0; i < n; i++) {
+            double tau = t[i] - t_ref;
+            r[i] = icv_v3_sub(p[i], icv_v3_add(icv_v3_add(bf.p0[0], icv_v3_scale(bf.v[0], tau)),
+                                               icv_v3_scale(bf.g, 0.5 * tau * tau)));
+        }
+        double f = sqrt(analysis_correlation_inflation(r, n));
+        bf.v_sd[0] = icv_v3_scale(bf.v_sd[0], f);
+        bf.p0_sd[0] = icv_v3_scale(bf.p0_sd[0], f);
+    }
     out->first = first;
     out->last = last;
     out->t_first = pf[first].t;

@@ -289,6 +289,18 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
     }
     gsl_multifit_nlinear_covar(Jc, 1e-12, cov);
     double scale = sigma_angle > 0 ? 1.0 : out->chi2_dof;
+    { /* residuals correlated from pose to pose: fewer independent poses */
+        icv_vec3 *r = malloc(sizeof *r * (size_t)n);
+        if (!r) {
+            rc = icv_err_set(err, ICV_ENOMEM, "rotation fit: out of memory");
+            goto done;
+        }
+        for (int i = 0; i < n; i++)
+            r[i] = icv_v3(gsl_vector_get(f, (size_t)(3 * i)), gsl_vector_get(f, (size_t)(3 * i + 1)),
+                          gsl_vector_get(f, (size_t)(3 * i + 2)));
+        scale *= analysis_correlation_inflation(r, n);
+        free(r);
+    }
     /* covariance of (attitude perturbation, omega) in surface axes: = A B cov B^T A^T,
      * B the parameters' directions (I, or [e1 e2] per block for a rod), A =
      * [[I, 0], [-[omega]x, I]] */

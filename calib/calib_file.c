@@ -322,13 +322,10 @@ int calib_surface_read(const char *path, calib_surface *s, icv_err *err)
 
 int calib_stereo_baseline_read(const char *path, double *baseline, double *baseline_std, icv_err *err)
 {
-    char msg[300];
-    if (!icv_file_exists(path))
-        return icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
-    void *fs = cvb_fs_reader_open(path, msg, sizeof msg);
-    if (!fs)
-        return icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);
-    int rc = 0;
+    void *fs;
+    int rc = open_reader(path, &fs, err);
+    if (rc)
+        return rc;
     if (cvb_fs_read_real(fs, "baseline", baseline) || cvb_fs_read_real(fs, "baseline_std", baseline_std))
         rc = icv_err_set(err, ICV_ENOTFOUND, "%s: no baseline with its standard error (baseline, baseline_std)", path);
     cvb_fs_reader_close(fs);

@@ -15,6 +15,7 @@
  * under the misfit with a given gravity. */
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <stdlib.h>
 
 #include "analysis/analysis.h"
 #include "tests/analysis/impact_scenario.h"
@@ -47,13 +48,9 @@ static void study(int gravity_auto, int draws, double *spread_out, double *cover
 {
     scenario s;
     make_scenario(&s, 0);
-    icv_mat3 Iw = icv_m3_rotate_tensor(s.R, s.body.inertia);
-    double ke_pre = 0.5 * s.body.mass * icv_v3_dot(s.v_pre, s.v_pre) + 0.5 * icv_v3_dot(s.w_pre, icv_m3_apply(Iw, s.w_pre));
-    double ke_post =
-        0.5 * s.body.mass * icv_v3_dot(s.v_post, s.v_post) + 0.5 * icv_v3_dot(s.w_post, icv_m3_apply(Iw, s.w_post));
     const double truth[NQ] = {s.v_pre.x, s.v_pre.y, s.v_pre.z, s.v_post.x, s.v_post.y, s.v_post.z,
                               s.w_pre.x, s.w_pre.y, s.w_pre.z, s.w_post.x, s.w_post.y, s.w_post.z,
-                              s.e,       s.ratio,   1 - ke_post / ke_pre,   s.t_star};
+                              s.e,       s.ratio,   scenario_loss_fraction(&s),   s.t_star};
     const analysis_calib_sd cs = {0.002, 0.5 * M_PI / 180, 0.5 * M_PI / 180, 1e-3};
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, gravity_auto ? 77 : 78);
@@ -134,19 +131,34 @@ static void check(int gravity_auto)
 TEST(test_calib_sd_pulls_are_honest_over_perturbed_calibrations_with_given_gravity) { check(0); }
 TEST(test_calib_sd_pulls_are_honest_over_perturbed_calibrations_with_gravity_auto) { check(1); }
 
-TEST(test_calib_sd_unknown_calibration_changes_nothing)
+TEST(test_calib_sd_adds_in_quadrature_and_only_where_known)
 {
-    /* all sigmas 0 (unknown): the results are those without any calibration term */
+    /* the same tracks with the calibration unknown (all 0) and known: unknown adds
+     * nothing (given gravity: no estimate's part either); known, each sigma is the
+     * unknown one and the calibration's part in quadrature (rounding: 1e-12) */
     scenario s;
     make_scenario(&s, 0);
     analysis_tracks tr;
     sample(&s, 0.45, 2e-4, 3, &tr);
     analysis_params prm;
     analysis_params_default(&prm);
-    analysis_result a;
+    analysis_result *a = malloc(sizeof *a), *b = malloc(sizeof *b);
     icv_err err = {0};
-    int rc = analysis_run(&tr, &s.body, &G, &prm, &a, &err);
+    int rc = a && b ? analysis_run(&tr, &s.body, &G, &prm, a, &err) : ICV_ENOMEM;
+    prm.calib = (analysis_calib_sd){1e-3, 2e-3, 2e-3, 5e-4};
+    if (!rc)
+        rc = analysis_run(&tr, &s.body, &G, &prm, b, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
-    ASSERT(a.impacts[0].sd_calib.e_kinematic == 0 && a.impacts[0].sd_calib.v_pre.y == 0, "calibration part not 0");
+    const analysis_impact *u = &a->impacts[0], *k = &b->impacts[0];
+    double ok_unknown = u->sd_calib.e_kinematic == 0 && u->sd_calib.v_pre.y == 0 && u->sd_calib.t == 0;
+    double de = hypot(u->sd.e_kinematic, k->sd_calib.e_kinematic) - k->sd.e_kinematic;
+    double dv = hypot(u->pre.v_sd.y, k->sd_calib.v_pre.y) - k->pre.v_sd.y;
+    double ce = k->sd_calib.e_kinematic;
+    free(a);
+    free(b);
+    ASSERT(ok_unknown, "an unknown calibration added to the sigmas");
+    ASSERT(ce > 0, "a known calibration added nothing to e's sigma");
+    ASSERT_NEAR(de, 0, 1e-12);
+    ASSERT_NEAR(dv, 0, 1e-12);
 }
