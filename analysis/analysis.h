@@ -1,9 +1,10 @@
 /* analysis.h: from 3D marker tracks to the numbers of an impact (issue #9).
  *
- * Built so far: the body's pose per frame from its marker template (weighted
- * Kabsch/Horn fit) and the ballistic fit of the centre of mass with gravity shared
- * between flight phases. Not built yet: impact detection, rotation fits, the
- * measured quantities and their uncertainty, the model comparison, the command.
+ * Poses per frame (weighted Kabsch/Horn), gravity, impacts, ballistic and
+ * torque-free fits over automatic windows, the measured quantities with their
+ * uncertainty (the fits', the estimated gravity's and the calibration's where
+ * known), Houbolt's method for comparison, the model comparison, results.json and
+ * fits.csv, `impactcv analyze`, the joint fit and validation table (docs/analysis.md).
  *
  * Frames and units are the contract's (docs/conventions.md): positions in metres
  * in the surface frame, times in seconds on the experiment clock. */
