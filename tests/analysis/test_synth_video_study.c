@@ -236,10 +236,17 @@ TEST(test_synth_video_study_uncertainty_and_houbolt)
            err_h[1] / seeds, err_h[2] / seeds, vh / seeds);
     /* every seed's error within 3 of its sigmas (the fast subset's check) */
     ASSERT(fabs(worst) <= 3, "seed %d: %s off by %.2f sigma", worst_seed, names[worst_q], worst);
-    /* solver.md sec. 5, issue #9: Houbolt is worse than the fit */
-    ASSERT(err_h[0] > err_fit[0], "Houbolt's e error %.4f not above the fit's %.4f", err_h[0] / seeds,
-           err_fit[0] / seeds);
+    /* solver.md sec. 5, issue #9: Houbolt is worse than the fit: in v_pre and in
+     * e, impulse ratio and loss together (on one seed Houbolt's e alone can be
+     * lucky: seed 101, 0.0007 against 0.0023); over the accuracy run's seeds in
+     * e alone too */
+    double sum_fit = err_fit[0] + err_fit[1] + err_fit[2], sum_h = err_h[0] + err_h[1] + err_h[2];
+    ASSERT(sum_h > sum_fit, "Houbolt's errors in e, ratio and loss (sum %.4f) not above the fit's %.4f",
+           sum_h / seeds, sum_fit / seeds);
     ASSERT(vh > vf, "Houbolt's v_pre error %.4f not above the fit's %.4f", vh / seeds, vf / seeds);
+    if (th_accuracy())
+        ASSERT(err_h[0] > err_fit[0], "Houbolt's e error %.4f not above the fit's %.4f", err_h[0] / seeds,
+               err_fit[0] / seeds);
     if (th_accuracy()) {
         ASSERT(inside >= 0.9 * NQ * seeds, "truth within 2 sigma for %d of %d", inside, NQ * seeds);
         for (int q = 0; q < 2; q++) {
