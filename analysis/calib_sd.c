@@ -188,13 +188,15 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
     if (!e->calib_file[0] || !icv_file_exists(e->calib_file))
         return 0; /* calibrated from images by the track stage, or tracks analysed alone */
     icv_err e2;
-    double base = 0, base_sd = 0;
-    if (e->n_cameras >= 2) {
-        int rc = calib_stereo_baseline_read(e->calib_file, &base, &base_sd, &e2);
-        if (rc == 0 && base > 0 && base_sd >= 0)
-            out->scale_rel = base_sd / base;
-        else if (rc != ICV_ENOTFOUND)
-            icv_warn("the calibration's scale uncertainty is left out: %s", rc ? e2.msg : "baseline not positive");
+    if (e->n_cameras >= 2) { /* baseline_std is NaN when the file has none (another tool's) */
+        calib_stereo st;
+        int rc = calib_stereo_file_read(e->calib_file, &st, &e2);
+        if (rc)
+            icv_warn("the calibration's scale uncertainty is left out: %s", e2.msg);
+        else if (st.baseline > 0 && st.baseline_std >= 0)
+            out->scale_rel = st.baseline_std / st.baseline;
+        if (!rc)
+            calib_stereo_free(&st);
     }
     /* The surface frame from the board lying on the surface, found again as the
      * track stage finds it (the same call on the same images and calibration):

@@ -332,10 +332,6 @@ int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, cal
  * surface_plane_rms, surface_reproj_rms; written when has_surface is set):
  * 0, ICV_ENOTFOUND when the file has none. */
 int calib_surface_read(const char *path, calib_surface *s, icv_err *err);
-/* The stereo baseline |T| and its standard error (m) a calibration file carries
- * (baseline, baseline_std, as calib_stereo_write writes them): 0, or ICV_ENOTFOUND
- * when the file has them not (another tool's file). */
-int calib_stereo_baseline_read(const char *path, double *baseline, double *baseline_std, icv_err *err);
 /* Reads a stereo file (M1 D1 M2 D2 R T, image size): intrinsics and R, T. */
 int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics *in2, double R[3][3],
                       double T[3], icv_err *err);

@@ -319,15 +319,3 @@ int calib_surface_read(const char *path, calib_surface *s, icv_err *err)
     cvb_fs_reader_close(fs);
     return rc;
 }
-
-int calib_stereo_baseline_read(const char *path, double *baseline, double *baseline_std, icv_err *err)
-{
-    void *fs;
-    int rc = open_reader(path, &fs, err);
-    if (rc)
-        return rc;
-    if (cvb_fs_read_real(fs, "baseline", baseline) || cvb_fs_read_real(fs, "baseline_std", baseline_std))
-        rc = icv_err_set(err, ICV_ENOTFOUND, "%s: no baseline with its standard error (baseline, baseline_std)", path);
-    cvb_fs_reader_close(fs);
-    return rc;
-}
