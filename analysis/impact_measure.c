@@ -4,6 +4,7 @@
  * impulse ratio (friction used), energies. Their 1-sigma comes from Monte Carlo
  * draws of the fitted states with the fits' covariances (seeded: reproducible). */
 #include <gsl/gsl_linalg.h>
+#include <gsl/gsl_roots.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -47,6 +48,20 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
             first++;
         n--;
     }
+    /* marker errors that persist over frames (a detection bias that changes
+     * slowly with the pose in the image) leave fewer independent frames than the
+     * fit assumes: its sigmas grow with the residuals' lag-1 correlation */
+    {
+        icv_vec3 r[256];
+        for (int i = 0; i < n; i++) {
+            double tau = t[i] - t_ref;
+            r[i] = icv_v3_sub(p[i], icv_v3_add(icv_v3_add(bf.p0[0], icv_v3_scale(bf.v[0], tau)),
+                                               icv_v3_scale(bf.g, 0.5 * tau * tau)));
+        }
+        double f = sqrt(analysis_correlation_inflation(r, n));
+        bf.v_sd[0] = icv_v3_scale(bf.v_sd[0], f);
+        bf.p0_sd[0] = icv_v3_scale(bf.p0_sd[0], f);
+    }
     out->first = first;
     out->last = last;
     out->t_first = pf[first].t;
@@ -86,10 +101,27 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
     return 0;
 }
 
-/* a side's pose at time t */
-static void side_pose(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t, icv_mat3 *R,
-                      icv_vec3 *p, icv_vec3 *v, icv_vec3 *w)
+/* a side's motion: its fitted flight set up once, evaluated at any time */
+typedef struct {
+    const analysis_body *b;
+    const side_fit *s;
+    icv_vec3 g;
+    icv_free_rotation fr;
+} side_motion;
+
+static void side_motion_init(side_motion *m, const analysis_body *b, const side_fit *s, const icv_vec3 *g)
 {
+    m->b = b;
+    m->s = s;
+    m->g = *g;
+    if (!s->fixed)
+        icv_free_rotation_init(&m->fr, s->R, s->omega, b->inertia);
+}
+
+/* the side's pose at time t */
+static void side_pose(const side_motion *m, double t, icv_mat3 *R, icv_vec3 *p, icv_vec3 *v, icv_vec3 *w)
+{
+    const side_fit *s = m->s;
     if (s->fixed) {
         *p = s->p;
         *v = s->v;
@@ -98,39 +130,47 @@ static void side_pose(const analysis_body *b, const side_fit *s, const icv_vec3 
         return;
     }
     double tau = t - s->t_ref;
-    *p = icv_v3_add(icv_v3_add(s->p, icv_v3_scale(s->v, tau)), icv_v3_scale(*g, 0.5 * tau * tau));
-    *v = icv_v3_axpy(tau, *g, s->v);
-    icv_rigid_rotate_steps(s->R, s->omega, b->inertia, t - s->t_rot, FIT_TURN, R, w);
+    *p = icv_v3_add(icv_v3_add(s->p, icv_v3_scale(s->v, tau)), icv_v3_scale(m->g, 0.5 * tau * tau));
+    *v = icv_v3_axpy(tau, m->g, s->v);
+    icv_free_rotation_at(&m->fr, t - s->t_rot, R, w);
 }
 
-static double gap_of(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t)
+static double gap_of(double t, void *data)
 {
+    const side_motion *m = data;
     icv_mat3 R;
     icv_vec3 p, v, w;
-    side_pose(b, s, g, t, &R, &p, &v, &w);
-    return analysis_gap_at(b, R, p);
+    side_pose(m, t, &R, &p, &v, &w);
+    return analysis_gap_at(m->b, R, p);
 }
 
 double analysis_contact_instant(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t_guess,
                                 double lo, double hi)
 {
-    double glo = gap_of(b, s, g, lo), ghi = gap_of(b, s, g, hi);
-    if ((glo > 0) != (ghi > 0)) {
-        for (int it = 0; it < 60 && hi - lo > 1e-10; it++) {
-            double mid = 0.5 * (lo + hi), gm = gap_of(b, s, g, mid);
-            if ((gm > 0) == (glo > 0)) {
-                lo = mid;
-                glo = gm;
-            } else {
-                hi = mid;
+    side_motion m;
+    side_motion_init(&m, b, s, g);
+    double glo = gap_of(lo, &m), ghi = gap_of(hi, &m);
+    if ((glo > 0) != (ghi > 0)) { /* Brent's method (GSL) on the bracket, to 1e-10 s */
+        gsl_function F = {gap_of, &m};
+        gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+        if (rs && gsl_root_fsolver_set(rs, &F, lo, hi) == GSL_SUCCESS) {
+            for (int it = 0; it < 100; it++) {
+                if (gsl_root_fsolver_iterate(rs) != GSL_SUCCESS)
+                    break;
+                lo = gsl_root_fsolver_x_lower(rs);
+                hi = gsl_root_fsolver_x_upper(rs);
+                if (gsl_root_test_interval(lo, hi, 1e-10, 0) == GSL_SUCCESS)
+                    break;
             }
         }
-        return 0.5 * (lo + hi);
+        double root = rs ? gsl_root_fsolver_root(rs) : 0.5 * (lo + hi);
+        gsl_root_fsolver_free(rs);
+        return root;
     }
     /* no crossing: where the gap is smallest (a grazing contact) */
     double best = t_guess, bg = INFINITY;
     for (int i = 0; i <= 64; i++) {
-        double t = lo + (hi - lo) * i / 64.0, gg = fabs(gap_of(b, s, g, t));
+        double t = lo + (hi - lo) * i / 64.0, gg = fabs(gap_of(t, &m));
         if (gg < bg) {
             bg = gg;
             best = t;
@@ -165,7 +205,7 @@ static void draw6(gsl_rng *rng, const double L[6][6], icv_vec3 *d, icv_vec3 *w)
 {
     double z[6], x[6] = {0};
     for (int i = 0; i < 6; i++)
-        z[i] = gsl_ran_gaussian(rng, 1.0);
+        z[i] = gsl_ran_gaussian_ziggurat(rng, 1.0);
     for (int i = 0; i < 6; i++)
         for (int j = 0; j <= i; j++)
             x[i] += L[i][j] * z[j];
@@ -199,12 +239,12 @@ static derived derive(const analysis_body *b, icv_mat3 Rpre, icv_mat3 Rpost, icv
     return d;
 }
 
-static void fill_side(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t, icv_vec3 r,
-                      analysis_side *out)
+static void fill_side(const side_motion *m, double t, icv_vec3 r, analysis_side *out)
 {
+    const side_fit *s = m->s;
     icv_vec3 p, v, w;
     icv_mat3 R;
-    side_pose(b, s, g, t, &R, &p, &v, &w);
+    side_pose(m, t, &R, &p, &v, &w);
     out->p = p;
     out->v = v;
     out->v_sd = s->v_sd;
@@ -219,19 +259,21 @@ static void fill_side(const analysis_body *b, const side_fit *s, const icv_vec3 
     out->chi2_dof = s->chi2_dof;
 }
 
-void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
-                      const analysis_params *prm, analysis_impact *imp)
+void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post,
+                             double t, analysis_impact *imp)
 {
     memset(imp, 0, sizeof *imp);
     imp->t = t;
-    icv_mat3 Rpre, Rpost;
-    icv_vec3 ppre, vpre, wpre, ppost, vpost, wpost;
-    side_pose(b, pre, g, t, &Rpre, &ppre, &vpre, &wpre);
-    side_pose(b, post, g, t, &Rpost, &ppost, &vpost, &wpost);
-    imp->contact_point = icv_shape_lowest_point(&b->shape, Rpre, ppre, icv_v3(0, 1, 0));
-    icv_vec3 r = icv_v3_sub(imp->contact_point, ppre);
-    fill_side(b, pre, g, t, r, &imp->pre);
-    fill_side(b, post, g, t, r, &imp->post);
+    side_motion mpre, mpost;
+    side_motion_init(&mpre, b, pre, g);
+    side_motion_init(&mpost, b, post, g);
+    fill_side(&mpre, t, icv_v3(0, 0, 0), &imp->pre);
+    imp->contact_point = icv_shape_lowest_point(&b->shape, imp->pre.R, imp->pre.p, icv_v3(0, 1, 0));
+    icv_vec3 r = icv_v3_sub(imp->contact_point, imp->pre.p);
+    fill_side(&mpre, t, r, &imp->pre);
+    fill_side(&mpost, t, r, &imp->post);
+    icv_mat3 Rpre = imp->pre.R, Rpost = imp->post.R;
+    icv_vec3 vpre = imp->pre.v, wpre = imp->pre.omega, vpost = imp->post.v, wpost = imp->post.omega;
     imp->spin_observable = pre->spin_observable;
     icv_vec3 up, uq, J;
     derived d = derive(b, Rpre, Rpost, r, vpre, wpre, vpost, wpost, &up, &uq, &J, &imp->energy_pre, &imp->energy_post);
@@ -243,6 +285,14 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
      * approach speed */
     double un = fabs(up.y);
     imp->t_sd = un > 0 ? pre->p_sd.y / un : INFINITY;
+}
+
+void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
+                      const analysis_params *prm, analysis_impact *imp)
+{
+    analysis_measure_values(b, g, pre, post, t, imp);
+    icv_vec3 r = icv_v3_sub(imp->contact_point, imp->pre.p);
+    derived d = {imp->e_kinematic, imp->impulse_ratio, imp->loss_fraction};
     /* Monte Carlo over the fitted states */
     int m = prm->mc_samples > 10 ? prm->mc_samples : 10;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -258,10 +308,10 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
         /* velocities per axis (the ballistic fit's axes are independent); attitude
          * and omega jointly from the rotation fit; the lever arm turns with the
          * drawn attitude error of the pre-impact side */
-        icv_vec3 vp = vpre, vq = vpost, dp, dq, ewp, ewq;
+        icv_vec3 vp = imp->pre.v, vq = imp->post.v, dp, dq, ewp, ewq;
         for (int a = 0; a < 3; a++) {
-            icv_v3_set(&vp, a, icv_v3_get(vp, a) + gsl_ran_gaussian(rng, icv_v3_get(pre->v_sd, a)));
-            icv_v3_set(&vq, a, icv_v3_get(vq, a) + gsl_ran_gaussian(rng, icv_v3_get(post->v_sd, a)));
+            icv_v3_set(&vp, a, icv_v3_get(vp, a) + icv_v3_get(pre->v_sd, a) * gsl_ran_gaussian_ziggurat(rng, 1.0));
+            icv_v3_set(&vq, a, icv_v3_get(vq, a) + icv_v3_get(post->v_sd, a) * gsl_ran_gaussian_ziggurat(rng, 1.0));
         }
         draw6(rng, Lpre, &dp, &ewp);
         draw6(rng, Lpost, &dq, &ewq);
@@ -269,8 +319,9 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
         icv_vec3 rr = icv_m3_apply(Dp, r);
         double ep, eq;
         icv_vec3 a1, a2, a3;
-        derived dd = derive(b, icv_m3_mul(Dp, Rpre), icv_m3_mul(Dq, Rpost), rr, vp, icv_v3_add(wpre, ewp), vq,
-                            icv_v3_add(wpost, ewq), &a1, &a2, &a3, &ep, &eq);
+        derived dd = derive(b, icv_m3_mul(Dp, imp->pre.R), icv_m3_mul(Dq, imp->post.R), rr, vp,
+                            icv_v3_add(imp->pre.omega, ewp), vq, icv_v3_add(imp->post.omega, ewq), &a1, &a2, &a3, &ep,
+                            &eq);
         if (!isfinite(dd.e) || !isfinite(dd.ratio))
             continue;
         double x[3] = {dd.e - d.e, dd.ratio - d.ratio, dd.loss - d.loss};
