@@ -290,6 +290,14 @@ int analysis_scale_from_gravity(const analysis_tracks *tr, const analysis_body *
  * left out with a warning; never fails. */
 int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd *out, icv_err *err);
 
+/* Fills what *out leaves unknown (0) from the track stage's sidecar
+ * DIR/track_info.json (docs/pipeline.md) at path: the stereo calibration's
+ * baseline_sd_m / baseline_m (also when the track stage calibrated from board
+ * images) and the surface frame's sigmas from calibration.surface.plane_rms_m
+ * (with the experiment's board, as analysis_calib_sd_from_experiment). A missing
+ * or unreadable sidecar leaves *out as it is. Returns 1 when it filled anything. */
+int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e, analysis_calib_sd *out);
+
 /* ---- checks, model, outputs ------------------------------------------- */
 
 /* Checks the tracks against the template's inter-marker distances: fails naming

@@ -25,6 +25,7 @@
  * outlier test under a scale error (a template no longer matching the scaled
  * markers: beyond ~2% the job refuses the template anyway). Houbolt's states (at
  * their frames) are moved as points. */
+#include <jansson.h>
 #include <string.h>
 
 #include "analysis/analysis_internal.h"
@@ -181,6 +182,21 @@ int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, cons
     return 0;
 }
 
+/* The surface frame's tilt, heading and offset sigmas from the plane scatter
+ * plane_rms (m) of the experiment's board on the surface (unchanged when the
+ * board's size is unknown or the scatter is 0): see below. */
+static void surface_sd(const icv_experiment *e, double plane_rms, analysis_calib_sd *out)
+{
+    if (!(plane_rms > 0) || e->board_cols < 2 || e->board_rows < 2 || !(e->board_square > 0))
+        return;
+    double c = e->board_cols, r = e->board_rows, a = e->board_square, n = c * r;
+    double sp = plane_rms * sqrt(n / (n - 3)); /* 3 parameters of the plane */
+    double sxx = r * a * a * c * (c * c - 1) / 12, szz = c * a * a * r * (r * r - 1) / 12;
+    out->tilt = sp / sqrt(fmin(sxx, szz));
+    out->heading = sp / sqrt(sxx + szz);
+    out->offset = sp / sqrt(n);
+}
+
 int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd *out, icv_err *err)
 {
     (void)err; /* nothing here fails the analysis: what cannot be read stays unknown */
@@ -219,14 +235,40 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
                                            &surf, &e2);
         if (rc) {
             icv_warn("the surface frame's uncertainty is left out: %s", e2.msg);
-        } else if (surf.plane_rms > 0) {
-            double c = e->board_cols, r = e->board_rows, a = e->board_square, n = c * r;
-            double sp = surf.plane_rms * sqrt(n / (n - 3)); /* 3 parameters of the plane */
-            double sxx = r * a * a * c * (c * c - 1) / 12, szz = c * a * a * r * (r * r - 1) / 12;
-            out->tilt = sp / sqrt(fmin(sxx, szz));
-            out->heading = sp / sqrt(sxx + szz);
-            out->offset = sp / sqrt(n);
+        } else {
+            surface_sd(e, surf.plane_rms, out);
         }
     }
     return 0;
+}
+
+/* The track stage's sidecar: calibration.stereo.baseline_m and baseline_sd_m (the
+ * calibration it made from board images, or its file's), and
+ * calibration.surface.plane_rms_m (the board on the surface, as calib found it). */
+int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e, analysis_calib_sd *out)
+{
+    json_error_t je;
+    json_t *root = icv_file_exists(path) ? json_load_file(path, 0, &je) : NULL;
+    if (!root)
+        return 0;
+    json_t *cal = json_object_get(root, "calibration");
+    json_t *st = json_object_get(cal, "stereo"), *surf = json_object_get(cal, "surface");
+    json_t *b = json_object_get(st, "baseline_m"), *bsd = json_object_get(st, "baseline_sd_m");
+    json_t *prms = json_object_get(surf, "plane_rms_m");
+    int found = 0;
+    if (!(out->scale_rel > 0) && json_is_number(b) && json_is_number(bsd) && json_number_value(b) > 0 &&
+        json_number_value(bsd) > 0) {
+        out->scale_rel = json_number_value(bsd) / json_number_value(b);
+        found = 1;
+    }
+    if (!(out->tilt > 0) && json_is_number(prms) && e->n_cameras >= 2) {
+        analysis_calib_sd s = {0};
+        surface_sd(e, json_number_value(prms), &s);
+        if (s.tilt > 0) {
+            out->tilt = s.tilt, out->heading = s.heading, out->offset = s.offset;
+            found = 1;
+        }
+    }
+    json_decref(root);
+    return found;
 }

@@ -58,8 +58,14 @@ int analysis_job_run_sd(const analysis_job *job, const analysis_calib_sd *calib_
     prm.method = job->method;
     if (calib_sd)
         prm.calib = *calib_sd;
-    else
+    else {
+        /* the calibration file's, then what the track stage hands on beside the
+           tracks (its calibration from board images has no file) */
         analysis_calib_sd_from_experiment(&out->exp, &prm.calib, err);
+        char info[ICV_PATH_MAX];
+        if (icv_path_join(info, sizeof info, dir, "track_info.json", NULL) == 0)
+            analysis_calib_sd_from_track_info(info, &out->exp, &prm.calib);
+    }
     rc = analysis_template_check(&tr, &out->body.tmpl, prm.pos_sigma, err);
     if (rc)
         icv_err_prefix(err, "%s: ", tracks_path);

@@ -180,6 +180,16 @@ static int calibration_json(const icv_experiment *exp, const pl_calib *cal, json
     json_t *mono = q ? json_object_get(q, "mono") : NULL, *stereo = q ? json_object_get(q, "stereo") : NULL;
     json_object_set(o, "mono", mono ? mono : json_null());
     json_object_set(o, "stereo", stereo ? stereo : json_null());
+    /* the surface frame's own uncertainty as calib gives it (the board's corners'
+       scatter about their plane, stereo only): analysis propagates it (calib_sd.c) */
+    const char *surf_from = exp->surface_kind == ICV_SURFACE_IMAGES  ? "board images"
+                            : exp->surface_kind == ICV_SURFACE_PLANE ? "plane"
+                            : exp->surface_kind == ICV_SURFACE_LINE_PX ? "line_px"
+                                                                       : "file";
+    json_object_set_new(o, "surface",
+                        json_pack("{s:s, s:o, s:i}", "from", surf_from, "plane_rms_m",
+                                  cal->surf.plane_rms > 0 ? num(cal->surf.plane_rms) : json_null(), "n_points",
+                                  cal->surf.n_points));
     json_t *main = stereo ? stereo : mono;
     if (main && json_is_false(json_object_get(main, "verdict_ok"))) {
         json_t *l = json_array_get(json_object_get(main, "verdict"), 0);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "tests/harness.h"
 #include "track/track_pipeline.h"
 
@@ -27,6 +28,7 @@
 typedef struct {
     int ok;
     char why[512];
+    char out[1100];      /* the track stage's DIR */
     track_pipeline_result res;
     /* figures */
     double rms3d_mm, worst3d_mm;
@@ -389,6 +391,7 @@ static run_figures *get_run(int true_calibration)
         snprintf(yaml, sizeof yaml, "%s/sample_videos/%s/experiment.yaml", th_root(), SAMPLE);
     }
     snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(r->out, sizeof r->out, "%s", out);
     icv_err err;
     icv_err_clear(&err);
     icv_log_level lv = icv_log_get_level();
@@ -500,6 +503,68 @@ TEST(test_pipeline_3d_uncertainties_are_honest)
     for (int c = 0; c < 3; c++)
         ASSERT(r->zrms[c] >= 0.7 && r->zrms[c] <= 1.5, "axis %c: error/sigma spread %.2f outside [0.7, 1.5]",
                "xyz"[c], r->zrms[c]);
+}
+
+static double jget(json_t *o, const char *a, const char *b, const char *c)
+{
+    json_t *x = json_object_get(json_object_get(json_object_get(o, a), b), c);
+    return json_is_number(x) ? json_number_value(x) : NAN;
+}
+
+/* issue #9 item 5 through the track stage: calibrated from board images (no file
+ * holding baseline_std), the stereo's baseline sigma and the surface board's plane
+ * scatter go into track_info.json, and the analysis of those tracks propagates them
+ * (results.json calibration.propagated_sd, not null) */
+TEST(test_pipeline_calibration_from_images_hands_its_sd_to_the_analysis)
+{
+    run_figures *r = get_run(0);
+    ASSERT(r->ok, "%s", r->why);
+    char info[1200], yaml[1024], ana[1200], res[1300];
+    snprintf(info, sizeof info, "%s/track_info.json", r->out);
+    snprintf(yaml, sizeof yaml, "%s/sample_videos/%s/experiment.yaml", th_root(), SAMPLE);
+    snprintf(ana, sizeof ana, "%s/analysis", r->out);
+    snprintf(res, sizeof res, "%s/results.json", ana);
+    json_error_t je;
+    json_t *ti = json_load_file(info, 0, &je);
+    ASSERT(ti, "%s: %s", info, je.text);
+    ASSERT(json_is_string(json_object_get(json_object_get(ti, "calibration"), "source")) &&
+               !strcmp(json_string_value(json_object_get(json_object_get(ti, "calibration"), "source")),
+                       "board images"),
+           "the sample is calibrated from board images");
+    double b = jget(ti, "calibration", "stereo", "baseline_m"), bsd = jget(ti, "calibration", "stereo", "baseline_sd_m");
+    double prms = jget(ti, "calibration", "surface", "plane_rms_m");
+    json_decref(ti);
+    /* the sample's rig: baseline 0.76 m (cameras at z = +-0.38); calib's sigma is a
+       fraction of a millimetre, the board's plane scatter sub-millimetre */
+    ASSERT(b > 0.7 && b < 0.8, "baseline %g m", b);
+    ASSERT(bsd > 0 && bsd < 1e-3, "baseline sigma %g m", bsd);
+    ASSERT(prms > 0 && prms < 1e-3, "surface plane RMS %g m", prms);
+    analysis_job job = {yaml, NULL, ana, ANALYSIS_FIT, NULL, NULL};
+    char tracks[1200];
+    snprintf(tracks, sizeof tracks, "%s/tracks3d.csv", r->out);
+    job.tracks_path = tracks;
+    analysis_job_result *a = malloc(sizeof *a);
+    ASSERT(a, "out of memory");
+    icv_err err = {0};
+    int rc = analysis_job_run(&job, a, &err);
+    free(a);
+    ASSERT(rc == 0, "analysis: %s", err.msg);
+    json_t *rj = json_load_file(res, 0, &je);
+    ASSERT(rj, "%s: %s", res, je.text);
+    double scale = jget(rj, "calibration", "propagated_sd", "scale_rel");
+    double tilt = jget(rj, "calibration", "propagated_sd", "tilt_rad");
+    double offset = jget(rj, "calibration", "propagated_sd", "offset_m");
+    json_decref(rj);
+    printf("    [calibration from images] baseline %.4f +- %.2e m, plane RMS %.2e m; propagated scale_rel %.2e, tilt "
+           "%.2e rad, offset %.2e m\n",
+           b, bsd, prms, scale, tilt, offset);
+    /* the very values of the sidecar (relative 1e-9: JSON's 10 digits) */
+    ASSERT(fabs(scale - bsd / b) <= 1e-9 * (bsd / b), "scale_rel %g, sidecar %g", scale, bsd / b);
+    /* the surface's: a 9x6 board of 23 mm squares, offset = sp / sqrt(54), sp the
+       plane RMS with 3 of 54 degrees of freedom taken (calib_sd.c) */
+    double sp = prms * sqrt(54.0 / 51.0);
+    ASSERT(fabs(offset - sp / sqrt(54.0)) <= 1e-9 * offset, "offset_m %g, expected %g", offset, sp / sqrt(54.0));
+    ASSERT(tilt > 0, "tilt_rad null");
 }
 
 TEST(test_pipeline_template_misfit_names_the_distances)
