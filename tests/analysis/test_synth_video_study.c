@@ -178,6 +178,8 @@ analyse:;
         r->v_err_fit = icv_v3_norm(icv_v3_sub(im->pre.v, v));
         r->v_err_houbolt = icv_v3_norm(icv_v3_sub(ih->pre.v, v));
         r->calib_part_e = im->sd_calib.e_kinematic;
+        if (getenv("ICV_STUDY_DIR"))
+            printf("           loss sigma %.5f of which calibration and gravity %.5f\n", im->sd.loss_fraction, im->sd_calib.loss_fraction);
         const analysis_side *sd_side[2] = {&im->pre, &im->post};
         for (int k = 0; k < 2; k++) {
             json_t *js = json_object_get(ti, k ? "post" : "pre");
@@ -282,10 +284,11 @@ TEST(test_synth_video_study_uncertainty_and_houbolt)
             ASSERT(rms >= 0.7 && rms <= 1.5, "%s: RMS pull %.2f outside 0.7-1.5", names[q], rms);
         }
         /* Target missed, kept (docs/analysis.md): the loss fraction's sigma is
-         * conservative (RMS pull 0.53 measured over seeds 101-112): the Monte Carlo
-         * draws the velocity axes independently, while the measured velocity errors
-         * are mostly errors of direction (v_pre.x and v_pre.y off with opposite
-         * signs in 8 of 10 seeds), which change the kinetic energy little. */
+         * conservative (RMS pull 0.34 over seeds 101-112, with the full-covariance
+         * Monte Carlo): the measured velocity errors are mostly errors of direction
+         * (v_pre.x and v_pre.y off with opposite signs), which change the kinetic
+         * energy little, and which the fits' statistical covariances do not
+         * predict (generated tracks with white noise: loss pull 0.98). */
         double rms = sqrt(pull2[2] / seeds);
         if (!(rms >= 0.7 && rms <= 1.5))
             SKIP("loss_fraction: RMS pull %.2f outside 0.7-1.5 (sigma conservative; e %.2f, impulse ratio %.2f)", rms,
