@@ -30,6 +30,9 @@ typedef struct {
     int spin_observable;
     int fixed;              /* 1: states at t_ref as they are, not carried to the
                                impact instant (Houbolt, as the seeds report them) */
+    double cov_pv[6][6];    /* covariance of (p, v) at t_ref (m, m/s; surface frame):
+                               p with v along an axis (the fit's extrapolation), and
+                               across axes as the window's residuals correlate */
 } side_fit;
 
 /* The factor (1 + rho) / (1 - rho) by which the variance of a fitted state grows

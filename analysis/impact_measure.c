@@ -61,6 +61,26 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
         double f = sqrt(analysis_correlation_inflation(r, n));
         bf.v_sd[0] = icv_v3_scale(bf.v_sd[0], f);
         bf.p0_sd[0] = icv_v3_scale(bf.p0_sd[0], f);
+        /* the axes share the design and the sigma: the cross-axis covariance is the
+         * residuals' correlation times the per-axis one (anisotropic track errors,
+         * e.g. a stereo rig's depth, move p and v along one direction); a
+         * correlation from fewer than 10 frames is too noisy to use */
+        double S[3][3] = {{0}};
+        for (int i = 0; i < n; i++)
+            for (int a = 0; a < 3; a++)
+                for (int c = 0; c < 3; c++)
+                    S[a][c] += icv_v3_get(r[i], a) * icv_v3_get(r[i], c);
+        memset(out->cov_pv, 0, sizeof out->cov_pv);
+        for (int a = 0; a < 3; a++)
+            for (int c = 0; c < 3; c++) {
+                double rho = a == c ? 1 : n >= 10 && S[a][a] > 0 && S[c][c] > 0 ? S[a][c] / sqrt(S[a][a] * S[c][c]) : 0;
+                double sp = icv_v3_get(bf.p0_sd[0], a) * icv_v3_get(bf.p0_sd[0], c);
+                double sv = icv_v3_get(bf.v_sd[0], a) * icv_v3_get(bf.v_sd[0], c);
+                double cpv = f * f * sqrt(fabs(bf.cov_pv[0][a] * bf.cov_pv[0][c])) * (bf.cov_pv[0][a] < 0 ? -1 : 1);
+                out->cov_pv[a][c] = rho * sp;
+                out->cov_pv[3 + a][3 + c] = rho * sv;
+                out->cov_pv[a][3 + c] = out->cov_pv[3 + c][a] = rho * cpv;
+            }
     }
     out->first = first;
     out->last = last;
@@ -287,47 +307,69 @@ void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const si
     imp->t_sd = un > 0 ? pre->p_sd.y / un : INFINITY;
 }
 
+/* one draw of a side's fitted states from their joint covariance: (p, v) from
+ * the ballistic fit, (attitude, omega) at t_rot from the rotation fit */
+static void draw_side(gsl_rng *rng, const side_fit *s, const double Lpv[6][6], const double Lrot[6][6], side_fit *out)
+{
+    icv_vec3 dp, dv, da, dw;
+    draw6(rng, Lpv, &dp, &dv);
+    draw6(rng, Lrot, &da, &dw);
+    *out = *s;
+    out->p = icv_v3_add(s->p, dp);
+    out->v = icv_v3_add(s->v, dv);
+    out->R = icv_m3_mul(icv_rot_from_axis_angle(da), s->R);
+    out->omega = icv_v3_add(s->omega, dw);
+}
+
+/* the lower-triangular factor of a side's (p, v) covariance: the fit's, or for
+ * Houbolt's differences (fixed) their velocity sigmas alone */
+static void side_chol_pv(const side_fit *s, double L[6][6])
+{
+    double c[6][6] = {{0}};
+    if (s->fixed)
+        for (int a = 0; a < 3; a++)
+            c[3 + a][3 + a] = icv_v3_get(s->v_sd, a) * icv_v3_get(s->v_sd, a);
+    else
+        memcpy(c, s->cov_pv, sizeof c);
+    chol6(c, L);
+}
+
 void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
                       const analysis_params *prm, analysis_impact *imp)
 {
     analysis_measure_values(b, g, pre, post, t, imp);
-    icv_vec3 r = icv_v3_sub(imp->contact_point, imp->pre.p);
     derived d = {imp->e_kinematic, imp->impulse_ratio, imp->loss_fraction};
-    /* Monte Carlo over the fitted states */
+    /* Monte Carlo over the fitted states, each side's drawn jointly from its full
+     * covariance; the instant found again from each drawn pre-impact flight, as
+     * the measurement finds it, so that the two sides share its error (both
+     * velocities carried to it with the same g) */
     int m = prm->mc_samples > 10 ? prm->mc_samples : 10;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!rng)
         return;
     gsl_rng_set(rng, 12345);
     double s1[3] = {0}, s2[3] = {0};
-    double Lpre[6][6], Lpost[6][6];
+    double Lpre[6][6], Lpost[6][6], Mpre[6][6], Mpost[6][6];
     chol6(pre->cov_rot, Lpre);
     chol6(post->cov_rot, Lpost);
+    side_chol_pv(pre, Mpre);
+    side_chol_pv(post, Mpost);
     int cnt = 0;
     for (int k = 0; k < m; k++) {
-        /* velocities per axis (the ballistic fit's axes are independent); attitude
-         * and omega jointly from the rotation fit; the lever arm turns with the
-         * drawn attitude error of the pre-impact side */
-        icv_vec3 vp = imp->pre.v, vq = imp->post.v, dp, dq, ewp, ewq;
-        for (int a = 0; a < 3; a++) {
-            icv_v3_set(&vp, a, icv_v3_get(vp, a) + icv_v3_get(pre->v_sd, a) * gsl_ran_gaussian_ziggurat(rng, 1.0));
-            icv_v3_set(&vq, a, icv_v3_get(vq, a) + icv_v3_get(post->v_sd, a) * gsl_ran_gaussian_ziggurat(rng, 1.0));
-        }
-        draw6(rng, Lpre, &dp, &ewp);
-        draw6(rng, Lpost, &dq, &ewq);
-        icv_mat3 Dp = icv_rot_from_axis_angle(dp), Dq = icv_rot_from_axis_angle(dq);
-        icv_vec3 rr = icv_m3_apply(Dp, r);
-        double ep, eq;
-        icv_vec3 a1, a2, a3;
-        derived dd = derive(b, icv_m3_mul(Dp, imp->pre.R), icv_m3_mul(Dq, imp->post.R), rr, vp,
-                            icv_v3_add(imp->pre.omega, ewp), vq, icv_v3_add(imp->post.omega, ewq), &a1, &a2, &a3, &ep,
-                            &eq);
-        if (!isfinite(dd.e) || !isfinite(dd.ratio))
+        side_fit a, q;
+        draw_side(rng, pre, Mpre, Lpre, &a);
+        draw_side(rng, post, Mpost, Lpost, &q);
+        double tk = t;
+        if (!pre->fixed && pre->t_last < post->t_first)
+            tk = analysis_contact_instant(b, &a, g, t, pre->t_last, post->t_first);
+        analysis_impact x;
+        analysis_measure_values(b, g, &a, &q, tk, &x);
+        if (!isfinite(x.e_kinematic) || !isfinite(x.impulse_ratio))
             continue;
-        double x[3] = {dd.e - d.e, dd.ratio - d.ratio, dd.loss - d.loss};
+        double dx[3] = {x.e_kinematic - d.e, x.impulse_ratio - d.ratio, x.loss_fraction - d.loss};
         for (int i = 0; i < 3; i++) {
-            s1[i] += x[i];
-            s2[i] += x[i] * x[i];
+            s1[i] += dx[i];
+            s2[i] += dx[i] * dx[i];
         }
         cnt++;
     }

@@ -14,7 +14,9 @@
  * than Houbolt. `make accuracy`: 12 seeds (each must track), the RMS
  * pull of each quantity within 0.7-1.5 (honest sigmas; a Gaussian's sample RMS
  * over 10 scatters by ~22%), the truth within 2 sigma for >= 90% of all, and the
- * fit's mean error below Houbolt's. */
+ * fit's mean error below Houbolt's. ICV_STUDY_DIR=folder keeps each seed's
+ * videos, calibration and tracks there and reuses them on the next run (only
+ * the analysis runs again: for work on the analysis). */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,7 @@ typedef struct {
     double got[NQ], sd[NQ], truth[NQ], houbolt[NQ];
     double v_err_fit, v_err_houbolt; /* m/s, |v_pre - truth| */
     double calib_part_e;             /* the calibration's part of e's sigma */
+    double state_pull[13];           /* v_pre, v_post, omega_pre, omega_post, t: error / sigma */
     char why[512];                   /* why the track stage failed */
 } seed_result;
 
@@ -105,8 +108,9 @@ static double truth_num(json_t *imp, const char *a, const char *b)
 static int run_seed(int seed, seed_result *r)
 {
     char dir[1024], scen[1024], exp[1024], out[1024], out_h[1024], tracks[1024], truth[1024];
-    snprintf(dir, sizeof dir, "%s/seed%d", th_tmpdir(), seed);
-    snprintf(scen, sizeof scen, "%s/seed%d.yaml", th_tmpdir(), seed);
+    const char *base = getenv("ICV_STUDY_DIR") ? getenv("ICV_STUDY_DIR") : th_tmpdir();
+    snprintf(dir, sizeof dir, "%s/seed%d", base, seed);
+    snprintf(scen, sizeof scen, "%s/seed%d.yaml", base, seed);
     snprintf(exp, sizeof exp, "%s/experiment.yaml", dir);
     snprintf(out, sizeof out, "%s/out", dir);
     snprintf(out_h, sizeof out_h, "%s/out_houbolt", dir);
@@ -114,6 +118,11 @@ static int run_seed(int seed, seed_result *r)
     snprintf(truth, sizeof truth, "%s/truth.json", dir);
     char text[4096];
     snprintf(text, sizeof text, SCENARIO, seed);
+    FILE *kept = getenv("ICV_STUDY_DIR") ? fopen(tracks, "r") : NULL;
+    if (kept) {
+        fclose(kept);
+        goto analyse;
+    }
     if (th_write_file(scen, text)) {
         th_fail(__FILE__, __LINE__, "cannot write %s", scen);
         return 0;
@@ -138,6 +147,7 @@ static int run_seed(int seed, seed_result *r)
         return 1;
     }
 
+analyse:;
     analysis_job job = {exp, NULL, out, ANALYSIS_FIT, NULL, NULL};
     analysis_job_result *fit = malloc(sizeof *fit), *hb = malloc(sizeof *hb);
     icv_err err = {0};
@@ -168,6 +178,21 @@ static int run_seed(int seed, seed_result *r)
         r->v_err_fit = icv_v3_norm(icv_v3_sub(im->pre.v, v));
         r->v_err_houbolt = icv_v3_norm(icv_v3_sub(ih->pre.v, v));
         r->calib_part_e = im->sd_calib.e_kinematic;
+        if (getenv("ICV_STUDY_DIR"))
+            printf("           loss sigma %.5f of which calibration and gravity %.5f\n", im->sd.loss_fraction, im->sd_calib.loss_fraction);
+        const analysis_side *sd_side[2] = {&im->pre, &im->post};
+        for (int k = 0; k < 2; k++) {
+            json_t *js = json_object_get(ti, k ? "post" : "pre");
+            for (int a = 0; a < 3; a++) {
+                double tvv = json_number_value(json_array_get(json_object_get(js, "v"), (size_t)a));
+                double tw = json_number_value(json_array_get(json_object_get(js, "omega"), (size_t)a));
+                r->state_pull[3 * k + a] =
+                    (icv_v3_get(sd_side[k]->v, a) - tvv) / icv_v3_get(sd_side[k]->v_sd, a);
+                r->state_pull[6 + 3 * k + a] =
+                    (icv_v3_get(sd_side[k]->omega, a) - tw) / icv_v3_get(sd_side[k]->omega_sd, a);
+            }
+        }
+        r->state_pull[12] = (im->t - truth_num(ti, "time_s", NULL)) / im->t_sd;
         if (!(fit->res.calib.scale_rel > 0 && fit->res.calib.tilt > 0))
             rc = icv_err_set(&err, ICV_EINVAL, "the calibration's uncertainty was not found (scale %g, tilt %g)",
                              fit->res.calib.scale_rel, fit->res.calib.tilt);
@@ -214,6 +239,11 @@ TEST(test_synth_video_study_uncertainty_and_houbolt)
                 worst_q = q;
             }
         }
+        printf("           pulls v_pre %+5.2f %+5.2f %+5.2f  v_post %+5.2f %+5.2f %+5.2f  w_pre %+5.2f %+5.2f %+5.2f"
+               "  w_post %+5.2f %+5.2f %+5.2f  t %+5.2f\n",
+               x->state_pull[0], x->state_pull[1], x->state_pull[2], x->state_pull[3], x->state_pull[4],
+               x->state_pull[5], x->state_pull[6], x->state_pull[7], x->state_pull[8], x->state_pull[9],
+               x->state_pull[10], x->state_pull[11], x->state_pull[12]);
         vf += x->v_err_fit;
         vh += x->v_err_houbolt;
         seeds++;
@@ -254,10 +284,11 @@ TEST(test_synth_video_study_uncertainty_and_houbolt)
             ASSERT(rms >= 0.7 && rms <= 1.5, "%s: RMS pull %.2f outside 0.7-1.5", names[q], rms);
         }
         /* Target missed, kept (docs/analysis.md): the loss fraction's sigma is
-         * conservative (RMS pull 0.53 measured over seeds 101-112): the Monte Carlo
-         * draws the velocity axes independently, while the measured velocity errors
-         * are mostly errors of direction (v_pre.x and v_pre.y off with opposite
-         * signs in 8 of 10 seeds), which change the kinetic energy little. */
+         * conservative (RMS pull 0.34 over seeds 101-112, with the full-covariance
+         * Monte Carlo): the measured velocity errors are mostly errors of direction
+         * (v_pre.x and v_pre.y off with opposite signs), which change the kinetic
+         * energy little, and which the fits' statistical covariances do not
+         * predict (generated tracks with white noise: loss pull 0.98). */
         double rms = sqrt(pull2[2] / seeds);
         if (!(rms >= 0.7 && rms <= 1.5))
             SKIP("loss_fraction: RMS pull %.2f outside 0.7-1.5 (sigma conservative; e %.2f, impulse ratio %.2f)", rms,
