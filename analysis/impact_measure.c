@@ -279,14 +279,15 @@ static void fill_side(const side_motion *m, double t, icv_vec3 r, analysis_side 
     out->chi2_dof = s->chi2_dof;
 }
 
-void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post,
-                             double t, analysis_impact *imp)
+/* the measured values at t from the sides' motions (each made once: the asymmetric
+ * torque-free motion's set-up costs more than evaluating it) */
+static void measure_motions(const analysis_body *b, const side_motion *m_pre, const side_motion *m_post, double t,
+                            analysis_impact *imp)
 {
+    const side_fit *pre = m_pre->s;
+    const side_motion mpre = *m_pre, mpost = *m_post;
     memset(imp, 0, sizeof *imp);
     imp->t = t;
-    side_motion mpre, mpost;
-    side_motion_init(&mpre, b, pre, g);
-    side_motion_init(&mpost, b, post, g);
     fill_side(&mpre, t, icv_v3(0, 0, 0), &imp->pre);
     imp->contact_point = icv_shape_lowest_point(&b->shape, imp->pre.R, imp->pre.p, icv_v3(0, 1, 0));
     icv_vec3 r = icv_v3_sub(imp->contact_point, imp->pre.p);
@@ -307,18 +308,13 @@ void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const si
     imp->t_sd = un > 0 ? pre->p_sd.y / un : INFINITY;
 }
 
-/* one draw of a side's fitted states from their joint covariance: (p, v) from
- * the ballistic fit, (attitude, omega) at t_rot from the rotation fit */
-static void draw_side(gsl_rng *rng, const side_fit *s, const double Lpv[6][6], const double Lrot[6][6], side_fit *out)
+void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post,
+                             double t, analysis_impact *imp)
 {
-    icv_vec3 dp, dv, da, dw;
-    draw6(rng, Lpv, &dp, &dv);
-    draw6(rng, Lrot, &da, &dw);
-    *out = *s;
-    out->p = icv_v3_add(s->p, dp);
-    out->v = icv_v3_add(s->v, dv);
-    out->R = icv_m3_mul(icv_rot_from_axis_angle(da), s->R);
-    out->omega = icv_v3_add(s->omega, dw);
+    side_motion mpre, mpost;
+    side_motion_init(&mpre, b, pre, g);
+    side_motion_init(&mpost, b, post, g);
+    measure_motions(b, &mpre, &mpost, t, imp);
 }
 
 /* the lower-triangular factor of a side's (p, v) covariance: the fit's, or for
@@ -334,15 +330,105 @@ static void side_chol_pv(const side_fit *s, double L[6][6])
     chol6(c, L);
 }
 
+/* A side's state at t as a function of its fitted perturbations, to first order:
+ * (p, v) drawn at t_ref move by (dp + dv tau, dv) at t (exact: the flight is linear
+ * in them); the rotation's (attitude, omega) drawn at t_rot become Phi (da, dw) at t.
+ * Phi by central differences: the torque-free motion's set-up (elliptic integrals)
+ * then runs 24 times per impact instead of twice per Monte Carlo draw. A fixed
+ * (Houbolt) side's states are as they are: tau 0, Phi the identity. */
+typedef struct {
+    icv_mat3 R;       /* nominal attitude at t */
+    icv_vec3 p, v, w; /* nominal centre of mass (m), velocity (m/s), omega (rad/s) at t */
+    double tau;       /* s, t - t_ref */
+    double phi[6][6];
+} side_transport;
+
+static void side_transport_init(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t,
+                                side_transport *tr)
+{
+    side_motion m;
+    side_motion_init(&m, b, s, g);
+    side_pose(&m, t, &tr->R, &tr->p, &tr->v, &tr->w);
+    memset(tr->phi, 0, sizeof tr->phi);
+    tr->tau = s->fixed ? 0 : t - s->t_ref;
+    if (s->fixed) {
+        for (int i = 0; i < 6; i++)
+            tr->phi[i][i] = 1;
+        return;
+    }
+    double hw = 1e-6 * fmax(1.0, icv_v3_norm(s->omega));
+    for (int j = 0; j < 6; j++) {
+        double h = j < 3 ? 1e-6 : hw;
+        icv_mat3 Rs[2];
+        icv_vec3 ws[2];
+        for (int k = 0; k < 2; k++) {
+            side_fit q = *s;
+            icv_vec3 d = icv_v3(0, 0, 0), p, v;
+            icv_v3_set(&d, j % 3, k ? -h : h);
+            if (j < 3)
+                q.R = icv_m3_mul(icv_rot_from_axis_angle(d), s->R);
+            else
+                q.omega = icv_v3_add(s->omega, d);
+            side_motion mq;
+            side_motion_init(&mq, b, &q, g);
+            side_pose(&mq, t, &Rs[k], &p, &v, &ws[k]);
+        }
+        icv_vec3 da = icv_rot_to_axis_angle(icv_m3_mul(Rs[0], icv_m3_transpose(Rs[1])));
+        icv_vec3 dw = icv_v3_sub(ws[0], ws[1]);
+        for (int i = 0; i < 3; i++) {
+            tr->phi[i][j] = icv_v3_get(da, i) / (2 * h);
+            tr->phi[3 + i][j] = icv_v3_get(dw, i) / (2 * h);
+        }
+    }
+}
+
+typedef struct {
+    icv_mat3 R;
+    icv_vec3 p, v, w;
+} side_state;
+
+/* one draw of a side's state at t from its fits' covariances */
+static void draw_state(gsl_rng *rng, const side_transport *tr, const double Lpv[6][6], const double Lrot[6][6],
+                       side_state *out)
+{
+    icv_vec3 dp, dv, da0, dw0;
+    draw6(rng, Lpv, &dp, &dv);
+    draw6(rng, Lrot, &da0, &dw0);
+    double x0[6] = {da0.x, da0.y, da0.z, dw0.x, dw0.y, dw0.z}, x[6] = {0};
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++)
+            x[i] += tr->phi[i][j] * x0[j];
+    out->p = icv_v3_add(tr->p, icv_v3_add(dp, icv_v3_scale(dv, tr->tau)));
+    out->v = icv_v3_add(tr->v, dv);
+    out->R = icv_m3_mul(icv_rot_from_axis_angle(icv_v3(x[0], x[1], x[2])), tr->R);
+    out->w = icv_v3_add(tr->w, icv_v3(x[3], x[4], x[5]));
+}
+
+/* a flying side's state dt later (dt a small fraction of a frame): the flight, the
+ * attitude turned by omega dt, omega by Euler's equations (torque-free) */
+static void advance_state(const analysis_body *b, const icv_vec3 *g, double dt, side_state *x)
+{
+    x->p = icv_v3_add(x->p, icv_v3_add(icv_v3_scale(x->v, dt), icv_v3_scale(*g, 0.5 * dt * dt)));
+    x->v = icv_v3_axpy(dt, *g, x->v);
+    icv_mat3 Iw = icv_m3_rotate_tensor(x->R, b->inertia), Iinv;
+    if (icv_m3_inverse(Iw, &Iinv) == 0) {
+        icv_vec3 wdot = icv_m3_apply(Iinv, icv_v3_cross(icv_m3_apply(Iw, x->w), x->w));
+        x->w = icv_v3_axpy(dt, wdot, x->w);
+    }
+    x->R = icv_m3_mul(icv_rot_from_axis_angle(icv_v3_scale(x->w, dt)), x->R);
+}
+
 void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
                       const analysis_params *prm, analysis_impact *imp)
 {
     analysis_measure_values(b, g, pre, post, t, imp);
     derived d = {imp->e_kinematic, imp->impulse_ratio, imp->loss_fraction};
     /* Monte Carlo over the fitted states, each side's drawn jointly from its full
-     * covariance; the instant found again from each drawn pre-impact flight, as
-     * the measurement finds it, so that the two sides share its error (both
-     * velocities carried to it with the same g) */
+     * covariance and carried to t (side_transport); the instant found again from
+     * each drawn pre-impact flight, so that the two sides share its error (both
+     * carried to it with the same g). The instant moves by a small fraction of a
+     * frame: one Newton step on the drawn flight's gap with the measured flight's
+     * gap rate finds it to second order. */
     int m = prm->mc_samples > 10 ? prm->mc_samples : 10;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!rng)
@@ -354,19 +440,36 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
     chol6(post->cov_rot, Lpost);
     side_chol_pv(pre, Mpre);
     side_chol_pv(post, Mpost);
+    side_transport tpre, tpost;
+    side_transport_init(b, pre, g, t, &tpre);
+    side_transport_init(b, post, g, t, &tpost);
+    double rate = 0;
+    int move_instant = !pre->fixed && pre->t_last < post->t_first;
+    if (move_instant) {
+        side_motion nom;
+        side_motion_init(&nom, b, pre, g);
+        double h = 1e-3 * (post->t_first - pre->t_last);
+        rate = (gap_of(t + h, &nom) - gap_of(t - h, &nom)) / (2 * h);
+        move_instant = rate < 0; /* approaching: else a grazing contact, the instant kept */
+    }
     int cnt = 0;
     for (int k = 0; k < m; k++) {
-        side_fit a, q;
-        draw_side(rng, pre, Mpre, Lpre, &a);
-        draw_side(rng, post, Mpost, Lpost, &q);
-        double tk = t;
-        if (!pre->fixed && pre->t_last < post->t_first)
-            tk = analysis_contact_instant(b, &a, g, t, pre->t_last, post->t_first);
-        analysis_impact x;
-        analysis_measure_values(b, g, &a, &q, tk, &x);
-        if (!isfinite(x.e_kinematic) || !isfinite(x.impulse_ratio))
+        side_state a, q;
+        draw_state(rng, &tpre, Mpre, Lpre, &a);
+        draw_state(rng, &tpost, Mpost, Lpost, &q);
+        if (move_instant) {
+            double dt = -analysis_gap_at(b, a.R, a.p) / rate;
+            advance_state(b, g, dt, &a);
+            if (!post->fixed)
+                advance_state(b, g, dt, &q);
+        }
+        icv_vec3 cp = icv_shape_lowest_point(&b->shape, a.R, a.p, icv_v3(0, 1, 0));
+        icv_vec3 r = icv_v3_sub(cp, a.p), up, uq, J;
+        double ep, eq;
+        derived x = derive(b, a.R, q.R, r, a.v, a.w, q.v, q.w, &up, &uq, &J, &ep, &eq);
+        if (!isfinite(x.e) || !isfinite(x.ratio))
             continue;
-        double dx[3] = {x.e_kinematic - d.e, x.impulse_ratio - d.ratio, x.loss_fraction - d.loss};
+        double dx[3] = {x.e - d.e, x.ratio - d.ratio, x.loss - d.loss};
         for (int i = 0; i < 3; i++) {
             s1[i] += dx[i];
             s2[i] += dx[i] * dx[i];
