@@ -1,9 +1,10 @@
 /* analysis.h: from 3D marker tracks to the numbers of an impact (issue #9).
  *
- * Built so far: the body's pose per frame from its marker template (weighted
- * Kabsch/Horn fit) and the ballistic fit of the centre of mass with gravity shared
- * between flight phases. Not built yet: impact detection, rotation fits, the
- * measured quantities and their uncertainty, the model comparison, the command.
+ * Poses per frame (weighted Kabsch/Horn), gravity, impacts, ballistic and
+ * torque-free fits over automatic windows, the measured quantities with their
+ * uncertainty (the fits', the estimated gravity's and the calibration's where
+ * known), Houbolt's method for comparison, the model comparison, results.json and
+ * fits.csv, `impactcv analyze`, the joint fit and validation table (docs/analysis.md).
  *
  * Frames and units are the contract's (docs/conventions.md): positions in metres
  * in the surface frame, times in seconds on the experiment clock. */
@@ -34,6 +35,13 @@ void analysis_tracks_free(analysis_tracks *tr);
  * per marker (metres, surface frame), empty where not seen. The number of markers
  * comes from the header; rows must have increasing times. */
 int analysis_tracks_read_csv(const char *path, analysis_tracks *tr, icv_err *err);
+
+/* Reads the track stage's tracks3d_quality.csv (`frame,time_s,marker,residual_px,
+ * cov_xx_m2,cov_xy_m2,cov_xz_m2,cov_yy_m2,cov_yz_m2,cov_zz_m2,flags`, rows in frame
+ * order) into tr->sigma: each point's isotropic 1-sigma sqrt(trace(cov)/3) (m);
+ * points it does not list get the median. The weights item 1 of issue #9 asks
+ * for, and the noise level every fit's sigma starts from. */
+int analysis_tracks_read_quality(const char *path, analysis_tracks *tr, icv_err *err);
 
 /* ---- the body's marker template --------------------------------------- */
 
@@ -134,7 +142,7 @@ typedef struct {
     int iterations;
 } analysis_rotation;
 
-/* Fits torque-free rigid rotation (icv_rigid_rotate with the body's inertia) to
+/* Fits torque-free rigid rotation (core's icv_free_rotation with the body's inertia) to
  * measured attitudes R_meas[i] at times t[i] of one flight phase: the attitude and
  * angular velocity at t_ref, by nonlinear least squares (GSL multifit_nlinear,
  * trust region). sigma_angle (rad, 1-sigma of each measured attitude about each
@@ -156,6 +164,17 @@ typedef struct {
     analysis_template tmpl;
 } analysis_body;
 
+/* What is known of the calibration's uncertainty, as 1-sigma errors of the
+ * surface frame the tracks are in (0: unknown, left out of the propagation).
+ * calib_sd.c propagates them into every measured quantity's sigma. */
+typedef struct {
+    double scale_rel;     /* relative, of every length (stereo: baseline_std / baseline) */
+    double tilt;          /* rad, of the surface normal's direction about each in-plane
+                             axis (x and z; independent) */
+    double heading;       /* rad, of the surface's x and z axes about the normal */
+    double offset;        /* m, of the surface plane along its normal */
+} analysis_calib_sd;
+
 typedef struct {
     double pos_sigma;     /* m, 1-sigma of a marker position when the tracks carry
                              none (default 3e-4: sub-millimetre stereo) */
@@ -168,6 +187,8 @@ typedef struct {
                              many sigma confirms an impact (default 10) */
     int mc_samples;       /* Monte Carlo draws for derived uncertainties (default 400) */
     int method;           /* ANALYSIS_FIT (default) or ANALYSIS_HOUBOLT */
+    analysis_calib_sd calib; /* the calibration's uncertainty where known (default
+                             all 0: unknown) */
 } analysis_params;
 
 /* How the states at the impact are measured. FIT: ballistic and torque-free fits
@@ -207,7 +228,8 @@ typedef struct {
     double energy_pre, energy_post, loss_fraction; /* J, J, 1 - post/pre */
     struct {
         double e_kinematic, impulse_ratio, loss_fraction;
-    } sd;                     /* 1-sigma, Monte Carlo over the fit covariances */
+    } sd;                     /* 1-sigma: Monte Carlo over the fit covariances, and
+                                 the calibration's part (sd_calib) where known */
     int spin_observable;      /* 0: collinear markers: omega about the body's line
                                  is not measured (set to 0, left out of energies) */
     struct {
@@ -222,6 +244,11 @@ typedef struct {
         double loss_fraction; /* predicted */
         char note[160];       /* what a reader must know (identifiability, failures) */
     } model;
+    struct {
+        icv_vec3 v_pre, v_post, omega_pre, omega_post;
+        double e_kinematic, impulse_ratio, loss_fraction, t;
+    } sd_calib;               /* the calibration's part of each 1-sigma above (already
+                                 in them, added in quadrature); 0 when unknown */
 } analysis_impact;
 
 #define ANALYSIS_MAX_IMPACTS 16
@@ -236,6 +263,7 @@ typedef struct {
     analysis_impact impacts[ANALYSIS_MAX_IMPACTS];
     double min_gap;           /* m, the smallest gap seen (for "no impact" errors) */
     double min_gap_t;         /* s, when */
+    analysis_calib_sd calib;  /* the calibration uncertainty propagated (all 0: none known) */
 } analysis_result;
 
 /* Finds every impact in the tracks and measures each (issue #9 items 2-5).
@@ -251,6 +279,24 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *body, const icv
  * Multiply the positions by it. *sd is its 1-sigma. */
 int analysis_scale_from_gravity(const analysis_tracks *tr, const analysis_body *b, double *scale, double *sd,
                                 icv_err *err);
+
+/* What an experiment's calibration file says of its uncertainty (all 0 where it
+ * says nothing): the relative scale error from a stereo file's baseline_std /
+ * baseline; with surface.images, the surface frame's tilt, heading and offset
+ * from the plane scatter of the board on the surface (found again from those
+ * images with that calibration, as the track stage finds it). Calibration from
+ * images (done by the track stage) hands no uncertainty on, and a file that is
+ * absent (tracks analysed alone) says nothing: all 0. What cannot be read is
+ * left out with a warning; never fails. */
+int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd *out, icv_err *err);
+
+/* Fills what *out leaves unknown (0) from the track stage's sidecar
+ * DIR/track_info.json (docs/pipeline.md) at path: the stereo calibration's
+ * baseline_sd_m / baseline_m (also when the track stage calibrated from board
+ * images) and the surface frame's sigmas from calibration.surface.plane_rms_m
+ * (with the experiment's board, as analysis_calib_sd_from_experiment). A missing
+ * or unreadable sidecar leaves *out as it is. Returns 1 when it filled anything. */
+int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e, analysis_calib_sd *out);
 
 /* ---- checks, model, outputs ------------------------------------------- */
 
@@ -413,6 +459,11 @@ typedef struct {
  * impacts, checks gravity, compares with the model, and writes results.json and
  * fits.csv into out_dir (created if needed; nothing is written on failure). */
 int analysis_job_run(const analysis_job *job, analysis_job_result *out, icv_err *err);
+/* The same with the calibration's uncertainty given (a caller that calibrated, e.g.
+ * from images, and knows it); NULL: what the experiment's calibration file says
+ * (analysis_calib_sd_from_experiment), which analysis_job_run uses. */
+int analysis_job_run_sd(const analysis_job *job, const analysis_calib_sd *calib_sd, analysis_job_result *out,
+                        icv_err *err);
 
 /* One (mu, e_n) fitted to every impact of several experiments (issue #9 item 6),
  * then the validation table in the layout of Han Sun's Tables 4.6 and 4.9 written

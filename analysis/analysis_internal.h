@@ -4,10 +4,6 @@
 
 #include "analysis/analysis.h"
 
-/* RK4 step bound (rad) when propagating fitted rotations: ~1e-9 rad of error per
- * radian turned, far below the attitude noise of camera data (geom.h) */
-#define FIT_TURN 2e-2
-
 /* a frame with a pose */
 typedef struct {
     int row;            /* row in the tracks */
@@ -34,7 +30,20 @@ typedef struct {
     int spin_observable;
     int fixed;              /* 1: states at t_ref as they are, not carried to the
                                impact instant (Houbolt, as the seeds report them) */
+    double cov_pv[6][6];    /* covariance of (p, v) at t_ref (m, m/s; surface frame):
+                               p with v along an axis (the fit's extrapolation), and
+                               across axes as the window's residuals correlate */
 } side_fit;
+
+/* The factor (1 + rho) / (1 - rho) by which the variance of a fitted state grows
+ * when its residuals r[0..n-1] (3 series, one per axis, in time order) have the
+ * lag-1 correlation rho (an AR(1) series: fewer independent samples than frames;
+ * the same correction as the track stage's sync sigma). rho is pooled over the
+ * axes and clipped to [0, 0.9]: 1 for white noise. */
+double analysis_correlation_inflation(const icv_vec3 *r, int n);
+
+/* The median of x[0..n-1], n >= 1 (the upper one for even n); sorts x. */
+double analysis_median(double *x, int n);
 
 /* The lowest point's height above the surface for a pose (m). */
 double analysis_gap_at(const analysis_body *b, icv_mat3 R, icv_vec3 p);
@@ -57,8 +66,20 @@ void analysis_houbolt_side(const posed_frame *pf, int k, int post, double marker
 double analysis_contact_instant(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t_guess,
                                 double lo, double hi);
 
+/* The measured quantities at the impact instant t, without their uncertainty. */
+void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post,
+                             double t, analysis_impact *imp);
+
 /* The measured quantities and their uncertainty at the impact instant t. */
 void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
                       const analysis_params *prm, analysis_impact *imp);
+
+/* Adds the calibration's uncertainty c (where known) and, when g was estimated
+ * (g_sd its 1-sigma per axis), the estimate's, to the impact's sigmas, and fills
+ * its sd_calib (the calibration's part), by measuring it again in a surface frame
+ * off by each 1-sigma error and with g off by its 1-sigma (calib_sd.c). */
+int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, const icv_vec3 *g, const icv_vec3 *g_sd,
+                             int g_estimated, const side_fit *pre, const side_fit *post, double com_sigma,
+                             const analysis_calib_sd *c, analysis_impact *imp, icv_err *err);
 
 #endif

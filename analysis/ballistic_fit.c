@@ -106,3 +106,16 @@ done:
     gsl_matrix_free(X);
     return rc;
 }
+
+double analysis_correlation_inflation(const icv_vec3 *r, int n)
+{
+    double lag = 0, ss = 0;
+    for (int i = 0; i < n; i++) {
+        ss += icv_v3_dot(r[i], r[i]);
+        if (i + 1 < n)
+            lag += icv_v3_dot(r[i], r[i + 1]);
+    }
+    double rho = ss > 0 ? lag / ss : 0;
+    rho = rho < 0 ? 0 : rho > 0.9 ? 0.9 : rho;
+    return (1 + rho) / (1 - rho);
+}

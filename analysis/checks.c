@@ -5,11 +5,18 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/analysis_internal.h"
 
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+double analysis_median(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    return x[n / 2];
 }
 
 int analysis_template_check(const analysis_tracks *tr, const analysis_template *t, double sigma, icv_err *err)
@@ -30,8 +37,7 @@ int analysis_template_check(const analysis_tracks *tr, const analysis_template *
                     d[n++] = icv_v3_norm(icv_v3_sub(tr->pos[f * nm + i], tr->pos[f * nm + j]));
             if (n == 0)
                 continue;
-            qsort(d, (size_t)n, sizeof *d, cmp_double);
-            double med = d[n / 2], want = icv_v3_norm(icv_v3_sub(t->markers[i], t->markers[j]));
+            double med = analysis_median(d, n), want = icv_v3_norm(icv_v3_sub(t->markers[i], t->markers[j]));
             double tol = fmax(5 * sigma, 0.02 * want);
             if (fabs(med - want) > tol)
                 rc = icv_err_set(err, ICV_EINVAL,

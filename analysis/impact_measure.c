@@ -4,6 +4,7 @@
  * impulse ratio (friction used), energies. Their 1-sigma comes from Monte Carlo
  * draws of the fitted states with the fits' covariances (seeded: reproducible). */
 #include <gsl/gsl_linalg.h>
+#include <gsl/gsl_roots.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <stdlib.h>
@@ -47,6 +48,40 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
             first++;
         n--;
     }
+    /* marker errors that persist over frames (a detection bias that changes
+     * slowly with the pose in the image) leave fewer independent frames than the
+     * fit assumes: its sigmas grow with the residuals' lag-1 correlation */
+    {
+        icv_vec3 r[256];
+        for (int i = 0; i < n; i++) {
+            double tau = t[i] - t_ref;
+            r[i] = icv_v3_sub(p[i], icv_v3_add(icv_v3_add(bf.p0[0], icv_v3_scale(bf.v[0], tau)),
+                                               icv_v3_scale(bf.g, 0.5 * tau * tau)));
+        }
+        double f = sqrt(analysis_correlation_inflation(r, n));
+        bf.v_sd[0] = icv_v3_scale(bf.v_sd[0], f);
+        bf.p0_sd[0] = icv_v3_scale(bf.p0_sd[0], f);
+        /* the axes share the design and the sigma: the cross-axis covariance is the
+         * residuals' correlation times the per-axis one (anisotropic track errors,
+         * e.g. a stereo rig's depth, move p and v along one direction); a
+         * correlation from fewer than 10 frames is too noisy to use */
+        double S[3][3] = {{0}};
+        for (int i = 0; i < n; i++)
+            for (int a = 0; a < 3; a++)
+                for (int c = 0; c < 3; c++)
+                    S[a][c] += icv_v3_get(r[i], a) * icv_v3_get(r[i], c);
+        memset(out->cov_pv, 0, sizeof out->cov_pv);
+        for (int a = 0; a < 3; a++)
+            for (int c = 0; c < 3; c++) {
+                double rho = a == c ? 1 : n >= 10 && S[a][a] > 0 && S[c][c] > 0 ? S[a][c] / sqrt(S[a][a] * S[c][c]) : 0;
+                double sp = icv_v3_get(bf.p0_sd[0], a) * icv_v3_get(bf.p0_sd[0], c);
+                double sv = icv_v3_get(bf.v_sd[0], a) * icv_v3_get(bf.v_sd[0], c);
+                double cpv = f * f * sqrt(fabs(bf.cov_pv[0][a] * bf.cov_pv[0][c])) * (bf.cov_pv[0][a] < 0 ? -1 : 1);
+                out->cov_pv[a][c] = rho * sp;
+                out->cov_pv[3 + a][3 + c] = rho * sv;
+                out->cov_pv[a][3 + c] = out->cov_pv[3 + c][a] = rho * cpv;
+            }
+    }
     out->first = first;
     out->last = last;
     out->t_first = pf[first].t;
@@ -86,10 +121,27 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
     return 0;
 }
 
-/* a side's pose at time t */
-static void side_pose(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t, icv_mat3 *R,
-                      icv_vec3 *p, icv_vec3 *v, icv_vec3 *w)
+/* a side's motion: its fitted flight set up once, evaluated at any time */
+typedef struct {
+    const analysis_body *b;
+    const side_fit *s;
+    icv_vec3 g;
+    icv_free_rotation fr;
+} side_motion;
+
+static void side_motion_init(side_motion *m, const analysis_body *b, const side_fit *s, const icv_vec3 *g)
 {
+    m->b = b;
+    m->s = s;
+    m->g = *g;
+    if (!s->fixed)
+        icv_free_rotation_init(&m->fr, s->R, s->omega, b->inertia);
+}
+
+/* the side's pose at time t */
+static void side_pose(const side_motion *m, double t, icv_mat3 *R, icv_vec3 *p, icv_vec3 *v, icv_vec3 *w)
+{
+    const side_fit *s = m->s;
     if (s->fixed) {
         *p = s->p;
         *v = s->v;
@@ -98,39 +150,47 @@ static void side_pose(const analysis_body *b, const side_fit *s, const icv_vec3 
         return;
     }
     double tau = t - s->t_ref;
-    *p = icv_v3_add(icv_v3_add(s->p, icv_v3_scale(s->v, tau)), icv_v3_scale(*g, 0.5 * tau * tau));
-    *v = icv_v3_axpy(tau, *g, s->v);
-    icv_rigid_rotate_steps(s->R, s->omega, b->inertia, t - s->t_rot, FIT_TURN, R, w);
+    *p = icv_v3_add(icv_v3_add(s->p, icv_v3_scale(s->v, tau)), icv_v3_scale(m->g, 0.5 * tau * tau));
+    *v = icv_v3_axpy(tau, m->g, s->v);
+    icv_free_rotation_at(&m->fr, t - s->t_rot, R, w);
 }
 
-static double gap_of(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t)
+static double gap_of(double t, void *data)
 {
+    const side_motion *m = data;
     icv_mat3 R;
     icv_vec3 p, v, w;
-    side_pose(b, s, g, t, &R, &p, &v, &w);
-    return analysis_gap_at(b, R, p);
+    side_pose(m, t, &R, &p, &v, &w);
+    return analysis_gap_at(m->b, R, p);
 }
 
 double analysis_contact_instant(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t_guess,
                                 double lo, double hi)
 {
-    double glo = gap_of(b, s, g, lo), ghi = gap_of(b, s, g, hi);
-    if ((glo > 0) != (ghi > 0)) {
-        for (int it = 0; it < 60 && hi - lo > 1e-10; it++) {
-            double mid = 0.5 * (lo + hi), gm = gap_of(b, s, g, mid);
-            if ((gm > 0) == (glo > 0)) {
-                lo = mid;
-                glo = gm;
-            } else {
-                hi = mid;
+    side_motion m;
+    side_motion_init(&m, b, s, g);
+    double glo = gap_of(lo, &m), ghi = gap_of(hi, &m);
+    if ((glo > 0) != (ghi > 0)) { /* Brent's method (GSL) on the bracket, to 1e-10 s */
+        gsl_function F = {gap_of, &m};
+        gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+        if (rs && gsl_root_fsolver_set(rs, &F, lo, hi) == GSL_SUCCESS) {
+            for (int it = 0; it < 100; it++) {
+                if (gsl_root_fsolver_iterate(rs) != GSL_SUCCESS)
+                    break;
+                lo = gsl_root_fsolver_x_lower(rs);
+                hi = gsl_root_fsolver_x_upper(rs);
+                if (gsl_root_test_interval(lo, hi, 1e-10, 0) == GSL_SUCCESS)
+                    break;
             }
         }
-        return 0.5 * (lo + hi);
+        double root = rs ? gsl_root_fsolver_root(rs) : 0.5 * (lo + hi);
+        gsl_root_fsolver_free(rs);
+        return root;
     }
     /* no crossing: where the gap is smallest (a grazing contact) */
     double best = t_guess, bg = INFINITY;
     for (int i = 0; i <= 64; i++) {
-        double t = lo + (hi - lo) * i / 64.0, gg = fabs(gap_of(b, s, g, t));
+        double t = lo + (hi - lo) * i / 64.0, gg = fabs(gap_of(t, &m));
         if (gg < bg) {
             bg = gg;
             best = t;
@@ -165,7 +225,7 @@ static void draw6(gsl_rng *rng, const double L[6][6], icv_vec3 *d, icv_vec3 *w)
 {
     double z[6], x[6] = {0};
     for (int i = 0; i < 6; i++)
-        z[i] = gsl_ran_gaussian(rng, 1.0);
+        z[i] = gsl_ran_gaussian_ziggurat(rng, 1.0);
     for (int i = 0; i < 6; i++)
         for (int j = 0; j <= i; j++)
             x[i] += L[i][j] * z[j];
@@ -199,12 +259,12 @@ static derived derive(const analysis_body *b, icv_mat3 Rpre, icv_mat3 Rpost, icv
     return d;
 }
 
-static void fill_side(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t, icv_vec3 r,
-                      analysis_side *out)
+static void fill_side(const side_motion *m, double t, icv_vec3 r, analysis_side *out)
 {
+    const side_fit *s = m->s;
     icv_vec3 p, v, w;
     icv_mat3 R;
-    side_pose(b, s, g, t, &R, &p, &v, &w);
+    side_pose(m, t, &R, &p, &v, &w);
     out->p = p;
     out->v = v;
     out->v_sd = s->v_sd;
@@ -219,19 +279,22 @@ static void fill_side(const analysis_body *b, const side_fit *s, const icv_vec3 
     out->chi2_dof = s->chi2_dof;
 }
 
-void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
-                      const analysis_params *prm, analysis_impact *imp)
+/* the measured values at t from the sides' motions (each made once: the asymmetric
+ * torque-free motion's set-up costs more than evaluating it) */
+static void measure_motions(const analysis_body *b, const side_motion *m_pre, const side_motion *m_post, double t,
+                            analysis_impact *imp)
 {
+    const side_fit *pre = m_pre->s;
+    const side_motion mpre = *m_pre, mpost = *m_post;
     memset(imp, 0, sizeof *imp);
     imp->t = t;
-    icv_mat3 Rpre, Rpost;
-    icv_vec3 ppre, vpre, wpre, ppost, vpost, wpost;
-    side_pose(b, pre, g, t, &Rpre, &ppre, &vpre, &wpre);
-    side_pose(b, post, g, t, &Rpost, &ppost, &vpost, &wpost);
-    imp->contact_point = icv_shape_lowest_point(&b->shape, Rpre, ppre, icv_v3(0, 1, 0));
-    icv_vec3 r = icv_v3_sub(imp->contact_point, ppre);
-    fill_side(b, pre, g, t, r, &imp->pre);
-    fill_side(b, post, g, t, r, &imp->post);
+    fill_side(&mpre, t, icv_v3(0, 0, 0), &imp->pre);
+    imp->contact_point = icv_shape_lowest_point(&b->shape, imp->pre.R, imp->pre.p, icv_v3(0, 1, 0));
+    icv_vec3 r = icv_v3_sub(imp->contact_point, imp->pre.p);
+    fill_side(&mpre, t, r, &imp->pre);
+    fill_side(&mpost, t, r, &imp->post);
+    icv_mat3 Rpre = imp->pre.R, Rpost = imp->post.R;
+    icv_vec3 vpre = imp->pre.v, wpre = imp->pre.omega, vpost = imp->post.v, wpost = imp->post.omega;
     imp->spin_observable = pre->spin_observable;
     icv_vec3 up, uq, J;
     derived d = derive(b, Rpre, Rpost, r, vpre, wpre, vpost, wpost, &up, &uq, &J, &imp->energy_pre, &imp->energy_post);
@@ -243,40 +306,173 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
      * approach speed */
     double un = fabs(up.y);
     imp->t_sd = un > 0 ? pre->p_sd.y / un : INFINITY;
-    /* Monte Carlo over the fitted states */
+}
+
+void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post,
+                             double t, analysis_impact *imp)
+{
+    side_motion mpre, mpost;
+    side_motion_init(&mpre, b, pre, g);
+    side_motion_init(&mpost, b, post, g);
+    measure_motions(b, &mpre, &mpost, t, imp);
+}
+
+/* the lower-triangular factor of a side's (p, v) covariance: the fit's, or for
+ * Houbolt's differences (fixed) their velocity sigmas alone */
+static void side_chol_pv(const side_fit *s, double L[6][6])
+{
+    double c[6][6] = {{0}};
+    if (s->fixed)
+        for (int a = 0; a < 3; a++)
+            c[3 + a][3 + a] = icv_v3_get(s->v_sd, a) * icv_v3_get(s->v_sd, a);
+    else
+        memcpy(c, s->cov_pv, sizeof c);
+    chol6(c, L);
+}
+
+/* A side's state at t as a function of its fitted perturbations, to first order:
+ * (p, v) drawn at t_ref move by (dp + dv tau, dv) at t (exact: the flight is linear
+ * in them); the rotation's (attitude, omega) drawn at t_rot become Phi (da, dw) at t.
+ * Phi by central differences: the torque-free motion's set-up (elliptic integrals)
+ * then runs 24 times per impact instead of twice per Monte Carlo draw. A fixed
+ * (Houbolt) side's states are as they are: tau 0, Phi the identity. */
+typedef struct {
+    icv_mat3 R;       /* nominal attitude at t */
+    icv_vec3 p, v, w; /* nominal centre of mass (m), velocity (m/s), omega (rad/s) at t */
+    double tau;       /* s, t - t_ref */
+    double phi[6][6];
+} side_transport;
+
+static void side_transport_init(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t,
+                                side_transport *tr)
+{
+    side_motion m;
+    side_motion_init(&m, b, s, g);
+    side_pose(&m, t, &tr->R, &tr->p, &tr->v, &tr->w);
+    memset(tr->phi, 0, sizeof tr->phi);
+    tr->tau = s->fixed ? 0 : t - s->t_ref;
+    if (s->fixed) {
+        for (int i = 0; i < 6; i++)
+            tr->phi[i][i] = 1;
+        return;
+    }
+    double hw = 1e-6 * fmax(1.0, icv_v3_norm(s->omega));
+    for (int j = 0; j < 6; j++) {
+        double h = j < 3 ? 1e-6 : hw;
+        icv_mat3 Rs[2];
+        icv_vec3 ws[2];
+        for (int k = 0; k < 2; k++) {
+            side_fit q = *s;
+            icv_vec3 d = icv_v3(0, 0, 0), p, v;
+            icv_v3_set(&d, j % 3, k ? -h : h);
+            if (j < 3)
+                q.R = icv_m3_mul(icv_rot_from_axis_angle(d), s->R);
+            else
+                q.omega = icv_v3_add(s->omega, d);
+            side_motion mq;
+            side_motion_init(&mq, b, &q, g);
+            side_pose(&mq, t, &Rs[k], &p, &v, &ws[k]);
+        }
+        icv_vec3 da = icv_rot_to_axis_angle(icv_m3_mul(Rs[0], icv_m3_transpose(Rs[1])));
+        icv_vec3 dw = icv_v3_sub(ws[0], ws[1]);
+        for (int i = 0; i < 3; i++) {
+            tr->phi[i][j] = icv_v3_get(da, i) / (2 * h);
+            tr->phi[3 + i][j] = icv_v3_get(dw, i) / (2 * h);
+        }
+    }
+}
+
+typedef struct {
+    icv_mat3 R;
+    icv_vec3 p, v, w;
+} side_state;
+
+/* one draw of a side's state at t from its fits' covariances */
+static void draw_state(gsl_rng *rng, const side_transport *tr, const double Lpv[6][6], const double Lrot[6][6],
+                       side_state *out)
+{
+    icv_vec3 dp, dv, da0, dw0;
+    draw6(rng, Lpv, &dp, &dv);
+    draw6(rng, Lrot, &da0, &dw0);
+    double x0[6] = {da0.x, da0.y, da0.z, dw0.x, dw0.y, dw0.z}, x[6] = {0};
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++)
+            x[i] += tr->phi[i][j] * x0[j];
+    out->p = icv_v3_add(tr->p, icv_v3_add(dp, icv_v3_scale(dv, tr->tau)));
+    out->v = icv_v3_add(tr->v, dv);
+    out->R = icv_m3_mul(icv_rot_from_axis_angle(icv_v3(x[0], x[1], x[2])), tr->R);
+    out->w = icv_v3_add(tr->w, icv_v3(x[3], x[4], x[5]));
+}
+
+/* a flying side's state dt later (dt a small fraction of a frame): the flight, the
+ * attitude turned by omega dt, omega by Euler's equations (torque-free) */
+static void advance_state(const analysis_body *b, const icv_vec3 *g, double dt, side_state *x)
+{
+    x->p = icv_v3_add(x->p, icv_v3_add(icv_v3_scale(x->v, dt), icv_v3_scale(*g, 0.5 * dt * dt)));
+    x->v = icv_v3_axpy(dt, *g, x->v);
+    icv_mat3 Iw = icv_m3_rotate_tensor(x->R, b->inertia), Iinv;
+    if (icv_m3_inverse(Iw, &Iinv) == 0) {
+        icv_vec3 wdot = icv_m3_apply(Iinv, icv_v3_cross(icv_m3_apply(Iw, x->w), x->w));
+        x->w = icv_v3_axpy(dt, wdot, x->w);
+    }
+    x->R = icv_m3_mul(icv_rot_from_axis_angle(icv_v3_scale(x->w, dt)), x->R);
+}
+
+void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
+                      const analysis_params *prm, analysis_impact *imp)
+{
+    analysis_measure_values(b, g, pre, post, t, imp);
+    derived d = {imp->e_kinematic, imp->impulse_ratio, imp->loss_fraction};
+    /* Monte Carlo over the fitted states, each side's drawn jointly from its full
+     * covariance and carried to t (side_transport); the instant found again from
+     * each drawn pre-impact flight, so that the two sides share its error (both
+     * carried to it with the same g). The instant moves by a small fraction of a
+     * frame: one Newton step on the drawn flight's gap with the measured flight's
+     * gap rate finds it to second order. */
     int m = prm->mc_samples > 10 ? prm->mc_samples : 10;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!rng)
         return;
     gsl_rng_set(rng, 12345);
     double s1[3] = {0}, s2[3] = {0};
-    double Lpre[6][6], Lpost[6][6];
+    double Lpre[6][6], Lpost[6][6], Mpre[6][6], Mpost[6][6];
     chol6(pre->cov_rot, Lpre);
     chol6(post->cov_rot, Lpost);
+    side_chol_pv(pre, Mpre);
+    side_chol_pv(post, Mpost);
+    side_transport tpre, tpost;
+    side_transport_init(b, pre, g, t, &tpre);
+    side_transport_init(b, post, g, t, &tpost);
+    double rate = 0;
+    int move_instant = !pre->fixed && pre->t_last < post->t_first;
+    if (move_instant) {
+        side_motion nom;
+        side_motion_init(&nom, b, pre, g);
+        double h = 1e-3 * (post->t_first - pre->t_last);
+        rate = (gap_of(t + h, &nom) - gap_of(t - h, &nom)) / (2 * h);
+        move_instant = rate < 0; /* approaching: else a grazing contact, the instant kept */
+    }
     int cnt = 0;
     for (int k = 0; k < m; k++) {
-        /* velocities per axis (the ballistic fit's axes are independent); attitude
-         * and omega jointly from the rotation fit; the lever arm turns with the
-         * drawn attitude error of the pre-impact side */
-        icv_vec3 vp = vpre, vq = vpost, dp, dq, ewp, ewq;
-        for (int a = 0; a < 3; a++) {
-            icv_v3_set(&vp, a, icv_v3_get(vp, a) + gsl_ran_gaussian(rng, icv_v3_get(pre->v_sd, a)));
-            icv_v3_set(&vq, a, icv_v3_get(vq, a) + gsl_ran_gaussian(rng, icv_v3_get(post->v_sd, a)));
+        side_state a, q;
+        draw_state(rng, &tpre, Mpre, Lpre, &a);
+        draw_state(rng, &tpost, Mpost, Lpost, &q);
+        if (move_instant) {
+            double dt = -analysis_gap_at(b, a.R, a.p) / rate;
+            advance_state(b, g, dt, &a);
+            if (!post->fixed)
+                advance_state(b, g, dt, &q);
         }
-        draw6(rng, Lpre, &dp, &ewp);
-        draw6(rng, Lpost, &dq, &ewq);
-        icv_mat3 Dp = icv_rot_from_axis_angle(dp), Dq = icv_rot_from_axis_angle(dq);
-        icv_vec3 rr = icv_m3_apply(Dp, r);
+        icv_vec3 cp = icv_shape_lowest_point(&b->shape, a.R, a.p, icv_v3(0, 1, 0));
+        icv_vec3 r = icv_v3_sub(cp, a.p), up, uq, J;
         double ep, eq;
-        icv_vec3 a1, a2, a3;
-        derived dd = derive(b, icv_m3_mul(Dp, Rpre), icv_m3_mul(Dq, Rpost), rr, vp, icv_v3_add(wpre, ewp), vq,
-                            icv_v3_add(wpost, ewq), &a1, &a2, &a3, &ep, &eq);
-        if (!isfinite(dd.e) || !isfinite(dd.ratio))
+        derived x = derive(b, a.R, q.R, r, a.v, a.w, q.v, q.w, &up, &uq, &J, &ep, &eq);
+        if (!isfinite(x.e) || !isfinite(x.ratio))
             continue;
-        double x[3] = {dd.e - d.e, dd.ratio - d.ratio, dd.loss - d.loss};
+        double dx[3] = {x.e - d.e, x.ratio - d.ratio, x.loss - d.loss};
         for (int i = 0; i < 3; i++) {
-            s1[i] += x[i];
-            s2[i] += x[i] * x[i];
+            s1[i] += dx[i];
+            s2[i] += dx[i] * dx[i];
         }
         cnt++;
     }

@@ -20,6 +20,12 @@ int analysis_body_from_experiment(const icv_experiment *e, analysis_body *b, icv
 
 int analysis_job_run(const analysis_job *job, analysis_job_result *out, icv_err *err)
 {
+    return analysis_job_run_sd(job, NULL, out, err);
+}
+
+int analysis_job_run_sd(const analysis_job *job, const analysis_calib_sd *calib_sd, analysis_job_result *out,
+                        icv_err *err)
+{
     memset(out, 0, sizeof *out);
     int rc = icv_experiment_load(job->experiment_path, &out->exp, err);
     if (rc)
@@ -34,9 +40,32 @@ int analysis_job_run(const analysis_job *job, analysis_job_result *out, icv_err 
     analysis_tracks tr;
     if ((rc = analysis_tracks_read_csv(tracks_path, &tr, err)))
         return rc;
+    /* The track stage's covariances beside the tracks, when there, from two
+     * cameras: scaled by the triangulation's residuals, they carry the model error
+     * of a marker seen differently by the cameras. One camera's (the ray meeting
+     * the motion plane) carry only the centroid noise: a few micrometres against
+     * the 0.8 mm template misfit of sample 04, which shrank its windows to 4 frames
+     * (e off by 0.019); the default sigma is kept there. */
+    char quality[ICV_PATH_MAX], dir[ICV_PATH_MAX];
+    icv_path_dirname(dir, sizeof dir, tracks_path);
+    if (out->exp.n_cameras >= 2 && icv_path_join(quality, sizeof quality, dir, "tracks3d_quality.csv", NULL) == 0 &&
+        icv_file_exists(quality) && (rc = analysis_tracks_read_quality(quality, &tr, err))) {
+        analysis_tracks_free(&tr);
+        return rc;
+    }
     analysis_params prm;
     analysis_params_default(&prm);
     prm.method = job->method;
+    if (calib_sd)
+        prm.calib = *calib_sd;
+    else {
+        /* the calibration file's, then what the track stage hands on beside the
+           tracks (its calibration from board images has no file) */
+        analysis_calib_sd_from_experiment(&out->exp, &prm.calib, err);
+        char info[ICV_PATH_MAX];
+        if (icv_path_join(info, sizeof info, dir, "track_info.json", NULL) == 0)
+            analysis_calib_sd_from_track_info(info, &out->exp, &prm.calib);
+    }
     rc = analysis_template_check(&tr, &out->body.tmpl, prm.pos_sigma, err);
     if (rc)
         icv_err_prefix(err, "%s: ", tracks_path);

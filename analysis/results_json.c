@@ -1,7 +1,8 @@
 /* results_json.c: results.json, schema impactcv-results-1, exactly the
  * contract's keys (../shared/spec/contract.md), plus a few documented extras
  * (time_sd_s, t_meet_s, spin_observable, window frames, model notes, gravity_sd,
- * gravity_estimated). Non-finite numbers are written as null. */
+ * gravity_estimated, the calibration's propagated sigmas and their part in each
+ * uncertainty). Non-finite numbers are written as null. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,12 @@ static json_t *impact(const analysis_impact *im)
                           "e_kinematic", num(im->sd.e_kinematic), "impulse_ratio", num(im->sd.impulse_ratio),
                           "loss_fraction", num(im->sd.loss_fraction));
     json_object_set_new(u, "time_s", num(im->t_sd));
+    json_object_set_new(u, "calibration_part",
+                        json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "v_pre", vec(im->sd_calib.v_pre), "v_post",
+                                  vec(im->sd_calib.v_post), "omega_pre", vec(im->sd_calib.omega_pre), "omega_post",
+                                  vec(im->sd_calib.omega_post), "e_kinematic", num(im->sd_calib.e_kinematic),
+                                  "impulse_ratio", num(im->sd_calib.impulse_ratio), "loss_fraction",
+                                  num(im->sd_calib.loss_fraction)));
     json_object_set_new(o, "uncertainty", u);
     json_object_set_new(o, "t_meet_s", num(im->t_meet));
     json_object_set_new(o, "spin_observable", json_boolean(im->spin_observable));
@@ -79,6 +86,14 @@ int analysis_results_write(const char *path, const char *experiment, const analy
                                                                            : json_null());
     }
     json_object_set_new(cal, "rms_px", rms);
+    /* the calibration's 1-sigma errors propagated into the uncertainties (null:
+     * not known, not included) */
+    const analysis_calib_sd *c = &res->calib;
+    json_object_set_new(cal, "propagated_sd",
+                        json_pack("{s:o, s:o, s:o, s:o}", "scale_rel", c->scale_rel > 0 ? json_real(c->scale_rel) : json_null(),
+                                  "tilt_rad", c->tilt > 0 ? json_real(c->tilt) : json_null(), "heading_rad",
+                                  c->heading > 0 ? json_real(c->heading) : json_null(), "offset_m",
+                                  c->offset > 0 ? json_real(c->offset) : json_null()));
     json_object_set_new(root, "calibration", cal);
     json_object_set_new(root, "gravity", vec(res->g));
     json_object_set_new(root, "gravity_sd", vec(res->g_sd));

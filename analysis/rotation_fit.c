@@ -1,11 +1,18 @@
 /* rotation_fit.c: the attitude and angular velocity at the impact instant from
  * the poses of one flight phase, by fitting torque-free rotation (Euler's
- * equations with the body's inertia, core's icv_rigid_rotate) rather than
- * differencing poses: exact for any body, not only for symmetric ones where omega
- * is constant (issue #9 item 4). Parameters: a small rotation d (rad, surface
- * axes) applied to the initial attitude, R_ref = exp([d]x) R_0, and omega at t_ref.
- * Residuals: log(R_meas^T R_model) per pose (3 per pose), or for a collinear rod
- * the difference of the rod's direction (3 per pose, of which 2 are independent). */
+ * equations with the body's inertia, core's closed form icv_free_rotation) rather
+ * than differencing poses: exact for any body, not only for symmetric ones where
+ * omega is constant (issue #9 item 4).
+ *
+ * Parameters: a small rotation d (rad, surface axes) and u (rad/s, surface
+ * axes); the model attitude at t_i is exp([d]x) F(t_i - t_ref; R_0, u), F the free
+ * motion from attitude R_0 with angular velocity u. Turning a whole motion turns
+ * its angular velocity with it (F(t; Q R_0, Q u) = Q F(t; R_0, u)), so this is the
+ * motion from exp([d]x) R_0 with omega = exp([d]x) u, and the Jacobian's attitude
+ * columns need no new motion: only u's columns do (3 motions per Jacobian instead
+ * of GSL's 6 finite differences, the fit's cost). Residuals: log(R_meas^T R_model)
+ * per pose (3 per pose), or for a collinear rod the difference of the rod's
+ * direction (3 per pose, of which 2 are independent). */
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include <stdlib.h>
@@ -24,61 +31,109 @@ typedef struct {
     icv_vec3 axis;     /* body frame */
     icv_mat3 R0;       /* linearisation point of the attitude */
     double w;          /* residual weight 1/sigma */
-    icv_mat3 *scratch; /* n model attitudes, allocated once per fit */
+    icv_mat3 *F;       /* n motion attitudes F(t_i; R0, u) for u = F_u (allocated once per fit) */
+    icv_mat3 *F2;      /* n, for the Jacobian's finite differences */
+    icv_vec3 F_u;
+    int F_valid;
     icv_vec3 e1, e2;   /* collinear: a basis perpendicular to the rod at t_ref */
 } rot_problem;
 
-/* Parameters to (attitude perturbation d, omega). A collinear rod has 4: both
- * along e1, e2 only, since turning about the rod changes nothing measured. */
-static void unpack(const rot_problem *p, const gsl_vector *x, icv_vec3 *d, icv_vec3 *w)
+/* Parameters to (d, u). A collinear rod has 4: both along e1, e2 only, since
+ * turning about the rod changes nothing measured. */
+static void unpack(const rot_problem *p, const gsl_vector *x, icv_vec3 *d, icv_vec3 *u)
 {
     if (p->collinear) {
         *d = icv_v3_add(icv_v3_scale(p->e1, gsl_vector_get(x, 0)), icv_v3_scale(p->e2, gsl_vector_get(x, 1)));
-        *w = icv_v3_add(icv_v3_scale(p->e1, gsl_vector_get(x, 2)), icv_v3_scale(p->e2, gsl_vector_get(x, 3)));
+        *u = icv_v3_add(icv_v3_scale(p->e1, gsl_vector_get(x, 2)), icv_v3_scale(p->e2, gsl_vector_get(x, 3)));
     } else {
         *d = icv_v3(gsl_vector_get(x, 0), gsl_vector_get(x, 1), gsl_vector_get(x, 2));
-        *w = icv_v3(gsl_vector_get(x, 3), gsl_vector_get(x, 4), gsl_vector_get(x, 5));
+        *u = icv_v3(gsl_vector_get(x, 3), gsl_vector_get(x, 4), gsl_vector_get(x, 5));
     }
 }
 
-/* Model attitude at t_i for parameters x; poses are propagated in time order from
- * t_ref outwards so each step is short. */
-static void model_attitudes(const rot_problem *p, const gsl_vector *x, icv_mat3 *R_out)
+/* parameter j's direction in surface axes (j < 3, or < 2 for a rod: attitude) */
+static icv_vec3 direction(const rot_problem *p, int j)
 {
-    icv_vec3 d, w;
-    unpack(p, x, &d, &w);
-    icv_mat3 Rref = icv_m3_mul(icv_rot_from_axis_angle(d), p->R0);
-    /* forward from t_ref, then backward; t is sorted by the caller's contract */
-    for (int dir = 0; dir < 2; dir++) {
-        icv_mat3 R = Rref;
-        icv_vec3 om = w;
-        double tc = p->t_ref;
-        for (int k = 0; k < p->n; k++) {
-            int i = dir == 0 ? k : p->n - 1 - k;
-            if ((dir == 0 && p->t[i] < p->t_ref) || (dir == 1 && p->t[i] >= p->t_ref))
-                continue;
-            icv_rigid_rotate_steps(R, om, p->inertia, p->t[i] - tc, FIT_TURN, &R, &om);
-            tc = p->t[i];
-            R_out[i] = R;
-        }
+    if (p->collinear)
+        return j % 2 == 0 ? p->e1 : p->e2;
+    return icv_v3(j % 3 == 0, j % 3 == 1, j % 3 == 2);
+}
+
+/* the free motion's attitudes from (R0, u) at every t_i */
+static void motion(const rot_problem *p, icv_vec3 u, icv_mat3 *F)
+{
+    icv_free_rotation fr;
+    icv_free_rotation_init(&fr, p->R0, u, p->inertia);
+    for (int i = 0; i < p->n; i++)
+        icv_free_rotation_at(&fr, p->t[i] - p->t_ref, &F[i], NULL);
+}
+
+static void cached_motion(rot_problem *p, icv_vec3 u)
+{
+    if (!p->F_valid || p->F_u.x != u.x || p->F_u.y != u.y || p->F_u.z != u.z) {
+        motion(p, u, p->F);
+        p->F_u = u;
+        p->F_valid = 1;
+    }
+}
+
+/* the weighted residuals of model attitudes E F[i] */
+static void residuals_of(const rot_problem *p, icv_mat3 E, const icv_mat3 *F, gsl_vector *f)
+{
+    for (int i = 0; i < p->n; i++) {
+        icv_mat3 R = icv_m3_mul(E, F[i]);
+        icv_vec3 r;
+        if (p->collinear)
+            r = icv_v3_sub(icv_m3_apply(R, p->axis), icv_m3_apply(p->R_meas[i], p->axis));
+        else
+            r = icv_rot_to_axis_angle(icv_m3_mul(icv_m3_transpose(p->R_meas[i]), R));
+        gsl_vector_set(f, (size_t)(3 * i), p->w * r.x);
+        gsl_vector_set(f, (size_t)(3 * i + 1), p->w * r.y);
+        gsl_vector_set(f, (size_t)(3 * i + 2), p->w * r.z);
     }
 }
 
 static int residuals(const gsl_vector *x, void *data, gsl_vector *f)
 {
-    const rot_problem *p = data;
-    icv_mat3 *R = p->scratch;
-    model_attitudes(p, x, R);
-    for (int i = 0; i < p->n; i++) {
-        icv_vec3 r;
-        if (p->collinear)
-            r = icv_v3_sub(icv_m3_apply(R[i], p->axis), icv_m3_apply(p->R_meas[i], p->axis));
-        else
-            r = icv_rot_to_axis_angle(icv_m3_mul(icv_m3_transpose(p->R_meas[i]), R[i]));
-        gsl_vector_set(f, (size_t)(3 * i), p->w * r.x);
-        gsl_vector_set(f, (size_t)(3 * i + 1), p->w * r.y);
-        gsl_vector_set(f, (size_t)(3 * i + 2), p->w * r.z);
+    rot_problem *p = data;
+    icv_vec3 d, u;
+    unpack(p, x, &d, &u);
+    cached_motion(p, u);
+    residuals_of(p, icv_rot_from_axis_angle(d), p->F, f);
+    return GSL_SUCCESS;
+}
+
+/* Forward differences (steps of sqrt(eps) relative, as GSL's own): the attitude
+ * columns from the cached motion turned, u's from a new motion each. */
+static int jacobian(const gsl_vector *x, void *data, gsl_matrix *J)
+{
+    rot_problem *p = data;
+    icv_vec3 d, u;
+    unpack(p, x, &d, &u);
+    cached_motion(p, u);
+    size_t m = (size_t)(3 * p->n), P = p->collinear ? 4 : 6, half = P / 2;
+    gsl_vector *f0 = gsl_vector_alloc(m), *f1 = gsl_vector_alloc(m);
+    if (!f0 || !f1) {
+        gsl_vector_free(f0);
+        gsl_vector_free(f1);
+        return GSL_ENOMEM;
     }
+    icv_mat3 E = icv_rot_from_axis_angle(d);
+    residuals_of(p, E, p->F, f0);
+    for (size_t j = 0; j < P; j++) {
+        double h = GSL_SQRT_DBL_EPSILON * fmax(fabs(gsl_vector_get(x, j)), 1.0);
+        icv_vec3 dir = icv_v3_scale(direction(p, (int)j), h);
+        if (j < half) {
+            residuals_of(p, icv_rot_from_axis_angle(icv_v3_add(d, dir)), p->F, f1);
+        } else {
+            motion(p, icv_v3_add(u, dir), p->F2);
+            residuals_of(p, E, p->F2, f1);
+        }
+        for (size_t i = 0; i < m; i++)
+            gsl_matrix_set(J, i, j, (gsl_vector_get(f1, i) - gsl_vector_get(f0, i)) / h);
+    }
+    gsl_vector_free(f0);
+    gsl_vector_free(f1);
     return GSL_SUCCESS;
 }
 
@@ -110,8 +165,16 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
     for (int i = 1; i < n; i++)
         if (fabs(t[i] - t_ref) < fabs(t[near] - t_ref))
             near = i;
-    rot_problem p = {t, R_meas, n, t_ref, inertia_body, collinear, icv_v3_unit(axis_body), R_meas[near],
-                     sigma_angle > 0 ? 1.0 / sigma_angle : 1.0, NULL, {0, 0, 0}, {0, 0, 0}};
+    rot_problem p = {0};
+    p.t = t;
+    p.R_meas = R_meas;
+    p.n = n;
+    p.t_ref = t_ref;
+    p.inertia = inertia_body;
+    p.collinear = collinear;
+    p.axis = icv_v3_unit(axis_body);
+    p.R0 = R_meas[near];
+    p.w = sigma_angle > 0 ? 1.0 / sigma_angle : 1.0;
     icv_vec3 w0 = omega_guess(t, R_meas, n);
     if (collinear) { /* the spin about the rod's line is not in the data */
         icv_vec3 a = icv_m3_apply(R_meas[near], p.axis);
@@ -119,11 +182,9 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
     }
     /* move the start from t[near] to t_ref */
     {
-        icv_mat3 Rs;
-        icv_vec3 ws;
-        icv_rigid_rotate_steps(R_meas[near], w0, inertia_body, t_ref - t[near], FIT_TURN, &Rs, &ws);
-        p.R0 = Rs;
-        w0 = ws;
+        icv_free_rotation fr;
+        icv_free_rotation_init(&fr, R_meas[near], w0, inertia_body);
+        icv_free_rotation_at(&fr, t_ref - t[near], &p.R0, &w0);
     }
     /* Continuation: fit the frames nearest t_ref first (where the mean rate is a
      * good start), then double the window. A tumbling asymmetric body's omega
@@ -138,11 +199,14 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
     }
     gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
     gsl_multifit_nlinear_workspace *ws = NULL;
-    gsl_matrix *cov = gsl_matrix_alloc(P, P);
-    p.scratch = malloc(sizeof *p.scratch * (size_t)n);
-    if (!cov || !p.scratch) {
+    gsl_matrix *cov = gsl_matrix_alloc(P, P), *Jc = gsl_matrix_alloc((size_t)(3 * n), P);
+    p.F = malloc(sizeof *p.F * (size_t)n);
+    p.F2 = malloc(sizeof *p.F2 * (size_t)n);
+    if (!cov || !Jc || !p.F || !p.F2) {
         gsl_matrix_free(cov);
-        free(p.scratch);
+        gsl_matrix_free(Jc);
+        free(p.F);
+        free(p.F2);
         return icv_err_set(err, ICV_ENOMEM, "rotation fit: out of memory");
     }
     double x0[6] = {0, 0, 0, w0.x, w0.y, w0.z};
@@ -153,6 +217,7 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
     gsl_vector_view xv = gsl_vector_view_array(x0, P);
     gsl_multifit_nlinear_fdf fdf = {0};
     fdf.f = residuals;
+    fdf.df = jacobian;
     fdf.p = P;
     fdf.params = &p;
     int rc = 0, info, status = 0;
@@ -167,6 +232,7 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
         p.t = t + lo;
         p.R_meas = R_meas + lo;
         p.n = m;
+        p.F_valid = 0;
         fdf.n = (size_t)(3 * m);
         gsl_multifit_nlinear_free(ws);
         ws = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, fdf.n, P);
@@ -191,7 +257,6 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
     }
     gsl_vector *x = gsl_multifit_nlinear_position(ws);
     gsl_vector *f = gsl_multifit_nlinear_residual(ws);
-    gsl_matrix *J = gsl_multifit_nlinear_jac(ws);
     double chisq;
     gsl_blas_ddot(f, f, &chisq);
     /* a collinear rod gives 2 independent residuals per pose */
@@ -199,45 +264,74 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
     if (dof < 1)
         dof = 1;
     out->chi2_dof = chisq / dof;
-    gsl_multifit_nlinear_covar(J, 1e-12, cov);
-    double scale = sigma_angle > 0 ? 1.0 : out->chi2_dof;
-    /* covariance of (d, omega) in surface axes: x = B y with B = I, or for a rod
-     * B = [e1 e2] per block, so cov_x = B cov_y B^T */
-    double B[6][6] = {{0}};
+    icv_vec3 d, u;
+    unpack(&p, x, &d, &u);
+    icv_mat3 E = icv_rot_from_axis_angle(d);
+    out->R = icv_m3_mul(E, p.R0);
+    out->omega = icv_m3_apply(E, u); /* for a rod: perpendicular to the fitted rod */
+    out->spin_observable = !collinear;
+    /* The covariance at the solution re-centred (R0 the fitted attitude, d = 0,
+     * u = omega; the same motion), where a change (dd, du) moves the attitude by
+     * exp([dd]x) and omega by du - omega x dd to first order. */
+    p.R0 = out->R;
+    p.e1 = icv_m3_apply(E, p.e1);
+    p.e2 = icv_m3_apply(E, p.e2);
+    p.F_valid = 0;
+    double xc[6] = {0, 0, 0, out->omega.x, out->omega.y, out->omega.z};
     if (collinear) {
-        for (int blk = 0; blk < 2; blk++)
-            for (int a = 0; a < 3; a++) {
-                B[3 * blk + a][2 * blk] = icv_v3_get(p.e1, a);
-                B[3 * blk + a][2 * blk + 1] = icv_v3_get(p.e2, a);
-            }
-    } else {
-        for (int a = 0; a < 6; a++)
-            B[a][a] = 1;
+        xc[2] = icv_v3_dot(out->omega, p.e1);
+        xc[3] = icv_v3_dot(out->omega, p.e2);
+    }
+    gsl_vector_view xcv = gsl_vector_view_array(xc, P);
+    if (jacobian(&xcv.vector, &p, Jc) != GSL_SUCCESS) {
+        rc = icv_err_set(err, ICV_ENOMEM, "rotation fit: out of memory");
+        goto done;
+    }
+    gsl_multifit_nlinear_covar(Jc, 1e-12, cov);
+    double scale = sigma_angle > 0 ? 1.0 : out->chi2_dof;
+    { /* residuals correlated from pose to pose: fewer independent poses */
+        icv_vec3 *r = malloc(sizeof *r * (size_t)n);
+        if (!r) {
+            rc = icv_err_set(err, ICV_ENOMEM, "rotation fit: out of memory");
+            goto done;
+        }
+        for (int i = 0; i < n; i++)
+            r[i] = icv_v3(gsl_vector_get(f, (size_t)(3 * i)), gsl_vector_get(f, (size_t)(3 * i + 1)),
+                          gsl_vector_get(f, (size_t)(3 * i + 2)));
+        scale *= analysis_correlation_inflation(r, n);
+        free(r);
+    }
+    /* covariance of (attitude perturbation, omega) in surface axes: = A B cov B^T A^T,
+     * B the parameters' directions (I, or [e1 e2] per block for a rod), A =
+     * [[I, 0], [-[omega]x, I]] */
+    double AB[6][6] = {{0}};
+    for (size_t j = 0; j < P; j++) {
+        icv_vec3 dir = direction(&p, (int)j);
+        int blk = j < P / 2 ? 0 : 1;
+        icv_vec3 dw = blk ? dir : icv_v3_scale(icv_v3_cross(out->omega, dir), -1.0);
+        for (int a = 0; a < 3; a++) {
+            if (!blk)
+                AB[a][j] = icv_v3_get(dir, a);
+            AB[3 + a][j] = icv_v3_get(dw, a);
+        }
     }
     for (int r = 0; r < 6; r++)
         for (int c = 0; c < 6; c++) {
             double acc = 0;
             for (size_t i2 = 0; i2 < P; i2++)
                 for (size_t j2 = 0; j2 < P; j2++)
-                    acc += B[r][i2] * gsl_matrix_get(cov, i2, j2) * B[c][j2];
+                    acc += AB[r][i2] * gsl_matrix_get(cov, i2, j2) * AB[c][j2];
             out->cov[r][c] = scale * acc;
         }
-    icv_vec3 d, w;
-    unpack(&p, x, &d, &w);
-    out->R = icv_m3_mul(icv_rot_from_axis_angle(d), p.R0);
-    out->omega = w;
-    out->spin_observable = !collinear;
-    if (collinear) { /* perpendicular to the fitted rod, not the starting one */
-        icv_vec3 a = icv_m3_apply(out->R, p.axis);
-        out->omega = icv_v3_sub(w, icv_v3_scale(a, icv_v3_dot(w, a)));
-    }
     out->attitude_sd = icv_v3(sqrt(out->cov[0][0]), sqrt(out->cov[1][1]), sqrt(out->cov[2][2]));
     out->omega_sd = icv_v3(sqrt(out->cov[3][3]), sqrt(out->cov[4][4]), sqrt(out->cov[5][5]));
     out->rms = sqrt(chisq / (3.0 * n)) / p.w;
     out->iterations = (int)gsl_multifit_nlinear_niter(ws);
 done:
-    free(p.scratch);
+    free(p.F);
+    free(p.F2);
     gsl_matrix_free(cov);
+    gsl_matrix_free(Jc);
     gsl_multifit_nlinear_free(ws);
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/analysis_internal.h"
 
 int analysis_tracks_alloc(analysis_tracks *tr, int n_frames, int n_markers, int with_sigma, icv_err *err)
 {
@@ -161,5 +162,65 @@ int analysis_tracks_read_csv(const char *path, analysis_tracks *tr, icv_err *err
     fclose(f);
     if (rc)
         analysis_tracks_free(tr);
+    return rc;
+}
+
+int analysis_tracks_read_quality(const char *path, analysis_tracks *tr, icv_err *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return icv_err_set(err, ICV_EIO, "%s: cannot open: %s", path, strerror(errno));
+    size_t np = (size_t)tr->n_frames * (size_t)tr->n_markers;
+    double *sig = malloc(sizeof *sig * (np ? np : 1)), *sorted = malloc(sizeof *sorted * (np ? np : 1));
+    int rc = 0, lineno = 1, n_known = 0, row = 0;
+    char line[1024];
+    if (!sig || !sorted)
+        rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
+    else if (!fgets(line, sizeof line, f) || strncmp(line, "frame,time_s,marker,residual_px,cov_xx_m2", 41))
+        rc = icv_err_set(err, ICV_EFORMAT, "%s:1: not a tracks3d_quality.csv header", path);
+    for (size_t i = 0; !rc && i < np; i++)
+        sig[i] = NAN;
+    while (!rc && fgets(line, sizeof line, f)) {
+        lineno++;
+        if (line[0] == '\n' || line[0] == '\r')
+            continue;
+        char *s = line;
+        double v[9];
+        for (int c = 0; c < 9 && !rc; c++) {
+            char *fl = field(&s);
+            if (!fl || !parse_num(fl, &v[c]))
+                rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: column %d is not a number", path, lineno, c + 1);
+        }
+        if (rc)
+            break;
+        /* rows come in frame order: find the frame's row in the tracks */
+        while (row < tr->n_frames && tr->frame[row] < (int)v[0])
+            row++;
+        int k = (int)v[2];
+        if (row >= tr->n_frames || tr->frame[row] != (int)v[0] || k < 0 || k >= tr->n_markers)
+            continue; /* a point tracks3d.csv does not have */
+        double tr3 = v[4] + v[7] + v[8]; /* cov_xx + cov_yy + cov_zz, m^2 */
+        if (tr3 > 0)
+            sig[row * tr->n_markers + k] = sqrt(tr3 / 3);
+    }
+    fclose(f);
+    if (!rc) {
+        for (size_t i = 0; i < np; i++)
+            if (isfinite(sig[i]))
+                sorted[n_known++] = sig[i];
+        if (n_known == 0)
+            rc = icv_err_set(err, ICV_EFORMAT, "%s: no covariance for any point of the tracks", path);
+    }
+    if (!rc) { /* points without a covariance get the median sigma */
+        double med = analysis_median(sorted, n_known);
+        for (size_t i = 0; i < np; i++)
+            if (!isfinite(sig[i]))
+                sig[i] = med;
+        free(tr->sigma);
+        tr->sigma = sig;
+        sig = NULL;
+    }
+    free(sig);
+    free(sorted);
     return rc;
 }

@@ -58,6 +58,28 @@ static int find_capture_tag(const AVDictionary *m, capture_info *info)
     return 0;
 }
 
+/* A constant-rate video in a coarse time base (240 fps in Matroska's 1 ms: 4 or 5 ms
+ * steps) holds each frame's time rounded to the tick. When every time lies within half
+ * a tick of a whole number of nominal periods (gaps allowed), those are the times the
+ * camera took the frames: use them, rather than an error of up to half a tick (0.5 ms,
+ * an eighth of a frame at 240 fps). Anything else (VFR, jitter) is left as it is. */
+static void snap_to_nominal_grid(capture_source *s)
+{
+    double period = 1.0 / s->info.nominal_fps, tick = s->tick_s;
+    if (s->info.is_image_sequence || s->n < 2 || !(tick > 1e-6 * period) || tick >= period)
+        return;
+    double half = 0.5 * tick + 1e-9 * period;
+    long prev = -1;
+    for (long i = 0; i < s->n; i++) {
+        long k = lround(s->pts_s[i] / period);
+        if (k <= prev || fabs(s->pts_s[i] - (double)k * period) > half)
+            return;
+        prev = k;
+    }
+    for (long i = 0; i < s->n; i++)
+        s->pts_s[i] = (double)lround(s->pts_s[i] / period) * period;
+}
+
 void capture_rate_resolve(capture_source *s, const AVDictionary *format_meta, const AVDictionary *stream_meta)
 {
     capture_info *in = &s->info;
@@ -72,6 +94,7 @@ void capture_rate_resolve(capture_source *s, const AVDictionary *format_meta, co
     }
     if (in->nominal_fps <= 0 || !isfinite(in->nominal_fps))
         in->nominal_fps = med > 0 ? 1.0 / med : 25.0;
+    snap_to_nominal_grid(s);
 
     if (s->opt.capture_fps > 0) {
         in->capture_fps = s->opt.capture_fps;

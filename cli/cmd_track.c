@@ -71,11 +71,12 @@ int cmd_track(int argc, char **argv)
     for (int c = 0; c < r.n_cameras; c++)
         printf("camera %-8s %6ld frames, %6ld 2D points, %d track identities\n", r.camera_id[c], r.frames[c],
                r.points2d[c], r.identities[c]);
-    if (r.n_cameras == 2) {
-        printf("sync: second camera offset %.3f frames (%s)", r.offset_initial_frames[1], r.sync_source);
-        if (r.offset_refined)
-            printf(", refined from the motion to %.3f +- %.3f frames (epipolar RMS %.3f px)", r.offset_frames[1],
-                   r.offset_sigma_frames, r.offset_residual_px);
+    for (int c = 1; c < r.n_cameras; c++) {
+        printf("sync: camera %s offset %.3f frames (%s)", r.camera_id[c], r.offset_initial_frames[c],
+               r.sync_source);
+        if (r.offset_refined_each[c])
+            printf(", refined from the motion to %.3f +- %.3f frames (epipolar RMS %.3f px)", r.offset_frames[c],
+                   r.offset_sigma_each[c], r.offset_residual_each_px[c]);
         printf("\n");
     }
     printf("3D (%s): %ld rows, %ld marker positions (%ld with an interpolated second view, %ld bands moved to "

@@ -120,4 +120,50 @@ int icv_rigid_rotate(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, double
 int icv_rigid_rotate_steps(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, double dt, double max_turn,
                            icv_mat3 *R, icv_vec3 *omega);
 
+/* Torque-free rotation in closed form, set up once from one state and evaluated
+ * at any time in O(1) (rigid_motion.c): what the analysis fits need, since they
+ * evaluate one motion at every frame of a window many times over.
+ * - an asymmetric body: Euler's equations solved by Jacobi's elliptic functions
+ *   (GSL gsl_sf_elljac_e) and the angle about the angular momentum by the
+ *   incomplete elliptic integral of the third kind (gsl_sf_ellint_P_e): Landau &
+ *   Lifshitz, Mechanics, sec. 37, for either kind of polhode (omega circling the
+ *   major or the minor axis);
+ * - a symmetric body (two principal moments equal within 1e-12): the symmetric
+ *   top's rotations (exact);
+ * - at rest, or within 1e-13 (relative) of the separatrix where the elliptic
+ *   period diverges: icv_rigid_rotate_steps (RK4, 2e-3 rad per step).
+ * The inertia may be any symmetric positive definite body-frame tensor (its
+ * principal axes by GSL's gsl_eigen_symmv). tests/core/test_free_rotation.c
+ * checks it against RK4 integration of Euler's equations. */
+typedef struct {
+    int kind;                /* ICV_FREE_* */
+    icv_mat3 R0, inertia;    /* the state it was set up from (for the fallback) */
+    icv_vec3 omega0;         /* rad/s, surface frame */
+    icv_vec3 L;              /* kg m^2/s, angular momentum, surface frame */
+    /* symmetric top */
+    double Ip, kappa;        /* kg m^2 (the equal moment), rad/s (spin rate about e3) */
+    icv_vec3 e3;             /* symmetry axis, body frame */
+    /* asymmetric body: principal frame P (body coordinates of the axes 1, 2, 3; axis 3
+     * is the one the polhode circles, 2 the intermediate), W(t) = S Rz(phi) G(t) maps
+     * principal to surface coordinates, R(t) = W(t) P^T */
+    icv_mat3 P, S;
+    double I1, I2, I3;       /* kg m^2, moments about axes 1, 2, 3 */
+    double A1, A2, A3;       /* rad/s: Omega = (A1 cn, A2 sn, A3 dn) */
+    double lambda, m;        /* 1/s: tau = tau0 + lambda t; m = k^2 */
+    double tau0, K;          /* elliptic argument at t = 0; quarter period K(k) */
+    double n_gsl, Pi_c, Pi0; /* GSL's n of P(phi, k, n); complete P; P(am tau0) */
+    double rate, c_phi;      /* phi(t) = rate t + c_phi (P(am tau) - Pi0) */
+    double s1, s2;           /* psi: (cos, sin) proportional to (s2 sn, s1 cn) */
+    double q1, q2;           /* |M_12| = sqrt(q1 cn^2 + q2 sn^2) (kg m^2/s) */
+} icv_free_rotation;
+
+enum { ICV_FREE_REST = 0, ICV_FREE_SYMMETRIC = 1, ICV_FREE_ELLIPTIC = 2, ICV_FREE_NUMERIC = 3 };
+
+/* Sets up the motion from R0 (body -> surface) and omega0 (rad/s, surface frame) at
+ * t = 0 with the body-frame inertia (kg m^2, about the centre of mass). */
+void icv_free_rotation_init(icv_free_rotation *f, icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body);
+/* The attitude R (body -> surface) and omega (rad/s, surface frame) at time t (s,
+ * may be negative). Either pointer may be NULL. */
+void icv_free_rotation_at(const icv_free_rotation *f, double t, icv_mat3 *R, icv_vec3 *omega);
+
 #endif

@@ -8,6 +8,12 @@
  *   axial inertia is nearly zero, where a Munthe-Kaas step of that size diverges
  *   (|omega| 10 -> 3225 rad/s measured; its stages turn the transverse angular
  *   momentum into the near-singular axial direction). */
+#include <gsl/gsl_eigen.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_sf_ellint.h>
+#include <gsl/gsl_sf_elljac.h>
+#include <string.h>
+
 #include "core/geom.h"
 
 static icv_quat qmul(icv_quat a, icv_quat b)
@@ -166,4 +172,198 @@ int icv_rigid_rotate_steps(icv_mat3 R0, icv_vec3 omega0, icv_mat3 inertia_body, 
     *R = icv_quat_to_matrix(q);
     *omega = omega_of(q, inv_body, L);
     return steps;
+}
+
+/* ---- closed form (icv_free_rotation) ------------------------------------- */
+
+/* Principal moments d and axes (columns of V, a proper rotation) of a symmetric
+ * body tensor: read off when it is diagonal, else GSL's symmetric eigensolver.
+ * Returns -1 when it is not positive definite. */
+static int principal_axes(icv_mat3 I, double d[3], icv_mat3 *V)
+{
+    int diagonal = 1;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (i != j && I.m[i][j] != 0)
+                diagonal = 0;
+    if (diagonal) {
+        *V = icv_m3_identity();
+        for (int i = 0; i < 3; i++)
+            d[i] = I.m[i][i];
+    } else {
+        double a[9], ev[9], val[3];
+        for (int i = 0; i < 3; i++)
+            for (int j = 0; j < 3; j++)
+                a[3 * i + j] = 0.5 * (I.m[i][j] + I.m[j][i]);
+        gsl_matrix_view am = gsl_matrix_view_array(a, 3, 3), evm = gsl_matrix_view_array(ev, 3, 3);
+        gsl_vector_view vv = gsl_vector_view_array(val, 3);
+        gsl_eigen_symmv_workspace *ws = gsl_eigen_symmv_alloc(3);
+        int bad = !ws || gsl_eigen_symmv(&am.matrix, &vv.vector, &evm.matrix, ws) != GSL_SUCCESS;
+        gsl_eigen_symmv_free(ws);
+        if (bad)
+            return -1;
+        for (int i = 0; i < 3; i++) {
+            d[i] = val[i];
+            for (int j = 0; j < 3; j++)
+                V->m[i][j] = ev[3 * i + j];
+        }
+        if (icv_m3_det(*V) < 0)
+            for (int i = 0; i < 3; i++)
+                V->m[i][2] = -V->m[i][2];
+    }
+    return d[0] > 0 && d[1] > 0 && d[2] > 0 ? 0 : -1;
+}
+
+static icv_vec3 column(icv_mat3 a, int j) { return icv_v3(a.m[0][j], a.m[1][j], a.m[2][j]); }
+
+static icv_mat3 from_columns(icv_vec3 a, icv_vec3 b, icv_vec3 c)
+{
+    return (icv_mat3){{{a.x, b.x, c.x}, {a.y, b.y, c.y}, {a.z, b.z, c.z}}};
+}
+
+/* The rotation G = Rx(theta) Rz(psi) that takes the unit angular momentum in the
+ * principal frame, m = (sin theta sin psi, sin theta cos psi, cos theta), onto e_z,
+ * from the elliptic functions at tau (L&L eq. 37.12's angles) */
+static icv_mat3 nutation(const icv_free_rotation *f, double sn, double cn, double dn)
+{
+    double cp = f->s2 * sn, sp = f->s1 * cn, h = hypot(cp, sp);
+    cp /= h;
+    sp /= h;
+    double m12 = sqrt(f->q1 * cn * cn + f->q2 * sn * sn), m3 = f->I3 * f->A3 * dn, hm = hypot(m12, m3);
+    double st = m12 / hm, ct = m3 / hm;
+    /* Rx(theta) Rz(psi) written out */
+    return (icv_mat3){{{cp, -sp, 0}, {ct * sp, ct * cp, -st}, {st * sp, st * cp, ct}}};
+}
+
+/* sn, cn, dn and the unwrapped amplitude's P(am tau, k, n) at tau: tau is reduced by
+ * whole half periods 2K, over which sn and cn change sign and P grows by 2 Pi_c */
+static int elliptic_at(const icv_free_rotation *f, double tau, double *sn, double *cn, double *dn, double *Pi)
+{
+    double j = nearbyint(tau / (2 * f->K)), tr = tau - 2 * f->K * j;
+    if (gsl_sf_elljac_e(tr, f->m, sn, cn, dn) != GSL_SUCCESS)
+        return -1;
+    gsl_sf_result r;
+    if (gsl_sf_ellint_P_e(atan2(*sn, *cn), sqrt(f->m), f->n_gsl, GSL_PREC_DOUBLE, &r) != GSL_SUCCESS)
+        return -1;
+    *Pi = r.val + 2 * j * f->Pi_c;
+    if (fmod(fabs(j), 2.0) == 1.0) {
+        *sn = -*sn;
+        *cn = -*cn;
+    }
+    return 0;
+}
+
+void icv_free_rotation_init(icv_free_rotation *f, icv_mat3 R0, icv_vec3 omega0, icv_mat3 I)
+{
+    memset(f, 0, sizeof *f);
+    f->R0 = R0;
+    f->omega0 = omega0;
+    f->inertia = I;
+    f->kind = ICV_FREE_NUMERIC;
+    double d[3];
+    icv_mat3 V;
+    if (principal_axes(I, d, &V))
+        return;
+    f->L = icv_m3_apply(icv_m3_rotate_tensor(R0, I), omega0);
+    if (!(icv_v3_norm(omega0) > 0)) {
+        f->kind = ICV_FREE_REST;
+        return;
+    }
+    for (int k = 0; k < 3; k++) {
+        double a = d[(k + 1) % 3], b = d[(k + 2) % 3];
+        if (fabs(a - b) <= 1e-12 * fmax(a, b)) { /* the other two are equal: k is the symmetry axis */
+            f->kind = ICV_FREE_SYMMETRIC;
+            f->Ip = a;
+            f->e3 = column(V, k);
+            f->kappa = (1 / d[k] - 1 / a) * icv_v3_dot(f->L, icv_m3_apply(R0, f->e3));
+            return;
+        }
+    }
+    /* order the axes: 3 is the one the polhode circles (the major axis when
+     * M^2 > 2 E I_mid, else the minor), 2 the intermediate, 1 = 2 x 3 */
+    int lo = 0, hi = 0;
+    for (int k = 1; k < 3; k++) {
+        if (d[k] < d[lo])
+            lo = k;
+        if (d[k] > d[hi])
+            hi = k;
+    }
+    int mid = 3 - lo - hi;
+    icv_vec3 Wb = icv_m3_apply(icv_m3_transpose(icv_m3_mul(R0, V)), omega0); /* principal components */
+    double w[3] = {Wb.x, Wb.y, Wb.z};
+    /* M^2 - 2 E I_mid as a sum without cancellation */
+    double sep = 0;
+    for (int k = 0; k < 3; k++)
+        sep += d[k] * w[k] * w[k] * (d[k] - d[mid]);
+    int a3 = sep >= 0 ? hi : lo, a1 = sep >= 0 ? lo : hi;
+    icv_vec3 e3 = column(V, a3), e2 = column(V, mid);
+    f->P = from_columns(icv_v3_cross(e2, e3), e2, e3);
+    double I1 = d[a1], I2 = d[mid], I3 = d[a3];
+    icv_vec3 Om = icv_m3_apply(icv_m3_transpose(icv_m3_mul(R0, f->P)), omega0);
+    double O1 = Om.x, O2 = Om.y, O3 = Om.z;
+    /* 2 E I3 - M^2 and M^2 - 2 E I1, written so that neither cancels (both have the
+     * sign of I3 - I1) */
+    double Q3 = I1 * O1 * O1 * (I3 - I1) + I2 * O2 * O2 * (I3 - I2);
+    double Q1 = I2 * O2 * O2 * (I2 - I1) + I3 * O3 * O3 * (I3 - I1);
+    double m = (I2 - I1) * Q3 / ((I3 - I2) * Q1);
+    if (!(O3 != 0) || !(m >= 0) || !(m < 1 - 1e-13) || !isfinite(m))
+        return; /* on (or numerically at) the separatrix: numerical */
+    f->I1 = I1;
+    f->I2 = I2;
+    f->I3 = I3;
+    f->m = m;
+    f->A1 = sqrt(Q3 / (I1 * (I3 - I1)));
+    f->A2 = sqrt(Q3 / (I2 * (I3 - I2)));
+    f->A3 = copysign(sqrt(Q1 / (I3 * (I3 - I1))), O3);
+    f->lambda = copysign(sqrt((I3 - I2) * Q1 / (I1 * I2 * I3)), O3 * (I3 - I2));
+    f->n_gsl = -I3 * (I1 - I2) / (I1 * (I3 - I2)); /* L&L's 1 - n sn^2 is GSL's 1 + n sin^2 */
+    f->s1 = sqrt(I1 / fabs(I3 - I1));
+    f->s2 = sqrt(I2 / fabs(I3 - I2));
+    f->q1 = fabs(Q3) * I1 / fabs(I3 - I1);
+    f->q2 = fabs(Q3) * I2 / fabs(I3 - I2);
+    double k = sqrt(m);
+    double am0 = atan2(O2 * sqrt(I2 * fabs(I3 - I2)), O1 * sqrt(I1 * fabs(I3 - I1)));
+    gsl_sf_result K, Pc, F0, P0;
+    if (gsl_sf_ellint_Kcomp_e(k, GSL_PREC_DOUBLE, &K) || gsl_sf_ellint_Pcomp_e(k, f->n_gsl, GSL_PREC_DOUBLE, &Pc) ||
+        gsl_sf_ellint_F_e(am0, k, GSL_PREC_DOUBLE, &F0) || gsl_sf_ellint_P_e(am0, k, f->n_gsl, GSL_PREC_DOUBLE, &P0))
+        return;
+    f->K = K.val;
+    f->Pi_c = Pc.val;
+    f->tau0 = F0.val;
+    f->Pi0 = P0.val;
+    /* phi' = |M| (1/I3 + (I3 - I1)/(I1 I3) / (1 - n sn^2)) (from L&L eq. 37.16) */
+    double M = icv_v3_norm(f->L);
+    f->rate = M / I3;
+    f->c_phi = M * (I3 - I1) / (I1 * I3 * f->lambda);
+    double sn, cn, dn, Pi;
+    if (elliptic_at(f, f->tau0, &sn, &cn, &dn, &Pi))
+        return;
+    /* S = R0 P G(0)^T, so that W(0) = R0 P */
+    f->S = icv_m3_mul(icv_m3_mul(R0, f->P), icv_m3_transpose(nutation(f, sn, cn, dn)));
+    f->Pi0 = Pi; /* P at tau0 as elliptic_at computes it, so that phi(0) = 0 exactly */
+    f->kind = ICV_FREE_ELLIPTIC;
+}
+
+void icv_free_rotation_at(const icv_free_rotation *f, double t, icv_mat3 *R, icv_vec3 *omega)
+{
+    icv_mat3 Rt = f->R0;
+    icv_vec3 wt = f->omega0;
+    double sn, cn, dn, Pi;
+    if (f->kind == ICV_FREE_SYMMETRIC) {
+        Rt = icv_m3_mul(icv_m3_mul(icv_rot_from_axis_angle(icv_v3_scale(f->L, t / f->Ip)), f->R0),
+                        icv_rot_from_axis_angle(icv_v3_scale(f->e3, f->kappa * t)));
+        /* omega = R I^-1 R^T L = L/Ip + kappa (R e3), since L . R e3 is conserved */
+        wt = icv_v3_add(icv_v3_scale(f->L, 1 / f->Ip), icv_v3_scale(icv_m3_apply(Rt, f->e3), f->kappa));
+    } else if (f->kind == ICV_FREE_ELLIPTIC && elliptic_at(f, f->tau0 + f->lambda * t, &sn, &cn, &dn, &Pi) == 0) {
+        double phi = f->rate * t + f->c_phi * (Pi - f->Pi0);
+        icv_mat3 W = icv_m3_mul(icv_m3_mul(f->S, icv_rot_z(phi)), nutation(f, sn, cn, dn));
+        Rt = icv_m3_mul(W, icv_m3_transpose(f->P));
+        wt = icv_m3_apply(W, icv_v3(f->A1 * cn, f->A2 * sn, f->A3 * dn));
+    } else if (f->kind != ICV_FREE_REST) { /* the separatrix, or GSL failed (not seen) */
+        icv_rigid_rotate_steps(f->R0, f->omega0, f->inertia, t, 2e-3, &Rt, &wt);
+    }
+    if (R)
+        *R = Rt;
+    if (omega)
+        *omega = wt;
 }

@@ -59,9 +59,11 @@ static int write_experiment(const synth_scenario *sc, const char *dir, icv_err *
     if (sc->render.flash_duration_s > 0 && sc->render.flash_gain > 0) {
         fprintf(fp, "sync: {method: flash}\n");
     } else if (sc->n_cameras > 1) {
+        /* capture's convention: an event at time t is at frame t * fps + offset, while
+         * synth's frame n is at t = (n + start_offset_frames) / fps: opposite signs */
         fprintf(fp, "sync: {offsets: {");
         for (int i = 0; i < sc->n_cameras; i++)
-            fprintf(fp, "%s%s: %.17g", i ? ", " : "", sc->cameras[i].id, sc->cameras[i].start_offset_frames);
+            fprintf(fp, "%s%s: %.17g", i ? ", " : "", sc->cameras[i].id, -sc->cameras[i].start_offset_frames);
         fprintf(fp, "}}\n");
     } else {
         fprintf(fp, "sync: {method: none}\n");

@@ -48,13 +48,17 @@ void track_frame_background(struct track_detector_ws *w, const track_frame *f, d
     *noise = 1.4826 * r;
 }
 
-double track_auto_threshold(const track_detector *d, double noise)
+double track_auto_threshold(const track_detector *d, double noise, double headroom)
 {
     /* one gray level (the quantum) is the floor of the noise: a noiseless frame still
      * needs a threshold above its rounding */
     double t = d->threshold_k_sigma * fmax(noise, 1.0);
+    /* a marker cannot rise above saturation: over a background lifted towards it (the
+     * flash), the peak to expect is at most the headroom left. Without this the flash
+     * frame of sample 02 (background 228, markers at 255) was thresholded at 348 and
+     * lost every marker */
     if (d->ws->peak_ref > 0)
-        t = fmax(t, d->threshold_fraction * d->ws->peak_ref);
+        t = fmax(t, d->threshold_fraction * fmin(d->ws->peak_ref, headroom));
     return t;
 }
 

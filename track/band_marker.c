@@ -53,8 +53,8 @@ void pl_band_correct(const pl_band *b, const pl_calib *cal, int nc, icv_vec3 axi
 {
     icv_vec3 Xc = icv_v3_add(icv_m3_apply(cal->surf.R, c->X), cal->surf.t); /* camera frame */
     for (int iter = 0; iter < 2; iter++) {
-        track_view v[2];
-        for (int k = 0; k < nc; k++) {
+        track_view v[ICV_MAX_CAMERAS];
+        for (int k = 0; k < c->nv; k++) {
             v[k] = c->v[k];
             icv_vec3 w = icv_v3_sub(view_centre(&v[k]), Xc);
             icv_vec3 wp = icv_v3_unit(icv_v3_sub(w, icv_v3_scale(axis, icv_v3_dot(w, axis))));
@@ -66,8 +66,8 @@ void pl_band_correct(const pl_band *b, const pl_calib *cal, int nc, icv_vec3 axi
             v[k].v -= v1 - v0;
         }
         track_point3d X;
-        if (nc == 2) {
-            if (track_triangulate(v, 2, &X, NULL) != 0)
+        if (c->nv >= 2) {
+            if (track_triangulate(v, c->nv, &X, NULL) != 0)
                 return;
         } else {
             double p0[3], nrm[3];

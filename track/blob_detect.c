@@ -29,6 +29,7 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     d->threshold_k_sigma = 6;
     d->threshold_fraction = 0.25;
     d->centroid_margin_px = 2;
+    d->centroid_window = 1;
     d->min_area_px = 4;
     d->max_area_px = 2000;
     d->min_circularity = 0.4;
@@ -99,7 +100,7 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
     if (d->threshold_mode == TRACK_THRESHOLD_FIXED) {
         t_abs = d->threshold_level;
     } else {
-        t_abs = bg + track_auto_threshold(d, w->noise);
+        t_abs = bg + track_auto_threshold(d, w->noise, track_saturation_level(d, f) - bg);
     }
     if (full)
         st->threshold = t_abs;

@@ -48,8 +48,11 @@ int track_label_region(struct track_detector_ws *w, const track_frame *f, int x0
 
 /* Median and robust sigma (1.4826 MAD) of a 1-in-16 sample of the frame. */
 void track_frame_background(struct track_detector_ws *w, const track_frame *f, double *bg, double *noise);
-/* Threshold above background (gray levels) in AUTO mode. */
-double track_auto_threshold(const track_detector *d, double noise);
+/* Threshold above background (gray levels) in AUTO mode; headroom: the saturation
+ * level minus the background. */
+double track_auto_threshold(const track_detector *d, double noise, double headroom);
+/* The saturation level of a frame: the detector's, or the depth's largest value. */
+double track_saturation_level(const track_detector *d, const track_frame *f);
 /* Background of a window: the lowest mean of its four sides. */
 double track_window_background(const track_frame *f, int x0, int y0, int x1, int y1);
 

@@ -5,7 +5,8 @@
 
 #include "track/track.h"
 
-static const char *const flag_names[] = {"coasted", "interpolated", "merged", "saturated", "blurred", "outlier"};
+static const char *const flag_names[] = {"coasted", "interpolated", "merged", "saturated", "blurred", "outlier",
+                                           "extrapolated"};
 
 const char *track_flags_format(unsigned flags, char *out, size_t n)
 {

@@ -50,8 +50,8 @@ int track_level_gravity(const icv_experiment *exp, const track_calibration *give
     calib_board board = {exp->board_cols, exp->board_rows, exp->board_square};
     int stereo = exp->n_cameras >= 2 && exp->level_images[1][0];
     calib_surface lv;
-    rc = calib_surface_from_images(&cal->in[0], stereo ? &cal->in[1] : NULL, stereo ? cal->R : NULL,
-                                   stereo ? cal->T : NULL, &board, exp->level_images[0],
+    rc = calib_surface_from_images(&cal->in[0], stereo ? &cal->in[1] : NULL, stereo ? cal->R[1] : NULL,
+                                   stereo ? cal->T[1] : NULL, &board, exp->level_images[0],
                                    stereo ? exp->level_images[1] : NULL, &lv, err);
     if (rc) {
         icv_err_prefix(err, "coefficients.level_images: ");

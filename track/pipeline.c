@@ -28,7 +28,8 @@ void track_pipeline_options_default(track_pipeline_options *o)
     o->blob_excess = 8;
     o->threshold_fraction = 0.5;
     o->min_circularity = 0.01;
-    o->sigma_floor_px = 0.1;
+    o->sigma_floor_px = 0.03;
+    o->extrapolate_frames = 1;
     o->band_correction = 1;
     o->debug_frames = 0;
     o->centroid_margin_px = 1;
@@ -110,15 +111,71 @@ static int detect_board_in(const char *path, const calib_board *b, calib_pt2 *uv
     return 0;
 }
 
+/* One camera without a calibration (motion_plane.scale): a pinhole without distortion
+ * for the video's size, focal length its larger side (any value gives the same
+ * positions on a plane facing the camera; it sets only the marker size expected). */
+static int nominal_intrinsics(const icv_experiment *exp, calib_intrinsics *in, icv_err *err)
+{
+    capture_source *src = NULL;
+    capture_options co = {.capture_fps = exp->cameras[0].capture_fps, .want_8bit = 1};
+    int rc = capture_source_open(&src, exp->cameras[0].video, &co, err);
+    if (rc)
+        return icv_err_prefix(err, "camera '%s': ", exp->cameras[0].id);
+    const capture_info *info = capture_source_info(src);
+    memset(in, 0, sizeof *in);
+    in->width = info->width;
+    in->height = info->height;
+    in->fx = in->fy = info->width > info->height ? info->width : info->height;
+    in->cx = 0.5 * (info->width - 1);
+    in->cy = 0.5 * (info->height - 1);
+    capture_source_close(src);
+    return 0;
+}
+
+/* One camera, motion_plane.scale.points_px: no board in the plane of motion, so the
+ * plane is taken to face the camera (perpendicular to its optical axis: the camera set
+ * square to the plane, which the footage must honour) at the depth Z0 where the two
+ * pixels' rays are `distance` apart: Z0 = distance / |x1 - x2| for their undistorted
+ * normalised coordinates x = ((u - cx) / fx, (v - cy) / fy). A tilt of the plane by a
+ * small angle a scales positions along the tilt by ~1 - a^2/2 and skews them. */
+static int plane_from_scale_points(const icv_experiment *exp, pl_calib *cal, icv_err *err)
+{
+    calib_pt2 uv[2] = {{exp->scale_points_px[0][0], exp->scale_points_px[0][1]},
+                       {exp->scale_points_px[1][0], exp->scale_points_px[1][1]}};
+    int rc = calib_undistort_points(&cal->in[0], uv, 2, 1, uv, err);
+    if (rc)
+        return icv_err_prefix(err, "motion_plane.scale: ");
+    double d = hypot(uv[0].u - uv[1].u, uv[0].v - uv[1].v);
+    if (!(d > 1e-6))
+        return icv_err_set(err, ICV_EINVAL, "%s: motion_plane.scale.points_px: the two pixels coincide", exp->path);
+    double z0 = exp->scale_distance / d;
+    memset(&cal->plane, 0, sizeof cal->plane);
+    /* columns x = (1, 0, 0), y = the normal towards the camera (0, 0, -1), z = x cross y */
+    cal->plane.R = (icv_mat3){{{1, 0, 0}, {0, 0, 1}, {0, -1, 0}}};
+    cal->plane.t = icv_v3(0, 0, z0);
+    icv_info("%s: motion plane facing the camera at %.4f m (%.4g m per pixel at the image centre), from "
+             "motion_plane.scale",
+             exp->path, z0, z0 / cal->in[0].fx);
+    return 0;
+}
+
 static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *err)
 {
     int nc = exp->n_cameras, rc = 0;
     calib_board board = {exp->board_cols, exp->board_rows, exp->board_square};
     int surface_in_file = 0;
+    for (int i = 0; i < 3; i++) /* the reference camera from itself */
+        cal->R[0][i][i] = 1;
     if (exp->calib_file[0]) {
         snprintf(cal->source, sizeof cal->source, "%s", exp->calib_file);
-        if (nc >= 2)
-            rc = calib_stereo_read(exp->calib_file, &cal->in[0], &cal->in[1], cal->R, cal->T, err);
+        if (nc > 2)
+            return icv_err_set(err, ICV_EINVAL,
+                               "%s: calibration.file holds two cameras (a stereo file) for %d cameras: give "
+                               "calibration.images, from which each camera is calibrated with the reference on "
+                               "the board shots they share",
+                               exp->path, nc);
+        if (nc == 2)
+            rc = calib_stereo_read(exp->calib_file, &cal->in[0], &cal->in[1], cal->R[1], cal->T[1], err);
         else
             rc = calib_intrinsics_read(exp->calib_file, 0, &cal->in[0], NULL, err);
         if (rc)
@@ -129,27 +186,34 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
         snprintf(cal->source, sizeof cal->source, "calibration images");
         calib_options o;
         calib_options_defaults(&o);
-        char **p[2] = {NULL, NULL};
-        size_t n[2] = {0, 0};
-        for (int c = 0; c < (nc >= 2 ? 2 : 1) && !rc; c++) {
+        char **p[ICV_MAX_CAMERAS] = {NULL};
+        size_t n[ICV_MAX_CAMERAS] = {0};
+        for (int c = 0; c < nc && !rc; c++) {
             rc = icv_paths_expand(exp->calib_images[c], &p[c], &n[c], err);
             if (!rc && n[c] == 0)
                 rc = icv_err_set(err, ICV_ENOTFOUND, "%s: calibration.images: camera '%s': no image matches %s",
                                  exp->path, exp->cameras[c].id, exp->calib_images[c]);
         }
-        if (!rc && nc >= 2) {
+        /* each other camera with the reference, on the shots they share (pairs by sorted
+           order); the reference's intrinsics from its pair with the second camera */
+        for (int k = 1; k < nc && !rc; k++) {
             calib_stereo st;
             memset(&st, 0, sizeof st);
-            rc = calib_stereo_from_images(p[0], n[0], p[1], n[1], &board, &o, &st, err);
+            rc = calib_stereo_from_images(p[0], n[0], p[k], n[k], &board, &o, &st, err);
             if (!rc) {
-                cal->in[0] = st.cam[0].in;
-                cal->in[1] = st.cam[1].in;
-                memcpy(cal->R, st.R, sizeof cal->R);
-                memcpy(cal->T, st.T, sizeof cal->T);
-                pl_info_keep_stereo(cal, &st);
+                if (k == 1) {
+                    cal->in[0] = st.cam[0].in;
+                    pl_info_keep_stereo(cal, &st); /* the quality of the reference pair */
+                }
+                cal->in[k] = st.cam[1].in;
+                memcpy(cal->R[k], st.R, sizeof cal->R[k]);
+                memcpy(cal->T[k], st.T, sizeof cal->T[k]);
+            } else if (nc > 2) {
+                icv_err_prefix(err, "camera '%s' with '%s': ", exp->cameras[0].id, exp->cameras[k].id);
             }
             calib_stereo_free(&st);
-        } else if (!rc) {
+        }
+        if (!rc && nc == 1) {
             calib_camera cam;
             memset(&cam, 0, sizeof cam);
             rc = calib_camera_from_images(p[0], n[0], &board, &o, &cam, err);
@@ -159,21 +223,29 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
             }
             calib_camera_free(&cam);
         }
-        for (int c = 0; c < 2; c++)
+        for (int c = 0; c < nc; c++)
             if (p[c])
                 icv_paths_free(p[c], n[c]);
         if (rc)
             return icv_err_prefix(err, "calibration: ");
+    } else if (nc == 1 && exp->scale_kind == ICV_SCALE_POINTS) {
+        snprintf(cal->source, sizeof cal->source, "a pinhole without distortion (no calibration given)");
+        if ((rc = nominal_intrinsics(exp, &cal->in[0], err)) != 0)
+            return rc;
     } else {
         return icv_err_set(err, ICV_EINVAL, "%s: calibration: neither file nor images given", exp->path);
     }
 
     /* one-camera mode: the motion plane */
-    if (nc == 1) {
+    if (nc == 1 && exp->scale_kind == ICV_SCALE_POINTS) {
+        if ((rc = plane_from_scale_points(exp, cal, err)) != 0)
+            return rc;
+    } else if (nc == 1) {
         if (!exp->motion_plane_images[0][0])
             return icv_err_set(err, ICV_ENOTIMPL,
-                               "%s: one-camera mode without motion_plane.images (a board held in the plane of "
-                               "motion) is not supported yet",
+                               "%s: motion_plane.scale: gravity is not supported by the track stage yet (its "
+                               "template check and marker identity need metres before any flight is fitted): "
+                               "give motion_plane.scale.points_px and distance, or motion_plane.images",
                                exp->path);
         calib_pt2 *uv = malloc(sizeof *uv * (size_t)board.cols * board.rows);
         if (!uv)
@@ -188,8 +260,8 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
 
     switch (exp->surface_kind) {
     case ICV_SURFACE_IMAGES:
-        rc = calib_surface_from_images(&cal->in[0], nc >= 2 ? &cal->in[1] : NULL, nc >= 2 ? cal->R : NULL,
-                                       nc >= 2 ? cal->T : NULL, &board, exp->surface_images[0],
+        rc = calib_surface_from_images(&cal->in[0], nc >= 2 ? &cal->in[1] : NULL, nc >= 2 ? cal->R[1] : NULL,
+                                       nc >= 2 ? cal->T[1] : NULL, &board, exp->surface_images[0],
                                        nc >= 2 ? exp->surface_images[1] : NULL, &cal->surf, err);
         break;
     case ICV_SURFACE_PLANE:
@@ -285,7 +357,7 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
     if (rc)
         return icv_err_prefix(err, "camera '%s': ", c->spec->id);
     c->info = capture_source_info(c->src);
-    const calib_intrinsics *in = &cal->in[ci < 2 ? ci : 1];
+    const calib_intrinsics *in = &cal->in[ci];
     if (in->width != c->info->width || in->height != c->info->height)
         return icv_err_set(err, ICV_EINVAL,
                            "%s: calibration image size %dx%d differs from camera '%s' video %s (%dx%d)",
@@ -349,8 +421,8 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
     }
     /* expected marker size: f D / Z at the surface's distance from this camera */
     icv_vec3 o = cal->surf.t;
-    if (ci == 1)
-        o = icv_v3_add(icv_m3_apply(*(const icv_mat3 *)cal->R, o), icv_v3_from_array(cal->T));
+    if (ci >= 1)
+        o = icv_v3_add(icv_m3_apply(*(const icv_mat3 *)cal->R[ci], o), icv_v3_from_array(cal->T[ci]));
     double z = o.z > 0.05 ? o.z : icv_v3_norm(o);
     if (exp->marker_diameter > 0 && z > 0.05)
         track_detector_set_marker_size(c->det, track_marker_diameter_px(exp->marker_diameter, in->fx, z),
@@ -625,14 +697,49 @@ static int usable_point(const track_pipe_point *p)
     return !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED | TRACK_FLAG_OUTLIER));
 }
 
-/* Candidates of reference frame f: triangulated (two cameras) or on the motion plane. */
+/* The views of camera b at the reference camera's experiment time t_exp: its tracks
+ * interpolated inside one flight segment, or extrapolated by less than a frame past its
+ * clip's ends (flags: TRACK_FLAG_INTERPOLATED / _EXTRAPOLATED of each view). */
+static void other_views(const pl_camera *b, const track_pipeline_options *opt, double t_exp, track_view *vb, int *idb,
+                        unsigned *flags, int *nb)
+{
+    double tc = t_exp + b->off_s;
+    long fb = (long)floor((tc - b->tcam[0]) * b->pc.fps);
+    *nb = 0;
+    for (long g = fb; g <= fb + 1; g++) {
+        if (g < 0 || g >= b->frames)
+            continue;
+        for (long i = b->frame_start[g]; i < b->frame_start[g + 1] && *nb < TRACK_MAX_TRACKS; i++) {
+            int id = b->pts[i].id, dup = 0;
+            for (int k = 0; k < *nb; k++)
+                dup |= idb[k] == id;
+            if (dup)
+                continue;
+            double u, v, s;
+            int interp;
+            if (track_pipe_interpolate(&b->pc, id, tc, &u, &v, &s, &interp) == 0)
+                flags[*nb] = interp ? TRACK_FLAG_INTERPOLATED : 0;
+            else if (track_pipe_extrapolate(&b->pc, id, tc, opt->extrapolate_frames, &u, &v, &s) == 0)
+                flags[*nb] = TRACK_FLAG_EXTRAPOLATED;
+            else
+                continue;
+            vb[*nb] = b->pc.view;
+            vb[*nb].u = u, vb[*nb].v = v, vb[*nb].sigma = s;
+            idb[(*nb)++] = id;
+        }
+    }
+}
+
+/* Candidates of reference frame f: triangulated from every camera whose view of the
+ * reference camera's detection lies on its epipolar line (two or more cameras), or on
+ * the motion plane (one camera). */
 static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const track_pipeline_options *opt,
                             long f, double t_exp, pl_cand *cand, int *n_cand, icv_err *err)
 {
     pl_camera *a = &cams[0];
     *n_cand = 0;
-    track_view va[TRACK_MAX_TRACKS], vb[TRACK_MAX_TRACKS];
-    int ida[TRACK_MAX_TRACKS], idb[TRACK_MAX_TRACKS], interp_b[TRACK_MAX_TRACKS], na = 0, nb = 0;
+    track_view va[TRACK_MAX_TRACKS];
+    int ida[TRACK_MAX_TRACKS], na = 0;
     for (long i = a->frame_start[f]; i < a->frame_start[f + 1] && na < TRACK_MAX_TRACKS; i++) {
         const track_pipe_point *p = &a->pts[i];
         if (!usable_point(p))
@@ -656,62 +763,84 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
             c->residual = 0;
             c->chi2 = 0;
             c->flags = 0;
-            c->ida = ida[i];
-            c->idb = -1;
+            c->nv = 1;
+            c->cam[0] = 0;
+            c->id[0] = ida[i];
             c->v[0] = va[i];
         }
         return 0;
     }
-    pl_camera *b = &cams[1];
-    double tc = t_exp + b->off_s;
-    long fb = (long)floor((tc - b->tcam[0]) * b->pc.fps);
-    for (long g = fb; g <= fb + 1; g++) {
-        if (g < 0 || g >= b->frames)
-            continue;
-        for (long i = b->frame_start[g]; i < b->frame_start[g + 1] && nb < TRACK_MAX_TRACKS; i++) {
-            int id = b->pts[i].id, dup = 0;
-            for (int k = 0; k < nb; k++)
-                dup |= idb[k] == id;
-            if (dup)
-                continue;
-            double u, v, s;
-            int interp;
-            if (track_pipe_interpolate(&b->pc, id, tc, &u, &v, &s, &interp) != 0)
-                continue;
-            vb[nb] = b->pc.view;
-            vb[nb].u = u, vb[nb].v = v, vb[nb].sigma = s;
-            interp_b[nb] = interp;
-            idb[nb++] = id;
-        }
-    }
-    if (na == 0 || nb == 0)
+    if (na == 0)
         return 0;
-    int match[TRACK_MAX_TRACKS];
-    int rc = track_epipolar_match(va, na, vb, nb, opt->epipolar_max_px, match, err);
-    if (rc)
-        return rc;
-    if (opt->debug_frames && icv_log_get_level() >= ICV_LOG_DEBUG)
+    /* each other camera: its views at this time, matched to the reference's detections */
+    track_view vb[ICV_MAX_CAMERAS][TRACK_MAX_TRACKS];
+    int idb[ICV_MAX_CAMERAS][TRACK_MAX_TRACKS], nb[ICV_MAX_CAMERAS], match[ICV_MAX_CAMERAS][TRACK_MAX_TRACKS];
+    unsigned fb[ICV_MAX_CAMERAS][TRACK_MAX_TRACKS];
+    for (int k = 1; k < nc; k++) {
+        other_views(&cams[k], opt, t_exp, vb[k], idb[k], fb[k], &nb[k]);
         for (int i = 0; i < na; i++)
-            icv_debug("frame %ld: camera 0 track %d (%.2f, %.2f) px matched camera 1 track %d", f, ida[i], va[i].u,
-                      va[i].v, match[i] >= 0 ? idb[match[i]] : -1);
+            match[k][i] = -1;
+        if (nb[k] == 0)
+            continue;
+        int rc = track_epipolar_match(va, na, vb[k], nb[k], opt->epipolar_max_px, match[k], err);
+        if (rc)
+            return rc;
+        if (opt->debug_frames && icv_log_get_level() >= ICV_LOG_DEBUG)
+            for (int i = 0; i < na; i++)
+                icv_debug("frame %ld: camera 0 track %d (%.2f, %.2f) px matched camera %d track %d", f, ida[i],
+                          va[i].u, va[i].v, k, match[k][i] >= 0 ? idb[k][match[k][i]] : -1);
+    }
     for (int i = 0; i < na && *n_cand < PL_MAX_CAND; i++) {
-        if (match[i] < 0)
+        pl_cand c;
+        unsigned vflag[ICV_MAX_CAMERAS] = {0}; /* each view's interpolated / extrapolated */
+        memset(&c, 0, sizeof c);
+        c.v[0] = va[i];
+        c.cam[0] = 0;
+        c.id[0] = ida[i];
+        c.nv = 1;
+        for (int k = 1; k < nc; k++) {
+            int m = match[k][i];
+            if (m < 0)
+                continue;
+            c.v[c.nv] = vb[k][m];
+            c.cam[c.nv] = k;
+            c.id[c.nv] = idb[k][m];
+            vflag[c.nv] = fb[k][m];
+            c.nv++;
+        }
+        if (c.nv < 2)
             continue;
-        track_view v2[2] = {va[i], vb[match[i]]};
-        for (int k = 0; k < 2; k++)
-            v2[k].sigma = hypot(v2[k].sigma, opt->sigma_floor_px);
+        for (int k = 0; k < c.nv; k++)
+            c.v[k].sigma = hypot(c.v[k].sigma, opt->sigma_floor_px);
         track_point3d X;
-        if (track_triangulate(v2, 2, &X, NULL) != 0)
+        int ok = track_triangulate(c.v, c.nv, &X, NULL) == 0;
+        /* three or more views: one whose reprojection misses by more than the association
+           limit is a wrong match in that camera (each pair was matched on its own): it is
+           dropped and the point triangulated again from the others */
+        while (ok && c.nv > 2) {
+            int worst = -1;
+            for (int k = 1; k < c.nv; k++)
+                if (X.residual[k] > opt->epipolar_max_px && (worst < 0 || X.residual[k] > X.residual[worst]))
+                    worst = k;
+            if (worst < 0)
+                break;
+            for (int k = worst; k + 1 < c.nv; k++) {
+                c.v[k] = c.v[k + 1];
+                c.cam[k] = c.cam[k + 1];
+                c.id[k] = c.id[k + 1];
+                vflag[k] = vflag[k + 1];
+            }
+            c.nv--;
+            ok = track_triangulate(c.v, c.nv, &X, NULL) == 0;
+        }
+        if (!ok)
             continue;
-        pl_cand *c = &cand[(*n_cand)++];
-        c->chi2 = X.chi2;
-        pl_to_surface(&cal->surf, X.X, X.cov, c);
-        c->residual = X.residual_px;
-        c->flags = interp_b[match[i]] ? TRACK_FLAG_INTERPOLATED : 0;
-        c->ida = ida[i];
-        c->idb = idb[match[i]];
-        c->v[0] = v2[0];
-        c->v[1] = v2[1];
+        for (int k = 0; k < c.nv; k++)
+            c.flags |= vflag[k];
+        c.chi2 = X.chi2;
+        pl_to_surface(&cal->surf, X.X, X.cov, &c);
+        c.residual = X.residual_px;
+        cand[(*n_cand)++] = c;
     }
     return 0;
 }
@@ -724,9 +853,9 @@ static int cmp_double(const void *a, const void *b)
 
 /* The centroids' sigmas hold the noise, not the model error of a marker whose visible
  * part differs between the cameras (a band round a rod): the triangulations' median
- * chi-square against that of a chi-square with 1 dof (0.455) scales the sigmas (never
- * down), so the covariance stays honest; a point beyond the 99.9% limit at that scale
- * is an outlier and is dropped. */
+ * chi-square against that of a chi-square of their degrees of freedom (0.455 for two
+ * views) scales the sigmas (never down), so the covariance stays honest; a point beyond
+ * the 99.9% limit at that scale is an outlier and is dropped. */
 static int flag_outliers(pl_cand *cand, int *cand_n, long F, pl_camera *ref, long *n_out, double *scale, icv_err *err)
 {
     long n = 0;
@@ -738,26 +867,34 @@ static int flag_outliers(pl_cand *cand, int *cand_n, long F, pl_camera *ref, lon
     double *c2 = malloc(sizeof *c2 * (size_t)n);
     if (!c2)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    /* each point's chi-square over the median of a chi-square of its 2 nv - 3 degrees of
+       freedom (0.455 for two views): the median of that ratio is the sigmas' scale^2 */
+    double med_dof[ICV_MAX_CAMERAS + 1], lim_dof[ICV_MAX_CAMERAS + 1];
+    for (int v = 2; v <= ICV_MAX_CAMERAS; v++) {
+        med_dof[v] = track_chi2_median(2 * v - 3);
+        lim_dof[v] = track_chi2_limit(2 * v - 3);
+    }
     long k = 0;
     for (long f = 0; f < F; f++)
-        for (int i = 0; i < cand_n[f]; i++)
-            c2[k++] = cand[f * PL_MAX_CAND + i].chi2;
+        for (int i = 0; i < cand_n[f]; i++) {
+            const pl_cand *c = &cand[f * PL_MAX_CAND + i];
+            c2[k++] = c->chi2 / med_dof[c->nv];
+        }
     qsort(c2, (size_t)n, sizeof *c2, cmp_double);
     double med = c2[n / 2];
     free(c2);
-    double s2 = med / 0.455 > 1 ? med / 0.455 : 1;
+    double s2 = med > 1 ? med : 1;
     *scale = sqrt(s2);
-    double lim = s2 * track_chi2_limit(1);
     for (long f = 0; f < F; f++) {
         pl_cand *c = cand + f * PL_MAX_CAND;
         int m = 0;
         for (int i = 0; i < cand_n[f]; i++) {
-            if (c[i].chi2 > lim) {
+            if (c[i].chi2 > s2 * lim_dof[c[i].nv]) {
                 (*n_out)++;
-                /* the reference camera's point is flagged in tracks2d (the other camera's
-                   was interpolated between two of its points: left as measured) */
+                /* the reference camera's point is flagged in tracks2d (the others' were
+                   interpolated between two of their points: left as measured) */
                 for (long r = ref->frame_start[f]; r < ref->frame_start[f + 1]; r++)
-                    if (ref->raw[r].id == c[i].ida)
+                    if (ref->raw[r].id == c[i].id[0])
                         ref->raw[r].flags |= TRACK_FLAG_OUTLIER;
                 continue;
             }
@@ -828,7 +965,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     memset(&res, 0, sizeof res);
     icv_experiment *exp = calloc(1, sizeof *exp);
     pl_calib *cal = calloc(1, sizeof *cal);
-    pl_camera cams[2];
+    pl_camera cams[ICV_MAX_CAMERAS];
     memset(cams, 0, sizeof cams);
     track_identity *ident = NULL;
     pl_cand *cand = NULL;
@@ -849,10 +986,6 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     if ((rc = read_track_keys(exp->path, &opt, &keys, err)) != 0)
         goto done;
     int nc = exp->n_cameras, nm = exp->n_markers;
-    if (nc > 2) {
-        rc = icv_err_set(err, ICV_ENOTIMPL, "%s: %d cameras: more than two are not supported yet", exp->path, nc);
-        goto done;
-    }
     res.n_cameras = nc;
     res.n_markers = nm;
     res.planar = nc == 1;
@@ -870,9 +1003,8 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         total += cams[c].frames;
         snprintf(res.camera_id[c], ICV_ID_MAX, "%s", exp->cameras[c].id);
     }
-    set_view(&cams[0].pc.view, &cams[0].in, NULL, NULL);
-    if (nc == 2)
-        set_view(&cams[1].pc.view, &cams[1].in, cal->R, cal->T);
+    for (int c = 0; c < nc; c++)
+        set_view(&cams[c].pc.view, &cams[c].in, cal->R[c], cal->T[c]);
 
     icv_debug("timing: setup (experiment, calibration, surface, opening videos) %.3f s", icv_now() - t_start);
     double t_2d = icv_now();
@@ -896,15 +1028,20 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         res.identities[c] = cams[c].tr->n_identities;
     }
 
+    double t_mean = 0, t_step = 0;
+    for (int c = 0; c < nc; c++)
+        t_mean += cams[c].t_mean, t_step += cams[c].t_step;
     icv_debug("timing: 2D %.3f s (reading frames %.3f s, brightness %.3f s, detect+track %.3f s)", icv_now() - t_2d,
-              res.decode_seconds, cams[0].t_mean + cams[1].t_mean, cams[0].t_step + cams[1].t_step);
+              res.decode_seconds, t_mean, t_step);
     double t_sync = icv_now();
     /* sync */
-    double fps[2] = {cams[0].pc.fps, nc == 2 ? cams[1].pc.fps : 0};
-    capture_sync sync[2];
+    double fps[ICV_MAX_CAMERAS] = {0};
+    for (int c = 0; c < nc; c++)
+        fps[c] = cams[c].pc.fps;
+    capture_sync sync[ICV_MAX_CAMERAS];
     memset(sync, 0, sizeof sync);
     if (exp->sync == ICV_SYNC_FLASH && nc >= 2) {
-        capture_flash fl[2];
+        capture_flash fl[ICV_MAX_CAMERAS];
         for (int c = 0; c < nc; c++) {
             res.has_flash[c] = capture_flash_detect(cams[c].bright, cams[c].tcam, cams[c].frames, 0, &fl[c]);
             if (!res.has_flash[c]) {
@@ -926,22 +1063,26 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         cams[c].off_s = sync[c].offset_s;
         res.offset_initial_frames[c] = res.offset_frames[c] = sync[c].offset_frames;
     }
-    if (nc == 2 && opt.refine_offset && exp->sync != ICV_SYNC_OFFSETS) {
+    /* each other camera's sub-frame offset from the motion against the reference */
+    for (int k = 1; k < nc && opt.refine_offset && exp->sync != ICV_SYNC_OFFSETS; k++) {
         double range = exp->sync == ICV_SYNC_NONE ? fmax(opt.refine_range, 5.0) : opt.refine_range;
         double off, sig, rms;
         icv_err e2;
-        if (track_subframe_offset(&cams[0].pc, &cams[1].pc, sync[1].offset_frames, range, opt.epipolar_max_px,
+        if (track_subframe_offset(&cams[0].pc, &cams[k].pc, sync[k].offset_frames, range, opt.epipolar_max_px,
                                   &off, &sig, &rms, &e2) == 0) {
-            res.offset_refined = 1;
-            res.offset_frames[1] = off;
-            res.offset_sigma_frames = sig;
-            res.offset_residual_px = rms;
-            cams[1].off_s = off / fps[1];
+            res.offset_refined_each[k] = 1;
+            res.offset_frames[k] = off;
+            res.offset_sigma_each[k] = sig;
+            res.offset_residual_each_px[k] = rms;
+            cams[k].off_s = off / fps[k];
         } else {
-            icv_warn("%s: sub-frame offset not refined (%s); using %.3f frames", exp->path, e2.msg,
-                     sync[1].offset_frames);
+            icv_warn("%s: camera '%s': sub-frame offset not refined (%s); using %.3f frames", exp->path,
+                     exp->cameras[k].id, e2.msg, sync[k].offset_frames);
         }
     }
+    res.offset_refined = res.offset_refined_each[1];
+    res.offset_sigma_frames = res.offset_sigma_each[1];
+    res.offset_residual_px = res.offset_residual_each_px[1];
 
     for (int c = 0; c < nc; c++)
         icv_debug("camera '%s': %ld frames, %ld points, %d identities, offset %.4f frames (%.6f s)",
@@ -984,20 +1125,25 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
                 cm->label[i] = -1;
         }
         corrected = 1;
-        if (res.offset_refined) {
+        for (int k = 1; k < nc; k++) {
             double off, sig, rms;
             icv_err e2;
-            if (track_subframe_offset(&cams[0].pc, &cams[1].pc, res.offset_frames[1], 0.5, opt.epipolar_max_px, &off,
+            if (res.offset_refined_each[k] &&
+                track_subframe_offset(&cams[0].pc, &cams[k].pc, res.offset_frames[k], 0.5, opt.epipolar_max_px, &off,
                                       &sig, &rms, &e2) == 0) {
-                res.offset_frames[1] = off;
-                res.offset_sigma_frames = sig;
-                res.offset_residual_px = rms;
-                cams[1].off_s = off / fps[1];
+                res.offset_frames[k] = off;
+                res.offset_sigma_each[k] = sig;
+                res.offset_residual_each_px[k] = rms;
+                cams[k].off_s = off / fps[k];
             }
         }
+        res.offset_sigma_frames = res.offset_sigma_each[1];
+        res.offset_residual_px = res.offset_residual_each_px[1];
         track_identity_free(ident);
         ident = NULL;
-        res.outliers3d = res.points3d = res.interpolated3d = res.band_corrected = res.swaps_repaired = 0;
+        res.outliers3d = res.points3d = res.interpolated3d = res.extrapolated3d = res.band_corrected =
+            res.swaps_repaired = 0;
+        memset(res.points3d_by_views, 0, sizeof res.points3d_by_views);
         nq = 0;
         band.t_axis = -INFINITY;
     }
@@ -1008,7 +1154,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     }
     for (long r = 0; r < cams[0].n_raw; r++) /* this pass's outliers only */
         cams[0].raw[r].flags &= ~(unsigned)TRACK_FLAG_OUTLIER;
-    if (nc == 2 && (rc = flag_outliers(cand, cand_n, F, &cams[0], &res.outliers3d, &res.sigma_scale, err)) != 0)
+    if (nc >= 2 && (rc = flag_outliers(cand, cand_n, F, &cams[0], &res.outliers3d, &res.sigma_scale, err)) != 0)
         goto done;
 
     /* the template must fit: median of each measured inter-marker distance */
@@ -1128,13 +1274,13 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             if (j < 0)
                 continue;
             /* a 2D track that changes marker is a swap the template repaired */
-            for (int c = 0; c < nc; c++) {
-                int id = c == 0 ? cf[i].ida : cf[i].idb;
+            for (int w = 0; w < cf[i].nv; w++) {
+                int c = cf[i].cam[w], id = cf[i].id[w];
                 if (id < 0)
                     continue;
                 pl_camera *cm = &cams[c];
                 long g = f;
-                if (c == 1) { /* camera 1's frame nearest the reference time */
+                if (c >= 1) { /* that camera's frame nearest the reference time */
                     g = lround((t + cm->off_s - cm->tcam[0]) * cm->pc.fps);
                     if (g < 0 || g >= cm->frames)
                         continue;
@@ -1156,8 +1302,10 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             memcpy(q->cov, cf[i].cov, sizeof q->cov);
             q->flags = cf[i].flags;
             res.points3d++;
+            res.points3d_by_views[cf[i].nv < ICV_MAX_CAMERAS ? cf[i].nv : ICV_MAX_CAMERAS]++;
             res.band_corrected += corrected && band.band[j];
             res.interpolated3d += (cf[i].flags & TRACK_FLAG_INTERPOLATED) != 0;
+            res.extrapolated3d += (cf[i].flags & TRACK_FLAG_EXTRAPOLATED) != 0;
             rss += cf[i].residual * cf[i].residual;
         }
     }
@@ -1166,7 +1314,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     if (res.points3d == 0) {
         rc = icv_err_set(err, ICV_ENOTFOUND,
                          "%s: no marker position could be %s in any frame%s", exp->path,
-                         nc == 2 ? "triangulated (no detection of one camera lies on the other's epipolar lines: "
+                         nc >= 2 ? "triangulated (no detection of one camera lies on the other's epipolar lines: "
                                    "check the calibration and sync)"
                                  : "placed on the motion plane",
                          "");
@@ -1175,6 +1323,10 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     } /* passes */
 
     icv_debug("timing: 3D and identity %.3f s", icv_now() - t_3d);
+    pl_info_camera info_cams[ICV_MAX_CAMERAS];
+    for (int c = 0; c < ICV_MAX_CAMERAS; c++)
+        info_cams[c] = (pl_info_camera){cams[c].src, cams[c].want_brightness ? cams[c].bright : NULL, cams[c].raw,
+                                        cams[c].n_raw};
     /* write everything, only now that every stage has succeeded */
     if ((rc = icv_mkdirs(out_dir, err)) != 0)
         goto done;
@@ -1215,12 +1367,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         (rc = track_quality3d_write(written[n_written], qrows, (size_t)nq, err)) == 0)
         n_written++;
     if (!rc) /* what the report needs: DIR/track_info.json, DIR/predicted2d_<camera>.csv (run_info.c) */
-        rc = pl_info_write(
-            out_dir, exp, cal, &res,
-            (const pl_info_camera[2]){
-                {cams[0].src, cams[0].want_brightness ? cams[0].bright : NULL, cams[0].raw, cams[0].n_raw},
-                {cams[1].src, cams[1].want_brightness ? cams[1].bright : NULL, cams[1].raw, cams[1].n_raw}},
-            err);
+        rc = pl_info_write(out_dir, exp, cal, &res, info_cams, err);
     if (rc)
         remove_written(written, n_written);
 
@@ -1228,7 +1375,7 @@ done:
     res.seconds = icv_now() - t_start;
     if (res_out)
         *res_out = res;
-    for (int c = 0; c < 2; c++)
+    for (int c = 0; c < ICV_MAX_CAMERAS; c++)
         camera_free(&cams[c]);
     track_identity_free(ident);
     free(cand);

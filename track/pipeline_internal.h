@@ -13,8 +13,10 @@
 #define PL_QUALITY_MAX 65536 /* bytes: ~250 views with their names; more are left out */
 
 typedef struct pl_calib { /* track_calibration in track_pipeline.h */
-    calib_intrinsics in[2];
-    double R[3][3], T[3];  /* second camera from the first */
+    calib_intrinsics in[ICV_MAX_CAMERAS];
+    double R[ICV_MAX_CAMERAS][3][3], T[ICV_MAX_CAMERAS][3]; /* camera k from the reference:
+                                                              x_k = R[k] x_0 + T[k] (m);
+                                                              k = 0 the identity */
     calib_surface surf;    /* surface frame in the reference camera's frame */
     calib_surface plane;   /* one-camera mode: the motion plane (y its normal) */
     char source[ICV_PATH_MAX]; /* the calibration file, or "board images" */
@@ -28,8 +30,10 @@ typedef struct {
     double residual;   /* px */
     double chi2;       /* of the triangulation, with the sigmas given */
     unsigned flags;
-    int ida, idb;      /* 2D identities (idb -1 in one-camera mode) */
-    track_view v[2];   /* the undistorted views it came from (v[1] unused in one-camera mode) */
+    int nv;                        /* views: 1 in one-camera mode, else >= 2 */
+    int cam[ICV_MAX_CAMERAS];      /* camera of each view; view 0 is the reference camera's */
+    int id[ICV_MAX_CAMERAS];       /* 2D track identity of each view */
+    track_view v[ICV_MAX_CAMERAS]; /* the undistorted views it came from */
 } pl_cand;
 
 #define PL_MAX_CAND 16
@@ -53,7 +57,8 @@ void pl_to_surface(const calib_surface *s, const double X[3], const double cov[3
 /* band_marker.c */
 void pl_band_init(const icv_experiment *exp, pl_band *b);
 /* Moves a labelled band's candidate from the band's visible halves to the rod's axis
- * (axis: unit, reference camera frame) and triangulates again (nc views). */
+ * (axis: unit, reference camera frame) and triangulates again from its c->nv views (or
+ * meets the motion plane again with one camera, nc 1). */
 void pl_band_correct(const pl_band *b, const pl_calib *cal, int nc, icv_vec3 axis, pl_cand *c);
 /* Shifts an undistorted pixel (u, v) of marker j seen at experiment time t (s) by the
  * image of its band offset, from the labelled 3D positions xyz (surface frame, F frames

@@ -180,6 +180,16 @@ static int calibration_json(const icv_experiment *exp, const pl_calib *cal, json
     json_t *mono = q ? json_object_get(q, "mono") : NULL, *stereo = q ? json_object_get(q, "stereo") : NULL;
     json_object_set(o, "mono", mono ? mono : json_null());
     json_object_set(o, "stereo", stereo ? stereo : json_null());
+    /* the surface frame's own uncertainty as calib gives it (the board's corners'
+       scatter about their plane, stereo only): analysis propagates it (calib_sd.c) */
+    const char *surf_from = exp->surface_kind == ICV_SURFACE_IMAGES  ? "board images"
+                            : exp->surface_kind == ICV_SURFACE_PLANE ? "plane"
+                            : exp->surface_kind == ICV_SURFACE_LINE_PX ? "line_px"
+                                                                       : "file";
+    json_object_set_new(o, "surface",
+                        json_pack("{s:s, s:o, s:i}", "from", surf_from, "plane_rms_m",
+                                  cal->surf.plane_rms > 0 ? num(cal->surf.plane_rms) : json_null(), "n_points",
+                                  cal->surf.n_points));
     json_t *main = stereo ? stereo : mono;
     if (main && json_is_false(json_object_get(main, "verdict_ok"))) {
         json_t *l = json_array_get(json_object_get(main, "verdict"), 0);
@@ -300,18 +310,18 @@ static int camera_json(const icv_experiment *exp, const pl_calib *cal, const tra
               spec->id, info->capture_fps);
 
     /* the camera model the tracks were made with: x_cam = R x_surface + t */
-    const calib_intrinsics *in = &cal->in[c < 2 ? c : 1];
+    const calib_intrinsics *in = &cal->in[c];
     json_object_set_new(o, "intrinsics",
                         json_pack("{s:i, s:i, s:o, s:o, s:o, s:o, s:o}", "width", in->width, "height", in->height, "fx",
                                   num(in->fx), "fy", num(in->fy), "cx", num(in->cx), "cy", num(in->cy), "dist",
                                   nums(in->dist, 5)));
     icv_mat3 R = cal->surf.R;
     icv_vec3 t = cal->surf.t;
-    if (c == 1) { /* x_2 = R12 x_1 + T12 */
-        icv_mat3 R12;
-        memcpy(R12.m, cal->R, sizeof R12.m);
-        R = icv_m3_mul(R12, cal->surf.R);
-        t = icv_v3_add(icv_m3_apply(R12, cal->surf.t), icv_v3_from_array(cal->T));
+    if (c >= 1) { /* x_c = R_c x_1 + T_c */
+        icv_mat3 Rc;
+        memcpy(Rc.m, cal->R[c], sizeof Rc.m);
+        R = icv_m3_mul(Rc, cal->surf.R);
+        t = icv_v3_add(icv_m3_apply(Rc, cal->surf.t), icv_v3_from_array(cal->T[c]));
     }
     double ta[3];
     icv_v3_to_array(t, ta);
@@ -454,7 +464,7 @@ int pl_info_write(const char *out_dir, const icv_experiment *exp, const pl_calib
     json_object_set_new(root, "experiment", json_string(exp->name));
     json_object_set_new(root, "planar", json_boolean(res->planar));
     json_object_set_new(root, "cameras", jc);
-    for (int c = 0; c < nc && c < 2 && !rc; c++) {
+    for (int c = 0; c < nc && !rc; c++) {
         char name[ICV_ID_MAX + 32];
         snprintf(name, sizeof name, "predicted2d_%s.csv", exp->cameras[c].id);
         if (!(rc = icv_path_join(written[n_written], ICV_PATH_MAX, out_dir, name, err)) &&
@@ -468,10 +478,11 @@ int pl_info_write(const char *out_dir, const icv_experiment *exp, const pl_calib
                                                 res->offset_refined ? num(res->offset_sigma_frames) : json_null(),
                                                 "residual_px",
                                                 res->offset_refined ? num(res->offset_residual_px) : json_null()));
-    if (nc == 2 && !res->offset_refined && strcmp(res->sync_source, "sync.offsets"))
-        warnf(warn, "the sub-frame offset was not refined from the motion (too little of it seen by both cameras): "
-                    "camera '%s' uses %.3f frames from %s",
-              exp->cameras[1].id, res->offset_frames[1], res->sync_source);
+    for (int k = 1; k < nc; k++)
+        if (!res->offset_refined_each[k] && strcmp(res->sync_source, "sync.offsets"))
+            warnf(warn, "the sub-frame offset was not refined from the motion (too little of it seen by both "
+                        "cameras): camera '%s' uses %.3f frames from %s",
+                  exp->cameras[k].id, res->offset_frames[k], res->sync_source);
     if (!rc)
         rc = calibration_json(exp, cal, root, warn, err);
     json_object_set_new(root, "tracking",

@@ -26,6 +26,32 @@ static int usable(const track_pipe_point *p)
     return p && !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED | TRACK_FLAG_OUTLIER));
 }
 
+/* px/frame^2: the largest second difference of track id measured at frames k and k + 1
+ * (each from its two neighbours), 0 when neither is measured. A chord between frames k
+ * and k + 1 misses the curve by w (1 - w) a / 2 at the fraction w. */
+static double track_curvature(const track_pipe_camera *c, int id, long k)
+{
+    double a = 0;
+    for (long g = k; g <= k + 1; g++) {
+        const track_pipe_point *pm = find_point(c, g - 1, id), *p = find_point(c, g, id), *pn = find_point(c, g + 1, id);
+        if (usable(pm) && usable(p) && usable(pn))
+            a = fmax(a, hypot(pn->u - 2 * p->u + pm->u, pn->v - 2 * p->v + pm->v));
+    }
+    return a;
+}
+
+/* The point of track id at the fraction w of the way from frame k to k + 1 (w < 0 or
+ * w > 1: extrapolated), linear, with the noise of both points and the chord's error
+ * for the track's curvature added in quadrature. */
+static void chord_at(const track_pipe_camera *c, int id, long k, const track_pipe_point *p0,
+                     const track_pipe_point *p1, double w, double *u, double *v, double *sigma)
+{
+    *u = (1 - w) * p0->u + w * p1->u;
+    *v = (1 - w) * p0->v + w * p1->v;
+    double model = 0.5 * fabs(w * (1 - w)) * track_curvature(c, id, k);
+    *sigma = sqrt((1 - w) * (1 - w) * p0->sigma * p0->sigma + w * w * p1->sigma * p1->sigma + model * model);
+}
+
 int track_pipe_interpolate(const track_pipe_camera *c, int id, double tc, double *u, double *v, double *sigma,
                            int *interpolated)
 {
@@ -59,11 +85,36 @@ int track_pipe_interpolate(const track_pipe_camera *c, int id, double tc, double
     double span = t[k + 1] - t[k];
     if (span > 1.5 * dt_frame) /* a dropped frame between: a gap */
         return -1;
-    double w = (tc - t[k]) / span;
-    *u = (1 - w) * p0->u + w * p1->u;
-    *v = (1 - w) * p0->v + w * p1->v;
-    *sigma = sqrt((1 - w) * (1 - w) * p0->sigma * p0->sigma + w * w * p1->sigma * p1->sigma);
+    chord_at(c, id, k, p0, p1, (tc - t[k]) / span, u, v, sigma);
     *interpolated = 1;
+    return 0;
+}
+
+int track_pipe_extrapolate(const track_pipe_camera *c, int id, double tc, double max_frames, double *u, double *v,
+                           double *sigma)
+{
+    const double *t = c->cam_time_s;
+    long n = c->frames;
+    if (n < 3 || max_frames <= 0)
+        return -1;
+    double dt_frame = 1.0 / c->fps;
+    long k; /* the chord from frame k to k + 1, and the frame beyond it (k - 1 or k + 2) */
+    if (tc < t[0] && t[0] - tc <= max_frames * dt_frame)
+        k = 0;
+    else if (tc > t[n - 1] && tc - t[n - 1] <= max_frames * dt_frame)
+        k = n - 2;
+    else
+        return -1;
+    long beyond = k == 0 ? 2 : n - 3;
+    const track_pipe_point *p0 = find_point(c, k, id), *p1 = find_point(c, k + 1, id), *pb = find_point(c, beyond, id);
+    /* three measured points of one flight phase: no kink between them (seg_break is
+       marked from the second differences; the last frame's is never set) */
+    if (!usable(p0) || !usable(p1) || !usable(pb) || p0->seg_break || (k == 0 ? p1 : pb)->seg_break)
+        return -1;
+    double span = t[k + 1] - t[k], span_b = k == 0 ? t[2] - t[1] : t[n - 2] - t[n - 3];
+    if (span > 1.5 * dt_frame || span_b > 1.5 * dt_frame) /* a dropped frame: a gap */
+        return -1;
+    chord_at(c, id, k, p0, p1, (tc - t[k]) / span, u, v, sigma);
     return 0;
 }
 

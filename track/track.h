@@ -20,6 +20,11 @@
  *   blurred       the blob is a motion streak (its centroid is the mid-exposure
  *                 position; see track_blob)
  *   outlier       rejected after the fact (e.g. a large triangulation residual)
+ *   extrapolated  a 3D point whose second view was extrapolated by less than a frame
+ *                 past the end of that camera's clip (it started later or stopped
+ *                 earlier), from two measurements of one flight phase; its sigma
+ *                 carries the longer lever arm (an impact inside that fraction of a
+ *                 frame would not be seen)
  */
 #ifndef ICV_TRACK_H
 #define ICV_TRACK_H
@@ -36,6 +41,7 @@ enum {
     TRACK_FLAG_SATURATED = 1 << 3,
     TRACK_FLAG_BLURRED = 1 << 4,
     TRACK_FLAG_OUTLIER = 1 << 5,
+    TRACK_FLAG_EXTRAPOLATED = 1 << 6,
 };
 
 /* Writes the flag names joined by '|' into out ("" for none); returns out. */
@@ -132,6 +138,11 @@ typedef struct {
                                  so that the faint rim below threshold is not cut (cutting
                                  it biases the centroid with the noise). Default 2. Raise
                                  for very soft (defocused) markers. */
+    int centroid_window;      /* 1 (default): a peaked, compact blob (a Gaussian-like spot,
+                                 not a streak nor a flat disc) gets a Gaussian-windowed
+                                 centroid matched to its size (blob_measure.c), which
+                                 weighs down the coding noise far from the centre; 0: the
+                                 box centroid for every blob */
     double min_area_px;       /* px: smaller blobs are noise. Default 4. */
     double max_area_px;       /* px: larger blobs are the board, reflections. Default 2000.
                                  Set from the marker diameter, calibration and distance. */
@@ -375,6 +386,9 @@ int track_triangulate(const track_view *views, int n, track_point3d *out, icv_er
  * gsl_cdf_chisq_Pinv): the limit of track_point3d.chi2 with dof = 2n - 3 beyond which
  * a point is flagged outlier. */
 double track_chi2_limit(int dof);
+/* The median of a chi-square with dof degrees of freedom (0.455 for 1): what
+ * track_point3d.chi2 reads for half of the points when the sigmas are right. */
+double track_chi2_median(int dof);
 
 /* Gravity's image-plane acceleration (px/frame^2) at the world point X (m) for the
  * tracker's gravity_u/v: the projection's Jacobian at X applied to g (m/s^2, world

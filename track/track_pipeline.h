@@ -52,8 +52,18 @@ typedef struct {
                                moments failed the shape test) and put 2D points 0.70 px
                                from the truth of sample 01 (0.44 px with 1) */
     double sigma_floor_px;  /* px: added in quadrature to each centroid's sigma before
-                               triangulation: the model error of a marker whose visible
-                               part differs between the cameras. Default 0.1 */
+                               triangulation: the error the detector's sigma (pixel noise,
+                               Savin & Doyle) does not hold: the band model's residual, the
+                               coding of the marker's edges. Default 0.03, measured against
+                               synth truth: the 3D error / sigma per surface axis is
+                               0.77-1.11 (sample 01) and 0.97-1.24 (sample 02) with it, all
+                               below 1 with 0.1 px (0.44-0.63) and up to 1.64 with none */
+    double extrapolate_frames; /* frames: a reference frame up to this far outside the other
+                               camera's clip (its start or end) gets that camera's view
+                               extrapolated from its two end frames (flag extrapolated).
+                               Default 1: with any sub-frame offset, the one reference
+                               frame at each end that no pair of the other camera's frames
+                               brackets; 0 turns it off */
     int band_correction;    /* 1 (default): markers on the axis of a capsule or cylinder are
                                bands round it; their centroids are moved back to the axis
                                (pipeline.c, band markers) */
@@ -84,12 +94,20 @@ typedef struct {
     char sync_source[16];                  /* where offset_initial_frames came from: "flash",
                                               "sync.offsets" or "none" */
     int offset_refined;                    /* 1: camera 1's offset was refined from the motion */
-    double offset_sigma_frames;            /* frames: 1-sigma of the refined offset */
-    double offset_residual_px;             /* px: RMS epipolar distance at the refined offset */
+    double offset_sigma_frames;            /* frames: 1-sigma of camera 1's refined offset */
+    double offset_residual_px;             /* px: RMS epipolar distance at camera 1's refined offset */
+    int offset_refined_each[ICV_MAX_CAMERAS];       /* 1: camera k's offset was refined against
+                                                       the reference camera (k >= 1) */
+    double offset_sigma_each[ICV_MAX_CAMERAS];      /* frames: 1-sigma of camera k's */
+    double offset_residual_each_px[ICV_MAX_CAMERAS];/* px: RMS epipolar distance there */
     long rows3d;                           /* rows of tracks3d.csv */
     long points3d;                         /* marker positions written */
+    long points3d_by_views[ICV_MAX_CAMERAS + 1]; /* of them, triangulated from n views
+                                                    (index n; 1: one-camera mode) */
     long outliers3d;                       /* triangulated points flagged outlier (not written) */
     long interpolated3d;                   /* positions from an interpolated second view */
+    long extrapolated3d;                   /* positions from a second view extrapolated past
+                                              the end of that camera's clip */
     double residual_rms_px;                /* px: RMS reprojection residual of written points */
     double sigma_scale;                    /* the centroid sigmas' scale the triangulation
                                               residuals showed (>= 1; flag_outliers) */
@@ -162,10 +180,24 @@ typedef struct {
 
 /* The point of track id of camera c at camera-clock time tc (s), interpolated linearly
  * between the two adjacent frames that bracket tc when both measured it and no
- * seg_break lies between (never across an impact or a gap). Returns 0 when found
+ * seg_break lies between (never across an impact or a gap). sigma (px): both points'
+ * sigmas propagated, plus the chord's error w (1 - w) a / 2 for the track's second
+ * difference a (px/frame^2) there, in quadrature. Returns 0 when found
  * (*interpolated = 1 unless tc is a frame's own time), -1 otherwise. */
 int track_pipe_interpolate(const track_pipe_camera *c, int id, double tc, double *u, double *v, double *sigma,
                            int *interpolated);
+
+/* The point of track id of camera c at camera-clock time tc (s) just outside the clip:
+ * within max_frames frame periods before its first frame or after its last, extrapolated
+ * linearly from the two end frames when they and the frame next to them were measured
+ * inside one flight phase (no seg_break between the three, no dropped frame). The sigma
+ * (px) grows with the lever arm: (1 - w)^2 s0^2 + w^2 s1^2 plus, in quadrature, the
+ * chord's error w (1 - w) a / 2 for the track's second difference a (w < 0 or > 1, in
+ * frames from the end frame). Returns 0 when found, -1 otherwise. An impact inside the
+ * extrapolated fraction of a frame cannot be seen: the pipeline flags such points
+ * `extrapolated`. The sigma of track_pipe_interpolate carries the same chord term. */
+int track_pipe_extrapolate(const track_pipe_camera *c, int id, double tc, double max_frames, double *u, double *v,
+                           double *sigma);
 
 /* Marks seg_break on points where the track's second difference says an impact lies
  * between this frame and the next (both the second differences around that interval

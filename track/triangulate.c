@@ -153,6 +153,11 @@ double track_chi2_limit(int dof)
     return gsl_cdf_chisq_Pinv(0.999, dof > 0 ? dof : 1);
 }
 
+double track_chi2_median(int dof)
+{
+    return gsl_cdf_chisq_Pinv(0.5, dof > 0 ? dof : 1);
+}
+
 int track_gravity_px(const track_view *view, const double X[3], const double g[3], double fps, double *gu,
                      double *gv, icv_err *err)
 {

@@ -93,6 +93,16 @@ static inline void make_scenario(scenario *s, int rod)
     scenario_finish(s);
 }
 
+/* the scenario's true loss fraction, 1 - post/pre kinetic energy (J/J) */
+static inline double scenario_loss_fraction(const scenario *s)
+{
+    icv_mat3 Iw = icv_m3_rotate_tensor(s->R, s->body.inertia);
+    double m = s->body.mass;
+    double pre = 0.5 * m * icv_v3_dot(s->v_pre, s->v_pre) + 0.5 * icv_v3_dot(s->w_pre, icv_m3_apply(Iw, s->w_pre));
+    double post = 0.5 * m * icv_v3_dot(s->v_post, s->v_post) + 0.5 * icv_v3_dot(s->w_post, icv_m3_apply(Iw, s->w_post));
+    return 1 - post / pre;
+}
+
 /* markers at 120 fps from 0 to t_end, noise sigma (m) */
 static inline void sample(const scenario *s, double t_end, double sigma, unsigned long seed, analysis_tracks *tr)
 {

@@ -85,9 +85,13 @@ TEST(test_constant_rate_file_is_not_vfr_and_has_no_gaps)
     ASSERT(capture_probe_run(path, NULL, &p, &err) == 0, "%s", err.msg);
     int vfr = p.timing.vfr;
     size_t ndrop = p.timing.n_dropped, ndup = p.n_duplicates, nlost = p.n_lost;
-    double fps = p.info.nominal_fps;
+    double fps = p.info.nominal_fps, t7 = p.time_s[7], t59 = p.time_s[59];
     capture_probe_free(&p);
     ASSERT_EQ_INT(vfr, 0);
+    /* the file holds 29 ms and 246 ms (times rounded to its 1 ms tick); every frame lies
+     * within half a tick of n / 240 s, so the camera's times are given back exactly */
+    ASSERT_NEAR(t7, 7.0 / 240.0, 1e-12);
+    ASSERT_NEAR(t59, 59.0 / 240.0, 1e-12);
     ASSERT_EQ_INT(ndrop, 0);
     ASSERT_EQ_INT(ndup, 0);
     ASSERT_EQ_INT(nlost, 0);

@@ -17,7 +17,7 @@ static const char *scenario(const char *codec, int planar)
              "cameras:\n"
              "  - {id: left, width: 160, height: 120, fx: 150, fps: 200, pose: {look_from: %s, look_at: [0, 0.05, 0]}}\n"
              "%s"
-             "board: {views: 2}\nrender: {blur_subframes: 2}\noutput: {codec: %s}\n",
+             "board: {views: 2}\nrender: {blur_subframes: 2, flash: none}\noutput: {codec: %s}\n",
              planar ? "[0, 0.1, 0.9]" : "[-0.2, 0.3, 0.9]",
              planar ? ""
                     : "  - {id: right, width: 160, height: 120, fx: 150, fps: 200, start_offset_frames: 0.3, "
@@ -66,10 +66,16 @@ TEST(test_synth_folder_decodes_to_the_frame_counts_truth_lists)
     int rc = icv_experiment_load(path, e, &err);
     if (!rc)
         rc = icv_experiment_check_files(e, &err);
-    int ncam = e->n_cameras;
+    int ncam = e->n_cameras, sync = e->sync;
+    double offset_right = e->sync_offsets[1];
     free(e);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT_EQ_INT(ncam, 2);
+    /* no flash: sync.offsets in capture's convention (an event at time t is at frame
+     * t * fps + offset), while the right camera's frame n is at t = (n + 0.3) / fps:
+     * the event at frame n gives offset = n - t * fps = -0.3 exactly */
+    ASSERT_EQ_INT(sync, ICV_SYNC_OFFSETS);
+    ASSERT_NEAR(offset_right, -0.3, 1e-12);
     snprintf(path, sizeof path, "%s/truth.json", out);
     const char *text = th_read_file(path);
     ASSERT_STR_CONTAINS(text, "\"schema\": \"impactcv-truth-1\"");

@@ -167,6 +167,90 @@ TEST(test_16_bit_frames_give_the_same_centroids_as_8_bit)
     ASSERT_NEAR(b.v, 80.7, 0.01);
 }
 
+TEST(test_windowed_centroid_weighs_down_a_far_artefact_and_leaves_discs_and_streaks_alone)
+{
+    static uint16_t buf[W * H];
+    rn_rng rng = {5};
+    rn_img im = rn_new(W, H, 20 * 256);
+    rn_gauss_spot(&im, 120.3, 80.7, 1.5, 200 * 256, 1);
+    /* a coding artefact: +6 gray levels on a 3x3 block 4 px off the centre, inside the
+       centroid box (threshold radius ~2.5 px + margin 2) */
+    for (int y = 84; y <= 86; y++)
+        for (int x = 124; x <= 126; x++)
+            im.px[y * W + x] += 6 * 256;
+    rn_disc(&im, 60.2, 40.6, 6, 180 * 256, 1);                   /* a flat 12 px disc */
+    rn_disc_streak(&im, 170.0, 120.0, 185.0, 125.0, 4, 180 * 256); /* a 15.8 px streak */
+    rn_to_u16(&im, 0, &rng, buf);
+    rn_free(&im);
+    track_frame fr = {buf, W, H, 2 * W, 16};
+    track_blob a[8], b[8];
+    int na = 0, nb = 0;
+    track_detector *d = track_detector_alloc(W, H, NULL);
+    ASSERT_TRUE(d != NULL);
+    d->saturation_level = 65535;
+    ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, a, 8, &na, NULL) == 0);
+    track_detector_reset(d);
+    d->saturation_level = 65535;
+    d->centroid_window = 0;
+    ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 8, &nb, NULL) == 0);
+    track_detector_free(d);
+    ASSERT_EQ_INT(na, 3);
+    ASSERT_EQ_INT(nb, 3);
+    int spot = -1, disc = -1, streak = -1;
+    for (int i = 0; i < 3; i++) {
+        if (fabs(a[i].u - 120.3) < 2)
+            spot = i;
+        else if (fabs(a[i].u - 60.2) < 2)
+            disc = i;
+        else
+            streak = i;
+    }
+    ASSERT_TRUE(spot >= 0 && disc >= 0 && streak >= 0);
+    double ew = hypot(a[spot].u - 120.3, a[spot].v - 80.7), eb = hypot(b[spot].u - 120.3, b[spot].v - 80.7);
+    printf("    spot with a far artefact: windowed centroid off by %.4f px, box centroid by %.4f px\n", ew, eb);
+    /* the artefact's 54 gray-level pixels at ~5 px weigh ~1% of the spot's mass in the box
+       (a ~0.1 px pull); the matched window weighs them by exp(-5^2/4.5) */
+    ASSERT_TRUE(eb > 0.05);
+    ASSERT_TRUE(ew < 0.01);
+    /* flat discs and long streaks keep the box centroid: the same numbers either way */
+    ASSERT_NEAR(a[disc].u, b[disc].u, 1e-12);
+    ASSERT_NEAR(a[disc].v, b[disc].v, 1e-12);
+    ASSERT_NEAR(a[streak].u, b[streak].u, 1e-12);
+    ASSERT_NEAR(a[streak].v, b[streak].v, 1e-12);
+}
+
+TEST(test_markers_are_found_in_a_flash_frame_near_saturation)
+{
+    static uint8_t buf[W * H];
+    rn_rng rng = {8};
+    track_detector *d = track_detector_alloc(W, H, NULL);
+    ASSERT_TRUE(d != NULL);
+    track_blob b[8];
+    int nb = 0;
+    /* five normal frames (the markers' peak above the background, ~180, is learnt), then
+       the flash: the background at 228, the markers clipped at 255 (sample 02's flash
+       frame); a threshold at a fraction of the learnt peak would sit above 255 */
+    for (int f = 0; f < 6; f++) {
+        rn_img im = rn_new(W, H, f < 5 ? 20 : 228);
+        rn_disc(&im, 60.3, 50.6, 5, 200, 1);
+        rn_disc(&im, 160.7, 90.2, 5, 200, 1);
+        rn_to_u8(&im, 2, &rng, buf);
+        rn_free(&im);
+        track_frame fr = {buf, W, H, W, 8};
+        ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 8, &nb, NULL) == 0);
+        ASSERT_EQ_INT(nb, 2);
+    }
+    track_detector_free(d);
+    for (int i = 0; i < 2; i++) {
+        double e = fmin(hypot(b[i].u - 60.3, b[i].v - 50.6), hypot(b[i].u - 160.7, b[i].v - 90.2));
+        printf("    flash frame: marker %d off by %.3f px (sigma %.3f)\n", i, e, b[i].sigma);
+        /* a clipped disc is still symmetric; at a contrast of 27 gray levels over noise 2
+           its centroid is good to a few sigma (reported ~0.05 px per axis): 0.25 px is 5 */
+        ASSERT(e < 0.25, "flash-frame marker %d off by %.3f px", i, e);
+        ASSERT_TRUE(b[i].flags & TRACK_FLAG_SATURATED);
+    }
+}
+
 TEST(test_window_detection_matches_full_scan)
 {
     static uint8_t buf[W * H];

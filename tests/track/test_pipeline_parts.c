@@ -1,5 +1,6 @@
 /* test_pipeline_parts.c: the pieces of `impactcv track` on their own: interpolation of a
- * camera's track inside one flight segment (never across a gap or an impact), the
+ * camera's track inside one flight segment (never across a gap or an impact),
+ * extrapolation by less than a frame past a clip's ends, the
  * body-template identity (a symmetric rod, shuffled points, a stray point), and the
  * sub-frame offset recovered from drawn projections of a falling point set. */
 #include <math.h>
@@ -63,6 +64,47 @@ TEST(test_interpolation_stays_inside_one_flight_segment)
     /* coasted points are not positions */
     pts[start[6]].flags = TRACK_FLAG_COASTED;
     ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 5.5 / fps, &u, &v, &s, &interp), -1);
+}
+
+TEST(test_extrapolation_reaches_less_than_a_frame_past_the_clip_inside_one_flight_phase)
+{
+    track_pipe_point pts[NFR];
+    long n, start[NFR + 1];
+    double t[NFR], fps = 240;
+    make_track(pts, &n, start, t, fps);
+    track_pipe_mark_breaks(pts, n, start, NFR, 2.0); /* px/frame^2: the pipeline's kink limit */
+    track_pipe_camera c = {.pts = pts, .n_pts = n, .frame_start = start, .frames = NFR, .cam_time_s = t, .fps = fps};
+    double u, v, s;
+    /* 0.37 frame before frame 0 (a camera that started 0.37 frame late): w = -0.37 on the
+       chord from frame 0 to 1; u is linear (exact), v = 50 + 0.1 f^2 misses the chord by
+       0.1 w (w - 1) */
+    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, -0.37 / fps, 1.0, &u, &v, &s), 0);
+    ASSERT_NEAR(u, 100 - 4 * 0.37, 1e-9);
+    ASSERT_NEAR(v, 50 + 0.1 * 0.37 * 0.37 - 0.1 * 0.37 * 1.37, 1e-9);
+    /* sigma: (1 - w)^2 s0^2 + w^2 s1^2 and the chord term w (1 - w) a / 2, a = 0.2 px/frame^2
+       (v's second difference): the term equals the chord's true miss here */
+    double w = -0.37, want = sqrt(1.37 * 1.37 * 0.0025 + w * w * 0.0025 + pow(0.5 * w * (w - 1) * 0.2, 2));
+    ASSERT_NEAR(s, want, 1e-9);
+    ASSERT(s > 0.05, "an extrapolated sigma %g must exceed a measured one (0.05)", s);
+    /* past the last frame (39), on the chord 38 -> 39 at w = 1.4 */
+    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, 39.4 / fps, 1.0, &u, &v, &s), 0);
+    ASSERT_NEAR(u, 182 - 4 * (39.4 - 20.5), 1e-9);
+    ASSERT_NEAR(v, 50 + 0.1 * 39.4 * 39.4 - 0.1 * 1.4 * 0.4, 1e-9);
+    /* a frame or more away, inside the clip (interpolation's business), max_frames 0: no */
+    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, -1.2 / fps, 1.0, &u, &v, &s), -1);
+    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, 5.5 / fps, 1.0, &u, &v, &s), -1);
+    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, -0.37 / fps, 0.0, &u, &v, &s), -1);
+    /* an impact between frames 1 and 2: the first two frames are not one flight phase
+       with the third, and nothing says the fraction before frame 0 is: refused */
+    for (long i = 0; i < n; i++)
+        if (pts[i].frame >= 2)
+            pts[i].u = 106 - 4.0 * (pts[i].frame - 1.5); /* +4 px/frame turns to -4 at 1.5 */
+    track_pipe_mark_breaks(pts, n, start, NFR, 2.0);
+    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, -0.37 / fps, 1.0, &u, &v, &s), -1);
+    /* a coasted end frame is not a position */
+    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, 39.4 / fps, 1.0, &u, &v, &s), 0);
+    pts[start[39]].flags = TRACK_FLAG_COASTED;
+    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, 39.4 / fps, 1.0, &u, &v, &s), -1);
 }
 
 TEST(test_identity_labels_a_symmetric_rod_by_continuity_whatever_the_point_order)
