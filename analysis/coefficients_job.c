@@ -86,29 +86,33 @@ static int measure_one(const icv_experiment *e, const char *tracks_path, const c
     track_calibration_free(cal);
     if (rc)
         return rc;
-    analysis_tracks tr;
-    if ((rc = analysis_tracks_read_csv(tracks_path, &tr, err)))
-        return rc;
-    analysis_params prm;
-    analysis_params_default(&prm);
     if (!strcmp(e->kind, "slide")) {
+        analysis_tracks tr;
+        if ((rc = analysis_tracks_read_csv(tracks_path, &tr, err)))
+            return rc;
+        analysis_params prm;
+        analysis_params_default(&prm);
         rc = analysis_coefficient_slide(&tr, &b, g, NULL, prm.pos_sigma, c, err);
         if (!rc && incline_sd > 0)
             analysis_coefficient_slide_incline_sd(c, icv_v3_norm(g), incline_sd);
-    } else { /* drop */
-        analysis_result *res = malloc(sizeof *res);
-        if (!res)
-            rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
-        else {
-            rc = analysis_run(&tr, &b, e->gravity_auto ? NULL : &e->gravity, &prm, res, err);
-            if (rc == ICV_ENOTFOUND) /* no impact in a drop */
-                icv_err_prefix(err, "drop: not a drop: ");
-            if (!rc)
-                rc = analysis_coefficient_drop(res, c, err);
-            free(res);
-        }
+        analysis_tracks_free(&tr);
+    } else { /* drop: the impact measured as `impactcv analyze` does (the track stage's
+              * covariances and the calibration's uncertainty with it), its results.json
+              * and fits.csv beside coefficients.json */
+        analysis_job job = {.experiment_path = e->path, .tracks_path = tracks_path, .out_dir = dir,
+                            .method = ANALYSIS_FIT};
+        analysis_job_result *jr = malloc(sizeof *jr);
+        if (!jr)
+            return icv_err_set(err, ICV_ENOMEM, "out of memory");
+        rc = analysis_job_run(&job, jr, err);
+        if (rc == ICV_ENOTFOUND) /* no impact in a drop */
+            icv_err_prefix(err, "drop: not a drop: ");
+        if (!rc)
+            rc = analysis_coefficient_drop(&jr->res, c, err);
+        if (!rc && jr->warning[0] && c->n_warnings < ANALYSIS_MAX_WARNINGS)
+            snprintf(c->warnings[c->n_warnings++], sizeof c->warnings[0], "%s", jr->warning);
+        free(jr);
     }
-    analysis_tracks_free(&tr);
     if (rc)
         icv_err_prefix(err, "%s: ", shown);
     return rc;
