@@ -11,16 +11,7 @@
 static void verdict(FILE *f, const char *v, int ok)
 {
     fprintf(f, "<h2>Verdict: <span class=%s>%s</span></h2><ul>", ok ? "ok" : "bad", ok ? "usable" : "not usable");
-    while (*v) {
-        const char *nl = strchr(v, '\n');
-        size_t len = nl ? (size_t)(nl - v) : strlen(v);
-        char line[600];
-        snprintf(line, sizeof line, "%.*s", (int)len, v);
-        fputs("<li>", f);
-        icv_fput_html(f, line);
-        fputs("</li>", f);
-        v += len + (nl != NULL);
-    }
+    icv_fput_html_items(f, v);
     fputs("</ul>\n", f);
 }
 

@@ -131,6 +131,8 @@ int icv_mkdirs(const char *path, icv_err *err);
 void icv_fput_base64(FILE *f, const void *data, size_t n);
 /* Text with < > & " escaped for HTML. NULL writes nothing. */
 void icv_fput_html(FILE *f, const char *s);
+/* Each line of text (lines end at '\n') as an escaped <li> item. NULL writes nothing. */
+void icv_fput_html_items(FILE *f, const char *text);
 
 /* ---- paths ------------------------------------------------------------- */
 

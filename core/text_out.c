@@ -1,5 +1,7 @@
 /* text_out.c: writing text that other tools read: base64 (inline images in the
  * HTML reports) and HTML-escaped text. */
+#include <string.h>
+
 #include "core/core.h"
 
 void icv_fput_base64(FILE *f, const void *data, size_t n)
@@ -15,9 +17,10 @@ void icv_fput_base64(FILE *f, const void *data, size_t n)
     }
 }
 
-void icv_fput_html(FILE *f, const char *s)
+/* the n first characters of s (all of it for n < 0) escaped for HTML */
+static void put_html_n(FILE *f, const char *s, long n)
 {
-    for (; s && *s; s++) {
+    for (; s && *s && n != 0; s++, n--) {
         if (*s == '<')
             fputs("&lt;", f);
         else if (*s == '>')
@@ -28,5 +31,19 @@ void icv_fput_html(FILE *f, const char *s)
             fputs("&quot;", f);
         else
             fputc(*s, f);
+    }
+}
+
+void icv_fput_html(FILE *f, const char *s) { put_html_n(f, s, -1); }
+
+void icv_fput_html_items(FILE *f, const char *text)
+{
+    while (text && *text) {
+        const char *nl = strchr(text, '\n');
+        long len = nl ? (long)(nl - text) : (long)strlen(text);
+        fputs("<li>", f);
+        put_html_n(f, text, len);
+        fputs("</li>", f);
+        text += len + (nl != NULL);
     }
 }

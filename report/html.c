@@ -457,16 +457,7 @@ static void verdict_list(FILE *f, int ok, const char *v)
         fputs("<p>Verdict: <b>none in the calibration file</b></p><ul>", f);
     else
         fprintf(f, "<p>Verdict: <b class=%s>%s</b></p><ul>", ok ? "ok" : "bad", ok ? "usable" : "not usable");
-    while (v && *v) {
-        const char *nl = strchr(v, '\n');
-        size_t len = nl ? (size_t)(nl - v) : strlen(v);
-        char line[1024];
-        snprintf(line, sizeof line, "%.*s", (int)len, v);
-        fputs("<li>", f);
-        icv_fput_html(f, line);
-        fputs("</li>", f);
-        v += len + (nl != NULL);
-    }
+    icv_fput_html_items(f, v);
     fputs("</ul>\n", f);
 }
 
