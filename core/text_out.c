@@ -8,13 +8,20 @@ void icv_fput_base64(FILE *f, const void *data, size_t n)
 {
     static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     const unsigned char *d = data;
+    char buf[4096]; /* a block at a time: fputc per character was most of a report's writing */
+    size_t k = 0;
     for (size_t i = 0; i < n; i += 3) {
         unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0) | (i + 2 < n ? d[i + 2] : 0);
-        fputc(t[v >> 18 & 63], f);
-        fputc(t[v >> 12 & 63], f);
-        fputc(i + 1 < n ? t[v >> 6 & 63] : '=', f);
-        fputc(i + 2 < n ? t[v & 63] : '=', f);
+        buf[k++] = t[v >> 18 & 63];
+        buf[k++] = t[v >> 12 & 63];
+        buf[k++] = i + 1 < n ? t[v >> 6 & 63] : '=';
+        buf[k++] = i + 2 < n ? t[v & 63] : '=';
+        if (k == sizeof buf) {
+            fwrite(buf, 1, k, f);
+            k = 0;
+        }
     }
+    fwrite(buf, 1, k, f);
 }
 
 /* the n first characters of s (all of it for n < 0) escaped for HTML */

@@ -5,6 +5,7 @@
  * tests read it back with. */
 #include <libavcodec/avcodec.h>
 #include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,11 @@ int report_overlay_png(const unsigned char *gray, int width, int height, int str
     cx->height = height;
     cx->pix_fmt = AV_PIX_FMT_RGB24;
     cx->time_base = (AVRational){1, 25};
+    /* zlib's fastest level with the "up" row filter: deflate at the default level 6
+     * was half of the overlay stage (demo: 0.090 -> 0.043 s for six crops, the files
+     * 204 -> 247 kB), which an image inlined in a report does not need */
+    cx->compression_level = 1;
+    av_opt_set(cx->priv_data, "pred", "up", 0);
     if (avcodec_open2(cx, codec, NULL) < 0) {
         rc = icv_err_set(err, ICV_EIO, "overlay: cannot open the png encoder");
         goto out;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "report/report_internal.h"
 
 /* 13 distinct colours (cmap0 1..13 and cmap1 0..12 for the class maps) */
 static const PLINT pal_r[] = {31, 255, 44, 214, 148, 140, 227, 127, 188, 23, 174, 255, 152};
@@ -13,14 +13,14 @@ static const PLINT pal_g[] = {119, 127, 160, 39, 103, 86, 119, 127, 189, 190, 19
 static const PLINT pal_b[] = {180, 14, 44, 40, 189, 75, 194, 127, 34, 207, 232, 120, 138};
 enum { NPAL = 13 };
 
-static int plot_begin(const char *path, icv_atomic_file *af, icv_err *err)
+int report_plot_open(const char *path, int width_px, int height_px, icv_atomic_file *af, icv_err *err)
 {
     int rc = icv_atomic_open(af, path, err);
     if (rc < 0)
         return rc;
     plsdev("svg");
     plsfnam(af->tmp);
-    plspage(0, 0, 800, 600, 0, 0);
+    plspage(0, 0, width_px, height_px, 0, 0);
     plscolbg(255, 255, 255); /* white page, black ink */
     plscol0(15, 0, 0, 0);
     plinit();
@@ -28,9 +28,14 @@ static int plot_begin(const char *path, icv_atomic_file *af, icv_err *err)
     return 0;
 }
 
-static int plot_end(icv_atomic_file *af, icv_err *err)
+/* plend1, not plend: plend unloads the svg driver and frees PLplot's driver table,
+ * so every plot loaded it again (dlopen, relocation, the driver files read): half of
+ * a report's time for its eleven plots. */
+void report_plot_finish(void) { plend1(); }
+
+int report_plot_close(icv_atomic_file *af, icv_err *err)
 {
-    plend();
+    report_plot_finish();
     return icv_atomic_commit(af, err);
 }
 
@@ -56,7 +61,7 @@ int report_plot_lines(const char *path, const char *title, const char *xlabel, c
         ymin -= 0.5, ymax += 0.5;
     double pad = 0.05 * (ymax - ymin);
     icv_atomic_file af;
-    int rc = plot_begin(path, &af, err);
+    int rc = report_plot_open(path, 800, 600, &af, err);
     if (rc < 0)
         return rc;
     plcol0(15);
@@ -64,7 +69,7 @@ int report_plot_lines(const char *path, const char *title, const char *xlabel, c
     pllab(xlabel, ylabel, title);
     PLFLT *xs = malloc(2 * (size_t)n * sizeof *xs), *ys = xs ? xs + n : NULL;
     if (!xs) {
-        plend();
+        report_plot_finish();
         icv_atomic_abort(&af);
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
     }
@@ -104,7 +109,7 @@ int report_plot_lines(const char *path, const char *title, const char *xlabel, c
                  PL_POSITION_INSIDE, 0.02, 0.02, 0.1, 0, 15, 1, 0, 0, nl, opt, 1.0, 0.8, 2.0, 0, tc,
                  (const char *const *)labels, NULL, NULL, NULL, NULL, lc, ls, lw, NULL, NULL, NULL, NULL);
     }
-    return plot_end(&af, err);
+    return report_plot_close(&af, err);
 }
 
 int report_plot_map(const char *path, const char *title, const char *xlabel, const char *ylabel, int nx, int ny,
@@ -139,7 +144,7 @@ int report_plot_map(const char *path, const char *title, const char *xlabel, con
             if (!isfinite(g[i][j]))
                 g[i][j] = zmin - 1e30;
     icv_atomic_file af;
-    int rc = plot_begin(path, &af, err);
+    int rc = report_plot_open(path, 800, 600, &af, err);
     if (rc < 0) {
         plFree2dGrid(g, nx, ny);
         return rc;
@@ -190,7 +195,7 @@ int report_plot_map(const char *path, const char *title, const char *xlabel, con
         plcolorbar(&cw, &ch, PL_COLORBAR_IMAGE, PL_POSITION_RIGHT, 0.03, 0, 0.04, 0.8, 0, 15, 1, 0, 0, 0, 0, 1,
                    lopt, lab, 1, axo, ticks, sub, nvals, (PLFLT_MATRIX)vals);
     }
-    rc = plot_end(&af, err);
+    rc = report_plot_close(&af, err);
     plFree2dGrid(g, nx, ny);
     return rc;
 }

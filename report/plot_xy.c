@@ -12,28 +12,15 @@ enum { NPAL = 13, INK = 15 };
 
 static int begin(const char *path, icv_atomic_file *af, icv_err *err)
 {
-    int rc = icv_atomic_open(af, path, err);
+    int rc = report_plot_open(path, 720, 400, af, err);
     if (rc < 0)
         return rc;
-    plsdev("svg");
-    plsfnam(af->tmp);
-    plspage(0, 0, 720, 400, 0, 0);
-    plscolbg(255, 255, 255);
-    plscol0(INK, 0, 0, 0);
-    plinit();
-    plfont(1);
     for (int i = 0; i < NPAL; i++) {
         unsigned char c[3];
         report_palette(i, c);
         plscol0(1 + i, c[0], c[1], c[2]);
     }
     return 0;
-}
-
-static int end(icv_atomic_file *af, icv_err *err)
-{
-    plend();
-    return icv_atomic_commit(af, err);
 }
 
 int report_plot_xy(const char *path, const char *title, const char *xlabel, const char *ylabel,
@@ -134,7 +121,7 @@ int report_plot_xy(const char *path, const char *title, const char *xlabel, cons
                  PL_POSITION_RIGHT | PL_POSITION_OUTSIDE, 0.02, 0.0, 0.06, 0, INK, 1, 0, 0, nl, opt,
                  1.0, 0.9, 2.2, 0, tc, text, NULL, NULL, NULL, NULL, lc, ls, lw, sc, ss, sn, sym);
     }
-    return end(&af, err);
+    return report_plot_close(&af, err);
 }
 
 int report_plot_bars(const char *path, const char *title, const char *xlabel, const char *ylabel, int n,
@@ -162,5 +149,5 @@ int report_plot_bars(const char *path, const char *title, const char *xlabel, co
         plcol0(1 + (color ? color[i] : 0) % NPAL);
         plfill(4, bx, by);
     }
-    return end(&af, err);
+    return report_plot_close(&af, err);
 }

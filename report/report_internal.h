@@ -35,4 +35,12 @@ typedef struct {
  * (predicted 1); *rows malloc'd (caller frees). */
 int report_rows2d_read(const char *path, int predicted, report_row2d **rows, long *n, icv_err *err);
 
+/* Starts an SVG plot of width_px x height_px into a temporary name beside path (PLplot's
+ * "svg" device, white page, ink colour 15 black); report_plot_close ends it and renames
+ * it into place; report_plot_finish ends it without a file (after an error, then
+ * icv_atomic_abort). One plot at a time: PLplot's state is global. */
+int report_plot_open(const char *path, int width_px, int height_px, icv_atomic_file *af, icv_err *err);
+int report_plot_close(icv_atomic_file *af, icv_err *err);
+void report_plot_finish(void);
+
 #endif

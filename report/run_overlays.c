@@ -5,9 +5,11 @@
  * outline at the fitted pose of that frame's time, projected through the camera model
  * the tracks were made with (track_info.json); each image is the part of the frame
  * round the body (index.json gives where), so the markers are seen at full size. The images and their index.json are
- * made in a working folder beside DIR/overlays that replaces it when all are made. */
+ * made in a working folder beside DIR/overlays that replaces it when all are made.
+ * The cameras are decoded concurrently, one thread each. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <dirent.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -268,6 +270,71 @@ out:
     return rc;
 }
 
+/* One camera's images, on a thread of its own. */
+typedef struct {
+    scene sc;
+    int c;
+    const char *dir, *tmp;
+    json_t *index;
+    icv_err err;
+    int rc;
+} camera_job;
+
+static void *camera_job_run(void *arg)
+{
+    camera_job *j = arg;
+    j->rc = camera_overlays(&j->sc, j->c, j->dir, j->tmp, j->index, &j->err);
+    return NULL;
+}
+
+/* Every camera's images into tmp, their entries into index in camera order. The
+ * cameras run concurrently: each decodes its own video from the keyframe before its
+ * frames, which is most of this stage's time. The first camera's error in camera
+ * order is the one reported. */
+static int all_cameras(const scene *proto, const char *dir, const char *tmp, json_t *index, icv_err *err)
+{
+    int n = proto->exp->n_cameras, rc = 0;
+    camera_job *jobs = calloc((size_t)n, sizeof *jobs);
+    pthread_t *th = calloc((size_t)n, sizeof *th);
+    char *started = calloc((size_t)n, 1);
+    if (!jobs || !th || !started) {
+        rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
+        goto out;
+    }
+    for (int c = 0; c < n; c++) {
+        jobs[c] = (camera_job){*proto, c, dir, tmp, json_array(), {0}, 0};
+        if (!jobs[c].index) {
+            rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
+            goto out;
+        }
+    }
+    /* cameras 1.. on threads (run here when a thread cannot start), camera 0 here */
+    for (int c = 1; c < n; c++)
+        started[c] = pthread_create(&th[c], NULL, camera_job_run, &jobs[c]) == 0;
+    camera_job_run(&jobs[0]);
+    for (int c = 1; c < n; c++) {
+        if (started[c])
+            pthread_join(th[c], NULL);
+        else
+            camera_job_run(&jobs[c]);
+    }
+    for (int c = 0; c < n && !rc; c++) {
+        if (jobs[c].rc) {
+            *err = jobs[c].err;
+            rc = jobs[c].rc;
+        } else {
+            json_array_extend(index, jobs[c].index);
+        }
+    }
+out:
+    for (int c = 0; jobs && c < n; c++)
+        json_decref(jobs[c].index);
+    free(jobs);
+    free(th);
+    free(started);
+    return rc;
+}
+
 int report_overlays_write(const char *dir, const icv_experiment *exp, icv_err *err)
 {
     char path[ICV_PATH_MAX], final[ICV_PATH_MAX], tmp[ICV_PATH_MAX] = "";
@@ -321,9 +388,8 @@ int report_overlays_write(const char *dir, const icv_experiment *exp, icv_err *e
         tmp[0] = 0;
         goto out;
     }
-    scene sc = {exp, res, &body, have_tracks ? &tr : NULL, ti, 0, NULL, NULL, 0, 0};
-    for (int c = 0; c < exp->n_cameras && !rc; c++)
-        rc = camera_overlays(&sc, c, dir, tmp, index, err);
+    rc = all_cameras(&(scene){exp, res, &body, have_tracks ? &tr : NULL, ti, 0, NULL, NULL, 0, 0}, dir, tmp, index,
+                     err);
     if (!rc) {
         json_t *root = json_pack("{s:s, s:O}", "schema", "impactcv-overlays-1", "overlays", index);
         char *text = root ? json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) : NULL;
