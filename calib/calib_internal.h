@@ -6,6 +6,10 @@
 
 /* K (row-major 3x3) and dist <-> calib_intrinsics */
 void calib_intrinsics_to_k(const calib_intrinsics *in, double K[9]);
+/* The image file undistorted with K, dist (the same K for the output), colour kept,
+ * encoded in the format of ext (".png", ".jpg"); *buf malloc'd. */
+int calib_undistort_image_encoded(const double K[9], const double dist[5], const char *image, const char *ext,
+                                  unsigned char **buf, size_t *len, icv_err *err);
 void calib_intrinsics_from_k(calib_intrinsics *in, const double K[9], const double dist[5], int w, int h);
 
 /* The board detected in every image of a list, all images of one size. */

@@ -10,7 +10,6 @@
 #include <exception>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/core.hpp>
-#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <algorithm>
 #include <fstream>
@@ -29,34 +28,6 @@ static void set_msg(char *msg, size_t n, const char *text)
                 *p = ' ';
         for (size_t k = std::strlen(msg); k > 0 && msg[k - 1] == ' '; k--)
             msg[k - 1] = '\0';
-    }
-}
-
-extern "C" int cvb_imread_gray(const char *path, unsigned char **pixels, int *width, int *height, char *msg,
-                               size_t msg_n)
-{
-    *pixels = nullptr;
-    try {
-        cv::Mat img = cv::imread(path, cv::IMREAD_GRAYSCALE);
-        if (img.empty()) {
-            set_msg(msg, msg_n, "not an image OpenCV can read");
-            return -1;
-        }
-        size_t n = (size_t)img.cols * (size_t)img.rows;
-        unsigned char *buf = (unsigned char *)std::malloc(n);
-        if (!buf) {
-            set_msg(msg, msg_n, "out of memory");
-            return -1;
-        }
-        for (int r = 0; r < img.rows; r++)
-            std::memcpy(buf + (size_t)r * img.cols, img.ptr<unsigned char>(r), (size_t)img.cols);
-        *pixels = buf;
-        *width = img.cols;
-        *height = img.rows;
-        return 0;
-    } catch (const std::exception &e) {
-        set_msg(msg, msg_n, e.what());
-        return -1;
     }
 }
 
@@ -332,31 +303,14 @@ extern "C" int cvb_undistort_points(int n, const double *uv, const double *K, co
     }
 }
 
-extern "C" int cvb_undistort_image_file(const char *path, const double *K, const double *dist, const char *out_ext,
-                                        unsigned char **buf, size_t *len, char *msg, size_t msg_n)
+extern "C" int cvb_undistort_pixels(const unsigned char *in, int width, int height, int channels, const double *K,
+                                    const double *dist, unsigned char *out, char *msg, size_t msg_n)
 {
-    *buf = nullptr;
-    *len = 0;
     try {
-        cv::Mat img = cv::imread(path, cv::IMREAD_UNCHANGED);
-        if (img.empty()) {
-            set_msg(msg, msg_n, "not an image OpenCV can read");
-            return -1;
-        }
-        cv::Mat out;
-        cv::undistort(img, out, mat_in(K, 3, 3), mat_in(dist, 1, 5));
-        std::vector<unsigned char> enc;
-        if (!cv::imencode(out_ext, out, enc)) {
-            set_msg(msg, msg_n, "cannot encode the output in that format");
-            return -1;
-        }
-        *buf = (unsigned char *)std::malloc(enc.size() ? enc.size() : 1);
-        if (!*buf) {
-            set_msg(msg, msg_n, "out of memory");
-            return -1;
-        }
-        std::memcpy(*buf, enc.data(), enc.size());
-        *len = enc.size();
+        int type = channels == 1 ? CV_8UC1 : CV_8UC3;
+        cv::Mat src(height, width, type, const_cast<unsigned char *>(in));
+        cv::Mat dst(height, width, type, out);
+        cv::undistort(src, dst, mat_in(K, 3, 3), mat_in(dist, 1, 5));
         return 0;
     } catch (const std::exception &e) {
         set_msg(msg, msg_n, e.what());

@@ -14,11 +14,6 @@
 extern "C" {
 #endif
 
-/* Reads an image file (any format OpenCV reads) as 8-bit gray, converting colour
- * with OpenCV's luma weights. *pixels is malloc'd, row-major with stride = width;
- * the caller frees it. Returns 0, or -1 with msg filled. */
-int cvb_imread_gray(const char *path, unsigned char **pixels, int *width, int *height, char *msg, size_t msg_n);
-
 /* The OpenCV version string, e.g. "4.6.0". */
 const char *cvb_version(void);
 
@@ -66,10 +61,10 @@ int cvb_solve_pnp(int n, const double *obj, const double *uv, const double *K, c
 int cvb_undistort_points(int n, const double *uv, const double *K, const double *dist, int to_pixels, double *out,
                          char *msg, size_t msg_n);
 
-/* Reads an image (colour kept), undistorts it with K, dist (same K for the output)
- * and encodes it in the format of out_ext (".png", ".jpg"). *buf malloc'd. */
-int cvb_undistort_image_file(const char *path, const double *K, const double *dist, const char *out_ext,
-                             unsigned char **buf, size_t *len, char *msg, size_t msg_n);
+/* Undistorts packed 8-bit pixels (channels 1 or 3, stride width * channels) with K,
+ * dist into out (same size; the same K for the output). */
+int cvb_undistort_pixels(const unsigned char *in, int width, int height, int channels, const double *K,
+                         const double *dist, unsigned char *out, char *msg, size_t msg_n);
 
 /* ---- FileStorage ---- */
 /* A writer to memory (YAML); release returns the text (malloc'd, caller frees). */

@@ -1,25 +1,23 @@
-/* image_read.c: gray images from files through the OpenCV bridge. */
+/* image_read.c: gray images from files through capture/ (FFmpeg's image decoders). */
 #include <stdlib.h>
 
 #include "calib/calib.h"
 #include "calib/cv_bridge.h"
+#include "capture/capture.h"
 
 int calib_image_read_gray(const char *path, calib_image *img, icv_err *err)
 {
-    char msg[256];
     unsigned char *px;
     int w, h;
-    if (!icv_file_exists(path))
-        return icv_err_set(err, ICV_ENOTFOUND, "%s: image not found", path);
-    if (cvb_imread_gray(path, &px, &w, &h, msg, sizeof msg))
-        return icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);
+    int rc = capture_image_read(path, 1, &px, &w, &h, err);
+    if (rc)
+        return rc;
     img->width = w;
     img->height = h;
     img->stride = w;
     img->data = px;
     return 0;
 }
-
 void calib_image_free(calib_image *img)
 {
     free(img->data);

@@ -1,12 +1,13 @@
 /* project.c: OpenCV's camera model in C (pinhole, radial k1 k2 k3, tangential
  * p1 p2; Brown-Conrady as in OpenCV's calib3d documentation), and undistortion of
- * points and images through the bridge. The C projection serves the synthetic
+ * points and images through the bridge (images read and encoded by capture/). The C projection serves the synthetic
  * tests and the stereo Jacobian (stereo_uncertainty.c). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "calib/calib.h"
+#include "calib/calib_internal.h"
 #include "calib/cv_bridge.h"
+#include "capture/capture.h"
 
 void calib_project(const calib_intrinsics *in, const icv_vec3 *x_cam, int n, calib_pt2 *uv)
 {
@@ -33,18 +34,12 @@ void calib_project_pose(const calib_intrinsics *in, const double rvec[3], const 
     }
 }
 
-static void k_of(const calib_intrinsics *in, double K[9])
-{
-    double k[9] = {in->fx, 0, in->cx, 0, in->fy, in->cy, 0, 0, 1};
-    memcpy(K, k, sizeof k);
-}
-
 int calib_undistort_points(const calib_intrinsics *in, const calib_pt2 *uv, int n, int normalized, calib_pt2 *out,
                            icv_err *err)
 {
     double K[9];
     char msg[256];
-    k_of(in, K);
+    calib_intrinsics_to_k(in, K);
     if (n <= 0)
         return 0;
     if (cvb_undistort_points(n, (const double *)uv, K, in->dist, !normalized, (double *)out, msg, sizeof msg))
@@ -52,22 +47,40 @@ int calib_undistort_points(const calib_intrinsics *in, const calib_pt2 *uv, int 
     return 0;
 }
 
+int calib_undistort_image_encoded(const double K[9], const double dist[5], const char *image, const char *ext,
+                                  unsigned char **buf, size_t *len, icv_err *err)
+{
+    char msg[256];
+    unsigned char *px = NULL, *out = NULL;
+    int w, h;
+    int rc = capture_image_read(image, 3, &px, &w, &h, err);
+    if (rc)
+        return rc;
+    if (!(out = malloc((size_t)w * h * 3)))
+        rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", image);
+    else if (cvb_undistort_pixels(px, w, h, 3, K, dist, out, msg, sizeof msg))
+        rc = icv_err_set(err, ICV_ENUMERIC, "%s: undistorting: %s", image, msg);
+    else
+        rc = capture_image_encode(out, w, h, 3, ext, buf, len, err);
+    free(px);
+    free(out);
+    return rc;
+}
+
 int calib_undistort_image_file(const calib_intrinsics *in, const char *image, const char *out, icv_err *err)
 {
     double K[9];
-    char msg[256];
-    k_of(in, K);
+    calib_intrinsics_to_k(in, K);
     const char *dot = strrchr(out, '.');
     const char *slash = strrchr(out, '/');
     if (!dot || (slash && dot < slash))
         return icv_err_set(err, ICV_EINVAL, "%s: output needs an image extension (.png, .jpg, .tif)", out);
-    if (!icv_file_exists(image))
-        return icv_err_set(err, ICV_ENOTFOUND, "%s: image not found", image);
     unsigned char *buf;
     size_t len;
-    if (cvb_undistort_image_file(image, K, in->dist, dot, &buf, &len, msg, sizeof msg))
-        return icv_err_set(err, ICV_EFORMAT, "%s: %s", image, msg);
-    int rc = icv_atomic_write(out, buf, len, err);
+    int rc = calib_undistort_image_encoded(K, in->dist, image, dot, &buf, &len, err);
+    if (rc)
+        return icv_err_prefix(err, "%s: ", out);
+    rc = icv_atomic_write(out, buf, len, err);
     free(buf);
     return rc;
 }

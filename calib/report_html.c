@@ -138,9 +138,9 @@ static void example(FILE *f, const calib_intrinsics *in, char *const *paths, siz
     double zero[5] = {0, 0, 0, 0, 0};
     unsigned char *a = NULL, *b = NULL;
     size_t na = 0, nb = 0;
-    char msg[200];
-    if (cvb_undistort_image_file(img, K, zero, ".jpg", &a, &na, msg, sizeof msg) ||
-        cvb_undistort_image_file(img, K, in->dist, ".jpg", &b, &nb, msg, sizeof msg)) {
+    icv_err err = {0};
+    if (calib_undistort_image_encoded(K, zero, img, ".jpg", &a, &na, &err) ||
+        calib_undistort_image_encoded(K, in->dist, img, ".jpg", &b, &nb, &err)) {
         free(a), free(b);
         return;
     }

@@ -230,4 +230,16 @@ int capture_probe_write_json(const capture_probe *p, FILE *out, icv_err *err);
 /* A human summary. */
 void capture_probe_print(const capture_probe *p, FILE *out);
 
+/* Still images (still_image.c). A still image file (anything FFmpeg reads: png, jpg,
+ * tif, bmp, ppm/pgm, webp, ...) decoded to 8-bit gray (channels 1) or RGB (channels 3),
+ * rows packed (stride width * channels); *pixels malloc'd (caller frees). */
+int capture_image_read(const char *path, int channels, unsigned char **pixels, int *width, int *height,
+                       icv_err *err);
+/* Packed 8-bit gray (channels 1) or RGB (3) pixels encoded as the bytes of a still
+ * image file of extension ext (".png", ".jpg", ".tif", ".bmp", ".ppm", ...: the codec
+ * FFmpeg's image2 muxer picks for it); *buf malloc'd. PNG at zlib level 1 (fast),
+ * JPEG at quality scale 2. */
+int capture_image_encode(const unsigned char *pixels, int width, int height, int channels, const char *ext,
+                         unsigned char **buf, size_t *len, icv_err *err);
+
 #endif

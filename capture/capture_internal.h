@@ -84,5 +84,7 @@ const char *capture_averr(int code, char *buf, size_t n);
 
 /* Counts one frame out of a decoder (capture_decoded_frames). */
 void capture_count_decoded(void);
+/* FFmpeg's own messages to icv_log's debug level (library code prints nothing). */
+void capture_quiet_ffmpeg(void);
 
 #endif

@@ -35,12 +35,14 @@ static void av_log_to_icv(void *avcl, int level, const char *fmt, va_list vl)
     icv_debug("ffmpeg: %s", line);
 }
 
+void capture_quiet_ffmpeg(void) { av_log_set_callback(av_log_to_icv); }
+
 int capture_source_open(capture_source **out, const char *path, const capture_options *opt, icv_err *err)
 {
     *out = NULL;
     if (!path || !*path)
         return icv_err_set(err, ICV_EINVAL, "capture: no video path given");
-    av_log_set_callback(av_log_to_icv);
+    capture_quiet_ffmpeg();
     capture_source *s = calloc(1, sizeof *s);
     if (!s)
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);

@@ -1,11 +1,8 @@
 /* overlay.c: an overlay image for the report: detections (a circle per marker in
  * its identity's colour), predicted positions (crosses) and the projected body
- * outline drawn over a gray video frame, encoded as PNG by libavcodec's png encoder
- * (FFmpeg is linked already; RGB24 in, one packet out). Also the PNG decoder the
- * tests read it back with. */
+ * outline drawn over a gray video frame, encoded as PNG (capture_image_encode). Also
+ * the PNG decoder the tests read it back with. */
 #include <libavcodec/avcodec.h>
-#include <libavutil/imgutils.h>
-#include <libavutil/opt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,43 +76,9 @@ int report_overlay_png(const unsigned char *gray, int width, int height, int str
     *png_len = 0;
     if (width < 1 || height < 1 || stride < width)
         return icv_err_set(err, ICV_EINVAL, "overlay: bad frame size %dx%d (stride %d)", width, height, stride);
-    const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_PNG);
-    if (!codec)
-        return icv_err_set(err, ICV_ENOTFOUND, "overlay: this FFmpeg has no png encoder");
-    AVCodecContext *cx = avcodec_alloc_context3(codec);
-    AVFrame *fr = av_frame_alloc();
-    AVPacket *pk = av_packet_alloc();
-    int rc = 0;
-    if (!cx || !fr || !pk) {
-        rc = icv_err_set(err, ICV_ENOMEM, "overlay: out of memory");
-        goto out;
-    }
-    cx->width = width;
-    cx->height = height;
-    cx->pix_fmt = AV_PIX_FMT_RGB24;
-    cx->time_base = (AVRational){1, 25};
-    /* zlib's fastest level with the "up" row filter: deflate at the default level 6
-     * was half of the overlay stage (demo: 0.090 -> 0.043 s for six crops, the files
-     * 204 -> 247 kB), which an image inlined in a report does not need */
-    cx->compression_level = 1;
-    av_opt_set(cx->priv_data, "pred", "up", 0);
-    if (avcodec_open2(cx, codec, NULL) < 0) {
-        rc = icv_err_set(err, ICV_EIO, "overlay: cannot open the png encoder");
-        goto out;
-    }
-    fr->format = AV_PIX_FMT_RGB24;
-    fr->width = width;
-    fr->height = height;
-    if (av_frame_get_buffer(fr, 0) < 0) {
-        rc = icv_err_set(err, ICV_ENOMEM, "overlay: out of memory for a %dx%d frame", width, height);
-        goto out;
-    }
-    /* draw into a packed RGB copy, then copy rows into the frame (its own stride) */
     unsigned char *rgb = malloc((size_t)width * height * 3);
-    if (!rgb) {
-        rc = icv_err_set(err, ICV_ENOMEM, "overlay: out of memory for a %dx%d frame", width, height);
-        goto out;
-    }
+    if (!rgb)
+        return icv_err_set(err, ICV_ENOMEM, "overlay: out of memory for a %dx%d frame", width, height);
     for (int y = 0; y < height; y++)
         for (int x = 0; x < width; x++)
             memset(rgb + ((size_t)y * width + x) * 3, gray[(size_t)y * stride + x], 3);
@@ -145,25 +108,9 @@ int report_overlay_png(const unsigned char *gray, int width, int height, int str
             else
                 ring(rgb, width, height, pts[i].u, pts[i].v, radius_px, c);
         }
-    for (int y = 0; y < height; y++)
-        memcpy(fr->data[0] + (size_t)y * fr->linesize[0], rgb + (size_t)y * width * 3, (size_t)width * 3);
+    int rc = capture_image_encode(rgb, width, height, 3, ".png", png, png_len, err);
     free(rgb);
-    if (avcodec_send_frame(cx, fr) < 0 || avcodec_send_frame(cx, NULL) < 0 || avcodec_receive_packet(cx, pk) < 0) {
-        rc = icv_err_set(err, ICV_EIO, "overlay: the png encoder failed");
-        goto out;
-    }
-    *png = malloc((size_t)pk->size);
-    if (!*png) {
-        rc = icv_err_set(err, ICV_ENOMEM, "overlay: out of memory");
-        goto out;
-    }
-    memcpy(*png, pk->data, (size_t)pk->size);
-    *png_len = (size_t)pk->size;
-out:
-    av_packet_free(&pk);
-    av_frame_free(&fr);
-    avcodec_free_context(&cx);
-    return rc;
+    return rc ? icv_err_prefix(err, "overlay: ") : 0;
 }
 
 int report_png_decode_rgb(const unsigned char *png, size_t len, unsigned char **rgb, int *width, int *height,

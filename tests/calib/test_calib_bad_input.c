@@ -96,7 +96,7 @@ TEST(test_calib_cli_unreadable_image_is_named)
     snprintf(dir, sizeof dir, "%s", th_tmpdir());
     ASSERT_EQ_INT(th_run_cli(&p, "calib --board 9x6@0.025 -o '%s/cam.yaml' '%s/*.pgm'", dir, dir), 1);
     ASSERT(one_line(p.err), "not one line: %s", p.err);
-    ASSERT_STR_CONTAINS(p.err, "b.pgm: not an image OpenCV can read");
+    ASSERT_STR_CONTAINS(p.err, "b.pgm: not an image FFmpeg can read");
 }
 
 TEST(test_calib_cli_stereo_needs_five_pairs_and_equal_lists)

@@ -1,0 +1,117 @@
+/* test_still_image.c: still images read and written through FFmpeg
+ * (capture_image_read, capture_image_encode): lossless formats round-trip exactly,
+ * colour to gray follows the BT.601 luma weights OpenCV's imread used, JPEG stays
+ * within its quantisation, and a format with no encoder is refused by name. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "tests/harness.h"
+
+enum { W = 67, H = 45 }; /* odd sizes: no row padding hides a stride bug */
+
+static void pattern(unsigned char *px, int channels)
+{
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            for (int c = 0; c < channels; c++)
+                px[(y * W + x) * channels + c] = (unsigned char)((x * 7 + y * 13 + c * 85 + x * y) & 255);
+}
+
+/* encodes px as ext into a temporary file and reads it back with `channels` */
+static int round_trip(const unsigned char *px, int in_ch, const char *ext, int channels, unsigned char **back,
+                      icv_err *err)
+{
+    unsigned char *buf;
+    size_t len;
+    int w = 0, h = 0, rc = capture_image_encode(px, W, H, in_ch, ext, &buf, &len, err);
+    if (rc)
+        return rc;
+    char name[64];
+    snprintf(name, sizeof name, "img%s", ext);
+    const char *path = th_tmp(name);
+    rc = icv_atomic_write(path, buf, len, err);
+    free(buf);
+    if (!rc && !(rc = capture_image_read(path, channels, back, &w, &h, err)) && (w != W || h != H))
+        rc = icv_err_set(err, ICV_EFORMAT, "%s read back as %dx%d", ext, w, h);
+    return rc;
+}
+
+TEST(test_still_images_round_trip_losslessly)
+{
+    unsigned char gray[W * H], rgb[W * H * 3];
+    pattern(gray, 1);
+    pattern(rgb, 3);
+    const char *lossless[] = {".png", ".bmp", ".tif", ".pgm"};
+    for (int i = 0; i < 4; i++) {
+        icv_err err = {0};
+        unsigned char *back = NULL;
+        ASSERT(round_trip(gray, 1, lossless[i], 1, &back, &err) == 0, "%s: %s", lossless[i], err.msg);
+        ASSERT(!memcmp(back, gray, sizeof gray), "%s: gray pixels changed", lossless[i]);
+        free(back);
+    }
+    const char *colour[] = {".png", ".ppm", ".tif", ".bmp"};
+    for (int i = 0; i < 4; i++) {
+        icv_err err = {0};
+        unsigned char *back = NULL;
+        ASSERT(round_trip(rgb, 3, colour[i], 3, &back, &err) == 0, "%s: %s", colour[i], err.msg);
+        ASSERT(!memcmp(back, rgb, sizeof rgb), "%s: colour pixels changed", colour[i]);
+        free(back);
+    }
+}
+
+TEST(test_still_image_colour_reads_as_bt601_luma)
+{
+    unsigned char rgb[W * H * 3], *gray = NULL;
+    pattern(rgb, 3);
+    icv_err err = {0};
+    ASSERT(round_trip(rgb, 3, ".png", 1, &gray, &err) == 0, "%s", err.msg);
+    /* swscale's fixed-point weights round differently from the exact ones by at most
+     * one gray level */
+    int worst = 0;
+    for (int i = 0; i < W * H; i++) {
+        double y = 0.299 * rgb[3 * i] + 0.587 * rgb[3 * i + 1] + 0.114 * rgb[3 * i + 2];
+        int d = abs((int)gray[i] - (int)lround(y));
+        worst = d > worst ? d : worst;
+    }
+    printf("     colour -> gray: worst difference from 0.299 R + 0.587 G + 0.114 B: %d levels\n", worst);
+    ASSERT(worst <= 1, "gray differs from the BT.601 luma by %d levels", worst);
+    free(gray);
+}
+
+TEST(test_still_image_jpeg_stays_within_its_quantisation)
+{
+    unsigned char gray[W * H], *back = NULL;
+    for (int y = 0; y < H; y++) /* smooth: what a board photograph mostly is */
+        for (int x = 0; x < W; x++)
+            gray[y * W + x] = (unsigned char)(128 + 100 * sin(x / 9.0) * cos(y / 7.0));
+    icv_err err = {0};
+    ASSERT(round_trip(gray, 1, ".jpg", 1, &back, &err) == 0, "%s", err.msg);
+    double s2 = 0;
+    for (int i = 0; i < W * H; i++)
+        s2 += (double)(back[i] - gray[i]) * (back[i] - gray[i]);
+    double rms = sqrt(s2 / (W * H));
+    printf("     jpg at quality scale 2: RMS %.2f gray levels\n", rms);
+    /* quantiser scale 2 on a smooth image: about one level; 2 leaves room for FFmpeg's
+     * quantisation tables, a wrong colour range or a shifted image gives tens */
+    ASSERT(rms < 2.0, "jpg round trip RMS %.2f levels", rms);
+    free(back);
+}
+
+TEST(test_still_image_errors_name_the_file_or_format)
+{
+    unsigned char gray[W * H] = {0}, *buf = NULL, *px = NULL;
+    size_t len;
+    int w, h;
+    icv_err err = {0};
+    ASSERT(capture_image_encode(gray, W, H, 1, ".xyz", &buf, &len, &err) != 0, "encoded a .xyz");
+    ASSERT_STR_CONTAINS(err.msg, "no encoder for a '.xyz' file");
+    const char *bad = th_tmp("bad.png");
+    ASSERT_EQ_INT(th_write_file(bad, "not an image at all"), 0);
+    ASSERT(capture_image_read(bad, 1, &px, &w, &h, &err) != 0, "read a text file as an image");
+    ASSERT_STR_CONTAINS(err.msg, "bad.png: not an image FFmpeg can read");
+    ASSERT(capture_image_read(th_tmp("absent.png"), 1, &px, &w, &h, &err) == ICV_ENOTFOUND, "%s", err.msg);
+    ASSERT_STR_CONTAINS(err.msg, "absent.png: image not found");
+}
