@@ -176,6 +176,12 @@ int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *ca
                            const double *t_frame, icv_err *err)
 {
     int nm = exp->n_markers, rc = 0;
+    /* a slide or a tilt accelerates at g (sin - mu cos), not g: no scale in it */
+    if (exp->kind[0] && strcmp(exp->kind, "drop") != 0)
+        return icv_err_set(err, ICV_EINVAL,
+                           "%s: motion_plane.scale: gravity: a %s has no free flight to scale from: give "
+                           "motion_plane.scale.points_px and distance, or motion_plane.images",
+                           exp->path, exp->kind);
     double *buf = malloc(sizeof *buf * (size_t)(F + 1) * 7);
     int *ok = calloc((size_t)F + 1, sizeof *ok);
     phase *ph = malloc(sizeof *ph * (size_t)(F / MIN_PHASE_FRAMES + 2));

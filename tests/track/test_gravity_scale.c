@@ -131,7 +131,7 @@ TEST(test_gravity_scale_ball_bounce_launch_speed_within_1_percent)
 TEST(test_gravity_scale_without_free_flight_fails_naming_the_experiment)
 {
     /* 5 frames: no flight phase of 6 frames to scale from; one line naming the file,
-       nothing written */
+       nothing written; the same for a slide (no free flight in it) */
     const char *dir = th_tmpdir();
     char exp_path[1200], odir[1200], path[1300];
     ASSERT(make_experiment(dir, BALL_SCENARIO("320", "180", "400", "0.021"), exp_path, sizeof exp_path) == 0,
@@ -142,5 +142,14 @@ TEST(test_gravity_scale_without_free_flight_fails_naming_the_experiment)
     ASSERT_STR_CONTAINS(p.err, "exp_gravity.yaml: motion_plane.scale: gravity: no free flight of 6 frames or more");
     ASSERT(strchr(p.err, '\n') == p.err + strlen(p.err) - 1, "not one line: %s", p.err);
     snprintf(path, sizeof path, "%s/tracks3d.csv", odir);
+    ASSERT(access(path, F_OK) != 0, "%s written on failure", path);
+    /* a slide accelerates at g (sin - mu cos): refused, not scaled wrong */
+    const char *text = th_read_file(exp_path);
+    ASSERT(text != NULL, "%s", exp_path);
+    char buf[8192];
+    snprintf(buf, sizeof buf, "%sexperiment: slide\n", text);
+    ASSERT(th_write_file(exp_path, buf) == 0, "%s", exp_path);
+    ASSERT_EQ_INT(th_run_cli(&p, "-q track '%s' -o '%s'", exp_path, odir), 1);
+    ASSERT_STR_CONTAINS(p.err, "exp_gravity.yaml: motion_plane.scale: gravity: a slide has no free flight");
     ASSERT(access(path, F_OK) != 0, "%s written on failure", path);
 }
