@@ -66,7 +66,7 @@ static int fit_phases(const double *t, const double *px, const double *py, const
     gsl_vector *y = gsl_vector_alloc((size_t)n), *c = gsl_vector_alloc(p);
     gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc((size_t)n, p);
     int rc = -1;
-    double chi_sum = 0;
+    double chi_sum = 0, lag1 = 0;
     if (!X || !cov || !y || !c || !w)
         goto done;
     for (int axis = 0; axis < 2; axis++) {
@@ -88,23 +88,38 @@ static int fit_phases(const double *t, const double *px, const double *py, const
         double chisq;
         if (gsl_multifit_linear(X, y, c, cov, &chisq, w))
             goto done;
-        if (resid) { /* resid[2 f + axis]: measured minus fitted, frames of the phases fitted */
-            r = 0;
-            for (int i = 0; i < np; i++) {
-                if (!(only < 0 ? ph[i].on : i == only))
-                    continue;
-                for (long f = ph[i].f0; f <= ph[i].f1; f++, r++) {
-                    gsl_vector_const_view row = gsl_matrix_const_row(X, (size_t)r);
-                    double fit;
-                    gsl_blas_ddot(&row.vector, c, &fit);
-                    resid[2 * f + axis] = gsl_vector_get(y, (size_t)r) - fit;
-                }
+        /* residuals (resid[2 f + axis]: measured minus fitted) and their lag-1 sums
+           inside each phase */
+        r = 0;
+        for (int i = 0; i < np; i++) {
+            if (!(only < 0 ? ph[i].on : i == only))
+                continue;
+            double prev = 0;
+            for (long f = ph[i].f0; f <= ph[i].f1; f++, r++) {
+                gsl_vector_const_view row = gsl_matrix_const_row(X, (size_t)r);
+                double fit;
+                gsl_blas_ddot(&row.vector, c, &fit);
+                double e = gsl_vector_get(y, (size_t)r) - fit;
+                if (resid)
+                    resid[2 * f + axis] = e;
+                if (f > ph[i].f0)
+                    lag1 += e * prev;
+                prev = e;
             }
         }
         a[axis] = gsl_vector_get(c, p - 1);
         /* GSL's cov is (X^T X)^-1 s^2 with s from this axis' residuals */
         cov_a[axis][axis] = gsl_matrix_get(cov, p - 1, p - 1);
         chi_sum += chisq;
+    }
+    /* the centroids' errors are correlated from frame to frame (the codec, the blur, a
+       slowly changing model error): fewer independent points than frames, by
+       (1 + rho) / (1 - rho) for the residuals' lag-1 correlation rho */
+    double rho = chi_sum > 0 ? lag1 / chi_sum : 0;
+    if (rho > 0) {
+        double inflate = (1 + fmin(rho, 0.9)) / (1 - fmin(rho, 0.9));
+        cov_a[0][0] *= inflate;
+        cov_a[1][1] *= inflate;
     }
     cov_a[0][1] = cov_a[1][0] = 0; /* the axes are fitted apart; their noise is independent */
     *s = sqrt(chi_sum / (2.0 * (double)(n - (long)p)));

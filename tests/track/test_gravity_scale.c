@@ -177,6 +177,9 @@ TEST(test_gravity_scale_study_throws_and_seeds)
         ASSERT(fabs(b.pre / b.pre_truth - 1) < 0.01, "throw %d: pre-impact speed %.4f vs %.4f", i, b.pre, b.pre_truth);
     }
     printf("    worst launch speed error %.3f%%; RMS scale error / sigma %.2f\n", 100 * worst, sqrt(z2));
+    /* the scale's sigma honest within a factor 2 over six runs (0.99 measured; 1.63
+       before the residuals' frame-to-frame correlation was taken into account) */
+    ASSERT(sqrt(z2) < 2, "RMS scale error / sigma %.2f", sqrt(z2));
 }
 
 TEST(test_gravity_scale_without_free_flight_fails_naming_the_experiment)
