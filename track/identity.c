@@ -171,7 +171,8 @@ int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t,
         }
     }
     run_search(id, X, n, 1);
-    /* a single point with no prediction cannot be told apart by distances: leave it */
+    /* a single point with no prediction cannot be told apart by distances: leave it
+       (unless it is the one point of a one-marker body: a ball) */
     int count = 0;
     for (int j = 0; j < id->n; j++)
         count += id->best[j] >= 0;
@@ -179,7 +180,8 @@ int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t,
         int j = 0;
         while (id->best[j] < 0)
             j++;
-        if (!id->has_pred[j] || icv_v3_norm(icv_v3_sub(X[id->best[j]], id->pred[j])) > 0.03)
+        int alone = id->n == 1 && n == 1;
+        if (id->has_pred[j] ? icv_v3_norm(icv_v3_sub(X[id->best[j]], id->pred[j])) > 0.03 : !alone)
             return 0;
     }
     if (count == 0)

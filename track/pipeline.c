@@ -138,6 +138,15 @@ static int nominal_intrinsics(const icv_experiment *exp, calib_intrinsics *in, i
  * pixels' rays are `distance` apart: Z0 = distance / |x1 - x2| for their undistorted
  * normalised coordinates x = ((u - cx) / fx, (v - cy) / fy). A tilt of the plane by a
  * small angle a scales positions along the tilt by ~1 - a^2/2 and skews them. */
+/* The motion plane facing the camera (perpendicular to its optical axis) at depth z0 (m) */
+static void plane_facing_camera(pl_calib *cal, double z0)
+{
+    memset(&cal->plane, 0, sizeof cal->plane);
+    /* columns x = (1, 0, 0), y = the normal towards the camera (0, 0, -1), z = x cross y */
+    cal->plane.R = (icv_mat3){{{1, 0, 0}, {0, 0, 1}, {0, -1, 0}}};
+    cal->plane.t = icv_v3(0, 0, z0);
+}
+
 static int plane_from_scale_points(const icv_experiment *exp, pl_calib *cal, icv_err *err)
 {
     calib_pt2 uv[2] = {{exp->scale_points_px[0][0], exp->scale_points_px[0][1]},
@@ -149,10 +158,7 @@ static int plane_from_scale_points(const icv_experiment *exp, pl_calib *cal, icv
     if (!(d > 1e-6))
         return icv_err_set(err, ICV_EINVAL, "%s: motion_plane.scale.points_px: the two pixels coincide", exp->path);
     double z0 = exp->scale_distance / d;
-    memset(&cal->plane, 0, sizeof cal->plane);
-    /* columns x = (1, 0, 0), y = the normal towards the camera (0, 0, -1), z = x cross y */
-    cal->plane.R = (icv_mat3){{{1, 0, 0}, {0, 0, 1}, {0, -1, 0}}};
-    cal->plane.t = icv_v3(0, 0, z0);
+    plane_facing_camera(cal, z0);
     icv_info("%s: motion plane facing the camera at %.4f m (%.4g m per pixel at the image centre), from "
              "motion_plane.scale",
              exp->path, z0, z0 / cal->in[0].fx);
@@ -228,7 +234,7 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
                 icv_paths_free(p[c], n[c]);
         if (rc)
             return icv_err_prefix(err, "calibration: ");
-    } else if (nc == 1 && exp->scale_kind == ICV_SCALE_POINTS) {
+    } else if (nc == 1 && (exp->scale_kind == ICV_SCALE_POINTS || exp->scale_kind == ICV_SCALE_GRAVITY)) {
         snprintf(cal->source, sizeof cal->source, "a pinhole without distortion (no calibration given)");
         if ((rc = nominal_intrinsics(exp, &cal->in[0], err)) != 0)
             return rc;
@@ -240,13 +246,16 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
     if (nc == 1 && exp->scale_kind == ICV_SCALE_POINTS) {
         if ((rc = plane_from_scale_points(exp, cal, err)) != 0)
             return rc;
-    } else if (nc == 1) {
-        if (!exp->motion_plane_images[0][0])
-            return icv_err_set(err, ICV_ENOTIMPL,
-                               "%s: motion_plane.scale: gravity is not supported by the track stage yet (its "
-                               "template check and marker identity need metres before any flight is fitted): "
-                               "give motion_plane.scale.points_px and distance, or motion_plane.images",
+    } else if (nc == 1 && exp->scale_kind == ICV_SCALE_GRAVITY) {
+        /* a provisional depth: the job scales the plane from the free flight before the
+           template check needs metres (gravity_scale.c) */
+        if (exp->surface_kind != ICV_SURFACE_LINE_PX)
+            return icv_err_set(err, ICV_EINVAL,
+                               "%s: motion_plane.scale: gravity needs surface.line_px (the surface as a line in "
+                               "the image, scaled with the plane)",
                                exp->path);
+        plane_facing_camera(cal, PL_GRAVITY_DEPTH0);
+    } else if (nc == 1) {
         calib_pt2 *uv = malloc(sizeof *uv * (size_t)board.cols * board.rows);
         if (!uv)
             return icv_err_set(err, ICV_ENOMEM, "out of memory");
@@ -424,7 +433,8 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
     if (ci >= 1)
         o = icv_v3_add(icv_m3_apply(*(const icv_mat3 *)cal->R[ci], o), icv_v3_from_array(cal->T[ci]));
     double z = o.z > 0.05 ? o.z : icv_v3_norm(o);
-    if (exp->marker_diameter > 0 && z > 0.05)
+    int depth_known = !(exp->n_cameras == 1 && exp->scale_kind == ICV_SCALE_GRAVITY); /* provisional there */
+    if (exp->marker_diameter > 0 && z > 0.05 && depth_known)
         track_detector_set_marker_size(c->det, track_marker_diameter_px(exp->marker_diameter, in->fx, z),
                                        c->det->max_streak_px);
     return 0;
@@ -1156,6 +1166,16 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         cams[0].raw[r].flags &= ~(unsigned)TRACK_FLAG_OUTLIER;
     if (nc >= 2 && (rc = flag_outliers(cand, cand_n, F, &cams[0], &res.outliers3d, &res.sigma_scale, err)) != 0)
         goto done;
+    /* one camera, scale: gravity: metres from the free flight, before the template needs them */
+    if (pass == 0 && nc == 1 && exp->scale_kind == ICV_SCALE_GRAVITY) {
+        for (long f = 0; f < F; f++)
+            t3[f] = cams[0].tcam[f] - cams[0].off_s;
+        if ((rc = pl_gravity_scale_apply(exp, cal, cand, cand_n, F, t3, err)) != 0)
+            goto done;
+        icv_v3_to_array(cal->surf.t, res.surface_t);
+        res.gravity_scale = cal->gravity.factor;
+        res.gravity_scale_sd = cal->gravity.factor_sd;
+    }
 
     /* the template must fit: median of each measured inter-marker distance */
     ident = track_identity_alloc(nm, exp->markers, opt.template_tol_m, opt.template_tol_rel, err);

@@ -12,6 +12,23 @@
 
 #define PL_QUALITY_MAX 65536 /* bytes: ~250 views with their names; more are left out */
 
+/* One camera with motion_plane.scale: gravity (gravity_scale.c): the scale the free
+ * flight gave the motion plane. */
+typedef struct {
+    int found;         /* 1: the plane was scaled from gravity */
+    double factor;     /* the provisional plane's depth and every position were multiplied by it */
+    double factor_sd;  /* its 1-sigma, from the parabola fit */
+    double depth_m;    /* m: the motion plane's distance from the camera then */
+    double g_used;     /* m/s^2: the in-plane |g| the flight was made to fall at */
+    int n_phases;      /* flight phases fitted */
+    long n_frames;     /* frames in them */
+    double rms_m;      /* m: RMS residual of the marker centroid about its parabolas */
+} pl_gravity_scale;
+
+/* m: the provisional depth of a motion plane scaled from gravity (any value: the scale
+ * found replaces it; 1 m keeps the provisional positions near metres) */
+#define PL_GRAVITY_DEPTH0 1.0
+
 typedef struct pl_calib { /* track_calibration in track_pipeline.h */
     calib_intrinsics in[ICV_MAX_CAMERAS];
     double R[ICV_MAX_CAMERAS][3][3], T[ICV_MAX_CAMERAS][3]; /* camera k from the reference:
@@ -20,6 +37,7 @@ typedef struct pl_calib { /* track_calibration in track_pipeline.h */
     calib_surface surf;    /* surface frame in the reference camera's frame */
     calib_surface plane;   /* one-camera mode: the motion plane (y its normal) */
     char source[ICV_PATH_MAX]; /* the calibration file, or "board images" */
+    pl_gravity_scale gravity; /* one camera, motion_plane.scale: gravity; found 0 otherwise */
     char quality_json[PL_QUALITY_MAX]; /* the calibration's quality made from board images, as
                                           DIR/track_info.json holds it (run_info.c); "" none */
 } pl_calib;
@@ -53,6 +71,19 @@ int pl_load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *err);
 
 /* to the surface frame (pipeline.c): x_s = Rs^T (x_cam - ts), cov_s = Rs^T cov Rs */
 void pl_to_surface(const calib_surface *s, const double X[3], const double cov[3][3], pl_cand *out);
+
+/* gravity_scale.c: one camera, motion_plane.scale: gravity. From the candidates of F
+ * frames (provisional units: the plane at PL_GRAVITY_DEPTH0), the factor that makes the
+ * body's marker centroid fall at the experiment's in-plane |g| (9.81 with gravity: auto)
+ * over its free-flight phases; multiplies the plane's depth, the surface frame's origin
+ * (cal) and every candidate (position, covariance) by it and keeps it in cal->gravity.
+ * t_frame: s, experiment time of each frame. Fails naming exp->path when no free flight
+ * of 6 frames or more is seen, or it does not fall measurably. */
+int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                           const double *t_frame, icv_err *err);
+/* Adds "scale_from_gravity" to track_info.json's root when cal->gravity.found. */
+struct json_t;
+void pl_gravity_scale_json(const pl_calib *cal, struct json_t *root);
 
 /* band_marker.c */
 void pl_band_init(const icv_experiment *exp, pl_band *b);

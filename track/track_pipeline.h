@@ -119,6 +119,9 @@ typedef struct {
                                               and the template's labelling was kept */
     double template_rms_m;                 /* m: RMS of measured minus template distances */
     int planar;                            /* 1: one-camera mode (ray-plane) */
+    double gravity_scale, gravity_scale_sd; /* one camera, motion_plane.scale: gravity: the factor
+                                              (and its 1-sigma) the free flight gave the plane's
+                                              provisional depth (docs/pipeline.md); 0 otherwise */
     double seconds;                        /* s: wall time of the job */
     double decode_seconds;                 /* s: of it, reading frames (capture_source_read) */
 } track_pipeline_result;
