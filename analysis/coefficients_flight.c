@@ -62,7 +62,8 @@ int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body
         } else {
             /* the sigma from the residuals, not the 0.3 mm per marker assumed (the
              * slide's fit found that several times the centre's scatter on stereo tracks) */
-            out->g_sd = icv_v3_scale(out->g_sd, sqrt(info.chi2_dof));
+            for (int a = 0; a < 3; a++) /* each axis its own: stereo noise is larger in depth */
+                icv_v3_set(&out->g_sd, a, icv_v3_get(out->g_sd, a) * sqrt(info.chi2_dof_axis[a]));
             out->first_frame = tr->frame[pf[lo + info.first].row];
             out->last_frame = tr->frame[pf[lo + info.last].row];
             out->landing_frame = tr->frame[pf[land].row];
