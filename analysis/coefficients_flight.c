@@ -7,6 +7,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/analysis_internal.h"
+#include "analysis/coefficients_internal.h"
 
 int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body *b, double marker_sigma,
                                   analysis_slide_flight *out, icv_err *err)
@@ -60,10 +61,40 @@ int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body
                                                err))) {
             icv_err_prefix(err, "slide: incline from flight: ");
         } else {
-            /* the sigma from the residuals, not the 0.3 mm per marker assumed (the
-             * slide's fit found that several times the centre's scatter on stereo tracks) */
-            for (int a = 0; a < 3; a++) /* each axis its own: stereo noise is larger in depth */
-                icv_v3_set(&out->g_sd, a, icv_v3_get(out->g_sd, a) * sqrt(info.chi2_dof_axis[a]));
+            /* theta's and |g|'s sigmas from the residuals, not from the 0.3 mm per marker
+             * the fit weights by (several times the centre's scatter on stereo tracks): the
+             * centre's path projected on g's direction (|g|) and on the direction theta
+             * turns g towards (perpendicular to g in the plane of g and the normal), each
+             * fitted by the same parabola with the noise as the slide's fit takes it
+             * (coef_poly_fit: AR(1), from the residuals). The projection carries the noise's
+             * correlation between axes (stereo: mostly along each camera's depth) that
+             * sigmas per axis leave out. */
+            icv_vec3 u = icv_v3_unit(out->g), y = icv_v3(0, 1, 0);
+            icv_vec3 e = icv_v3_unit(icv_v3_sub(y, icv_v3_scale(u, icv_v3_dot(y, u)))); /* perpendicular to g, towards the normal */
+            int k = info.last - info.first + 1;
+            double *tt = malloc(sizeof *tt * (size_t)k * 2), sd[2] = {0, 0};
+            int *ff = malloc(sizeof *ff * (size_t)k);
+            if (!tt || !ff)
+                rc = icv_err_set(err, ICV_ENOMEM, "slide: out of memory");
+            for (int a = 0; a < 2 && !rc; a++) {
+                double *ss = tt + k, c[3], csd[3];
+                coef_noise nz;
+                for (int i = 0; i < k; i++) {
+                    const posed_frame *q = &pf[lo + info.first + i];
+                    tt[i] = q->t;
+                    ss[i] = icv_v3_dot(q->pose.p, a ? e : u);
+                    ff[i] = tr->frame[q->row];
+                }
+                if (coef_poly_fit(tt, ss, ff, k, 0.5 * (tt[0] + tt[k - 1]), 3, NULL, c, csd, &nz))
+                    rc = icv_err_set(err, ICV_ENUMERIC, "slide: incline from flight: the flight's fit failed");
+                sd[a] = csd[2];
+            }
+            free(tt);
+            free(ff);
+            out->g_norm = icv_v3_norm(out->g);
+            out->g_norm_sd = sd[0];
+            out->theta = atan2(hypot(out->g.x, out->g.z), -out->g.y);
+            out->theta_sd = sd[1] / out->g_norm;
             out->first_frame = tr->frame[pf[lo + info.first].row];
             out->last_frame = tr->frame[pf[lo + info.last].row];
             out->landing_frame = tr->frame[pf[land].row];

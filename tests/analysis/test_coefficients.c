@@ -463,7 +463,11 @@ TEST(test_slide_incline_from_free_flight_of_the_same_clip)
         analysis_coefficient c;
         int rc = analysis_slide_flight_gravity(&tr, &b, 1e-4, &fl, &err);
         if (!rc)
-            rc = analysis_coefficient_slide_after(&tr, &b, fl.g, &fl.g_sd, 1e-4, fl.t_slide, &c, &err);
+            rc = analysis_coefficient_slide_after(&tr, &b, fl.g, NULL, 1e-4, fl.t_slide, &c, &err);
+        if (!rc) { /* as the job does: the flight's sigmas of theta and |g| */
+            c.g_norm_sd = fl.g_norm_sd;
+            analysis_coefficient_slide_incline_sd(&c, fl.g_norm, fl.theta_sd);
+        }
         analysis_tracks_free(&tr);
         ASSERT(rc == 0, "seed %d: %s", k, err.msg);
         /* the flight: from the first frame off the plate (the toss at 0.2 s is frame 24's
