@@ -399,19 +399,15 @@ int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_b
  * frames before the landing (the next frame whose lowest point is within 5 marker
  * sigmas of the surface, the surface frame's y = 0; the frame before may have its
  * exposure across the landing) fitted by a parabola (analysis_gravity_from_flight, as
- * `gravity: auto`); theta's and |g|'s 1-sigmas from the residuals of the path along
- * the directions they depend on (their correlation between frames and between axes
- * allowed for). t_slide: the slide starts there (the frame after the landing
+ * `gravity: auto`); g's 1-sigma per axis from that axis' residuals (their correlation
+ * between frames allowed for). t_slide: the slide starts there (the frame after the landing
  * frame). Fails (ICV_ENOTFOUND) with one line when the body never lands, or flies for
  * fewer than ANALYSIS_MIN_FLIGHT_FRAMES frames before it does. */
 #define ANALYSIS_MIN_FLIGHT_FRAMES 8
 typedef struct {
-    icv_vec3 g, g_sd;            /* m/s^2, surface frame; g_sd: the fit's per axis under the
-                                    assumed marker sigma (theta_sd and g_norm_sd are the ones
-                                    to use) */
-    double theta, theta_sd;      /* rad: the incline, the angle between -g and the surface's
-                                    y axis (its normal, up), and its 1-sigma from the residuals */
-    double g_norm, g_norm_sd;    /* m/s^2: |g| and its 1-sigma from the residuals */
+    icv_vec3 g, g_sd;            /* m/s^2, surface frame; 1-sigma per axis from that axis'
+                                    residuals (the incline: the angle between -g and the
+                                    surface's y axis, its normal, up) */
     int first_frame, last_frame; /* the flight frames fitted (frame numbers) */
     int landing_frame;           /* the first frame on the incline */
     double t_slide;              /* s: the first frame of the slide */

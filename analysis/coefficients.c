@@ -188,8 +188,9 @@ void analysis_coefficient_slide_incline_sd(analysis_coefficient *c, double g, do
     double dmu_da = -1 / (g * ct), dmu_dth = 1 / (ct * ct) - c->a * st / (g * ct * ct), dmu_dg = c->a / (g * g * ct);
     c->theta_sd = theta_sd;
     /* a, theta and |g| independent: the slide's frames and the flight's (or a board
-     * image) are different data; theta and |g| from one flight fit are uncorrelated to
-     * first order (direction and length of g under isotropic noise) */
+     * image) are different data; theta and |g| from one flight: perpendicular
+     * projections of its path, uncorrelated under isotropic noise (their covariance
+     * left out; |g|'s part is a tenth of theta's) */
     c->sd = sqrt(pow(dmu_da * c->a_sd, 2) + pow(dmu_dth * theta_sd, 2) + pow(dmu_dg * c->g_norm_sd, 2));
 }
 

@@ -24,6 +24,17 @@ int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body
     /* a hold before the drop is not flight */
     int lo = 0, hi = n - 1;
     analysis_still_ends(pf, n, com_sigma, &lo, &hi);
+    if (lo > 0) {
+        /* held: that rule stops a frame or more early or late on noise (a 3D step of 4
+         * sigma), and a held frame in the parabola pulls g (0.3 mm off it a frame before
+         * the release): the flight starts where the centre leaves the hold's place (the
+         * first 3 frames') by 5 sigma for good (3 frames in a row) */
+        icv_vec3 hold = icv_v3_scale(icv_v3_add(icv_v3_add(pf[0].pose.p, pf[1].pose.p), pf[2].pose.p), 1.0 / 3);
+        int run = 0;
+        for (lo = 0; lo < n && run < 3; lo++)
+            run = icv_v3_norm(icv_v3_sub(pf[lo].pose.p, hold)) > 5 * com_sigma ? run + 1 : 0;
+        lo -= run;
+    }
     /* the landing: the first frame whose lowest point is within 5 marker sigmas of the
      * surface (the gap is that point's height, the shape's and the pose's errors in it) */
     int land = -1;
@@ -61,40 +72,36 @@ int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body
                                                err))) {
             icv_err_prefix(err, "slide: incline from flight: ");
         } else {
-            /* theta's and |g|'s sigmas from the residuals, not from the 0.3 mm per marker
-             * the fit weights by (several times the centre's scatter on stereo tracks): the
-             * centre's path projected on g's direction (|g|) and on the direction theta
-             * turns g towards (perpendicular to g in the plane of g and the normal), each
-             * fitted by the same parabola with the noise as the slide's fit takes it
-             * (coef_poly_fit: AR(1), from the residuals). The projection carries the noise's
-             * correlation between axes (stereo: mostly along each camera's depth) that
-             * sigmas per axis leave out. */
-            icv_vec3 u = icv_v3_unit(out->g), y = icv_v3(0, 1, 0);
-            icv_vec3 e = icv_v3_unit(icv_v3_sub(y, icv_v3_scale(u, icv_v3_dot(y, u)))); /* perpendicular to g, towards the normal */
+            /* g's sigma from the residuals, not from the 0.3 mm per marker the fit
+             * weights by (several times the centre's scatter on stereo tracks): each axis'
+             * path fitted by the same parabola with its noise as the slide's fit takes it
+             * (coef_poly_fit: AR(1) between frames, from that axis' residuals; stereo
+             * noise is larger in depth). The noise's correlation between axes is left out:
+             * the path projected on the direction theta depends on carried it, but rho
+             * from its 17 residuals (0.4 where the slide's 57 show 0-0.2) made theta's
+             * sigma 1.2-1.8 times these on synth's tossed slides, whose errors are honest
+             * against these (docs/coefficients.md) */
             int k = info.last - info.first + 1;
-            double *tt = malloc(sizeof *tt * (size_t)k * 2), sd[2] = {0, 0};
+            double *tt = malloc(sizeof *tt * (size_t)k * 2);
             int *ff = malloc(sizeof *ff * (size_t)k);
             if (!tt || !ff)
                 rc = icv_err_set(err, ICV_ENOMEM, "slide: out of memory");
-            for (int a = 0; a < 2 && !rc; a++) {
+            for (int a = 0; a < 3 && !rc; a++) {
                 double *ss = tt + k, c[3], csd[3];
                 coef_noise nz;
                 for (int i = 0; i < k; i++) {
                     const posed_frame *q = &pf[lo + info.first + i];
                     tt[i] = q->t;
-                    ss[i] = icv_v3_dot(q->pose.p, a ? e : u);
+                    ss[i] = icv_v3_get(q->pose.p, a);
                     ff[i] = tr->frame[q->row];
                 }
                 if (coef_poly_fit(tt, ss, ff, k, 0.5 * (tt[0] + tt[k - 1]), 3, NULL, c, csd, &nz))
                     rc = icv_err_set(err, ICV_ENUMERIC, "slide: incline from flight: the flight's fit failed");
-                sd[a] = csd[2];
+                else
+                    icv_v3_set(&out->g_sd, a, csd[2]);
             }
             free(tt);
             free(ff);
-            out->g_norm = icv_v3_norm(out->g);
-            out->g_norm_sd = sd[0];
-            out->theta = atan2(hypot(out->g.x, out->g.z), -out->g.y);
-            out->theta_sd = sd[1] / out->g_norm;
             out->first_frame = tr->frame[pf[lo + info.first].row];
             out->last_frame = tr->frame[pf[lo + info.last].row];
             out->landing_frame = tr->frame[pf[land].row];
