@@ -42,11 +42,12 @@ typedef struct {
  * axes and clipped to [0, 0.9]: 1 for white noise. */
 double analysis_correlation_inflation(const icv_vec3 *r, int n);
 
-/* What analysis_gravity_from_flight used: the fit's reduced chi^2 under the sigma
- * given (its residuals' variance over sigma^2), and the posed frames the kept phases span (first of the
- * first phase, last of the last, after the trimming). */
+/* What analysis_gravity_from_flight used: the fit's reduced chi^2 per axis of the
+ * surface frame under the sigma given (the residuals' variance over sigma^2: scale g_sd
+ * by its root for a sigma from the residuals), and the posed frames the kept phases
+ * span (first of the first phase, last of the last, after the trimming). */
 typedef struct {
-    double chi2_dof;
+    double chi2_dof_axis[3];
     int first, last;
 } analysis_gravity_info;
 

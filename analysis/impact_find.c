@@ -157,13 +157,18 @@ int analysis_gravity_from_flight(const posed_frame *pf, int n, const int *cand, 
                                                                 icv_v3_scale(fit.g, 0.5 * tau * tau)));
             }
         fit.g_sd = icv_v3_scale(fit.g_sd, sqrt(analysis_correlation_inflation(r, total)));
+        if (info) /* each axis' residual variance over sigma^2 (stereo noise is not isotropic) */
+            for (int a = 0; a < 3; a++) {
+                double ss = 0;
+                for (int i = 0; i < total; i++)
+                    ss += icv_v3_get(r[i], a) * icv_v3_get(r[i], a);
+                info->chi2_dof_axis[a] = ss / (sigma * sigma) / (total - 2 * nph - 1);
+            }
         free(r);
     }
     *g_sd = fit.g_sd;
     if (info) { /* the posed frames the trimmed phases span: first of the first, last of the last */
-        info->chi2_dof = fit.chi2_dof;
         const analysis_flight *z = &ph[nph - 1];
-        info->chi2_dof = fit.chi2_dof;
         info->first = lo_of[0] + (int)(ph[0].t - t);
         info->last = lo_of[nph - 1] + (int)(z->t - (t + start_of[nph - 1])) + z->n - 1;
     }
