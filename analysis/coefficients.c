@@ -23,11 +23,15 @@ static void warn(analysis_coefficient *c, const char *fmt, ...)
     va_end(ap);
 }
 
-/* (coefficients_internal.h) A noise assumed beforehand would have to be right: the
- * default 0.3 mm per marker made the sigma of mu_k 5 times the error on synth's stereo
- * slides. */
-int coef_poly_fit(const double *t, const double *s, const int *f, int n, double t0, int deg, const coef_noise *given,
-                  double *c, double *c_sd, coef_noise *nz)
+/* Least-squares polynomial s = sum c_k tau^k / k! (k < deg, tau = t - t0) with the
+ * noise taken from the fit itself (coef_ar1_noise: its variance and its correlation
+ * between neighbouring frames f, from the residuals); the coefficients' 1-sigma from
+ * that. A noise assumed beforehand would have to be right: the default 0.3 mm per
+ * marker made the sigma of mu_k 5 times the error on synth's stereo slides. given:
+ * the noise found by a smaller fit of the same samples, or NULL. Returns 0, or -1
+ * when the fit fails; *nz: the noise used (m^2). */
+static int poly_fit(const double *t, const double *s, const int *f, int n, double t0, int deg, const coef_noise *given,
+                    double *c, double *c_sd, coef_noise *nz)
 {
     gsl_matrix *X = gsl_matrix_alloc((size_t)n, (size_t)deg), *cov = gsl_matrix_alloc((size_t)deg, (size_t)deg);
     gsl_vector *y = gsl_vector_alloc((size_t)n), *cv = gsl_vector_alloc((size_t)deg);
@@ -151,8 +155,8 @@ int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_b
          * the quadratic leaves out would pass for slow, correlated noise there and
          * hide itself (speed-dependent friction went unflagged) */
         coef_noise nz3, nz;
-        int cubic = k >= 8 && coef_poly_fit(t + i0, s + i0, fr + i0, k, tm, 4, NULL, c3, csd3, &nz3) == 0;
-        if (coef_poly_fit(t + i0, s + i0, fr + i0, k, tm, 3, cubic ? &nz3 : NULL, c, csd, &nz))
+        int cubic = k >= 8 && poly_fit(t + i0, s + i0, fr + i0, k, tm, 4, NULL, c3, csd3, &nz3) == 0;
+        if (poly_fit(t + i0, s + i0, fr + i0, k, tm, 3, cubic ? &nz3 : NULL, c, csd, &nz))
             rc = icv_err_set(err, ICV_ENUMERIC, "slide: the fit of the motion along the slope failed");
         else {
             out->a = c[2];

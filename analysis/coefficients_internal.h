@@ -26,13 +26,4 @@ typedef struct {
 int coef_ar1_noise(const gsl_matrix *X, const double *r, const int *f, int n, double max_rho, const coef_noise *given,
                    coef_noise *out);
 
-/* Least-squares polynomial s = sum c_k tau^k / k! (k < deg <= COEF_MAX_P, tau = t - t0)
- * with the noise taken from the fit itself (coef_ar1_noise: its variance and its
- * correlation between neighbouring frames f, from the residuals); the coefficients'
- * 1-sigma from that. given: the noise found by a larger fit of the same samples, or
- * NULL. Returns 0, or -1 when the fit fails; *nz: the noise used (units of s, squared).
- * coefficients.c. */
-int coef_poly_fit(const double *t, const double *s, const int *f, int n, double t0, int deg, const coef_noise *given,
-                  double *c, double *c_sd, coef_noise *nz);
-
 #endif
