@@ -75,7 +75,7 @@ int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body
              * weights by (several times the centre's scatter on stereo tracks): each axis'
              * by the root of its reduced chi^2 (stereo noise is larger in depth), on top
              * of gravity: auto's growth for residuals correlated between frames (rho pooled
-             * over the axes). The slide's AR(1) per axis (coef_poly_fit) was tried: rho
+             * over the axes). The slide's AR(1) per axis (its poly_fit) was tried: rho
              * from an axis' ~17 residuals, clipped at 0, came out high and the sigmas 1.3
              * times these (RMS error / sigma 0.57 on 6 of synth's tossed slides, 0.68
              * with these); the noise's correlation between axes is left out likewise
