@@ -363,6 +363,12 @@ typedef struct {
                                     between neighbouring frames (its sigmas allow for it) */
     int n_warnings;
     char warnings[ANALYSIS_MAX_WARNINGS][200];
+    /* the slide's incline: where it came from ("given", "level board" or "flight"), the
+     * flight's frames (-1 unless from flight), and |g| (m/s^2) with its 1-sigma (0 unless
+     * fitted to the flight: a given or standard |g| is exact) */
+    char incline_method[16];
+    int incline_first, incline_last;
+    double g_norm, g_norm_sd;
 } analysis_coefficient;
 
 /* mu_k from a body sliding down the surface (Han Sun eqs. 4.35-4.38, done by a
@@ -379,12 +385,42 @@ typedef struct {
 int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, const icv_vec3 *g_sd,
                                double marker_sigma, analysis_coefficient *out, icv_err *err);
 
+/* The same over the frames from t_from on (s, experiment clock): the body is sliding
+ * there already (it landed on the incline just before), so the sliding frames start
+ * at the first of them and end where it stops or the track ends. -INFINITY: as
+ * analysis_coefficient_slide (from rest). g_sd given: |g|'s 1-sigma enters mu_k's too
+ * (a/g: the acceleration and gravity from different frames, independent). */
+int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, const icv_vec3 *g_sd,
+                                     double marker_sigma, double t_from, analysis_coefficient *out, icv_err *err);
+
+/* A slide's incline from the free flight before the body lands on it (the body
+ * dropped or tossed onto the incline): the frames from the release (a hold in the air
+ * before it left out; tossed off the incline: from the first frame off it) to two
+ * frames before the landing (the next frame whose lowest point is within 5 marker
+ * sigmas of the surface, the surface frame's y = 0; the frame before may have its
+ * exposure across the landing) fitted by a parabola (analysis_gravity_from_flight, as
+ * `gravity: auto`, its growth for residuals correlated between frames included); g's
+ * 1-sigma per axis scaled to that axis' residuals. t_slide: the slide starts there (the frame after the landing
+ * frame). Fails (ICV_ENOTFOUND) with one line when the body never lands, or flies for
+ * fewer than ANALYSIS_MIN_FLIGHT_FRAMES frames before it does. */
+#define ANALYSIS_MIN_FLIGHT_FRAMES 8
+typedef struct {
+    icv_vec3 g, g_sd;            /* m/s^2, surface frame; 1-sigma per axis from that axis'
+                                    residuals (the incline: the angle between -g and the
+                                    surface's y axis, its normal, up) */
+    int first_frame, last_frame; /* the flight frames fitted (frame numbers) */
+    int landing_frame;           /* the first frame on the incline */
+    double t_slide;              /* s: the first frame of the slide */
+} analysis_slide_flight;
+int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body *b, double marker_sigma,
+                                  analysis_slide_flight *out, icv_err *err);
+
 /* mu_s = tan(theta) from the incline angle at which sliding began, measured with a
  * ruler (Han Sun eq. 4.32): angle and its 1-sigma in degrees. */
 void analysis_coefficient_tilt_angle(double angle_deg, double angle_sd_deg, analysis_coefficient *out);
 
 /* The incline's 1-sigma (rad) from elsewhere (a level reference board): sets theta_sd
- * and adds it to the slide's sigma (g: |g|, m/s^2). */
+ * and adds it to the slide's sigma (g: |g|, m/s^2; c->g_norm_sd's part too). */
 void analysis_coefficient_slide_incline_sd(analysis_coefficient *c, double g, double theta_sd);
 
 /* mu_s from a filmed tilt: per frame, t (s), the plate's angle from level (rad) and the

@@ -42,6 +42,36 @@ typedef struct {
  * axes and clipped to [0, 0.9]: 1 for white noise. */
 double analysis_correlation_inflation(const icv_vec3 *r, int n);
 
+/* What analysis_gravity_from_flight used: the fit's reduced chi^2 per axis of the
+ * surface frame under the sigma given (the residuals' variance over sigma^2: scale g_sd
+ * by its root for a sigma from the residuals), and the posed frames the kept phases
+ * span (first of the first phase, last of the last, after the trimming). */
+typedef struct {
+    double chi2_dof_axis[3];
+    int first, last;
+} analysis_gravity_info;
+
+/* gravity: auto. g (m/s^2, surface frame) and its 1-sigma per axis from the
+ * free-flight frames of pf[0..n-1], those not within one frame of a contact
+ * candidate cand[0..nc-1] (phases of 4 frames or more), fitted jointly
+ * (analysis_ballistic_fit, centre sigma `sigma`, m), a first or last frame off the
+ * fit left out while it is, g_sd grown for residuals correlated between frames.
+ * info may be NULL. Fails (ICV_EINVAL) without a phase of 4 frames. impact_find.c. */
+int analysis_gravity_from_flight(const posed_frame *pf, int n, const int *cand, int nc, double sigma, icv_vec3 *g,
+                                 icv_vec3 *g_sd, analysis_gravity_info *info, icv_err *err);
+
+/* Every frame of the tracks that has enough markers for a pose (weights from
+ * prm->pos_sigma), with its gap; *n: how many (pf holds tr->n_frames). impact_find.c. */
+int analysis_pose_frames(const analysis_tracks *tr, const analysis_body *b, const analysis_params *prm,
+                         posed_frame *pf, int *n);
+
+/* A body held before release, or at rest after the last landing: runs of 3 or more
+ * posed frames at the start or the end of pf[0..n-1] whose centre moves less than
+ * 4 sigma per frame (com_sigma, m, the centre's 1-sigma). *lo: the first frame of the
+ * motion (the last still one: the release comes after it), 0 without a hold; *hi
+ * likewise at the end (n - 1 without a rest). impact_find.c. */
+void analysis_still_ends(const posed_frame *pf, int n, double com_sigma, int *lo, int *hi);
+
 /* The median of x[0..n-1], n >= 1 (the upper one for even n); sorts x. */
 double analysis_median(double *x, int n);
 

@@ -69,6 +69,12 @@ static int poly_fit(const double *t, const double *s, const int *f, int n, doubl
 int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, const icv_vec3 *g_sd,
                                double marker_sigma, analysis_coefficient *out, icv_err *err)
 {
+    return analysis_coefficient_slide_after(tr, b, g, g_sd, marker_sigma, -INFINITY, out, err);
+}
+
+int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, const icv_vec3 *g_sd,
+                                     double marker_sigma, double t_from, analysis_coefficient *out, icv_err *err)
+{
     memset(out, 0, sizeof *out);
     snprintf(out->coefficient, sizeof out->coefficient, "mu_k");
     snprintf(out->kind, sizeof out->kind, "slide");
@@ -79,9 +85,13 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
         return icv_err_set(err, ICV_EINVAL, "slide: gravity is normal to the surface (a level surface): no slope");
     icv_vec3 d = icv_v3(g.x / gt, 0, g.z / gt); /* downhill, in the surface plane */
     out->theta = atan2(gt, -g.y);
-    if (g_sd) { /* theta from g's components, first order */
+    out->g_norm = gn;
+    out->incline_first = out->incline_last = -1;
+    snprintf(out->incline_method, sizeof out->incline_method, "given");
+    if (g_sd) { /* theta and |g| from g's components, first order */
         double sgt = hypot(g.x * g_sd->x, g.z * g_sd->z) / gt;
         out->theta_sd = hypot(g.y * sgt, gt * g_sd->y) / (gn * gn);
+        out->g_norm_sd = hypot(gt * sgt, g.y * g_sd->y) / gn;
     }
     int n = tr->n_frames, m = 0;
     double *t = malloc(sizeof *t * (size_t)(n ? n : 1)), *s = malloc(sizeof *s * (size_t)(n ? n : 1));
@@ -94,7 +104,7 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
     }
     for (int i = 0; i < n; i++) {
         analysis_pose pose;
-        if (analysis_pose_fit_frame(tr, i, &b->tmpl, 0, NULL, &pose, NULL))
+        if (tr->t[i] < t_from || analysis_pose_fit_frame(tr, i, &b->tmpl, 0, NULL, &pose, NULL))
             continue;
         t[m] = tr->t[i];
         s[m] = icv_v3_dot(pose.p, d);
@@ -105,7 +115,9 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
      * (the fit takes its own from its residuals) */
     double sigma = marker_sigma / sqrt((double)b->tmpl.n_markers);
     int rc = 0, i0 = -1, i1 = -1;
-    if (m >= 6) {
+    if (m >= 6 && isfinite(t_from)) {
+        i0 = 0; /* landed: sliding from its first frame */
+    } else if (m >= 6) {
         /* at rest first: the motion starts where s leaves the first frames' level by
          * 5 sigma for good (3 frames in a row); it ends where s stops increasing */
         double rest = s[0];
@@ -116,18 +128,18 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
                 i0 = i;
                 break;
             }
-        if (i0 >= 0) {
-            /* (once it moves by more than 4 sigma a frame: a slow start is no stop) */
-            int fast = i0;
-            while (fast + 1 < m && s[fast + 1] - s[fast] <= 4 * sigma)
-                fast++;
-            i1 = m - 1;
-            for (int i = fast; i + 2 < m; i++)
-                if (s[i + 1] - s[i] < 2 * sigma && s[i + 2] - s[i + 1] < 2 * sigma) {
-                    i1 = i;
-                    break;
-                }
-        }
+    }
+    if (i0 >= 0) {
+        /* (once it moves by more than 4 sigma a frame: a slow start is no stop) */
+        int fast = i0;
+        while (fast + 1 < m && s[fast + 1] - s[fast] <= 4 * sigma)
+            fast++;
+        i1 = m - 1;
+        for (int i = fast; i + 2 < m; i++)
+            if (s[i + 1] - s[i] < 2 * sigma && s[i + 2] - s[i + 1] < 2 * sigma) {
+                i1 = i;
+                break;
+            }
     }
     double moved = 0;
     for (int i = 0; i < m; i++)
@@ -177,9 +189,13 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
 void analysis_coefficient_slide_incline_sd(analysis_coefficient *c, double g, double theta_sd)
 {
     double ct = cos(c->theta), st = sin(c->theta);
-    double dmu_da = -1 / (g * ct), dmu_dth = 1 / (ct * ct) - c->a * st / (g * ct * ct);
+    double dmu_da = -1 / (g * ct), dmu_dth = 1 / (ct * ct) - c->a * st / (g * ct * ct), dmu_dg = c->a / (g * g * ct);
     c->theta_sd = theta_sd;
-    c->sd = hypot(dmu_da * c->a_sd, dmu_dth * theta_sd);
+    /* a, theta and |g| independent: the slide's frames and the flight's (or a board
+     * image) are different data; theta and |g| from one flight: perpendicular
+     * projections of its path, uncorrelated under isotropic noise (their covariance
+     * left out; |g|'s part is a tenth of theta's) */
+    c->sd = sqrt(pow(dmu_da * c->a_sd, 2) + pow(dmu_dth * theta_sd, 2) + pow(dmu_dg * c->g_norm_sd, 2));
 }
 
 void analysis_coefficient_tilt_angle(double angle_deg, double angle_sd_deg, analysis_coefficient *out)
@@ -273,6 +289,14 @@ static json_t *coef_json(const analysis_coefficient *c)
     if (!strcmp(c->kind, "slide") || !strcmp(c->kind, "tilt")) {
         json_object_set_new(o, "incline_rad", num(c->theta));
         json_object_set_new(o, "incline_sigma_rad", num(c->theta_sd));
+    }
+    if (!strcmp(c->kind, "slide") && c->incline_method[0]) {
+        json_object_set_new(o, "incline_method", json_string(c->incline_method));
+        json_object_set_new(o, "incline_frames", c->incline_first >= 0
+                                                     ? json_pack("[ii]", c->incline_first, c->incline_last)
+                                                     : json_null());
+        json_object_set_new(o, "gravity_mps2", num(c->g_norm));
+        json_object_set_new(o, "gravity_sigma_mps2", num(c->g_norm_sd));
     }
     if (!strcmp(c->kind, "tilt") && c->first_frame >= 0) {
         json_object_set_new(o, "onset_time_s", num(c->onset_s));

@@ -63,12 +63,13 @@ static int measure_one(const icv_experiment *e, const char *tracks_path, const c
     /* the incline for a slide: gravity given, or from a level reference board */
     icv_vec3 g = e->gravity;
     double incline_sd = 0;
-    int level = !strcmp(e->kind, "slide") && e->gravity_auto, need_tracks = !icv_file_exists(tracks_path);
+    int flight = !strcmp(e->kind, "slide") && e->incline_from_flight;
+    int level = !strcmp(e->kind, "slide") && e->gravity_auto && !flight, need_tracks = !icv_file_exists(tracks_path);
     if (level && !e->level_images[0][0])
         return icv_err_set(err, ICV_EINVAL,
-                           "%s: a slide needs the incline's angle: gravity [gx, gy, gz] in the surface frame, or "
-                           "coefficients.level_images (a board on a level reference); gravity: auto needs a "
-                           "free-flight part, which a slide has not",
+                           "%s: a slide needs the incline's angle: gravity [gx, gy, gz] in the surface frame, "
+                           "coefficients.level_images (a board on a level reference), or coefficients.incline: flight "
+                           "(the body dropped or tossed onto the incline)",
                            e->path);
     /* the calibration once for both the level board and the tracking */
     track_calibration *cal = NULL;
@@ -92,9 +93,23 @@ static int measure_one(const icv_experiment *e, const char *tracks_path, const c
             return rc;
         analysis_params prm;
         analysis_params_default(&prm);
-        rc = analysis_coefficient_slide(&tr, &b, g, NULL, prm.pos_sigma, c, err);
-        if (!rc && incline_sd > 0)
-            analysis_coefficient_slide_incline_sd(c, icv_v3_norm(g), incline_sd);
+        if (flight) { /* the incline from the flight before the landing, the slide after it */
+            analysis_slide_flight fl;
+            rc = analysis_slide_flight_gravity(&tr, &b, prm.pos_sigma, &fl, err);
+            if (!rc)
+                rc = analysis_coefficient_slide_after(&tr, &b, fl.g, &fl.g_sd, prm.pos_sigma, fl.t_slide, c, err);
+            if (!rc) {
+                snprintf(c->incline_method, sizeof c->incline_method, "flight");
+                c->incline_first = fl.first_frame;
+                c->incline_last = fl.last_frame;
+            }
+        } else {
+            rc = analysis_coefficient_slide(&tr, &b, g, NULL, prm.pos_sigma, c, err);
+            if (!rc && level) {
+                snprintf(c->incline_method, sizeof c->incline_method, "level board");
+                analysis_coefficient_slide_incline_sd(c, icv_v3_norm(g), incline_sd);
+            }
+        }
         analysis_tracks_free(&tr);
     } else { /* drop: the impact measured as `impactcv analyze` does (the track stage's
               * covariances and the calibration's uncertainty with it), its results.json

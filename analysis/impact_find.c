@@ -30,8 +30,7 @@ double analysis_gap_at(const analysis_body *b, icv_mat3 R, icv_vec3 p)
     return icv_shape_lowest_point(&b->shape, R, p, UP).y;
 }
 
-/* Pose every frame that has enough markers. */
-static int pose_frames(const analysis_tracks *tr, const analysis_body *b, const analysis_params *prm, posed_frame *pf,
+int analysis_pose_frames(const analysis_tracks *tr, const analysis_body *b, const analysis_params *prm, posed_frame *pf,
                        int *n_out)
 {
     int n = 0;
@@ -81,13 +80,13 @@ static double misfit(const analysis_flight *ph, int k, int i, const analysis_bal
  * is 1.54; the scale is never below the sigmas given), the worse of the two is left
  * out and the fit redone (a 3.3% error in g on a synth clip whose first 6 held
  * frames were kept). */
-static int estimate_gravity(const posed_frame *pf, int n, const int *cand, int nc, double sigma, icv_vec3 *g,
-                            icv_vec3 *g_sd, icv_err *err)
+int analysis_gravity_from_flight(const posed_frame *pf, int n, const int *cand, int nc, double sigma, icv_vec3 *g,
+                                 icv_vec3 *g_sd, analysis_gravity_info *info, icv_err *err)
 {
     analysis_flight ph[ANALYSIS_MAX_PHASES];
     double *t = malloc(sizeof *t * (size_t)n), *s = malloc(sizeof *s * (size_t)n);
     icv_vec3 *p = malloc(sizeof *p * (size_t)n);
-    int rc = 0, nph = 0, used = 0;
+    int rc = 0, nph = 0, used = 0, lo_of[ANALYSIS_MAX_PHASES], start_of[ANALYSIS_MAX_PHASES];
     if (!t || !s || !p) {
         rc = icv_err_set(err, ICV_ENOMEM, "gravity: out of memory");
         goto done;
@@ -102,6 +101,8 @@ static int estimate_gravity(const posed_frame *pf, int n, const int *cand, int n
             p[used] = pf[i].pose.p;
             s[used] = sigma;
         }
+        lo_of[nph] = lo;
+        start_of[nph] = start;
         ph[nph++] = (analysis_flight){used - start, t + start, p + start, s + start, 0.5 * (t[start] + t[used - 1])};
     }
     if (nph == 0) {
@@ -156,14 +157,42 @@ static int estimate_gravity(const posed_frame *pf, int n, const int *cand, int n
                                                                 icv_v3_scale(fit.g, 0.5 * tau * tau)));
             }
         fit.g_sd = icv_v3_scale(fit.g_sd, sqrt(analysis_correlation_inflation(r, total)));
+        if (info) /* each axis' residual variance over sigma^2 (stereo noise is not isotropic) */
+            for (int a = 0; a < 3; a++) {
+                double ss = 0;
+                for (int i = 0; i < total; i++)
+                    ss += icv_v3_get(r[i], a) * icv_v3_get(r[i], a);
+                info->chi2_dof_axis[a] = ss / (sigma * sigma) / (total - 2 * nph - 1);
+            }
         free(r);
     }
     *g_sd = fit.g_sd;
+    if (info) { /* the posed frames the trimmed phases span: first of the first, last of the last */
+        const analysis_flight *z = &ph[nph - 1];
+        info->first = lo_of[0] + (int)(ph[0].t - t);
+        info->last = lo_of[nph - 1] + (int)(z->t - (t + start_of[nph - 1])) + z->n - 1;
+    }
 done:
     free(t);
     free(s);
     free(p);
     return rc;
+}
+
+void analysis_still_ends(const posed_frame *pf, int n, double com_sigma, int *lo_out, int *hi_out)
+{
+    double lim = 4 * com_sigma * sqrt(2.0);
+    int lo = 0, hi = n - 1;
+    while (lo + 1 < n && icv_v3_norm(icv_v3_sub(pf[lo + 1].pose.p, pf[lo].pose.p)) < lim)
+        lo++;
+    if (lo < 2)
+        lo = 0; /* fewer than 3 still frames: not a hold */
+    while (hi - 1 > lo && icv_v3_norm(icv_v3_sub(pf[hi].pose.p, pf[hi - 1].pose.p)) < lim)
+        hi--;
+    if (n - 1 - hi < 2)
+        hi = n - 1;
+    *lo_out = lo;
+    *hi_out = hi;
 }
 
 /* Pre- or post-impact window around t_star, between the neighbouring impacts. */
@@ -210,7 +239,7 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
     if (!pf)
         return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
     int n = 0, rc = 0;
-    pose_frames(tr, b, &prm, pf, &n);
+    analysis_pose_frames(tr, b, &prm, pf, &n);
     res->n_poses = n;
     {
         /* A body held before release, or at rest after the last landing, is not in
@@ -218,16 +247,8 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
          * centre moves less than 4 sigma per frame are left out (the frame where the
          * motion starts is still at rest: the release comes after it). */
         double sig = (tr->sigma ? prm.pos_sigma : prm.pos_sigma) / sqrt((double)b->tmpl.n_markers);
-        double lim = 4 * sig * sqrt(2.0);
-        int lo = 0, hi = n - 1;
-        while (lo + 1 < n && icv_v3_norm(icv_v3_sub(pf[lo + 1].pose.p, pf[lo].pose.p)) < lim)
-            lo++;
-        if (lo < 2)
-            lo = 0; /* fewer than 3 still frames: not a hold */
-        while (hi - 1 > lo && icv_v3_norm(icv_v3_sub(pf[hi].pose.p, pf[hi - 1].pose.p)) < lim)
-            hi--;
-        if (n - 1 - hi < 2)
-            hi = n - 1;
+        int lo, hi;
+        analysis_still_ends(pf, n, sig, &lo, &hi);
         if (lo > 0 || hi < n - 1) {
             memmove(pf, pf + lo, sizeof *pf * (size_t)(hi - lo + 1));
             n = hi - lo + 1;
@@ -266,7 +287,7 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
     if (gravity) {
         res->g = *gravity;
     } else {
-        if ((rc = estimate_gravity(pf, n, cand, nc, com_sigma, &res->g, &res->g_sd, err)))
+        if ((rc = analysis_gravity_from_flight(pf, n, cand, nc, com_sigma, &res->g, &res->g_sd, NULL, err)))
             goto done;
         res->g_estimated = 1;
     }

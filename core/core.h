@@ -262,6 +262,9 @@ typedef struct {
     /* coefficients.level_images: the board lying on a level reference, per camera ("" =
      * none): the vertical for a slide without a given gravity and for a tilt */
     char level_images[ICV_MAX_CAMERAS][ICV_PATH_MAX];
+    /* coefficients.incline: flight: a slide's incline from the free flight before the
+     * body lands on it, in the same clip (gravity must then be auto) */
+    int incline_from_flight;
 } icv_experiment;
 
 /* Reads and validates experiment.yaml. Rejects, with one line naming the key (and

@@ -552,6 +552,21 @@ static int read_kind(icv_ynode root, icv_experiment *e, icv_err *err)
             return icv_ynode_fail(lv, err, ICV_EINVAL, "level_images are for a slide or a tilt");
         TRY(read_camera_paths(e, lv, e->level_images, 0, err));
     }
+    icv_ynode inc = icv_ynode_get(c, "incline");
+    if (icv_ynode_exists(inc)) {
+        char from[16];
+        TRY(icv_yread_str(c, "incline", 1, from, sizeof from, err));
+        if (strcmp(from, "flight"))
+            return icv_ynode_fail(inc, err, ICV_EINVAL,
+                                  "unknown incline '%s' (flight: from the free flight before the body lands on it)",
+                                  from);
+        if (strcmp(e->kind, "slide"))
+            return icv_ynode_fail(inc, err, ICV_EINVAL, "incline: flight is for a slide");
+        if (!e->gravity_auto)
+            return icv_ynode_fail(inc, err, ICV_EINVAL,
+                                  "incline: flight measures gravity from the flight: leave gravity out (or auto)");
+        e->incline_from_flight = 1;
+    }
     return 0;
 }
 

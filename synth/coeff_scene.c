@@ -16,6 +16,8 @@
 
 /* ---- scenario keys --------------------------------------------------------- */
 
+static double slide_accel(const synth_scenario *sc, icv_vec3 *downhill);
+
 int synth_coeff_scenario_read(icv_ynode root, synth_scenario *sc, icv_err *err)
 {
     char kind[16] = "impact";
@@ -39,6 +41,19 @@ int synth_coeff_scenario_read(icv_ynode root, synth_scenario *sc, icv_err *err)
     SYNTH_TRY(icv_yread_double(t, "rate", 0, &sc->tilt_rate, err));
     SYNTH_TRY(icv_yread_double(t, "time", 0, &sc->tilt_time, err));
     SYNTH_TRY(icv_yread_double(t, "hinge_x", 0, &sc->tilt_hinge_x, err));
+    if (sc->kind == SYNTH_KIND_SLIDE) {
+        /* a flight before the slide: its landing velocity must lie along downhill in
+         * the plane (the kinematic path's condition, slide_land) */
+        icv_vec3 d, v = sc->release.v;
+        slide_accel(sc, &d);
+        icv_vec3 vt = icv_v3(v.x, 0, v.z);
+        if (icv_v3_norm(icv_v3_axpy(-icv_v3_dot(vt, d), d, vt)) > 1e-9 * (1 + icv_v3_norm(vt)) || icv_v3_dot(vt, d) < 0)
+            return icv_ynode_fail(icv_ynode_get(root, "release"), err, ICV_EINVAL,
+                                  "a slide's release.velocity must lie in the plane of y and downhill, its part in "
+                                  "the surface plane downhill (friction then stays opposite the motion)");
+        if (icv_v3_norm(sc->release.omega) > 0)
+            return icv_ynode_fail(icv_ynode_get(root, "release"), err, ICV_EINVAL, "a slide's body does not turn");
+    }
     if (sc->kind == SYNTH_KIND_TILT) {
         icv_ynode at = icv_ynode_exists(t) ? t : root;
         double g = icv_v3_norm(sc->gravity);
@@ -58,14 +73,43 @@ int synth_coeff_scenario_read(icv_ynode root, synth_scenario *sc, icv_err *err)
 
 /* ---- the motions ----------------------------------------------------------- */
 
-/* the slide's incline angle (rad), downhill direction and acceleration (m/s^2, >= 0) */
+/* the slide's downhill direction and acceleration along it while it slides, m/s^2:
+ * |g| sin(theta) - mu_k |g| cos(theta), negative when friction slows it */
 static double slide_accel(const synth_scenario *sc, icv_vec3 *downhill)
 {
     icv_vec3 g = sc->gravity;
     double gt = hypot(g.x, g.z);
     *downhill = gt > 0 ? icv_v3(g.x / gt, 0, g.z / gt) : icv_v3(1, 0, 0);
-    double a = gt - sc->mu_k * -g.y; /* |g| sin(theta) - mu_k |g| cos(theta) */
-    return a > 0 ? a : 0;            /* friction holds it: no motion */
+    return gt - sc->mu_k * -g.y;
+}
+
+/* A slide may start with a free flight (the incline from the flight, issue #11): the
+ * body released above the plate (release.position's lowest point above y = 0) or with
+ * release.velocity flies ballistically under g without turning until its lowest point
+ * reaches the plate at t_land; there its normal velocity is removed (a perfectly
+ * plastic landing, no impact physics) and it slides on at the constant acceleration
+ * along downhill. A valid kinematic path because the landing velocity's part in the
+ * plane is along downhill (gravity's part is, and release.velocity's must be: checked
+ * when read), so friction stays opposite the motion; it stops where that speed runs
+ * out when friction wins. Without a flight: t_land = release.time, at rest. */
+typedef struct {
+    double t_land; /* s */
+    icv_vec3 p;    /* m, surface frame: the centre at t_land */
+    double v;      /* m/s: the speed along downhill just after the landing */
+} slide_landing;
+
+static slide_landing slide_land(const synth_scenario *sc)
+{
+    icv_vec3 cb, v0 = sc->release.v, d, g = sc->gravity;
+    slide_accel(sc, &d);
+    double gap = synth_contact_gap(&sc->body.shape, &sc->release.R, sc->release.p, &cb), tau = 0;
+    if (gap > 0 || icv_v3_norm(v0) > 0) /* (g.y / 2) tau^2 + v0.y tau + gap = 0, g.y < 0 */
+        tau = (-v0.y - sqrt(v0.y * v0.y - 2 * g.y * fmax(gap, 0))) / g.y;
+    slide_landing L = {.t_land = sc->release_time_s + tau,
+                       .p = icv_v3_add(icv_v3_axpy(tau, v0, sc->release.p), icv_v3_scale(g, 0.5 * tau * tau)),
+                       .v = icv_v3_dot(icv_v3_axpy(tau, g, v0), d)};
+    L.p.y -= synth_contact_gap(&sc->body.shape, &sc->release.R, L.p, &cb); /* exactly on the plate */
+    return L;
 }
 
 static void slide_motion(double t, synth_state *s, void *user)
@@ -73,11 +117,21 @@ static void slide_motion(double t, synth_state *s, void *user)
     const synth_scenario *sc = user;
     icv_vec3 d;
     double a = slide_accel(sc, &d), tau = t - sc->release_time_s;
+    slide_landing L = slide_land(sc);
     *s = sc->release;
-    s->v = s->omega = icv_v3(0, 0, 0);
-    if (tau > 0) {
-        s->p = icv_v3_axpy(0.5 * a * tau * tau, d, s->p);
-        s->v = icv_v3_scale(d, a * tau);
+    s->omega = icv_v3(0, 0, 0);
+    if (tau <= 0) {
+        s->v = icv_v3(0, 0, 0);
+    } else if (t < L.t_land) { /* in flight */
+        s->p = icv_v3_add(icv_v3_axpy(tau, sc->release.v, sc->release.p), icv_v3_scale(sc->gravity, 0.5 * tau * tau));
+        s->v = icv_v3_axpy(tau, sc->gravity, sc->release.v);
+    } else { /* on the plate: sliding until it stops (or at rest: friction holds it) */
+        double u = t - L.t_land, stop = a < 0 ? -L.v / a : INFINITY;
+        if (L.v <= 0 && a <= 0)
+            stop = 0;
+        u = fmin(u, stop);
+        s->p = icv_v3_axpy(L.v * u + 0.5 * a * u * u, d, L.p);
+        s->v = icv_v3_scale(d, t - L.t_land < stop ? L.v + a * u : 0);
     }
 }
 
@@ -302,6 +356,8 @@ void synth_coeff_experiment_keys(const synth_scenario *sc, FILE *fp)
     for (int i = 0; i < sc->n_cameras; i++)
         fprintf(fp, "%s%s: level_%s.png", i ? ", " : "", sc->cameras[i].id, sc->cameras[i].id);
     fprintf(fp, "}\n");
+    if (sc->kind == SYNTH_KIND_SLIDE && slide_land(sc).t_land > sc->release_time_s)
+        fprintf(fp, "  incline: flight\n"); /* a flight before the slide: the incline from it */
 }
 
 void synth_coeff_truth(const synth_scenario *sc, json_t *root)
@@ -317,8 +373,11 @@ void synth_coeff_truth(const synth_scenario *sc, json_t *root)
         double a = slide_accel(sc, &d), g = icv_v3_norm(sc->gravity);
         json_object_set_new(o, "incline_rad", json_real(atan2(hypot(sc->gravity.x, sc->gravity.z), -sc->gravity.y)));
         json_object_set_new(o, "acceleration_mps2", json_real(a));
+        slide_landing L = slide_land(sc);
         json_object_set_new(o, "release_time_s", json_real(sc->release_time_s));
-        json_object_set_new(o, "moves", json_boolean(a > 1e-9 * g));
+        json_object_set_new(o, "landing_time_s", json_real(L.t_land)); /* = release_time_s without a flight */
+        json_object_set_new(o, "landing_speed_mps", json_real(L.v));
+        json_object_set_new(o, "moves", json_boolean(a > 1e-9 * g || L.v > 0));
     } else if (sc->kind == SYNTH_KIND_TILT) {
         double ton = synth_tilt_onset(sc);
         json_object_set_new(o, "onset_time_s", json_real(ton));
