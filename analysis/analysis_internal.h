@@ -75,11 +75,12 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
                       const analysis_params *prm, analysis_impact *imp);
 
 /* Adds the calibration's uncertainty c (where known) and, when g was estimated
- * (g_sd its 1-sigma per axis), the estimate's, to the impact's sigmas, and fills
- * its sd_calib (the calibration's part), by measuring it again in a surface frame
- * off by each 1-sigma error and with g off by its 1-sigma (calib_sd.c). */
-int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, const icv_vec3 *g, const icv_vec3 *g_sd,
-                             int g_estimated, const side_fit *pre, const side_fit *post, double com_sigma,
-                             const analysis_calib_sd *c, analysis_impact *imp, icv_err *err);
+ * (g_cov its covariance, (m/s^2)^2), the estimate's, to the impact's sigmas, and
+ * fills its sd_calib (the calibration's part), by measuring it again in a surface
+ * frame off by each 1-sigma error and with g off by each independent 1-sigma error
+ * of g_cov (calib_sd.c). */
+int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, const icv_vec3 *g,
+                             const double g_cov[3][3], int g_estimated, const side_fit *pre, const side_fit *post,
+                             double com_sigma, const analysis_calib_sd *c, analysis_impact *imp, icv_err *err);
 
 #endif
