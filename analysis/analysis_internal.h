@@ -42,6 +42,16 @@ typedef struct {
  * axes and clipped to [0, 0.9]: 1 for white noise. */
 double analysis_correlation_inflation(const icv_vec3 *r, int n);
 
+/* The 3x3 covariance per sample of the residuals r[0..n-1] of a fit with dof
+ * degrees of freedom per axis, with the frame-to-frame correlation of each of its
+ * principal directions: sum_k lambda_k f_k d_k d_k^T (d_k, lambda_k the scatter's
+ * eigenvectors and dof-corrected eigenvalues, f_k analysis_correlation_inflation of
+ * the residuals along d_k). A fitted parameter's covariance is its design factor
+ * (the variance per unit sample variance) times M: track errors are neither
+ * isotropic nor equally correlated on every axis (a stereo rig's depth). Returns 0
+ * (M zero) when dof < 10 (too noisy a scatter) or out of memory. */
+int analysis_residual_scatter(const icv_vec3 *r, int n, int dof, double M[3][3]);
+
 /* The median of x[0..n-1], n >= 1 (the upper one for even n); sorts x. */
 double analysis_median(double *x, int n);
 

@@ -5,7 +5,6 @@
  * torque-free rotation) over a window that leaves out the frames whose exposure
  * overlaps the impact, confirm the velocity jump, and place the impact instant
  * where the pre-impact flight brings the contact point onto the surface. */
-#include <gsl/gsl_eigen.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,57 +71,6 @@ static double misfit(const analysis_flight *ph, int k, int i, const analysis_bal
     double tau = ph[k].t[i] - ph[k].t_ref;
     icv_vec3 m = icv_v3_add(icv_v3_add(f->p0[k], icv_v3_scale(f->v[k], tau)), icv_v3_scale(f->g, 0.5 * tau * tau));
     return icv_v3_norm(icv_v3_sub(ph[k].p[i], m)) / ph[k].sigma[i];
-}
-
-/* The estimated g's 3x3 covariance from the fit's residuals r[0..n-1] (dof degrees
- * of freedom per axis) and its 1-sigma sd from the fit with the sample sigma:
- * (sd / sigma)^2 sum_k lambda_k f_k d_k d_k^T over the residuals' principal directions d_k
- * (their scatter lambda_k, dof-corrected, and frame-to-frame correlation f_k,
- * analysis_correlation_inflation of the residuals along d_k). The track errors are
- * neither isotropic nor equally correlated on every axis, and g's error follows
- * them: on the synth videos (test_synth_video_study.c) the isotropic sigma (the
- * sample sigma given, inflated by the correlation pooled over the axes) was 2.2
- * times g's error along g (RMS pull 0.46 over 12 seeds) and 0.6 times its error
- * across g, which made the loss fraction's sigma 3 times too large (the loss moves
- * with |g|, e and the impulse ratio hardly). Fewer than 10 residuals per axis give
- * too noisy a scatter: then sd isotropic (sd^2 f, f pooled over the axes). */
-static void gravity_covariance(const icv_vec3 *r, int n, int dof, double sd, double sigma, double cov[3][3])
-{
-    double c = sd / sigma;
-    double f0 = analysis_correlation_inflation(r, n);
-    memset(cov, 0, 9 * sizeof cov[0][0]);
-    if (dof < 10) {
-        for (int a = 0; a < 3; a++)
-            cov[a][a] = sd * sd * f0;
-        return;
-    }
-    double S[9] = {0}, lam[3], dk[9];
-    for (int i = 0; i < n; i++)
-        for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++)
-                S[3 * a + b] += icv_v3_get(r[i], a) * icv_v3_get(r[i], b) / dof;
-    gsl_matrix_view Sm = gsl_matrix_view_array(S, 3, 3), V = gsl_matrix_view_array(dk, 3, 3);
-    gsl_vector_view L = gsl_vector_view_array(lam, 3);
-    gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc(3);
-    icv_vec3 *along = malloc(sizeof *along * (size_t)n);
-    if (!w || !along || gsl_eigen_symmv(&Sm.matrix, &L.vector, &V.matrix, w)) {
-        gsl_eigen_symmv_free(w);
-        free(along);
-        for (int a = 0; a < 3; a++)
-            cov[a][a] = sd * sd * f0;
-        return;
-    }
-    for (int k = 0; k < 3; k++) {
-        icv_vec3 d = icv_v3(dk[k], dk[3 + k], dk[6 + k]);
-        for (int i = 0; i < n; i++)
-            along[i] = icv_v3(icv_v3_dot(r[i], d), 0, 0);
-        double v = c * c * fmax(lam[k], 0) * analysis_correlation_inflation(along, n);
-        for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++)
-                cov[a][b] += v * icv_v3_get(d, a) * icv_v3_get(d, b);
-    }
-    gsl_eigen_symmv_free(w);
-    free(along);
 }
 
 /* The free-flight frames between candidates (every frame not within one frame
@@ -207,7 +155,23 @@ static int estimate_gravity(const posed_frame *pf, int n, const int *cand, int n
                 r[total++] = icv_v3_sub(ph[k].p[i], icv_v3_add(icv_v3_add(fit.p0[k], icv_v3_scale(fit.v[k], tau)),
                                                                 icv_v3_scale(fit.g, 0.5 * tau * tau)));
             }
-        gravity_covariance(r, total, total - (2 * nph + 1), fit.g_sd.x, sigma, g_cov);
+        /* g's error follows the track errors, neither isotropic nor equally
+         * correlated on every axis: its covariance from the residuals' own
+         * scatter (analysis_residual_scatter). On the synth video study the
+         * isotropic sigma (sigma given, correlation pooled over the axes) was 2.2
+         * times g's error along g (RMS pull 0.46 over 12 seeds; now 0.83), which
+         * made the loss fraction's sigma 3 times too large: the loss moves with
+         * |g| (test_synth_video_study.c). */
+        double M[3][3], c2 = fit.g_sd.x * fit.g_sd.x / (sigma * sigma);
+        if (analysis_residual_scatter(r, total, total - (2 * nph + 1), M))
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    g_cov[a][b] = c2 * M[a][b];
+        else { /* too few frames: sigma isotropic, the correlation pooled */
+            memset(g_cov, 0, 9 * sizeof g_cov[0][0]);
+            for (int a = 0; a < 3; a++)
+                g_cov[a][a] = fit.g_sd.x * fit.g_sd.x * analysis_correlation_inflation(r, total);
+        }
         free(r);
         fit.g_sd = icv_v3(sqrt(g_cov[0][0]), sqrt(g_cov[1][1]), sqrt(g_cov[2][2]));
     }
