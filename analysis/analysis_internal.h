@@ -52,6 +52,12 @@ double analysis_correlation_inflation(const icv_vec3 *r, int n);
  * (M zero) when dof < 10 (too noisy a scatter) or out of memory. */
 int analysis_residual_scatter(const icv_vec3 *r, int n, int dof, double M[3][3]);
 
+/* Lower-triangular L (n x n, row-major, n <= 6) with L L^T = cov, tolerant of a
+ * rank deficit (a collinear rod's unobservable spin: a diagonal load of 1e-12 of
+ * the largest variance keeps Cholesky defined without changing any value
+ * measurably); the diagonal's roots if it still fails. GSL's Cholesky. */
+void analysis_cholesky(const double *cov, int n, double *L);
+
 /* The median of x[0..n-1], n >= 1 (the upper one for even n); sorts x. */
 double analysis_median(double *x, int n);
 

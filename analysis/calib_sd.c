@@ -25,8 +25,6 @@
  * outlier test under a scale error (a template no longer matching the scaled
  * markers: beyond ~2% the job refuses the template anyway). Houbolt's states (at
  * their frames) are moved as points. */
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_linalg.h>
 #include <jansson.h>
 #include <string.h>
 
@@ -113,22 +111,14 @@ static icv_vec3 quad(icv_vec3 sd, icv_vec3 sq)
     return icv_v3(sqrt(sd.x * sd.x + sq.x), sqrt(sd.y * sd.y + sq.y), sqrt(sd.z * sd.z + sq.z));
 }
 
-/* Lower-triangular L with L L^T = cov (3x3), its columns the independent errors
- * whose sum in quadrature is cov to first order; the diagonal's roots when cov is
- * not positive definite (a zero covariance: nothing to propagate). */
-static void chol3(const double cov[3][3], icv_vec3 col[3])
+/* g's three independent errors: the columns of its covariance's Cholesky factor
+ * (their sum in quadrature is the covariance, to first order) */
+static void g_errors(const double cov[3][3], icv_vec3 col[3])
 {
-    double a[9];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            a[3 * i + j] = cov[i][j];
-    gsl_matrix_view m = gsl_matrix_view_array(a, 3, 3);
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
-    int bad = gsl_linalg_cholesky_decomp1(&m.matrix);
-    gsl_set_error_handler(old);
+    double L[3][3];
+    analysis_cholesky(&cov[0][0], 3, &L[0][0]);
     for (int j = 0; j < 3; j++)
-        for (int i = 0; i < 3; i++)
-            icv_v3_set(&col[j], i, bad ? (i == j ? sqrt(fmax(cov[i][i], 0)) : 0) : (i >= j ? a[3 * i + j] : 0));
+        col[j] = icv_v3(L[0][j], L[1][j], L[2][j]);
 }
 
 int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, const icv_vec3 *g,
@@ -140,7 +130,7 @@ int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, cons
      * Cholesky factor (g's error is not isotropic: impact_find.c) */
     icv_vec3 g_err[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     if (g_estimated)
-        chol3(g_cov, g_err);
+        g_errors(g_cov, g_err);
     const double sd[8] = {c->scale_rel, c->tilt, c->tilt, c->heading, c->offset, icv_v3_norm(g_err[0]),
                           icv_v3_norm(g_err[1]), icv_v3_norm(g_err[2])};
     icv_vec3 sq_v[2][2] = {{{0, 0, 0}, {0, 0, 0}}, {{0, 0, 0}, {0, 0, 0}}}; /* [calib|gravity][pre|post] */
