@@ -159,9 +159,9 @@ static int estimate_gravity(const posed_frame *pf, int n, const int *cand, int n
          * correlated on every axis: its covariance from the residuals' own
          * scatter (analysis_residual_scatter). On the synth video study the
          * isotropic sigma (sigma given, correlation pooled over the axes) was 2.2
-         * times g's error along g (RMS pull 0.46 over 12 seeds; now 0.83), which
-         * made the loss fraction's sigma 3 times too large: the loss moves with
-         * |g| (test_synth_video_study.c). */
+         * times g's error along g (RMS pull 0.46 over 12 seeds; now 0.83), and
+         * the loss fraction moves with |g|: gravity's part was 0.0014 of its
+         * 0.0016 sigma (loss RMS pull 0.34; now 0.56; test_synth_video_study.c). */
         double M[3][3], c2 = fit.g_sd.x * fit.g_sd.x / (sigma * sigma);
         if (analysis_residual_scatter(r, total, total - (2 * nph + 1), M))
             for (int a = 0; a < 3; a++)
