@@ -264,6 +264,8 @@ typedef struct {
     double min_gap;           /* m, the smallest gap seen (for "no impact" errors) */
     double min_gap_t;         /* s, when */
     analysis_calib_sd calib;  /* the calibration uncertainty propagated (all 0: none known) */
+    double g_cov[3][3];       /* (m/s^2)^2, surface frame: g's covariance when estimated
+                                 (g_sd its diagonal's roots), else 0 */
 } analysis_result;
 
 /* Finds every impact in the tracks and measures each (issue #9 items 2-5).

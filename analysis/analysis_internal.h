@@ -42,23 +42,21 @@ typedef struct {
  * axes and clipped to [0, 0.9]: 1 for white noise. */
 double analysis_correlation_inflation(const icv_vec3 *r, int n);
 
-/* What analysis_gravity_from_flight used: the fit's reduced chi^2 per axis of the
- * surface frame under the sigma given (the residuals' variance over sigma^2: scale g_sd
- * by its root for a sigma from the residuals), and the posed frames the kept phases
- * span (first of the first phase, last of the last, after the trimming). */
+/* What analysis_gravity_from_flight used: the posed frames the kept phases span
+ * (first of the first phase, last of the last, after the trimming). */
 typedef struct {
-    double chi2_dof_axis[3];
     int first, last;
 } analysis_gravity_info;
 
-/* gravity: auto. g (m/s^2, surface frame) and its 1-sigma per axis from the
- * free-flight frames of pf[0..n-1], those not within one frame of a contact
- * candidate cand[0..nc-1] (phases of 4 frames or more), fitted jointly
- * (analysis_ballistic_fit, centre sigma `sigma`, m), a first or last frame off the
- * fit left out while it is, g_sd grown for residuals correlated between frames.
+/* gravity: auto. g (m/s^2, surface frame), its covariance g_cov (m^2/s^4) and
+ * 1-sigma per axis g_sd (its diagonal's roots) from the free-flight frames of
+ * pf[0..n-1], those not within one frame of a contact candidate cand[0..nc-1]
+ * (phases of 4 frames or more), fitted jointly (analysis_ballistic_fit, centre sigma
+ * `sigma`, m), a first or last frame off the fit left out while it is; g_cov from the
+ * residuals' own scatter and frame-to-frame correlation (analysis_residual_scatter).
  * info may be NULL. Fails (ICV_EINVAL) without a phase of 4 frames. impact_find.c. */
 int analysis_gravity_from_flight(const posed_frame *pf, int n, const int *cand, int nc, double sigma, icv_vec3 *g,
-                                 icv_vec3 *g_sd, analysis_gravity_info *info, icv_err *err);
+                                 icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info, icv_err *err);
 
 /* Every frame of the tracks that has enough markers for a pose (weights from
  * prm->pos_sigma), with its gap; *n: how many (pf holds tr->n_frames). impact_find.c. */
@@ -71,6 +69,22 @@ int analysis_pose_frames(const analysis_tracks *tr, const analysis_body *b, cons
  * motion (the last still one: the release comes after it), 0 without a hold; *hi
  * likewise at the end (n - 1 without a rest). impact_find.c. */
 void analysis_still_ends(const posed_frame *pf, int n, double com_sigma, int *lo, int *hi);
+
+/* The 3x3 covariance per sample of the residuals r[0..n-1] of a fit with dof
+ * degrees of freedom per axis, with the frame-to-frame correlation of each of its
+ * principal directions: sum_k lambda_k f_k d_k d_k^T (d_k, lambda_k the scatter's
+ * eigenvectors and dof-corrected eigenvalues, f_k analysis_correlation_inflation of
+ * the residuals along d_k). A fitted parameter's covariance is its design factor
+ * (the variance per unit sample variance) times M: track errors are neither
+ * isotropic nor equally correlated on every axis (a stereo rig's depth). Returns 0
+ * (M zero) when dof < 10 (too noisy a scatter) or out of memory. */
+int analysis_residual_scatter(const icv_vec3 *r, int n, int dof, double M[3][3]);
+
+/* Lower-triangular L (n x n, row-major, n <= 6) with L L^T = cov, tolerant of a
+ * rank deficit (a collinear rod's unobservable spin: a diagonal load of 1e-12 of
+ * the largest variance keeps Cholesky defined without changing any value
+ * measurably); the diagonal's roots if it still fails. GSL's Cholesky. */
+void analysis_cholesky(const double *cov, int n, double *L);
 
 /* The median of x[0..n-1], n >= 1 (the upper one for even n); sorts x. */
 double analysis_median(double *x, int n);
@@ -105,11 +119,12 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
                       const analysis_params *prm, analysis_impact *imp);
 
 /* Adds the calibration's uncertainty c (where known) and, when g was estimated
- * (g_sd its 1-sigma per axis), the estimate's, to the impact's sigmas, and fills
- * its sd_calib (the calibration's part), by measuring it again in a surface frame
- * off by each 1-sigma error and with g off by its 1-sigma (calib_sd.c). */
-int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, const icv_vec3 *g, const icv_vec3 *g_sd,
-                             int g_estimated, const side_fit *pre, const side_fit *post, double com_sigma,
-                             const analysis_calib_sd *c, analysis_impact *imp, icv_err *err);
+ * (g_cov its covariance, (m/s^2)^2), the estimate's, to the impact's sigmas, and
+ * fills its sd_calib (the calibration's part), by measuring it again in a surface
+ * frame off by each 1-sigma error and with g off by each independent 1-sigma error
+ * of g_cov (calib_sd.c). */
+int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, const icv_vec3 *g,
+                             const double g_cov[3][3], int g_estimated, const side_fit *pre, const side_fit *post,
+                             double com_sigma, const analysis_calib_sd *c, analysis_impact *imp, icv_err *err);
 
 #endif

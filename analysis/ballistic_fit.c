@@ -3,10 +3,12 @@
  * one gravity vector (issue #9 items 2 and 4). Weighted linear least squares per
  * axis (GSL gsl_multifit_wlinear); the covariance is (X^T W X)^-1 when the sample
  * sigmas are given, and that scaled by chi^2/dof when they are not. */
+#include <gsl/gsl_eigen.h>
 #include <gsl/gsl_multifit.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/analysis_internal.h"
 
 int analysis_ballistic_fit(const analysis_flight *ph, int n_phases, const icv_vec3 *g_given, analysis_ballistic *out,
                            icv_err *err)
@@ -118,4 +120,33 @@ double analysis_correlation_inflation(const icv_vec3 *r, int n)
     double rho = ss > 0 ? lag / ss : 0;
     rho = rho < 0 ? 0 : rho > 0.9 ? 0.9 : rho;
     return (1 + rho) / (1 - rho);
+}
+
+int analysis_residual_scatter(const icv_vec3 *r, int n, int dof, double M[3][3])
+{
+    if (dof < 10)
+        return 0;
+    double S[9] = {0}, lam[3], dk[9];
+    for (int i = 0; i < n; i++)
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                S[3 * a + b] += icv_v3_get(r[i], a) * icv_v3_get(r[i], b) / dof;
+    gsl_matrix_view Sm = gsl_matrix_view_array(S, 3, 3), V = gsl_matrix_view_array(dk, 3, 3);
+    gsl_vector_view L = gsl_vector_view_array(lam, 3);
+    gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc(3);
+    icv_vec3 *along = malloc(sizeof *along * (size_t)n);
+    int ok = w && along && gsl_eigen_symmv(&Sm.matrix, &L.vector, &V.matrix, w) == 0;
+    memset(M, 0, 9 * sizeof M[0][0]);
+    for (int k = 0; ok && k < 3; k++) {
+        icv_vec3 d = icv_v3(dk[k], dk[3 + k], dk[6 + k]);
+        for (int i = 0; i < n; i++)
+            along[i] = icv_v3(icv_v3_dot(r[i], d), 0, 0);
+        double v = fmax(lam[k], 0) * analysis_correlation_inflation(along, n);
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                M[a][b] += v * icv_v3_get(d, a) * icv_v3_get(d, b);
+    }
+    gsl_eigen_symmv_free(w);
+    free(along);
+    return ok;
 }

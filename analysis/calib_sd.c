@@ -111,14 +111,28 @@ static icv_vec3 quad(icv_vec3 sd, icv_vec3 sq)
     return icv_v3(sqrt(sd.x * sd.x + sq.x), sqrt(sd.y * sd.y + sq.y), sqrt(sd.z * sd.z + sq.z));
 }
 
-int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, const icv_vec3 *g, const icv_vec3 *g_sd,
-                             int g_estimated, const side_fit *pre, const side_fit *post, double com_sigma,
-                             const analysis_calib_sd *c, analysis_impact *imp, icv_err *err)
+/* g's three independent errors: the columns of its covariance's Cholesky factor
+ * (their sum in quadrature is the covariance, to first order) */
+static void g_errors(const double cov[3][3], icv_vec3 col[3])
+{
+    double L[3][3];
+    analysis_cholesky(&cov[0][0], 3, &L[0][0]);
+    for (int j = 0; j < 3; j++)
+        col[j] = icv_v3(L[0][j], L[1][j], L[2][j]);
+}
+
+int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, const icv_vec3 *g,
+                             const double g_cov[3][3], int g_estimated, const side_fit *pre, const side_fit *post,
+                             double com_sigma, const analysis_calib_sd *c, analysis_impact *imp, icv_err *err)
 {
     /* errors 0-4: the calibration's (scale, tilt about x, about z, heading,
-     * offset); 5-7: the estimated gravity's, per axis */
-    const double sd[8] = {c->scale_rel, c->tilt, c->tilt, c->heading, c->offset, g_estimated ? g_sd->x : 0,
-                          g_estimated ? g_sd->y : 0, g_estimated ? g_sd->z : 0};
+     * offset); 5-7: the estimated gravity's, the columns of its covariance's
+     * Cholesky factor (g's error is not isotropic: impact_find.c) */
+    icv_vec3 g_err[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    if (g_estimated)
+        g_errors(g_cov, g_err);
+    const double sd[8] = {c->scale_rel, c->tilt, c->tilt, c->heading, c->offset, icv_v3_norm(g_err[0]),
+                          icv_v3_norm(g_err[1]), icv_v3_norm(g_err[2])};
     icv_vec3 sq_v[2][2] = {{{0, 0, 0}, {0, 0, 0}}, {{0, 0, 0}, {0, 0, 0}}}; /* [calib|gravity][pre|post] */
     icv_vec3 sq_w[2][2] = {{{0, 0, 0}, {0, 0, 0}}, {{0, 0, 0}, {0, 0, 0}}};
     double sq[2][4] = {{0}}; /* e, ratio, loss, t */
@@ -137,7 +151,7 @@ int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, cons
          * stays as given */
         icv_vec3 ge = g_estimated ? icv_m3_apply(fe.Q, icv_v3_scale(*g, 1 + fe.scale)) : *g;
         if (grp)
-            icv_v3_set(&ge, k - 5, icv_v3_get(ge, k - 5) + sd[k]);
+            ge = icv_v3_add(ge, g_err[k - 5]);
         side_fit a, q;
         int rc = side_in_error(pf, b, pre, &ge, com_sigma, &fe, &a, err);
         if (!rc)

@@ -67,21 +67,15 @@ int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body
                          lo > 0 ? " after it is released" : "", ANALYSIS_MIN_FLIGHT_FRAMES);
     } else {
         analysis_gravity_info info;
-        if ((rc = analysis_gravity_from_flight(pf + lo, n_flight, NULL, 0, com_sigma, &out->g, &out->g_sd, &info,
-                                               err))) {
+        double g_cov[3][3];
+        /* g's sigma per axis from the flight's residuals and their correlation between
+         * frames (gravity: auto's, analysis_residual_scatter), not from the 0.3 mm per
+         * marker the fit weights by; the covariance between axes is left out of theta's
+         * first-order sigma (docs/coefficients.md) */
+        if ((rc = analysis_gravity_from_flight(pf + lo, n_flight, NULL, 0, com_sigma, &out->g, &out->g_sd, g_cov,
+                                               &info, err))) {
             icv_err_prefix(err, "slide: incline from flight: ");
         } else {
-            /* g's sigma from the residuals, not from the 0.3 mm per marker the fit
-             * weights by (several times the centre's scatter on stereo tracks): each axis'
-             * by the root of its reduced chi^2 (stereo noise is larger in depth), on top
-             * of gravity: auto's growth for residuals correlated between frames (rho pooled
-             * over the axes). The slide's AR(1) per axis (its poly_fit) was tried: rho
-             * from an axis' ~17 residuals, clipped at 0, came out high and the sigmas 1.3
-             * times these (RMS error / sigma 0.57 on 6 of synth's tossed slides, 0.68
-             * with these); the noise's correlation between axes is left out likewise
-             * (docs/coefficients.md) */
-            for (int a = 0; a < 3; a++)
-                icv_v3_set(&out->g_sd, a, icv_v3_get(out->g_sd, a) * sqrt(info.chi2_dof_axis[a]));
             out->first_frame = tr->frame[pf[lo + info.first].row];
             out->last_frame = tr->frame[pf[lo + info.last].row];
             out->landing_frame = tr->frame[pf[land].row];

@@ -199,25 +199,29 @@ double analysis_contact_instant(const analysis_body *b, const side_fit *s, const
     return best;
 }
 
-/* Lower-triangular L with L L^T = cov (6x6), tolerant of the rank deficit of a
- * collinear rod (its spin rows are zero): a tiny diagonal load keeps Cholesky
- * defined without changing any drawn value measurably. */
-static void chol6(const double cov[6][6], double L[6][6])
+void analysis_cholesky(const double *cov, int n, double *L)
 {
     double a[36];
     double big = 0;
-    for (int i = 0; i < 6; i++)
-        big = fmax(big, cov[i][i]);
-    for (int i = 0; i < 6; i++)
-        for (int j = 0; j < 6; j++)
-            a[6 * i + j] = cov[i][j] + (i == j ? 1e-12 * big + 1e-300 : 0);
-    gsl_matrix_view m = gsl_matrix_view_array(a, 6, 6);
+    for (int i = 0; i < n; i++)
+        big = fmax(big, cov[n * i + i]);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            a[n * i + j] = cov[n * i + j] + (i == j ? 1e-12 * big + 1e-300 : 0);
+    gsl_matrix_view m = gsl_matrix_view_array(a, (size_t)n, (size_t)n);
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     int bad = gsl_linalg_cholesky_decomp1(&m.matrix);
     gsl_set_error_handler(old);
-    for (int i = 0; i < 6; i++)
-        for (int j = 0; j < 6; j++)
-            L[i][j] = bad ? (i == j ? sqrt(fmax(cov[i][i], 0)) : 0) : (j <= i ? a[6 * i + j] : 0);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            L[n * i + j] = bad ? (i == j ? sqrt(fmax(cov[n * i + i], 0)) : 0) : (j <= i ? a[n * i + j] : 0);
+}
+
+/* a side's 6x6 (attitude, omega) or (p, v) covariance factored: a collinear rod's
+ * spin rows are zero, which the diagonal load of analysis_cholesky tolerates */
+static void chol6(const double cov[6][6], double L[6][6])
+{
+    analysis_cholesky(&cov[0][0], 6, &L[0][0]);
 }
 
 /* one draw of (attitude perturbation, omega perturbation) */

@@ -178,8 +178,18 @@ analyse:;
         r->v_err_fit = icv_v3_norm(icv_v3_sub(im->pre.v, v));
         r->v_err_houbolt = icv_v3_norm(icv_v3_sub(ih->pre.v, v));
         r->calib_part_e = im->sd_calib.e_kinematic;
-        if (getenv("ICV_STUDY_DIR"))
-            printf("           loss sigma %.5f of which calibration and gravity %.5f\n", im->sd.loss_fraction, im->sd_calib.loss_fraction);
+        if (getenv("ICV_STUDY_DIR")) { /* the study's diagnostics: the sigma's parts, |g|'s error */
+            json_t *tg = json_object_get(root, "gravity");
+            icv_vec3 gt = icv_v3(json_number_value(json_array_get(tg, 0)), json_number_value(json_array_get(tg, 1)),
+                                 json_number_value(json_array_get(tg, 2)));
+            icv_vec3 u = icv_v3_scale(gt, 1 / icv_v3_norm(gt)), gu = {0, 0, 0};
+            for (int a = 0; a < 3; a++)
+                icv_v3_set(&gu, a, icv_v3_dot(icv_v3(fit->res.g_cov[a][0], fit->res.g_cov[a][1], fit->res.g_cov[a][2]), u));
+            printf("           loss sigma %.5f of which the calibration's %.5f; g's error along g %+.4f m/s^2 = "
+                   "%+.2f sigma\n",
+                   im->sd.loss_fraction, im->sd_calib.loss_fraction, icv_v3_dot(icv_v3_sub(fit->res.g, gt), u),
+                   icv_v3_dot(icv_v3_sub(fit->res.g, gt), u) / sqrt(icv_v3_dot(gu, u)));
+        }
         const analysis_side *sd_side[2] = {&im->pre, &im->post};
         for (int k = 0; k < 2; k++) {
             json_t *js = json_object_get(ti, k ? "post" : "pre");
@@ -284,11 +294,18 @@ TEST(test_synth_video_study_uncertainty_and_houbolt)
             ASSERT(rms >= 0.7 && rms <= 1.5, "%s: RMS pull %.2f outside 0.7-1.5", names[q], rms);
         }
         /* Target missed, kept (docs/analysis.md): the loss fraction's sigma is
-         * conservative (RMS pull 0.34 over seeds 101-112, with the full-covariance
-         * Monte Carlo): the measured velocity errors are mostly errors of direction
-         * (v_pre.x and v_pre.y off with opposite signs), which change the kinetic
-         * energy little, and which the fits' statistical covariances do not
-         * predict (generated tracks with white noise: loss pull 0.98). */
+         * conservative, RMS pull 0.56 over seeds 101-112 (0.34 before g's
+         * covariance followed its residuals: the isotropic g sigma was 2.2 times
+         * g's error along g, and the loss moves with |g|). What remains: the
+         * sides' Monte Carlo alone gives 0.80 (with the true g given: 0.79), and
+         * g's part (0.0007-0.0009 of 0.0009-0.0013) is added as if independent of
+         * the side fits, while both come from the same frames: the likely rest is
+         * the slow part of the frame-to-frame correlated track errors, which
+         * moves g and the sides' v together (an error quadratic in time over a
+         * window is taken up by g and leaves v(g) unchanged) and is counted in
+         * both inflations (measured: the g-induced loss errors and the rest
+         * correlate -0.3 over the 12 seeds).
+         * Generated tracks with white noise: loss pull 0.98. */
         double rms = sqrt(pull2[2] / seeds);
         if (!(rms >= 0.7 && rms <= 1.5))
             SKIP("loss_fraction: RMS pull %.2f outside 0.7-1.5 (sigma conservative; e %.2f, impulse ratio %.2f)", rms,
