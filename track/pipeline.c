@@ -49,6 +49,8 @@ typedef struct {
     long frames;
     double *tcam;       /* s, camera clock */
     double *bright;     /* gray levels per frame */
+    long *dup;          /* frames whose pixels equal their predecessor's (found with the brightness) */
+    size_t n_dup;
     double off_s;       /* s: this camera's sync offset (capture convention) */
     calib_intrinsics in;
     track_pipe_camera pc;
@@ -88,6 +90,7 @@ static void camera_free(pl_camera *c)
     free(c->frame_start);
     free(c->tcam);
     free(c->bright);
+    free(c->dup);
     free(c->label);
     memset(c, 0, sizeof *c);
 }
@@ -378,10 +381,11 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
         c->frames = opt->max_frames;
     c->tcam = calloc((size_t)c->frames + 1, sizeof *c->tcam);
     c->bright = calloc((size_t)c->frames + 1, sizeof *c->bright);
+    c->dup = malloc(sizeof *c->dup * ((size_t)c->frames + 1));
     c->frame_start = calloc((size_t)c->frames + 2, sizeof *c->frame_start);
     c->cap_raw = c->frames * (exp->n_markers + 2) + 64;
     c->raw = malloc(sizeof *c->raw * (size_t)c->cap_raw);
-    if (!c->tcam || !c->bright || !c->frame_start || !c->raw)
+    if (!c->tcam || !c->bright || !c->dup || !c->frame_start || !c->raw)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     for (long k = 0; k < c->frames; k++)
         c->tcam[k] = capture_source_time(c->src, k);
@@ -462,21 +466,34 @@ static double frame_brightness(const capture_frame *f)
     return n ? (double)sum / n : 0;
 }
 
+/* One decoding pass over a camera's frames: brightness, duplicated frames, detector
+ * and tracker. The previous frame stays in the second of two buffers (swapped, not
+ * copied) for the duplicate test: two identical frames have the same brightness to the
+ * bit, so only a frame whose brightness equals its predecessor's is compared pixel by
+ * pixel (capture_frame_equal; while the body is still, a few per clip). Found only with
+ * the brightness (want_brightness), where the sidecar reports them. */
 static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *decode_s, icv_err *err)
 {
-    capture_frame fr;
-    memset(&fr, 0, sizeof fr);
-    int rc = capture_frame_alloc(&fr, c->info, err);
-    if (rc)
+    capture_frame buf[2];
+    memset(buf, 0, sizeof buf);
+    int rc = capture_frame_alloc(&buf[0], c->info, err);
+    if (!rc)
+        rc = capture_frame_alloc(&buf[1], c->info, err);
+    if (rc) {
+        capture_frame_free(&buf[0]);
         return rc;
+    }
+    capture_frame *cur = &buf[0], *prev = &buf[1];
+    long prev_index = -1; /* the frame in prev; -1 none */
     enum { MAXP = TRACK_MAX_TRACKS * 4 };
     track_point out[MAXP];
     double last_b = 0;
     long k = 0;
     for (;;) {
         double t0 = icv_now();
-        rc = capture_source_read(c->src, &fr, err);
+        rc = capture_source_read(c->src, cur, err);
         *decode_s += icv_now() - t0;
+        const capture_frame fr = *cur; /* the frame's fields, read-only below */
         if (rc == CAPTURE_EOF) {
             rc = 0;
             break;
@@ -491,7 +508,11 @@ static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *deco
             c->bright[k] = last_b;
         if (c->want_brightness) {
             double tm = icv_now();
-            last_b = c->bright[fr.index] = frame_brightness(&fr);
+            double b = frame_brightness(cur);
+            /* a lost frame between them: its brightness was held, not measured */
+            if (prev_index >= 0 && prev_index == fr.index - 1 && b == last_b && capture_frame_equal(cur, prev))
+                c->dup[c->n_dup++] = fr.index;
+            last_b = c->bright[fr.index] = b;
             c->t_mean += icv_now() - tm;
         }
         k = fr.index + 1;
@@ -543,10 +564,14 @@ static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *deco
         if (rc)
             break;
         icv_progress_update(pg, ++*done);
+        prev_index = fr.index;
+        capture_frame *t = prev;
+        prev = cur, cur = t;
     }
     for (; k < c->frames; k++)
         c->bright[k] = last_b;
-    capture_frame_free(&fr);
+    capture_frame_free(&buf[0]);
+    capture_frame_free(&buf[1]);
     return rc;
 }
 
@@ -1346,7 +1371,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     pl_info_camera info_cams[ICV_MAX_CAMERAS];
     for (int c = 0; c < ICV_MAX_CAMERAS; c++)
         info_cams[c] = (pl_info_camera){cams[c].src, cams[c].want_brightness ? cams[c].bright : NULL, cams[c].raw,
-                                        cams[c].n_raw};
+                                        cams[c].n_raw, cams[c].dup, cams[c].n_dup};
     /* write everything, only now that every stage has succeeded */
     if ((rc = icv_mkdirs(out_dir, err)) != 0)
         goto done;
