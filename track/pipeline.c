@@ -7,6 +7,8 @@
  * motion plane (one camera) -> surface frame -> identity from body.markers
  * (identity.c) -> files, written only when every stage has succeeded. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -62,6 +64,7 @@ typedef struct {
     int max_components;
     double blob_limit;  /* components per full scan beyond which a frame is crowded */
     double t_mean, t_step; /* s: brightness and detect+track, for -v */
+    double t_decode;       /* s: reading frames (capture_source_read) */
     int want_brightness;   /* sync by flash: the per-frame brightness is needed */
     int primed;            /* the detector has seen the first frame once */
     int debug_frames;      /* log the detector's line for every frame (-v) */
@@ -466,13 +469,29 @@ static double frame_brightness(const capture_frame *f)
     return n ? (double)sum / n : 0;
 }
 
+/* What the cameras' concurrent passes share (cameras_track): the progress bar, drawn
+ * under the lock, and a failure, which stops the other cameras at their next frame. */
+typedef struct {
+    pthread_mutex_t lock;
+    icv_progress *pg;
+    long done;         /* frames tracked by every camera (under lock) */
+    atomic_int stop;   /* a camera failed: the others stop */
+} pl_pass_shared;
+
+static void pass_frame_done(pl_pass_shared *sh)
+{
+    pthread_mutex_lock(&sh->lock);
+    icv_progress_update(sh->pg, ++sh->done);
+    pthread_mutex_unlock(&sh->lock);
+}
+
 /* One decoding pass over a camera's frames: brightness, duplicated frames, detector
  * and tracker. The previous frame stays in the second of two buffers (swapped, not
  * copied) for the duplicate test: two identical frames have the same brightness to the
  * bit, so only a frame whose brightness equals its predecessor's is compared pixel by
  * pixel (capture_frame_equal; while the body is still, a few per clip). Found only with
  * the brightness (want_brightness), where the sidecar reports them. */
-static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *decode_s, icv_err *err)
+static int camera_track(pl_camera *c, pl_pass_shared *sh, icv_err *err)
 {
     capture_frame buf[2];
     memset(buf, 0, sizeof buf);
@@ -490,9 +509,11 @@ static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *deco
     double last_b = 0;
     long k = 0;
     for (;;) {
+        if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
+            break; /* another camera failed: the job fails with its error */
         double t0 = icv_now();
         rc = capture_source_read(c->src, cur, err);
-        *decode_s += icv_now() - t0;
+        c->t_decode += icv_now() - t0;
         const capture_frame fr = *cur; /* the frame's fields, read-only below */
         if (rc == CAPTURE_EOF) {
             rc = 0;
@@ -563,7 +584,7 @@ static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *deco
         }
         if (rc)
             break;
-        icv_progress_update(pg, ++*done);
+        pass_frame_done(sh);
         prev_index = fr.index;
         capture_frame *t = prev;
         prev = cur, cur = t;
@@ -573,6 +594,60 @@ static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *deco
     capture_frame_free(&buf[0]);
     capture_frame_free(&buf[1]);
     return rc;
+}
+
+typedef struct {
+    pl_camera *cam;
+    pl_pass_shared *sh;
+    int rc;
+    icv_err err;
+} pl_pass;
+
+static void camera_pass_run(pl_pass *p)
+{
+    p->rc = camera_track(p->cam, p->sh, &p->err);
+    if (p->rc)
+        atomic_store(&p->sh->stop, 1);
+}
+
+static void *camera_pass_thread(void *arg)
+{
+    camera_pass_run(arg);
+    return NULL;
+}
+
+/* 2D: every camera's frames once, the cameras concurrently (each camera's state is its
+ * own: source, detector, tracker, points): camera 0 in the calling thread, each other
+ * in a thread of its own (or after camera 0 when a thread cannot be made). The first
+ * failure stops the others at their next frame; the error returned is that of the
+ * first camera, in experiment.yaml's order, that failed rather than stopped. */
+static int cameras_track(pl_camera *cams, int nc, icv_progress *pg, icv_err *err)
+{
+    pl_pass_shared sh = {.pg = pg};
+    atomic_init(&sh.stop, 0);
+    if (pthread_mutex_init(&sh.lock, NULL))
+        return icv_err_set(err, ICV_ENOMEM, "cannot make a mutex for the cameras' decoding passes");
+    pl_pass pass[ICV_MAX_CAMERAS];
+    pthread_t th[ICV_MAX_CAMERAS];
+    int started[ICV_MAX_CAMERAS] = {0};
+    for (int c = 0; c < nc; c++)
+        pass[c] = (pl_pass){&cams[c], &sh, 0, {0}};
+    for (int c = 1; c < nc; c++)
+        started[c] = pthread_create(&th[c], NULL, camera_pass_thread, &pass[c]) == 0;
+    camera_pass_run(&pass[0]);
+    for (int c = 1; c < nc; c++) {
+        if (started[c])
+            pthread_join(th[c], NULL);
+        else
+            camera_pass_run(&pass[c]);
+    }
+    pthread_mutex_destroy(&sh.lock);
+    for (int c = 0; c < nc; c++)
+        if (pass[c].rc) {
+            *err = pass[c].err;
+            return pass[c].rc;
+        }
+    return 0;
 }
 
 /* Bad input seen in the 2D stage: nothing found, far too many blobs, a marker lost. */
@@ -1046,10 +1121,10 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     /* 2D: every camera's frames once */
     icv_progress pg;
     icv_progress_begin(&pg, "track", total);
-    long done_frames = 0;
-    for (int c = 0; c < nc && !rc; c++)
-        rc = camera_track(&cams[c], &pg, &done_frames, &res.decode_seconds, err);
+    rc = cameras_track(cams, nc, &pg, err);
     icv_progress_end(&pg);
+    for (int c = 0; c < nc; c++)
+        res.decode_seconds += cams[c].t_decode;
     if (rc)
         goto done;
     for (int c = 0; c < nc; c++) {
