@@ -144,13 +144,7 @@ static double decode_all(const char *root, long *frames, long max_frames, int co
 static double load_average(void)
 {
     double l = NAN;
-    FILE *f = fopen("/proc/loadavg", "r");
-    if (f) {
-        if (fscanf(f, "%lf", &l) != 1)
-            l = NAN;
-        fclose(f);
-    }
-    return l;
+    return getloadavg(&l, 1) == 1 ? l : NAN;
 }
 
 int main(void)
