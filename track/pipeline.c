@@ -530,7 +530,7 @@ static int camera_track(pl_camera *c, pl_pass_shared *sh, icv_err *err)
         if (c->want_brightness) {
             double tm = icv_now();
             double b = frame_brightness(cur);
-            /* a lost frame between them: its brightness was held, not measured */
+            /* only against the frame just before: after a lost frame, prev is not it */
             if (prev_index >= 0 && prev_index == fr.index - 1 && b == last_b && capture_frame_equal(cur, prev))
                 c->dup[c->n_dup++] = fr.index;
             last_b = c->bright[fr.index] = b;
@@ -1118,7 +1118,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
 
     icv_debug("timing: setup (experiment, calibration, surface, opening videos) %.3f s", icv_now() - t_start);
     double t_2d = icv_now();
-    /* 2D: every camera's frames once */
+    /* 2D: every camera's frames once, the cameras concurrently */
     icv_progress pg;
     icv_progress_begin(&pg, "track", total);
     rc = cameras_track(cams, nc, &pg, err);
