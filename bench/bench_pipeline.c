@@ -6,12 +6,18 @@
  * board detections of a first run (calibration images, surface images) are not
  * counted: they do not grow with the clip. Allocations: malloc and friends are
  * replaced by counters for this binary; the job is run on half and on all the frames,
- * and the difference per frame is the per-frame path's allocations (goal 0). */
+ * and the difference per frame is the per-frame path's allocations (goal 0).
+ * The job decodes its cameras concurrently (a thread each); the goal's baseline stays
+ * decoding the videos one after the other (libavcodec's own threads), and decoding them
+ * concurrently (a thread each, as the job does) is printed beside it for comparison. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "capture/capture.h"
 #include "track/track_pipeline.h"
@@ -21,7 +27,7 @@ extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
 extern void __libc_free(void *);
 
-static volatile long n_alloc_calls;
+static atomic_long n_alloc_calls; /* the job's and the decoders' threads allocate too */
 
 void *malloc(size_t n)
 {
@@ -87,31 +93,58 @@ static double cpu_now(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
-static double decode_all(const char *root, long *frames, long max_frames)
+typedef struct {
+    const char *root, *name;
+    long max_frames, frames; /* frames: decoded; -1 the video could not be opened */
+} decode_job;
+
+static void *decode_one(void *arg)
+{
+    decode_job *j = arg;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s/%s", j->root, SAMPLE, j->name);
+    capture_source *src;
+    capture_options o = {.want_8bit = 1};
+    icv_err err;
+    j->frames = -1;
+    if (capture_source_open(&src, path, &o, &err) != 0) {
+        fprintf(stderr, "bench_pipeline: %s\n", err.msg);
+        return NULL;
+    }
+    capture_frame f;
+    memset(&f, 0, sizeof f);
+    capture_frame_alloc(&f, capture_source_info(src), &err);
+    j->frames = 0;
+    while ((j->max_frames <= 0 || j->frames < j->max_frames) && capture_source_read(src, &f, &err) == 0)
+        j->frames++;
+    capture_frame_free(&f);
+    capture_source_close(src);
+    return NULL;
+}
+
+/* The two videos decoded one after the other (concurrent 0: the goal's baseline) or
+ * each in a thread of its own (concurrent 1: printed beside it). */
+static double decode_all(const char *root, long *frames, long max_frames, int concurrent)
 {
     double t0 = icv_now();
-    *frames = 0;
-    const char *names[2] = {"left.mp4", "right.mp4"};
-    for (int c = 0; c < 2; c++) {
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s/%s", root, SAMPLE, names[c]);
-        capture_source *src;
-        capture_options o = {.want_8bit = 1};
-        icv_err err;
-        if (capture_source_open(&src, path, &o, &err) != 0) {
-            fprintf(stderr, "bench_pipeline: %s\n", err.msg);
-            return NAN;
-        }
-        capture_frame f;
-        memset(&f, 0, sizeof f);
-        capture_frame_alloc(&f, capture_source_info(src), &err);
-        long k = 0;
-        while ((max_frames <= 0 || k < max_frames) && capture_source_read(src, &f, &err) == 0)
-            (*frames)++, k++;
-        capture_frame_free(&f);
-        capture_source_close(src);
-    }
+    decode_job j[2] = {{root, "left.mp4", max_frames, 0}, {root, "right.mp4", max_frames, 0}};
+    pthread_t th;
+    int threaded = concurrent && pthread_create(&th, NULL, decode_one, &j[1]) == 0;
+    decode_one(&j[0]);
+    if (threaded)
+        pthread_join(th, NULL);
+    else
+        decode_one(&j[1]);
+    if (j[0].frames < 0 || j[1].frames < 0)
+        return NAN;
+    *frames = j[0].frames + j[1].frames;
     return icv_now() - t0;
+}
+
+static double load_average(void)
+{
+    double l = NAN;
+    return getloadavg(&l, 1) == 1 ? l : NAN;
 }
 
 int main(void)
@@ -129,16 +162,25 @@ int main(void)
     snprintf(yaml, sizeof yaml, "%s/experiment.yaml", dir);
     snprintf(out, sizeof out, "%s/out", dir);
     double best_dec = INFINITY, best_job = INFINITY, cpu_dec = INFINITY, cpu_job = INFINITY;
+    double best_par = INFINITY, cpu_par = INFINITY;
+    double load0 = load_average();
     long frames = 0;
     track_pipeline_result r;
     for (int rep = 0; rep < 7; rep++) {
         double c0 = cpu_now();
-        double d = decode_all(root, &frames, 0);
+        double d = decode_all(root, &frames, 0, 0);
         double cd = cpu_now() - c0;
         if (d < best_dec)
             best_dec = d;
         if (cd < cpu_dec)
             cpu_dec = cd;
+        c0 = cpu_now();
+        d = decode_all(root, &frames, 0, 1);
+        cd = cpu_now() - c0;
+        if (d < best_par)
+            best_par = d;
+        if (cd < cpu_par)
+            cpu_par = cd;
         icv_err err;
         c0 = cpu_now();
         double t0 = icv_now();
@@ -171,7 +213,7 @@ int main(void)
     long dec[2], nf;
     for (int k = 0; k < 2; k++) {
         long before = n_alloc_calls;
-        decode_all(root, &nf, k ? 0 : half);
+        decode_all(root, &nf, k ? 0 : half, 0);
         dec[k] = n_alloc_calls - before;
     }
     double dec_per_frame = (double)(dec[1] - dec[0]) / (2.0 * (r.frames[0] - half));
@@ -180,7 +222,12 @@ int main(void)
            SAMPLE, frames, best_job, best_dec, best_job / best_dec);
     printf("bench_pipeline: CPU time (all threads): track %.3f s, decoding alone %.3f s: ratio %.2f (goal <= 1.2)\n",
            cpu_job, cpu_dec, cpu_job / cpu_dec);
-    printf("bench_pipeline: of the job, reading frames %.3f s; offset %.3f +- %.3f frames; %ld 3D points\n",
+    printf("bench_pipeline: for comparison, decoding the two videos concurrently (a thread each, as the job): "
+           "%.3f s, CPU %.3f s; track / that: wall %.2f, CPU %.2f\n",
+           best_par, cpu_par, best_job / best_par, cpu_job / cpu_par);
+    printf("bench_pipeline: load average %.2f before, %.2f after (%ld cores online)\n", load0, load_average(),
+           sysconf(_SC_NPROCESSORS_ONLN));
+    printf("bench_pipeline: of the job, reading frames %.3f s (summed over the cameras' threads); offset %.3f +- %.3f frames; %ld 3D points\n",
            r.decode_seconds, r.offset_frames[1], r.offset_sigma_frames, r.points3d);
     printf("bench_pipeline: allocations: %ld for %ld frames per camera, %ld for %ld: %.2f per frame (goal 0; "
            "the 2D point list grows by doubling, the 3D stage allocates per job)\n",

@@ -142,6 +142,10 @@ int capture_dup_init(capture_dup_detector *d, const capture_info *info, icv_err 
 int capture_dup_check(capture_dup_detector *d, const capture_frame *f);
 void capture_dup_reset(capture_dup_detector *d);
 void capture_dup_free(capture_dup_detector *d);
+/* 1 when two frames of the same size hold the same pixels (rows compared, the stride's
+ * padding ignored): the duplicate test for a caller that keeps the previous frame
+ * itself (track/pipeline.c's two frame buffers, swapped: no copy per frame). */
+int capture_frame_equal(const capture_frame *a, const capture_frame *b);
 
 /* Mains flicker: lamps on 50/60 Hz mains flicker at 100/120 Hz; sampled at the capture
  * rate the oscillation aliases to |f - k fs| (it "beats" with the frame rate). Searches

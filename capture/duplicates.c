@@ -38,3 +38,15 @@ void capture_dup_free(capture_dup_detector *d)
     free(d->prev);
     d->prev = NULL;
 }
+
+int capture_frame_equal(const capture_frame *a, const capture_frame *b)
+{
+    if (a->width != b->width || a->height != b->height || a->bytes_per_sample != b->bytes_per_sample)
+        return 0;
+    size_t row = (size_t)a->width * (size_t)a->bytes_per_sample;
+    for (int y = 0; y < a->height; y++)
+        if (memcmp((const unsigned char *)a->data + (size_t)y * a->stride,
+                   (const unsigned char *)b->data + (size_t)y * b->stride, row))
+            return 0;
+    return 1;
+}

@@ -7,6 +7,8 @@
  * motion plane (one camera) -> surface frame -> identity from body.markers
  * (identity.c) -> files, written only when every stage has succeeded. */
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -49,6 +51,8 @@ typedef struct {
     long frames;
     double *tcam;       /* s, camera clock */
     double *bright;     /* gray levels per frame */
+    long *dup;          /* frames whose pixels equal their predecessor's (found with the brightness) */
+    size_t n_dup;
     double off_s;       /* s: this camera's sync offset (capture convention) */
     calib_intrinsics in;
     track_pipe_camera pc;
@@ -60,6 +64,7 @@ typedef struct {
     int max_components;
     double blob_limit;  /* components per full scan beyond which a frame is crowded */
     double t_mean, t_step; /* s: brightness and detect+track, for -v */
+    double t_decode;       /* s: reading frames (capture_source_read) */
     int want_brightness;   /* sync by flash: the per-frame brightness is needed */
     int primed;            /* the detector has seen the first frame once */
     int debug_frames;      /* log the detector's line for every frame (-v) */
@@ -88,6 +93,7 @@ static void camera_free(pl_camera *c)
     free(c->frame_start);
     free(c->tcam);
     free(c->bright);
+    free(c->dup);
     free(c->label);
     memset(c, 0, sizeof *c);
 }
@@ -378,10 +384,11 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
         c->frames = opt->max_frames;
     c->tcam = calloc((size_t)c->frames + 1, sizeof *c->tcam);
     c->bright = calloc((size_t)c->frames + 1, sizeof *c->bright);
+    c->dup = malloc(sizeof *c->dup * ((size_t)c->frames + 1));
     c->frame_start = calloc((size_t)c->frames + 2, sizeof *c->frame_start);
     c->cap_raw = c->frames * (exp->n_markers + 2) + 64;
     c->raw = malloc(sizeof *c->raw * (size_t)c->cap_raw);
-    if (!c->tcam || !c->bright || !c->frame_start || !c->raw)
+    if (!c->tcam || !c->bright || !c->dup || !c->frame_start || !c->raw)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     for (long k = 0; k < c->frames; k++)
         c->tcam[k] = capture_source_time(c->src, k);
@@ -462,21 +469,52 @@ static double frame_brightness(const capture_frame *f)
     return n ? (double)sum / n : 0;
 }
 
-static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *decode_s, icv_err *err)
+/* What the cameras' concurrent passes share (cameras_track): the progress bar, drawn
+ * under the lock, and a failure, which stops the other cameras at their next frame. */
+typedef struct {
+    pthread_mutex_t lock;
+    icv_progress *pg;
+    long done;         /* frames tracked by every camera (under lock) */
+    atomic_int stop;   /* a camera failed: the others stop */
+} pl_pass_shared;
+
+static void pass_frame_done(pl_pass_shared *sh)
 {
-    capture_frame fr;
-    memset(&fr, 0, sizeof fr);
-    int rc = capture_frame_alloc(&fr, c->info, err);
-    if (rc)
+    pthread_mutex_lock(&sh->lock);
+    icv_progress_update(sh->pg, ++sh->done);
+    pthread_mutex_unlock(&sh->lock);
+}
+
+/* One decoding pass over a camera's frames: brightness, duplicated frames, detector
+ * and tracker. The previous frame stays in the second of two buffers (swapped, not
+ * copied) for the duplicate test: two identical frames have the same brightness to the
+ * bit, so only a frame whose brightness equals its predecessor's is compared pixel by
+ * pixel (capture_frame_equal; while the body is still, a few per clip). Found only with
+ * the brightness (want_brightness), where the sidecar reports them. */
+static int camera_track(pl_camera *c, pl_pass_shared *sh, icv_err *err)
+{
+    capture_frame buf[2];
+    memset(buf, 0, sizeof buf);
+    int rc = capture_frame_alloc(&buf[0], c->info, err);
+    if (!rc)
+        rc = capture_frame_alloc(&buf[1], c->info, err);
+    if (rc) {
+        capture_frame_free(&buf[0]);
         return rc;
+    }
+    capture_frame *cur = &buf[0], *prev = &buf[1];
+    long prev_index = -1; /* the frame in prev; -1 none */
     enum { MAXP = TRACK_MAX_TRACKS * 4 };
     track_point out[MAXP];
     double last_b = 0;
     long k = 0;
     for (;;) {
+        if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
+            break; /* another camera failed: the job fails with its error */
         double t0 = icv_now();
-        rc = capture_source_read(c->src, &fr, err);
-        *decode_s += icv_now() - t0;
+        rc = capture_source_read(c->src, cur, err);
+        c->t_decode += icv_now() - t0;
+        const capture_frame fr = *cur; /* the frame's fields, read-only below */
         if (rc == CAPTURE_EOF) {
             rc = 0;
             break;
@@ -491,7 +529,11 @@ static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *deco
             c->bright[k] = last_b;
         if (c->want_brightness) {
             double tm = icv_now();
-            last_b = c->bright[fr.index] = frame_brightness(&fr);
+            double b = frame_brightness(cur);
+            /* only against the frame just before: after a lost frame, prev is not it */
+            if (prev_index >= 0 && prev_index == fr.index - 1 && b == last_b && capture_frame_equal(cur, prev))
+                c->dup[c->n_dup++] = fr.index;
+            last_b = c->bright[fr.index] = b;
             c->t_mean += icv_now() - tm;
         }
         k = fr.index + 1;
@@ -542,12 +584,70 @@ static int camera_track(pl_camera *c, icv_progress *pg, long *done, double *deco
         }
         if (rc)
             break;
-        icv_progress_update(pg, ++*done);
+        pass_frame_done(sh);
+        prev_index = fr.index;
+        capture_frame *t = prev;
+        prev = cur, cur = t;
     }
     for (; k < c->frames; k++)
         c->bright[k] = last_b;
-    capture_frame_free(&fr);
+    capture_frame_free(&buf[0]);
+    capture_frame_free(&buf[1]);
     return rc;
+}
+
+typedef struct {
+    pl_camera *cam;
+    pl_pass_shared *sh;
+    int rc;
+    icv_err err;
+} pl_pass;
+
+static void camera_pass_run(pl_pass *p)
+{
+    p->rc = camera_track(p->cam, p->sh, &p->err);
+    if (p->rc)
+        atomic_store(&p->sh->stop, 1);
+}
+
+static void *camera_pass_thread(void *arg)
+{
+    camera_pass_run(arg);
+    return NULL;
+}
+
+/* 2D: every camera's frames once, the cameras concurrently (each camera's state is its
+ * own: source, detector, tracker, points): camera 0 in the calling thread, each other
+ * in a thread of its own (or after camera 0 when a thread cannot be made). The first
+ * failure stops the others at their next frame; the error returned is that of the
+ * first camera, in experiment.yaml's order, that failed rather than stopped. */
+static int cameras_track(pl_camera *cams, int nc, icv_progress *pg, icv_err *err)
+{
+    pl_pass_shared sh = {.pg = pg};
+    atomic_init(&sh.stop, 0);
+    if (pthread_mutex_init(&sh.lock, NULL))
+        return icv_err_set(err, ICV_ENOMEM, "cannot make a mutex for the cameras' decoding passes");
+    pl_pass pass[ICV_MAX_CAMERAS];
+    pthread_t th[ICV_MAX_CAMERAS];
+    int started[ICV_MAX_CAMERAS] = {0};
+    for (int c = 0; c < nc; c++)
+        pass[c] = (pl_pass){&cams[c], &sh, 0, {0}};
+    for (int c = 1; c < nc; c++)
+        started[c] = pthread_create(&th[c], NULL, camera_pass_thread, &pass[c]) == 0;
+    camera_pass_run(&pass[0]);
+    for (int c = 1; c < nc; c++) {
+        if (started[c])
+            pthread_join(th[c], NULL);
+        else
+            camera_pass_run(&pass[c]);
+    }
+    pthread_mutex_destroy(&sh.lock);
+    for (int c = 0; c < nc; c++)
+        if (pass[c].rc) {
+            *err = pass[c].err;
+            return pass[c].rc;
+        }
+    return 0;
 }
 
 /* Bad input seen in the 2D stage: nothing found, far too many blobs, a marker lost. */
@@ -1018,13 +1118,13 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
 
     icv_debug("timing: setup (experiment, calibration, surface, opening videos) %.3f s", icv_now() - t_start);
     double t_2d = icv_now();
-    /* 2D: every camera's frames once */
+    /* 2D: every camera's frames once, the cameras concurrently */
     icv_progress pg;
     icv_progress_begin(&pg, "track", total);
-    long done_frames = 0;
-    for (int c = 0; c < nc && !rc; c++)
-        rc = camera_track(&cams[c], &pg, &done_frames, &res.decode_seconds, err);
+    rc = cameras_track(cams, nc, &pg, err);
     icv_progress_end(&pg);
+    for (int c = 0; c < nc; c++)
+        res.decode_seconds += cams[c].t_decode;
     if (rc)
         goto done;
     for (int c = 0; c < nc; c++) {
@@ -1346,7 +1446,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     pl_info_camera info_cams[ICV_MAX_CAMERAS];
     for (int c = 0; c < ICV_MAX_CAMERAS; c++)
         info_cams[c] = (pl_info_camera){cams[c].src, cams[c].want_brightness ? cams[c].bright : NULL, cams[c].raw,
-                                        cams[c].n_raw};
+                                        cams[c].n_raw, cams[c].dup, cams[c].n_dup};
     /* write everything, only now that every stage has succeeded */
     if ((rc = icv_mkdirs(out_dir, err)) != 0)
         goto done;

@@ -113,10 +113,13 @@ typedef struct {
 
 /* What run_info.c reads of one camera of the job. */
 typedef struct {
-    capture_source *src;   /* the camera's video, still open (index, timing, lost frames; seeks) */
+    capture_source *src;   /* the camera's video, still open (index, timing, lost frames) */
     const double *bright;  /* per frame: mean gray level when the flash was looked for, else NULL */
     const raw_point *raw;  /* the tracker's points, by frame then identity */
     long n_raw;
+    const long *dup;       /* frames whose pixels equal their predecessor's, ascending, found in the
+                              job's decoding pass (only with bright; run_info decodes nothing) */
+    size_t n_dup;
 } pl_info_camera;
 
 /* Keeps the quality of a calibration made from board images in cal->quality_json. */

@@ -10,8 +10,8 @@
  *  - the calibration's quality (per-view errors, coverage map, verdict; for a
  *    calibration file, what the file holds);
  *  - DIR/predicted2d_<camera>.csv: the tracker's predicted position of every point.
- * Everything comes from what the job already has (no second decoding pass, except to
- * confirm duplicated frames the brightness points at). One call from pipeline.c once
+ * Everything comes from what the job already has (no second decoding pass: the
+ * duplicated frames too were found in the job's one pass, pipeline.c). One call from pipeline.c once
  * the contract's files are written; the quality of a calibration made from board
  * images is kept on the way (pl_info_keep_*), as JSON, in the job's pl_calib. */
 #include <jansson.h>
@@ -214,55 +214,6 @@ static const char *rate_from(capture_rate_source s)
     }
 }
 
-/* Frames whose pixels equal their predecessor's (capture's definition). Both frames of
- * such a pair give the same brightness, to the bit (the same rows summed in the same
- * order), so only pairs with equal brightness are candidates; they are confirmed by
- * decoding that stretch again and comparing pixels (capture_dup_check). */
-static int find_duplicates(capture_source *src, const double *b, long n, const long *lost, size_t n_lost, long *dup,
-                           size_t *n_dup, icv_err *err)
-{
-    *n_dup = 0;
-    long first = -1, last = -1;
-    for (long k = 1; k < n; k++) {
-        int gap = 0;
-        for (size_t i = 0; i < n_lost; i++)
-            gap |= lost[i] == k || lost[i] == k - 1; /* a lost frame's brightness was held */
-        if (!gap && b[k] == b[k - 1]) {
-            if (first < 0)
-                first = k;
-            last = k;
-        }
-    }
-    if (first < 0)
-        return 0;
-    const capture_info *info = capture_source_info(src);
-    capture_frame f = {0};
-    capture_dup_detector d = {0};
-    int rc = capture_frame_alloc(&f, info, err);
-    if (!rc)
-        rc = capture_dup_init(&d, info, err);
-    if (!rc)
-        rc = capture_source_seek(src, first - 1, err);
-    long prev = -1;
-    while (!rc) {
-        rc = capture_source_read(src, &f, err);
-        if (rc == CAPTURE_EOF || (!rc && f.index > last)) {
-            rc = 0;
-            break;
-        }
-        if (rc)
-            break;
-        if (f.index != prev + 1)
-            capture_dup_reset(&d);
-        if (capture_dup_check(&d, &f) && f.index >= first)
-            dup[(*n_dup)++] = f.index;
-        prev = f.index;
-    }
-    capture_dup_free(&d);
-    capture_frame_free(&f);
-    return rc;
-}
-
 static void warnf(json_t *warn, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warnf(json_t *warn, const char *fmt, ...)
 {
@@ -328,10 +279,10 @@ static int camera_json(const icv_experiment *exp, const pl_calib *cal, const tra
     json_object_set_new(o, "pose", json_pack("{s:o, s:o}", "R", mat3(R.m), "t", nums(ta, 3)));
 
     /* timing from the index and the decoder */
-    long *dropped = malloc(sizeof *dropped * (size_t)(n + 1)), *dup = malloc(sizeof *dup * (size_t)(n + 1));
+    long *dropped = malloc(sizeof *dropped * (size_t)(n + 1));
     double *tcam = malloc(sizeof *tcam * (size_t)(n + 1));
-    if (!dropped || !dup || !tcam) {
-        free(dropped), free(dup), free(tcam);
+    if (!dropped || !tcam) {
+        free(dropped), free(tcam);
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     }
     for (long k = 0; k < n; k++)
@@ -364,24 +315,13 @@ static int camera_json(const icv_experiment *exp, const pl_calib *cal, const tra
         warnf(warn, "camera '%s': %zu frame(s) could not be decoded (%s)", spec->id, n_lost, list);
     }
     if (pc->bright) {
-        size_t n_dup = 0;
-        icv_err e2 = {0};
-        if (find_duplicates(pc->src, pc->bright, n, lost, n_lost, dup, &n_dup, &e2) != 0) {
-            /* the tracks are good; only this check is lost: say so, do not fail the job */
-            json_object_set_new(tj, "duplicate_frames", json_null());
-            char why[ICV_ERR_MSG_MAX + 64];
-            snprintf(why, sizeof why, "not checked: decoding the candidates again failed (%s)", e2.msg);
-            json_object_set_new(tj, "duplicates_checked", json_string(why));
-            warnf(warn, "camera '%s': duplicated frames %s", spec->id, why);
-        } else {
-            json_object_set_new(tj, "duplicate_frames", longs(dup, n_dup));
-            json_object_set_new(tj, "duplicates_checked",
-                                json_string("frames with the brightness of their predecessor, compared pixel by pixel"));
-        }
-        if (n_dup) {
-            frame_list(dup, n_dup, list, sizeof list);
+        json_object_set_new(tj, "duplicate_frames", longs(pc->dup, pc->n_dup));
+        json_object_set_new(tj, "duplicates_checked",
+                            json_string("frames with the brightness of their predecessor, compared pixel by pixel"));
+        if (pc->n_dup) {
+            frame_list(pc->dup, pc->n_dup, list, sizeof list);
             warnf(warn, "camera '%s': %zu duplicated frame(s) (%s): the video repeats them; their times are wrong",
-                  spec->id, n_dup, list);
+                  spec->id, pc->n_dup, list);
         }
 
         capture_flicker fl;
@@ -423,7 +363,6 @@ static int camera_json(const icv_experiment *exp, const pl_calib *cal, const tra
     snprintf(name, sizeof name, "predicted2d_%s.csv", spec->id);
     json_object_set_new(o, "predicted2d", json_string(name));
     free(dropped);
-    free(dup);
     free(tcam);
     return 0;
 }

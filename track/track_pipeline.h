@@ -123,7 +123,8 @@ typedef struct {
                                               (and its 1-sigma) the free flight gave the plane's
                                               provisional depth (docs/pipeline.md); 0 otherwise */
     double seconds;                        /* s: wall time of the job */
-    double decode_seconds;                 /* s: of it, reading frames (capture_source_read) */
+    double decode_seconds;                 /* s: reading frames (capture_source_read), summed over the
+                                              cameras, which are read concurrently: may exceed seconds */
 } track_pipeline_result;
 
 /* Runs `impactcv track EXPERIMENT -o OUT_DIR`. Writes OUT_DIR/tracks2d_<camera>.csv per

@@ -171,6 +171,33 @@ TEST(test_track_calibration_size_differing_from_video_is_refused)
     ASSERT(no_outputs(dir), "an output file was left");
 }
 
+/* The cameras are decoded concurrently (camera a in the caller, b in a thread): a
+ * camera whose frame cannot be read fails the job with its own error, the other camera
+ * stops early, and nothing is written (under ASan: nothing leaks on either path). */
+TEST(test_track_a_camera_failing_while_decoded_concurrently_names_its_frame)
+{
+    for (int failing = 0; failing < 2; failing++) {
+        scene sc = {3, -1, 0};
+        const char *dir = make_case(&sc, W);
+        const char *cam = failing ? "b" : "a";
+        char odd[1024];
+        snprintf(odd, sizeof odd, "%s/%s/f_010.pgm", dir, cam);
+        FILE *fp = fopen(odd, "wb"); /* an image of another size in the middle of the sequence */
+        ASSERT(fp, "cannot write %s", odd);
+        fprintf(fp, "P5\n%d %d\n255\n", W / 2, H / 2);
+        for (int i = 0; i < W / 2 * H / 2; i++)
+            fputc(20, fp);
+        fclose(fp);
+        th_proc p;
+        ASSERT_EQ_INT(run_failing(dir, &p), 1);
+        char want[1100];
+        snprintf(want, sizeof want, "camera '%s': %s: image is 80x60", cam, odd);
+        ASSERT_STR_CONTAINS(p.err, want);
+        ASSERT(one_line(p.err), "one line expected: %s", p.err);
+        ASSERT(no_outputs(dir), "an output file was left");
+    }
+}
+
 TEST(test_track_usage_errors_exit_2)
 {
     th_proc p;
