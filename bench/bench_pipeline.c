@@ -11,7 +11,6 @@
  * decoding the videos one after the other (libavcodec's own threads), and decoding them
  * concurrently (a thread each, as the job does) is printed beside it for comparison. */
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,13 +127,10 @@ static double decode_all(const char *root, long *frames, long max_frames, int co
 {
     double t0 = icv_now();
     decode_job j[2] = {{root, "left.mp4", max_frames, 0}, {root, "right.mp4", max_frames, 0}};
-    pthread_t th;
-    int threaded = concurrent && pthread_create(&th, NULL, decode_one, &j[1]) == 0;
-    decode_one(&j[0]);
-    if (threaded)
-        pthread_join(th, NULL);
+    if (concurrent)
+        icv_run_each(decode_one, j, sizeof *j, 2);
     else
-        decode_one(&j[1]);
+        decode_one(&j[0]), decode_one(&j[1]);
     if (j[0].frames < 0 || j[1].frames < 0)
         return NAN;
     *frames = j[0].frames + j[1].frames;

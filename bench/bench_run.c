@@ -14,7 +14,6 @@
  * overlays decode the cameras concurrently; the goal's baseline decodes the videos one
  * after the other, and decoding them concurrently is printed beside it. */
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,13 +151,10 @@ static double decode_both(const char *copy, int concurrent)
         j[c].rc = 0;
     }
     double t0 = icv_now();
-    pthread_t th;
-    int threaded = concurrent && pthread_create(&th, NULL, decode_job_run, &j[1]) == 0;
-    decode_job_run(&j[0]);
-    if (threaded)
-        pthread_join(th, NULL);
+    if (concurrent)
+        icv_run_each(decode_job_run, j, sizeof *j, 2);
     else
-        decode_job_run(&j[1]);
+        decode_job_run(&j[0]), decode_job_run(&j[1]);
     double dt = icv_now() - t0;
     for (int c = 0; c < 2; c++)
         if (j[c].rc) {

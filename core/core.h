@@ -129,6 +129,11 @@ int icv_mkdirs(const char *path, icv_err *err);
 
 /* Base64 of n bytes (for data: URIs in the HTML reports). */
 void icv_fput_base64(FILE *f, const void *data, size_t n);
+
+/* fn on each of n items (items + i * item_size) at once: item 0 on the calling thread,
+ * each other on a thread of its own (on the calling thread, after, when a thread
+ * cannot be made); returns when all are done. run_each.c. */
+void icv_run_each(void *(*fn)(void *), void *items, size_t item_size, int n);
 /* Text with < > & " escaped for HTML. NULL writes nothing. */
 void icv_fput_html(FILE *f, const char *s);
 /* Each line of text (lines end at '\n') as an escaped <li> item. NULL writes nothing. */

@@ -9,7 +9,6 @@
  * The cameras are decoded concurrently, one thread each. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <dirent.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -295,9 +294,7 @@ static int all_cameras(const scene *proto, const char *dir, const char *tmp, jso
 {
     int n = proto->exp->n_cameras, rc = 0;
     camera_job *jobs = calloc((size_t)n, sizeof *jobs);
-    pthread_t *th = calloc((size_t)n, sizeof *th);
-    char *started = calloc((size_t)n, 1);
-    if (!jobs || !th || !started) {
+    if (!jobs) {
         rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
         goto out;
     }
@@ -308,16 +305,7 @@ static int all_cameras(const scene *proto, const char *dir, const char *tmp, jso
             goto out;
         }
     }
-    /* cameras 1.. on threads (run here when a thread cannot start), camera 0 here */
-    for (int c = 1; c < n; c++)
-        started[c] = pthread_create(&th[c], NULL, camera_job_run, &jobs[c]) == 0;
-    camera_job_run(&jobs[0]);
-    for (int c = 1; c < n; c++) {
-        if (started[c])
-            pthread_join(th[c], NULL);
-        else
-            camera_job_run(&jobs[c]);
-    }
+    icv_run_each(camera_job_run, jobs, sizeof *jobs, n);
     for (int c = 0; c < n && !rc; c++) {
         if (jobs[c].rc) {
             *err = jobs[c].err;
@@ -330,8 +318,6 @@ out:
     for (int c = 0; jobs && c < n; c++)
         json_decref(jobs[c].index);
     free(jobs);
-    free(th);
-    free(started);
     return rc;
 }
 

@@ -603,16 +603,12 @@ typedef struct {
     icv_err err;
 } pl_pass;
 
-static void camera_pass_run(pl_pass *p)
+static void *camera_pass_run(void *arg)
 {
+    pl_pass *p = arg;
     p->rc = camera_track(p->cam, p->sh, &p->err);
     if (p->rc)
         atomic_store(&p->sh->stop, 1);
-}
-
-static void *camera_pass_thread(void *arg)
-{
-    camera_pass_run(arg);
     return NULL;
 }
 
@@ -628,19 +624,9 @@ static int cameras_track(pl_camera *cams, int nc, icv_progress *pg, icv_err *err
     if (pthread_mutex_init(&sh.lock, NULL))
         return icv_err_set(err, ICV_ENOMEM, "cannot make a mutex for the cameras' decoding passes");
     pl_pass pass[ICV_MAX_CAMERAS];
-    pthread_t th[ICV_MAX_CAMERAS];
-    int started[ICV_MAX_CAMERAS] = {0};
     for (int c = 0; c < nc; c++)
         pass[c] = (pl_pass){&cams[c], &sh, 0, {0}};
-    for (int c = 1; c < nc; c++)
-        started[c] = pthread_create(&th[c], NULL, camera_pass_thread, &pass[c]) == 0;
-    camera_pass_run(&pass[0]);
-    for (int c = 1; c < nc; c++) {
-        if (started[c])
-            pthread_join(th[c], NULL);
-        else
-            camera_pass_run(&pass[c]);
-    }
+    icv_run_each(camera_pass_run, pass, sizeof *pass, nc); /* core/run_each.c */
     pthread_mutex_destroy(&sh.lock);
     for (int c = 0; c < nc; c++)
         if (pass[c].rc) {
