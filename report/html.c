@@ -711,7 +711,10 @@ static void timing(FILE *f, const report_inputs *in)
             fputs("<td>not checked</td>", f);
             unchecked = 1;
         } else {
-            fprintf(f, "<td>%zu</td>", p->n_duplicates);
+            if (t && t->duplicates_moving[c] >= 0 && p->n_duplicates)
+                fprintf(f, "<td>%zu (%ld while the markers move)</td>", p->n_duplicates, t->duplicates_moving[c]);
+            else
+                fprintf(f, "<td>%zu</td>", p->n_duplicates);
         }
         fprintf(f, "<td>%zu (%ld)</td><td>%zu</td>", p->timing.n_dropped, p->timing.missing, p->n_lost);
         if (t && !t->flicker_checked[c]) {
@@ -726,6 +729,9 @@ static void timing(FILE *f, const report_inputs *in)
     if (unchecked)
         note(f, "Duplicated frames and mains flicker are found from each frame's brightness, which the track stage "
                 "keeps only for a flash sync of two cameras: impactcv probe VIDEO checks them.");
+    note(f, "A duplicated frame equals the one before it pixel by pixel. It is a timing fault (a repeated picture "
+            "whose time is wrong) only while the markers move; a still scene's equal frames are the video "
+            "encoder's skipped blocks.");
     fputs("</section>\n", f);
 }
 

@@ -149,6 +149,9 @@ typedef struct {
                                                 for every frame, NaN outside the window kept
                                                 around the flash (NULL: not measured) */
     int duplicates_checked[ICV_MAX_CAMERAS]; /* 0: the track stage did not look for them */
+    long duplicates_moving[ICV_MAX_CAMERAS]; /* of probe[].n_duplicates, those while the markers
+                                                move (the others: a still scene's skipped
+                                                blocks); -1 unknown (an older sidecar) */
     int flicker_checked[ICV_MAX_CAMERAS];    /* 0: no brightness series to look in */
     capture_sync sync[ICV_MAX_CAMERAS];      /* the offsets used (capture's convention) */
     double offset_initial_frames[ICV_MAX_CAMERAS]; /* frames: the flash's (whole frame), as given,

@@ -204,6 +204,8 @@ int report_track_info_read(const char *path, report_track_info *ti, icv_err *err
         str(o, "id", ti->camera[c], sizeof ti->camera[c]);
         intrinsics(json_object_get(o, "intrinsics"), &ti->in[c]);
         pose(json_object_get(o, "pose"), &ti->R[c], &ti->t[c]);
+        json_t *mv = json_object_get(json_object_get(o, "timing"), "duplicate_frames_in_motion");
+        ti->duplicates_moving[c] = json_is_array(mv) ? (long)json_array_size(mv) : -1;
         probe(o, &ti->probe[c], &ti->duplicates_checked[c], &ti->flicker_checked[c]);
         json_t *off = json_object_get(o, "offset");
         ti->offset_initial_frames[c] = num(off, "initial_frames");

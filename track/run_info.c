@@ -318,11 +318,23 @@ static int camera_json(const icv_experiment *exp, const pl_calib *cal, const tra
         json_object_set_new(tj, "duplicate_frames", longs(pc->dup, pc->n_dup));
         json_object_set_new(tj, "duplicates_checked",
                             json_string("frames with the brightness of their predecessor, compared pixel by pixel"));
-        if (pc->n_dup) {
-            frame_list(pc->dup, pc->n_dup, list, sizeof list);
-            warnf(warn, "camera '%s': %zu duplicated frame(s) (%s): the video repeats them; their times are wrong",
-                  spec->id, pc->n_dup, list);
+        /* a warning only for those while the markers move: a still scene's equal
+         * frames are the encoder's skipped blocks (duplicate_motion.c) */
+        long *moving = malloc(sizeof *moving * (pc->n_dup + 1));
+        if (!moving) {
+            free(dropped), free(tcam);
+            return icv_err_set(err, ICV_ENOMEM, "out of memory");
         }
+        size_t n_moving = pl_duplicates_in_motion(pc->raw, pc->n_raw, pc->dup, pc->n_dup, 1.0, moving);
+        json_object_set_new(tj, "duplicate_frames_in_motion", longs(moving, n_moving));
+        if (n_moving) {
+            frame_list(moving, n_moving, list, sizeof list);
+            warnf(warn,
+                  "camera '%s': %zu duplicated frame(s) while the markers move (%s): the video repeats them; their "
+                  "times are wrong",
+                  spec->id, n_moving, list);
+        }
+        free(moving);
 
         capture_flicker fl;
         capture_flicker_detect(tcam, pc->bright, n, info->capture_fps, &fl);
@@ -347,6 +359,7 @@ static int camera_json(const icv_experiment *exp, const pl_calib *cal, const tra
         }
     } else {
         json_object_set_new(tj, "duplicate_frames", json_null());
+        json_object_set_new(tj, "duplicate_frames_in_motion", json_null());
         json_object_set_new(tj, "duplicates_checked",
                             json_string("not checked: the track stage keeps each frame's brightness only for "
                                         "a flash sync of two cameras (impactcv probe VIDEO checks them)"));
