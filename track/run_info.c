@@ -192,10 +192,18 @@ static int calibration_json(const icv_experiment *exp, const pl_calib *cal, json
                                   cal->surf.n_points));
     json_t *main = stereo ? stereo : mono;
     if (main && json_is_false(json_object_get(main, "verdict_ok"))) {
-        json_t *l = json_array_get(json_object_get(main, "verdict"), 0);
-        char w[600];
-        snprintf(w, sizeof w, "calibration%s: judged not usable (%s)", stereo ? " (stereo)" : "",
-                 l ? json_string_value(l) : "see the verdict");
+        /* the summary line, then why: every line that judges something bad (a
+           camera's coverage, its RMS), which is what the user acts on */
+        json_t *v = json_object_get(main, "verdict");
+        const char *first = json_string_value(json_array_get(v, 0));
+        char w[1500];
+        int m = snprintf(w, sizeof w, "calibration%s: judged not usable (%s)", stereo ? " (stereo)" : "",
+                         first ? first : "see the verdict");
+        for (size_t k = 1; k < json_array_size(v) && m > 0 && m < (int)sizeof w; k++) {
+            const char *line = json_string_value(json_array_get(v, k));
+            if (line && strstr(line, "bad:"))
+                m += snprintf(w + m, sizeof w - (size_t)m, "; %s", line);
+        }
         json_array_append_new(warn, json_string(w));
     }
     json_decref(q);
