@@ -401,13 +401,13 @@ int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_b
  * frames before the landing (the next frame whose lowest point is within 5 marker
  * sigmas of the surface, the surface frame's y = 0; the frame before may have its
  * exposure across the landing) fitted by a parabola (analysis_gravity_from_flight, as
- * `gravity: auto`, its growth for residuals correlated between frames included); g's
- * 1-sigma per axis scaled to that axis' residuals. t_slide: the slide starts there (the frame after the landing
+ * `gravity: auto`); g's 1-sigma per axis the roots of its covariance from the
+ * residuals' scatter and their correlation between frames. t_slide: the slide starts there (the frame after the landing
  * frame). Fails (ICV_ENOTFOUND) with one line when the body never lands, or flies for
  * fewer than ANALYSIS_MIN_FLIGHT_FRAMES frames before it does. */
 #define ANALYSIS_MIN_FLIGHT_FRAMES 8
 typedef struct {
-    icv_vec3 g, g_sd;            /* m/s^2, surface frame; 1-sigma per axis from that axis'
+    icv_vec3 g, g_sd;            /* m/s^2, surface frame; 1-sigma per axis from the
                                     residuals (the incline: the angle between -g and the
                                     surface's y axis, its normal, up) */
     int first_frame, last_frame; /* the flight frames fitted (frame numbers) */
