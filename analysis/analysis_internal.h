@@ -30,9 +30,6 @@ typedef struct {
     int spin_observable;
     int fixed;              /* 1: states at t_ref as they are, not carried to the
                                impact instant (Houbolt, as the seeds report them) */
-    double cov_pv[6][6];    /* covariance of (p, v) at t_ref (m, m/s; surface frame):
-                               p with v along an axis (the fit's extrapolation), and
-                               across axes as the window's residuals correlate */
 } side_fit;
 
 /* The factor (1 + rho) / (1 - rho) by which the variance of a fitted state grows
@@ -52,8 +49,8 @@ typedef struct {
  * 1-sigma per axis g_sd (its diagonal's roots) from the free-flight frames of
  * pf[0..n-1], those not within one frame of a contact candidate cand[0..nc-1]
  * (phases of 4 frames or more), fitted jointly (analysis_ballistic_fit, centre sigma
- * `sigma`, m), a first or last frame off the fit left out while it is; g_cov from the
- * residuals' own scatter and frame-to-frame correlation (analysis_residual_scatter).
+ * `sigma`, m), a first or last frame off the fit left out while it is; g_cov from
+ * g's weights under the noise each phase's residuals show (flight_noise.c).
  * info may be NULL. Fails (ICV_EINVAL) without a phase of 4 frames. impact_find.c. */
 int analysis_gravity_from_flight(const posed_frame *pf, int n, const int *cand, int nc, double sigma, icv_vec3 *g,
                                  icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info, icv_err *err);
@@ -70,17 +67,78 @@ int analysis_pose_frames(const analysis_tracks *tr, const analysis_body *b, cons
  * likewise at the end (n - 1 without a rest). impact_find.c. */
 void analysis_still_ends(const posed_frame *pf, int n, double com_sigma, int *lo, int *hi);
 
-/* The 3x3 covariance per sample of the residuals r[0..n-1] of a fit with dof
- * degrees of freedom per axis, with the frame-to-frame correlation of each of its
- * principal directions: sum_k lambda_k f_k d_k d_k^T (d_k, lambda_k the scatter's
- * eigenvectors and dof-corrected eigenvalues, f_k analysis_correlation_inflation of
- * the residuals along d_k). A fitted parameter's covariance is its design factor
- * (the variance per unit sample variance) times M: track errors are neither
- * isotropic nor equally correlated on every axis (a stereo rig's depth). Returns 0
- * (M zero) when dof < 10 (too noisy a scatter) or out of memory. */
-int analysis_residual_scatter(const icv_vec3 *r, int n, int dof, double M[3][3]);
+/* The lag-1 correlation of residuals r[0..n-1] (3 series, one per axis, in time
+ * order), pooled over the axes and clipped to [0, 0.9]. */
+double analysis_lag1_correlation(const icv_vec3 *r, int n);
 
-/* Lower-triangular L (n x n, row-major, n <= 6) with L L^T = cov, tolerant of a
+/* One principal direction of the track noise: unit direction d (surface frame),
+ * variance var per frame (m^2), lag-1 correlation rho from frame to frame (an
+ * AR(1) series). */
+typedef struct {
+    icv_vec3 d;
+    double var, rho;
+} analysis_noise_mode;
+
+/* The principal directions of the residuals r[0..n-1] of a fit with dof degrees
+ * of freedom per axis (GSL gsl_eigen_symmv on their scatter / dof), each with its
+ * variance and the lag-1 correlation of the residuals along it, as they are (not
+ * corrected for what the fit takes up: flight_noise.c does that). 0 when dof < 10
+ * (too noisy a scatter) or out of memory. */
+int analysis_residual_modes(const icv_vec3 *r, int n, int dof, analysis_noise_mode mode[3]);
+
+/* The track noise that gravity's and the sides' fits share (flight_noise.c): h_g
+ * (n posed frames) the estimated g's weights, g_hat = sum_i h_g[i] p_i per axis
+ * (all zero when g is given); seg[i] each frame's flight phase, whose centres'
+ * errors have the modes mode[seg] (independent between phases). */
+typedef struct {
+    int n;
+    double *h_g;
+    int *seg;
+    int n_seg;
+    analysis_noise_mode mode[ANALYSIS_MAX_PHASES][3];
+    int n_modes[ANALYSIS_MAX_PHASES];
+} analysis_flight_noise;
+
+/* h_g zero, no phases; -1 out of memory */
+int analysis_flight_noise_alloc(analysis_flight_noise *nz, int n);
+/* no phases (h_g kept) */
+void analysis_flight_noise_reset(analysis_flight_noise *nz);
+void analysis_flight_noise_free(analysis_flight_noise *nz);
+
+/* A phase: posed frames frames[0..m-1] at times t (s) with their fit's residuals r
+ * (a polynomial in t of n_par <= 3 coefficients per axis): its modes, the
+ * scatter's principal directions, each an AR(1) series whose variance and lag-1
+ * correlation make the fit's expected residual sums (lags 0 and 1) the observed
+ * ones; com_sigma isotropic with the residuals' lag-1 correlation when fewer than
+ * 10 degrees of freedom per axis. */
+void analysis_flight_noise_add(analysis_flight_noise *nz, const int *frames, const double *t, const icv_vec3 *r, int m,
+                               int n_par, double com_sigma);
+
+/* Every frame in no phase joins the nearest one. */
+void analysis_flight_noise_close(analysis_flight_noise *nz);
+
+/* g given: the phases are the two sides' windows, their residuals the sides' fits
+ * given g. -1 out of memory. */
+int analysis_flight_noise_from_sides(const posed_frame *pf, const side_fit *pre, const side_fit *post,
+                                     const icv_vec3 *g, double com_sigma, analysis_flight_noise *nz);
+
+/* analysis_gravity_from_flight, also filling noise (allocated for n frames by
+ * analysis_flight_noise_alloc; may be NULL): g's weights and the noise of its
+ * phases, from which g_cov is computed. */
+int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const int *cand, int nc, double sigma,
+                                       icv_vec3 *g, icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info,
+                                       analysis_flight_noise *noise, icv_err *err);
+
+/* g's covariance (m/s^2)^2 under nz (zero when g is given). */
+void analysis_flight_noise_g_cov(const analysis_flight_noise *nz, double g_cov[3][3]);
+
+/* The covariance of (g, pre p, pre v, post p, post v) (3 each, surface frame; m/s^2,
+ * m, m/s; the sides' states at their t_ref, each given the estimated g) under the
+ * noise model nz: the OLS sandwich, exact for that model. -1 out of memory. */
+int analysis_flight_covariance(const posed_frame *pf, const analysis_flight_noise *nz, const side_fit *pre,
+                               const side_fit *post, double cov[15][15]);
+
+/* Lower-triangular L (n x n, row-major, n <= 15) with L L^T = cov, tolerant of a
  * rank deficit (a collinear rod's unobservable spin: a diagonal load of 1e-12 of
  * the largest variance keeps Cholesky defined without changing any value
  * measurably); the diagonal's roots if it still fails. GSL's Cholesky. */
@@ -114,9 +172,12 @@ double analysis_contact_instant(const analysis_body *b, const side_fit *s, const
 void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post,
                              double t, analysis_impact *imp);
 
-/* The measured quantities and their uncertainty at the impact instant t. */
+/* The measured quantities and their uncertainty at the impact instant t; cov15
+ * (NULL for Houbolt's states: each side's own sigmas, g exact) the joint covariance of (g, pre
+ * p, pre v, post p, post v) (analysis_flight_covariance), whose draws then also
+ * give the states' and the instant's sigmas. */
 void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
-                      const analysis_params *prm, analysis_impact *imp);
+                      const analysis_params *prm, const double (*cov15)[15], analysis_impact *imp);
 
 /* Adds the calibration's uncertainty c (where known) and, when g was estimated
  * (g_cov its covariance, (m/s^2)^2), the estimate's, to the impact's sigmas, and

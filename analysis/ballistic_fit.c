@@ -109,7 +109,7 @@ done:
     return rc;
 }
 
-double analysis_correlation_inflation(const icv_vec3 *r, int n)
+double analysis_lag1_correlation(const icv_vec3 *r, int n)
 {
     double lag = 0, ss = 0;
     for (int i = 0; i < n; i++) {
@@ -118,11 +118,16 @@ double analysis_correlation_inflation(const icv_vec3 *r, int n)
             lag += icv_v3_dot(r[i], r[i + 1]);
     }
     double rho = ss > 0 ? lag / ss : 0;
-    rho = rho < 0 ? 0 : rho > 0.9 ? 0.9 : rho;
+    return rho < 0 ? 0 : rho > 0.9 ? 0.9 : rho;
+}
+
+double analysis_correlation_inflation(const icv_vec3 *r, int n)
+{
+    double rho = analysis_lag1_correlation(r, n);
     return (1 + rho) / (1 - rho);
 }
 
-int analysis_residual_scatter(const icv_vec3 *r, int n, int dof, double M[3][3])
+int analysis_residual_modes(const icv_vec3 *r, int n, int dof, analysis_noise_mode mode[3])
 {
     if (dof < 10)
         return 0;
@@ -136,15 +141,11 @@ int analysis_residual_scatter(const icv_vec3 *r, int n, int dof, double M[3][3])
     gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc(3);
     icv_vec3 *along = malloc(sizeof *along * (size_t)n);
     int ok = w && along && gsl_eigen_symmv(&Sm.matrix, &L.vector, &V.matrix, w) == 0;
-    memset(M, 0, 9 * sizeof M[0][0]);
     for (int k = 0; ok && k < 3; k++) {
         icv_vec3 d = icv_v3(dk[k], dk[3 + k], dk[6 + k]);
         for (int i = 0; i < n; i++)
             along[i] = icv_v3(icv_v3_dot(r[i], d), 0, 0);
-        double v = fmax(lam[k], 0) * analysis_correlation_inflation(along, n);
-        for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++)
-                M[a][b] += v * icv_v3_get(d, a) * icv_v3_get(d, b);
+        mode[k] = (analysis_noise_mode){d, fmax(lam[k], 0), analysis_lag1_correlation(along, n)};
     }
     gsl_eigen_symmv_free(w);
     free(along);

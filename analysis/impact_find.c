@@ -5,6 +5,8 @@
  * torque-free rotation) over a window that leaves out the frames whose exposure
  * overlaps the impact, confirm the velocity jump, and place the impact instant
  * where the pre-impact flight brings the contact point onto the surface. */
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,11 +85,53 @@ static double misfit(const analysis_flight *ph, int k, int i, const analysis_bal
 int analysis_gravity_from_flight(const posed_frame *pf, int n, const int *cand, int nc, double sigma, icv_vec3 *g,
                                  icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info, icv_err *err)
 {
+    return analysis_gravity_from_flight_noise(pf, n, cand, nc, sigma, g, g_sd, g_cov, info, NULL, err);
+}
+
+/* g's weights h_g over the posed frames: the g row of (X^T X)^-1 X^T for the kept
+ * phases' design (per phase 1 and tau, shared tau^2 / 2) */
+static int gravity_weights(const analysis_flight *ph, int nph, const int *const *ix, double *h_g)
+{
+    int np = 2 * nph + 1;
+    gsl_matrix *A = gsl_matrix_calloc((size_t)np, (size_t)np);
+    gsl_vector *e = gsl_vector_calloc((size_t)np), *x = gsl_vector_alloc((size_t)np);
+    int rc = !A || !e || !x;
+    for (int k = 0; !rc && k < nph; k++)
+        for (int i = 0; i < ph[k].n; i++) {
+            double tau = ph[k].t[i] - ph[k].t_ref, row[3] = {1, tau, 0.5 * tau * tau};
+            int col[3] = {2 * k, 2 * k + 1, np - 1};
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    *gsl_matrix_ptr(A, (size_t)col[a], (size_t)col[b]) += row[a] * row[b];
+        }
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    if (!rc) {
+        gsl_vector_set(e, (size_t)(np - 1), 1);
+        rc = gsl_linalg_cholesky_decomp1(A) || gsl_linalg_cholesky_solve(A, e, x);
+    }
+    gsl_set_error_handler(old);
+    for (int k = 0; !rc && k < nph; k++) /* (X^T X)^-1 symmetric: its g row is x */
+        for (int i = 0; i < ph[k].n; i++) {
+            double tau = ph[k].t[i] - ph[k].t_ref;
+            h_g[ix[k][i]] = gsl_vector_get(x, (size_t)(2 * k)) + gsl_vector_get(x, (size_t)(2 * k + 1)) * tau +
+                            gsl_vector_get(x, (size_t)(np - 1)) * 0.5 * tau * tau;
+        }
+    gsl_vector_free(x);
+    gsl_vector_free(e);
+    gsl_matrix_free(A);
+    return rc;
+}
+
+int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const int *cand, int nc, double sigma,
+                                       icv_vec3 *g, icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info,
+                                       analysis_flight_noise *noise, icv_err *err)
+{
     analysis_flight ph[ANALYSIS_MAX_PHASES];
     double *t = malloc(sizeof *t * (size_t)n), *s = malloc(sizeof *s * (size_t)n);
     icv_vec3 *p = malloc(sizeof *p * (size_t)n);
+    int *ix = malloc(sizeof *ix * (size_t)n), *ph_ix[ANALYSIS_MAX_PHASES];
     int rc = 0, nph = 0, used = 0, lo_of[ANALYSIS_MAX_PHASES], start_of[ANALYSIS_MAX_PHASES];
-    if (!t || !s || !p) {
+    if (!t || !s || !p || !ix) {
         rc = icv_err_set(err, ICV_ENOMEM, "gravity: out of memory");
         goto done;
     }
@@ -97,12 +141,14 @@ int analysis_gravity_from_flight(const posed_frame *pf, int n, const int *cand, 
             continue;
         int start = used;
         for (int i = lo; i <= hi; i++, used++) {
+            ix[used] = i;
             t[used] = pf[i].t;
             p[used] = pf[i].pose.p;
             s[used] = sigma;
         }
         lo_of[nph] = lo;
         start_of[nph] = start;
+        ph_ix[nph] = ix + start;
         ph[nph++] = (analysis_flight){used - start, t + start, p + start, s + start, 0.5 * (t[start] + t[used - 1])};
     }
     if (nph == 0) {
@@ -134,6 +180,7 @@ int analysis_gravity_from_flight(const posed_frame *pf, int n, const int *cand, 
             a->p++;
             a->sigma++;
             a->n--;
+            ph_ix[0]++;
         } else {
             z->n--;
         }
@@ -158,21 +205,28 @@ int analysis_gravity_from_flight(const posed_frame *pf, int n, const int *cand, 
             }
         /* g's error follows the track errors, neither isotropic nor equally
          * correlated on every axis: its covariance from the residuals' own
-         * scatter (analysis_residual_scatter). On the synth video study the
-         * isotropic sigma (sigma given, correlation pooled over the axes) was 2.2
-         * times g's error along g (RMS pull 0.46 over 12 seeds; now 0.83), and
-         * the loss fraction moves with |g|: gravity's part was 0.0014 of its
-         * 0.0016 sigma (loss RMS pull 0.34; now 0.56; test_synth_video_study.c). */
-        double M[3][3], c2 = fit.g_sd.x * fit.g_sd.x / (sigma * sigma);
-        if (analysis_residual_scatter(r, total, total - (2 * nph + 1), M))
-            for (int a = 0; a < 3; a++)
-                for (int b = 0; b < 3; b++)
-                    g_cov[a][b] = c2 * M[a][b];
-        else { /* too few frames: sigma isotropic, the correlation pooled */
-            memset(g_cov, 0, 9 * sizeof g_cov[0][0]);
-            for (int a = 0; a < 3; a++)
-                g_cov[a][a] = fit.g_sd.x * fit.g_sd.x * analysis_correlation_inflation(r, total);
+         * scatter, each principal direction an AR(1) series with its own lag-1
+         * correlation, through g's exact weights (flight_noise.c). On the synth
+         * video study the isotropic sigma (sigma given, correlation pooled over
+         * the axes) was 2.2 times g's error along g (test_synth_video_study.c). */
+        analysis_flight_noise local = {0}, *nz = noise ? noise : &local;
+        if (!noise && analysis_flight_noise_alloc(&local, n)) {
+            free(r);
+            rc = icv_err_set(err, ICV_ENOMEM, "gravity: out of memory");
+            goto done;
         }
+        analysis_flight_noise_reset(nz);
+        for (int k = 0, off = 0; k < nph; off += ph[k].n, k++)
+            analysis_flight_noise_add(nz, ph_ix[k], ph[k].t, r + off, ph[k].n, 3, sigma);
+        analysis_flight_noise_close(nz);
+        if (gravity_weights(ph, nph, (const int *const *)ph_ix, nz->h_g)) {
+            memset(g_cov, 0, 9 * sizeof g_cov[0][0]); /* singular: cannot happen after the fit */
+            for (int a = 0; a < 3; a++)
+                g_cov[a][a] = fit.g_sd.x * fit.g_sd.x;
+        } else {
+            analysis_flight_noise_g_cov(nz, g_cov);
+        }
+        analysis_flight_noise_free(&local);
         free(r);
         fit.g_sd = icv_v3(sqrt(g_cov[0][0]), sqrt(g_cov[1][1]), sqrt(g_cov[2][2]));
     }
@@ -186,6 +240,7 @@ done:
     free(t);
     free(s);
     free(p);
+    free(ix);
     return rc;
 }
 
@@ -248,6 +303,7 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
     posed_frame *pf = malloc(sizeof *pf * (size_t)tr->n_frames);
     if (!pf)
         return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+    analysis_flight_noise noise = {0};
     int n = 0, rc = 0;
     analysis_pose_frames(tr, b, &prm, pf, &n);
     res->n_poses = n;
@@ -294,11 +350,15 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
 
     int cand[ANALYSIS_MAX_IMPACTS * 2];
     int nc = find_candidates(pf, n, sigma, cand);
+    if (analysis_flight_noise_alloc(&noise, n)) {
+        rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+        goto done;
+    }
     if (gravity) {
         res->g = *gravity;
     } else {
-        if ((rc = analysis_gravity_from_flight(pf, n, cand, nc, com_sigma, &res->g, &res->g_sd, res->g_cov, NULL,
-                                               err)))
+        if ((rc = analysis_gravity_from_flight_noise(pf, n, cand, nc, com_sigma, &res->g, &res->g_sd, res->g_cov, NULL,
+                                                     &noise, err)))
             goto done;
         res->g_estimated = 1;
     }
@@ -360,11 +420,22 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
             analysis_houbolt_side(pf, a1, 0, sigma, b, &pre);
             analysis_houbolt_side(pf, b0, 1, sigma, b, &post);
         }
-        analysis_measure(b, &res->g, &pre, &post, t_star, &prm, &imp);
+        /* the fit: g and both sides' states drawn jointly (they share frames), so
+         * g's error is in the Monte Carlo and not added again below */
+        double cov15[15][15], no_g_cov[3][3] = {{0}};
+        int joint = prm.method == ANALYSIS_FIT;
+        if (joint && ((!res->g_estimated &&
+                       analysis_flight_noise_from_sides(pf, &pre, &post, &res->g, com_sigma, &noise)) ||
+                      analysis_flight_covariance(pf, &noise, &pre, &post, cov15))) {
+            rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+            goto done;
+        }
+        analysis_measure(b, &res->g, &pre, &post, t_star, &prm, joint ? (const double(*)[15])cov15 : NULL, &imp);
         imp.t_meet = analysis_contact_instant(b, &post, &res->g, t_star, pf[cand[c]].t - 2 * period,
                                               pf[cand[c]].t + 2 * period);
-        if ((rc = analysis_calib_propagate(pf, b, &res->g, (const double(*)[3])res->g_cov, res->g_estimated, &pre,
-                                           &post, com_sigma, &prm.calib, &imp, err)))
+        if ((rc = analysis_calib_propagate(pf, b, &res->g, joint ? (const double(*)[3])no_g_cov
+                                                                 : (const double(*)[3])res->g_cov,
+                                           res->g_estimated, &pre, &post, com_sigma, &prm.calib, &imp, err)))
             goto done;
         res->impacts[res->n_impacts++] = imp;
         t_prev = t_star + excl;
@@ -381,6 +452,7 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
         icv_warn("%s: skipped", short_msg);
     }
 done:
+    analysis_flight_noise_free(&noise);
     free(pf);
     return rc;
 }

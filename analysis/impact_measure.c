@@ -50,7 +50,9 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
     }
     /* marker errors that persist over frames (a detection bias that changes
      * slowly with the pose in the image) leave fewer independent frames than the
-     * fit assumes: its sigmas grow with the residuals' lag-1 correlation */
+     * fit assumes: its sigmas grow with the residuals' lag-1 correlation (these
+     * sigmas decide whether a contact is an impact; the measured quantities'
+     * sigmas come from the joint model, flight_noise.c) */
     {
         icv_vec3 r[256];
         for (int i = 0; i < n; i++) {
@@ -61,26 +63,6 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
         double f = sqrt(analysis_correlation_inflation(r, n));
         bf.v_sd[0] = icv_v3_scale(bf.v_sd[0], f);
         bf.p0_sd[0] = icv_v3_scale(bf.p0_sd[0], f);
-        /* the axes share the design and the sigma: the cross-axis covariance is the
-         * residuals' correlation times the per-axis one (anisotropic track errors,
-         * e.g. a stereo rig's depth, move p and v along one direction); a
-         * correlation from fewer than 10 frames is too noisy to use */
-        double S[3][3] = {{0}};
-        for (int i = 0; i < n; i++)
-            for (int a = 0; a < 3; a++)
-                for (int c = 0; c < 3; c++)
-                    S[a][c] += icv_v3_get(r[i], a) * icv_v3_get(r[i], c);
-        memset(out->cov_pv, 0, sizeof out->cov_pv);
-        for (int a = 0; a < 3; a++)
-            for (int c = 0; c < 3; c++) {
-                double rho = a == c ? 1 : n >= 10 && S[a][a] > 0 && S[c][c] > 0 ? S[a][c] / sqrt(S[a][a] * S[c][c]) : 0;
-                double sp = icv_v3_get(bf.p0_sd[0], a) * icv_v3_get(bf.p0_sd[0], c);
-                double sv = icv_v3_get(bf.v_sd[0], a) * icv_v3_get(bf.v_sd[0], c);
-                double cpv = f * f * sqrt(fabs(bf.cov_pv[0][a] * bf.cov_pv[0][c])) * (bf.cov_pv[0][a] < 0 ? -1 : 1);
-                out->cov_pv[a][c] = rho * sp;
-                out->cov_pv[3 + a][3 + c] = rho * sv;
-                out->cov_pv[a][3 + c] = out->cov_pv[3 + c][a] = rho * cpv;
-            }
     }
     out->first = first;
     out->last = last;
@@ -201,7 +183,7 @@ double analysis_contact_instant(const analysis_body *b, const side_fit *s, const
 
 void analysis_cholesky(const double *cov, int n, double *L)
 {
-    double a[36];
+    double a[225];
     double big = 0;
     for (int i = 0; i < n; i++)
         big = fmax(big, cov[n * i + i]);
@@ -321,16 +303,15 @@ void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const si
     measure_motions(b, &mpre, &mpost, t, imp);
 }
 
-/* the lower-triangular factor of a side's (p, v) covariance: the fit's, or for
- * Houbolt's differences (fixed) their velocity sigmas alone */
+/* the lower-triangular factor of a side's (p, v) covariance without the joint
+ * model (Houbolt's differences): its own sigmas, independent */
 static void side_chol_pv(const side_fit *s, double L[6][6])
 {
     double c[6][6] = {{0}};
-    if (s->fixed)
-        for (int a = 0; a < 3; a++)
-            c[3 + a][3 + a] = icv_v3_get(s->v_sd, a) * icv_v3_get(s->v_sd, a);
-    else
-        memcpy(c, s->cov_pv, sizeof c);
+    for (int a = 0; a < 3; a++) {
+        c[a][a] = s->fixed ? 0 : icv_v3_get(s->p_sd, a) * icv_v3_get(s->p_sd, a);
+        c[3 + a][3 + a] = icv_v3_get(s->v_sd, a) * icv_v3_get(s->v_sd, a);
+    }
     chol6(c, L);
 }
 
@@ -391,21 +372,36 @@ typedef struct {
     icv_vec3 p, v, w;
 } side_state;
 
-/* one draw of a side's state at t from its fits' covariances */
-static void draw_state(gsl_rng *rng, const side_transport *tr, const double Lpv[6][6], const double Lrot[6][6],
-                       side_state *out)
+/* one draw of a side's state at t: its (p, v) at t_ref off by (dp, dv) and g off
+ * by dg (drawn by the caller: per side, or jointly), its rotation drawn here */
+static void draw_state(gsl_rng *rng, const side_transport *tr, icv_vec3 dp, icv_vec3 dv, icv_vec3 dg,
+                       const double Lrot[6][6], side_state *out)
 {
-    icv_vec3 dp, dv, da0, dw0;
-    draw6(rng, Lpv, &dp, &dv);
+    icv_vec3 da0, dw0;
     draw6(rng, Lrot, &da0, &dw0);
     double x0[6] = {da0.x, da0.y, da0.z, dw0.x, dw0.y, dw0.z}, x[6] = {0};
     for (int i = 0; i < 6; i++)
         for (int j = 0; j < 6; j++)
             x[i] += tr->phi[i][j] * x0[j];
-    out->p = icv_v3_add(tr->p, icv_v3_add(dp, icv_v3_scale(dv, tr->tau)));
-    out->v = icv_v3_add(tr->v, dv);
+    double tau = tr->tau;
+    out->p = icv_v3_add(tr->p, icv_v3_add(icv_v3_add(dp, icv_v3_scale(dv, tau)), icv_v3_scale(dg, 0.5 * tau * tau)));
+    out->v = icv_v3_add(tr->v, icv_v3_axpy(tau, dg, dv));
     out->R = icv_m3_mul(icv_rot_from_axis_angle(icv_v3(x[0], x[1], x[2])), tr->R);
     out->w = icv_v3_add(tr->w, icv_v3(x[3], x[4], x[5]));
+}
+
+/* one draw of (g, pre p, pre v, post p, post v) from their joint covariance's
+ * factor L (15 x 15) */
+static void draw15(gsl_rng *rng, const double *L, icv_vec3 x[5])
+{
+    double z[15], y[15] = {0};
+    for (int i = 0; i < 15; i++)
+        z[i] = gsl_ran_gaussian_ziggurat(rng, 1.0);
+    for (int i = 0; i < 15; i++)
+        for (int j = 0; j <= i; j++)
+            y[i] += L[15 * i + j] * z[j];
+    for (int u = 0; u < 5; u++)
+        x[u] = icv_v3(y[3 * u], y[3 * u + 1], y[3 * u + 2]);
 }
 
 /* a flying side's state dt later (dt a small fraction of a frame): the flight, the
@@ -423,27 +419,31 @@ static void advance_state(const analysis_body *b, const icv_vec3 *g, double dt, 
 }
 
 void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
-                      const analysis_params *prm, analysis_impact *imp)
+                      const analysis_params *prm, const double (*cov15)[15], analysis_impact *imp)
 {
     analysis_measure_values(b, g, pre, post, t, imp);
     derived d = {imp->e_kinematic, imp->impulse_ratio, imp->loss_fraction};
-    /* Monte Carlo over the fitted states, each side's drawn jointly from its full
-     * covariance and carried to t (side_transport); the instant found again from
-     * each drawn pre-impact flight, so that the two sides share its error (both
-     * carried to it with the same g). The instant moves by a small fraction of a
-     * frame: one Newton step on the drawn flight's gap with the measured flight's
-     * gap rate finds it to second order. */
+    /* Monte Carlo over the fitted states carried to t (side_transport): with cov15,
+     * g and both sides' (p, v) drawn jointly (flight_noise.c: they share frames),
+     * else each side's from its own covariance; the rotations from theirs. The
+     * instant found again from each drawn pre-impact flight, so that the two sides
+     * share its error (both carried to it). The instant moves by a small fraction
+     * of a frame: one Newton step on the drawn flight's gap with the measured
+     * flight's gap rate finds it to second order. */
     int m = prm->mc_samples > 10 ? prm->mc_samples : 10;
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!rng)
         return;
     gsl_rng_set(rng, 12345);
-    double s1[3] = {0}, s2[3] = {0};
-    double Lpre[6][6], Lpost[6][6], Mpre[6][6], Mpost[6][6];
+    enum { NS = 10 }; /* e, ratio, loss, t, v_pre (3), v_post (3) */
+    double s1[NS] = {0}, s2[NS] = {0};
+    double Lpre[6][6], Lpost[6][6], Mpre[6][6], Mpost[6][6], L15[225];
     chol6(pre->cov_rot, Lpre);
     chol6(post->cov_rot, Lpost);
     side_chol_pv(pre, Mpre);
     side_chol_pv(post, Mpost);
+    if (cov15)
+        analysis_cholesky(&cov15[0][0], 15, L15);
     side_transport tpre, tpost;
     side_transport_init(b, pre, g, t, &tpre);
     side_transport_init(b, post, g, t, &tpost);
@@ -459,22 +459,34 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
     int cnt = 0;
     for (int k = 0; k < m; k++) {
         side_state a, q;
-        draw_state(rng, &tpre, Mpre, Lpre, &a);
-        draw_state(rng, &tpost, Mpost, Lpost, &q);
+        icv_vec3 x[5], zero = {0, 0, 0};
+        if (cov15) {
+            draw15(rng, L15, x);
+        } else {
+            x[0] = zero;
+            draw6(rng, Mpre, &x[1], &x[2]);
+            draw6(rng, Mpost, &x[3], &x[4]);
+        }
+        draw_state(rng, &tpre, x[1], x[2], pre->fixed ? zero : x[0], Lpre, &a);
+
+        draw_state(rng, &tpost, x[3], x[4], post->fixed ? zero : x[0], Lpost, &q);
+        double dt = 0;
         if (move_instant) {
-            double dt = -analysis_gap_at(b, a.R, a.p) / rate;
-            advance_state(b, g, dt, &a);
+            icv_vec3 gd = icv_v3_add(*g, x[0]);
+            dt = -analysis_gap_at(b, a.R, a.p) / rate;
+            advance_state(b, &gd, dt, &a);
             if (!post->fixed)
-                advance_state(b, g, dt, &q);
+                advance_state(b, &gd, dt, &q);
         }
         icv_vec3 cp = icv_shape_lowest_point(&b->shape, a.R, a.p, icv_v3(0, 1, 0));
         icv_vec3 r = icv_v3_sub(cp, a.p), up, uq, J;
         double ep, eq;
-        derived x = derive(b, a.R, q.R, r, a.v, a.w, q.v, q.w, &up, &uq, &J, &ep, &eq);
-        if (!isfinite(x.e) || !isfinite(x.ratio))
+        derived y = derive(b, a.R, q.R, r, a.v, a.w, q.v, q.w, &up, &uq, &J, &ep, &eq);
+        if (!isfinite(y.e) || !isfinite(y.ratio))
             continue;
-        double dx[3] = {x.e - d.e, x.ratio - d.ratio, x.loss - d.loss};
-        for (int i = 0; i < 3; i++) {
+        icv_vec3 dvp = icv_v3_sub(a.v, imp->pre.v), dvq = icv_v3_sub(q.v, imp->post.v);
+        double dx[NS] = {y.e - d.e, y.ratio - d.ratio, y.loss - d.loss, dt, dvp.x, dvp.y, dvp.z, dvq.x, dvq.y, dvq.z};
+        for (int i = 0; i < NS; i++) {
             s1[i] += dx[i];
             s2[i] += dx[i] * dx[i];
         }
@@ -482,11 +494,16 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
     }
     gsl_rng_free(rng);
     if (cnt > 1) {
-        double sd[3];
-        for (int i = 0; i < 3; i++)
+        double sd[NS];
+        for (int i = 0; i < NS; i++)
             sd[i] = sqrt(fmax(0, s2[i] / cnt - (s1[i] / cnt) * (s1[i] / cnt)));
         imp->sd.e_kinematic = sd[0];
         imp->sd.impulse_ratio = sd[1];
         imp->sd.loss_fraction = sd[2];
+        if (cov15) { /* the states at the instant as drawn: g's share and the instant's in them */
+            imp->t_sd = sd[3];
+            imp->pre.v_sd = icv_v3(sd[4], sd[5], sd[6]);
+            imp->post.v_sd = icv_v3(sd[7], sd[8], sd[9]);
+        }
     }
 }

@@ -18,6 +18,7 @@
  * videos, calibration and tracks there and reuses them on the next run (only
  * the analysis runs again: for work on the analysis). */
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,8 +42,8 @@ static const char *SCENARIO =
     "model: {restitution: stronge, mu: 0.15, e_n: 0.45}\n"
     "release:\n"
     "  time: 0.04\n"
-    "  position: [0, 0.22, 0]\n"
-    "  euler213: [0, 0.1, 0.7854]\n"
+    "  position: [%.4f, 0.22, %.4f]\n"
+    "  euler213: [%.4f, 0.1, %.4f]\n"
     "cameras:\n"
     "  - id: left\n"
     "    width: 640\n"
@@ -105,7 +106,7 @@ static double truth_num(json_t *imp, const char *a, const char *b)
 }
 
 /* 0, or 1 when the track stage failed on this seed (its message in r->why) */
-static int run_seed(int seed, seed_result *r)
+static int run_seed(int seed, int jitter, seed_result *r)
 {
     char dir[1024], scen[1024], exp[1024], out[1024], out_h[1024], tracks[1024], truth[1024];
     const char *base = getenv("ICV_STUDY_DIR") ? getenv("ICV_STUDY_DIR") : th_tmpdir();
@@ -117,7 +118,17 @@ static int run_seed(int seed, seed_result *r)
     snprintf(tracks, sizeof tracks, "%s/tracks3d.csv", out);
     snprintf(truth, sizeof truth, "%s/truth.json", dir);
     char text[4096];
-    snprintf(text, sizeof text, SCENARIO, seed);
+    /* the release moved by the seed (jitter): +-2 cm across and down the slope,
+     * +-0.1 rad about the normal and in the rod's tilt; 0 for the noise-only study */
+    double u[4];
+    for (int k = 0; k < 4; k++) { /* uniform in [-0.5, 0.5): a 64-bit mix of (seed, k) */
+        uint64_t h = (uint64_t)seed * 0x9E3779B97F4A7C15u + (uint64_t)k * 0xBF58476D1CE4E5B9u;
+        h ^= h >> 31;
+        h *= 0x94D049BB133111EBu;
+        h ^= h >> 29;
+        u[k] = jitter ? (double)(h >> 11) / 9007199254740992.0 - 0.5 : 0;
+    }
+    snprintf(text, sizeof text, SCENARIO, seed, 0.04 * u[0], 0.04 * u[1], 0.2 * u[2], 0.7854 + 0.2 * u[3]);
     FILE *kept = getenv("ICV_STUDY_DIR") ? fopen(tracks, "r") : NULL;
     if (kept) {
         fclose(kept);
@@ -195,7 +206,14 @@ analyse:;
             json_t *js = json_object_get(ti, k ? "post" : "pre");
             for (int a = 0; a < 3; a++) {
                 double tvv = json_number_value(json_array_get(json_object_get(js, "v"), (size_t)a));
-                double tw = json_number_value(json_array_get(json_object_get(js, "omega"), (size_t)a));
+                /* the rod's spin about its own axis is not measured (three collinear
+                 * markers): the truth's compared without it */
+                icv_vec3 tw3 = icv_v3(json_number_value(json_array_get(json_object_get(js, "omega"), 0)),
+                                      json_number_value(json_array_get(json_object_get(js, "omega"), 1)),
+                                      json_number_value(json_array_get(json_object_get(js, "omega"), 2)));
+                icv_vec3 ax = icv_m3_apply(sd_side[k]->R, icv_v3(0, 1, 0));
+                tw3 = icv_v3_sub(tw3, icv_v3_scale(ax, icv_v3_dot(tw3, ax)));
+                double tw = icv_v3_get(tw3, a);
                 r->state_pull[3 * k + a] =
                     (icv_v3_get(sd_side[k]->v, a) - tvv) / icv_v3_get(sd_side[k]->v_sd, a);
                 r->state_pull[6 + 3 * k + a] =
@@ -218,7 +236,7 @@ analyse:;
     return 0;
 }
 
-TEST(test_synth_video_study_uncertainty_and_houbolt)
+static void study(int first_seed, int jitter, int missed_q, const char *why_missed)
 {
     int tried = th_accuracy() ? 12 : th_sanitized() ? 1 : 2, seeds = 0, track_failed = 0;
     seed_result r[12];
@@ -228,8 +246,8 @@ TEST(test_synth_video_study_uncertainty_and_houbolt)
     printf("     seed  quantity        truth  measured  sigma   pull   houbolt\n");
     for (int k = 0; k < tried; k++) {
         seed_result *x = &r[seeds];
-        if (run_seed(101 + k, x)) {
-            printf("     %4d  the track stage failed: %s", 101 + k, x->why);
+        if (run_seed(first_seed + k, jitter, x)) {
+            printf("     %4d  the track stage failed: %s", first_seed + k, x->why);
             track_failed++;
             continue;
         }
@@ -237,7 +255,7 @@ TEST(test_synth_video_study_uncertainty_and_houbolt)
             return;
         for (int q = 0; q < NQ; q++) {
             double e = x->got[q] - x->truth[q], pull = e / x->sd[q];
-            printf("     %4d  %-13s %7.4f  %7.4f  %6.4f  %+5.2f  %7.4f\n", 101 + k, names[q], x->truth[q], x->got[q],
+            printf("     %4d  %-13s %7.4f  %7.4f  %6.4f  %+5.2f  %7.4f\n", first_seed + k, names[q], x->truth[q], x->got[q],
                    x->sd[q], pull, x->houbolt[q]);
             pull2[q] += pull * pull;
             inside += fabs(pull) <= 2;
@@ -245,7 +263,7 @@ TEST(test_synth_video_study_uncertainty_and_houbolt)
             err_h[q] += fabs(x->houbolt[q] - x->truth[q]);
             if (fabs(pull) > fabs(worst)) {
                 worst = pull;
-                worst_seed = 101 + k;
+                worst_seed = first_seed + k;
                 worst_q = q;
             }
         }
@@ -289,26 +307,40 @@ TEST(test_synth_video_study_uncertainty_and_houbolt)
                err_fit[0] / seeds);
     if (th_accuracy()) {
         ASSERT(inside >= 0.9 * NQ * seeds, "truth within 2 sigma for %d of %d", inside, NQ * seeds);
-        for (int q = 0; q < 2; q++) {
+        /* each quantity's RMS pull within 0.7-1.5, except the caller's known miss
+         * (missed_q, kept as a target: SKIP with its figure and why) */
+        for (int q = 0; q < NQ; q++) {
             double rms = sqrt(pull2[q] / seeds);
-            ASSERT(rms >= 0.7 && rms <= 1.5, "%s: RMS pull %.2f outside 0.7-1.5", names[q], rms);
+            ASSERT(q == missed_q || (rms >= 0.7 && rms <= 1.5), "%s: RMS pull %.2f outside 0.7-1.5", names[q], rms);
         }
-        /* Target missed, kept (docs/analysis.md): the loss fraction's sigma is
-         * conservative, RMS pull 0.56 over seeds 101-112 (0.34 before g's
-         * covariance followed its residuals: the isotropic g sigma was 2.2 times
-         * g's error along g, and the loss moves with |g|). What remains: the
-         * sides' Monte Carlo alone gives 0.80 (with the true g given: 0.79), and
-         * g's part (0.0007-0.0009 of 0.0009-0.0013) is added as if independent of
-         * the side fits, while both come from the same frames: the likely rest is
-         * the slow part of the frame-to-frame correlated track errors, which
-         * moves g and the sides' v together (an error quadratic in time over a
-         * window is taken up by g and leaves v(g) unchanged) and is counted in
-         * both inflations (measured: the g-induced loss errors and the rest
-         * correlate -0.3 over the 12 seeds).
-         * Generated tracks with white noise: loss pull 0.98. */
-        double rms = sqrt(pull2[2] / seeds);
+        double rms = sqrt(pull2[missed_q] / seeds);
         if (!(rms >= 0.7 && rms <= 1.5))
-            SKIP("loss_fraction: RMS pull %.2f outside 0.7-1.5 (sigma conservative; e %.2f, impulse ratio %.2f)", rms,
-                 sqrt(pull2[0] / seeds), sqrt(pull2[1] / seeds));
+            SKIP("%s: RMS pull %.2f outside 0.7-1.5 (%s; e %.2f, impulse ratio %.2f, loss %.2f)", names[missed_q], rms,
+                 why_missed, sqrt(pull2[0] / seeds), sqrt(pull2[1] / seeds), sqrt(pull2[2] / seeds));
     }
+}
+
+/* Target missed, kept (docs/analysis.md): on one trajectory the loss fraction's
+ * sigma is conservative, RMS pull 0.57 over seeds 101-112 (e 0.74, impulse ratio
+ * 0.97, 36 of 36 within 2 sigma). Released differently each seed (below) the
+ * loss's pull is 1.09: what one trajectory's seeds share (the same poses, hence
+ * the same pose-dependent track errors, ~27% of the residuals' variance common
+ * to all 12 seeds) is counted in each seed's sigma, as it must be, but does not
+ * scatter from seed to seed. */
+TEST(test_synth_video_study_uncertainty_and_houbolt)
+{
+    study(101, 0, 2, "one trajectory: its shared track errors are in every sigma, not in the seeds' scatter");
+}
+
+/* The same over 12 seeds whose release also moves (jitter): the pose-dependent
+ * track errors, the same on every seed of one trajectory, then vary as between
+ * repeats of one experiment. make accuracy only (each seed renders, ~30 s). */
+TEST(test_synth_video_study_released_differently_each_seed)
+{
+    if (!th_accuracy())
+        SKIP("make accuracy only (renders 12 seeds)");
+    /* Target missed, kept: the impulse ratio's sigma is small, RMS pull 1.55 (e
+     * 0.99, loss 1.09, 33 of 36 within 2 sigma): the surface frame's tilt sigma,
+     * 5-15 times smaller than the tracked frame's measured turn (docs/analysis.md) */
+    study(201, 1, 1, "the surface frame's tilt sigma is too small");
 }

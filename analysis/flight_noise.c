@@ -1,0 +1,361 @@
+/* flight_noise.c: the joint covariance of the estimated gravity and both sides'
+ * fitted centre-of-mass states (issue #9 item 5), from one model of the track
+ * noise.
+ *
+ * Every one of these estimates is linear in the per-frame centres: g_hat =
+ * sum_i h_g[i] p_i, and a side's (p, v) given g is its window's straight-line
+ * fit of p_i - g tau_i^2 / 2, i.e. rows a_p, a_v over its frames minus (a.q) h_g.
+ * With the centres' errors modelled, within each flight phase (segment), as a sum
+ * over modes k of var_k d_k d_k^T times rho_k^|i - j| (that phase's residuals'
+ * principal directions, each an AR(1) series in the frame index), and
+ * independent between phases (an impact changes the pose, and with it the track
+ * errors: after it the rod spins), the covariance of any two estimates is
+ * exactly the sum over phases and modes of var_k d_k d_k^T h1^T C(rho_k) h2: the
+ * OLS "sandwich", no independence of g and the sides assumed. So g's error and the sides' share their frames as they really do (an
+ * error taken up by g moves both sides' states with it), and a slow track error
+ * counts once, not once in g's inflation and again in each side's (the asymptotic
+ * (1 + rho) / (1 - rho) inflation over-counts for a window as short as the
+ * correlation). C(rho) h costs O(n): a forward and a backward exponential filter. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis_internal.h"
+
+/* out = C(rho) h over the frames of segment sg (in index order), C_ij =
+ * rho^|i-j| counted in that segment's frames; 0 elsewhere */
+static void ar1_apply(const double *h, const int *seg, int n, int sg, double rho, double *out)
+{
+    double f = 0;
+    for (int i = 0; i < n; i++) {
+        out[i] = 0;
+        if (seg[i] != sg)
+            continue;
+        f = h[i] + rho * f;
+        out[i] = f;
+    }
+    double b = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        if (seg[i] != sg)
+            continue;
+        b = h[i] + rho * b;
+        out[i] += b - h[i];
+    }
+}
+
+/* sum over segments and modes of var d d^T (h_u^T C h_w) for rows h[0..nr-1]:
+ * cov is (3 nr) x (3 nr), row-major */
+static int sandwich(const analysis_flight_noise *nz, double *const *h, int nr, double *cov)
+{
+    int n = nz->n, dim = 3 * nr;
+    double *ch = malloc(sizeof *ch * (size_t)(n > 0 ? n : 1));
+    if (!ch)
+        return -1;
+    memset(cov, 0, sizeof *cov * (size_t)(dim * dim));
+    for (int sg = 0; sg < nz->n_seg; sg++)
+        for (int m = 0; m < nz->n_modes[sg]; m++) {
+            const analysis_noise_mode *md = &nz->mode[sg][m];
+            for (int w = 0; w < nr; w++) {
+                ar1_apply(h[w], nz->seg, n, sg, md->rho, ch);
+                for (int u = 0; u < nr; u++) {
+                    double c = 0;
+                    for (int i = 0; i < n; i++)
+                        c += h[u][i] * ch[i];
+                    for (int a = 0; a < 3; a++)
+                        for (int b = 0; b < 3; b++)
+                            cov[(3 * u + a) * dim + 3 * w + b] +=
+                                md->var * icv_v3_get(md->d, a) * icv_v3_get(md->d, b) * c;
+                }
+            }
+        }
+    free(ch);
+    return 0;
+}
+
+/* A side's rows: (p, v) at t_ref from its window's straight-line fit, and their
+ * change per unit g (the fit subtracts g tau^2 / 2 from each centre). */
+static void side_rows(const posed_frame *pf, const side_fit *s, double *hp, double *hv, double *kp, double *kv)
+{
+    double s0 = 0, s1 = 0, s2 = 0;
+    for (int i = s->first; i <= s->last; i++) {
+        double tau = pf[i].t - s->t_ref;
+        s0 += 1;
+        s1 += tau;
+        s2 += tau * tau;
+    }
+    double det = s0 * s2 - s1 * s1;
+    *kp = *kv = 0;
+    for (int i = s->first; i <= s->last; i++) {
+        double tau = pf[i].t - s->t_ref, q = 0.5 * tau * tau;
+        hp[i] = (s2 - s1 * tau) / det;
+        hv[i] = (s0 * tau - s1) / det;
+        *kp += hp[i] * q;
+        *kv += hv[i] * q;
+    }
+}
+
+int analysis_flight_noise_alloc(analysis_flight_noise *nz, int n)
+{
+    memset(nz, 0, sizeof *nz);
+    nz->n = n;
+    nz->h_g = calloc((size_t)(n > 0 ? n : 1), sizeof *nz->h_g);
+    nz->seg = malloc(sizeof *nz->seg * (size_t)(n > 0 ? n : 1));
+    if (!nz->h_g || !nz->seg) {
+        analysis_flight_noise_free(nz);
+        return -1;
+    }
+    analysis_flight_noise_reset(nz);
+    return 0;
+}
+
+void analysis_flight_noise_reset(analysis_flight_noise *nz)
+{
+    for (int i = 0; i < nz->n; i++)
+        nz->seg[i] = -1;
+    nz->n_seg = 0;
+}
+
+void analysis_flight_noise_free(analysis_flight_noise *nz)
+{
+    free(nz->h_g);
+    free(nz->seg);
+    nz->h_g = NULL;
+    nz->seg = NULL;
+}
+
+/* An orthonormal basis q (m x n_par, column-major) of the fit's design over times
+ * t: 1, tau, tau^2 (Gram-Schmidt; tau about the mean time, in frames' units) */
+static void design_basis(const double *t, int m, int n_par, double *q)
+{
+    double tm = 0, span = 0;
+    for (int i = 0; i < m; i++)
+        tm += t[i] / m;
+    for (int i = 0; i < m; i++)
+        span = fmax(span, fabs(t[i] - tm));
+    for (int j = 0; j < n_par; j++) {
+        double *c = q + (size_t)j * m;
+        for (int i = 0; i < m; i++)
+            c[i] = pow(span > 0 ? (t[i] - tm) / span : 0, j);
+        for (int k = 0; k < j; k++) {
+            const double *b = q + (size_t)k * m;
+            double d = 0;
+            for (int i = 0; i < m; i++)
+                d += c[i] * b[i];
+            for (int i = 0; i < m; i++)
+                c[i] -= d * b[i];
+        }
+        double nn = 0;
+        for (int i = 0; i < m; i++)
+            nn += c[i] * c[i];
+        for (int i = 0; i < m; i++)
+            c[i] = nn > 0 ? c[i] / sqrt(nn) : 0;
+    }
+}
+
+/* the expected residual sums of a fit (basis q) under unit-variance AR(1) noise:
+ * E[sum r_i^2] = tr((I - P) C) and E[sum r_i r_i+1] = tr((I - P) U (I - P) C), U
+ * the superdiagonal, P = q q^T; O(m n_par^2) through C's and U's actions */
+static void expected_sums(const double *q, int m, int n_par, double rho, double *ss, double *lag, double *work)
+{
+    double *cq = work, *ucq = work + (size_t)3 * m, *cuq = work + (size_t)6 * m;
+    for (int j = 0; j < n_par; j++) {
+        const double *c = q + (size_t)j * m;
+        double f = 0, b = 0;
+        for (int i = 0; i < m; i++) { /* C c */
+            f = c[i] + rho * f;
+            cq[j * m + i] = f;
+        }
+        for (int i = m - 1; i >= 0; i--) {
+            b = c[i] + rho * b;
+            cq[j * m + i] += b - c[i];
+        }
+        for (int i = 0; i < m; i++) { /* U C c (U x)_i = x_i+1 */
+            ucq[j * m + i] = i + 1 < m ? cq[j * m + i + 1] : 0;
+        }
+        /* C U c: U c first */
+        f = 0;
+        b = 0;
+        for (int i = 0; i < m; i++) {
+            double uc = i + 1 < m ? c[i + 1] : 0;
+            f = uc + rho * f;
+            cuq[j * m + i] = f;
+        }
+        for (int i = m - 1; i >= 0; i--) {
+            double uc = i + 1 < m ? c[i + 1] : 0;
+            b = uc + rho * b;
+            cuq[j * m + i] += b - uc;
+        }
+    }
+    double tr_pc = 0, tr_puc = 0, tr_upc = 0, tr_pupc = 0;
+    for (int j = 0; j < n_par; j++) {
+        const double *cj = q + (size_t)j * m;
+        for (int i = 0; i < m; i++) {
+            tr_pc += cj[i] * cq[j * m + i];
+            tr_puc += cj[i] * ucq[j * m + i];  /* q_j^T U C q_j */
+            tr_upc += cj[i] * cuq[j * m + i];  /* q_j^T C U q_j */
+        }
+        for (int k = 0; k < n_par; k++) {
+            const double *ck = q + (size_t)k * m;
+            double uqk = 0, cqk = 0; /* q_j^T U q_k, q_k^T C q_j */
+            for (int i = 0; i + 1 < m; i++)
+                uqk += cj[i] * ck[i + 1];
+            for (int i = 0; i < m; i++)
+                cqk += ck[i] * cq[j * m + i];
+            tr_pupc += uqk * cqk;
+        }
+    }
+    *ss = m - tr_pc;
+    *lag = (m - 1) * rho - tr_puc - tr_upc + tr_pupc;
+}
+
+/* A residual series x[0..m-1] of a fit with basis q: the AR(1) noise (variance,
+ * rho) whose expected residual sums are the observed ones. The residuals' own
+ * lag-1 correlation and scatter both understate correlated noise (the fit takes
+ * up its slow part): on 30-frame phases with rho 0.6 the plain estimates gave
+ * sigmas 25-35% small (test_flight_noise.c). Bisection on rho in [0, 0.95]. */
+static void ar1_from_residuals(const double *x, const double *q, int m, int n_par, double *var, double *rho,
+                               double *work)
+{
+    double ss = 0, lag = 0;
+    for (int i = 0; i < m; i++) {
+        ss += x[i] * x[i];
+        if (i + 1 < m)
+            lag += x[i] * x[i + 1];
+    }
+    double target = ss > 0 ? lag / ss : 0, lo = 0, hi = 0.95, es, el;
+    expected_sums(q, m, n_par, lo, &es, &el, work);
+    if (el / es >= target) { /* no more correlated than white noise's residuals */
+        *rho = 0;
+    } else {
+        expected_sums(q, m, n_par, hi, &es, &el, work);
+        if (el / es <= target) {
+            lo = hi;
+        } else {
+            for (int it = 0; it < 40; it++) {
+                double mid = 0.5 * (lo + hi);
+                expected_sums(q, m, n_par, mid, &es, &el, work);
+                if (el / es < target)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+        }
+        *rho = lo;
+    }
+    expected_sums(q, m, n_par, *rho, &es, &el, work);
+    *var = es > 0 ? ss / es : 0;
+}
+
+void analysis_flight_noise_add(analysis_flight_noise *nz, const int *frames, const double *t, const icv_vec3 *r, int m,
+                               int n_par, double com_sigma)
+{
+    if (nz->n_seg >= ANALYSIS_MAX_PHASES || m < 1)
+        return;
+    int sg = nz->n_seg++;
+    for (int i = 0; i < m; i++)
+        nz->seg[frames[i]] = sg;
+    double *q = malloc(sizeof *q * (size_t)m * (3 + 9 + 1));
+    int ok = q && n_par <= 3 && analysis_residual_modes(r, m, m - n_par, nz->mode[sg]);
+    if (ok) { /* each direction's variance and correlation, corrected for the fit */
+        double *x = q + (size_t)3 * m, *work = x + m;
+        design_basis(t, m, n_par, q);
+        for (int k = 0; k < 3; k++) {
+            analysis_noise_mode *md = &nz->mode[sg][k];
+            for (int i = 0; i < m; i++)
+                x[i] = icv_v3_dot(r[i], md->d);
+            ar1_from_residuals(x, q, m, n_par, &md->var, &md->rho, work);
+        }
+        nz->n_modes[sg] = 3;
+        free(q);
+        return;
+    }
+    free(q);
+    /* too few frames for a scatter: the sigma given, isotropic, with the
+     * residuals' pooled correlation */
+    double rho = analysis_lag1_correlation(r, m);
+    for (int a = 0; a < 3; a++)
+        nz->mode[sg][a] = (analysis_noise_mode){icv_v3(a == 0, a == 1, a == 2), com_sigma * com_sigma, rho};
+    nz->n_modes[sg] = 3;
+}
+
+void analysis_flight_noise_close(analysis_flight_noise *nz)
+{
+    /* a frame in no phase (next to a contact candidate, or trimmed) takes the
+     * nearest phase's noise: a side window may reach it */
+    int last = -1;
+    for (int i = 0; i < nz->n; i++) {
+        if (nz->seg[i] >= 0) {
+            for (int j = last + 1; j < i; j++) /* the gap last+1 .. i-1 */
+                nz->seg[j] = last < 0 || j - last > i - j ? nz->seg[i] : nz->seg[last];
+            last = i;
+        }
+    }
+    for (int j = last + 1; last >= 0 && j < nz->n; j++)
+        nz->seg[j] = nz->seg[last];
+}
+
+int analysis_flight_noise_from_sides(const posed_frame *pf, const side_fit *pre, const side_fit *post,
+                                     const icv_vec3 *g, double com_sigma, analysis_flight_noise *nz)
+{
+    int m = pre->last - pre->first + 1 + post->last - post->first + 1;
+    icv_vec3 *r = malloc(sizeof *r * (size_t)m);
+    int *fr = malloc(sizeof *fr * (size_t)m);
+    double *tt = malloc(sizeof *tt * (size_t)m);
+    if (!r || !fr || !tt) {
+        free(r);
+        free(fr);
+        free(tt);
+        return -1;
+    }
+    analysis_flight_noise_reset(nz);
+    const side_fit *sd[2] = {pre, post};
+    for (int k = 0; k < 2; k++) {
+        int j = 0;
+        for (int i = sd[k]->first; i <= sd[k]->last; i++, j++) {
+            double tau = pf[i].t - sd[k]->t_ref;
+            tt[j] = pf[i].t;
+            icv_vec3 fit =
+                icv_v3_add(icv_v3_add(sd[k]->p, icv_v3_scale(sd[k]->v, tau)), icv_v3_scale(*g, 0.5 * tau * tau));
+            r[j] = icv_v3_sub(pf[i].pose.p, fit);
+            fr[j] = i;
+        }
+        analysis_flight_noise_add(nz, fr, tt, r, j, 2, com_sigma);
+    }
+    analysis_flight_noise_close(nz);
+    free(r);
+    free(fr);
+    free(tt);
+    return 0;
+}
+
+void analysis_flight_noise_g_cov(const analysis_flight_noise *nz, double g_cov[3][3])
+{
+    double *h[1] = {nz->h_g}, c[9];
+    if (sandwich(nz, h, 1, c))
+        memset(c, 0, sizeof c);
+    memcpy(&g_cov[0][0], c, sizeof c);
+}
+
+int analysis_flight_covariance(const posed_frame *pf, const analysis_flight_noise *nz, const side_fit *pre,
+                               const side_fit *post, double cov[15][15])
+{
+    int n = nz->n;
+    double *buf = calloc((size_t)n * 5, sizeof *buf);
+    if (!buf)
+        return -1;
+    double *h[5];
+    for (int u = 0; u < 5; u++)
+        h[u] = buf + (size_t)u * n;
+    memcpy(h[0], nz->h_g, sizeof *h[0] * (size_t)n);
+    const side_fit *sd[2] = {pre, post};
+    for (int k = 0; k < 2; k++) {
+        double kp, kv;
+        side_rows(pf, sd[k], h[1 + 2 * k], h[2 + 2 * k], &kp, &kv);
+        for (int i = 0; i < n; i++) { /* given g_hat, not g: minus its rows */
+            h[1 + 2 * k][i] -= kp * h[0][i];
+            h[2 + 2 * k][i] -= kv * h[0][i];
+        }
+    }
+    int rc = sandwich(nz, h, 5, &cov[0][0]);
+    free(buf);
+    return rc;
+}
