@@ -395,6 +395,13 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
 int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, const icv_vec3 *g_sd,
                                      double marker_sigma, double t_from, analysis_coefficient *out, icv_err *err);
 
+/* The same with g's full covariance g_cov ((m/s^2)^2, surface frame; NULL: g exact):
+ * theta's and |g|'s sigmas and their covariance by first order (J g_cov J^T), and
+ * mu_k's sigma from them (issue #11: g from one flight has correlated axes). */
+int analysis_coefficient_slide_after_cov(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g,
+                                         const double g_cov[3][3], double marker_sigma, double t_from,
+                                         analysis_coefficient *out, icv_err *err);
+
 /* A slide's incline from the free flight before the body lands on it (the body
  * dropped or tossed onto the incline): the frames from the release (a hold in the air
  * before it left out; tossed off the incline: from the first frame off it) to two
@@ -413,6 +420,8 @@ typedef struct {
     int first_frame, last_frame; /* the flight frames fitted (frame numbers) */
     int landing_frame;           /* the first frame on the incline */
     double t_slide;              /* s: the first frame of the slide */
+    double g_cov[3][3];          /* (m/s^2)^2, surface frame: g's full covariance
+                                    (g_sd its diagonal's roots) */
 } analysis_slide_flight;
 int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body *b, double marker_sigma,
                                   analysis_slide_flight *out, icv_err *err);
