@@ -168,7 +168,8 @@ typedef struct {
  * surface frame the tracks are in (0: unknown, left out of the propagation).
  * calib_sd.c propagates them into every measured quantity's sigma. */
 typedef struct {
-    double scale_rel;     /* relative, of every length (stereo: baseline_std / baseline) */
+    double scale_rel;     /* relative, of every length (stereo: baseline_std / baseline;
+                             one camera: the ruler's clicks, or scale: gravity's fit) */
     double tilt;          /* rad, of the surface normal's direction about each in-plane
                              axis (x and z; independent) */
     double heading;       /* rad, of the surface's x and z axes about the normal */
@@ -289,7 +290,9 @@ int analysis_scale_from_gravity(const analysis_tracks *tr, const analysis_body *
  * images with that calibration, as the track stage finds it). Calibration from
  * images (done by the track stage) hands no uncertainty on, and a file that is
  * absent (tracks analysed alone) says nothing: all 0. What cannot be read is
- * left out with a warning; never fails. */
+ * left out with a warning; never fails. One camera scaled by a ruler in the image
+ * (motion_plane.scale.points_px): the scale's relative sigma from the clicks,
+ * sqrt(2) x 0.5 px over the two points' separation in pixels (calib_sd.c). */
 int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd *out, icv_err *err);
 
 /* Fills what *out leaves unknown (0) from the track stage's sidecar
@@ -297,7 +300,9 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
  * baseline_sd_m / baseline_m (also when the track stage calibrated from board
  * images) and the surface frame's sigmas from calibration.surface.plane_rms_m
  * (with the experiment's board, as analysis_calib_sd_from_experiment). A missing
- * or unreadable sidecar leaves *out as it is. Returns 1 when it filled anything. */
+ * or unreadable sidecar leaves *out as it is. Returns 1 when it filled anything.
+ * One camera with motion_plane.scale: gravity: the scale's relative sigma
+ * scale_from_gravity.factor_sd / factor. */
 int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e, analysis_calib_sd *out);
 
 /* ---- checks, model, outputs ------------------------------------------- */
