@@ -4,6 +4,7 @@
 #ifndef TESTS_ANALYSIS_BALL_GRAVITY_CLIP_H
 #define TESTS_ANALYSIS_BALL_GRAVITY_CLIP_H
 
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,54 @@ static int make_experiment(const char *dir, const char *scenario, char *exp_path
     int rc = th_write_file(exp_path, y);
     free(y);
     return rc;
+}
+
+/* What a run leaves: track_info.json, truth.json and results.json, with their
+ * scale_from_gravity and first impacts (free with ball_clip_free) */
+typedef struct {
+    json_t *info, *truth, *res;
+    json_t *gs, *ti, *ri;
+} ball_clip;
+
+static void ball_clip_free(ball_clip *c)
+{
+    json_decref(c->info);
+    json_decref(c->truth);
+    json_decref(c->res);
+}
+
+/* Renders the ball (640x360, fx 800 px, 0.45 s) thrown at (vx, vy) m/s with noise seed
+ * `seed` into dir, runs `impactcv track` and `impactcv analyze` with scale: gravity and
+ * no calibration into dir/out, and reads what they leave: 0, or -1 with the error line
+ * in msg (nothing to free). */
+static int ball_clip_run(const char *dir, int seed, double vx, double vy, ball_clip *c, char *msg, size_t n)
+{
+    char scen[2048], exp_path[1200], odir[1200], path[1300];
+    memset(c, 0, sizeof *c);
+    ball_scenario(scen, sizeof scen, 640, 360, 800, 0.45, seed, vx, vy);
+    if (make_experiment(dir, scen, exp_path, sizeof exp_path) != 0)
+        return snprintf(msg, n, "cannot render or rewrite the ball experiment in %s", dir), -1;
+    snprintf(odir, sizeof odir, "%s/out", dir);
+    th_proc p;
+    if (th_run_cli(&p, "-q track '%s' -o '%s'", exp_path, odir) != 0)
+        return snprintf(msg, n, "track: %s", p.err), -1;
+    if (th_run_cli(&p, "-q analyze '%s' -o '%s'", exp_path, odir) != 0)
+        return snprintf(msg, n, "analyze: %s", p.err), -1;
+    snprintf(path, sizeof path, "%s/track_info.json", odir);
+    c->info = json_load_file(path, 0, NULL);
+    snprintf(path, sizeof path, "%s/exp/truth.json", dir);
+    c->truth = json_load_file(path, 0, NULL);
+    snprintf(path, sizeof path, "%s/results.json", odir);
+    c->res = json_load_file(path, 0, NULL);
+    c->gs = json_object_get(c->info, "scale_from_gravity");
+    c->ti = json_array_get(json_object_get(c->truth, "impacts"), 0);
+    c->ri = json_array_get(json_object_get(c->res, "impacts"), 0);
+    if (!c->gs || !c->ti || !c->ri) {
+        ball_clip_free(c);
+        return snprintf(msg, n, "no scale_from_gravity in track_info.json, or no impact in results.json or "
+                                "truth.json"), -1;
+    }
+    return 0;
 }
 
 #endif

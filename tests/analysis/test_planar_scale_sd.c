@@ -29,70 +29,45 @@ static double jnum_at(json_t *a, size_t i) { return json_number_value(json_array
  * through the CLI with scale: gravity and no calibration. */
 static int run_seed(int seed, scale_run *r, char *msg, size_t n)
 {
-    const char *dir = th_tmpdir();
-    char scen[2048], exp_path[1200], odir[1200], path[1300];
     char sub[1100];
-    snprintf(sub, sizeof sub, "%s/s%d", dir, seed);
+    snprintf(sub, sizeof sub, "%s/s%d", th_tmpdir(), seed);
     icv_err err = {0};
     if (icv_mkdirs(sub, &err) != 0)
         return snprintf(msg, n, "%s", err.msg), -1;
-    ball_scenario(scen, sizeof scen, 640, 360, 800, 0.45, seed, 1.0, 0.8);
-    if (make_experiment(sub, scen, exp_path, sizeof exp_path) != 0)
-        return snprintf(msg, n, "cannot render or rewrite the ball experiment in %s", sub), -1;
-    snprintf(odir, sizeof odir, "%s/out", sub);
-    th_proc p;
-    if (th_run_cli(&p, "-q track '%s' -o '%s'", exp_path, odir) != 0)
-        return snprintf(msg, n, "track: %s", p.err), -1;
-    if (th_run_cli(&p, "-q analyze '%s' -o '%s'", exp_path, odir) != 0)
-        return snprintf(msg, n, "analyze: %s", p.err), -1;
-    snprintf(path, sizeof path, "%s/track_info.json", odir);
-    json_t *info = json_load_file(path, 0, NULL);
-    snprintf(path, sizeof path, "%s/exp/truth.json", sub);
-    json_t *truth = json_load_file(path, 0, NULL);
-    snprintf(path, sizeof path, "%s/results.json", odir);
-    json_t *res = json_load_file(path, 0, NULL);
-    json_t *gs = json_object_get(info, "scale_from_gravity");
-    json_t *ti = json_array_get(json_object_get(truth, "impacts"), 0);
-    json_t *ri = json_array_get(json_object_get(res, "impacts"), 0);
-    int rc = 0;
-    if (!gs || !ti || !ri) {
-        rc = -1;
-        snprintf(msg, n, "no scale_from_gravity in track_info.json, or no impact in results.json or truth.json");
-    } else {
-        double k = json_number_value(json_object_get(gs, "factor"));
-        double k_sd = json_number_value(json_object_get(gs, "factor_sd"));
-        r->scale_rel = k_sd / k;
-        /* the factor's truth: the plane's depth through the nominal pinhole (focal
-           length the video's larger side, 640 px) that the true camera (fx 800 px, 1 m)
-           gives: 1 m x 640 / 800 */
-        r->scale_pull = (k - 640.0 / 800) / k_sd;
-        json_t *ps = json_object_get(json_object_get(res, "calibration"), "propagated_sd");
-        r->scale_rel_reported = json_number_value(json_object_get(ps, "scale_rel"));
-        json_t *tv = json_object_get(json_object_get(ti, "pre"), "v");
-        json_t *rv = json_object_get(json_object_get(ri, "pre"), "v");
-        json_t *u = json_object_get(ri, "uncertainty");
-        json_t *sd = json_object_get(u, "v_pre");
-        json_t *sdc = json_object_get(json_object_get(u, "calibration_part"), "v_pre");
-        for (int k = 0; k < 2; k++) {
-            r->v[k] = jnum_at(rv, (size_t)k);
-            r->v_truth[k] = jnum_at(tv, (size_t)k);
-            r->v_sd[k] = jnum_at(sd, (size_t)k);
-            r->v_sd_scale[k] = jnum_at(sdc, (size_t)k);
-        }
-        /* the launch speed: the pre-impact flight taken back to the release (t = 0) */
-        json_t *g = json_object_get(res, "gravity");
-        double t_imp = json_number_value(json_object_get(ri, "time_s"));
-        double launch = hypot(r->v[0] - jnum_at(g, 0) * t_imp, r->v[1] - jnum_at(g, 1) * t_imp);
-        r->launch_err = launch / hypot(1.0, 0.8) - 1;
-        r->e = json_number_value(json_object_get(ri, "e_kinematic"));
-        r->e_sd = json_number_value(json_object_get(u, "e_kinematic"));
-        r->e_sd_scale = json_number_value(json_object_get(json_object_get(u, "calibration_part"), "e_kinematic"));
-        r->e_truth = json_number_value(json_object_get(ti, "e_kinematic"));
+    ball_clip c;
+    if (ball_clip_run(sub, seed, 1.0, 0.8, &c, msg, n) != 0)
+        return -1;
+    double k = json_number_value(json_object_get(c.gs, "factor"));
+    double k_sd = json_number_value(json_object_get(c.gs, "factor_sd"));
+    r->scale_rel = k_sd / k;
+    /* the factor's truth: the plane's depth through the nominal pinhole (focal length
+       the video's larger side, 640 px) that the true camera (fx 800 px, 1 m) gives:
+       1 m x 640 / 800 */
+    r->scale_pull = (k - 640.0 / 800) / k_sd;
+    json_t *ps = json_object_get(json_object_get(c.res, "calibration"), "propagated_sd");
+    r->scale_rel_reported = json_number_value(json_object_get(ps, "scale_rel"));
+    json_t *tv = json_object_get(json_object_get(c.ti, "pre"), "v");
+    json_t *rv = json_object_get(json_object_get(c.ri, "pre"), "v");
+    json_t *u = json_object_get(c.ri, "uncertainty");
+    json_t *sd = json_object_get(u, "v_pre");
+    json_t *sdc = json_object_get(json_object_get(u, "calibration_part"), "v_pre");
+    for (int i = 0; i < 2; i++) {
+        r->v[i] = jnum_at(rv, (size_t)i);
+        r->v_truth[i] = jnum_at(tv, (size_t)i);
+        r->v_sd[i] = jnum_at(sd, (size_t)i);
+        r->v_sd_scale[i] = jnum_at(sdc, (size_t)i);
     }
-    json_decref(info);
-    json_decref(truth);
-    json_decref(res);
-    return rc;
+    /* the launch speed: the pre-impact flight taken back to the release (t = 0) */
+    json_t *g = json_object_get(c.res, "gravity");
+    double t_imp = json_number_value(json_object_get(c.ri, "time_s"));
+    double launch = hypot(r->v[0] - jnum_at(g, 0) * t_imp, r->v[1] - jnum_at(g, 1) * t_imp);
+    r->launch_err = launch / hypot(1.0, 0.8) - 1;
+    r->e = json_number_value(json_object_get(c.ri, "e_kinematic"));
+    r->e_sd = json_number_value(json_object_get(u, "e_kinematic"));
+    r->e_sd_scale = json_number_value(json_object_get(json_object_get(u, "calibration_part"), "e_kinematic"));
+    r->e_truth = json_number_value(json_object_get(c.ti, "e_kinematic"));
+    ball_clip_free(&c);
+    return 0;
 }
 
 static void study(int n_seeds)

@@ -27,54 +27,29 @@ typedef struct {
  * gravity and no calibration, and reads the figures; the error line in msg on failure. */
 static int ball_run(int seed, double vx, double vy, ball_figures *bf, char *msg, size_t n)
 {
-    const char *dir = th_tmpdir();
-    char scen[2048], exp_path[1200], odir[1200], path[1300];
-    ball_scenario(scen, sizeof scen, 640, 360, 800, 0.45, seed, vx, vy);
-    if (make_experiment(dir, scen, exp_path, sizeof exp_path) != 0)
-        return snprintf(msg, n, "cannot render or rewrite the ball experiment in %s", dir), -1;
-    snprintf(odir, sizeof odir, "%s/out", dir);
-    th_proc p;
-    if (th_run_cli(&p, "-q track '%s' -o '%s'", exp_path, odir) != 0)
-        return snprintf(msg, n, "track: %s", p.err), -1;
-    if (th_run_cli(&p, "-q analyze '%s' -o '%s'", exp_path, odir) != 0)
-        return snprintf(msg, n, "analyze: %s", p.err), -1;
+    ball_clip c;
+    if (ball_clip_run(th_tmpdir(), seed, vx, vy, &c, msg, n) != 0)
+        return -1;
     /* the scale: the plane's depth through the nominal pinhole (focal length the video's
        larger side, 640 px) that the true camera (fx 800 px, 1 m) gives: 1 m x 640 / 800 */
-    snprintf(path, sizeof path, "%s/track_info.json", odir);
-    json_t *info = json_load_file(path, 0, NULL);
-    json_t *gs = json_object_get(info, "scale_from_gravity");
-    bf->factor = json_number_value(json_object_get(gs, "factor"));
-    bf->factor_sd = json_number_value(json_object_get(gs, "factor_sd"));
-    bf->phases = (int)json_integer_value(json_object_get(gs, "phases"));
+    bf->factor = json_number_value(json_object_get(c.gs, "factor"));
+    bf->factor_sd = json_number_value(json_object_get(c.gs, "factor_sd"));
+    bf->phases = (int)json_integer_value(json_object_get(c.gs, "phases"));
     bf->factor_truth = 1.0 * 640 / 800;
-    json_decref(info);
-    snprintf(path, sizeof path, "%s/exp/truth.json", dir);
-    json_t *truth = json_load_file(path, 0, NULL);
-    snprintf(path, sizeof path, "%s/results.json", odir);
-    json_t *res = json_load_file(path, 0, NULL);
-    json_t *ti = json_array_get(json_object_get(truth, "impacts"), 0);
-    json_t *ri = json_array_get(json_object_get(res, "impacts"), 0);
-    int rc = 0;
-    if (!gs || !ti || !ri) {
-        rc = -1;
-        snprintf(msg, n, "no scale_from_gravity in track_info.json, or no impact in results.json or truth.json");
-    } else {
-        json_t *tv = json_object_get(json_object_get(ti, "pre"), "v");
-        json_t *rv = json_object_get(json_object_get(ri, "pre"), "v");
-        json_t *g = json_object_get(res, "gravity");
-        double t_imp = json_number_value(json_object_get(ri, "time_s"));
-        bf->pre_truth = hypot(jnum_at(tv, 0), jnum_at(tv, 1));
-        bf->pre = hypot(jnum_at(rv, 0), jnum_at(rv, 1));
-        /* the launch speed: the pre-impact flight taken back to the release (t = 0, the
-           clip's start) with the gravity the analysis used */
-        bf->launch = hypot(jnum_at(rv, 0) - jnum_at(g, 0) * t_imp, jnum_at(rv, 1) - jnum_at(g, 1) * t_imp);
-        bf->launch_truth = hypot(vx, vy);
-        bf->e = json_number_value(json_object_get(ri, "e_kinematic"));
-        bf->e_truth = json_number_value(json_object_get(ti, "e_kinematic"));
-    }
-    json_decref(truth);
-    json_decref(res);
-    return rc;
+    json_t *tv = json_object_get(json_object_get(c.ti, "pre"), "v");
+    json_t *rv = json_object_get(json_object_get(c.ri, "pre"), "v");
+    json_t *g = json_object_get(c.res, "gravity");
+    double t_imp = json_number_value(json_object_get(c.ri, "time_s"));
+    bf->pre_truth = hypot(jnum_at(tv, 0), jnum_at(tv, 1));
+    bf->pre = hypot(jnum_at(rv, 0), jnum_at(rv, 1));
+    /* the launch speed: the pre-impact flight taken back to the release (t = 0, the
+       clip's start) with the gravity the analysis used */
+    bf->launch = hypot(jnum_at(rv, 0) - jnum_at(g, 0) * t_imp, jnum_at(rv, 1) - jnum_at(g, 1) * t_imp);
+    bf->launch_truth = hypot(vx, vy);
+    bf->e = json_number_value(json_object_get(c.ri, "e_kinematic"));
+    bf->e_truth = json_number_value(json_object_get(c.ti, "e_kinematic"));
+    ball_clip_free(&c);
+    return 0;
 }
 
 static void ball_print(const char *what, const ball_figures *b)
