@@ -168,7 +168,8 @@ typedef struct {
  * surface frame the tracks are in (0: unknown, left out of the propagation).
  * calib_sd.c propagates them into every measured quantity's sigma. */
 typedef struct {
-    double scale_rel;     /* relative, of every length (stereo: baseline_std / baseline) */
+    double scale_rel;     /* relative, of every length (stereo: baseline_std / baseline;
+                             one camera: the ruler's clicks, or scale: gravity's fit) */
     double tilt;          /* rad, of the surface normal's direction about each in-plane
                              axis (x and z; independent) */
     double heading;       /* rad, of the surface's x and z axes about the normal */
@@ -289,7 +290,9 @@ int analysis_scale_from_gravity(const analysis_tracks *tr, const analysis_body *
  * images with that calibration, as the track stage finds it). Calibration from
  * images (done by the track stage) hands no uncertainty on, and a file that is
  * absent (tracks analysed alone) says nothing: all 0. What cannot be read is
- * left out with a warning; never fails. */
+ * left out with a warning; never fails. One camera scaled by a ruler in the image
+ * (motion_plane.scale.points_px): the scale's relative sigma from the clicks,
+ * sqrt(2) x 0.5 px over the two points' separation in pixels (calib_sd.c). */
 int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd *out, icv_err *err);
 
 /* Fills what *out leaves unknown (0) from the track stage's sidecar
@@ -297,7 +300,9 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
  * baseline_sd_m / baseline_m (also when the track stage calibrated from board
  * images) and the surface frame's sigmas from calibration.surface.plane_rms_m
  * (with the experiment's board, as analysis_calib_sd_from_experiment). A missing
- * or unreadable sidecar leaves *out as it is. Returns 1 when it filled anything. */
+ * or unreadable sidecar leaves *out as it is. Returns 1 when it filled anything.
+ * One camera with motion_plane.scale: gravity: the scale's relative sigma
+ * scale_from_gravity.factor_sd / factor. */
 int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e, analysis_calib_sd *out);
 
 /* ---- checks, model, outputs ------------------------------------------- */
@@ -395,6 +400,13 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
 int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, const icv_vec3 *g_sd,
                                      double marker_sigma, double t_from, analysis_coefficient *out, icv_err *err);
 
+/* The same with g's full covariance g_cov ((m/s^2)^2, surface frame; NULL: g exact):
+ * theta's and |g|'s sigmas and their covariance by first order (J g_cov J^T), and
+ * mu_k's sigma from them (issue #11: g from one flight has correlated axes). */
+int analysis_coefficient_slide_after_cov(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g,
+                                         const double g_cov[3][3], double marker_sigma, double t_from,
+                                         analysis_coefficient *out, icv_err *err);
+
 /* A slide's incline from the free flight before the body lands on it (the body
  * dropped or tossed onto the incline): the frames from the release (a hold in the air
  * before it left out; tossed off the incline: from the first frame off it) to two
@@ -413,6 +425,8 @@ typedef struct {
     int first_frame, last_frame; /* the flight frames fitted (frame numbers) */
     int landing_frame;           /* the first frame on the incline */
     double t_slide;              /* s: the first frame of the slide */
+    double g_cov[3][3];          /* (m/s^2)^2, surface frame: g's full covariance
+                                    (g_sd its diagonal's roots) */
 } analysis_slide_flight;
 int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body *b, double marker_sigma,
                                   analysis_slide_flight *out, icv_err *err);

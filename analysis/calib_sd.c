@@ -211,10 +211,27 @@ static void surface_sd(const icv_experiment *e, double plane_rms, analysis_calib
     out->offset = sp / sqrt(n);
 }
 
+/* One camera scaled by a ruler in the image (motion_plane.scale.points_px, distance):
+ * the scale is distance over the two clicked pixels' separation L (px), so a click
+ * error of RULER_CLICK_SD_PX per point and axis, the two points independent, gives
+ * the relative sigma sqrt(2) RULER_CLICK_SD_PX / L (the errors along the ruler;
+ * across it they change L only to second order). 0.5 px: an integer click rounds
+ * by 0.29 px alone (1/sqrt(12)), and a ruler mark's centre read by eye is good to
+ * about half a pixel, no better. The distance's own reading is taken as exact. */
+#define RULER_CLICK_SD_PX 0.5
+static void ruler_scale_sd(const icv_experiment *e, analysis_calib_sd *out)
+{
+    double L = hypot(e->scale_points_px[0][0] - e->scale_points_px[1][0],
+                     e->scale_points_px[0][1] - e->scale_points_px[1][1]);
+    if (e->n_cameras == 1 && e->scale_kind == ICV_SCALE_POINTS && L > 0)
+        out->scale_rel = sqrt(2.0) * RULER_CLICK_SD_PX / L;
+}
+
 int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd *out, icv_err *err)
 {
     (void)err; /* nothing here fails the analysis: what cannot be read stays unknown */
     memset(out, 0, sizeof *out);
+    ruler_scale_sd(e, out);
     if (!e->calib_file[0] || !icv_file_exists(e->calib_file))
         return 0; /* calibrated from images by the track stage, or tracks analysed alone */
     icv_err e2;
@@ -257,8 +274,9 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
 }
 
 /* The track stage's sidecar: calibration.stereo.baseline_m and baseline_sd_m (the
- * calibration it made from board images, or its file's), and
- * calibration.surface.plane_rms_m (the board on the surface, as calib found it). */
+ * calibration it made from board images, or its file's),
+ * calibration.surface.plane_rms_m (the board on the surface, as calib found it), and
+ * scale_from_gravity's factor and factor_sd (one camera, scale: gravity). */
 int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e, analysis_calib_sd *out)
 {
     json_error_t je;
@@ -273,6 +291,15 @@ int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e,
     if (!(out->scale_rel > 0) && json_is_number(b) && json_is_number(bsd) && json_number_value(b) > 0 &&
         json_number_value(bsd) > 0) {
         out->scale_rel = json_number_value(bsd) / json_number_value(b);
+        found = 1;
+    }
+    /* one camera with motion_plane.scale: gravity: the scale's 1-sigma from its flight
+     * fit (track/gravity_scale.c); every length is factor times the provisional one */
+    json_t *gs = json_object_get(root, "scale_from_gravity");
+    double k = json_number_value(json_object_get(gs, "factor"));
+    double k_sd = json_number_value(json_object_get(gs, "factor_sd"));
+    if (!(out->scale_rel > 0) && k > 0 && k_sd > 0) {
+        out->scale_rel = k_sd / k;
         found = 1;
     }
     if (!(out->tilt > 0) && json_is_number(prms) && e->n_cameras >= 2) {

@@ -75,6 +75,39 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
 int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, const icv_vec3 *g_sd,
                                      double marker_sigma, double t_from, analysis_coefficient *out, icv_err *err)
 {
+    double cov[3][3] = {{0}};
+    if (g_sd)
+        cov[0][0] = g_sd->x * g_sd->x, cov[1][1] = g_sd->y * g_sd->y, cov[2][2] = g_sd->z * g_sd->z;
+    return analysis_coefficient_slide_after_cov(tr, b, g, g_sd ? (const double(*)[3])cov : NULL, marker_sigma, t_from,
+                                                out, err);
+}
+
+/* theta = atan2(|g_t|, -g_y) and |g| from g (surface frame), first order: their
+ * gradients J (rows) with g's covariance, J cov J^T: the sigmas of both and their
+ * covariance (g's axes are correlated: the flight's path is not along an axis) */
+static void incline_from_g_cov(icv_vec3 g, const double cov[3][3], double *theta_sd, double *g_norm_sd,
+                               double *cov_theta_g)
+{
+    double gt = hypot(g.x, g.z), gn = icv_v3_norm(g);
+    const double J[2][3] = {{-g.y * g.x / (gt * gn * gn), gt / (gn * gn), -g.y * g.z / (gt * gn * gn)},
+                            {g.x / gn, g.y / gn, g.z / gn}};
+    double C[2][2] = {{0}};
+    for (int r = 0; r < 2; r++)
+        for (int q = 0; q < 2; q++)
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    C[r][q] += J[r][i] * cov[i][j] * J[q][j];
+    *theta_sd = sqrt(fmax(0, C[0][0]));
+    *g_norm_sd = sqrt(fmax(0, C[1][1]));
+    *cov_theta_g = C[0][1];
+}
+
+static void slide_sd(analysis_coefficient *c, double g, double cov_theta_g);
+
+int analysis_coefficient_slide_after_cov(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g,
+                                         const double g_cov[3][3], double marker_sigma, double t_from,
+                                         analysis_coefficient *out, icv_err *err)
+{
     memset(out, 0, sizeof *out);
     snprintf(out->coefficient, sizeof out->coefficient, "mu_k");
     snprintf(out->kind, sizeof out->kind, "slide");
@@ -88,11 +121,9 @@ int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_b
     out->g_norm = gn;
     out->incline_first = out->incline_last = -1;
     snprintf(out->incline_method, sizeof out->incline_method, "given");
-    if (g_sd) { /* theta and |g| from g's components, first order */
-        double sgt = hypot(g.x * g_sd->x, g.z * g_sd->z) / gt;
-        out->theta_sd = hypot(g.y * sgt, gt * g_sd->y) / (gn * gn);
-        out->g_norm_sd = hypot(gt * sgt, g.y * g_sd->y) / gn;
-    }
+    double cov_theta_g = 0;
+    if (g_cov) /* theta and |g| from g's components, first order */
+        incline_from_g_cov(g, g_cov, &out->theta_sd, &out->g_norm_sd, &cov_theta_g);
     int n = tr->n_frames, m = 0;
     double *t = malloc(sizeof *t * (size_t)(n ? n : 1)), *s = malloc(sizeof *s * (size_t)(n ? n : 1));
     int *fr = malloc(sizeof *fr * (size_t)(n ? n : 1));
@@ -166,7 +197,7 @@ int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_b
             out->first_frame = fr[i0];
             out->last_frame = fr[i1];
             out->value = tan(out->theta) - out->a / (gn * cos(out->theta));
-            analysis_coefficient_slide_incline_sd(out, gn, out->theta_sd);
+            slide_sd(out, gn, cov_theta_g);
             if (cubic) {
                 out->jerk = c3[3];
                 out->jerk_sd = csd3[3];
@@ -186,16 +217,22 @@ int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_b
     return rc;
 }
 
-void analysis_coefficient_slide_incline_sd(analysis_coefficient *c, double g, double theta_sd)
+/* mu_k's 1-sigma from a's, theta's and |g|'s (c->a_sd, theta_sd, g_norm_sd) and the
+ * covariance of theta and |g| (rad m/s^2: both from one flight's g) */
+static void slide_sd(analysis_coefficient *c, double g, double cov_theta_g)
 {
     double ct = cos(c->theta), st = sin(c->theta);
     double dmu_da = -1 / (g * ct), dmu_dth = 1 / (ct * ct) - c->a * st / (g * ct * ct), dmu_dg = c->a / (g * g * ct);
+    /* a independent of theta and |g|: the slide's frames and the flight's (or a board
+     * image) are different data */
+    c->sd = sqrt(fmax(0, pow(dmu_da * c->a_sd, 2) + pow(dmu_dth * c->theta_sd, 2) + pow(dmu_dg * c->g_norm_sd, 2) +
+                             2 * dmu_dth * dmu_dg * cov_theta_g));
+}
+
+void analysis_coefficient_slide_incline_sd(analysis_coefficient *c, double g, double theta_sd)
+{
     c->theta_sd = theta_sd;
-    /* a, theta and |g| independent: the slide's frames and the flight's (or a board
-     * image) are different data; theta and |g| from one flight: perpendicular
-     * projections of its path, uncorrelated under isotropic noise (their covariance
-     * left out; |g|'s part is a tenth of theta's) */
-    c->sd = sqrt(pow(dmu_da * c->a_sd, 2) + pow(dmu_dth * theta_sd, 2) + pow(dmu_dg * c->g_norm_sd, 2));
+    slide_sd(c, g, 0);
 }
 
 void analysis_coefficient_tilt_angle(double angle_deg, double angle_sd_deg, analysis_coefficient *out)

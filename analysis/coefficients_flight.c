@@ -67,12 +67,11 @@ int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body
                          lo > 0 ? " after it is released" : "", ANALYSIS_MIN_FLIGHT_FRAMES);
     } else {
         analysis_gravity_info info;
-        double g_cov[3][3];
-        /* g's sigma per axis from the flight's residuals and their correlation between
+        /* g's covariance from the flight's residuals and their correlation between
          * frames (gravity: auto's, analysis_residual_scatter), not from the 0.3 mm per
-         * marker the fit weights by; the covariance between axes is left out of theta's
-         * first-order sigma (docs/coefficients.md) */
-        if ((rc = analysis_gravity_from_flight(pf + lo, n_flight, NULL, 0, com_sigma, &out->g, &out->g_sd, g_cov,
+         * marker the fit weights by; all of it, the covariance between axes too, goes
+         * into theta's and |g|'s first-order sigmas (docs/coefficients.md) */
+        if ((rc = analysis_gravity_from_flight(pf + lo, n_flight, NULL, 0, com_sigma, &out->g, &out->g_sd, out->g_cov,
                                                &info, err))) {
             icv_err_prefix(err, "slide: incline from flight: ");
         } else {

@@ -97,7 +97,8 @@ static int measure_one(const icv_experiment *e, const char *tracks_path, const c
             analysis_slide_flight fl;
             rc = analysis_slide_flight_gravity(&tr, &b, prm.pos_sigma, &fl, err);
             if (!rc)
-                rc = analysis_coefficient_slide_after(&tr, &b, fl.g, &fl.g_sd, prm.pos_sigma, fl.t_slide, c, err);
+                rc = analysis_coefficient_slide_after_cov(&tr, &b, fl.g, (const double(*)[3])fl.g_cov, prm.pos_sigma,
+                                                          fl.t_slide, c, err);
             if (!rc) {
                 snprintf(c->incline_method, sizeof c->incline_method, "flight");
                 c->incline_first = fl.first_frame;

@@ -477,7 +477,8 @@ static void flight_study(double toss, double hold, int first_lo, int first_hi, i
         analysis_coefficient c;
         int rc = analysis_slide_flight_gravity(&tr, &b, 1e-4, &fl, &err);
         if (!rc)
-            rc = analysis_coefficient_slide_after(&tr, &b, fl.g, &fl.g_sd, 1e-4, fl.t_slide, &c, &err);
+            rc = analysis_coefficient_slide_after_cov(&tr, &b, fl.g, (const double(*)[3])fl.g_cov, 1e-4, fl.t_slide,
+                                                      &c, &err);
         analysis_tracks_free(&tr);
         ASSERT(rc == 0, "seed %d: %s", k, err.msg);
         /* the flight: from the first frame off the plate or the last of the hold (the

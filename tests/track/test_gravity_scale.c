@@ -10,61 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/analysis/ball_gravity_clip.h"
 #include "tests/harness.h"
-
-/* The ball: 20 mm radius, one marker (the whole ball: a bright sphere 0.5 mm larger than
- * the body's, so that it is what the camera sees), thrown at (vx, vy) m/s from
- * (-0.15, 0.25) m at t = 0 (the clip's start), Newton e 0.7, mu 0.2; the camera 1 m
- * in front of the plane, square to it, fx px. */
-static void ball_scenario(char *buf, size_t n, int w, int h, double fx, double duration, int seed, double vx,
-                          double vy)
-{
-    snprintf(buf, n,
-             "name: ball_bounce_gravity\nseed: %d\nduration: %g\nmax_impacts: 2\n"
-             "body:\n  mass: 0.0027\n  inertia: [[7.2e-7, 0, 0], [0, 7.2e-7, 0], [0, 0, 7.2e-7]]\n"
-             "  markers: [[0, 0, 0]]\n  marker_diameter: 0.041\n  marker_style: sphere\n"
-             "  shape: {type: sphere, radius: 0.02}\n"
-             "model: {restitution: newton, mu: 0.2, e_n: 0.7}\n"
-             "release: {time: 0.0, position: [-0.15, 0.25, 0], velocity: [%g, %g, 0]}\n"
-             "cameras:\n  - {id: cam, width: %d, height: %d, fx: %g, fps: 240, exposure: 0.002,\n"
-             "     pose: {look_from: [0.07, 0.14, 1.0], look_at: [0.07, 0.14, 0]}}\n"
-             "board: {views: 0}\nrender: {flash: none}\noutput: {codec: h264, crf: 20}\n",
-             seed, duration, vx, vy, w, h, fx);
-}
-
-/* Renders the scenario into dir and writes dir/exp_gravity.yaml: synth's experiment
- * with its calibration and motion-plane board taken out, motion_plane: {scale: gravity}. */
-static int make_experiment(const char *dir, const char *scenario, char *exp_path, size_t n)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "%s/scenario.yaml", dir);
-    if (th_write_file(path, scenario))
-        return -1;
-    th_proc p;
-    char out[1200];
-    snprintf(out, sizeof out, "%s/exp", dir);
-    if (th_run_cli(&p, "-q synth '%s' -o '%s'", path, out) != 0)
-        return -1;
-    snprintf(path, sizeof path, "%s/experiment.yaml", out);
-    const char *text = th_read_file(path);
-    const char *cal = text ? strstr(text, "calibration:\n") : NULL, *surf = text ? strstr(text, "surface:\n") : NULL;
-    const char *mp = text ? strstr(text, "  images: {cam: plane_cam.png}") : NULL;
-    if (!cal || !surf || !mp || !(cal < surf && surf < mp))
-        return -1;
-    char *y = malloc(strlen(text) + 64);
-    if (!y)
-        return -1;
-    size_t k = 0;
-    memcpy(y + k, text, (size_t)(cal - text)), k += (size_t)(cal - text);
-    memcpy(y + k, surf, (size_t)(mp - surf)), k += (size_t)(mp - surf);
-    k += (size_t)sprintf(y + k, "  scale: gravity");
-    const char *rest = mp + strlen("  images: {cam: plane_cam.png}");
-    memcpy(y + k, rest, strlen(rest) + 1);
-    snprintf(exp_path, n, "%s/exp_gravity.yaml", out);
-    int rc = th_write_file(exp_path, y);
-    free(y);
-    return rc;
-}
 
 static double jnum_at(json_t *a, size_t i) { return json_number_value(json_array_get(a, i)); }
 
@@ -80,54 +27,29 @@ typedef struct {
  * gravity and no calibration, and reads the figures; the error line in msg on failure. */
 static int ball_run(int seed, double vx, double vy, ball_figures *bf, char *msg, size_t n)
 {
-    const char *dir = th_tmpdir();
-    char scen[2048], exp_path[1200], odir[1200], path[1300];
-    ball_scenario(scen, sizeof scen, 640, 360, 800, 0.45, seed, vx, vy);
-    if (make_experiment(dir, scen, exp_path, sizeof exp_path) != 0)
-        return snprintf(msg, n, "cannot render or rewrite the ball experiment in %s", dir), -1;
-    snprintf(odir, sizeof odir, "%s/out", dir);
-    th_proc p;
-    if (th_run_cli(&p, "-q track '%s' -o '%s'", exp_path, odir) != 0)
-        return snprintf(msg, n, "track: %s", p.err), -1;
-    if (th_run_cli(&p, "-q analyze '%s' -o '%s'", exp_path, odir) != 0)
-        return snprintf(msg, n, "analyze: %s", p.err), -1;
+    ball_clip c;
+    if (ball_clip_run(th_tmpdir(), seed, vx, vy, &c, msg, n) != 0)
+        return -1;
     /* the scale: the plane's depth through the nominal pinhole (focal length the video's
        larger side, 640 px) that the true camera (fx 800 px, 1 m) gives: 1 m x 640 / 800 */
-    snprintf(path, sizeof path, "%s/track_info.json", odir);
-    json_t *info = json_load_file(path, 0, NULL);
-    json_t *gs = json_object_get(info, "scale_from_gravity");
-    bf->factor = json_number_value(json_object_get(gs, "factor"));
-    bf->factor_sd = json_number_value(json_object_get(gs, "factor_sd"));
-    bf->phases = (int)json_integer_value(json_object_get(gs, "phases"));
+    bf->factor = json_number_value(json_object_get(c.gs, "factor"));
+    bf->factor_sd = json_number_value(json_object_get(c.gs, "factor_sd"));
+    bf->phases = (int)json_integer_value(json_object_get(c.gs, "phases"));
     bf->factor_truth = 1.0 * 640 / 800;
-    json_decref(info);
-    snprintf(path, sizeof path, "%s/exp/truth.json", dir);
-    json_t *truth = json_load_file(path, 0, NULL);
-    snprintf(path, sizeof path, "%s/results.json", odir);
-    json_t *res = json_load_file(path, 0, NULL);
-    json_t *ti = json_array_get(json_object_get(truth, "impacts"), 0);
-    json_t *ri = json_array_get(json_object_get(res, "impacts"), 0);
-    int rc = 0;
-    if (!gs || !ti || !ri) {
-        rc = -1;
-        snprintf(msg, n, "no scale_from_gravity in track_info.json, or no impact in results.json or truth.json");
-    } else {
-        json_t *tv = json_object_get(json_object_get(ti, "pre"), "v");
-        json_t *rv = json_object_get(json_object_get(ri, "pre"), "v");
-        json_t *g = json_object_get(res, "gravity");
-        double t_imp = json_number_value(json_object_get(ri, "time_s"));
-        bf->pre_truth = hypot(jnum_at(tv, 0), jnum_at(tv, 1));
-        bf->pre = hypot(jnum_at(rv, 0), jnum_at(rv, 1));
-        /* the launch speed: the pre-impact flight taken back to the release (t = 0, the
-           clip's start) with the gravity the analysis used */
-        bf->launch = hypot(jnum_at(rv, 0) - jnum_at(g, 0) * t_imp, jnum_at(rv, 1) - jnum_at(g, 1) * t_imp);
-        bf->launch_truth = hypot(vx, vy);
-        bf->e = json_number_value(json_object_get(ri, "e_kinematic"));
-        bf->e_truth = json_number_value(json_object_get(ti, "e_kinematic"));
-    }
-    json_decref(truth);
-    json_decref(res);
-    return rc;
+    json_t *tv = json_object_get(json_object_get(c.ti, "pre"), "v");
+    json_t *rv = json_object_get(json_object_get(c.ri, "pre"), "v");
+    json_t *g = json_object_get(c.res, "gravity");
+    double t_imp = json_number_value(json_object_get(c.ri, "time_s"));
+    bf->pre_truth = hypot(jnum_at(tv, 0), jnum_at(tv, 1));
+    bf->pre = hypot(jnum_at(rv, 0), jnum_at(rv, 1));
+    /* the launch speed: the pre-impact flight taken back to the release (t = 0, the
+       clip's start) with the gravity the analysis used */
+    bf->launch = hypot(jnum_at(rv, 0) - jnum_at(g, 0) * t_imp, jnum_at(rv, 1) - jnum_at(g, 1) * t_imp);
+    bf->launch_truth = hypot(vx, vy);
+    bf->e = json_number_value(json_object_get(c.ri, "e_kinematic"));
+    bf->e_truth = json_number_value(json_object_get(c.ti, "e_kinematic"));
+    ball_clip_free(&c);
+    return 0;
 }
 
 static void ball_print(const char *what, const ball_figures *b)
