@@ -196,19 +196,32 @@ int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, cons
     return 0;
 }
 
-/* The surface frame's tilt, heading and offset sigmas from the plane scatter
- * plane_rms (m) of the experiment's board on the surface (unchanged when the
- * board's size is unknown or the scatter is 0): see below. */
-static void surface_sd(const icv_experiment *e, double plane_rms, analysis_calib_sd *out)
+/* The surface frame's tilt, heading and offset sigmas. From calib's board pose
+ * covariance when it is known (turn_sd about the frame's x, y, z; offset_sd of
+ * the origin along y: calib_surface, surface_uncertainty.c): the tilt is the
+ * larger of the turns about x and z (analysis_calib_propagate applies one tilt
+ * sigma to both). Otherwise (a sidecar written before calib gave them) from the
+ * plane scatter plane_rms (m) of the experiment's board, as for a least-squares
+ * plane: see below. Unchanged when neither is known. */
+static void surface_sd(const icv_experiment *e, const double turn_sd[3], double offset_sd, double plane_rms,
+                       analysis_calib_sd *out)
 {
+    if (turn_sd && turn_sd[0] > 0 && turn_sd[1] > 0 && turn_sd[2] > 0 && offset_sd > 0) {
+        out->tilt = fmax(turn_sd[0], turn_sd[2]);
+        out->heading = turn_sd[1];
+        out->offset = offset_sd;
+        return;
+    }
     if (!(plane_rms > 0) || e->board_cols < 2 || e->board_rows < 2 || !(e->board_square > 0))
         return;
     double c = e->board_cols, r = e->board_rows, a = e->board_square, n = c * r;
     double sp = plane_rms * sqrt(n / (n - 3)); /* 3 parameters of the plane */
     double sxx = r * a * a * c * (c * c - 1) / 12, szz = c * a * a * r * (r * r - 1) / 12;
+    double xc = (c - 1) * a / 2, zc = (r - 1) * a / 2; /* the corners' mean offsets from the origin */
     out->tilt = sp / sqrt(fmin(sxx, szz));
     out->heading = sp / sqrt(sxx + szz);
-    out->offset = sp / sqrt(n);
+    /* at the origin (the first corner), where the tilt turns the frame about */
+    out->offset = sp * sqrt(1 / n + xc * xc / sxx + zc * zc / szz);
 }
 
 /* One camera scaled by a ruler in the image (motion_plane.scale.points_px, distance):
@@ -246,14 +259,16 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
             calib_stereo_free(&st);
     }
     /* The surface frame from the board lying on the surface, found again as the
-     * track stage finds it (the same call on the same images and calibration):
-     * its plane's scatter sigma_p over the board's N corners on a grid of a x b
+     * track stage finds it (the same call on the same images and calibration),
+     * with calib's sigmas of that board pose (its corners' scatter through the
+     * pose's Jacobian in both cameras). The fallback for a sidecar without them:
+     * the plane scatter sigma_p over the board's N corners on a grid of a x b
      * squares gives, as for a least-squares plane, the normal's tilt sigma_p /
      * sqrt(sum of squared corner offsets along the tilt) (the board's short side,
      * the larger), the offset sigma_p / sqrt(N), and, taking the in-plane scatter as
-     * sigma_p too, the heading sigma_p / sqrt(sum r^2). An upper bound: the frame
-     * is the board pose fitted to both cameras, which measured 0.005 deg against
-     * this ~0.013 deg on synth's rig (docs/calib.md). */
+     * sigma_p too, the heading sigma_p / sqrt(sum r^2), and the plane's height at
+     * the origin sigma_p sqrt(1/N + xc^2/Sxx + zc^2/Szz): it ignores the board's
+     * known shape, so it is 2-5 times the pose's own sigma (docs/calib.md). */
     if (e->surface_kind == ICV_SURFACE_IMAGES && e->n_cameras >= 2 && e->board_cols > 1 && e->board_rows > 1 &&
         e->board_square > 0) {
         calib_intrinsics in1, in2;
@@ -264,10 +279,15 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
         if (!rc)
             rc = calib_surface_from_images(&in1, &in2, R, T, &board, e->surface_images[0], e->surface_images[1],
                                            &surf, &e2);
+        calib_stereo_cov cov;
+        if (!rc && calib_stereo_cov_read(e->calib_file, &cov, &e2) == 0)
+            rc = calib_surface_add_calibration_sd(&in1, &in2, R, T, &cov, &board, &surf, &e2);
+        else if (!rc)
+            icv_warn("the surface frame's uncertainty leaves out the calibration's part: %s", e2.msg);
         if (rc) {
             icv_warn("the surface frame's uncertainty is left out: %s", e2.msg);
         } else {
-            surface_sd(e, surf.plane_rms, out);
+            surface_sd(e, surf.turn_sd, surf.offset_sd, surf.plane_rms, out);
         }
     }
     return 0;
@@ -275,8 +295,9 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
 
 /* The track stage's sidecar: calibration.stereo.baseline_m and baseline_sd_m (the
  * calibration it made from board images, or its file's),
- * calibration.surface.plane_rms_m (the board on the surface, as calib found it), and
- * scale_from_gravity's factor and factor_sd (one camera, scale: gravity). */
+ * calibration.surface.turn_sd_rad, offset_sd_m (the board on the surface, as calib
+ * found it; plane_rms_m when a sidecar has not these), and scale_from_gravity's
+ * factor and factor_sd (one camera, scale: gravity). */
 int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e, analysis_calib_sd *out)
 {
     json_error_t je;
@@ -286,7 +307,8 @@ int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e,
     json_t *cal = json_object_get(root, "calibration");
     json_t *st = json_object_get(cal, "stereo"), *surf = json_object_get(cal, "surface");
     json_t *b = json_object_get(st, "baseline_m"), *bsd = json_object_get(st, "baseline_sd_m");
-    json_t *prms = json_object_get(surf, "plane_rms_m");
+    json_t *prms = json_object_get(surf, "plane_rms_m"), *tsd = json_object_get(surf, "turn_sd_rad");
+    json_t *osd = json_object_get(surf, "offset_sd_m");
     int found = 0;
     if (!(out->scale_rel > 0) && json_is_number(b) && json_is_number(bsd) && json_number_value(b) > 0 &&
         json_number_value(bsd) > 0) {
@@ -296,15 +318,18 @@ int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e,
     /* one camera with motion_plane.scale: gravity: the scale's 1-sigma from its flight
      * fit (track/gravity_scale.c); every length is factor times the provisional one */
     json_t *gs = json_object_get(root, "scale_from_gravity");
-    double k = json_number_value(json_object_get(gs, "factor"));
-    double k_sd = json_number_value(json_object_get(gs, "factor_sd"));
-    if (!(out->scale_rel > 0) && k > 0 && k_sd > 0) {
-        out->scale_rel = k_sd / k;
+    double factor = json_number_value(json_object_get(gs, "factor"));
+    double factor_sd = json_number_value(json_object_get(gs, "factor_sd"));
+    if (!(out->scale_rel > 0) && factor > 0 && factor_sd > 0) {
+        out->scale_rel = factor_sd / factor;
         found = 1;
     }
-    if (!(out->tilt > 0) && json_is_number(prms) && e->n_cameras >= 2) {
+    if (!(out->tilt > 0) && (json_is_number(prms) || json_is_number(osd)) && e->n_cameras >= 2) {
         analysis_calib_sd s = {0};
-        surface_sd(e, json_number_value(prms), &s);
+        double turn[3] = {0, 0, 0};
+        for (size_t k = 0; k < 3 && json_array_size(tsd) == 3; k++)
+            turn[k] = json_number_value(json_array_get(tsd, k));
+        surface_sd(e, turn, json_number_value(osd), json_number_value(prms), &s);
         if (s.tilt > 0) {
             out->tilt = s.tilt, out->heading = s.heading, out->offset = s.offset;
             found = 1;

@@ -140,6 +140,13 @@ typedef struct {
                               * (stereo: triangulated corners; mono: 0, the board is the model) */
     double reproj_rms;       /* px, board model reprojected through the frame */
     int n_points;
+    /* stereo: 1-sigma of the frame from its corners' scatter (the board pose's
+     * covariance s^2 (J^T J)^-1, surface_uncertainty.c), with the calibration's
+     * part when sd_with_calibration; 0 when unknown */
+    double turn_sd[3];       /* rad, of a turn about the frame's x (tilt), y (heading), z (tilt) */
+    double offset_sd;        /* m, of the origin along y (the normal) */
+    int sd_with_calibration; /* 1: turn_sd, offset_sd include the stereo calibration's
+                              * part (calib_surface_add_calibration_sd) */
 } calib_surface;
 
 /* ---- mono calibration --------------------------------------------------- */
@@ -260,6 +267,16 @@ void calib_camera_free(calib_camera *cam);
 
 /* ---- stereo calibration ------------------------------------------------- */
 
+/* The joint stereo solution's parameter covariance (stereo_uncertainty.c), in the
+ * order fx fy cx cy k1 k2 p1 p2 [k3] of camera 1 (px, px, px, px, 1...), the same
+ * of camera 2, om (rad, R's axis-angle vector), T (m): n = 22 (k3 fixed) or 24;
+ * 0 unknown. Written to the file as params_cov. */
+#define CALIB_STEREO_NCOV 24
+typedef struct {
+    int n;
+    double c[CALIB_STEREO_NCOV][CALIB_STEREO_NCOV];
+} calib_stereo_cov;
+
 typedef struct {
     char name1[CALIB_NAME_MAX], name2[CALIB_NAME_MAX];
     calib_view_status status;
@@ -274,6 +291,7 @@ typedef struct {
     double om_std[3];       /* rad, standard error of R's axis-angle vector */
     double T_std[3];        /* m */
     double baseline, baseline_std; /* m, |T| and its standard error */
+    calib_stereo_cov cov;   /* the parameters' covariance (above) */
     double rms;             /* px, over both cameras and the used pairs */
     double epipolar;        /* px, mean over used pairs */
     int n_pairs, n_used;
@@ -371,6 +389,18 @@ int calib_surface_from_view_points(const calib_intrinsics *in, const calib_board
 int calib_surface_from_stereo(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
                               const double T[3], const calib_board *b, const calib_pt2 *uv1,
                               const calib_pt2 *uv2, calib_surface *s, icv_err *err);
+/* The stereo calibration's part of the surface frame's sigmas, added in
+ * quadrature to s->turn_sd and s->offset_sd (which hold the corners' part, from
+ * calib_surface_from_stereo): how far the frame, found again from the same board
+ * with the rig moved along the calibration's covariance, turns and moves against
+ * points triangulated with that rig in the space a body flies through above the
+ * board (the tracks are triangulated with the same rig, so most of a rig error
+ * moves both alike and cancels; docs/calib.md). Sets s->sd_with_calibration. */
+int calib_surface_add_calibration_sd(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
+                                     const double T[3], const calib_stereo_cov *cov, const calib_board *b,
+                                     calib_surface *s, icv_err *err);
+/* A stereo file's params_cov: 0, ICV_ENOTFOUND when it has none (cov->n = 0). */
+int calib_stereo_cov_read(const char *path, calib_stereo_cov *cov, icv_err *err);
 /* From images of the board lying on the surface (one per camera; uv2 may be NULL). */
 int calib_surface_from_images(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
                               const double T[3], const calib_board *b, const char *img1, const char *img2,

@@ -154,6 +154,13 @@ int calib_stereo_write(const calib_stereo *st, const char *path, icv_err *err)
         bad |= cvb_fs_write_mat(fs, "per_pair_errors", nu, 3, pp);
     bad |= cvb_fs_write_int(fs, "verdict_ok", st->verdict_ok);
     bad |= cvb_fs_write_str(fs, "verdict", st->verdict);
+    if (st->cov.n > 0) { /* the parameters' covariance (calib.h's order): the surface frame's sigma needs it */
+        double *c = malloc(sizeof(double) * (size_t)(st->cov.n * st->cov.n));
+        for (int i = 0; c && i < st->cov.n; i++)
+            memcpy(c + i * st->cov.n, st->cov.c[i], sizeof(double) * (size_t)st->cov.n);
+        bad |= c ? cvb_fs_write_mat(fs, "params_cov", st->cov.n, st->cov.n, c) : 1;
+        free(c);
+    }
     if (st->has_surface)
         bad |= write_surface(fs, &st->surface);
     free(pp);

@@ -56,4 +56,21 @@ int calib_board_pose_stereo(const calib_intrinsics *in1, const calib_intrinsics 
                             const double T[3], const icv_vec3 *X, const calib_pt2 *uv1, const calib_pt2 *uv2, int np,
                             double pose[6], icv_err *err);
 
+/* The stereo surface frame s's standard errors (s->turn_sd, s->offset_sd) from the
+ * corners' reprojection scatter: Xs the corners in the surface frame (m), uv1, uv2
+ * as detected. 0, or -1 (s unchanged) when J^T J is singular or out of memory. */
+int calib_surface_sd_stereo(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
+                            const double T[3], const icv_vec3 *Xs, const calib_pt2 *uv1, const calib_pt2 *uv2, int np,
+                            calib_surface *s);
+
+/* Midpoint of the closest points of the rays through normalised (undistorted)
+ * points n1 of camera 1 and n2 of camera 2 (x2 = R x1 + T): X in camera 1 (m).
+ * -1 when the rays are parallel. */
+int calib_triangulate_midpoint(const double R[3][3], const double T[3], calib_pt2 n1, calib_pt2 n2, icv_vec3 *X);
+
+/* The small similarity (1 + k)(I + [w]x) x + o mapping points xt onto xs best
+ * (linear least squares, small angles; w rad, o m): 0, or -1 with fewer than 3
+ * points or a singular fit. */
+int calib_similarity_fit(const icv_vec3 *xt, const icv_vec3 *xs, size_t n, icv_vec3 *w, double *k, icv_vec3 *o);
+
 #endif

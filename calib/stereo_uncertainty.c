@@ -230,6 +230,10 @@ int calib_stereo_uncertainty(const calib_observations *o1, const calib_observati
             *p[k] = sqrt(sigma2 * gsl_matrix_get(A, j, j));
         }
     }
+    st->cov.n = ng; /* the global block: what the surface frame's sigma needs */
+    for (int a = 0; a < ng; a++)
+        for (int c = 0; c < ng; c++)
+            st->cov.c[a][c] = sigma2 * gsl_matrix_get(A, (size_t)a, (size_t)c);
     size_t o = (size_t)(2 * m.n_intr);
     for (int k = 0; k < 3; k++) {
         st->om_std[k] = sqrt(sigma2 * gsl_matrix_get(A, o + k, o + k));

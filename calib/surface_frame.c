@@ -73,6 +73,23 @@ int calib_motion_plane_from_view(const calib_intrinsics *in, const calib_board *
     return calib_surface_from_view(in, b, uv, plane, err);
 }
 
+int calib_triangulate_midpoint(const double R[3][3], const double T[3], calib_pt2 n1, calib_pt2 n2, icv_vec3 *X)
+{
+    icv_mat3 Rm;
+    memcpy(Rm.m, R, sizeof Rm.m);
+    icv_mat3 Rt = icv_m3_transpose(Rm);
+    icv_vec3 C2 = icv_v3_scale(icv_m3_apply(Rt, icv_v3_from_array(T)), -1); /* camera 2's centre in camera 1 */
+    /* midpoint of the closest points of rays a(s) = s d1, b(t) = C2 + t d2 */
+    icv_vec3 d1 = icv_v3(n1.u, n1.v, 1), d2 = icv_m3_apply(Rt, icv_v3(n2.u, n2.v, 1));
+    double a = icv_v3_dot(d1, d1), bb = icv_v3_dot(d1, d2), c = icv_v3_dot(d2, d2);
+    double d = icv_v3_dot(d1, C2), e = icv_v3_dot(d2, C2), den = a * c - bb * bb;
+    if (fabs(den) < 1e-12 * a * c)
+        return -1;
+    double sa = (d * c - bb * e) / den, tb = (d * bb - a * e) / den;
+    *X = icv_v3_scale(icv_v3_add(icv_v3_scale(d1, sa), icv_v3_axpy(tb, d2, C2)), 0.5);
+    return 0;
+}
+
 /* Kabsch: R, t minimising sum |R P_i + t - Q_i|^2. */
 static int kabsch(const icv_vec3 *P, const icv_vec3 *Q, int n, icv_mat3 *R, icv_vec3 *t)
 {
@@ -166,19 +183,11 @@ int calib_surface_from_stereo(const calib_intrinsics *in1, const calib_intrinsic
         goto out;
     icv_mat3 Rm;
     memcpy(Rm.m, R, sizeof Rm.m);
-    icv_mat3 Rt = icv_m3_transpose(Rm);
-    icv_vec3 C2 = icv_v3_scale(icv_m3_apply(Rt, icv_v3_from_array(T)), -1); /* camera 2's centre in camera 1 */
     for (int i = 0; i < np; i++) {
-        /* midpoint of the closest points of rays a(s) = s d1, b(t) = C2 + t d2 */
-        icv_vec3 d1 = icv_v3(n1[i].u, n1[i].v, 1), d2 = icv_m3_apply(Rt, icv_v3(n2[i].u, n2[i].v, 1));
-        double a = icv_v3_dot(d1, d1), bb = icv_v3_dot(d1, d2), c = icv_v3_dot(d2, d2);
-        double d = icv_v3_dot(d1, C2), e = icv_v3_dot(d2, C2), den = a * c - bb * bb;
-        if (fabs(den) < 1e-12 * a * c) {
+        if (calib_triangulate_midpoint(R, T, n1[i], n2[i], &Q[i])) {
             rc = icv_err_set(err, ICV_ENUMERIC, "surface: corner %d: the two rays are parallel", i);
             goto out;
         }
-        double sa = (d * c - bb * e) / den, tb = (d * bb - a * e) / den;
-        Q[i] = icv_v3_scale(icv_v3_add(icv_v3_scale(d1, sa), icv_v3_axpy(tb, d2, C2)), 0.5);
         if (Q[i].z <= 0) {
             rc = icv_err_set(err, ICV_ENUMERIC, "surface: corner %d triangulates behind the cameras: check the pairing",
                              i);
@@ -213,6 +222,11 @@ int calib_surface_from_stereo(const calib_intrinsics *in1, const calib_intrinsic
     }
     s->reproj_rms = sqrt(ss / (2.0 * np));
     s->n_points = np;
+    /* the corners in the surface frame (Q is free now), then the frame's sigmas */
+    icv_mat3 RsT = icv_m3_transpose(s->R);
+    for (int i = 0; i < np; i++)
+        Q[i] = icv_m3_apply(RsT, icv_v3_sub(icv_v3_add(icv_m3_apply(Rb, X[i]), tb), s->t));
+    calib_surface_sd_stereo(in1, in2, R, T, Q, uv1, uv2, np, s);
 out:
     free(n1), free(n2), free(X), free(Q);
     return rc;

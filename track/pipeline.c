@@ -194,6 +194,8 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
             return rc;
         icv_err e2;
         surface_in_file = calib_surface_read(exp->calib_file, &cal->surf, &e2) == 0;
+        if (nc == 2 && calib_stereo_cov_read(exp->calib_file, &cal->cov, &e2))
+            cal->cov.n = 0; /* another tool's file, or one written before calib kept it */
     } else if (exp->calib_images[0][0]) {
         snprintf(cal->source, sizeof cal->source, "calibration images");
         calib_options o;
@@ -216,6 +218,8 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
                 if (k == 1) {
                     cal->in[0] = st.cam[0].in;
                     pl_info_keep_stereo(cal, &st); /* the quality of the reference pair */
+                    if (nc == 2)
+                        cal->cov = st.cov;
                 }
                 cal->in[k] = st.cam[1].in;
                 memcpy(cal->R[k], st.R, sizeof cal->R[k]);
@@ -278,6 +282,9 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
         rc = calib_surface_from_images(&cal->in[0], nc >= 2 ? &cal->in[1] : NULL, nc >= 2 ? cal->R[1] : NULL,
                                        nc >= 2 ? cal->T[1] : NULL, &board, exp->surface_images[0],
                                        nc >= 2 ? exp->surface_images[1] : NULL, &cal->surf, err);
+        if (!rc && nc == 2 && cal->cov.n > 0) /* the surface frame's sigma with the calibration's part */
+            rc = calib_surface_add_calibration_sd(&cal->in[0], &cal->in[1], cal->R[1], cal->T[1], &cal->cov, &board,
+                                                  &cal->surf, err);
         break;
     case ICV_SURFACE_PLANE:
         rc = calib_surface_from_plane(exp->plane_point, exp->plane_normal, &cal->surf, err);

@@ -38,6 +38,8 @@ typedef struct pl_calib { /* track_calibration in track_pipeline.h */
     calib_surface plane;   /* one-camera mode: the motion plane (y its normal) */
     char source[ICV_PATH_MAX]; /* the calibration file, or "board images" */
     pl_gravity_scale gravity; /* one camera, motion_plane.scale: gravity; found 0 otherwise */
+    calib_stereo_cov cov;       /* the stereo pair's parameter covariance (n 0: unknown): the surface
+                                   frame's sigma takes the calibration's part from it */
     char quality_json[PL_QUALITY_MAX]; /* the calibration's quality made from board images, as
                                           DIR/track_info.json holds it (run_info.c); "" none */
 } pl_calib;

@@ -186,10 +186,13 @@ static int calibration_json(const icv_experiment *exp, const pl_calib *cal, json
                             : exp->surface_kind == ICV_SURFACE_PLANE ? "plane"
                             : exp->surface_kind == ICV_SURFACE_LINE_PX ? "line_px"
                                                                        : "file";
+    const double *tsd = cal->surf.turn_sd;
     json_object_set_new(o, "surface",
-                        json_pack("{s:s, s:o, s:i}", "from", surf_from, "plane_rms_m",
+                        json_pack("{s:s, s:o, s:i, s:o, s:o}", "from", surf_from, "plane_rms_m",
                                   cal->surf.plane_rms > 0 ? num(cal->surf.plane_rms) : json_null(), "n_points",
-                                  cal->surf.n_points));
+                                  cal->surf.n_points, "turn_sd_rad",
+                                  tsd[0] > 0 ? json_pack("[fff]", tsd[0], tsd[1], tsd[2]) : json_null(), "offset_sd_m",
+                                  cal->surf.offset_sd > 0 ? num(cal->surf.offset_sd) : json_null()));
     json_t *main = stereo ? stereo : mono;
     if (main && json_is_false(json_object_get(main, "verdict_ok"))) {
         /* the summary line, then why: every line that judges something bad (a

@@ -559,6 +559,9 @@ TEST(test_pipeline_calibration_from_images_hands_its_sd_to_the_analysis)
            "the sample is calibrated from board images");
     double b = jget(ti, "calibration", "stereo", "baseline_m"), bsd = jget(ti, "calibration", "stereo", "baseline_sd_m");
     double prms = jget(ti, "calibration", "surface", "plane_rms_m");
+    double osd = jget(ti, "calibration", "surface", "offset_sd_m");
+    json_t *tsd = json_object_get(json_object_get(json_object_get(ti, "calibration"), "surface"), "turn_sd_rad");
+    double tilt_sd = fmax(json_number_value(json_array_get(tsd, 0)), json_number_value(json_array_get(tsd, 2)));
     json_decref(ti);
     /* the sample's rig: baseline 0.76 m (cameras at z = +-0.38); calib's sigma is a
        fraction of a millimetre, the board's plane scatter sub-millimetre */
@@ -586,11 +589,11 @@ TEST(test_pipeline_calibration_from_images_hands_its_sd_to_the_analysis)
            b, bsd, prms, scale, tilt, offset);
     /* the very values of the sidecar (relative 1e-9: JSON's 10 digits) */
     ASSERT(fabs(scale - bsd / b) <= 1e-9 * (bsd / b), "scale_rel %g, sidecar %g", scale, bsd / b);
-    /* the surface's: a 9x6 board of 23 mm squares, offset = sp / sqrt(54), sp the
-       plane RMS with 3 of 54 degrees of freedom taken (calib_sd.c) */
-    double sp = prms * sqrt(54.0 / 51.0);
-    ASSERT(fabs(offset - sp / sqrt(54.0)) <= 1e-9 * offset, "offset_m %g, expected %g", offset, sp / sqrt(54.0));
-    ASSERT(tilt > 0, "tilt_rad null");
+    /* the surface's: calib's sigmas of the board pose (corners and the
+       calibration's covariance, docs/calib.md), as the sidecar carries them */
+    ASSERT(osd > 0 && tilt_sd > 0, "sidecar surface sigmas: offset %g m, tilt %g rad", osd, tilt_sd);
+    ASSERT(fabs(offset - osd) <= 1e-9 * osd, "offset_m %g, sidecar %g", offset, osd);
+    ASSERT(fabs(tilt - tilt_sd) <= 1e-9 * tilt_sd, "tilt_rad %g, sidecar %g", tilt, tilt_sd);
 }
 
 TEST(test_pipeline_template_misfit_names_the_distances)
