@@ -24,11 +24,9 @@
  *   du/dN_j = -sum_{i: N_i = N_j} (1 - a_i) (x_i - u) / (A (M - N_i)),
  * each pixel with variance s^2 (+ gain (I - N) for shot noise); M's error moves every
  * a by the same factor to first order where N is uniform and is left out. s is the
- * box centroid's (the ring's spread, at least noise_floor): on a band it also holds
- * the rod's and the plate's contrast, which stands in for the coding error of the
- * edges the pixel noise does not hold (with the frame's noise instead, 1-6 points a
- * seed of issue #9's study failed the triangulation's 99.9% residual test, against
- * 1). */
+ * frame's pixel noise, not the ring's spread (round a band that is the rod's and the
+ * plate's contrast: with it sample 01's 3D error / sigma fell to 0.62-0.77, too
+ * conservative); the coding error of the edges is the pipeline's sigma_floor_px. */
 #include <math.h>
 #include <string.h>
 

@@ -226,7 +226,10 @@ int track_blob_measure(const track_detector *d, const track_frame *f, const comp
        from each pixel's coverage (blob_coverage.c); the moments stay the box's */
     if (d->centroid_coverage && !crowded) {
         double cu, cv, cvx, cvy;
-        if (track_blob_coverage(d, f, c, t, bg, noise, &cu, &cv, &cvx, &cvy) == 0)
+        /* the frame's pixel noise (full scan, robust; one gray level at least, and
+           noise_floor): the ring's spread round a band is the rod and the plate */
+        double pn = fmax(fmax(d->ws->noise, 1.0), d->noise_floor);
+        if (track_blob_coverage(d, f, c, t, bg, pn, &cu, &cv, &cvx, &cvy) == 0)
             u = cu, v = cv, varx = cvx, vary = cvy;
     }
     /* A peaked blob (a Gaussian-like spot: its mass over (peak - b) 2 pi M2 is ~1, a flat
