@@ -30,6 +30,7 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     d->threshold_fraction = 0.25;
     d->centroid_margin_px = 2;
     d->centroid_window = 1;
+    d->centroid_coverage = 0;
     d->min_area_px = 4;
     d->max_area_px = 2000;
     d->min_circularity = 0.4;
@@ -55,8 +56,12 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     w->label = malloc(sizeof(int) * (size_t)w->max_runs);
     w->comps = malloc(sizeof(comp) * (size_t)w->max_runs);
     w->hist = malloc(sizeof(unsigned) * 65536);
-    d->n_allocs = 7;
-    if (!w->runs || !w->parent || !w->label || !w->comps || !w->hist) {
+    w->cov_class = malloc(TRACK_COV_MAX_PX);
+    w->cov_near = malloc(sizeof(int) * TRACK_COV_MAX_PX);
+    w->cov_grad = malloc(sizeof(double) * 2 * TRACK_COV_MAX_PX);
+    d->n_allocs = 10;
+    if (!w->runs || !w->parent || !w->label || !w->comps || !w->hist || !w->cov_class || !w->cov_near ||
+        !w->cov_grad) {
         track_detector_free(d);
         icv_err_set(err, ICV_ENOMEM, "track detector: out of memory for a %dx%d workspace", width, height);
         return NULL;
@@ -74,6 +79,9 @@ void track_detector_free(track_detector *d)
         free(d->ws->label);
         free(d->ws->comps);
         free(d->ws->hist);
+        free(d->ws->cov_class);
+        free(d->ws->cov_near);
+        free(d->ws->cov_grad);
         free(d->ws);
     }
     free(d);
@@ -137,7 +145,7 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
                 w->comps[j].y1 >= c->y0 - m - 1 && w->comps[j].y0 <= c->y1 + m + 1)
                 crowded = 1;
         track_blob b;
-        if (track_blob_measure(d, f, c, crowded, bg, &b) != 0)
+        if (track_blob_measure(d, f, c, crowded, bg, t, &b) != 0)
             continue;
         if (b.peak > st->brightest)
             st->brightest = b.peak;

@@ -116,7 +116,7 @@ static int window_refine(const track_detector *d, const track_frame *f, double b
 }
 
 int track_blob_measure(const track_detector *d, const track_frame *f, const comp *c, int crowded, double frame_bg,
-                       track_blob *b)
+                       double t, track_blob *b)
 {
     int m = crowded ? 0 : d->centroid_margin_px;
     int X0 = c->x0 - m, Y0 = c->y0 - m, X1 = c->x1 + m, Y1 = c->y1 + m;
@@ -222,6 +222,16 @@ int track_blob_measure(const track_detector *d, const track_frame *f, const comp
     double l1 = tr / 2 + disc, l2 = fmax(tr / 2 - disc, 0);
     double streak = sqrt(12 * fmax(l1 - l2, 0));
     double u = X0 + cx, v = Y0 + cy;
+    /* flat markers against an uneven background (a band on its rod): the area centroid
+       from each pixel's coverage (blob_coverage.c); the moments stay the box's */
+    if (d->centroid_coverage && !crowded) {
+        double cu, cv, cvx, cvy;
+        /* the frame's pixel noise (full scan, robust; one gray level at least, and
+           noise_floor): the ring's spread round a band is the rod and the plate */
+        double pn = fmax(fmax(d->ws->noise, 1.0), d->noise_floor);
+        if (track_blob_coverage(d, f, c, t, bg, pn, &cu, &cv, &cvx, &cvy) == 0)
+            u = cu, v = cv, varx = cvx, vary = cvy;
+    }
     /* A peaked blob (a Gaussian-like spot: its mass over (peak - b) 2 pi M2 is ~1, a flat
        disc's 2), round within 2:1 in variance, gets the windowed centroid; flat discs and
        long streaks keep the box centroid (their position is in their edges, which a window

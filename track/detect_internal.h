@@ -32,7 +32,13 @@ struct track_detector_ws {
     double noise;        /* gray levels: last full-scan noise estimate (0 = none yet) */
     long n_full_scans;
     int rx0, ry0, rx1, ry1; /* px: the frame clipped to the roi, this frame */
+    unsigned char *cov_class; /* coverage centroid (blob_coverage.c): pixel classes, */
+    int *cov_near;            /* each pixel's nearest outer pixel, */
+    double *cov_grad;         /* the outer pixels' sigma terms; TRACK_COV_MAX_PX each */
 };
+/* px: the largest patch (blob box grown by 2) the coverage centroid measures; larger
+   blobs keep the box centroid */
+#define TRACK_COV_MAX_PX 16384
 
 static inline double pix(const track_frame *f, int x, int y)
 {
@@ -58,7 +64,14 @@ double track_window_background(const track_frame *f, int x0, int y0, int x1, int
 
 /* Measures component c into b; returns 0, or -1 when it has no positive mass. */
 int track_blob_measure(const track_detector *d, const track_frame *f, const comp *c, int crowded, double frame_bg,
-                       track_blob *b);
+                       double t, track_blob *b);
+/* The coverage (area) centroid of component c (its pixels are those above t, gray
+ * levels, in its box), px, with its per-axis variances (px^2); bg, noise: the ring's
+ * mean and the pixel noise the sigma uses (gray levels). Returns 0, or -1 (nothing written) when it does not apply: the
+ * patch leaves the frame or exceeds TRACK_COV_MAX_PX, or the marker is not brighter
+ * than what lies behind it. */
+int track_blob_coverage(const track_detector *d, const track_frame *f, const comp *c, double t, double bg,
+                        double noise, double *u, double *v, double *varx, double *vary);
 /* The circularity test, relaxed along an expected streak of blur_px. */
 int track_blob_shape_ok(const track_detector *d, const track_blob *b, double blur_px);
 

@@ -33,6 +33,7 @@ void track_pipeline_options_default(track_pipeline_options *o)
     o->sigma_floor_px = 0.03;
     o->extrapolate_frames = 1;
     o->band_correction = 1;
+    o->band_coverage = 1;
     o->debug_frames = 0;
     o->centroid_margin_px = 1;
 }
@@ -410,6 +411,9 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
     c->det->threshold_fraction = opt->threshold_fraction;
     c->det->min_circularity = opt->min_circularity;
     c->det->centroid_margin_px = opt->centroid_margin_px;
+    pl_band bands;
+    pl_band_init(exp, &bands);
+    c->det->centroid_coverage = opt->band_coverage && bands.on;
     if (keys->threshold > 0) {
         c->det->threshold_mode = TRACK_THRESHOLD_FIXED;
         c->det->threshold_level = keys->threshold;

@@ -143,6 +143,12 @@ typedef struct {
                                  centroid matched to its size (blob_measure.c), which
                                  weighs down the coding noise far from the centre; 0: the
                                  box centroid for every blob */
+    int centroid_coverage;    /* 1: the area centroid from each pixel's coverage against
+                                 what lies behind it (blob_coverage.c), for flat markers
+                                 on an uneven background (bands on a dark rod in front
+                                 of a lit plate: the box centroid moved 0.05-0.15 px with
+                                 the box's integer edges); 0 (default): the box centroid.
+                                 Peaked blobs still get the windowed centroid after it. */
     double min_area_px;       /* px: smaller blobs are noise. Default 4. */
     double max_area_px;       /* px: larger blobs are the board, reflections. Default 2000.
                                  Set from the marker diameter, calibration and distance. */
