@@ -68,7 +68,7 @@ int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body
     } else {
         analysis_gravity_info info;
         /* g's covariance from the flight's residuals and their correlation between
-         * frames (gravity: auto's, analysis_residual_scatter), not from the 0.3 mm per
+         * frames (gravity: auto's, flight_noise.c), not from the 0.3 mm per
          * marker the fit weights by; all of it, the covariance between axes too, goes
          * into theta's and |g|'s first-order sigmas (docs/coefficients.md) */
         if ((rc = analysis_gravity_from_flight(pf + lo, n_flight, NULL, 0, com_sigma, &out->g, &out->g_sd, out->g_cov,

@@ -212,37 +212,26 @@ static void expected_sums(const double *q, int m, int n_par, double rho, double 
  * lag-1 correlation and scatter both understate correlated noise (the fit takes
  * up its slow part): on 30-frame phases with rho 0.6 the plain estimates gave
  * sigmas 25-35% small (test_flight_noise.c). Bisection on rho in [0, 0.95]. */
-static void ar1_from_residuals(const double *x, const double *q, int m, int n_par, double *var, double *rho,
-                               double *work)
+/* The AR(1) correlation whose fit (basis q) leaves the expected lag-1 to lag-0
+ * ratio `target` in its residuals: bisection on rho in [0, 0.95] */
+static double rho_for_ratio(double target, const double *q, int m, int n_par, double *work)
 {
-    double ss = 0, lag = 0;
-    for (int i = 0; i < m; i++) {
-        ss += x[i] * x[i];
-        if (i + 1 < m)
-            lag += x[i] * x[i + 1];
-    }
-    double target = ss > 0 ? lag / ss : 0, lo = 0, hi = 0.95, es, el;
+    double lo = 0, hi = 0.95, es, el;
     expected_sums(q, m, n_par, lo, &es, &el, work);
-    if (el / es >= target) { /* no more correlated than white noise's residuals */
-        *rho = 0;
-    } else {
-        expected_sums(q, m, n_par, hi, &es, &el, work);
-        if (el / es <= target) {
-            lo = hi;
-        } else {
-            for (int it = 0; it < 40; it++) {
-                double mid = 0.5 * (lo + hi);
-                expected_sums(q, m, n_par, mid, &es, &el, work);
-                if (el / es < target)
-                    lo = mid;
-                else
-                    hi = mid;
-            }
-        }
-        *rho = lo;
+    if (el / es >= target) /* no more correlated than white noise's residuals */
+        return 0;
+    expected_sums(q, m, n_par, hi, &es, &el, work);
+    if (el / es <= target)
+        return hi;
+    for (int it = 0; it < 40; it++) {
+        double mid = 0.5 * (lo + hi);
+        expected_sums(q, m, n_par, mid, &es, &el, work);
+        if (el / es < target)
+            lo = mid;
+        else
+            hi = mid;
     }
-    expected_sums(q, m, n_par, *rho, &es, &el, work);
-    *var = es > 0 ? ss / es : 0;
+    return lo;
 }
 
 void analysis_flight_noise_add(analysis_flight_noise *nz, const int *frames, const double *t, const icv_vec3 *r, int m,
@@ -255,14 +244,26 @@ void analysis_flight_noise_add(analysis_flight_noise *nz, const int *frames, con
         nz->seg[frames[i]] = sg;
     double *q = malloc(sizeof *q * (size_t)m * (3 + 9 + 1));
     int ok = q && n_par <= 3 && analysis_residual_modes(r, m, m - n_par, nz->mode[sg]);
-    if (ok) { /* each direction's variance and correlation, corrected for the fit */
+    if (ok) {
+        /* each direction's correlation and variance, corrected for what the fit
+         * takes up. A correlation pooled over the three directions (less
+         * scattered over short phases) was tried: it misses a correlation that
+         * only one direction has (a stereo rig's depth: g's pull 1.37 along it,
+         * test_ballistic_fit.c) */
         double *x = q + (size_t)3 * m, *work = x + m;
         design_basis(t, m, n_par, q);
         for (int k = 0; k < 3; k++) {
             analysis_noise_mode *md = &nz->mode[sg][k];
-            for (int i = 0; i < m; i++)
+            double ss = 0, lag = 0, es, el;
+            for (int i = 0; i < m; i++) {
                 x[i] = icv_v3_dot(r[i], md->d);
-            ar1_from_residuals(x, q, m, n_par, &md->var, &md->rho, work);
+                ss += x[i] * x[i];
+                if (i)
+                    lag += x[i] * x[i - 1];
+            }
+            md->rho = rho_for_ratio(ss > 0 ? lag / ss : 0, q, m, n_par, work);
+            expected_sums(q, m, n_par, md->rho, &es, &el, work);
+            md->var = es > 0 ? ss / es : 0;
         }
         nz->n_modes[sg] = 3;
         free(q);

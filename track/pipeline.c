@@ -33,7 +33,7 @@ void track_pipeline_options_default(track_pipeline_options *o)
     o->sigma_floor_px = 0.03;
     o->extrapolate_frames = 1;
     o->band_correction = 1;
-    o->band_coverage = 1;
+    o->band_coverage = 0;
     o->debug_frames = 0;
     o->centroid_margin_px = 1;
 }

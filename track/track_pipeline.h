@@ -67,12 +67,14 @@ typedef struct {
     int band_correction;    /* 1 (default): markers on the axis of a capsule or cylinder are
                                bands round it; their centroids are moved back to the axis
                                (pipeline.c, band markers) */
-    int band_coverage;      /* 1 (default): with band markers, the detector's coverage
-                               centroid (track.h centroid_coverage): the box centroid of a
-                               band on its black rod in front of the lit plate moved
-                               0.05-0.15 px with the box's integer edges, the same on every
-                               noise seed, and turned the rod's fitted spin 0.011 rad/s
-                               (issue #9's video study, docs/pipeline.md) */
+    int band_coverage;      /* 1: with band markers, the detector's coverage centroid
+                               (track.h centroid_coverage): the box centroid of a band on
+                               its black rod in front of the lit plate moved 0.05-0.15 px
+                               with the box's integer edges, the same on every noise seed,
+                               and turned the rod's fitted spin 0.011 rad/s (issue #9's
+                               video study); 0 (default): under motion blur (a rod spinning
+                               ~10 rad/s) its background model breaks and omega's errors
+                               grow (docs/pipeline.md) */
     int debug_frames;       /* 1: at debug level (-v), one line per frame and camera: the
                                detector's statistics and the cross-camera matches.
                                Default 0 */

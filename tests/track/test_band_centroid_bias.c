@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "tests/harness.h"
+#include "tests/track/true_stereo.h"
 #include "track/track_pipeline.h"
 
 #define NM 3
@@ -54,59 +55,15 @@ static const char *SCENE =
 
 static double jnum(json_t *a, size_t i) { return json_number_value(json_array_get(a, i)); }
 
-static void put_matrix(FILE *fp, const char *name, int rows, int cols, const double *v)
-{
-    fprintf(fp, "%s: !!opencv-matrix\n   rows: %d\n   cols: %d\n   dt: d\n   data: [", name, rows, cols);
-    for (int i = 0; i < rows * cols; i++)
-        fprintf(fp, "%s%.17g", i ? ", " : "", v[i]);
-    fprintf(fp, "]\n");
-}
-
 /* true.yaml (the truth's K, dist and relative pose) and true.yaml's experiment with the
  * true offsets, beside synth's files */
 static int write_true_experiment(json_t *truth, const char *dir, char *yaml, size_t n)
 {
-    json_t *cams = json_object_get(truth, "cameras");
-    double K[2][9], D[2][5], R[2][3][3], t[2][3], off[2], Rs[9], T[3];
-    for (int c = 0; c < 2; c++) {
-        json_t *cam = json_array_get(cams, (size_t)c);
-        for (int i = 0; i < 3; i++) {
-            for (int j = 0; j < 3; j++) {
-                K[c][i * 3 + j] = jnum(json_array_get(json_object_get(cam, "K"), (size_t)i), (size_t)j);
-                R[c][i][j] = jnum(json_array_get(json_object_get(cam, "R"), (size_t)i), (size_t)j);
-            }
-            t[c][i] = jnum(json_object_get(cam, "t"), (size_t)i);
-        }
-        for (int i = 0; i < 5; i++)
-            D[c][i] = jnum(json_object_get(cam, "dist"), (size_t)i);
-        off[c] = json_number_value(json_object_get(cam, "start_offset_frames"));
-    }
-    for (int i = 0; i < 3; i++) /* x2 = R x1 + T: R = R2 R1^T, T = t2 - R t1 */
-        for (int j = 0; j < 3; j++) {
-            Rs[i * 3 + j] = 0;
-            for (int k = 0; k < 3; k++)
-                Rs[i * 3 + j] += R[1][i][k] * R[0][j][k];
-        }
-    for (int i = 0; i < 3; i++) {
-        T[i] = t[1][i];
-        for (int k = 0; k < 3; k++)
-            T[i] -= Rs[i * 3 + k] * t[0][k];
-    }
-    char path[1200];
-    snprintf(path, sizeof path, "%s/true.yaml", dir);
-    FILE *fp = fopen(path, "w");
-    if (!fp)
+    double off[2];
+    if (ts_write_true_stereo(truth, dir, 640, 480, off))
         return -1;
-    fprintf(fp, "%%YAML:1.0\n---\nimage_width: 640\nimage_height: 480\n");
-    put_matrix(fp, "M1", 3, 3, K[0]);
-    put_matrix(fp, "D1", 1, 5, D[0]);
-    put_matrix(fp, "M2", 3, 3, K[1]);
-    put_matrix(fp, "D2", 1, 5, D[1]);
-    put_matrix(fp, "R", 3, 3, Rs);
-    put_matrix(fp, "T", 3, 1, T);
-    fclose(fp);
     snprintf(yaml, n, "%s/true_experiment.yaml", dir);
-    fp = fopen(yaml, "w");
+    FILE *fp = fopen(yaml, "w");
     if (!fp)
         return -1;
     /* synth's frame k is at (k + start_offset)/fps; capture's offset is -start_offset */

@@ -20,6 +20,7 @@
 
 #include "analysis/analysis.h"
 #include "tests/harness.h"
+#include "tests/track/true_stereo.h"
 #include "track/track_pipeline.h"
 
 #define SAMPLE "01_rod_slope45_stereo"
@@ -55,64 +56,18 @@ static json_t *load_truth(void)
 
 static double jnum(json_t *a, size_t i) { return json_number_value(json_array_get(a, i)); }
 
-static void write_matrix(FILE *fp, const char *name, int rows, int cols, const double *v)
-{
-    fprintf(fp, "%s: !!opencv-matrix\n   rows: %d\n   cols: %d\n   dt: d\n   data: [", name, rows, cols);
-    for (int i = 0; i < rows * cols; i++)
-        fprintf(fp, "%s%.17g", i ? ", " : "", v[i]);
-    fprintf(fp, "]\n");
-}
-
 /* The sample's experiment with the true calibration (a stereo file from the truth's K,
  * dist, R, t) and the true offsets (sync.offsets), in a folder of its own. */
 static int write_true_experiment(json_t *truth, const char *dir, char *yaml, size_t n)
 {
-    json_t *cams = json_object_get(truth, "cameras");
-    double K[2][9], D[2][5], R[2][3][3], t[2][3], off[2];
-    for (int c = 0; c < 2; c++) {
-        json_t *cam = json_array_get(cams, c);
-        for (int i = 0; i < 3; i++) {
-            for (int j = 0; j < 3; j++) {
-                K[c][i * 3 + j] = jnum(json_array_get(json_object_get(cam, "K"), i), j);
-                R[c][i][j] = jnum(json_array_get(json_object_get(cam, "R"), i), j);
-            }
-            t[c][i] = jnum(json_object_get(cam, "t"), i);
-        }
-        for (int i = 0; i < 5; i++)
-            D[c][i] = jnum(json_object_get(cam, "dist"), i);
-        off[c] = json_number_value(json_object_get(cam, "start_offset_frames"));
-    }
-    /* x2 = R x1 + T: R = R2 R1^T, T = t2 - R t1 */
-    double Rs[9], T[3];
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            Rs[i * 3 + j] = 0;
-            for (int k = 0; k < 3; k++)
-                Rs[i * 3 + j] += R[1][i][k] * R[0][j][k];
-        }
-    for (int i = 0; i < 3; i++) {
-        T[i] = t[1][i];
-        for (int k = 0; k < 3; k++)
-            T[i] -= Rs[i * 3 + k] * t[0][k];
-    }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/true.yaml", dir);
-    FILE *fp = fopen(path, "w");
-    if (!fp)
+    double off[2];
+    if (ts_write_true_stereo(truth, dir, 1280, 720, off))
         return -1;
-    fprintf(fp, "%%YAML:1.0\n---\nimage_width: 1280\nimage_height: 720\n");
-    write_matrix(fp, "M1", 3, 3, K[0]);
-    write_matrix(fp, "D1", 1, 5, D[0]);
-    write_matrix(fp, "M2", 3, 3, K[1]);
-    write_matrix(fp, "D2", 1, 5, D[1]);
-    write_matrix(fp, "R", 3, 3, Rs);
-    write_matrix(fp, "T", 3, 1, T);
-    fclose(fp);
     char s[4096];
     if (!realpath(th_root(), s)) /* the experiment lives elsewhere: absolute paths */
         return -1;
     snprintf(yaml, n, "%s/experiment.yaml", dir);
-    fp = fopen(yaml, "w");
+    FILE *fp = fopen(yaml, "w");
     if (!fp)
         return -1;
     /* synth: camera c's frame k is at t = (k + start_offset)/fps; capture's offset is
