@@ -283,12 +283,11 @@ TEST(test_coefficients_video_tilt_mu_s)
     run_study("tilt mu_s", th_accuracy() ? STUDY_SEEDS : 1, tilt_scene, tilt_extra);
 }
 
-/* make accuracy: RMS error/sigma 0.63 over the 6 seeds (0.50 before g's covariance
- * followed its residuals), so the study SKIPs with it: e_n's sigma (0.00017-0.00024)
- * is the sides' Monte Carlo (~0.0001), the calibration's (~0.0001) and the
- * estimated g's, which is added as independent of the side fits although both come
- * from the same frames and their slowly varying track errors (docs/coefficients.md,
- * docs/analysis.md); the first two alone would match the errors (RMS 0.00013). */
+/* make accuracy: RMS error/sigma 0.45 over 18 seeds (0.63 over 6 before the joint
+ * noise model), so the study SKIPs with it: e_n's sigma (0.00018-0.00036) is the
+ * joint draws' of g and both sides (the sides' v sigmas about twice their errors'
+ * scatter on these 39-40 frame windows) and the calibration's (~0.00007); the
+ * errors' RMS is ~0.0001 (docs/coefficients.md). */
 TEST(test_coefficients_video_drop_e_n)
 {
     run_study("drop e_n", th_accuracy() ? STUDY_SEEDS_LONG : 1, drop_scene, NULL);

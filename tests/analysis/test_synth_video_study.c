@@ -11,12 +11,13 @@
  * fraction): the error against truth.json and the pull (error / reported sigma).
  *
  * `make test`: 2 seeds (1 under sanitizers), each |pull| <= 3 and the fit better
- * than Houbolt. `make accuracy`: 12 seeds (each must track), the RMS
+ * than Houbolt. `make accuracy`: 20 seeds (issue #9: at least 20; each must track), the RMS
  * pull of each quantity within 0.7-1.5 (honest sigmas; a Gaussian's sample RMS
  * over 10 scatters by ~22%), the truth within 2 sigma for >= 90% of all, and the
  * fit's mean error below Houbolt's. ICV_STUDY_DIR=folder keeps each seed's
  * videos, calibration and tracks there and reuses them on the next run (only
  * the analysis runs again: for work on the analysis). */
+#include <gsl/gsl_cdf.h>
 #include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -236,10 +237,12 @@ analyse:;
     return 0;
 }
 
+/* missed_q: a quantity whose RMS pull out of 0.7-1.5 is a known miss (SKIP with
+ * why_missed), or -1 */
 static void study(int first_seed, int jitter, int missed_q, const char *why_missed)
 {
-    int tried = th_accuracy() ? 12 : th_sanitized() ? 1 : 2, seeds = 0, track_failed = 0;
-    seed_result r[12];
+    int tried = th_accuracy() ? 20 : th_sanitized() ? 1 : 2, seeds = 0, track_failed = 0;
+    seed_result r[20];
     double pull2[NQ] = {0}, err_fit[NQ] = {0}, err_h[NQ] = {0}, vf = 0, vh = 0;
     int inside = 0, worst_seed = 0, worst_q = 0;
     double worst = 0;
@@ -292,8 +295,14 @@ static void study(int first_seed, int jitter, int missed_q, const char *why_miss
            err_fit[1] / seeds, err_fit[2] / seeds, vf / seeds);
     printf("                    houbolt  e %.4f  ratio %.4f  loss %.4f  v_pre %.4f m/s\n", err_h[0] / seeds,
            err_h[1] / seeds, err_h[2] / seeds, vh / seeds);
-    /* every seed's error within 3 of its sigmas (the fast subset's check) */
-    ASSERT(fabs(worst) <= 3, "seed %d: %s off by %.2f sigma", worst_seed, names[worst_q], worst);
+    /* every seed's error within c of its sigmas: c = 3 for the fast subset's 6
+     * quantities (2 seeds), whose chance of one honest pull beyond it is 1.6%; for
+     * N quantities c keeps that chance (per quantity 1 - 0.984^(1/N)): 3.64 for the
+     * accuracy run's 60, where a fixed 3 would fail 15% of honest runs */
+    int nq = NQ * seeds;
+    double c = nq <= 6 ? 3.0 : gsl_cdf_ugaussian_Qinv(0.5 * (1 - pow(1 - 0.016, 1.0 / nq)));
+    ASSERT(fabs(worst) <= c, "seed %d: %s off by %.2f sigma (limit %.2f over %d quantities)", worst_seed,
+           names[worst_q], worst, c, nq);
     /* solver.md sec. 5, issue #9: Houbolt is worse than the fit: in v_pre and in
      * e, impulse ratio and loss together (on one seed Houbolt's e alone can be
      * lucky: seed 101, 0.0007 against 0.0023); over the accuracy run's seeds in
@@ -313,34 +322,33 @@ static void study(int first_seed, int jitter, int missed_q, const char *why_miss
             double rms = sqrt(pull2[q] / seeds);
             ASSERT(q == missed_q || (rms >= 0.7 && rms <= 1.5), "%s: RMS pull %.2f outside 0.7-1.5", names[q], rms);
         }
-        double rms = sqrt(pull2[missed_q] / seeds);
+        double rms = missed_q >= 0 ? sqrt(pull2[missed_q] / seeds) : 1;
         if (!(rms >= 0.7 && rms <= 1.5))
             SKIP("%s: RMS pull %.2f outside 0.7-1.5 (%s; e %.2f, impulse ratio %.2f, loss %.2f)", names[missed_q], rms,
                  why_missed, sqrt(pull2[0] / seeds), sqrt(pull2[1] / seeds), sqrt(pull2[2] / seeds));
     }
 }
 
-/* Target missed, kept (docs/analysis.md): on one trajectory the loss fraction's
- * sigma is conservative, RMS pull 0.57 over seeds 101-112 (e 0.74, impulse ratio
- * 0.97, 36 of 36 within 2 sigma). Released differently each seed (below) the
- * loss's pull is 1.09: what one trajectory's seeds share (the same poses, hence
- * the same pose-dependent track errors, ~27% of the residuals' variance common
- * to all 12 seeds) is counted in each seed's sigma, as it must be, but does not
- * scatter from seed to seed. */
+/* make accuracy, seeds 101-120: RMS pull e 0.91, impulse ratio 1.23, loss 0.79, 57
+ * of 60 within 2 sigma. On the first 12 alone, before a side's window stopped
+ * shrinking where its misfit is not at the far end (impact_measure.c), the loss
+ * was 0.57: one trajectory's seeds share the poses, hence the pose-dependent track
+ * errors (~27% of the residuals' variance common to all), which every seed's sigma
+ * counts but which do not scatter from seed to seed. */
 TEST(test_synth_video_study_uncertainty_and_houbolt)
 {
-    study(101, 0, 2, "one trajectory: its shared track errors are in every sigma, not in the seeds' scatter");
+    study(101, 0, -1, NULL);
 }
 
-/* The same over 12 seeds whose release also moves (jitter): the pose-dependent
+/* The same over 20 seeds whose release also moves (jitter): the pose-dependent
  * track errors, the same on every seed of one trajectory, then vary as between
  * repeats of one experiment. make accuracy only (each seed renders, ~30 s). */
 TEST(test_synth_video_study_released_differently_each_seed)
 {
     if (!th_accuracy())
-        SKIP("make accuracy only (renders 12 seeds)");
-    /* Target missed, kept: the impulse ratio's sigma is small, RMS pull 1.55 (e
-     * 0.99, loss 1.09, 33 of 36 within 2 sigma): the tracked frame is turned 2-9e-4
+        SKIP("make accuracy only (renders 20 seeds)");
+    /* Target missed, kept: the impulse ratio's sigma is small, RMS pull 1.55 over
+     * seeds 201-220 (e 1.23, loss 1.03, 55 of 60 within 2 sigma): the tracked frame is turned 2-9e-4
      * rad against the truth by the markers' 2D biases and the sync offset's
      * (docs/analysis.md), which no sigma carries; the surface frame's own error is
      * within its sigma (calib/surface_uncertainty.c) */
