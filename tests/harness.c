@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -141,6 +142,15 @@ const char *th_shared(const char *rel)
 
 int th_accuracy(void) { return getenv("ICV_ACCURACY") != NULL; }
 int th_sanitized(void) { return getenv("ICV_SANITIZED") != NULL; }
+
+double th_uniform(uint64_t seed, uint64_t k)
+{
+    uint64_t h = seed * 0x9E3779B97F4A7C15u + k * 0xBF58476D1CE4E5B9u; /* splitmix64's finaliser */
+    h ^= h >> 31;
+    h *= 0x94D049BB133111EBu;
+    h ^= h >> 29;
+    return (double)(h >> 11) / 9007199254740992.0 - 0.5;
+}
 
 static void slurp(const char *path, char *out, size_t n)
 {

@@ -10,6 +10,7 @@
 #define ICV_TEST_HARNESS_H
 
 #include <math.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -103,5 +104,18 @@ const char *th_root(void);         /* the repository's root */
 const char *th_shared(const char *rel);
 int th_accuracy(void);             /* `make accuracy`: run the long studies */
 int th_sanitized(void);            /* running under ASan+UBSan (slower) */
+/* A deterministic number in [-0.5, 0.5) from (seed, k): a test's per-seed jitter */
+double th_uniform(uint64_t seed, uint64_t k);
+
+/* The contract's rod with three band markers as a synth scenario's body block
+ * (YAML, string literal to paste into a scenario's text) */
+#define TH_ROD_BODY_YAML                                                                                           \
+    "body:\n"                                                                                                      \
+    "  mass: 0.169\n"                                                                                              \
+    "  inertia: [[1.312e-3, 0, 0], [0, 7.7e-6, 0], [0, 0, 1.312e-3]]\n"                                            \
+    "  markers: [[0, 0.127, 0], [0, 0, 0], [0, -0.127, 0]]\n"                                                      \
+    "  marker_diameter: 0.012\n"                                                                                   \
+    "  marker_style: band\n"                                                                                       \
+    "  shape: {type: capsule, axis: [0, 1, 0], length: 0.3048, radius: 0.009525}\n"
 
 #endif

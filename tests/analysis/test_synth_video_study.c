@@ -33,13 +33,7 @@ static const char *SCENARIO =
     "downhill: [1, 0, 0]\n"
     "duration: 0.3\n"
     "max_impacts: 1\n"
-    "body:\n"
-    "  mass: 0.169\n"
-    "  inertia: [[1.312e-3, 0, 0], [0, 7.7e-6, 0], [0, 0, 1.312e-3]]\n"
-    "  markers: [[0, 0.127, 0], [0, 0, 0], [0, -0.127, 0]]\n"
-    "  marker_diameter: 0.012\n"
-    "  marker_style: band\n"
-    "  shape: {type: capsule, axis: [0, 1, 0], length: 0.3048, radius: 0.009525}\n"
+    TH_ROD_BODY_YAML
     "model: {restitution: stronge, mu: 0.15, e_n: 0.45}\n"
     "release:\n"
     "  time: 0.04\n"
@@ -122,13 +116,8 @@ static int run_seed(int seed, int jitter, seed_result *r)
     /* the release moved by the seed (jitter): +-2 cm across and down the slope,
      * +-0.1 rad about the normal and in the rod's tilt; 0 for the noise-only study */
     double u[4];
-    for (int k = 0; k < 4; k++) { /* uniform in [-0.5, 0.5): a 64-bit mix of (seed, k) */
-        uint64_t h = (uint64_t)seed * 0x9E3779B97F4A7C15u + (uint64_t)k * 0xBF58476D1CE4E5B9u;
-        h ^= h >> 31;
-        h *= 0x94D049BB133111EBu;
-        h ^= h >> 29;
-        u[k] = jitter ? (double)(h >> 11) / 9007199254740992.0 - 0.5 : 0;
-    }
+    for (int k = 0; k < 4; k++)
+        u[k] = jitter ? th_uniform((uint64_t)seed, (uint64_t)k) : 0;
     snprintf(text, sizeof text, SCENARIO, seed, 0.04 * u[0], 0.04 * u[1], 0.2 * u[2], 0.7854 + 0.2 * u[3]);
     FILE *kept = getenv("ICV_STUDY_DIR") ? fopen(tracks, "r") : NULL;
     if (kept) {
