@@ -380,8 +380,8 @@ typedef struct {
 
 /* mu_k from a body sliding down the surface (Han Sun eqs. 4.35-4.38, done by a
  * fit): the centre of mass along the downhill direction (gravity's part in the
- * surface plane, g in the surface frame, m/s^2, with g_sd its 1-sigma per axis or
- * NULL) is fitted by s0 + v0 t + a t^2/2 over the sliding frames, chosen
+ * surface plane, g in the surface frame, m/s^2, taken as exact) is fitted by
+ * s0 + v0 t + a t^2/2 over the sliding frames, chosen
  * automatically (from the start of motion until it stops or the track ends), and
  * mu_k = tan(theta) - a / (|g| cos(theta)) with theta the incline angle from g.
  * The fit's sigmas come from its residuals (their scatter and their correlation
@@ -389,23 +389,19 @@ typedef struct {
  * sets the thresholds that find the sliding frames. A significant cubic term is a
  * warning: the acceleration is not constant (mu depends on speed, or the body rolls
  * or rocks). Fails when no motion is found. */
-int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, const icv_vec3 *g_sd,
-                               double marker_sigma, analysis_coefficient *out, icv_err *err);
+int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, double marker_sigma,
+                               analysis_coefficient *out, icv_err *err);
 
 /* The same over the frames from t_from on (s, experiment clock): the body is sliding
  * there already (it landed on the incline just before), so the sliding frames start
  * at the first of them and end where it stops or the track ends. -INFINITY: as
- * analysis_coefficient_slide (from rest). g_sd given: |g|'s 1-sigma enters mu_k's too
- * (a/g: the acceleration and gravity from different frames, independent). */
-int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, const icv_vec3 *g_sd,
-                                     double marker_sigma, double t_from, analysis_coefficient *out, icv_err *err);
-
-/* The same with g's full covariance g_cov ((m/s^2)^2, surface frame; NULL: g exact):
- * theta's and |g|'s sigmas and their covariance by first order (J g_cov J^T), and
- * mu_k's sigma from them (issue #11: g from one flight has correlated axes). */
-int analysis_coefficient_slide_after_cov(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g,
-                                         const double g_cov[3][3], double marker_sigma, double t_from,
-                                         analysis_coefficient *out, icv_err *err);
+ * analysis_coefficient_slide (from rest). g_cov, g's covariance ((m/s^2)^2, surface
+ * frame; NULL: g exact): theta's and |g|'s sigmas and their covariance by first order
+ * (J g_cov J^T), and mu_k's sigma from them (issue #11: g from one flight has
+ * correlated axes; the acceleration and gravity from different frames, independent). */
+int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g,
+                                     const double g_cov[3][3], double marker_sigma, double t_from,
+                                     analysis_coefficient *out, icv_err *err);
 
 /* A slide's incline from the free flight before the body lands on it (the body
  * dropped or tossed onto the incline): the frames from the release (a hold in the air

@@ -123,14 +123,14 @@ int analysis_flight_noise_from_sides(const posed_frame *pf, const side_fit *pre,
                                      const icv_vec3 *g, double com_sigma, analysis_flight_noise *nz);
 
 /* analysis_gravity_from_flight, also filling noise (allocated for n frames by
- * analysis_flight_noise_alloc; may be NULL): g's weights and the noise of its
- * phases, from which g_cov is computed. */
+ * analysis_flight_noise_alloc; may be NULL): g's weights (every other frame's
+ * zero) and the noise of its phases, from which g_cov is computed. */
 int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const int *cand, int nc, double sigma,
                                        icv_vec3 *g, icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info,
                                        analysis_flight_noise *noise, icv_err *err);
 
-/* g's covariance (m/s^2)^2 under nz (zero when g is given). */
-void analysis_flight_noise_g_cov(const analysis_flight_noise *nz, double g_cov[3][3]);
+/* g's covariance (m/s^2)^2 under nz (zero when g is given). -1 out of memory. */
+int analysis_flight_noise_g_cov(const analysis_flight_noise *nz, double g_cov[3][3]);
 
 /* The covariance of (g, pre p, pre v, post p, post v) (3 each, surface frame; m/s^2,
  * m, m/s; the sides' states at their t_ref, each given the estimated g) under the
@@ -180,7 +180,8 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
                       const analysis_params *prm, const double (*cov15)[15], analysis_impact *imp);
 
 /* Adds the calibration's uncertainty c (where known) and, when g was estimated
- * (g_cov its covariance, (m/s^2)^2), the estimate's, to the impact's sigmas, and
+ * (g_cov its covariance, (m/s^2)^2; NULL when g's error is already in the Monte
+ * Carlo's joint draws), the estimate's, to the impact's sigmas, and
  * fills its sd_calib (the calibration's part), by measuring it again in a surface
  * frame off by each 1-sigma error and with g off by each independent 1-sigma error
  * of g_cov (calib_sd.c). */

@@ -129,7 +129,7 @@ int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, cons
      * offset); 5-7: the estimated gravity's, the columns of its covariance's
      * Cholesky factor (g's error is not isotropic: impact_find.c) */
     icv_vec3 g_err[3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-    if (g_estimated)
+    if (g_estimated && g_cov) /* NULL: g's error is in the Monte Carlo's joint draws */
         g_errors(g_cov, g_err);
     const double sd[8] = {c->scale_rel, c->tilt, c->tilt, c->heading, c->offset, icv_v3_norm(g_err[0]),
                           icv_v3_norm(g_err[1]), icv_v3_norm(g_err[2])};

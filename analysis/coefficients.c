@@ -66,20 +66,10 @@ static int poly_fit(const double *t, const double *s, const int *f, int n, doubl
     return rc;
 }
 
-int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, const icv_vec3 *g_sd,
-                               double marker_sigma, analysis_coefficient *out, icv_err *err)
+int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, double marker_sigma,
+                               analysis_coefficient *out, icv_err *err)
 {
-    return analysis_coefficient_slide_after(tr, b, g, g_sd, marker_sigma, -INFINITY, out, err);
-}
-
-int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, const icv_vec3 *g_sd,
-                                     double marker_sigma, double t_from, analysis_coefficient *out, icv_err *err)
-{
-    double cov[3][3] = {{0}};
-    if (g_sd)
-        cov[0][0] = g_sd->x * g_sd->x, cov[1][1] = g_sd->y * g_sd->y, cov[2][2] = g_sd->z * g_sd->z;
-    return analysis_coefficient_slide_after_cov(tr, b, g, g_sd ? (const double(*)[3])cov : NULL, marker_sigma, t_from,
-                                                out, err);
+    return analysis_coefficient_slide_after(tr, b, g, NULL, marker_sigma, -INFINITY, out, err);
 }
 
 /* theta = atan2(|g_t|, -g_y) and |g| from g (surface frame), first order: their
@@ -104,7 +94,7 @@ static void incline_from_g_cov(icv_vec3 g, const double cov[3][3], double *theta
 
 static void slide_sd(analysis_coefficient *c, double g, double cov_theta_g);
 
-int analysis_coefficient_slide_after_cov(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g,
+int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g,
                                          const double g_cov[3][3], double marker_sigma, double t_from,
                                          analysis_coefficient *out, icv_err *err)
 {

@@ -97,7 +97,7 @@ static int measure_one(const icv_experiment *e, const char *tracks_path, const c
             analysis_slide_flight fl;
             rc = analysis_slide_flight_gravity(&tr, &b, prm.pos_sigma, &fl, err);
             if (!rc)
-                rc = analysis_coefficient_slide_after_cov(&tr, &b, fl.g, (const double(*)[3])fl.g_cov, prm.pos_sigma,
+                rc = analysis_coefficient_slide_after(&tr, &b, fl.g, (const double(*)[3])fl.g_cov, prm.pos_sigma,
                                                           fl.t_slide, c, err);
             if (!rc) {
                 snprintf(c->incline_method, sizeof c->incline_method, "flight");
@@ -105,7 +105,7 @@ static int measure_one(const icv_experiment *e, const char *tracks_path, const c
                 c->incline_last = fl.last_frame;
             }
         } else {
-            rc = analysis_coefficient_slide(&tr, &b, g, NULL, prm.pos_sigma, c, err);
+            rc = analysis_coefficient_slide(&tr, &b, g, prm.pos_sigma, c, err);
             if (!rc && level) {
                 snprintf(c->incline_method, sizeof c->incline_method, "level board");
                 analysis_coefficient_slide_incline_sd(c, icv_v3_norm(g), incline_sd);

@@ -11,8 +11,9 @@
  * independent between phases (an impact changes the pose, and with it the track
  * errors: after it the rod spins), the covariance of any two estimates is
  * exactly the sum over phases and modes of var_k d_k d_k^T h1^T C(rho_k) h2: the
- * OLS "sandwich", no independence of g and the sides assumed. So g's error and the sides' share their frames as they really do (an
- * error taken up by g moves both sides' states with it), and a slow track error
+ * OLS "sandwich", no independence of g and the sides assumed. So g's error and
+ * the sides' share their frames as they really do (an error taken up by g moves
+ * both sides' states with it), and a slow track error
  * counts once, not once in g's inflation and again in each side's (the asymptotic
  * (1 + rho) / (1 - rho) inflation over-counts for a window as short as the
  * correlation). C(rho) h costs O(n): a forward and a backward exponential filter. */
@@ -20,6 +21,21 @@
 #include <string.h>
 
 #include "analysis/analysis_internal.h"
+
+/* out = C(rho) x over 0..m-1, C_ij = rho^|i-j|: a forward and a backward
+ * exponential filter (out must not be x) */
+static void ar1_filter(const double *x, int m, double rho, double *out)
+{
+    double f = 0, b = 0;
+    for (int i = 0; i < m; i++) {
+        f = x[i] + rho * f;
+        out[i] = f;
+    }
+    for (int i = m - 1; i >= 0; i--) {
+        b = x[i] + rho * b;
+        out[i] += b - x[i];
+    }
+}
 
 /* out = C(rho) h over the frames of segment sg (in index order), C_ij =
  * rho^|i-j| counted in that segment's frames; 0 elsewhere */
@@ -156,34 +172,15 @@ static void design_basis(const double *t, int m, int n_par, double *q)
  * the superdiagonal, P = q q^T; O(m n_par^2) through C's and U's actions */
 static void expected_sums(const double *q, int m, int n_par, double rho, double *ss, double *lag, double *work)
 {
-    double *cq = work, *ucq = work + (size_t)3 * m, *cuq = work + (size_t)6 * m;
+    double *cq = work, *ucq = work + (size_t)3 * m, *cuq = work + (size_t)6 * m, *uc = work + (size_t)9 * m;
     for (int j = 0; j < n_par; j++) {
         const double *c = q + (size_t)j * m;
-        double f = 0, b = 0;
-        for (int i = 0; i < m; i++) { /* C c */
-            f = c[i] + rho * f;
-            cq[j * m + i] = f;
-        }
-        for (int i = m - 1; i >= 0; i--) {
-            b = c[i] + rho * b;
-            cq[j * m + i] += b - c[i];
-        }
-        for (int i = 0; i < m; i++) { /* U C c (U x)_i = x_i+1 */
+        ar1_filter(c, m, rho, cq + (size_t)j * m); /* C c */
+        for (int i = 0; i < m; i++) {               /* U C c and U c, (U x)_i = x_i+1 */
             ucq[j * m + i] = i + 1 < m ? cq[j * m + i + 1] : 0;
+            uc[i] = i + 1 < m ? c[i + 1] : 0;
         }
-        /* C U c: U c first */
-        f = 0;
-        b = 0;
-        for (int i = 0; i < m; i++) {
-            double uc = i + 1 < m ? c[i + 1] : 0;
-            f = uc + rho * f;
-            cuq[j * m + i] = f;
-        }
-        for (int i = m - 1; i >= 0; i--) {
-            double uc = i + 1 < m ? c[i + 1] : 0;
-            b = uc + rho * b;
-            cuq[j * m + i] += b - uc;
-        }
+        ar1_filter(uc, m, rho, cuq + (size_t)j * m); /* C U c */
     }
     double tr_pc = 0, tr_puc = 0, tr_upc = 0, tr_pupc = 0;
     for (int j = 0; j < n_par; j++) {
@@ -207,13 +204,11 @@ static void expected_sums(const double *q, int m, int n_par, double rho, double 
     *lag = (m - 1) * rho - tr_puc - tr_upc + tr_pupc;
 }
 
-/* A residual series x[0..m-1] of a fit with basis q: the AR(1) noise (variance,
- * rho) whose expected residual sums are the observed ones. The residuals' own
- * lag-1 correlation and scatter both understate correlated noise (the fit takes
- * up its slow part): on 30-frame phases with rho 0.6 the plain estimates gave
- * sigmas 25-35% small (test_flight_noise.c). Bisection on rho in [0, 0.95]. */
 /* The AR(1) correlation whose fit (basis q) leaves the expected lag-1 to lag-0
- * ratio `target` in its residuals: bisection on rho in [0, 0.95] */
+ * ratio `target` in its residuals: bisection on rho in [0, 0.95]. The residuals'
+ * own lag-1 correlation and scatter both understate correlated noise (the fit
+ * takes up its slow part): on 30-frame phases with rho 0.6 they gave sigmas 25-35%
+ * small (test_flight_noise.c). */
 static double rho_for_ratio(double target, const double *q, int m, int n_par, double *work)
 {
     double lo = 0, hi = 0.95, es, el;
@@ -242,7 +237,7 @@ void analysis_flight_noise_add(analysis_flight_noise *nz, const int *frames, con
     int sg = nz->n_seg++;
     for (int i = 0; i < m; i++)
         nz->seg[frames[i]] = sg;
-    double *q = malloc(sizeof *q * (size_t)m * (3 + 9 + 1));
+    double *q = malloc(sizeof *q * (size_t)m * (3 + 1 + 10)); /* basis, series, expected_sums' work */
     int ok = q && n_par <= 3 && analysis_residual_modes(r, m, m - n_par, nz->mode[sg]);
     if (ok) {
         /* each direction's correlation and variance, corrected for what the fit
@@ -328,12 +323,10 @@ int analysis_flight_noise_from_sides(const posed_frame *pf, const side_fit *pre,
     return 0;
 }
 
-void analysis_flight_noise_g_cov(const analysis_flight_noise *nz, double g_cov[3][3])
+int analysis_flight_noise_g_cov(const analysis_flight_noise *nz, double g_cov[3][3])
 {
-    double *h[1] = {nz->h_g}, c[9];
-    if (sandwich(nz, h, 1, c))
-        memset(c, 0, sizeof c);
-    memcpy(&g_cov[0][0], c, sizeof c);
+    double *h[1] = {nz->h_g};
+    return sandwich(nz, h, 1, &g_cov[0][0]);
 }
 
 int analysis_flight_covariance(const posed_frame *pf, const analysis_flight_noise *nz, const side_fit *pre,

@@ -219,15 +219,18 @@ int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const int *
         for (int k = 0, off = 0; k < nph; off += ph[k].n, k++)
             analysis_flight_noise_add(nz, ph_ix[k], ph[k].t, r + off, ph[k].n, 3, sigma);
         analysis_flight_noise_close(nz);
+        memset(nz->h_g, 0, sizeof *nz->h_g * (size_t)nz->n);
         if (gravity_weights(ph, nph, (const int *const *)ph_ix, nz->h_g)) {
             memset(g_cov, 0, 9 * sizeof g_cov[0][0]); /* singular: cannot happen after the fit */
             for (int a = 0; a < 3; a++)
                 g_cov[a][a] = fit.g_sd.x * fit.g_sd.x;
-        } else {
-            analysis_flight_noise_g_cov(nz, g_cov);
+        } else if (analysis_flight_noise_g_cov(nz, g_cov)) {
+            rc = icv_err_set(err, ICV_ENOMEM, "gravity: out of memory");
         }
         analysis_flight_noise_free(&local);
         free(r);
+        if (rc)
+            goto done;
         fit.g_sd = icv_v3(sqrt(g_cov[0][0]), sqrt(g_cov[1][1]), sqrt(g_cov[2][2]));
     }
     *g_sd = fit.g_sd;
@@ -312,7 +315,7 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
          * free flight: runs of 3 or more frames at the clip's start or end whose
          * centre moves less than 4 sigma per frame are left out (the frame where the
          * motion starts is still at rest: the release comes after it). */
-        double sig = (tr->sigma ? prm.pos_sigma : prm.pos_sigma) / sqrt((double)b->tmpl.n_markers);
+        double sig = prm.pos_sigma / sqrt((double)b->tmpl.n_markers);
         int lo, hi;
         analysis_still_ends(pf, n, sig, &lo, &hi);
         if (lo > 0 || hi < n - 1) {
@@ -422,7 +425,7 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
         }
         /* the fit: g and both sides' states drawn jointly (they share frames), so
          * g's error is in the Monte Carlo and not added again below */
-        double cov15[15][15], no_g_cov[3][3] = {{0}};
+        double cov15[15][15];
         int joint = prm.method == ANALYSIS_FIT;
         if (joint && ((!res->g_estimated &&
                        analysis_flight_noise_from_sides(pf, &pre, &post, &res->g, com_sigma, &noise)) ||
@@ -433,8 +436,7 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
         analysis_measure(b, &res->g, &pre, &post, t_star, &prm, joint ? (const double(*)[15])cov15 : NULL, &imp);
         imp.t_meet = analysis_contact_instant(b, &post, &res->g, t_star, pf[cand[c]].t - 2 * period,
                                               pf[cand[c]].t + 2 * period);
-        if ((rc = analysis_calib_propagate(pf, b, &res->g, joint ? (const double(*)[3])no_g_cov
-                                                                 : (const double(*)[3])res->g_cov,
+        if ((rc = analysis_calib_propagate(pf, b, &res->g, joint ? NULL : (const double(*)[3])res->g_cov,
                                            res->g_estimated, &pre, &post, com_sigma, &prm.calib, &imp, err)))
             goto done;
         res->impacts[res->n_impacts++] = imp;

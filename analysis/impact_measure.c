@@ -317,14 +317,12 @@ void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const si
 }
 
 /* the lower-triangular factor of a side's (p, v) covariance without the joint
- * model (Houbolt's differences): its own sigmas, independent */
+ * model (Houbolt's differences, states at their frames): their velocity sigmas */
 static void side_chol_pv(const side_fit *s, double L[6][6])
 {
     double c[6][6] = {{0}};
-    for (int a = 0; a < 3; a++) {
-        c[a][a] = s->fixed ? 0 : icv_v3_get(s->p_sd, a) * icv_v3_get(s->p_sd, a);
+    for (int a = 0; a < 3; a++)
         c[3 + a][3 + a] = icv_v3_get(s->v_sd, a) * icv_v3_get(s->v_sd, a);
-    }
     chol6(c, L);
 }
 
@@ -481,7 +479,6 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
             draw6(rng, Mpost, &x[3], &x[4]);
         }
         draw_state(rng, &tpre, x[1], x[2], pre->fixed ? zero : x[0], Lpre, &a);
-
         draw_state(rng, &tpost, x[3], x[4], post->fixed ? zero : x[0], Lpost, &q);
         double dt = 0;
         if (move_instant) {

@@ -96,7 +96,7 @@ static double slide_study(double sigma, double rho, double prior, double *worst,
         icv_vec3 g;
         slide_tracks(20 * M_PI / 180, 0.25, 0.2, 0.7, sigma, 40 + (unsigned long)k, &b, mk, 3, &tr, &g);
         analysis_coefficient c;
-        int rc = analysis_coefficient_slide(&tr, &b, g, NULL, prior, &c, &err);
+        int rc = analysis_coefficient_slide(&tr, &b, g, prior, &c, &err);
         analysis_tracks_free(&tr);
         if (rc) {
             th_fail(__FILE__, __LINE__, "seed %d: %s", k, err.msg);
@@ -155,7 +155,7 @@ TEST(test_slide_without_motion_fails_saying_how_far_it_moved)
     icv_vec3 g;
     slide_tracks(20 * M_PI / 180, 0.25, 5.0, 0.5, 2e-4, 1, &b, mk, 3, &tr, &g); /* released after the clip */
     analysis_coefficient c;
-    int rc = analysis_coefficient_slide(&tr, &b, g, NULL, 2e-4, &c, &err);
+    int rc = analysis_coefficient_slide(&tr, &b, g, 2e-4, &c, &err);
     analysis_tracks_free(&tr);
     ASSERT_EQ_INT(rc, ICV_ENOTFOUND);
     ASSERT_STR_CONTAINS(err.msg, "no motion found along the slope");
@@ -217,7 +217,7 @@ TEST(test_slide_with_speed_dependent_friction_is_flagged)
     slide_tracks(20 * M_PI / 180, 0.25, 0.2, 0.7, 2e-4, 7, &b, mk, 3, &tr, &g);
     slide_jerk = 0;
     analysis_coefficient c;
-    int rc = analysis_coefficient_slide(&tr, &b, g, NULL, 2e-4, &c, &err);
+    int rc = analysis_coefficient_slide(&tr, &b, g, 2e-4, &c, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT_EQ_INT(c.n_warnings, 1);
@@ -477,7 +477,7 @@ static void flight_study(double toss, double hold, int first_lo, int first_hi, i
         analysis_coefficient c;
         int rc = analysis_slide_flight_gravity(&tr, &b, 1e-4, &fl, &err);
         if (!rc)
-            rc = analysis_coefficient_slide_after_cov(&tr, &b, fl.g, (const double(*)[3])fl.g_cov, 1e-4, fl.t_slide,
+            rc = analysis_coefficient_slide_after(&tr, &b, fl.g, (const double(*)[3])fl.g_cov, 1e-4, fl.t_slide,
                                                       &c, &err);
         analysis_tracks_free(&tr);
         ASSERT(rc == 0, "seed %d: %s", k, err.msg);

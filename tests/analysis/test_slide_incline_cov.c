@@ -1,6 +1,6 @@
 /* test_slide_incline_cov.c: a slide's incline and |g| from one flight's g with its
  * full covariance (issue #11): theta's, |g|'s and mu_k's first-order sigmas
- * (analysis_coefficient_slide_after_cov) against g drawn from that covariance. */
+ * (analysis_coefficient_slide_after) against g drawn from that covariance. */
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -45,7 +45,7 @@ TEST(test_slide_incline_sigma_from_full_gravity_covariance)
         for (int j = 0; j < 3; j++)
             gsl_matrix_set(L, (size_t)i, (size_t)j, cov[i][j] = r[i][j] * sd[i] * sd[j]);
     analysis_coefficient c;
-    int rc = analysis_coefficient_slide_after_cov(&tr, &b, g, (const double(*)[3])cov, 2e-4, 0, &c, &err);
+    int rc = analysis_coefficient_slide_after(&tr, &b, g, (const double(*)[3])cov, 2e-4, 0, &c, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT_NEAR(c.value, mu, 0.01); /* the fit itself: 0.1 mm of noise over 60 frames */
