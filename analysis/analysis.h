@@ -188,6 +188,9 @@ typedef struct {
                              many sigma confirms an impact (default 10) */
     int mc_samples;       /* Monte Carlo draws for derived uncertainties (default 400) */
     int method;           /* ANALYSIS_FIT (default) or ANALYSIS_HOUBOLT */
+    int keep_outlier_frames; /* 1: no frame is left out as an outlier (default 0:
+                             a frame off the motion on both sides is, see
+                             analysis_run) */
     analysis_calib_sd calib; /* the calibration's uncertainty where known (default
                              all 0: unknown) */
 } analysis_params;
@@ -253,11 +256,16 @@ typedef struct {
 } analysis_impact;
 
 #define ANALYSIS_MAX_IMPACTS 16
+#define ANALYSIS_MAX_OUTLIER_FRAMES 32
 
 typedef struct {
     int n_poses;              /* frames with a pose */
     int held_frames;          /* poses left out as a body at rest at the clip's start
                                  or end (held before release, or landed) */
+    int n_outlier_frames;     /* frames left out as outliers (a single frame off the
+                                 motion), the first ANALYSIS_MAX_OUTLIER_FRAMES of
+                                 them by frame number in outlier_frame */
+    long outlier_frame[ANALYSIS_MAX_OUTLIER_FRAMES];
     icv_vec3 g, g_sd;         /* m/s^2, surface frame: the gravity used */
     int g_estimated;          /* 1: from free flight (gravity: auto) */
     int n_impacts;
@@ -272,7 +280,12 @@ typedef struct {
 /* Finds every impact in the tracks and measures each (issue #9 items 2-5).
  * gravity: a given vector (m/s^2, surface frame) or NULL to estimate it from the
  * free-flight phases. Fails with ICV_ENOTFOUND naming the smallest gap when there
- * is no impact, and ICV_EINVAL when an impact has too few frames on a side. */
+ * is no impact, and ICV_EINVAL when an impact has too few frames on a side.
+ * A single frame off the motion (all its markers moved together: the pose fit
+ * cannot see it) is left out with a warning and listed in res->outlier_frame:
+ * off the predictions from the two frames before it and the two after it the
+ * same way, or off one of them with the next frame back on it, or, beside an
+ * impact, off its side's flight fitted without it (outlier_frames.c). */
 int analysis_run(const analysis_tracks *tr, const analysis_body *body, const icv_vec3 *gravity,
                  const analysis_params *params, analysis_result *res, icv_err *err);
 

@@ -67,6 +67,23 @@ int analysis_pose_frames(const analysis_tracks *tr, const analysis_body *b, cons
  * likewise at the end (n - 1 without a rest). impact_find.c. */
 void analysis_still_ends(const posed_frame *pf, int n, double com_sigma, int *lo, int *hi);
 
+/* Leaves out of pf[0..*n-1] (compacted in place, *n updated) every frame off the
+ * body's motion: its centre or attitude off the predictions from the two frames
+ * before it and from the two after it the same way, or off one with the next
+ * frame on the other side back on it, by more than 6 robust sigmas of those
+ * predictions (com_sigma, m, the nominal centre sigma, floors them). Frames
+ * between two frames within contact_gap (m) of the surface are not judged. rows:
+ * the dropped frames' rows in the tracks (the first max_rows). Returns how many
+ * were dropped, -1 out of memory. outlier_frames.c. */
+int analysis_outlier_frames(posed_frame *pf, int *n, const analysis_body *b, double com_sigma, double contact_gap,
+                            int *rows, int max_rows);
+
+/* 1 when the frame of window first..last next to the impact (last before it, or
+ * with post the first after) is off the rest of the window's flight (centre, g
+ * given) or attitude by more than 6 robust sigmas. outlier_frames.c. */
+int analysis_near_end_outlier(const posed_frame *pf, int first, int last, int post, const icv_vec3 *g,
+                              const analysis_body *b, double com_sigma);
+
 /* The lag-1 correlation of residuals r[0..n-1] (3 series, one per axis, in time
  * order), pooled over the axes and clipped to [0, 0.9]. */
 double analysis_lag1_correlation(const icv_vec3 *r, int n);

@@ -22,10 +22,24 @@ void analysis_params_default(analysis_params *p)
     p->jump_sigmas = 10;
     p->mc_samples = 400;
     p->method = ANALYSIS_FIT;
+    p->keep_outlier_frames = 0;
     memset(&p->calib, 0, sizeof p->calib);
 }
 
 static const icv_vec3 UP = {0, 1, 0};
+
+/* Keeps the frame numbers of frames left out as outliers (rows of tr) and says so. */
+static void note_outlier_frames(const analysis_tracks *tr, analysis_result *res, const int *rows, int k,
+                                const char *why)
+{
+    for (int i = 0; i < k; i++) {
+        long f = tr->frame[rows[i]];
+        if (res->n_outlier_frames < ANALYSIS_MAX_OUTLIER_FRAMES)
+            res->outlier_frame[res->n_outlier_frames] = f;
+        res->n_outlier_frames++;
+        icv_warn("frame %ld (t = %.5f s) is %s: left out as an outlier", f, tr->t[rows[i]], why);
+    }
+}
 
 double analysis_gap_at(const analysis_body *b, icv_mat3 R, icv_vec3 p)
 {
@@ -324,6 +338,28 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
             res->held_frames = tr->n_frames > 0 ? res->n_poses - n : 0;
         }
     }
+    double sigma = prm.pos_sigma;
+    if (tr->sigma) { /* the mean marker sigma of the tracks */
+        sigma = 0;
+        int cnt = 0;
+        for (int i = 0; i < tr->n_frames * tr->n_markers; i++)
+            if (tr->seen[i]) {
+                sigma += tr->sigma[i];
+                cnt++;
+            }
+        sigma = cnt ? sigma / cnt : prm.pos_sigma;
+    }
+    /* the centre of mass is the mean of several markers: its sigma is smaller */
+    double com_sigma = sigma / sqrt((double)b->tmpl.n_markers);
+    if (!prm.keep_outlier_frames) {
+        int rows[ANALYSIS_MAX_OUTLIER_FRAMES];
+        int k = analysis_outlier_frames(pf, &n, b, com_sigma, 5 * sigma, rows, ANALYSIS_MAX_OUTLIER_FRAMES);
+        if (k < 0) {
+            rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+            goto done;
+        }
+        note_outlier_frames(tr, res, rows, k, "off the motion the frames beside it agree on");
+    }
     if (n < 2 * prm.min_side_frames + 1) {
         rc = icv_err_set(err, ICV_EINVAL, "tracks: only %d of %d frames have enough markers for a pose", n,
                          tr->n_frames);
@@ -337,22 +373,15 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
         }
     double period = (pf[n - 1].t - pf[0].t) / (tr->frame[pf[n - 1].row] - tr->frame[pf[0].row]);
     double excl = 0.5 * (prm.exposure_s > 0 ? prm.exposure_s : period);
-    double sigma = prm.pos_sigma;
-    if (tr->sigma) { /* the median marker sigma of the tracks */
-        sigma = 0;
-        int cnt = 0;
-        for (int i = 0; i < tr->n_frames * tr->n_markers; i++)
-            if (tr->seen[i]) {
-                sigma += tr->sigma[i];
-                cnt++;
-            }
-        sigma = cnt ? sigma / cnt : prm.pos_sigma;
-    }
-    /* the centre of mass is the mean of several markers: its sigma is smaller */
-    double com_sigma = sigma / sqrt((double)b->tmpl.n_markers);
 
     int cand[ANALYSIS_MAX_IMPACTS * 2];
+    /* back here, with every impact measured again, when a frame beside an impact
+       turns out an outlier: it was in the gaps and gravity's fit too */
+restart:;
     int nc = find_candidates(pf, n, sigma, cand);
+    analysis_flight_noise_free(&noise);
+    res->n_impacts = 0;
+    res->g_estimated = 0;
     if (analysis_flight_noise_alloc(&noise, n)) {
         rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
         goto done;
@@ -380,6 +409,21 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
             int a0 = 0, a1 = 0, b0 = 0, b1 = 0;
             int npre = side_window(pf, n, t_star, excl, t_prev, t_star, 0, prm.max_side_frames, &a0, &a1);
             int npost = side_window(pf, n, t_star, excl, t_star, t_next, 1, prm.max_side_frames, &b0, &b1);
+            if (!prm.keep_outlier_frames) {
+                int k = npre > prm.min_side_frames && analysis_near_end_outlier(pf, a0, a1, 0, &res->g, b, com_sigma)
+                            ? a1
+                        : npost > prm.min_side_frames && analysis_near_end_outlier(pf, b0, b1, 1, &res->g, b, com_sigma)
+                            ? b0
+                            : -1;
+                if (k >= 0) {
+                    note_outlier_frames(tr, res, &pf[k].row, 1,
+                                        k == a1 ? "off its flight, the last before an impact"
+                                                : "off its flight, the first after an impact");
+                    memmove(pf + k, pf + k + 1, sizeof *pf * (size_t)(n - k - 1));
+                    n--;
+                    goto restart;
+                }
+            }
             if (npre < prm.min_side_frames || npost < prm.min_side_frames) {
                 too_few = 1;
                 snprintf(short_msg, sizeof short_msg,

@@ -1,8 +1,8 @@
 /* results_json.c: results.json, schema impactcv-results-1, exactly the
  * contract's keys (../shared/spec/contract.md), plus a few documented extras
  * (time_sd_s, t_meet_s, spin_observable, window frames, model notes, gravity_sd,
- * gravity_estimated, the calibration's propagated sigmas and their part in each
- * uncertainty). Non-finite numbers are written as null. */
+ * gravity_estimated, outlier_frames (the frames left out as outliers), the
+ * calibration's propagated sigmas and their part in each uncertainty). Non-finite numbers are written as null. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +98,10 @@ int analysis_results_write(const char *path, const char *experiment, const analy
     json_object_set_new(root, "gravity", vec(res->g));
     json_object_set_new(root, "gravity_sd", vec(res->g_sd));
     json_object_set_new(root, "gravity_estimated", json_boolean(res->g_estimated));
+    json_t *outl = json_array();
+    for (int i = 0; i < res->n_outlier_frames && i < ANALYSIS_MAX_OUTLIER_FRAMES; i++)
+        json_array_append_new(outl, json_integer(res->outlier_frame[i]));
+    json_object_set_new(root, "outlier_frames", outl);
     json_t *arr = json_array();
     for (int i = 0; i < res->n_impacts; i++)
         json_array_append_new(arr, impact(&res->impacts[i]));
