@@ -14,6 +14,7 @@
  * after a kink is further off the prediction than the frame itself, never back
  * on it. Frames between two frames in contact with the surface (sliding, rolling,
  * a blurred contact) are not judged against free flight at all. */
+#include <gsl/gsl_statistics_double.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,10 @@
 #define OUTLIER_SIGMAS 6.0
 /* "back on track" and "the same way": within this fraction of the frame's miss */
 #define AGREE 0.5
+/* the noise scale from the frames this many either side (an outlier spoils the
+   deviations of three frames of the 25) */
+#define SCALE_HALF 12
+#define SCALE_STRIDE 4
 
 enum { POS, ATT, N_KIND };
 
@@ -38,6 +43,8 @@ typedef struct {
     icv_vec3 l, r, el, er;
     double wl, wr;
     unsigned char has_l, has_r, has_el, has_er;
+    icv_vec3 s;                  /* the misses' robust sigma here, per axis */
+    unsigned char far_l, far_r;  /* l, r beyond OUTLIER_SIGMAS of it */
 } frame_dev;
 
 /* the centre's miss at pf[i].t of the ballistic path through frames a and b, g given */
@@ -118,20 +125,22 @@ static icv_vec3 median_acceleration(const posed_frame *pf, int n, double *buf)
     return g;
 }
 
-/* per axis: 1.4826 x the median absolute value of the l and r deviations (the
- * normal sigma of a one-frame-ahead prediction's miss), at least floor */
-static icv_vec3 robust_scale(const frame_dev *d, int n, double floor, double *buf)
+/* per axis: 1.4826 x the median absolute value of the l and r deviations of
+ * frames lo..hi (the normal sigma of a one-frame-ahead prediction's miss there),
+ * at least floor */
+static icv_vec3 robust_scale(const frame_dev *d, int lo, int hi, double floor, double *buf)
 {
     icv_vec3 s = {0, 0, 0};
     for (int ax = 0; ax < 3; ax++) {
         int m = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = lo; i <= hi; i++) {
             if (d[i].has_l)
                 buf[m++] = fabs(icv_v3_get(d[i].l, ax));
             if (d[i].has_r)
                 buf[m++] = fabs(icv_v3_get(d[i].r, ax));
         }
-        double v = m ? 1.4826 * analysis_median(buf, m) : 0;
+        /* GSL's quickselect: one scale per frame and axis, so no sort */
+        double v = m ? 1.4826 * gsl_stats_median(buf, 1, (size_t)m) : 0;
         icv_v3_set(&s, ax, fmax(v, floor));
     }
     return s;
@@ -142,24 +151,35 @@ static double scaled_norm(icv_vec3 v, icv_vec3 s)
     return icv_v3_norm(icv_v3(v.x / s.x, v.y / s.y, v.z / s.z));
 }
 
-/* How convincingly frame i is an outlier by this kind's deviations (scale s per
- * axis): the smallest of the ratios that make it one (the other side's
- * prediction's disagreement, or the next frame's miss, over the frame's own miss;
- * below AGREE), INFINITY when it is none. */
-static double outlier_ratio(const frame_dev *d, icv_vec3 s)
+/* Marks frame d's misses far: beyond OUTLIER_SIGMAS of the prediction's own
+ * sigma (its scale s per axis, from the evenly spaced frames: w / 6 is this
+ * prediction's variance against theirs). */
+static void mark_far(frame_dev *d, icv_vec3 s)
 {
-    /* the threshold on the prediction's own sigma: w / 6 is its variance against
-       the evenly spaced frames' that s was measured on */
-    double nl = d->has_l ? scaled_norm(d->l, s) : 0, nr = d->has_r ? scaled_norm(d->r, s) : 0;
-    int far_l = d->has_l && nl > OUTLIER_SIGMAS * sqrt(d->wl / 6);
-    int far_r = d->has_r && nr > OUTLIER_SIGMAS * sqrt(d->wr / 6);
-    double best = INFINITY, q;
+    d->s = s;
+    d->far_l = d->has_l && scaled_norm(d->l, s) > OUTLIER_SIGMAS * sqrt(d->wl / 6);
+    d->far_r = d->has_r && scaled_norm(d->r, s) > OUTLIER_SIGMAS * sqrt(d->wr / 6);
+}
+
+/* How convincingly frame i of d[0..n-1] is an outlier: the smallest of the ratios
+ * that make it one (the other side's prediction's disagreement, or the next
+ * frame's miss, over the frame's own miss; below AGREE), INFINITY when it is
+ * none. A side's prediction counts only when its nearer frame is on the
+ * prediction from the two beyond it: next to an outlier the prediction through it
+ * is spoilt, and beside an impact the spoilt one and the kink can agree. */
+static double outlier_ratio(const frame_dev *d, int i, int n)
+{
+    const frame_dev *f = &d[i];
+    icv_vec3 s = f->s;
+    int trust_l = !(i >= 1 && d[i - 1].far_l), trust_r = !(i + 1 < n && d[i + 1].far_r);
+    int far_l = f->far_l && trust_l, far_r = f->far_r && trust_r;
+    double nl = scaled_norm(f->l, s), nr = scaled_norm(f->r, s), best = INFINITY, q;
     if (far_l && far_r &&
-        (q = scaled_norm(icv_v3_sub(d->l, d->r), s) / scaled_norm(icv_v3_add(d->l, d->r), s)) < AGREE)
+        (q = scaled_norm(icv_v3_sub(f->l, f->r), s) / scaled_norm(icv_v3_add(f->l, f->r), s)) < AGREE)
         best = fmin(best, q);
-    if (far_l && d->has_el && (q = scaled_norm(d->el, s) / nl) < AGREE)
+    if (far_l && f->has_el && (q = scaled_norm(f->el, s) / nl) < AGREE)
         best = fmin(best, q);
-    if (far_r && d->has_er && (q = scaled_norm(d->er, s) / nr) < AGREE)
+    if (far_r && f->has_er && (q = scaled_norm(f->er, s) / nr) < AGREE)
         best = fmin(best, q);
     return best;
 }
@@ -220,11 +240,20 @@ int analysis_outlier_frames(posed_frame *pf, int *n_io, const analysis_body *b, 
         double best = INFINITY;
         for (int kind = 0; kind < kinds; kind++) {
             deviations(kind, pf, n, &mo, d);
-            icv_vec3 s = robust_scale(d, n, floor[kind], buf);
+            /* the noise where the frame is: a spinning body's blurred markers
+               after an impact scatter more than before it (a clip-wide scale
+               called a synth video rod's post-impact frame an outlier) */
+            icv_vec3 sc = {0, 0, 0};
+            for (int i = 0; i < n; i++) {
+                if (i % SCALE_STRIDE == 0) /* it changes slowly: every few frames */
+                    sc = robust_scale(d, i > SCALE_HALF ? i - SCALE_HALF : 0,
+                                      i + SCALE_HALF < n ? i + SCALE_HALF : n - 1, floor[kind], buf);
+                mark_far(&d[i], sc);
+            }
             for (int i = 0; i < n; i++) {
                 int in_contact = i >= 1 && i + 1 < n && fabs(pf[i - 1].gap) <= contact_gap &&
                                  fabs(pf[i + 1].gap) <= contact_gap;
-                double q = in_contact ? INFINITY : outlier_ratio(&d[i], s);
+                double q = in_contact ? INFINITY : outlier_ratio(d, i, n);
                 if (q < best) {
                     best = q;
                     worst = i;
