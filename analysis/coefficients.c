@@ -95,8 +95,8 @@ static void incline_from_g_cov(icv_vec3 g, const double cov[3][3], double *theta
 static void slide_sd(analysis_coefficient *c, double g, double cov_theta_g);
 
 int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g,
-                                         const double g_cov[3][3], double marker_sigma, double t_from,
-                                         analysis_coefficient *out, icv_err *err)
+                                     const double g_cov[3][3], double marker_sigma, double t_from,
+                                     analysis_coefficient *out, icv_err *err)
 {
     memset(out, 0, sizeof *out);
     snprintf(out->coefficient, sizeof out->coefficient, "mu_k");

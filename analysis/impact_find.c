@@ -410,11 +410,12 @@ restart:;
             int npre = side_window(pf, n, t_star, excl, t_prev, t_star, 0, prm.max_side_frames, &a0, &a1);
             int npost = side_window(pf, n, t_star, excl, t_star, t_next, 1, prm.max_side_frames, &b0, &b1);
             if (!prm.keep_outlier_frames) {
-                int k = npre > prm.min_side_frames && analysis_near_end_outlier(pf, a0, a1, 0, &res->g, b, com_sigma)
-                            ? a1
-                        : npost > prm.min_side_frames && analysis_near_end_outlier(pf, b0, b1, 1, &res->g, b, com_sigma)
-                            ? b0
-                            : -1;
+                int k = -1;
+                if (npre > prm.min_side_frames && analysis_near_end_outlier(pf, a0, a1, 0, &res->g, b, com_sigma))
+                    k = a1;
+                else if (npost > prm.min_side_frames &&
+                         analysis_near_end_outlier(pf, b0, b1, 1, &res->g, b, com_sigma))
+                    k = b0;
                 if (k >= 0) {
                     note_outlier_frames(tr, res, &pf[k].row, 1,
                                         k == a1 ? "off its flight, the last before an impact"

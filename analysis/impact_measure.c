@@ -219,17 +219,27 @@ static void chol6(const double cov[6][6], double L[6][6])
     analysis_cholesky(&cov[0][0], 6, &L[0][0]);
 }
 
-/* one draw of (attitude perturbation, omega perturbation) */
+/* one draw of n / 3 vectors (n <= 15) from the lower-triangular factor L (n x n,
+ * row-major) of their joint covariance */
+static void draw_vectors(gsl_rng *rng, const double *L, int n, icv_vec3 *x)
+{
+    double z[15], y[15] = {0};
+    for (int i = 0; i < n; i++)
+        z[i] = gsl_ran_gaussian_ziggurat(rng, 1.0);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j <= i; j++)
+            y[i] += L[n * i + j] * z[j];
+    for (int u = 0; u < n / 3; u++)
+        x[u] = icv_v3(y[3 * u], y[3 * u + 1], y[3 * u + 2]);
+}
+
+/* one draw of (attitude perturbation, omega perturbation), or of (p, v) */
 static void draw6(gsl_rng *rng, const double L[6][6], icv_vec3 *d, icv_vec3 *w)
 {
-    double z[6], x[6] = {0};
-    for (int i = 0; i < 6; i++)
-        z[i] = gsl_ran_gaussian_ziggurat(rng, 1.0);
-    for (int i = 0; i < 6; i++)
-        for (int j = 0; j <= i; j++)
-            x[i] += L[i][j] * z[j];
-    *d = icv_v3(x[0], x[1], x[2]);
-    *w = icv_v3(x[3], x[4], x[5]);
+    icv_vec3 x[2];
+    draw_vectors(rng, &L[0][0], 6, x);
+    *d = x[0];
+    *w = x[1];
 }
 
 static double kinetic(const analysis_body *b, icv_mat3 R, icv_vec3 v, icv_vec3 w)
@@ -401,20 +411,6 @@ static void draw_state(gsl_rng *rng, const side_transport *tr, icv_vec3 dp, icv_
     out->w = icv_v3_add(tr->w, icv_v3(x[3], x[4], x[5]));
 }
 
-/* one draw of (g, pre p, pre v, post p, post v) from their joint covariance's
- * factor L (15 x 15) */
-static void draw15(gsl_rng *rng, const double *L, icv_vec3 x[5])
-{
-    double z[15], y[15] = {0};
-    for (int i = 0; i < 15; i++)
-        z[i] = gsl_ran_gaussian_ziggurat(rng, 1.0);
-    for (int i = 0; i < 15; i++)
-        for (int j = 0; j <= i; j++)
-            y[i] += L[15 * i + j] * z[j];
-    for (int u = 0; u < 5; u++)
-        x[u] = icv_v3(y[3 * u], y[3 * u + 1], y[3 * u + 2]);
-}
-
 /* a flying side's state dt later (dt a small fraction of a frame): the flight, the
  * attitude turned by omega dt, omega by Euler's equations (torque-free) */
 static void advance_state(const analysis_body *b, const icv_vec3 *g, double dt, side_state *x)
@@ -472,7 +468,7 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
         side_state a, q;
         icv_vec3 x[5], zero = {0, 0, 0};
         if (cov15) {
-            draw15(rng, L15, x);
+            draw_vectors(rng, L15, 15, x); /* g, pre p, pre v, post p, post v */
         } else {
             x[0] = zero;
             draw6(rng, Mpre, &x[1], &x[2]);

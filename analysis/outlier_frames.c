@@ -48,13 +48,11 @@ typedef struct {
 } frame_dev;
 
 /* the centre's miss at pf[i].t of the ballistic path through frames a and b, g given */
-static icv_vec3 centre_dev(const posed_frame *pf, int i, int a, int b, icv_vec3 g, double *w)
+static icv_vec3 centre_dev(const posed_frame *pf, int i, int a, int b, icv_vec3 g)
 {
     double h = pf[b].t - pf[a].t, tau = pf[i].t - pf[a].t, s = tau / h;
     icv_vec3 pred = icv_v3_add(icv_v3_add(icv_v3_scale(pf[a].pose.p, 1 - s), icv_v3_scale(pf[b].pose.p, s)),
                                icv_v3_scale(g, 0.5 * tau * (tau - h)));
-    if (w)
-        *w = 1 + (1 - s) * (1 - s) + s * s;
     return icv_v3_sub(pf[i].pose.p, pred);
 }
 
@@ -81,9 +79,9 @@ static void motion_init(motion *mo, const analysis_body *b, icv_vec3 g)
  * sigmas for a box spinning at 20 rad/s filmed at 120 fps), as the body-frame
  * rotation vector from that prediction to the frame's attitude; a collinear
  * template's spin about its line (not measured) left out */
-static icv_vec3 attitude_dev(const posed_frame *pf, int i, int a, int b, const motion *mo, double *w)
+static icv_vec3 attitude_dev(const posed_frame *pf, int i, int a, int b, const motion *mo)
 {
-    double h = pf[b].t - pf[a].t, s = (pf[i].t - pf[a].t) / h;
+    double h = pf[b].t - pf[a].t;
     icv_mat3 Rb = pf[b].pose.R;
     icv_vec3 rate = icv_v3_scale(icv_rot_to_axis_angle(icv_m3_mul(icv_m3_transpose(pf[a].pose.R), Rb)), 1 / h);
     double step = pf[i].t - pf[b].t;
@@ -95,14 +93,29 @@ static icv_vec3 attitude_dev(const posed_frame *pf, int i, int a, int b, const m
     icv_vec3 d = icv_rot_to_axis_angle(icv_m3_mul(icv_m3_transpose(pred), pf[i].pose.R));
     if (mo->tm->collinear)
         d = icv_v3_sub(d, icv_v3_scale(mo->tm->axis, icv_v3_dot(d, mo->tm->axis)));
-    if (w)
-        *w = 1 + (1 - s) * (1 - s) + s * s;
     return d;
 }
 
+/* frame i's miss of one kind from frames a and b; w (may be NULL): the miss's
+ * noise variance in frames' (1 + the prediction's squared weights, linear in time) */
 static icv_vec3 kind_dev(int kind, const posed_frame *pf, int i, int a, int b, const motion *mo, double *w)
 {
-    return kind == POS ? centre_dev(pf, i, a, b, mo->g, w) : attitude_dev(pf, i, a, b, mo, w);
+    if (w) {
+        double s = (pf[i].t - pf[a].t) / (pf[b].t - pf[a].t);
+        *w = 1 + (1 - s) * (1 - s) + s * s;
+    }
+    return kind == POS ? centre_dev(pf, i, a, b, mo->g) : attitude_dev(pf, i, a, b, mo);
+}
+
+/* the floor of the attitude's misses (rad): a tenth of the nominal centre miss
+ * sqrt(6) com_sigma over the template's RMS radius; 0 when the template has no
+ * attitude (one marker) */
+static double attitude_floor(const analysis_body *b, double com_sigma)
+{
+    double r2 = 0;
+    for (int k = 0; k < b->tmpl.n_markers; k++)
+        r2 += icv_v3_dot(b->tmpl.markers[k], b->tmpl.markers[k]);
+    return b->tmpl.point || !(r2 > 0) ? 0 : 0.1 * sqrt(6.0) * com_sigma / sqrt(r2 / b->tmpl.n_markers);
 }
 
 /* g for the predictions: the per-axis median of the centre's second divided
@@ -221,14 +234,9 @@ int analysis_outlier_frames(posed_frame *pf, int *n_io, const analysis_body *b, 
         return -1;
     }
     /* floors: a tenth of the nominal sigma of a one-frame-ahead miss (sqrt(6) frames'
-       noise), so that noise-free tracks do not make every rounding an outlier; the
-       attitude's over the template's radius */
-    double r2 = 0;
-    for (int k = 0; k < b->tmpl.n_markers; k++)
-        r2 += icv_v3_dot(b->tmpl.markers[k], b->tmpl.markers[k]);
-    double radius = sqrt(r2 / b->tmpl.n_markers);
-    int kinds = b->tmpl.point || !(radius > 0) ? 1 : N_KIND;
-    double floor[N_KIND] = {0.1 * sqrt(6.0) * com_sigma, radius > 0 ? 0.1 * sqrt(6.0) * com_sigma / radius : 0};
+       noise), so that noise-free tracks do not make every rounding an outlier */
+    double floor[N_KIND] = {0.1 * sqrt(6.0) * com_sigma, attitude_floor(b, com_sigma)};
+    int kinds = floor[ATT] > 0 ? N_KIND : 1;
     /* One frame at a time, the most convincing first, then everything judged
      * again without it: an outlier spoils its neighbours' predictions too, and
      * beside an impact that can look like an outlier pattern of its own. */
@@ -273,6 +281,7 @@ int analysis_outlier_frames(posed_frame *pf, int *n_io, const analysis_body *b, 
     free(buf);
     return dropped;
 }
+
 int analysis_near_end_outlier(const posed_frame *pf, int first, int last, int post, const icv_vec3 *g,
                               const analysis_body *b, double com_sigma)
 {
@@ -280,8 +289,8 @@ int analysis_near_end_outlier(const posed_frame *pf, int first, int last, int po
      * prediction crosses the impact), so analysis_outlier_frames cannot judge it:
      * it is judged by the rest of its side's window alone. Its centre against that
      * flight fitted without it (scale: the fit's residuals, robustly), its attitude
-     * against the constant-rate prediction from its two neighbours (scale: the
-     * same prediction's misses inside the window). Off by more than OUTLIER_SIGMAS,
+     * against the prediction from its two neighbours (scale: the same prediction's
+     * misses inside the window). Off by more than OUTLIER_SIGMAS,
      * it is no frame to extrapolate from, whether an outlier or already touched. */
     int m = last - first; /* the window without the frame */
     if (m < 5 || m > 255)
@@ -309,7 +318,8 @@ int analysis_near_end_outlier(const posed_frame *pf, int first, int last, int po
     }
     if (scaled_norm(icv_v3_sub(pf[k].pose.p, bf.p0[0]), s) > OUTLIER_SIGMAS)
         return 1;
-    if (b->tmpl.point)
+    double floor = attitude_floor(b, com_sigma);
+    if (!(floor > 0))
         return 0;
     /* the attitude: each frame from the two before it in the direction of the impact */
     int st = post ? -1 : 1; /* towards the impact */
@@ -318,14 +328,10 @@ int analysis_near_end_outlier(const posed_frame *pf, int first, int last, int po
     icv_vec3 d[256];
     int nd = 0;
     for (int j = post ? last - 2 : first + 2; post ? j >= first + 1 : j <= last - 1; j += st)
-        d[nd++] = attitude_dev(pf, j, j - 2 * st, j - st, &mo, NULL);
+        d[nd++] = attitude_dev(pf, j, j - 2 * st, j - st, &mo);
     if (nd < 4)
         return 0;
     icv_vec3 med = {0, 0, 0}, sc = {0, 0, 0};
-    double r2 = 0;
-    for (int i = 0; i < b->tmpl.n_markers; i++)
-        r2 += icv_v3_dot(b->tmpl.markers[i], b->tmpl.markers[i]);
-    double floor = r2 > 0 ? 0.1 * sqrt(6.0) * com_sigma / sqrt(r2 / b->tmpl.n_markers) : 0;
     for (int ax = 0; ax < 3; ax++) {
         for (int i = 0; i < nd; i++)
             buf[i] = icv_v3_get(d[i], ax);
@@ -335,8 +341,6 @@ int analysis_near_end_outlier(const posed_frame *pf, int first, int last, int po
         icv_v3_set(&med, ax, md);
         icv_v3_set(&sc, ax, fmax(1.4826 * analysis_median(buf, nd), floor));
     }
-    if (!(floor > 0))
-        return 0;
-    icv_vec3 dk = icv_v3_sub(attitude_dev(pf, k, k - 2 * st, k - st, &mo, NULL), med);
+    icv_vec3 dk = icv_v3_sub(attitude_dev(pf, k, k - 2 * st, k - st, &mo), med);
     return scaled_norm(dk, sc) > OUTLIER_SIGMAS;
 }

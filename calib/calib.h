@@ -385,7 +385,8 @@ int calib_surface_from_view(const calib_intrinsics *in, const calib_board *b, co
 int calib_surface_from_view_points(const calib_intrinsics *in, const calib_board *b, const icv_vec3 *X,
                                    const calib_pt2 *uv, calib_surface *s, icv_err *err);
 /* Stereo: triangulates every corner, fits the plane (least squares, SVD) and the
- * board's in-plane axes (Kabsch), in camera 1's frame. */
+ * board's in-plane axes (Kabsch), in camera 1's frame; turn_sd and offset_sd from
+ * the corners' reprojection scatter. */
 int calib_surface_from_stereo(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
                               const double T[3], const calib_board *b, const calib_pt2 *uv1,
                               const calib_pt2 *uv2, calib_surface *s, icv_err *err);

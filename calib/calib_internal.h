@@ -56,6 +56,13 @@ int calib_board_pose_stereo(const calib_intrinsics *in1, const calib_intrinsics 
                             const double T[3], const icv_vec3 *X, const calib_pt2 *uv1, const calib_pt2 *uv2, int np,
                             double pose[6], icv_err *err);
 
+/* calib_surface_from_stereo, with its sigmas (turn_sd, offset_sd from the corners'
+ * scatter) only when with_sd: the calibration's part finds the frame again ~50
+ * times from noiseless pixels and needs the frame alone. */
+int calib_surface_stereo_frame(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
+                               const double T[3], const calib_board *b, const calib_pt2 *uv1, const calib_pt2 *uv2,
+                               int with_sd, calib_surface *s, icv_err *err);
+
 /* The stereo surface frame s's standard errors (s->turn_sd, s->offset_sd) from the
  * corners' reprojection scatter: Xs the corners in the surface frame (m), uv1, uv2
  * as detected. 0, or -1 (s unchanged) when J^T J is singular or out of memory. */

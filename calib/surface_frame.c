@@ -171,6 +171,13 @@ int calib_surface_from_stereo(const calib_intrinsics *in1, const calib_intrinsic
                               const double T[3], const calib_board *b, const calib_pt2 *uv1,
                               const calib_pt2 *uv2, calib_surface *s, icv_err *err)
 {
+    return calib_surface_stereo_frame(in1, in2, R, T, b, uv1, uv2, 1, s, err);
+}
+
+int calib_surface_stereo_frame(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
+                               const double T[3], const calib_board *b, const calib_pt2 *uv1, const calib_pt2 *uv2,
+                               int with_sd, calib_surface *s, icv_err *err)
+{
     int np = b->cols * b->rows, rc = 0;
     memset(s, 0, sizeof *s);
     calib_pt2 *n1 = malloc(sizeof *n1 * (size_t)np), *n2 = malloc(sizeof *n2 * (size_t)np);
@@ -222,11 +229,12 @@ int calib_surface_from_stereo(const calib_intrinsics *in1, const calib_intrinsic
     }
     s->reproj_rms = sqrt(ss / (2.0 * np));
     s->n_points = np;
-    /* the corners in the surface frame (Q is free now), then the frame's sigmas */
-    icv_mat3 RsT = icv_m3_transpose(s->R);
-    for (int i = 0; i < np; i++)
-        Q[i] = icv_m3_apply(RsT, icv_v3_sub(icv_v3_add(icv_m3_apply(Rb, X[i]), tb), s->t));
-    calib_surface_sd_stereo(in1, in2, R, T, Q, uv1, uv2, np, s);
+    if (with_sd) { /* the corners in the surface frame (Q is free now), then the frame's sigmas */
+        icv_mat3 RsT = icv_m3_transpose(s->R);
+        for (int i = 0; i < np; i++)
+            Q[i] = icv_m3_apply(RsT, icv_v3_sub(icv_v3_add(icv_m3_apply(Rb, X[i]), tb), s->t));
+        calib_surface_sd_stereo(in1, in2, R, T, Q, uv1, uv2, np, s);
+    }
 out:
     free(n1), free(n2), free(X), free(Q);
     return rc;

@@ -175,7 +175,7 @@ static int moved_frame(const calib_intrinsics in[2], const double R[3][3], const
                        double q[4], icv_err *err)
 {
     calib_surface s1;
-    int rc = calib_surface_from_stereo(&in[0], &in[1], R, T, b, uv1, uv2, &s1, err);
+    int rc = calib_surface_stereo_frame(&in[0], &in[1], R, T, b, uv1, uv2, 0, &s1, err);
     if (rc)
         return rc;
     icv_mat3 RsT = icv_m3_transpose(s1.R);
@@ -229,7 +229,7 @@ int calib_surface_add_calibration_sd(const calib_intrinsics *in1, const calib_in
             calib_project(in2, &x2, 1, &uv2[i]);
         }
         calib_surface s0;
-        if ((rc = calib_surface_from_stereo(in1, in2, R, T, b, uv1, uv2, &s0, err)))
+        if ((rc = calib_surface_stereo_frame(in1, in2, R, T, b, uv1, uv2, 0, &s0, err)))
             goto out;
         if (icv_v3_norm(icv_rot_to_axis_angle(icv_m3_mul(icv_m3_transpose(s->R), s0.R))) < 1e-6)
             break;

@@ -35,8 +35,8 @@
 enum { COV_REACH = 3 };
 enum { CLS_NONE = 0, CLS_COMP = 1, CLS_RIM = 2, CLS_OUTER = 3 };
 
-/* 1 when pixel (x, y) of the patch (origin px0, py0, size pw x ph) has a neighbour
-   of class cls */
+/* 1 when pixel (x, y) of the patch's classes cls (pw x ph) has a neighbour of
+   class want */
 static int has_neighbour(const unsigned char *cls, int pw, int ph, int x, int y, unsigned char want)
 {
     for (int dy = -1; dy <= 1; dy++)
@@ -89,6 +89,10 @@ int track_blob_coverage(const track_detector *d, const track_frame *f, const com
     if (mn == 0)
         return -1;
     double M = ms / mn;
+    /* a marker not much brighter than what lies behind it (the frame's robust pixel
+       noise, one gray level at least): no coverage (before the pixels' search) */
+    if (!(M - bg > 6 * fmax(w->noise, 1.0)))
+        return -1;
     /* each pixel's background: its nearest outer pixel's value (index), or -1: b */
     double A = 0, Sx = 0, Sy = 0;
     for (int y = 0; y < ph; y++)
@@ -112,9 +116,7 @@ int track_blob_coverage(const track_detector *d, const track_frame *f, const com
             Sx += a * x;
             Sy += a * y;
         }
-    /* a marker not much brighter than what lies behind it (the frame's robust pixel
-       noise, one gray level at least): no coverage */
-    if (!(A > 0) || !(M - bg > 6 * fmax(w->noise, 1.0)))
+    if (!(A > 0))
         return -1;
     double cx = Sx / A, cy = Sy / A;
     /* propagation: the direct terms, and each outer pixel's (summed over its users) */

@@ -134,11 +134,10 @@ static void check_outliers(int rod, int turn)
         quantities(&res.impacts[0], q, sd);
         quantities(&ref.impacts[0], qr, sdr);
         int w = 0, wk = 0, wl = 0;
-        double z = worst_shift(q, qr, sdr, &w), zl = worst_shift(qr, q0, sd0, &wl), zk = INFINITY;
-        if (rck == 0 && kept.n_impacts == 1) {
-            quantities(&kept.impacts[0], q, sd);
-            zk = worst_shift(q, q0, sd0, &wk);
-        }
+        ASSERT(rck == 0 && kept.n_impacts == 1, "frame %d kept: %s", frames[f], err.msg);
+        double z = worst_shift(q, qr, sdr, &w), zl = worst_shift(qr, q0, sd0, &wl);
+        quantities(&kept.impacts[0], q, sd);
+        double zk = worst_shift(q, q0, sd0, &wk);
         worst_kept = fmax(worst_kept, zk);
         printf("     frame %3d: %.4f (%s)  %.2f (%s)  %.2f (%s)\n", frames[f], z, NAMES[w], zk, NAMES[wk], zl,
                NAMES[wl]);

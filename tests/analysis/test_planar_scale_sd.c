@@ -105,8 +105,9 @@ static void study(int n_seeds)
     double rms = sqrt(z2 / nz);
     printf("     RMS pull of v_pre over %d seeds (x and y): %.2f; of the scale itself: %.2f\n", n_seeds, rms,
            sqrt(zs2 / n_seeds));
-    if (n_seeds > 1 && !(rms >= 0.7 && rms <= 1.5))
-        SKIP("RMS pull of v_pre %.2f over %d seeds, outside the target 0.7-1.5", rms, n_seeds);
+    /* issue #11's target for an honest sigma (measured 1.12 over 8 seeds) */
+    ASSERT(n_seeds == 1 || (rms >= 0.7 && rms <= 1.5), "RMS pull of v_pre %.2f over %d seeds, outside the target 0.7-1.5",
+           rms, n_seeds);
 }
 
 TEST(test_planar_scale_sd_gravity_scale_reaches_v_pre_sigma)

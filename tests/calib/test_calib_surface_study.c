@@ -301,7 +301,6 @@ static int seed_study(const char *dir, pulls *pu)
         print_row("true rig, detected corners", &s, turn, off);
     }
     /* true corners, calibrated rig */
-    icv_vec3 X[54];
     calib_pt2 u1[54], u2[54];
     for (int i = 0; i < 54; i++) {
         icv_vec3 xs = icv_v3((i % 9) * b.square, 0, (i / 9) * b.square);
@@ -309,9 +308,7 @@ static int seed_study(const char *dir, pulls *pu)
         icv_vec3 x2 = icv_v3_add(icv_m3_apply(tr.R[1], xs), tr.t[1]);
         calib_project(&tr.in[0], &x1, 1, &u1[i]);
         calib_project(&tr.in[1], &x2, 1, &u2[i]);
-        X[i] = xs;
     }
-    (void)X;
     if (!calib_surface_from_stereo(&in1, &in2, R, T, &b, u1, u2, &s, &err)) {
         compare(&s, tr.R[0], tr.t[0], &turn, &off);
         print_row("calib rig, true corners", &s, turn, off);

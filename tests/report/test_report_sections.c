@@ -557,13 +557,17 @@ TEST(test_report_of_a_run_has_its_calibration_sync_and_timing_numbers)
     /* a calibration judged not usable: the warning says why, each "bad:" line of the
        verdict (sample 02's boards cover under a fifth of each image) */
     json_t *verdict = json_object_get(json_object_get(json_object_get(info, "calibration"), "stereo"), "verdict");
+    int n_bad = 0;
     for (size_t k = 1; k < json_array_size(verdict); k++) {
         const char *line = json_string_value(json_array_get(verdict, k));
         int found = !line || !strstr(line, "bad:");
+        n_bad += !found;
         for (size_t j = 0; !found && j < json_array_size(warns); j++)
             found = strstr(json_string_value(json_array_get(warns, j)), line) != NULL;
         ASSERT(found, "the verdict's '%s' is in no warning", line);
     }
+    ASSERT(n_bad > 0 && json_array_size(warns) > 0, "sample 02's verdict has %d bad lines, the sidecar %zu warnings",
+           n_bad, json_array_size(warns));
     for (size_t k = 0; k < json_array_size(warns); k++) {
         const char *wk = json_string_value(json_array_get(warns, k));
         ASSERT(wk, "warning %zu is not a string", k);

@@ -54,37 +54,16 @@ static json_t *load_truth(void)
     return json_load_file(path, 0, NULL);
 }
 
-static double jnum(json_t *a, size_t i) { return json_number_value(json_array_get(a, i)); }
-
 /* The sample's experiment with the true calibration (a stereo file from the truth's K,
  * dist, R, t) and the true offsets (sync.offsets), in a folder of its own. */
 static int write_true_experiment(json_t *truth, const char *dir, char *yaml, size_t n)
 {
-    double off[2];
-    if (ts_write_true_stereo(truth, dir, 1280, 720, off))
+    char root[4096], media[4200];
+    if (!realpath(th_root(), root)) /* the experiment lives elsewhere: absolute paths */
         return -1;
-    char s[4096];
-    if (!realpath(th_root(), s)) /* the experiment lives elsewhere: absolute paths */
-        return -1;
-    snprintf(yaml, n, "%s/experiment.yaml", dir);
-    FILE *fp = fopen(yaml, "w");
-    if (!fp)
-        return -1;
-    /* synth: camera c's frame k is at t = (k + start_offset)/fps; capture's offset is
-       the camera's fractional frame of experiment time 0: -start_offset */
-    fprintf(fp,
-            "name: true_calibration\n"
-            "cameras:\n  - {id: left, video: %s/sample_videos/%s/left.mp4}\n"
-            "  - {id: right, video: %s/sample_videos/%s/right.mp4}\n"
-            "calibration: {board: {cols: 9, rows: 6, square: 0.023}, file: true.yaml}\n"
-            "surface: {images: {left: %s/sample_videos/%s/surface_left.png, right: %s/sample_videos/%s/surface_right.png}}\n"
-            "sync: {offsets: {left: %.17g, right: %.17g}}\n"
-            "body:\n  mass: 0.169\n  inertia: [[1.312e-3,0,0],[0,7.7e-6,0],[0,0,1.312e-3]]\n"
-            "  markers: [[0,0.127,0],[0,0,0],[0,-0.127,0]]\n  marker_diameter: 0.012\n"
-            "  shape: {type: capsule, axis: [0,1,0], length: 0.3048, radius: 0.009525}\n",
-            s, SAMPLE, s, SAMPLE, s, SAMPLE, s, SAMPLE, -off[0], -off[1]);
-    fclose(fp);
-    return 0;
+    snprintf(media, sizeof media, "%s/sample_videos/%s/", root, SAMPLE);
+    return ts_write_true_experiment(truth, dir, 1280, 720, "true_calibration", media, "mp4", "experiment.yaml", yaml,
+                                    n);
 }
 
 /* Splits one CSV line into fields (in place); returns the count. */
@@ -157,7 +136,7 @@ static void measure_sigma(json_t *m3, const char *out, run_figures *r)
         for (int c = 0; c < 3; c++) { /* measured minus true, camera frame */
             ec[c] = xc[c] - truth_t[c];
             for (int j = 0; j < 3; j++)
-                ec[c] -= truth_R[c][j] * jnum(p, j);
+                ec[c] -= truth_R[c][j] * ts_jnum(p, j);
         }
         for (int c = 0; c < 3; c++) /* to the run's surface frame: Rs^T e */
             es[c] = Rs[0][c] * ec[0] + Rs[1][c] * ec[1] + Rs[2][c] * ec[2];
@@ -194,8 +173,8 @@ static void measure(json_t *truth, const char *out, run_figures *r)
     json_t *cam0 = json_array_get(cams, 0);
     for (int i = 0; i < 3; i++) {
         for (int j = 0; j < 3; j++)
-            truth_R[i][j] = jnum(json_array_get(json_object_get(cam0, "R"), i), j);
-        truth_t[i] = jnum(json_object_get(cam0, "t"), i);
+            truth_R[i][j] = ts_jnum(json_array_get(json_object_get(cam0, "R"), i), j);
+        truth_t[i] = ts_jnum(json_object_get(cam0, "t"), i);
     }
     r->offset_truth = -json_number_value(json_object_get(json_array_get(cams, 1), "start_offset_frames"));
     /* 3D */
@@ -235,7 +214,7 @@ static void measure(json_t *truth, const char *out, run_figures *r)
             for (int c = 0; c < 3 && vis[k]; c++) { /* camera frame: R x + t */
                 Xt[k][c] = truth_t[c];
                 for (int j = 0; j < 3; j++)
-                    Xt[k][c] += truth_R[c][j] * jnum(p, j);
+                    Xt[k][c] += truth_R[c][j] * ts_jnum(p, j);
             }
         }
         for (int k = 0; k < NM; k++) {
@@ -300,7 +279,7 @@ static void measure(json_t *truth, const char *out, run_figures *r)
             json_t *uv = json_array_get(json_object_get(json_array_get(m2, (size_t)frame), "uv"), k);
             if (!json_is_array(uv))
                 continue;
-            double d = hypot(atof(f[3]) - jnum(uv, 0), atof(f[4]) - jnum(uv, 1));
+            double d = hypot(atof(f[3]) - ts_jnum(uv, 0), atof(f[4]) - ts_jnum(uv, 1));
             got[frame][k] = 1;
             ss2 += d * d;
             n2++;
@@ -608,7 +587,7 @@ static double planar_rms_mm(json_t *truth, const char *cam_id, const char *out, 
                 (*truth_n)++;
                 if (!f[2 + 3 * k][0])
                     continue;
-                double dx = atof(f[2 + 3 * k]) - jnum(p, 0), dy = atof(f[3 + 3 * k]) - jnum(p, 1);
+                double dx = atof(f[2 + 3 * k]) - ts_jnum(p, 0), dy = atof(f[3 + 3 * k]) - ts_jnum(p, 1);
                 ss += dx * dx + dy * dy;
                 (*n)++;
             }
@@ -692,8 +671,8 @@ static int run_scale_experiment(int with_calibration, json_t *truth, char *out, 
             snprintf(line, sizeof line, "  images: {cam: \"%s/sample_videos/03_rod_drop_planar/calib/cam_*.png\"}", root);
         else if (strstr(line, "images: {cam: plane_cam.png}"))
             snprintf(line, sizeof line, "  scale: {points_px: [[%.9f, %.9f], [%.9f, %.9f]], distance: 0.254}",
-                     jnum(json_array_get(uv, 0), 0), jnum(json_array_get(uv, 0), 1), jnum(json_array_get(uv, 2), 0),
-                     jnum(json_array_get(uv, 2), 1));
+                     ts_jnum(json_array_get(uv, 0), 0), ts_jnum(json_array_get(uv, 0), 1), ts_jnum(json_array_get(uv, 2), 0),
+                     ts_jnum(json_array_get(uv, 2), 1));
         if (!with_calibration && (!strncmp(line, "calibration:", 12) || strstr(line, "board: {cols") ||
                                   strstr(line, "images: {cam: \"")))
             continue;
@@ -790,8 +769,8 @@ static int multi_run(const char *yaml, const char *odir, json_t *truth, int nc, 
     double R0[3][3], t0[3];
     for (int i = 0; i < 3; i++) {
         for (int j = 0; j < 3; j++)
-            R0[i][j] = jnum(json_array_get(json_object_get(cam0, "R"), i), j);
-        t0[i] = jnum(json_object_get(cam0, "t"), i);
+            R0[i][j] = ts_jnum(json_array_get(json_object_get(cam0, "R"), i), j);
+        t0[i] = ts_jnum(json_object_get(cam0, "t"), i);
     }
     char path[1200], line[4096];
     snprintf(path, sizeof path, "%s/tracks3d.csv", odir);
@@ -835,7 +814,7 @@ static int multi_run(const char *yaml, const char *odir, json_t *truth, int nc, 
                     for (int c = 0; c < 3; c++) {
                         double xt = t0[c];
                         for (int q = 0; q < 3; q++)
-                            xt += R0[c][q] * jnum(pj, q);
+                            xt += R0[c][q] * ts_jnum(pj, q);
                         d2 += (xc[c] - xt) * (xc[c] - xt);
                     }
                     if (d2 < best)

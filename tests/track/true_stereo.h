@@ -63,4 +63,34 @@ static int ts_write_true_stereo(json_t *truth, const char *dir, int width, int h
     return fclose(fp) ? -1 : 0;
 }
 
+/* dir/true.yaml (ts_write_true_stereo) and dir/yaml_name, the contract's rod as
+ * experiment `name` with that calibration and the truth's offsets (sync.offsets):
+ * videos <media>left.<ext> and <media>right.<ext>, surface images
+ * <media>surface_left.png and <media>surface_right.png (media "" for dir's own
+ * files, else a folder ending in '/'); *yaml that file's path. 0, or -1. */
+static int ts_write_true_experiment(json_t *truth, const char *dir, int width, int height, const char *name,
+                                    const char *media, const char *ext, const char *yaml_name, char *yaml, size_t n)
+{
+    double off[2];
+    if (ts_write_true_stereo(truth, dir, width, height, off))
+        return -1;
+    snprintf(yaml, n, "%s/%s", dir, yaml_name);
+    FILE *fp = fopen(yaml, "w");
+    if (!fp)
+        return -1;
+    /* synth: camera c's frame k is at t = (k + start_offset)/fps; capture's offset is
+       the camera's fractional frame of experiment time 0: -start_offset */
+    fprintf(fp,
+            "name: %s\n"
+            "cameras:\n  - {id: left, video: %sleft.%s}\n  - {id: right, video: %sright.%s}\n"
+            "calibration: {board: {cols: 9, rows: 6, square: 0.023}, file: true.yaml}\n"
+            "surface: {images: {left: %ssurface_left.png, right: %ssurface_right.png}}\n"
+            "sync: {offsets: {left: %.17g, right: %.17g}}\n"
+            "body:\n  mass: 0.169\n  inertia: [[1.312e-3,0,0],[0,7.7e-6,0],[0,0,1.312e-3]]\n"
+            "  markers: [[0,0.127,0],[0,0,0],[0,-0.127,0]]\n  marker_diameter: 0.012\n"
+            "  shape: {type: capsule, axis: [0,1,0], length: 0.3048, radius: 0.009525}\n",
+            name, media, ext, media, ext, media, media, -off[0], -off[1]);
+    return fclose(fp) ? -1 : 0;
+}
+
 #endif
