@@ -242,7 +242,7 @@ int synth_experiment_write(const synth_scenario *sc, const char *dir, icv_err *e
         rc = icv_err_set(err, ICV_ENOMEM, "synth: out of memory");
         goto out;
     }
-    synth_board_views(sc, views);
+    synth_board_views_careful(sc, views);
     double *cent[ICV_MAX_CAMERAS] = {0};
     for (int i = 0; i < sc->n_cameras && !rc; i++) {
         cent[i] = malloc(sizeof(double) * 2 * (size_t)sc->cameras[i].n_frames * (size_t)sc->body.n_markers);
