@@ -47,9 +47,12 @@ int report_json_load(const char *path, const char *schema, const char *array_key
         return icv_err_set(err, ICV_EFORMAT, "%s:%d: %s", path, je.line, je.text);
     const char *found = json_string_value(json_object_get(*root, "schema"));
     if (!found || strcmp(found, schema) || !json_is_array(json_object_get(*root, array_key))) {
+        /* the message first: found lives in the tree */
+        int rc = icv_err_set(err, ICV_EFORMAT, "%s: not an %s file (schema \"%.64s\")", path, schema,
+                             found ? found : "");
         json_decref(*root);
         *root = NULL;
-        return icv_err_set(err, ICV_EFORMAT, "%s: not an %s file (schema \"%s\")", path, schema, found ? found : "");
+        return rc;
     }
     return 0;
 }
