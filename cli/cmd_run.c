@@ -8,7 +8,7 @@
 #include "report/report.h"
 
 static const char help[] =
-    "usage: impactcv run EXPERIMENT.yaml -o DIR [--truth truth.json] [--from STAGE]\n"
+    "usage: impactcv run EXPERIMENT.yaml -o DIR [--truth truth.json] [--from STAGE] [--force]\n"
     "\n"
     "Calibration (from the experiment's board images or its calibration file), capture and\n"
     "sync, tracking and triangulation, the analysis and the model, report.html and the\n"
@@ -20,7 +20,12 @@ static const char help[] =
     "Stages: track, analyze, model, overlays, report, exports. Each is reused from DIR\n"
     "when nothing it reads has changed (files' bytes, the experiment.yaml keys it uses,\n"
     "the program): changing only model: re-runs model and report. DIR/.impactcv/ holds\n"
-    "the manifest. --from STAGE runs that stage and every one after it again.\n";
+    "the manifest. --from STAGE runs that stage and every one after it again.\n"
+    "\n"
+    "DIR must be new, empty or an earlier result of impactcv run: a folder holding other\n"
+    "files is refused unless --force is given (its files are then kept beside the results).\n"
+    "Files you put into a result folder are kept by every re-run. DIR may never be, or\n"
+    "hold, one of the experiment's own files. Ctrl-C leaves DIR as it was.\n";
 
 int cmd_run(int argc, char **argv)
 {
@@ -33,6 +38,8 @@ int cmd_run(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             o.out_dir = argv[++i];
+        else if (!strcmp(argv[i], "--force"))
+            o.force = 1;
         else if (!strcmp(argv[i], "--truth") && i + 1 < argc)
             o.truth_path = argv[++i];
         else if (!strcmp(argv[i], "--from") && i + 1 < argc) {

@@ -44,6 +44,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    icv_cleanup_signals_install(); /* Ctrl-C removes a job's working folder */
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];

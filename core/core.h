@@ -157,20 +157,42 @@ void icv_paths_free(char **paths, size_t count);
 
 /* ---- output folders that appear whole (atomic_dir.c) ------------------- */
 
-/* Makes an empty working folder beside dir, "<dir>.<tag>.XXXXXX" (trailing slashes
- * of dir left out; dir's parent created if needed), its path into work (n bytes).
- * Refuses "/", "." and ".." (a folder replaced as a whole needs a name). */
+/* Makes an empty working folder beside dir, "<dir>.<tag>.<pid>.XXXXXX" (trailing
+ * slashes of dir left out; dir's parent created if needed), its path into work (n
+ * bytes), registered for removal on a signal. Refuses "/", "." and ".." (a folder
+ * replaced as a whole needs a name). Removes first what a dead process left beside
+ * dir (its working folders; its "<dir>.old.<pid>" is put back when dir is missing). */
 int icv_workdir_make(const char *dir, const char *tag, char *work, size_t n, icv_err *err);
-/* Moves the folder tmp into place as dir: dir, if any, is moved aside, tmp renamed
- * to dir, then the old one removed. On failure dir is as it was (tmp is left for the
- * caller to remove). */
+/* Moves the folder tmp into place as dir: exchanged with dir in one
+ * renameat2(RENAME_EXCHANGE) (dir is never missing), then the old one removed; where
+ * the filesystem cannot exchange, dir is moved aside and tmp renamed. On failure dir
+ * is as it was (tmp is left for the caller to remove). */
 int icv_dir_swap(const char *tmp, const char *dir, icv_err *err);
 /* Removes a folder and everything in it (best effort; symbolic links not followed). */
 void icv_dir_remove(const char *path);
+/* Whether `-o dir` may be replaced by a job's results: dir absent, empty, or holding
+ * marker_rel (a file the program writes last into its results, e.g.
+ * ".impactcv/manifest.json"); anything else fails with one line suggesting --force,
+ * unless force. Fails, forced or not, when dir is or holds one of inputs (the
+ * experiment's files: n_inputs paths, NULL or "" skipped). (outdir_guard.c) */
+int icv_outdir_check(const char *dir, const char *marker_rel, int force, const char *const *inputs, int n_inputs,
+                     icv_err *err);
+/* Working folders removed on SIGINT, SIGTERM and SIGHUP (cleanup_signals.c):
+ * icv_workdir_make registers each, icv_dir_swap and icv_dir_remove unregister it;
+ * the program installs the handler once at start (the handler then re-raises). */
+void icv_cleanup_register(const char *path);
+void icv_cleanup_unregister(const char *path);
+void icv_cleanup_signals_install(void);
 /* Every file under src hard-linked at the same place under dst (copied where a link
  * cannot be made), subfolders created, symbolic links copied as links: a working
  * folder that starts as DIR was. */
 int icv_dir_link_tree(const char *src, const char *dst, icv_err *err);
+/* Whether a path relative to the folder walked is left out (1) by icv_dir_link_missing. */
+typedef int (*icv_dir_skip_fn)(const char *rel, void *user);
+/* Every entry under src that dst lacks, and skip (NULL: none) does not leave out,
+ * linked (copied where a link cannot be made) at the same place under dst; what dst
+ * already has is kept: the user's own files carried into a job's new results. */
+int icv_dir_link_missing(const char *src, const char *dst, icv_dir_skip_fn skip, void *user, icv_err *err);
 
 /* ---- the experiment model (experiment.yaml) ---------------------------- */
 

@@ -321,6 +321,8 @@ typedef struct {
     const icv_experiment *model; /* NULL, or the model settings that replace the
                                  experiment's model: (restitution, mu_s, mu_k, e_n, their
                                  *_measured and *_from; a campaign's shared model) */
+    int force;                /* 1: DIR may be a folder (or file) that is not an earlier
+                                 result (its files are kept); never one holding an input */
 } report_run_options;
 
 /* What the run measured, for the CLI's summary. */
@@ -343,7 +345,10 @@ typedef struct {
  * its files are reused. Everything is made in a temporary folder beside DIR and swapped
  * into place only when every stage succeeded (when no stage ran, DIR is left as it
  * is): a failed run leaves the previous complete results untouched. The error names
- * the stage. */
+ * the stage. DIR must be new, empty or an earlier result (its manifest) unless
+ * o->force, and may never be or hold one of the experiment's inputs
+ * (icv_outdir_check); files in DIR that no stage wrote are the user's and are carried
+ * into the new results. */
 int report_run(const report_run_options *o, report_run_result *r, icv_err *err);
 
 /* *up_to_date = 1 when DIR holds the complete results of this run: every stage's key

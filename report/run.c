@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report/run_cache.h"
 #include "track/track_pipeline.h"
@@ -463,6 +464,57 @@ static void ctx_close(run_ctx *c)
     report_cache_free(&c->now);
 }
 
+/* DIR may be replaced: new, empty, an earlier result, or forced; never an input. */
+static int check_out_dir(const run_ctx *c, icv_err *err)
+{
+    const icv_experiment *e = &c->job->exp;
+    enum { MAX_INPUTS = 8 + 6 * ICV_MAX_CAMERAS };
+    const char *in[MAX_INPUTS];
+    char glob_dirs[ICV_MAX_CAMERAS][ICV_PATH_MAX];
+    int n = 0;
+    in[n++] = c->o->experiment_path;
+    in[n++] = c->o->truth_path;
+    in[n++] = e->calib_file;
+    in[n++] = e->mu_s_from;
+    in[n++] = e->mu_k_from;
+    in[n++] = e->e_n_from;
+    for (int i = 0; i < e->n_cameras && i < ICV_MAX_CAMERAS; i++) {
+        in[n++] = e->cameras[i].video;
+        in[n++] = e->cameras[i].mask;
+        in[n++] = e->surface_images[i];
+        in[n++] = e->motion_plane_images[i];
+        in[n++] = e->level_images[i];
+        /* a glob's folder: the calibration shots */
+        glob_dirs[i][0] = '\0';
+        if (e->calib_images[i][0])
+            icv_path_dirname(glob_dirs[i], sizeof glob_dirs[i], e->calib_images[i]);
+        in[n++] = glob_dirs[i];
+    }
+    return icv_outdir_check(c->o->out_dir, REPORT_CACHE_DIR "/manifest.json", c->o->force, in, n, err);
+}
+
+/* A file in DIR that the last run's manifest does not list, nor .impactcv/, is the user's. */
+static int not_users(const char *rel, void *user)
+{
+    const report_cache_manifest *m = user;
+    if (!strcmp(rel, REPORT_CACHE_DIR))
+        return 1;
+    for (int s = 0; s < REPORT_N_STAGES; s++)
+        for (int i = 0; i < m->stage[s].n_files; i++)
+            if (!strcmp(m->stage[s].files[i].rel, rel))
+                return 1;
+    return 0;
+}
+
+/* The user's files in DIR, linked into the new results before the swap. */
+static int carry_user_files(run_ctx *c, icv_err *err)
+{
+    struct stat st;
+    if (stat(c->o->out_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return 0;
+    return icv_dir_link_missing(c->o->out_dir, c->work, not_users, &c->old, err);
+}
+
 /* o with DIR's trailing slashes taken off ("out/" would put the working folder
  * inside DIR itself). */
 static const report_run_options *without_slash(const report_run_options *o, report_run_options *copy,
@@ -496,6 +548,8 @@ int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
     int rc = ctx_open(&c, o, &r->job, err), up;
     c.r = r;
     if (!rc)
+        rc = check_out_dir(&c, err);
+    if (!rc)
         rc = icv_workdir_make(o->out_dir, "run", c.work, sizeof c.work, err);
     int made = !rc;
     if (!rc)
@@ -503,7 +557,7 @@ int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
     int ran = 0;
     for (int s = 0; s < REPORT_N_STAGES; s++)
         ran |= r->ran[s];
-    if (!rc && ran && !(rc = report_cache_write(c.work, &c.now, err)))
+    if (!rc && ran && !(rc = carry_user_files(&c, err)) && !(rc = report_cache_write(c.work, &c.now, err)))
         rc = icv_dir_swap(c.work, o->out_dir, err);
     if (made && (rc || !ran))
         icv_dir_remove(c.work);
