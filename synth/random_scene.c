@@ -255,7 +255,7 @@ static const double FPS[] = {30, 60, 120, 240, 500, 1000, 2000, 3000, 6000};
 
 static void frame_size(uint64_t *s, double fps, int *w, int *h)
 {
-    static const int lo[][2] = {{640, 480}, {960, 540}, {1280, 720}};
+    static const int lo[][2] = {{640, 480}, {800, 600}, {960, 540}}; /* small: 200 scenes in minutes */
     static const int mid[][2] = {{640, 480}, {800, 600}};
     static const int hi[][2] = {{512, 418}, {640, 480}, {384, 288}};
     const int *p = fps < 300 ? lo[pick(s, 3)] : fps < 1000 ? mid[pick(s, 2)] : hi[pick(s, 3)];
@@ -496,7 +496,9 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
     bo->cols = boards[bsel][0];
     bo->rows = boards[bsel][1];
     bo->square = U(s, 0.012, 0.03);
-    bo->n_views = W * H <= 640 * 480 ? 10 : 12; /* every fourth partly out of view, by design */
+    /* every view whole: OpenCV spends 2-3 s searching a view for a board that is not */
+    bo->n_views = W * H <= 640 * 480 ? 6 : 8;
+    bo->partial_every = 0;
     double az0 = U(s, -0.5, 0.5), daz = U(s, 0.35, 1.6), zoom = U(s, 0.6, 0.9);
     /* a stereo rig: the second camera at a like distance and height (both see the
      * boards held up in front of them) */

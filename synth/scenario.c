@@ -65,6 +65,7 @@ void synth_scenario_defaults(synth_scenario *sc)
     bo->margin = 0.02;
     bo->n_views = 12;
     bo->max_tilt = 0.6;
+    bo->partial_every = 4;
     sc->codec = SYNTH_CODEC_H264;
     sc->crf = 18;
     snprintf(sc->preset, sizeof sc->preset, "veryfast");
@@ -460,6 +461,9 @@ static int read_board(icv_ynode root, synth_scenario *sc, icv_err *err)
     SYNTH_TRY(icv_yread_int(n, "views", 0, &b->n_views, err));
     SYNTH_TRY(icv_yread_double(n, "max_tilt", 0, &b->max_tilt, err));
     SYNTH_TRY(icv_yread_double(n, "distance", 0, &b->distance, err));
+    SYNTH_TRY(icv_yread_int(n, "partial_every", 0, &b->partial_every, err));
+    if (b->partial_every < 0)
+        return icv_ynode_fail(icv_ynode_get(n, "partial_every"), err, ICV_EINVAL, "must be >= 0 (0: none)");
     if (b->cols < 2 || b->rows < 2 || !(b->square > 0) || b->margin < 0 || b->n_views < 0 || b->n_views > 100)
         return icv_ynode_fail(n, err, ICV_EINVAL,
                               "need cols, rows >= 2, square > 0 m, margin >= 0 m, views 0..100");

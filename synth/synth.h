@@ -119,6 +119,7 @@ typedef struct {
     int n_views;           /* calibration shots per camera */
     double max_tilt;       /* rad, largest board tilt from facing the cameras */
     double distance;       /* m, board centre from the reference camera (0 = auto) */
+    int partial_every;     /* every n-th view partly out of view (default 4; 0 = none) */
 } synth_board_opts;
 
 typedef struct synth_scenario {
