@@ -221,7 +221,7 @@ static void draw_colours(uint64_t *s, synth_scenario *sc, draw_info *di)
     if (di->look == LOOK_RETRO) {
         b->body_gray = U(s, 0.02, 0.3);
         b->marker_gray = U(s, 1.2, 2.5); /* retro-reflective: brighter than white, saturates */
-        di->colour = "retro";
+        di->colour = "bright";
     } else if (di->look == LOOK_BALL) {
         b->body_gray = 0.5;
         b->marker_gray = U(s, 0.5, 0.95);
@@ -557,6 +557,17 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
     }
     if (!framed)
         return synth_flight_free(f), snprintf(why, nwhy, "the board cannot be both in view and large enough"), -1;
+    /* the lens model must be invertible over the whole image (the renderer's rays) */
+    for (int ci = 0; ci < sc->n_cameras; ci++) {
+        const synth_camera_model *m = &sc->cameras[ci].model;
+        for (int k = 0; k < 8; k++) {
+            double u = k == 0 || k == 3 || k == 5 ? -0.5 : k == 1 || k == 6 ? (W - 1) / 2.0 : W - 0.5;
+            double v = k < 3 ? -0.5 : k < 5 ? (H - 1) / 2.0 : H - 0.5, xn[2];
+            if (synth_camera_undistort(m, u, v, xn))
+                return synth_flight_free(f), snprintf(why, nwhy, "camera %d: the distortion is not invertible", ci),
+                       -1;
+        }
+    }
     bo->margin = bo->square;
     if (board_views_seen(sc) < 5)
         return synth_flight_free(f), snprintf(why, nwhy, "fewer than 5 calibration views seen whole"), -1;
