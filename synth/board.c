@@ -197,8 +197,9 @@ void synth_board_views(const synth_scenario *sc, synth_board_pose *poses)
         double ox = ((cell % 3 - 1) * 0.35 + jx) * fmax(vw - w, 0);
         double oy = ((cell / 3 - 1) * 0.35 + jy) * fmax(vh - h, 0);
         double oz = (2 * synth_uniform(&st) - 1) * 0.1 * D;
-        if (v % 4 == 3) /* every fourth view's centre at the image's side edge: partly out of view */
-            ox = (v % 8 == 3 ? 1 : -1) * D * (m0->width / 2.0) / m0->fx;
+        int pe = b->partial_every; /* every pe-th view's centre at the image's side edge: partly out of view */
+        if (pe > 0 && v % pe == pe - 1)
+            ox = ((v / pe) % 2 == 0 ? 1 : -1) * D * (m0->width / 2.0) / m0->fx;
         icv_mat3 R = icv_m3_mul(F, icv_m3_mul(icv_rot_x(ax), icv_m3_mul(icv_rot_y(ay), icv_rot_z(az))));
         icv_vec3 c = icv_v3_add(centre0, icv_m3_apply(F, icv_v3(ox, oy, oz)));
         icv_vec3 mid = icv_v3((b->cols - 1) * b->square / 2, (b->rows - 1) * b->square / 2, 0);

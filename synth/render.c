@@ -284,6 +284,16 @@ double synth_static_shade(const synth_renderer *r, icv_vec3 d, double *t_hit)
     uint64_t seed = r->sc->seed * 7919u + 11;
     if (t > 0 && t < INFINITY) {
         icv_vec3 ps = icv_m3_apply(icv_m3_transpose(m->R), icv_v3_sub(icv_v3_scale(d, t), m->t));
+        for (int k = 0; k < o->n_glints; k++) {
+            double gx = ps.x - o->glints[k][0], gz = ps.z - o->glints[k][1];
+            if (gx * gx + gz * gz <= o->glints[k][2] * o->glints[k][2])
+                return o->glints[k][3];
+        }
+        if (r->board_in_view) { /* lying on the surface: board (x, y) = surface (x, z) */
+            int cell = synth_board_cell(&r->sc->board, ps.x, ps.z);
+            if (cell)
+                return synth_board_gray(cell);
+        }
         if (r->sc->kind != SYNTH_KIND_TILT && /* a tilt's plate moves: coeff_scene.c draws it */
             fabs(ps.x) <= o->plate_size[0] / 2 && fabs(ps.z) <= o->plate_size[1] / 2)
             return o->plate_gray * (1 + 0.07 * (texture_c(r, seed + 5, ps.x * 4, ps.z * 4) - 1) / 0.45);
@@ -319,6 +329,8 @@ void synth_render_geometry_init(synth_renderer *r, const synth_scenario *sc, int
     r->m = sc->cameras[camera].model;
     r->W = r->m.width;
     r->H = r->m.height;
+    r->board_in_view = sc->render.board_in_view;
+    r->light = 1.0f;
     make_occluder(r);
     const synth_body *b = &sc->body;
     if (b->shape.type == ICV_SHAPE_CAPSULE || b->shape.type == ICV_SHAPE_CYLINDER) {
@@ -354,6 +366,56 @@ void synth_renderer_free(synth_renderer *r)
     free(r->bg_sigma);
     free(r->flash_rows);
     free(r);
+}
+
+/* The static background, 3 x 3 supersampled (its edges are static: done once), the
+ * vignetting, and the background's signal and noise through it. */
+static void render_background(synth_renderer *r)
+{
+    const synth_scenario *sc = r->sc;
+    int W = r->W, H = r->H;
+    size_t np = (size_t)W * H;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            const float *c00 = r->corner + 2 * ((size_t)y * (W + 1) + x), *c10 = c00 + 2;
+            const float *c01 = c00 + 2 * (W + 1), *c11 = c01 + 2;
+            double s = 0;
+            for (int j = 0; j < 3; j++)
+                for (int i = 0; i < 3; i++) {
+                    double fx = (i + 0.5) / 3, fy = (j + 0.5) / 3;
+                    double xn = (1 - fy) * ((1 - fx) * c00[0] + fx * c10[0]) + fy * ((1 - fx) * c01[0] + fx * c11[0]);
+                    double yn = (1 - fy) * ((1 - fx) * c00[1] + fx * c10[1]) + fy * ((1 - fx) * c01[1] + fx * c11[1]);
+                    s += synth_static_shade(r, icv_v3(xn, yn, 1), NULL);
+                }
+            r->bg[(size_t)y * W + x] = (float)(s / 9);
+        }
+    /* vignetting: 1 - v (rho / rho_corner)^2 about the principal point */
+    double rc2 = 0;
+    for (int k = 0; k < 4; k++) {
+        double dx = (k & 1 ? W - 1 : 0) - r->m.cx, dy = (k & 2 ? H - 1 : 0) - r->m.cy;
+        if (dx * dx + dy * dy > rc2)
+            rc2 = dx * dx + dy * dy;
+    }
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            double dx = x - r->m.cx, dy = y - r->m.cy;
+            r->gain[(size_t)y * W + x] = (float)(1 - sc->render.vignetting * (dx * dx + dy * dy) / rc2);
+        }
+    /* the static background through the vignetting, and its noise sigma */
+    float fw = (float)sc->render.full_well_e, rn2 = (float)(sc->render.read_noise_e * sc->render.read_noise_e);
+    for (size_t i = 0; i < np; i++) { /* the same float arithmetic as synth_sensor_apply */
+        float sg = (r->bg[i] + 0.0f + 0.0f) * r->gain[i];
+        r->bg_gain[i] = sg;
+        r->bg_sigma[i] = sqrtf((sg > 0 ? sg * fw : 0) + rn2) * (1.0f / fw);
+    }
+}
+
+void synth_renderer_board_in_view(synth_renderer *r, int on)
+{
+    if (r->board_in_view == on)
+        return;
+    r->board_in_view = on;
+    render_background(r);
 }
 
 int synth_renderer_alloc(const synth_scenario *sc, int camera, synth_renderer **out, icv_err *err)
@@ -414,40 +476,7 @@ int synth_renderer_alloc(const synth_scenario *sc, int camera, synth_renderer **
             c[0] = (float)xn[0];
             c[1] = (float)xn[1];
         }
-    /* the static background, 3 x 3 supersampled (its edges are static: done once) */
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            const float *c00 = r->corner + 2 * ((size_t)y * (W + 1) + x), *c10 = c00 + 2;
-            const float *c01 = c00 + 2 * (W + 1), *c11 = c01 + 2;
-            double s = 0;
-            for (int j = 0; j < 3; j++)
-                for (int i = 0; i < 3; i++) {
-                    double fx = (i + 0.5) / 3, fy = (j + 0.5) / 3;
-                    double xn = (1 - fy) * ((1 - fx) * c00[0] + fx * c10[0]) + fy * ((1 - fx) * c01[0] + fx * c11[0]);
-                    double yn = (1 - fy) * ((1 - fx) * c00[1] + fx * c10[1]) + fy * ((1 - fx) * c01[1] + fx * c11[1]);
-                    s += synth_static_shade(r, icv_v3(xn, yn, 1), NULL);
-                }
-            r->bg[(size_t)y * W + x] = (float)(s / 9);
-        }
-    /* vignetting: 1 - v (rho / rho_corner)^2 about the principal point */
-    double rc2 = 0;
-    for (int k = 0; k < 4; k++) {
-        double dx = (k & 1 ? W - 1 : 0) - r->m.cx, dy = (k & 2 ? H - 1 : 0) - r->m.cy;
-        if (dx * dx + dy * dy > rc2)
-            rc2 = dx * dx + dy * dy;
-    }
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            double dx = x - r->m.cx, dy = y - r->m.cy;
-            r->gain[(size_t)y * W + x] = (float)(1 - sc->render.vignetting * (dx * dx + dy * dy) / rc2);
-        }
-    /* the static background through the vignetting, and its noise sigma */
-    float fw = (float)sc->render.full_well_e, rn2 = (float)(sc->render.read_noise_e * sc->render.read_noise_e);
-    for (size_t i = 0; i < np; i++) { /* the same float arithmetic as synth_sensor_apply */
-        float sg = (r->bg[i] + 0.0f + 0.0f) * r->gain[i];
-        r->bg_gain[i] = sg;
-        r->bg_sigma[i] = sqrtf((sg > 0 ? sg * fw : 0) + rn2) * (1.0f / fw);
-    }
+    render_background(r);
     /* stratified normal quantiles: the noise table (no random state needed) */
     for (int i = 0; i < SYNTH_GAUSS_N; i++)
         r->gauss[i] = (float)gsl_cdf_ugaussian_Pinv((i + 0.5) / SYNTH_GAUSS_N);
@@ -505,13 +534,26 @@ static void place_body(synth_renderer *r, const synth_state *s)
             q->id = SYNTH_ID_MARKER0 + k;
             q->a = icv_v3_add(icv_m3_apply(Rc, b->markers[k]), pc);
             q->r = b->marker_diameter / 2;
-            if (b->marker_style == SYNTH_MARKER_SPHERE) {
+            if (b->marker_style == SYNTH_MARKER_SPHERE || b->marker_style == SYNTH_MARKER_POST) {
                 q->kind = PRIM_SPHERE;
             } else {
                 q->kind = PRIM_DISC;
                 q->b = icv_m3_apply(Rc, b->marker_normals[k]);
             }
         }
+    }
+    if (b->marker_style == SYNTH_MARKER_POST) { /* each ball's post, drawn as the body */
+        int nm = n;
+        for (int k = 0; k < b->n_markers && nm < SYNTH_MAX_PRIMS; k++) {
+            synth_prim *q = &r->prims[nm++];
+            memset(q, 0, sizeof *q);
+            q->id = SYNTH_ID_BODY;
+            q->kind = PRIM_CYLINDER;
+            q->b = icv_v3_add(icv_m3_apply(Rc, b->markers[k]), pc);
+            q->a = icv_v3_axpy(-b->post_length, icv_m3_apply(Rc, b->marker_normals[k]), q->b);
+            q->r = b->post_radius;
+        }
+        n = nm;
     }
     r->n_prims = n;
 }
@@ -795,7 +837,9 @@ void synth_sensor_apply(const synth_renderer *r, const float *lin, const float *
     size_t np = (size_t)r->W * r->H;
     uint64_t st = seed, bits = 0;
     float fw = (float)o->full_well_e, rn2 = (float)(o->read_noise_e * o->read_noise_e), inv_fw = 1.0f / fw;
-    int static_bg = lin == r->bg; /* the precomputed background signal and noise apply */
+    float light = r->light;
+    /* the precomputed background signal and noise apply (steady light only) */
+    int static_bg = lin == r->bg && light == 1.0f;
     for (size_t i = 0; i < np; i++) {
         float fl = flash ? flash[i / (size_t)r->W] : 0.0f;
         float a = acc ? acc[i] : 0.0f, s, sig;
@@ -803,7 +847,7 @@ void synth_sensor_apply(const synth_renderer *r, const float *lin, const float *
             s = r->bg_gain[i];
             sig = r->bg_sigma[i];
         } else {
-            s = (lin[i] + a + fl) * r->gain[i];
+            s = ((lin[i] + a) * light + fl) * r->gain[i];
             float e = s > 0 ? s * fw : 0;
             sig = o->noise ? sqrtf(e + rn2) * inv_fw : 0.0f;
         }
@@ -829,6 +873,18 @@ static double flash_seen(const synth_render_opts *o, double t0, double t1)
     return b > a ? (b - a) / o->flash_duration_s : 0;
 }
 
+/* the mean of 1 + depth sin(2 pi f t + phase) over the exposure [t0, t1] (the whole
+ * frame at one time: a rolling shutter's rows are not modulated separately) */
+static double flicker_light(const synth_render_opts *o, double t0, double t1)
+{
+    if (!(o->flicker_depth > 0))
+        return 1;
+    double w = 2 * M_PI * o->flicker_hz;
+    if (!(t1 - t0 > 1e-12))
+        return 1 + o->flicker_depth * sin(w * t0 + o->flicker_phase);
+    return 1 + o->flicker_depth * (cos(w * t0 + o->flicker_phase) - cos(w * t1 + o->flicker_phase)) / (w * (t1 - t0));
+}
+
 void synth_renderer_frame(synth_renderer *r, const synth_flight *f, int n, uint8_t *gray)
 {
     const synth_camera *c = &r->sc->cameras[r->cam];
@@ -849,8 +905,10 @@ void synth_renderer_frame(synth_renderer *r, const synth_flight *f, int n, uint8
     }
     for (int y = 0; y < r->H; y++) /* row y's exposure is y line delays after row 0's */
         r->flash_rows[y] = (float)(o->flash_gain * flash_seen(o, tm + y * ld - e / 2, tm + y * ld + e / 2));
+    r->light = (float)flicker_light(o, tm - e / 2, tm + e / 2);
     synth_sensor_apply(r, r->bg, r->acc, r->flash_rows, synth_stream(r->sc->seed, 1000 + (uint64_t)r->cam, (uint64_t)n),
                        gray);
+    r->light = 1.0f;
     clear_dirty(r);
 }
 

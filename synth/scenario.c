@@ -31,6 +31,8 @@ void synth_scenario_defaults(synth_scenario *sc)
     b->shape.radius = 0.009525;
     b->body_gray = 0.06;
     b->marker_gray = 0.92;
+    b->post_length = 0.02;
+    b->post_radius = 0.0015;
     sc->restitution = ICV_RESTITUTION_STRONGE;
     sc->mu_s = sc->mu_k = 0.3;
     sc->e_n = 0.5;
@@ -63,6 +65,7 @@ void synth_scenario_defaults(synth_scenario *sc)
     bo->margin = 0.02;
     bo->n_views = 12;
     bo->max_tilt = 0.6;
+    bo->partial_every = 4;
     sc->codec = SYNTH_CODEC_H264;
     sc->crf = 18;
     snprintf(sc->preset, sizeof sc->preset, "veryfast");
@@ -194,9 +197,19 @@ static int read_body(icv_ynode root, synth_body *b, icv_err *err)
             b->marker_style = SYNTH_MARKER_STICKER;
         else if (!strcmp(style, "band"))
             b->marker_style = SYNTH_MARKER_BAND;
+        else if (!strcmp(style, "post"))
+            b->marker_style = SYNTH_MARKER_POST;
         else
             return icv_ynode_fail(icv_ynode_get(n, "marker_style"), err, ICV_EINVAL,
-                                  "unknown marker style '%s' (sphere | sticker | band)", style);
+                                  "unknown marker style '%s' (sphere | sticker | band | post)", style);
+    }
+    icv_ynode post = icv_ynode_get(n, "post");
+    if (icv_ynode_exists(post)) {
+        SYNTH_TRY(icv_yread_double(post, "length", 0, &b->post_length, err));
+        SYNTH_TRY(icv_yread_double(post, "radius", 0, &b->post_radius, err));
+        if (!(b->post_length > 0 && b->post_radius > 0 && b->post_radius < b->marker_diameter / 2))
+            return icv_ynode_fail(post, err, ICV_EINVAL,
+                                  "need length > 0 and 0 < radius < marker_diameter / 2 (metres)");
     }
     if (b->marker_style == SYNTH_MARKER_BAND && b->shape.type != ICV_SHAPE_CAPSULE &&
         b->shape.type != ICV_SHAPE_CYLINDER)
@@ -386,6 +399,40 @@ static int read_render(icv_ynode root, synth_scenario *sc, icv_err *err)
     if (r->texture < 0 || r->texture > 1)
         return icv_ynode_fail(icv_ynode_get(n, "texture"), err, ICV_EINVAL, "must be in [0, 1]");
     SYNTH_TRY(icv_yread_doubles(n, "plate_size", 0, r->plate_size, 2, err));
+    icv_ynode fk = icv_ynode_get(n, "flicker");
+    if (icv_ynode_exists(fk)) {
+        const char *s = icv_ynode_str(fk);
+        if (s && (!strcmp(s, "false") || !strcmp(s, "none") || !strcmp(s, "off"))) {
+            r->flicker_depth = 0;
+        } else {
+            if (!icv_ynode_is_map(fk))
+                return icv_ynode_fail(fk, err, ICV_EINVAL, "expected {hz: 100, depth: 0.1, phase: 0} or none");
+            r->flicker_hz = 100;
+            r->flicker_depth = 0.1;
+            SYNTH_TRY(icv_yread_double(fk, "hz", 0, &r->flicker_hz, err));
+            SYNTH_TRY(icv_yread_double(fk, "depth", 0, &r->flicker_depth, err));
+            SYNTH_TRY(icv_yread_double(fk, "phase", 0, &r->flicker_phase, err));
+            if (!(r->flicker_hz > 0) || r->flicker_depth < 0 || r->flicker_depth > 1)
+                return icv_ynode_fail(fk, err, ICV_EINVAL, "need hz > 0 and depth in [0, 1]");
+        }
+    }
+    icv_ynode gl = icv_ynode_get(n, "glints");
+    if (icv_ynode_exists(gl)) {
+        if (!icv_ynode_is_seq(gl) || icv_ynode_len(gl) > SYNTH_MAX_GLINTS)
+            return icv_ynode_fail(gl, err, ICV_EINVAL, "expected a list of at most %d [x, z, radius, gray]",
+                                  SYNTH_MAX_GLINTS);
+        r->n_glints = (int)icv_ynode_len(gl);
+        for (int i = 0; i < r->n_glints; i++) {
+            icv_ynode g = icv_ynode_at(gl, (size_t)i);
+            if (!icv_ynode_is_seq(g) || icv_ynode_len(g) != 4)
+                return icv_ynode_fail(g, err, ICV_EINVAL, "expected [x, z, radius, gray] (m, m, m, reflectance)");
+            for (size_t k = 0; k < 4; k++)
+                SYNTH_TRY(icv_ynode_double(icv_ynode_at(g, k), &r->glints[i][k], err));
+            if (!(r->glints[i][2] > 0))
+                return icv_ynode_fail(g, err, ICV_EINVAL, "a glint's radius must be > 0 (metres)");
+        }
+    }
+    SYNTH_TRY(icv_yread_bool(n, "board_in_view", 0, &r->board_in_view, err));
     icv_ynode ro = icv_ynode_get(n, "reference_object");
     if (icv_ynode_exists(ro)) {
         const char *s = icv_ynode_str(ro);
@@ -414,6 +461,9 @@ static int read_board(icv_ynode root, synth_scenario *sc, icv_err *err)
     SYNTH_TRY(icv_yread_int(n, "views", 0, &b->n_views, err));
     SYNTH_TRY(icv_yread_double(n, "max_tilt", 0, &b->max_tilt, err));
     SYNTH_TRY(icv_yread_double(n, "distance", 0, &b->distance, err));
+    SYNTH_TRY(icv_yread_int(n, "partial_every", 0, &b->partial_every, err));
+    if (b->partial_every < 0)
+        return icv_ynode_fail(icv_ynode_get(n, "partial_every"), err, ICV_EINVAL, "must be >= 0 (0: none)");
     if (b->cols < 2 || b->rows < 2 || !(b->square > 0) || b->margin < 0 || b->n_views < 0 || b->n_views > 100)
         return icv_ynode_fail(n, err, ICV_EINVAL,
                               "need cols, rows >= 2, square > 0 m, margin >= 0 m, views 0..100");
@@ -491,6 +541,18 @@ int synth_scenario_load(const char *path, synth_scenario *sc, icv_err *err)
     } while (0)
     if (!icv_ynode_is_map(root)) {
         rc = icv_ynode_fail(root, err, ICV_EINVAL, "expected a mapping of scenario keys");
+        goto done;
+    }
+    if (icv_ynode_exists(icv_ynode_get(root, "random"))) {
+        /* a drawn scene: the seed is the whole scenario */
+        int rs = 0;
+        R(icv_yread_int(root, "random", 1, &rs, err));
+        if (rs < 0) {
+            rc = icv_ynode_fail(icv_ynode_get(root, "random"), err, ICV_EINVAL, "must be a seed >= 0");
+            goto done;
+        }
+        R(synth_scenario_random((unsigned long)rs, NULL, sc, err));
+        snprintf(sc->path, sizeof sc->path, "%s", path);
         goto done;
     }
     R(icv_yread_str(root, "name", 0, sc->name, sizeof sc->name, err));

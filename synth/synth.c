@@ -104,6 +104,12 @@ static int write_experiment(const synth_scenario *sc, const char *dir, icv_err *
 
 static int copy_scenario(const synth_scenario *sc, const char *dir, icv_err *err)
 {
+    if (!sc->path[0] && sc->random) { /* a drawn scene: its seed says it all */
+        char path[ICV_PATH_MAX], text[512];
+        int n = snprintf(text, sizeof text, "# %s\nrandom: %lu\n", sc->random_desc, sc->random_seed);
+        SYNTH_TRY(icv_path_join(path, sizeof path, dir, "scenario.yaml", err));
+        return icv_atomic_write(path, text, (size_t)n < sizeof text ? (size_t)n : sizeof text - 1, err);
+    }
     if (!sc->path[0])
         return 0;
     FILE *f = fopen(sc->path, "rb");
@@ -185,6 +191,7 @@ static int write_camera(const synth_scenario *sc, int ci, const synth_flight *f,
     }
     if ((rc = synth_encoder_close(enc, err)))
         goto out;
+    synth_renderer_board_in_view(r, 0); /* the board is held up in the calibration shots */
     for (int v = 0; v < sc->board.n_views && !rc; v++) {
         snprintf(name, sizeof name, "calib/%s_%02d.png", c->id, v);
         if ((rc = icv_path_join(path, sizeof path, dir, name, err)))

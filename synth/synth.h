@@ -45,7 +45,9 @@ int synth_camera_look_at(synth_camera_model *c, icv_vec3 eye, icv_vec3 target, i
 
 /* ---- the scenario (scenario.c) ------------------------------------------ */
 
-typedef enum { SYNTH_MARKER_SPHERE, SYNTH_MARKER_STICKER, SYNTH_MARKER_BAND } synth_marker_style;
+/* sphere: a bright ball at the marker; sticker: a flat disc on a face; band: a ring of
+ * a rod's surface; post: a ball standing off the body on a thin post (body-coloured) */
+typedef enum { SYNTH_MARKER_SPHERE, SYNTH_MARKER_STICKER, SYNTH_MARKER_BAND, SYNTH_MARKER_POST } synth_marker_style;
 typedef enum { SYNTH_CODEC_H264, SYNTH_CODEC_MJPEG, SYNTH_CODEC_FFV1, SYNTH_CODEC_PNG } synth_codec;
 
 typedef struct {
@@ -70,7 +72,9 @@ typedef struct {
     double marker_diameter;       /* m: sphere diameter, sticker diameter or band width */
     synth_marker_style marker_style;
     icv_shape shape;              /* the contact shape, also drawn (points: not drawn) */
-    double body_gray, marker_gray;/* reflectance 0..1 */
+    double body_gray, marker_gray;/* reflectance 0..1 (a marker above 1: retro-reflective) */
+    double post_length;           /* m, post markers: from the ball's centre inwards along -normal */
+    double post_radius;           /* m, post markers */
 } synth_body;
 
 /* A rigid-body state in the surface frame. */
@@ -80,6 +84,8 @@ typedef struct {
     icv_vec3 v;      /* m/s, centre-of-mass velocity */
     icv_vec3 omega;  /* rad/s, angular velocity, surface frame */
 } synth_state;
+
+#define SYNTH_MAX_GLINTS 16
 
 typedef struct {
     int supersample;       /* S: edge pixels are sampled S x S (1 = none) */
@@ -98,6 +104,12 @@ typedef struct {
     int reference_object;  /* 1: a static bright upright cylinder on the plate */
     icv_vec3 reference_position; /* m, surface frame, centre of its base */
     double reference_radius, reference_height; /* m */
+    /* mains flicker: the scene's light times 1 + depth sin(2 pi hz t + phase), averaged
+       over each exposure (the flash is not modulated); depth 0 = none */
+    double flicker_hz, flicker_depth, flicker_phase; /* Hz, 0..1, rad */
+    int n_glints;          /* static bright spots lying on the surface plane */
+    double glints[SYNTH_MAX_GLINTS][4]; /* x, z (m, surface frame), radius (m), gray */
+    int board_in_view;     /* 1: the board lies on the surface during the video too */
 } synth_render_opts;
 
 typedef struct {
@@ -107,6 +119,7 @@ typedef struct {
     int n_views;           /* calibration shots per camera */
     double max_tilt;       /* rad, largest board tilt from facing the cameras */
     double distance;       /* m, board centre from the reference camera (0 = auto) */
+    int partial_every;     /* every n-th view partly out of view (default 4; 0 = none) */
 } synth_board_opts;
 
 typedef struct synth_scenario {
@@ -136,6 +149,10 @@ typedef struct synth_scenario {
     double tilt_rate;         /* rad/s: how fast it is raised, from tilt_time on */
     double tilt_time;         /* s, experiment clock */
     double tilt_hinge_x;      /* m: the hinge, the plate-frame line x = hinge_x, y = 0 */
+    /* drawn by synth_scenario_random (random_scene.c): its seed and what it drew */
+    int random;               /* 1: this scenario came from synth_scenario_random */
+    unsigned long random_seed;
+    char random_desc[320];    /* one line: body, markers, cameras, fps, ... */
 } synth_scenario;
 
 enum { SYNTH_KIND_IMPACT = 0, SYNTH_KIND_SLIDE, SYNTH_KIND_TILT, SYNTH_KIND_DROP };
@@ -148,6 +165,23 @@ int synth_scenario_load(const char *path, synth_scenario *sc, icv_err *err);
 int synth_scenario_validate(const synth_scenario *sc, icv_err *err);
 /* Experiment time of frame n's mid-exposure of camera c (row 0), s. */
 double synth_camera_frame_time(const synth_camera *c, int n);
+
+/* ---- random scenes (random_scene.c) -------------------------------------- */
+
+/* What synth_scenario_random may draw; zeroed fields take the defaults below. */
+typedef struct {
+    int cameras;          /* 0: draw (one, planar, or two), 1 or 2: that many */
+    int min_side_frames;  /* frames of free flight before and after each impact (default 10) */
+    int max_frames;       /* longest clip per camera, frames (default 240) */
+} synth_random_opts;
+
+/* A whole random impact scene from a seed (docs/synth.md, "Random scenes"): body
+ * (rod, bar or ball), markers, surface, lighting, cameras, frame rate, blur, noise,
+ * compression, clutter. Physically valid: every impact inside the clip with at least
+ * min_side_frames frames of flight on each side, no further contact before the clip
+ * ends, the body in view, most markers seen. Deterministic for (seed, opts). Fails
+ * (ICV_EINVAL) only when no valid scene is found in 200 draws. o may be NULL. */
+int synth_scenario_random(unsigned long seed, const synth_random_opts *o, synth_scenario *sc, icv_err *err);
 
 /* ---- flight (flight.c), contact (contact.c), impacts (impact.c) ---------- */
 

@@ -38,7 +38,7 @@ static inline uint64_t synth_stream(uint64_t seed, uint64_t a, uint64_t b)
 /* ---- the renderer's insides, shared by render.c and board.c -------------- */
 
 #define SYNTH_TILE 8
-#define SYNTH_MAX_PRIMS (ICV_MAX_MARKERS + 2)
+#define SYNTH_MAX_PRIMS (2 * ICV_MAX_MARKERS + 2) /* body, a ball and a post per marker */
 #define SYNTH_GAUSS_N 65536
 
 enum { PRIM_SPHERE, PRIM_CAPSULE, PRIM_CYLINDER, PRIM_BOX, PRIM_DISC };
@@ -87,6 +87,8 @@ struct synth_renderer {
     synth_prim occluder;       /* the static reference object (camera frame) */
     double band_s[ICV_MAX_MARKERS]; /* band markers: axial position along the rod axis, m */
     double sticker_eps;        /* m: a sticker wins over the body surface this close behind */
+    int board_in_view;         /* the static scene shows the board lying on the surface */
+    float light;               /* this frame's mean scene light (mains flicker; 1 = steady) */
 };
 
 /* Gray of the scene's static parts seen along a camera-frame ray d (not unit). */
@@ -99,6 +101,10 @@ void synth_sensor_apply(const synth_renderer *r, const float *lin, const float *
 /* Sets the renderer's geometry only (camera, occluder, bands, stickers): enough for
  * synth_marker_visible on a renderer that owns no buffers. */
 void synth_render_geometry_init(synth_renderer *r, const synth_scenario *sc, int camera);
+
+/* Draws the static scene again with (on = 1) or without the board lying on the
+ * surface (render.board_in_view): the video shows it, the calibration shots not. */
+void synth_renderer_board_in_view(synth_renderer *r, int on);
 
 /* board.c: the cell of board point (bx, by) (m, board frame): 0 outside, 1 the white
  * margin or a white square, 2 a black square; and a cell's reflectance */

@@ -1,0 +1,106 @@
+/* test_random_scene.c: synth_scenario_random (synth/random_scene.c) without rendering:
+ * deterministic per seed, every draw inside the documented ranges (docs/synth.md,
+ * "Random scenes"), every scene a valid experiment (its impacts inside the clip with
+ * 10 frames of flight on each side), and the draws covering what they should. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "synth/synth.h"
+#include "tests/harness.h"
+
+TEST(test_random_scene_same_seed_same_scene)
+{
+    static synth_scenario a, b;
+    icv_err err = {0};
+    ASSERT(synth_scenario_random(1234, NULL, &a, &err) == 0, "%s", err.msg);
+    ASSERT(synth_scenario_random(1234, NULL, &b, &err) == 0, "%s", err.msg);
+    /* defaults memset the whole struct: padding included, equal bytes mean equal scenes */
+    ASSERT(memcmp(&a, &b, sizeof a) == 0, "seed 1234 drew two different scenes");
+    ASSERT(synth_scenario_random(1235, NULL, &b, &err) == 0, "%s", err.msg);
+    ASSERT(memcmp(&a, &b, sizeof a) != 0, "seeds 1234 and 1235 drew the same scene");
+    ASSERT_EQ_INT(a.random, 1);
+    ASSERT_EQ_INT(a.random_seed, 1234);
+    /* a scenario file `random: 1234` is the same scene (but for the path it came from) */
+    const char *path = th_tmp("random.yaml");
+    ASSERT(th_write_file(path, "random: 1234\n") == 0, "cannot write %s", path);
+    ASSERT(synth_scenario_load(path, &b, &err) == 0, "%s", err.msg);
+    ASSERT(!strcmp(b.path, path), "path '%s'", b.path);
+    memset(b.path, 0, sizeof b.path);
+    ASSERT(memcmp(&a, &b, sizeof a) == 0, "random: 1234 in a file drew another scene");
+}
+
+TEST(test_random_scene_draws_in_range_and_valid)
+{
+    static const double fps_list[] = {30, 60, 120, 240, 500, 1000, 2000, 3000, 6000};
+    int n_seeds = th_sanitized() ? 10 : th_accuracy() ? 200 : 40;
+    int planar = 0, kinds[3] = {0}, styles[4] = {0}, two_impacts = 0;
+    int flicker = 0, light_bg = 0, dark_markers = 0, glints = 0, board = 0;
+    static synth_scenario sc;
+    for (int seed = 1000; seed < 1000 + n_seeds; seed++) {
+        icv_err err = {0};
+        ASSERT(synth_scenario_random((unsigned long)seed, NULL, &sc, &err) == 0, "seed %d: %s", seed, err.msg);
+        ASSERT(synth_scenario_validate(&sc, &err) == 0, "seed %d: %s", seed, err.msg);
+        ASSERT(sc.n_cameras == 1 || sc.n_cameras == 2, "seed %d: %d cameras", seed, sc.n_cameras);
+        ASSERT_EQ_INT(sc.planar, sc.n_cameras == 1);
+        planar += sc.planar;
+        const synth_body *b = &sc.body;
+        kinds[b->shape.type == ICV_SHAPE_BOX ? 1 : b->shape.type == ICV_SHAPE_SPHERE ? 2 : 0]++;
+        ASSERT(b->shape.type != ICV_SHAPE_SPHERE || sc.planar, "seed %d: a ball with two cameras", seed);
+        ASSERT(b->shape.type == ICV_SHAPE_SPHERE ? b->n_markers == 1 : b->n_markers == 3 || b->n_markers == 4,
+               "seed %d: %d markers on a %s", seed, b->n_markers, icv_shape_name(b->shape.type));
+        styles[b->marker_style]++;
+        dark_markers += b->marker_gray < b->body_gray;
+        for (int c = 0; c < sc.n_cameras; c++) {
+            const synth_camera *cam = &sc.cameras[c];
+            int known = 0;
+            for (size_t i = 0; i < sizeof fps_list / sizeof fps_list[0]; i++)
+                known |= cam->fps == fps_list[i];
+            ASSERT(known, "seed %d: %g fps is not one of the drawn rates", seed, cam->fps);
+            /* high rates go with small frames, as on real high-speed cameras */
+            ASSERT(cam->fps < 1000 || cam->model.width * cam->model.height <= 640 * 480, "seed %d: %dx%d at %g fps",
+                   seed, cam->model.width, cam->model.height, cam->fps);
+            ASSERT(cam->exposure_s > 0 && cam->exposure_s <= 1 / cam->fps, "seed %d: exposure %g s at %g fps", seed,
+                   cam->exposure_s, cam->fps);
+            icv_vec3 cc = synth_camera_center(&cam->model);
+            ASSERT(cc.y > 0, "seed %d: camera %d below the surface", seed, c);
+            ASSERT(cam->n_frames <= 240, "seed %d: %d frames", seed, cam->n_frames);
+        }
+        double levels = sc.render.read_noise_e * 255 / sc.render.full_well_e;
+        ASSERT(levels >= 1 - 1e-9 && levels <= 8 + 1e-9, "seed %d: read noise %.2f gray levels", seed, levels);
+        ASSERT(sc.crf >= 14 && sc.crf <= 30, "seed %d: crf %d", seed, sc.crf);
+        ASSERT(sc.max_impacts == 1 || sc.max_impacts == 2, "seed %d: max_impacts %d", seed, sc.max_impacts);
+        two_impacts += sc.max_impacts == 2;
+        flicker += sc.render.flicker_depth > 0;
+        light_bg += sc.render.background_gray > 0.4;
+        glints += sc.render.n_glints > 0;
+        board += sc.render.board_in_view;
+
+        /* the experiment is valid: every impact in the clip, 10 frames of flight each side */
+        const synth_camera *c0 = &sc.cameras[0];
+        double t_end = synth_camera_frame_time(c0, c0->n_frames - 1) + c0->exposure_s;
+        synth_flight *f;
+        ASSERT(synth_flight_run(&sc, t_end, &f, &err) == 0, "seed %d: %s", seed, err.msg);
+        int ni = synth_flight_n_impacts(f);
+        double t1 = ni ? synth_flight_impact(f, 0)->time_s : 0, tl = ni ? synth_flight_impact(f, ni - 1)->time_s : 0;
+        int note = synth_flight_note(f)[0] != 0;
+        synth_flight_free(f);
+        ASSERT(ni == sc.max_impacts, "seed %d: %d impacts in the clip, drawn %d", seed, ni, sc.max_impacts);
+        ASSERT(!note, "seed %d: the body comes to rest in the clip", seed);
+        /* min_side_frames, the generator's default: README asks 8-10 frames each side */
+        ASSERT(t1 * c0->fps >= 10, "seed %d: first impact after %.1f frames", seed, t1 * c0->fps);
+        ASSERT(c0->n_frames - 1 - tl * c0->fps >= 10, "seed %d: %.1f frames after the last impact", seed,
+               c0->n_frames - 1 - tl * c0->fps);
+    }
+    /* every kind of scene the issue lists turns up in 40 seeds (fixed: each is drawn with
+     * 9-70%, so each appears ~3 times or more; 1 is a floor, not a figure) */
+    if (!th_sanitized()) {
+        ASSERT(planar > 0 && planar < n_seeds, "one-camera scenes %d of %d", planar, n_seeds);
+        ASSERT(kinds[0] && kinds[1] && kinds[2], "rods %d, bars %d, balls %d", kinds[0], kinds[1], kinds[2]);
+        ASSERT(styles[SYNTH_MARKER_SPHERE] && styles[SYNTH_MARKER_STICKER] && styles[SYNTH_MARKER_BAND] &&
+                   styles[SYNTH_MARKER_POST],
+               "marker styles: sphere %d, sticker %d, band %d, post %d", styles[0], styles[1], styles[2], styles[3]);
+        ASSERT(two_impacts && flicker && light_bg && dark_markers && glints && board,
+               "two impacts %d, flicker %d, light background %d, dark markers %d, glints %d, board in view %d",
+               two_impacts, flicker, light_bg, dark_markers, glints, board);
+    }
+}
