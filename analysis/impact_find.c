@@ -277,6 +277,58 @@ void analysis_still_ends(const posed_frame *pf, int n, double com_sigma, int *lo
     *hi_out = hi;
 }
 
+/* One side of an impact that has too few posed frames, for the error: "only 2 posed
+ * frames after it (frames 41-42; markers 1, 2 missing in frames 43-49)". The frames of
+ * that side (t in (t_lo, t_hi), before or after t_star) without a pose, and which
+ * markers they miss; none missing: the frames were left out (held, outliers). */
+static size_t side_describe(const analysis_tracks *tr, const posed_frame *pf, int n, int npost, int first, int last,
+                            double t_star, double t_lo, double t_hi, int post, char *buf, size_t cap)
+{
+    size_t len = 0;
+    len += (size_t)snprintf(buf + len, cap - len, "only %d posed frame%s %s it", npost, npost == 1 ? "" : "s",
+                            post ? "after" : "before");
+    if (npost > 0)
+        len += (size_t)snprintf(buf + len, cap - len, " (frames %d-%d", tr->frame[pf[first].row],
+                                tr->frame[pf[last].row]);
+    int f0 = -1, f1 = -1, n_un = 0;
+    unsigned char miss[64] = {0};
+    int nm = tr->n_markers < 64 ? tr->n_markers : 64;
+    for (int r = 0; r < tr->n_frames; r++) {
+        double t = tr->t[r];
+        if (t <= t_lo || t >= t_hi || (post ? t <= t_star : t >= t_star))
+            continue;
+        int posed = 0;
+        for (int i = 0; i < n && !posed; i++)
+            posed = pf[i].row == r;
+        if (posed)
+            continue;
+        if (f0 < 0)
+            f0 = tr->frame[r];
+        f1 = tr->frame[r];
+        n_un++;
+        for (int k = 0; k < nm; k++)
+            miss[k] |= !tr->seen[r * tr->n_markers + k];
+    }
+    if (n_un > 0) {
+        len += (size_t)snprintf(buf + len, cap - len, "%s", npost > 0 ? "; " : " (");
+        int any = 0;
+        for (int k = 0; k < nm; k++)
+            if (miss[k] && len + 16 < cap) {
+                len += (size_t)snprintf(buf + len, cap - len, "%s%d", any ? ", " : "markers ", k);
+                any = 1;
+            }
+        len += (size_t)snprintf(buf + len, cap - len, "%s in %d frame%s %d-%d", any ? " missing" : "frames left out",
+                                n_un, n_un == 1 ? "" : "s", f0, f1);
+        if (!any) /* "frames left out in 3 frames": say it plainly */
+            len = (size_t)snprintf(buf, cap, "only %d posed frame%s %s it (%d frame%s %d-%d left out: held or "
+                                   "outliers", npost, npost == 1 ? "" : "s", post ? "after" : "before", n_un,
+                                   n_un == 1 ? "" : "s", f0, f1);
+    }
+    if (npost > 0 || n_un > 0)
+        len += (size_t)snprintf(buf + len, cap - len, ")");
+    return len < cap ? len : cap - 1;
+}
+
 /* Pre- or post-impact window around t_star, between the neighbouring impacts. */
 static int side_window(const posed_frame *pf, int n, double t_star, double excl, double t_lo, double t_hi, int post,
                        int max_frames, int *first, int *last)
@@ -427,9 +479,19 @@ restart:;
             }
             if (npre < prm.min_side_frames || npost < prm.min_side_frames) {
                 too_few = 1;
-                snprintf(short_msg, sizeof short_msg,
-                         "impact near t = %.4f s: %d frames before it and %d after, needs %d on each side to fit",
-                         t_star, npre, npost, prm.min_side_frames);
+                size_t len = (size_t)snprintf(short_msg, sizeof short_msg, "impact at frame %d (t = %.4f s): ",
+                                              tr->frame[pf[cand[c]].row], t_star);
+                if (npre < prm.min_side_frames)
+                    len += side_describe(tr, pf, n, npre, a0, a1, t_star, t_prev, t_star, 0, short_msg + len,
+                                         sizeof short_msg - len);
+                if (npre < prm.min_side_frames && npost < prm.min_side_frames && len + 8 < sizeof short_msg)
+                    len += (size_t)snprintf(short_msg + len, sizeof short_msg - len, " and ");
+                if (npost < prm.min_side_frames && len + 8 < sizeof short_msg)
+                    len += side_describe(tr, pf, n, npost, b0, b1, t_star, t_star, t_next, 1, short_msg + len,
+                                         sizeof short_msg - len);
+                if (len + 8 < sizeof short_msg)
+                    snprintf(short_msg + len, sizeof short_msg - len, ", %d needed on each side to fit",
+                             prm.min_side_frames);
                 break;
             }
             if (analysis_side_fit(pf, a0, a1, t_star, &res->g, b, com_sigma, 0, &pre, err) ||

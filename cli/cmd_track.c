@@ -18,8 +18,8 @@ static const char help[] =
     "  --frames N    read at most N frames per camera\n"
     "  --no-refine   keep the flash offset: do not refine the sub-frame offset of the\n"
     "                second camera from the motion\n"
-    "  --keep-lost   a marker track lost for longer than the coasting limit is not an\n"
-    "                error (its marker comes back as a new track)\n"
+    "  --keep-lost   accepted, no effect: a lost marker is a gap in its track (a warning\n"
+    "                and track_info.json cameras[].gaps), never an error\n"
     "  --debug-frames with -v: the detector's line for every frame, and the matches\n"
     "\n"
     "Exit status 1, with one line naming the file, camera or frame, when the job fails.\n";

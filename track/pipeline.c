@@ -58,6 +58,8 @@ typedef struct {
     calib_intrinsics in;
     track_pipe_camera pc;
     int *label;         /* frames x n_ids: body marker of (frame, 2D id), -1 none */
+    pl_gap *gaps;       /* the markers' gaps (camera_check) */
+    size_t n_gaps, cap_gaps;
     int n_ids;
     /* detection statistics over all frames, for error messages */
     long full_scans, crowded_scans;
@@ -96,6 +98,7 @@ static void camera_free(pl_camera *c)
     free(c->bright);
     free(c->dup);
     free(c->label);
+    free(c->gaps);
     memset(c, 0, sizeof *c);
 }
 
@@ -647,7 +650,131 @@ static int cameras_track(pl_camera *cams, int nc, icv_progress *pg, icv_err *err
     return 0;
 }
 
-/* Bad input seen in the 2D stage: nothing found, far too many blobs, a marker lost. */
+/* The first point of frame f in raw (sorted by frame then identity). */
+static long raw_frame_start(const pl_camera *c, long f)
+{
+    long lo = 0, hi = c->n_raw;
+    while (lo < hi) {
+        long mid = lo + (hi - lo) / 2;
+        if (c->raw[mid].frame < f)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static int push_gap(pl_camera *c, const pl_gap *g, icv_err *err)
+{
+    if (c->n_gaps == c->cap_gaps) {
+        size_t cap = c->cap_gaps ? 2 * c->cap_gaps : 16;
+        pl_gap *p = realloc(c->gaps, sizeof *p * cap);
+        if (!p)
+            return icv_err_set(err, ICV_ENOMEM, "out of memory");
+        c->gaps = p;
+        c->cap_gaps = cap;
+    }
+    c->gaps[c->n_gaps++] = *g;
+    return 0;
+}
+
+/* Why track id had no blob in frames g->first..g->last, from where it should have been:
+ * (u0, v0) at frame f0 to (u1, v1) at f1, linearly (px). Out of the image when that lies
+ * within 10 px of an edge in any frame of the gap; occluded when another track was
+ * measured within 3 marker diameters (15 px at least) of it; else not found. */
+static pl_gap_kind gap_kind(const pl_camera *c, const pl_gap *g, long n_merged, double diameter, long f0,
+                            double u0, double v0, long f1, double u1, double v1)
+{
+    if (n_merged == g->last - g->first + 1)
+        return PL_GAP_MERGED;
+    double margin = 10, R = fmax(15, 3 * diameter);
+    int occluded = 0;
+    for (long f = g->first; f <= g->last; f++) {
+        double w = f1 > f0 ? fmin(1, (double)(f - f0) / (double)(f1 - f0)) : 0;
+        double u = u0 + w * (u1 - u0), v = v0 + w * (v1 - v0);
+        if (u < margin || v < margin || u > c->info->width - 1 - margin || v > c->info->height - 1 - margin)
+            return PL_GAP_OUT_OF_IMAGE;
+        for (long i = raw_frame_start(c, f); i < c->n_raw && c->raw[i].frame == f && !occluded; i++) {
+            const raw_point *p = &c->raw[i];
+            occluded = p->id != g->track && !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED)) &&
+                       hypot(p->u - u, p->v - v) < R;
+        }
+    }
+    return occluded ? PL_GAP_OCCLUDED : PL_GAP_NOT_FOUND;
+}
+
+/* The gaps of every moving track (a still one, moved < 2 px in its life, is a glint the
+ * static model learnt): frames between two measurements, and from the last one to the
+ * clip's end, with why (gap_kind). The tracker never ends a lost track, so a marker
+ * found again has its identity across the gap. */
+static int camera_gaps(pl_camera *c, icv_err *err)
+{
+    qsort(c->raw, (size_t)c->n_raw, sizeof *c->raw, cmp_raw);
+    int n_ids = 0;
+    for (long i = 0; i < c->n_raw; i++)
+        if (c->raw[i].id + 1 > n_ids)
+            n_ids = c->raw[i].id + 1;
+    c->n_gaps = 0;
+    for (int id = 0; id < n_ids; id++) {
+        long n = 0, n_merged = 0;
+        const raw_point *l0 = NULL, *l1 = NULL, *last_any = NULL;
+        double umin = INFINITY, umax = -INFINITY, vmin = INFINITY, vmax = -INFINITY, area = 0;
+        for (long i = 0; i < c->n_raw; i++) {
+            const raw_point *p = &c->raw[i];
+            if (p->id != id || p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED))
+                continue;
+            umin = fmin(umin, p->u), umax = fmax(umax, p->u), vmin = fmin(vmin, p->v), vmax = fmax(vmax, p->v);
+            area += p->area;
+            n++;
+        }
+        if (n < 3 || (umax - umin < 2 && vmax - vmin < 2))
+            continue;
+        double diameter = 2 * sqrt(area / n / M_PI);
+        for (long i = 0; i < c->n_raw; i++) {
+            const raw_point *p = &c->raw[i];
+            if (p->id != id)
+                continue;
+            last_any = p;
+            if (p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED)) {
+                n_merged += (p->flags & TRACK_FLAG_MERGED) != 0;
+                continue;
+            }
+            if (l1 && p->frame > l1->frame + 1) {
+                pl_gap g = {id, id, l1->frame + 1, p->frame - 1, 0, PL_GAP_NOT_FOUND};
+                g.kind = gap_kind(c, &g, n_merged, diameter, l1->frame, l1->u, l1->v, p->frame, p->u, p->v);
+                if (push_gap(c, &g, err))
+                    return err ? err->code : ICV_ENOMEM;
+            }
+            n_merged = 0;
+            l0 = l1;
+            l1 = p;
+        }
+        if (l1 && l1->frame < c->frames - 1) {
+            /* to the clip's end: where the flight from the last two measurements (or the
+               tracker's last prediction) takes it */
+            pl_gap g = {id, id, l1->frame + 1, c->frames - 1, 1, PL_GAP_NOT_FOUND};
+            double vu = 0, vv = 0, u1 = l1->u, v1 = l1->v;
+            long f1 = l1->frame;
+            if (last_any && last_any->frame > l1->frame) {
+                f1 = last_any->frame, u1 = last_any->pred_u, v1 = last_any->pred_v;
+            } else if (l0 && l1->frame > l0->frame) {
+                vu = (l1->u - l0->u) / (double)(l1->frame - l0->frame);
+                vv = (l1->v - l0->v) / (double)(l1->frame - l0->frame);
+                f1 = l1->frame + 1, u1 = l1->u + vu, v1 = l1->v + vv;
+            }
+            /* beyond f1 the estimate stays there: a flight's continuation guessed over
+               many frames would call every long loss out of the image */
+            pl_gap_kind k = gap_kind(c, &g, n_merged, diameter, l1->frame, l1->u, l1->v, f1, u1, v1);
+            g.kind = k;
+            if (push_gap(c, &g, err))
+                return err ? err->code : ICV_ENOMEM;
+        }
+    }
+    return 0;
+}
+
+/* Bad input seen in the 2D stage: nothing found, far too many blobs; then the markers'
+ * gaps (never a failure). */
 static int camera_check(const icv_experiment *exp, const track_pipeline_options *opt, pl_camera *c, icv_err *err)
 {
     long measured = 0;
@@ -669,69 +796,8 @@ static int camera_check(const icv_experiment *exp, const track_pipeline_options 
                            "brightest blob: none above it; check the lighting, or set track.threshold)",
                            c->spec->id, c->spec->video, c->frames, c->last_threshold);
     }
-    if (!opt->max_coast_error)
-        return 0;
-    /* a track that ended before the last frame while moving and predicted inside the
-       image: lost for longer than the coasting limit */
-    qsort(c->raw, (size_t)c->n_raw, sizeof *c->raw, cmp_raw);
-    int n_ids = 0;
-    for (long i = 0; i < c->n_raw; i++)
-        if (c->raw[i].id + 1 > n_ids)
-            n_ids = c->raw[i].id + 1;
-    long *first_frame = malloc(sizeof *first_frame * (size_t)(n_ids + 1));
-    if (!first_frame)
-        return icv_err_set(err, ICV_ENOMEM, "out of memory");
-    for (int j = 0; j < n_ids; j++)
-        first_frame[j] = -1;
-    for (long i = c->n_raw - 1; i >= 0; i--)
-        first_frame[c->raw[i].id] = c->raw[i].frame;
-    int rc = 0;
-    for (int id = 0; id < n_ids && !rc; id++) {
-        long last_any = -1, n = 0;
-        const raw_point *l1 = NULL, *l0 = NULL, *first = NULL;
-        double umin = INFINITY, umax = -INFINITY, vmin = INFINITY, vmax = -INFINITY;
-        for (long i = 0; i < c->n_raw; i++) {
-            const raw_point *p = &c->raw[i];
-            if (p->id != id)
-                continue;
-            last_any = p->frame;
-            if (p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED))
-                continue;
-            if (!first)
-                first = p;
-            l0 = l1;
-            l1 = p;
-            n++;
-            umin = fmin(umin, p->u), umax = fmax(umax, p->u), vmin = fmin(vmin, p->v), vmax = fmax(vmax, p->v);
-        }
-        if (!l1 || last_any >= c->frames - 1 || n < 3)
-            continue;
-        if (umax - umin < 2 && vmax - vmin < 2) /* px: a still glint learnt as static */
-            continue;
-        double vu = 0, vv = 0;
-        if (l0 && l1->frame > l0->frame) {
-            vu = (l1->u - l0->u) / (double)(l1->frame - l0->frame);
-            vv = (l1->v - l0->v) / (double)(l1->frame - l0->frame);
-        }
-        int coast = c->tr->max_coast;
-        double margin = 10; /* px: a marker within this of the edge may have left the image */
-        double pu = l1->u + vu * coast, pv = l1->v + vv * coast;
-        int inside = l1->u > margin && l1->v > margin && l1->u < c->info->width - 1 - margin &&
-                     l1->v < c->info->height - 1 - margin && pu > margin && pv > margin &&
-                     pu < c->info->width - 1 - margin && pv < c->info->height - 1 - margin;
-        /* a new track born after the loss may be the marker back (the body template
-           gives it its identity again): not an error then */
-        int reborn = 0;
-        for (int j = id + 1; j < n_ids && !reborn; j++)
-            reborn = first_frame[j] > l1->frame;
-        if (inside && !reborn)
-            rc = icv_err_set(err, ICV_ENOTFOUND,
-                             "camera '%s' (%s): marker track %d lost from frame %ld (last seen at %.1f, %.1f px) "
-                             "for longer than the coasting limit of %d frames, and never found again",
-                             c->spec->id, c->spec->video, id, l1->frame + 1, l1->u, l1->v, coast);
-    }
-    free(first_frame);
-    return rc;
+    (void)opt;
+    return camera_gaps(c, err);
 }
 
 /* Sorts the points, indexes them by frame, undistorts them. */
@@ -1439,11 +1505,25 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     }
     } /* passes */
 
+    /* the gaps named by the marker column of tracks2d, logged as warnings (the same text
+       goes to track_info.json's warnings, run_info.c) */
+    for (int c = 0; c < nc; c++) {
+        pl_camera *cm = &cams[c];
+        for (size_t i = 0; i < cm->n_gaps; i++) {
+            pl_gap *g = &cm->gaps[i];
+            int l = label_2d(cm, g->first > 0 ? g->first - 1 : g->last + 1, g->track);
+            g->marker = l >= 0 ? l : nm + g->track;
+            char line[512];
+            icv_warn("%s: %s", exp->path, pl_gap_format(exp->cameras[c].id, g, line, sizeof line));
+            res.gaps[c]++;
+            res.gap_frames[c] += g->last - g->first + 1;
+        }
+    }
     icv_debug("timing: 3D and identity %.3f s", icv_now() - t_3d);
     pl_info_camera info_cams[ICV_MAX_CAMERAS];
     for (int c = 0; c < ICV_MAX_CAMERAS; c++)
         info_cams[c] = (pl_info_camera){cams[c].src, cams[c].want_brightness ? cams[c].bright : NULL, cams[c].raw,
-                                        cams[c].n_raw, cams[c].dup, cams[c].n_dup};
+                                        cams[c].n_raw, cams[c].dup, cams[c].n_dup, cams[c].gaps, cams[c].n_gaps};
     /* write everything, only now that every stage has succeeded */
     if ((rc = icv_mkdirs(out_dir, err)) != 0)
         goto done;

@@ -121,6 +121,31 @@ typedef struct {
 size_t pl_duplicates_in_motion(const raw_point *raw, long n_raw, const long *dup, size_t n_dup, double min_px,
                                long *out);
 
+/* A gap in one marker's 2D track: frames first..last where the tracker had no blob
+ * for it (it kept the identity and found it again, or the clip ended). Why, from where
+ * it should have been (interpolated between the measurements either side, or the
+ * tracker's prediction at the clip's end): */
+typedef enum {
+    PL_GAP_OCCLUDED,     /* another marker was measured near there: hidden behind the body */
+    PL_GAP_OUT_OF_IMAGE, /* within 10 px of the image's edge or beyond it */
+    PL_GAP_MERGED,       /* its blob touched another marker's in every frame of the gap */
+    PL_GAP_NOT_FOUND,    /* none of these: not seen (lighting, threshold, a marker off) */
+} pl_gap_kind;
+
+typedef struct {
+    int track;           /* 2D track identity (the tracker's) */
+    int marker;          /* the marker column of tracks2d (the body marker once labelled) */
+    long first, last;    /* frames of this camera, inclusive */
+    int to_end;          /* 1: not found again before the clip's end */
+    pl_gap_kind kind;
+} pl_gap;
+
+/* "occluded (others seen nearby)", ... (run_info.c) */
+const char *pl_gap_why(pl_gap_kind k);
+/* "camera 'a': marker 1 missing in frames 12-23 (to the clip's end): not found" into
+ * buf (run_info.c; the warning's text, logged and in track_info.json). */
+const char *pl_gap_format(const char *camera_id, const pl_gap *g, char *buf, size_t n);
+
 /* What run_info.c reads of one camera of the job. */
 typedef struct {
     capture_source *src;   /* the camera's video, still open (index, timing, lost frames) */
@@ -130,6 +155,8 @@ typedef struct {
     const long *dup;       /* frames whose pixels equal their predecessor's, ascending, found in the
                               job's decoding pass (only with bright; run_info decodes nothing) */
     size_t n_dup;
+    const pl_gap *gaps;    /* the markers' gaps, by track then frame */
+    size_t n_gaps;
 } pl_info_camera;
 
 /* Keeps the quality of a calibration made from board images in cal->quality_json. */

@@ -236,6 +236,25 @@ static void warnf(json_t *warn, const char *fmt, ...)
     json_array_append_new(warn, json_string(w));
 }
 
+const char *pl_gap_why(pl_gap_kind k)
+{
+    switch (k) {
+    case PL_GAP_OCCLUDED: return "occluded (others seen nearby)";
+    case PL_GAP_OUT_OF_IMAGE: return "out of the image";
+    case PL_GAP_MERGED: return "merged with another marker's blob";
+    default: return "not found";
+    }
+}
+
+const char *pl_gap_format(const char *camera_id, const pl_gap *g, char *buf, size_t n)
+{
+    long len = g->last - g->first + 1;
+    snprintf(buf, n, "camera '%s': marker %d missing in frame%s %ld%s%.0ld (%ld frame%s%s): %s", camera_id, g->marker,
+             len > 1 ? "s" : "", g->first, len > 1 ? "-" : "", len > 1 ? g->last : 0L, len, len > 1 ? "s" : "",
+             g->to_end ? ", to the clip's end" : ", found again with its identity", pl_gap_why(g->kind));
+    return buf;
+}
+
 /* "3, 17, 40" (the first few) */
 static void frame_list(const long *v, size_t n, char *out, size_t cap)
 {
@@ -381,6 +400,22 @@ static int camera_json(const icv_experiment *exp, const pl_calib *cal, const tra
     double off_s = res->offset_frames[c] / info->capture_fps;
     json_object_set_new(o, "offset", json_pack("{s:o, s:o, s:o}", "initial_frames", num(res->offset_initial_frames[c]),
                                                "frames", num(res->offset_frames[c]), "s", num(off_s)));
+    /* the markers' gaps: each listed here, the first few warned (the rest counted) */
+    json_t *gj = json_array();
+    for (size_t i = 0; i < pc->n_gaps; i++) {
+        const pl_gap *g = &pc->gaps[i];
+        json_array_append_new(gj, json_pack("{s:i, s:i, s:I, s:I, s:I, s:b, s:s}", "marker", g->marker, "track",
+                                            g->track, "first_frame", (json_int_t)g->first, "last_frame",
+                                            (json_int_t)g->last, "frames", (json_int_t)(g->last - g->first + 1),
+                                            "to_end", g->to_end, "why", pl_gap_why(g->kind)));
+        char line[512];
+        if (i < 8)
+            warnf(warn, "%s", pl_gap_format(spec->id, g, line, sizeof line));
+    }
+    if (pc->n_gaps > 8)
+        warnf(warn, "camera '%s': %zu more gaps in the markers' tracks (track_info.json cameras[].gaps)", spec->id,
+              pc->n_gaps - 8);
+    json_object_set_new(o, "gaps", gj);
     json_object_set_new(o, "points2d", json_integer(res->points2d[c]));
     json_object_set_new(o, "identities", json_integer(res->identities[c]));
     char name[ICV_ID_MAX + 32];

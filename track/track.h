@@ -271,8 +271,18 @@ typedef struct {
                                restarted tracks. Default 0 (unknown). */
     double init_vel_sigma;  /* px/frame: prior velocity sigma of a new track. Default 20. */
     double init_acc_sigma;  /* px/frame^2: prior acceleration sigma of a new track. Default 2. */
-    int max_coast;          /* frames a track may go unseen and still come back with its
-                               identity. Default 6 (a marker hidden for 4 frames returns). */
+    int max_coast;          /* frames an unseen confirmed track is reported as coasted points
+                               (flag coasted). Default 6. It is not ended then: it stays lost,
+                               searched for in a window that grows by lost_grow_px per frame,
+                               then over the whole roi, and keeps its identity when found
+                               (only a still track, moved < 2 px in its life: a glint the
+                               static model learnt, ends after max_coast). */
+    double lost_grow_px;    /* px per frame unseen: a lost track's search window (and the reach
+                               of its reacquisition) is reacquire_px plus this times the frames
+                               missed. Default 4: a marker 15 frames behind the body is looked
+                               for 90 px round where the other markers put it */
+    int lost_window_frames; /* frames a lost track is searched in windows; beyond, the whole roi
+                               is scanned every frame until it is found. Default 10 */
     int confirm_hits;       /* detections in consecutive frames before a new track is
                                confirmed (1 to 4; its earlier detections are then reported
                                with frame_offset < 0). Default 2. */
@@ -284,20 +294,27 @@ typedef struct {
                                length (relaxes circularity). Default 1 (unknown: longest). */
     int full_scan_every;    /* frames between periodic full scans (new markers, static
                                model); 0 = only when tracks are missing. Default 0. */
-    double reacquire_px;    /* px: how far from its prediction a track the gate left out
-                               (an impact turned the marker round within a frame) may
-                               find its blob again, keeping its identity: the lost tracks
-                               are matched by one common displacement (tracker.c,
-                               reacquire). Default 30: a 25 px jump at impact. */
+    double reacquire_px;    /* px: how far from its prediction (or from its last position: the
+                               flight stopped at a surface) a confirmed track the gate left
+                               out (an impact turned the marker within a frame) may find its
+                               blob again, keeping its identity. The tracks are matched
+                               together by the body's configuration: one displacement, or one
+                               2D similarity from two tracks' blobs (tracker.c, reacquire).
+                               Default 30: a 25 px jump at impact. */
     double sigma_floor_px;  /* px: smallest measurement sigma the filter uses (the model
                                error of a constant-acceleration path). Default 0.1. */
 
     int n_tracks;           /* live tracks, confirmed or not (read only) */
     long n_frames;          /* frames processed (read only) */
     int n_identities;       /* identities given so far (read only) */
-    int n_lost;             /* confirmed tracks ended after max_coast misses (read only) */
+    int n_lost;             /* confirmed tracks unseen for more than max_coast frames (read
+                               only) */
     int last_lost_marker;   /* identity of the last of them, -1 none (read only) */
     long last_lost_frame;   /* the frame it was last measured in (read only) */
+    int n_recovered;        /* of them, found again with their identity (read only) */
+    long n_config_matches;  /* frames where the body's configuration (reacquire) gave a track
+                               its blob: after a loss, an impact, or instead of an assignment
+                               that broke the configuration (a swap) (read only) */
     long n_allocs;          /* heap allocations made by this object (all in _alloc) */
     struct track_tracker_ws *ws; /* private */
 } track_tracker;
@@ -306,9 +323,12 @@ typedef struct {
 track_tracker *track_tracker_alloc(icv_err *err);
 void track_tracker_free(track_tracker *tr);
 
-/* Processes one frame: predicts every track, detects (windows around predictions, or
- * the whole frame while acquiring), assigns detections to tracks (Hungarian, gated),
- * updates, coasts, starts and ends tracks. Writes the confirmed tracks' points of
+/* Processes one frame: predicts every track (a lost one from where the body's other
+ * tracks put it), detects (windows around predictions, or the whole frame while
+ * acquiring or when a track is lost for long), assigns detections to the tracks seen
+ * last frame (Hungarian, gated), then gives lost tracks, and tracks the gate left out
+ * or that the assignment put out of the body's configuration, their blobs by that
+ * configuration (reacquire), updates, coasts, starts tracks and ends tentative ones. Writes the confirmed tracks' points of
  * this frame to out (at most max_out; caller owns) and their count to *n_out,
  * ordered by frame_offset then identity. When a track is
  * confirmed, its earlier detections come too, with frame_offset < 0: size out for

@@ -30,9 +30,10 @@ typedef struct {
                                body.markers' before the template is said not to fit, plus
                                template_tol_rel of the distance. Default 0.003 */
     double template_tol_rel;/* default 0.03 */
-    int max_coast_error;    /* 1 (default): a confirmed marker track lost for longer than the
-                               tracker's coasting limit while the body is in view fails the
-                               job, naming the camera and frame */
+    int max_coast_error;    /* ignored, kept for old callers: a marker the tracker loses is
+                               searched for until the clip ends, and its missing frames are a
+                               gap (track_info.json cameras[].gaps, a warning), never a
+                               failure */
     double blob_excess;     /* a camera whose every frame's full scan holds more than this
                                times the markers' number of blobs fails (suggest roi or
                                threshold). Default 8 */
@@ -123,6 +124,10 @@ typedef struct {
                                               frame: x_cam = R x_surface + t (m) */
     long band_corrected;                   /* positions moved from a band's visible half to
                                               the rod's axis */
+    long gaps[ICV_MAX_CAMERAS];            /* gaps in the markers' 2D tracks per camera (frames
+                                              a confirmed track had no blob; track_info.json
+                                              cameras[].gaps lists them with why) */
+    long gap_frames[ICV_MAX_CAMERAS];      /* frames in them, summed over the markers */
     long swaps_repaired;                   /* frames where a 2D track's marker label changed
                                               and the template's labelling was kept */
     double template_rms_m;                 /* m: RMS of measured minus template distances */

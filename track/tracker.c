@@ -24,9 +24,20 @@ typedef struct {
     double area;     /* px: last blob area */
     double sigma;    /* px: last centroid sigma */
     double last_u, last_v; /* px: last measured position */
+    double cfg_u, cfg_v; /* px: where the body's configuration puts it in the last frame: its
+                            blob when measured, else carried by the similarity of the tracks
+                            measured (the prior of a lost track) */
+    double umin, umax, vmin, vmax; /* px: extent of its measured positions (a still glint) */
     track_point pending[MAX_PENDING]; /* detections before confirmation, oldest first */
     int n_pending;
 } trk;
+
+/* A 2D similarity q = [a -b; b a] p + t (scale sqrt(a^2 + b^2), rotation atan2(b, a)):
+ * how a rigid body's markers move in the image between two frames (exact in the image
+ * plane; a turn out of it, or towards the camera, is a small error between frames). */
+typedef struct {
+    double a, b, tu, tv;
+} sim2;
 
 struct track_tracker_ws {
     trk tracks[TRACK_MAX_TRACKS];
@@ -40,6 +51,13 @@ struct track_tracker_ws {
     int det_used[MAX_DETS];      /* 1 assigned, 2 merged */
     unsigned trk_flags[TRACK_MAX_TRACKS];
     double pred_u[TRACK_MAX_TRACKS], pred_v[TRACK_MAX_TRACKS];
+    double reach[TRACK_MAX_TRACKS]; /* px: how far a blob may be from the prediction or the
+                                       last position and be this track's (INFINITY: anywhere) */
+    int body[TRACK_MAX_TRACKS];     /* tracks in the configuration this frame */
+    int hyp[TRACK_MAX_TRACKS], best_hyp[TRACK_MAX_TRACKS]; /* blob per body track */
+    double su[TRACK_MAX_TRACKS], sv[TRACK_MAX_TRACKS], du[TRACK_MAX_TRACKS], dv[TRACK_MAX_TRACKS];
+    double qu[TRACK_MAX_TRACKS], qv[TRACK_MAX_TRACKS];
+    int nd; /* blobs this frame */
 };
 
 track_tracker *track_tracker_alloc(icv_err *err)
@@ -61,6 +79,8 @@ track_tracker *track_tracker_alloc(icv_err *err)
     t->init_vel_sigma = 20;
     t->init_acc_sigma = 2;
     t->max_coast = 6;
+    t->lost_grow_px = 4;
+    t->lost_window_frames = 10;
     t->confirm_hits = 2;
     t->window_min_px = 12;
     t->window_sigmas = 4;
@@ -115,94 +135,302 @@ static void remove_track(track_tracker *t, int i)
     w->tracks[i] = w->tracks[--t->n_tracks];
 }
 
-/* The free blob nearest to (u, v) within tol, or -1. */
-static int nearest_free(const struct track_tracker_ws *w, int nd, double u, double v, double tol, double *dist)
+static void sim_apply(const sim2 *s, double u, double v, double *ou, double *ov)
 {
-    int best = -1;
-    double bd = tol;
-    for (int j = 0; j < nd; j++) {
-        if (w->det_used[j])
-            continue;
-        double d = hypot(w->blobs[j].u - u, w->blobs[j].v - v);
-        if (d < bd) {
-            bd = d;
-            best = j;
-        }
-    }
-    *dist = bd;
-    return best;
+    *ou = s->a * u - s->b * v + s->tu;
+    *ov = s->b * u + s->a * v + s->tv;
 }
 
-/* Reacquisition after an impact. An impact turns a marker within one frame, far
- * outside its gate, and it turns every marker of the body at once: so the confirmed
- * tracks the gate left out are matched to free blobs by one common displacement T,
- * found by trying T = blob - prediction for each (lost track, blob) pair within
- * reacquire_px and keeping the T that most lost tracks agree with (within tol, a
- * quarter of the closest spacing between predictions; ties: the smaller |T|). A T
- * only one track supports must also be shorter than half the way to another track's
- * prediction, so a lone track never takes a neighbour's blob. The tracks taken keep
- * their identity and restart their filter at rest. */
-static void reacquire(track_tracker *t, int nt, int nd)
+/* Least-squares similarity taking p to q over n >= 1 points (one point: a translation). */
+static sim2 sim_fit(const double *pu, const double *pv, const double *qu, const double *qv, int n)
+{
+    double mpu = 0, mpv = 0, mqu = 0, mqv = 0;
+    for (int i = 0; i < n; i++)
+        mpu += pu[i], mpv += pv[i], mqu += qu[i], mqv += qv[i];
+    mpu /= n, mpv /= n, mqu /= n, mqv /= n;
+    double sa = 0, sb = 0, pp = 0;
+    for (int i = 0; i < n; i++) {
+        double x = pu[i] - mpu, y = pv[i] - mpv, X = qu[i] - mqu, Y = qv[i] - mqv;
+        sa += x * X + y * Y;
+        sb += x * Y - y * X;
+        pp += x * x + y * y;
+    }
+    sim2 s = {1, 0, 0, 0};
+    if (n >= 2 && pp > 1e-9)
+        s.a = sa / pp, s.b = sb / pp;
+    s.tu = mqu - (s.a * mpu - s.b * mpv);
+    s.tv = mqv - (s.b * mpu + s.a * mpv);
+    return s;
+}
+
+/* A rigid body's motion between two frames: its image scales by less than 25% (it
+ * moves along the optical axis by less than a fifth of its distance) and turns by less
+ * than 1.3 rad (75 deg; beyond, a rod's two ends could be either: 60 rad/s is 0.25 rad
+ * per frame at 240 fps, 1 rad at 60 fps). */
+static int sim_plausible(const sim2 *s)
+{
+    double sc = hypot(s->a, s->b);
+    return sc > 0.8 && sc < 1.25 && fabs(atan2(s->b, s->a)) < 1.3;
+}
+
+/* Blob j is near enough to track i to be it: within its reach of the prediction (the
+ * flight continued) or of its last position (the flight stopped at a surface). */
+static int near_track(const struct track_tracker_ws *w, const trk *k, int i, int j)
+{
+    const track_blob *b = &w->blobs[j];
+    return hypot(b->u - w->pred_u[i], b->v - w->pred_v[i]) <= w->reach[i] ||
+           hypot(b->u - k->last_u, b->v - k->last_v) <= w->reach[i];
+}
+
+/* One hypothesis of where the body's tracks are (qu, qv per body track): each takes the
+ * nearest usable blob within tol (a blob once). Returns the tracks explained; *score:
+ * their misfit in tol^2 plus their distance from prediction (or last position) in
+ * reach^2, lower is likelier. */
+static int hyp_eval(const track_tracker *t, int nb, const double *qu, const double *qv, double tol, int *blob,
+                    double *score)
+{
+    const struct track_tracker_ws *w = t->ws;
+    int n_in = 0;
+    *score = 0;
+    for (int a = 0; a < nb; a++) {
+        int i = w->body[a];
+        const trk *k = &w->tracks[i];
+        blob[a] = -1;
+        double bd = tol;
+        for (int j = 0; j < w->nd; j++) {
+            if (w->det_used[j] == 2)
+                continue;
+            double d = hypot(w->blobs[j].u - qu[a], w->blobs[j].v - qv[a]);
+            if (d >= bd || !near_track(w, k, i, j))
+                continue;
+            int taken = 0;
+            for (int c = 0; c < a && !taken; c++)
+                taken = blob[c] == j;
+            if (taken)
+                continue;
+            bd = d;
+            blob[a] = j;
+        }
+        if (blob[a] < 0)
+            continue;
+        const track_blob *b = &w->blobs[blob[a]];
+        double dp = fmin(hypot(b->u - w->pred_u[i], b->v - w->pred_v[i]), hypot(b->u - k->last_u, b->v - k->last_v));
+        double R = isfinite(w->reach[i]) ? fmax(w->reach[i], 1) : 1e4;
+        *score += (bd * bd) / (tol * tol) + (dp * dp) / (R * R);
+        n_in++;
+    }
+    return n_in;
+}
+
+/* Reacquisition by the body's configuration. Each confirmed track (seen last frame or
+ * lost, not merged) is a body track; a hypothesis places all of them at once: one
+ * displacement T from a (track, blob) pair applied to every prediction (or to every
+ * last position: the body stopped), or the similarity taking two tracks' configuration
+ * positions (cfg, last frame) to two blobs, applied to every track's. It is scored by
+ * the tracks it explains (a blob within tol, a quarter of the closest spacing, 2 px at
+ * least), then by misfit and distance from the predictions, and replaces the gated
+ * assignment when it explains more tracks, or as many where that assignment breaks the
+ * configuration (its own best similarity leaves some out: a swap). A hypothesis one track
+ * supports must be shorter than half the way to another track's prediction, so a lone
+ * track never takes a neighbour's blob. Returns 1 when it changed the assignment. */
+static int reacquire(track_tracker *t, int nt, int nd)
 {
     struct track_tracker_ws *w = t->ws;
-    int lost[TRACK_MAX_TRACKS], nl = 0;
+    w->nd = nd;
+    int nb = 0;
     for (int i = 0; i < nt; i++)
-        if (w->assign[i] < 0 && w->tracks[i].id >= 0 && !(w->trk_flags[i] & TRACK_FLAG_MERGED))
-            lost[nl++] = i;
-    if (nl == 0)
-        return;
+        if (w->tracks[i].id >= 0 && !(w->trk_flags[i] & TRACK_FLAG_MERGED))
+            w->body[nb++] = i;
+    if (nb == 0 || nd == 0)
+        return 0;
     double dmin = INFINITY;
-    for (int i = 0; i < nt; i++)
-        for (int k = i + 1; k < nt; k++)
-            dmin = fmin(dmin, hypot(w->pred_u[k] - w->pred_u[i], w->pred_v[k] - w->pred_v[i]));
-    double tol = isfinite(dmin) ? fmin(fmax(2.0, 0.25 * dmin), 0.5 * dmin) : 2.0;
-    int best_n = 0;
-    double best_tu = 0, best_tv = 0, best_len = INFINITY;
-    for (int a = 0; a < nl; a++) {
-        int i = lost[a];
-        double near_other = INFINITY;
-        for (int k = 0; k < nt; k++)
-            if (k != i)
-                near_other = fmin(near_other, hypot(w->pred_u[k] - w->pred_u[i], w->pred_v[k] - w->pred_v[i]));
-        for (int j = 0; j < nd; j++) {
-            if (w->det_used[j])
-                continue;
-            double tu = w->blobs[j].u - w->pred_u[i], tv = w->blobs[j].v - w->pred_v[i], len = hypot(tu, tv);
-            if (len > t->reacquire_px)
-                continue;
-            int n_in = 0;
-            for (int b = 0; b < nl; b++) {
-                double d;
-                n_in += nearest_free(w, nd, w->pred_u[lost[b]] + tu, w->pred_v[lost[b]] + tv, tol, &d) >= 0;
+    for (int a = 0; a < nb; a++)
+        for (int c = a + 1; c < nb; c++)
+            dmin = fmin(dmin, hypot(w->pred_u[w->body[c]] - w->pred_u[w->body[a]],
+                                    w->pred_v[w->body[c]] - w->pred_v[w->body[a]]));
+    double tol = isfinite(dmin) ? fmin(fmax(2.0, 0.25 * dmin), fmax(0.5 * dmin, 0.5)) : 2.0;
+
+    /* the gated assignment, judged the same way: its own similarity's inliers */
+    int n_asg = 0;
+    for (int a = 0; a < nb; a++) {
+        int i = w->body[a], j = w->assign[i];
+        if (j < 0)
+            continue;
+        w->su[n_asg] = w->tracks[i].cfg_u, w->sv[n_asg] = w->tracks[i].cfg_v;
+        w->du[n_asg] = w->blobs[j].u, w->dv[n_asg] = w->blobs[j].v;
+        n_asg++;
+    }
+    int cur_in = 0;
+    if (n_asg > 0) {
+        sim2 S = sim_fit(w->su, w->sv, w->du, w->dv, n_asg);
+        cur_in = n_asg;
+        if (n_asg >= 2 && sim_plausible(&S)) {
+            cur_in = 0;
+            for (int a = 0; a < nb; a++) {
+                int i = w->body[a], j = w->assign[i];
+                double qu, qv;
+                sim_apply(&S, w->tracks[i].cfg_u, w->tracks[i].cfg_v, &qu, &qv);
+                cur_in += j >= 0 && hypot(w->blobs[j].u - qu, w->blobs[j].v - qv) < tol;
             }
-            if (n_in < 2 && !(len < 0.5 * near_other))
+        } else if (n_asg >= 2) {
+            cur_in = 1; /* no rigid motion takes the configuration there */
+        }
+        if (cur_in == nb)
+            return 0; /* every track assigned, in its configuration: nothing to do */
+    }
+    int best_n = 0;
+    double best_score = INFINITY;
+    for (int a = 0; a < nb; a++)
+        w->best_hyp[a] = -1;
+    /* hypotheses from one (track, blob) pair: one displacement of the predictions or of
+       the last positions */
+    for (int a = 0; a < nb; a++) {
+        int i = w->body[a];
+        const trk *k = &w->tracks[i];
+        double near_other = INFINITY;
+        for (int c = 0; c < nb; c++)
+            if (c != a)
+                near_other = fmin(near_other, hypot(w->pred_u[w->body[c]] - w->pred_u[i],
+                                                    w->pred_v[w->body[c]] - w->pred_v[i]));
+        if (!isfinite(w->reach[i]) && nd > 24)
+            continue; /* a blob anywhere in a crowded frame proposes nothing */
+        for (int j = 0; j < nd; j++) {
+            if (w->det_used[j] == 2 || !near_track(w, k, i, j))
                 continue;
-            if (n_in > best_n || (n_in == best_n && len < best_len)) {
-                best_n = n_in;
-                best_tu = tu;
-                best_tv = tv;
-                best_len = len;
+            for (int from = 0; from < 2; from++) {
+                double bu = from ? k->last_u : w->pred_u[i], bv = from ? k->last_v : w->pred_v[i];
+                double tu = w->blobs[j].u - bu, tv = w->blobs[j].v - bv;
+                for (int c = 0; c < nb; c++) {
+                    int ic = w->body[c];
+                    w->qu[c] = (from ? w->tracks[ic].last_u : w->pred_u[ic]) + tu;
+                    w->qv[c] = (from ? w->tracks[ic].last_v : w->pred_v[ic]) + tv;
+                }
+                double score;
+                int n_in = hyp_eval(t, nb, w->qu, w->qv, tol, w->hyp, &score);
+                if (n_in < 2 && !(hypot(tu, tv) < 0.5 * near_other))
+                    continue;
+                if (n_in > best_n || (n_in == best_n && score < best_score)) {
+                    best_n = n_in;
+                    best_score = score;
+                    memcpy(w->best_hyp, w->hyp, sizeof(int) * (size_t)nb);
+                }
             }
         }
     }
-    if (best_n == 0)
-        return;
-    for (int a = 0; a < nl; a++) {
-        int i = lost[a];
-        double d;
-        int j = nearest_free(w, nd, w->pred_u[i] + best_tu, w->pred_v[i] + best_tv, tol, &d);
-        if (j < 0)
+    /* hypotheses from two (track, blob) pairs: the similarity of the configuration */
+    for (int a = 0; a < nb; a++) {
+        const trk *ka = &w->tracks[w->body[a]];
+        for (int c = 0; c < nb; c++) {
+            if (c == a)
+                continue;
+            const trk *kc = &w->tracks[w->body[c]];
+            if (hypot(kc->cfg_u - ka->cfg_u, kc->cfg_v - ka->cfg_v) < 2 * tol)
+                continue; /* too close to fix a rotation */
+            if (!isfinite(w->reach[w->body[a]]) && !isfinite(w->reach[w->body[c]]) && nd > 24)
+                continue;
+            for (int ja = 0; ja < nd; ja++) {
+                if (w->det_used[ja] == 2 || !near_track(w, ka, w->body[a], ja))
+                    continue;
+                for (int jc = 0; jc < nd; jc++) {
+                    if (jc == ja || w->det_used[jc] == 2 || !near_track(w, kc, w->body[c], jc))
+                        continue;
+                    double pu[2] = {ka->cfg_u, kc->cfg_u}, pv[2] = {ka->cfg_v, kc->cfg_v};
+                    double qu[2] = {w->blobs[ja].u, w->blobs[jc].u}, qv[2] = {w->blobs[ja].v, w->blobs[jc].v};
+                    sim2 S = sim_fit(pu, pv, qu, qv, 2);
+                    if (!sim_plausible(&S))
+                        continue;
+                    for (int e = 0; e < nb; e++)
+                        sim_apply(&S, w->tracks[w->body[e]].cfg_u, w->tracks[w->body[e]].cfg_v, &w->qu[e], &w->qv[e]);
+                    double score;
+                    int n_in = hyp_eval(t, nb, w->qu, w->qv, tol, w->hyp, &score);
+                    if (n_in > best_n || (n_in == best_n && score < best_score)) {
+                        best_n = n_in;
+                        best_score = score;
+                        memcpy(w->best_hyp, w->hyp, sizeof(int) * (size_t)nb);
+                    }
+                }
+            }
+        }
+    }
+    if (best_n == 0 || best_n < cur_in || (best_n == cur_in && cur_in == n_asg))
+        return 0; /* no more tracks explained, and the assignment kept the configuration */
+    /* adopt: the blobs the hypothesis gives are taken from whoever held them */
+    int changed = 0;
+    for (int a = 0; a < nb; a++) {
+        int j = w->best_hyp[a], i = w->body[a];
+        if (j < 0 || w->assign[i] == j)
             continue;
-        trk *k = &w->tracks[i];
-        /* The impact happened somewhere inside the last frame: neither the old velocity
-         * nor the last step's displacement is the new one. Restart at rest with a
-         * velocity sigma of the speed before (restitution only lowers it), so that the
-         * next frame's gates reach as far as the marker can have gone, no farther. */
-        double speed = hypot(k->kf.xu[1], k->kf.xv[1]);
-        track_kalman_init(&k->kf, w->blobs[j].u, w->blobs[j].v, fmax(tol, 1), fmax(2, speed), t->gravity_u,
-                          t->gravity_v, t->init_acc_sigma);
+        for (int q = 0; q < nt; q++)
+            if (w->assign[q] == j)
+                w->assign[q] = -1;
+        if (w->assign[i] >= 0)
+            w->det_used[w->assign[i]] = 0;
         w->assign[i] = j;
         w->det_used[j] = 1;
+        changed = 1;
+    }
+    /* a blob an old assignment held that no track holds now is free again */
+    for (int j = 0; j < nd; j++)
+        if (w->det_used[j] == 1) {
+            int held = 0;
+            for (int q = 0; q < nt && !held; q++)
+                held = w->assign[q] == j;
+            if (!held)
+                w->det_used[j] = 0;
+        }
+    return changed;
+}
+
+/* Carries the configuration positions of the tracks not measured by the similarity the
+ * measured ones moved with (their cfg to their blob), a lost marker's prior. The
+ * similarity is refitted without its worst track while that misses by more than tol (a
+ * glint confirmed as a track does not move with the body). */
+static void carry_config(track_tracker *t, int nt, double tol)
+{
+    struct track_tracker_ws *w = t->ws;
+    int n = 0, idx[TRACK_MAX_TRACKS];
+    for (int i = 0; i < nt; i++) {
+        const trk *k = &w->tracks[i];
+        int j = w->assign[i];
+        if (k->id < 0 || j < 0)
+            continue;
+        w->su[n] = k->cfg_u, w->sv[n] = k->cfg_v, w->du[n] = w->blobs[j].u, w->dv[n] = w->blobs[j].v;
+        idx[n++] = i;
+    }
+    sim2 S = {1, 0, 0, 0};
+    int ok = n > 0;
+    while (ok) {
+        S = sim_fit(w->su, w->sv, w->du, w->dv, n);
+        int worst = -1;
+        double wd = tol;
+        for (int a = 0; a < n; a++) {
+            double qu, qv;
+            sim_apply(&S, w->su[a], w->sv[a], &qu, &qv);
+            double d = hypot(qu - w->du[a], qv - w->dv[a]);
+            if (d > wd)
+                wd = d, worst = a;
+        }
+        if (worst < 0 || n <= 2)
+            break;
+        w->su[worst] = w->su[n - 1], w->sv[worst] = w->sv[n - 1];
+        w->du[worst] = w->du[n - 1], w->dv[worst] = w->dv[n - 1];
+        idx[worst] = idx[n - 1];
+        n--;
+    }
+    if (ok && n >= 2 && !sim_plausible(&S))
+        ok = 0;
+    for (int i = 0; i < nt; i++) {
+        trk *k = &w->tracks[i];
+        int j = w->assign[i];
+        if (j >= 0) {
+            k->cfg_u = w->blobs[j].u;
+            k->cfg_v = w->blobs[j].v;
+        } else if (k->id >= 0) {
+            if (ok)
+                sim_apply(&S, k->cfg_u, k->cfg_v, &k->cfg_u, &k->cfg_v);
+            else if (k->misses == 0) /* nothing measured: the flight's own prediction */
+                k->cfg_u = w->pred_u[i], k->cfg_v = w->pred_v[i];
+        }
     }
 }
 
@@ -213,18 +441,47 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
     *n_out = 0;
     int nt = t->n_tracks;
 
-    /* 1. predict */
-    int n_confirmed = 0;
+    /* 1. predict; a lost track from the similarity its body's tracks seen last frame make
+       between their configuration positions and their predictions */
+    int n_active = 0, long_lost = 0, n_seen = 0;
     for (int i = 0; i < nt; i++) {
-        track_kalman_predict(&w->tracks[i].kf, t->accel_noise);
-        w->pred_u[i] = w->tracks[i].kf.xu[0];
-        w->pred_v[i] = w->tracks[i].kf.xv[0];
+        trk *k = &w->tracks[i];
+        track_kalman_predict(&k->kf, t->accel_noise);
+        w->pred_u[i] = k->kf.xu[0];
+        w->pred_v[i] = k->kf.xv[0];
         w->trk_flags[i] = 0;
-        n_confirmed += w->tracks[i].id >= 0;
+        w->reach[i] = t->reacquire_px;
+        if (k->id >= 0 && k->misses == 0) {
+            w->su[n_seen] = k->cfg_u, w->sv[n_seen] = k->cfg_v;
+            w->du[n_seen] = w->pred_u[i], w->dv[n_seen] = w->pred_v[i];
+            n_seen++;
+        }
+    }
+    sim2 Sp = n_seen ? sim_fit(w->su, w->sv, w->du, w->dv, n_seen) : (sim2){1, 0, 0, 0};
+    int sp_ok = n_seen > 0 && (n_seen < 2 || sim_plausible(&Sp));
+    for (int i = 0; i < nt; i++) {
+        trk *k = &w->tracks[i];
+        if (k->id < 0)
+            continue;
+        if (k->misses > 0) {
+            /* one track seen gives only a translation: a short loss keeps its own flight
+               (two markers crossing are no body) */
+            if (sp_ok && (n_seen >= 2 || k->misses > t->max_coast))
+                sim_apply(&Sp, k->cfg_u, k->cfg_v, &w->pred_u[i], &w->pred_v[i]);
+            else if (k->misses > t->max_coast) /* nothing seen: where it was last placed */
+                w->pred_u[i] = k->cfg_u, w->pred_v[i] = k->cfg_v;
+            w->reach[i] = k->misses > t->lost_window_frames ? INFINITY
+                                                              : t->reacquire_px + t->lost_grow_px * k->misses;
+        }
+        int still = k->umax - k->umin < 2 && k->vmax - k->vmin < 2;
+        n_active += k->misses <= t->lost_window_frames;
+        long_lost |= k->misses > t->lost_window_frames && !still;
     }
 
-    /* 2. detect: the whole frame while acquiring, else windows round the predictions */
-    int full = t->n_expected <= 0 || n_confirmed < t->n_expected || nt == 0 ||
+    /* 2. detect: the whole frame while acquiring or for a track lost for long, else
+       windows round the predictions (and the last positions: an impact may stop the
+       flight at the surface within the frame) */
+    int full = t->n_expected <= 0 || n_active < t->n_expected || nt == 0 || long_lost ||
                (t->full_scan_every > 0 && t->n_frames % t->full_scan_every == 0);
     int nw = 0;
     if (!full) {
@@ -232,12 +489,20 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
             const trk *k = &w->tracks[i];
             double s = sqrt(track_kalman_innovation_var(&k->kf, meas_var(t, k->sigma)));
             double blur = hypot(k->kf.xu[1], k->kf.xv[1]) * t->exposure_frac;
-            double r = fmax(t->window_min_px, t->window_sigmas * s + sqrt(k->area / M_PI) + 0.5 * blur +
-                                                  det->centroid_margin_px + 2);
-            if (k->misses > 0) /* a coasting or lost track also looks where reacquisition may */
-                r = fmax(r, t->reacquire_px + sqrt(k->area / M_PI) + 0.5 * blur);
-            w->windows[nw++] = (track_window){(int)floor(w->pred_u[i] - r), (int)floor(w->pred_v[i] - r),
-                                              (int)ceil(w->pred_u[i] + r), (int)ceil(w->pred_v[i] + r), blur};
+            double rad = sqrt(k->area / M_PI);
+            double r = fmax(t->window_min_px, t->window_sigmas * s + rad + 0.5 * blur + det->centroid_margin_px + 2);
+            if (k->misses > 0) { /* a lost track looks as far as its reacquisition may */
+                r = fmax(r, w->reach[i] + rad + 0.5 * blur);
+                if (r > 4 * (frame->width + frame->height))
+                    r = 4 * (frame->width + frame->height);
+            }
+            double u0 = w->pred_u[i], v0 = w->pred_v[i], u1 = u0, v1 = v0;
+            if (k->id >= 0 && k->misses == 0 && hypot(k->last_u - u0, k->last_v - v0) > 0.5 * r) {
+                u0 = fmin(u0, k->last_u), u1 = fmax(u1, k->last_u);
+                v0 = fmin(v0, k->last_v), v1 = fmax(v1, k->last_v);
+            }
+            w->windows[nw++] = (track_window){(int)floor(u0 - r), (int)floor(v0 - r), (int)ceil(u1 + r),
+                                              (int)ceil(v1 + r), blur};
         }
         nw = merge_windows(w->windows, nw);
     }
@@ -258,15 +523,17 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
     if (rc != 0)
         return icv_err_prefix(err, "frame %ld: ", t->n_frames);
 
-    /* 3. gated costs, one dummy column per track for "not assigned" */
+    /* 3. gated costs of the tracks seen last frame (a lost track is placed by the
+       configuration, step 5), one dummy column per track for "not assigned" */
     int nc = nd + nt;
     for (int i = 0; i < nt; i++) {
         const trk *k = &w->tracks[i];
+        int lost = k->id >= 0 && k->misses > 0;
         double S = track_kalman_innovation_var(&k->kf, meas_var(t, k->sigma)), lndet = 2 * log(S);
         for (int j = 0; j < nd; j++) {
             double du = w->blobs[j].u - w->pred_u[i], dv = w->blobs[j].v - w->pred_v[i];
             double d2 = (du * du + dv * dv) / S;
-            w->cost[i * nc + j] = d2 < t->gate_chi2 ? d2 + lndet : BIG;
+            w->cost[i * nc + j] = d2 < t->gate_chi2 && !lost ? d2 + lndet : BIG;
         }
         for (int j = 0; j < nt; j++)
             w->cost[i * nc + nd + j] = j == i ? t->gate_chi2 + lndet : BIG;
@@ -314,10 +581,43 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
                 w->det_used[w->assign[i]] = 1;
         }
 
-    /* 5. reacquisition of confirmed tracks the gate left out (an impact) */
-    reacquire(t, nt, nd);
+    /* 5. the body's configuration: lost tracks, tracks the gate left out (an impact),
+       an assignment out of the configuration (a swap) */
+    t->n_config_matches += reacquire(t, nt, nd);
 
-    /* 6. update, coast, output */
+    /* 6. update, coast, output. A track placed by the configuration far outside its
+       gate, or back after a loss, restarts its filter: the impact happened somewhere
+       inside the last frame (neither the old velocity nor the last step's displacement
+       is the new one), or the track coasted. It starts with the mean velocity of the
+       body's tracks measured on their own gates (at rest if none), with a velocity sigma
+       of the speed before (restitution only lowers it), so that the next frame's gates
+       reach as far as the marker can have gone, no farther. */
+    double mvu = 0, mvv = 0;
+    int n_mv = 0;
+    for (int i = 0; i < nt; i++) {
+        const trk *k = &w->tracks[i];
+        int j = w->assign[i];
+        if (k->id < 0 || k->misses > 0 || j < 0)
+            continue;
+        double S = track_kalman_innovation_var(&k->kf, meas_var(t, w->blobs[j].sigma));
+        double du = w->blobs[j].u - w->pred_u[i], dv = w->blobs[j].v - w->pred_v[i];
+        if ((du * du + dv * dv) / S < t->gate_chi2)
+            mvu += k->kf.xu[1], mvv += k->kf.xv[1], n_mv++;
+    }
+    if (n_mv)
+        mvu /= n_mv, mvv /= n_mv;
+    double tol_cfg = 2;
+    {
+        double dmin = INFINITY;
+        for (int i = 0; i < nt; i++)
+            for (int q = i + 1; q < nt; q++)
+                if (w->tracks[i].id >= 0 && w->tracks[q].id >= 0)
+                    dmin = fmin(dmin, hypot(w->tracks[q].cfg_u - w->tracks[i].cfg_u,
+                                            w->tracks[q].cfg_v - w->tracks[i].cfg_v));
+        if (isfinite(dmin))
+            tol_cfg = fmax(2.0, 0.25 * dmin);
+    }
+    carry_config(t, nt, tol_cfg);
     int confirm = t->confirm_hits < 1 ? 1 : t->confirm_hits > MAX_PENDING + 1 ? MAX_PENDING + 1 : t->confirm_hits;
     for (int i = 0; i < nt; i++) {
         trk *k = &w->tracks[i];
@@ -327,13 +627,27 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
         cur.pred_v = w->pred_v[i];
         if (j >= 0) {
             const track_blob *b = &w->blobs[j];
-            track_kalman_update(&k->kf, b->u, b->v, meas_var(t, b->sigma));
+            double S = track_kalman_innovation_var(&k->kf, meas_var(t, b->sigma));
+            double du = b->u - w->pred_u[i], dv = b->v - w->pred_v[i];
+            if (k->id >= 0 && (k->misses > 0 || (du * du + dv * dv) / S >= t->gate_chi2)) {
+                double speed = k->misses > 0 && n_mv ? hypot(mvu, mvv) : hypot(k->kf.xu[1], k->kf.xv[1]);
+                track_kalman_init(&k->kf, b->u, b->v, fmax(b->sigma, 1), fmax(2, speed), t->gravity_u, t->gravity_v,
+                                  t->init_acc_sigma);
+                if (k->misses > 0 && n_mv)
+                    k->kf.xu[1] = mvu, k->kf.xv[1] = mvv;
+                if (k->misses > t->max_coast)
+                    t->n_recovered++;
+            } else {
+                track_kalman_update(&k->kf, b->u, b->v, meas_var(t, b->sigma));
+            }
             k->hits++;
             k->misses = 0;
             k->area = b->area;
             k->sigma = b->sigma;
             k->last_u = b->u;
             k->last_v = b->v;
+            k->umin = fmin(k->umin, b->u), k->umax = fmax(k->umax, b->u);
+            k->vmin = fmin(k->vmin, b->v), k->vmax = fmax(k->vmax, b->v);
             cur.u = b->u;
             cur.v = b->v;
             cur.sigma = b->sigma;
@@ -341,11 +655,18 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
             cur.flags = b->flags | w->trk_flags[i];
         } else {
             k->misses++;
+            if (k->id >= 0 && k->misses == t->max_coast + 1) {
+                t->n_lost++;
+                t->last_lost_marker = k->id;
+                t->last_lost_frame = t->n_frames - k->misses;
+            }
             cur.u = w->pred_u[i];
             cur.v = w->pred_v[i];
-            cur.sigma = sqrt(k->kf.P[0][0]);
+            cur.sigma = k->misses > 1 ? w->reach[i] / sqrt(t->gate_chi2) : sqrt(k->kf.P[0][0]);
             cur.area = 0;
             cur.flags = (w->trk_flags[i] & TRACK_FLAG_MERGED) ? TRACK_FLAG_MERGED : TRACK_FLAG_COASTED;
+            if (k->misses > t->max_coast)
+                continue; /* lost: searched for, not reported frame by frame */
         }
         if (k->id < 0) {
             if (j < 0)
@@ -370,34 +691,42 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
         cur.frame_offset = 0;
         out[(*n_out)++] = cur;
     }
-    /* 7. end tracks: tentative ones at their first miss, confirmed ones after max_coast */
+    /* 7. end tracks: tentative ones at their first miss; a confirmed one only when it
+       never moved (a glint the static model learnt) and is unseen beyond max_coast */
     for (int i = t->n_tracks - 1; i >= 0; i--) {
         const trk *k = &w->tracks[i];
-        if (k->id >= 0 && k->misses > t->max_coast) {
-            t->n_lost++;
-            t->last_lost_marker = k->id;
-            t->last_lost_frame = t->n_frames - k->misses;
-        }
-        if ((k->id < 0 && k->misses > 0) || k->misses > t->max_coast)
+        int still = k->umax - k->umin < 2 && k->vmax - k->vmin < 2;
+        if ((k->id < 0 && k->misses > 0) || (k->id >= 0 && still && k->misses > t->max_coast))
             remove_track(t, i);
     }
     /* 8. births from the blobs no track took (not merged ones). Not capped at
      * n_expected: a glint confirmed as a track before the static model learns it must
-     * not keep a real marker out. */
-    for (int j = 0; j < nd && t->n_tracks < TRACK_MAX_TRACKS; j++) {
+     * not keep a real marker out. With every slot taken, the track lost longest gives
+     * its place. */
+    for (int j = 0; j < nd; j++) {
         if (w->det_used[j])
             continue;
+        if (t->n_tracks >= TRACK_MAX_TRACKS) {
+            int worst = -1;
+            for (int i = 0; i < t->n_tracks; i++)
+                if (w->tracks[i].misses > t->max_coast &&
+                    (worst < 0 || w->tracks[i].misses > w->tracks[worst].misses))
+                    worst = i;
+            if (worst < 0)
+                break;
+            remove_track(t, worst);
+        }
         trk *k = &w->tracks[t->n_tracks++];
-        track_kalman_init(&k->kf, w->blobs[j].u, w->blobs[j].v, fmax(w->blobs[j].sigma, t->sigma_floor_px),
-                          t->init_vel_sigma, t->gravity_u, t->gravity_v, t->init_acc_sigma);
+        const track_blob *b = &w->blobs[j];
+        track_kalman_init(&k->kf, b->u, b->v, fmax(b->sigma, t->sigma_floor_px), t->init_vel_sigma, t->gravity_u,
+                          t->gravity_v, t->init_acc_sigma);
         k->id = -1;
         k->hits = 1;
         k->misses = 0;
-        k->area = w->blobs[j].area;
-        k->sigma = w->blobs[j].sigma;
-        k->last_u = w->blobs[j].u;
-        k->last_v = w->blobs[j].v;
-        const track_blob *b = &w->blobs[j];
+        k->area = b->area;
+        k->sigma = b->sigma;
+        k->last_u = k->cfg_u = k->umin = k->umax = b->u;
+        k->last_v = k->cfg_v = k->vmin = k->vmax = b->v;
         track_point p = {-1, b->u, b->v, b->sigma, b->area, b->u, b->v, b->flags, 0};
         k->n_pending = 0;
         if (confirm <= 1) {

@@ -115,8 +115,40 @@ TEST(test_impact_too_near_the_end_says_how_many_frames)
     icv_err err = {0};
     int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
     analysis_tracks_free(&tr);
+    printf("    %s\n", err.msg);
     ASSERT_EQ_INT(rc, ICV_EINVAL);
-    ASSERT_STR_CONTAINS(err.msg, "2 after, needs 4 on each side");
+    ASSERT_STR_CONTAINS(err.msg, "only 2 posed frames after it (frames ");
+    ASSERT_STR_CONTAINS(err.msg, "), 4 needed on each side to fit");
+}
+
+TEST(test_impact_with_markers_missing_after_it_names_the_frames_and_markers)
+{
+    scenario s;
+    make_scenario(&s, 0);
+    analysis_tracks tr;
+    sample(&s, s.t_star + 12.5 / 120, 2e-4, 5, &tr); /* twelve frames after the impact */
+    /* markers 1 and 2 lost from the third frame after the impact on: too few for a pose */
+    int first_after = -1;
+    for (int r = 0; r < tr.n_frames && first_after < 0; r++)
+        if (tr.t[r] > s.t_star)
+            first_after = r;
+    ASSERT_TRUE(first_after > 0);
+    for (int r = first_after + 2; r < tr.n_frames; r++)
+        for (int k = 1; k < tr.n_markers && k <= 2; k++)
+            tr.seen[r * tr.n_markers + k] = 0;
+    char want[200];
+    snprintf(want, sizeof want, "only 2 posed frames after it (frames %d-%d; markers 1, 2 missing in %d frames %d-%d)",
+             tr.frame[first_after], tr.frame[first_after + 1], tr.n_frames - first_after - 2,
+             tr.frame[first_after + 2], tr.frame[tr.n_frames - 1]);
+    analysis_result res;
+    icv_err err = {0};
+    int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
+    analysis_tracks_free(&tr);
+    printf("    %s\n", err.msg);
+    ASSERT_EQ_INT(rc, ICV_EINVAL);
+    ASSERT_STR_CONTAINS(err.msg, "impact at frame ");
+    ASSERT_STR_CONTAINS(err.msg, want);
+    ASSERT_STR_CONTAINS(err.msg, "4 needed on each side to fit");
 }
 
 TEST(test_tracks3d_csv_reads_back_with_gaps)

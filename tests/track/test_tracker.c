@@ -176,7 +176,7 @@ TEST(test_crossing_markers_are_flagged_merged_and_keep_identities)
     }
     track_tracker_free(tr);
     track_detector_free(det);
-    printf("    merged frames %d, swaps %d\n", merged_frames, swaps);
+    printf("    merged frames %d, swaps %d, bad %d\n", merged_frames, swaps, bad_pos);
     ASSERT_TRUE(merged_frames >= 1 && merged_frames <= 4); /* ~ (2 * 3 sigma) / 10 px closing speed */
     ASSERT_EQ_INT(bad_pos, 0);
     ASSERT_EQ_INT(swaps, 0);
@@ -362,7 +362,7 @@ TEST(test_fast_markers_are_tracked_as_streaks)
     ASSERT_EQ_INT(far, 0);
 }
 
-TEST(test_marker_hidden_longer_than_coasting_is_reported_lost)
+TEST(test_marker_hidden_longer_than_coasting_is_reported_lost_and_found_again)
 {
     static uint8_t buf[W * H];
     rn_rng rng = {66};
@@ -370,6 +370,7 @@ TEST(test_marker_hidden_longer_than_coasting_is_reported_lost)
     track_tracker *tr = track_tracker_alloc(NULL);
     ASSERT_TRUE(det && tr);
     tr->n_expected = 3;
+    int id_hidden = -1, back_at = -1;
     for (int f = 0; f < 30; f++) {
         double u[3], v[3];
         rod_truth(f, u, v);
@@ -384,14 +385,24 @@ TEST(test_marker_hidden_longer_than_coasting_is_reported_lost)
         track_point pts[8];
         int np;
         ASSERT_TRUE(track_tracker_step(tr, det, &fr, pts, 8, &np, NULL) == 0);
+        for (int i = 0; i < np; i++) {
+            if (pts[i].flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED) || pts[i].frame_offset)
+                continue;
+            if (f == 9 && hypot(pts[i].u - u[0], pts[i].v - v[0]) < 1)
+                id_hidden = pts[i].marker;
+            if (f >= 20 && back_at < 0 && pts[i].marker == id_hidden)
+                back_at = f;
+        }
     }
-    int lost = tr->n_lost, ids = tr->n_identities;
+    int lost = tr->n_lost, ids = tr->n_identities, recovered = tr->n_recovered;
     long from = tr->last_lost_frame;
     track_tracker_free(tr);
     track_detector_free(det);
     ASSERT_EQ_INT(lost, 1);
-    ASSERT_EQ_INT(from, 9); /* last measured in frame 9 */
-    ASSERT_EQ_INT(ids, 4);  /* it came back as a new track: identity from the body template is later */
+    ASSERT_EQ_INT(from, 9);     /* last measured in frame 9 */
+    ASSERT_EQ_INT(recovered, 1);
+    ASSERT_EQ_INT(ids, 3);      /* it came back as itself: no new identity */
+    ASSERT_EQ_INT(back_at, 20); /* in the first frame it is drawn again */
 }
 
 /* A rod of 3 markers 20 px apart falling fast (1 px/frame^2) onto v = 200, where its
