@@ -144,12 +144,10 @@ int coef_ar1_noise(const gsl_matrix *X, const double *r, const int *f, int n, do
         gsl_matrix_view A = gsl_matrix_view_array(XtX, (size_t)p, (size_t)p);
         gsl_matrix_view Ai = gsl_matrix_view_array(inv, (size_t)p, (size_t)p);
         gsl_permutation *perm = gsl_permutation_alloc((size_t)p);
-        gsl_error_handler_t *old = gsl_set_error_handler_off(); /* a singular design: -1, not abort */
         int sg;
         rc = perm && !gsl_linalg_LU_decomp(&A.matrix, perm, &sg) && !gsl_linalg_LU_invert(&A.matrix, perm, &Ai.matrix)
                  ? 0
                  : -1;
-        gsl_set_error_handler(old);
         gsl_permutation_free(perm);
         for (int a = 0; !rc && a < p; a++)
             for (int b = 0; b < p; b++)

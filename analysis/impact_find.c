@@ -118,12 +118,10 @@ static int gravity_weights(const analysis_flight *ph, int nph, const int *const 
                 for (int b = 0; b < 3; b++)
                     *gsl_matrix_ptr(A, (size_t)col[a], (size_t)col[b]) += row[a] * row[b];
         }
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
     if (!rc) {
         gsl_vector_set(e, (size_t)(np - 1), 1);
         rc = gsl_linalg_cholesky_decomp1(A) || gsl_linalg_cholesky_solve(A, e, x);
     }
-    gsl_set_error_handler(old);
     for (int k = 0; !rc && k < nph; k++) /* (X^T X)^-1 symmetric: its g row is x */
         for (int i = 0; i < ph[k].n; i++) {
             double tau = ph[k].t[i] - ph[k].t_ref;

@@ -204,9 +204,7 @@ void analysis_cholesky(const double *cov, int n, double *L)
         for (int j = 0; j < n; j++)
             a[n * i + j] = cov[n * i + j] + (i == j ? 1e-12 * big + 1e-300 : 0);
     gsl_matrix_view m = gsl_matrix_view_array(a, (size_t)n, (size_t)n);
-    gsl_error_handler_t *old = gsl_set_error_handler_off();
     int bad = gsl_linalg_cholesky_decomp1(&m.matrix);
-    gsl_set_error_handler(old);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
             L[n * i + j] = bad ? (i == j ? sqrt(fmax(cov[n * i + i], 0)) : 0) : (j <= i ? a[n * i + j] : 0);

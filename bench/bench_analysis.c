@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <time.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "analysis/analysis.h"
 #include "tests/analysis/impact_scenario.h"
 
@@ -61,6 +63,7 @@ static void bench_one(int rod, int keep_outliers, const char *label)
 
 int main(void)
 {
+    gsl_set_error_handler_off(); /* the program's policy, as in cli/main.c */
     bench_one(0, 0, "box tumbling, 4 markers, 120 fps");
     bench_one(1, 0, "rod, 3 collinear markers, 120 fps");
     /* what the outlier-frame checks cost (outlier_frames.c) */

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "calib/calib.h"
 
 #define W 1280
@@ -54,6 +56,7 @@ static int render(const char *path, const calib_board *b, icv_mat3 R, icv_vec3 t
 
 int main(void)
 {
+    gsl_set_error_handler_off(); /* the program's policy, as in cli/main.c */
     char dir[] = "/tmp/icv-bench-calib-XXXXXX";
     if (!mkdtemp(dir)) {
         fprintf(stderr, "bench_calib: cannot make a temporary folder\n");

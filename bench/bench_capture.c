@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "capture/capture.h"
 
 typedef struct {
@@ -65,6 +67,7 @@ static double run_ffmpeg(const char *path, int one_frame)
 
 int main(void)
 {
+    gsl_set_error_handler_off(); /* the program's policy, as in cli/main.c */
     icv_log_set_level(ICV_LOG_WARN);
     for (size_t i = 0; i < sizeof clips / sizeof clips[0]; i++) {
         const clip *c = &clips[i];

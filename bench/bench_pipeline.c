@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "capture/capture.h"
 #include "track/track_pipeline.h"
 
@@ -145,6 +147,7 @@ static double load_average(void)
 
 int main(void)
 {
+    gsl_set_error_handler_off(); /* the program's policy, as in cli/main.c */
     char root[4096];
     if (!realpath(".", root))
         return 1;

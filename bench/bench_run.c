@@ -19,6 +19,8 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "report/report.h"
 
 #define DEMO "sample_videos/01_rod_slope45_stereo"
@@ -323,6 +325,7 @@ static int bench_campaign(const char *root, const char *dir)
 
 int main(void)
 {
+    gsl_set_error_handler_off(); /* the program's policy, as in cli/main.c */
     char root[4096], dir[] = "/tmp/bench_run_XXXXXX";
     if (!realpath(".", root) || !mkdtemp(dir))
         return 1;

@@ -7,6 +7,8 @@
 
 #include <time.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "solver/impact.h"
 
 /* this thread's CPU time (s): a per-core rate that the other jobs sharing the machine's
@@ -144,6 +146,7 @@ static void real_impacts(void)
 
 int main(void)
 {
+    gsl_set_error_handler_off(); /* the program's policy, as in cli/main.c */
     printf("impact solver, one core (thread CPU time), 4096 random cases (bench/bench_solver.c)\n");
     run("planar algebraic", 1, IMPACT_ALGEBRAIC, 2e6);
     run("spatial algebraic", 0, IMPACT_ALGEBRAIC, 5e5);

@@ -4,10 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "synth/synth.h"
 
 int main(void)
 {
+    gsl_set_error_handler_off(); /* the program's policy, as in cli/main.c */
     static synth_scenario sc;
     synth_scenario_defaults(&sc);
     sc.n_cameras = 2;

@@ -98,7 +98,6 @@ static void pose_refine(model *m, const icv_vec3 *X, const calib_pt2 *uv1, const
                 for (int c = 0; c < 6; c++)
                     *gsl_matrix_ptr(A6, (size_t)a, (size_t)c) += ja * J[(size_t)i * nc + ng + c];
             }
-        gsl_set_error_handler_off();
         if (gsl_linalg_cholesky_decomp1(A6) || gsl_linalg_cholesky_solve(A6, b6, x6))
             break;
         double step = 0;
@@ -214,7 +213,6 @@ int calib_stereo_uncertainty(const calib_observations *o1, const calib_observati
         goto out;
     }
     double sigma2 = ssr / (double)(m_res - P);
-    gsl_set_error_handler_off();
     if (gsl_linalg_cholesky_decomp1(A) || gsl_linalg_cholesky_invert(A)) {
         rc = icv_err_set(err, ICV_ENUMERIC,
                          "stereo uncertainty: the joint problem is singular (boards all parallel, or too few pairs)");

@@ -115,7 +115,6 @@ static int kabsch(const icv_vec3 *P, const icv_vec3 *Q, int n, icv_mat3 *R, icv_
                 *gsl_matrix_ptr(H, (size_t)a, (size_t)c) += p[a] * q[c];
     }
     /* H = U S V^T; R = V diag(1, 1, det(V U^T)) U^T */
-    gsl_set_error_handler_off();
     int rc = gsl_linalg_SV_decomp(H, V, S, w);
     if (!rc) {
         icv_mat3 U, Vm;
@@ -152,7 +151,6 @@ static int plane_fit(const icv_vec3 *Q, int n, icv_vec3 *c, icv_vec3 *normal, do
                 for (int b = 0; b < 3; b++)
                     *gsl_matrix_ptr(A, (size_t)a, (size_t)b) += d[a] * d[b];
         }
-        gsl_set_error_handler_off();
         if (!gsl_eigen_symmv(A, eval, evec, ws)) {
             gsl_eigen_symmv_sort(eval, evec, GSL_EIGEN_SORT_VAL_ASC);
             *normal = icv_v3(gsl_matrix_get(evec, 0, 0), gsl_matrix_get(evec, 1, 0), gsl_matrix_get(evec, 2, 0));

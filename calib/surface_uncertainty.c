@@ -65,7 +65,6 @@ int calib_surface_sd_stereo(const calib_intrinsics *in1, const calib_intrinsics 
             gsl_matrix_set(J, (size_t)i, (size_t)k, (rp[i] - rm[i]) / (2 * h));
     }
     gsl_blas_dsyrk(CblasLower, CblasTrans, 1.0, J, 0.0, A);
-    gsl_set_error_handler_off();
     if (gsl_linalg_cholesky_decomp1(A) || gsl_linalg_cholesky_invert(A))
         goto out;
     double s2 = ssr / (m - 6);
@@ -102,7 +101,6 @@ int calib_similarity_fit(const icv_vec3 *xt, const icv_vec3 *xs, size_t n, icv_v
             }
         }
         double chi;
-        gsl_set_error_handler_off();
         if (!gsl_multifit_linear(A, y, c, cv, &chi, ws)) {
             *w = icv_v3(gsl_vector_get(c, 0), gsl_vector_get(c, 1), gsl_vector_get(c, 2));
             *k = gsl_vector_get(c, 3);

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+
 #include "calib/calib.h"
 #include "cli/cli.h"
 
@@ -44,6 +46,9 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    /* GSL's policy, once for the program: a GSL error is a status every caller checks
+       and turns into an icv_err; the default handler would abort */
+    gsl_set_error_handler_off();
     icv_cleanup_signals_install(); /* Ctrl-C removes a job's working folder */
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {

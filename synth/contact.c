@@ -48,10 +48,8 @@ int synth_contact_find(synth_gap_fn gap, void *user, double t0, double t1, doubl
             }
             brent_ctx bc = {gap, user};
             gsl_function F = {brent_fn, &bc};
-            gsl_error_handler_t *old = gsl_set_error_handler_off();
             gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
             if (!s) {
-                gsl_set_error_handler(old);
                 return icv_err_set(err, ICV_ENOMEM, "contact: out of memory");
             }
             int status = gsl_root_fsolver_set(s, &F, a, b);
@@ -65,7 +63,6 @@ int synth_contact_find(synth_gap_fn gap, void *user, double t0, double t1, doubl
             }
             double r = gsl_root_fsolver_root(s);
             gsl_root_fsolver_free(s);
-            gsl_set_error_handler(old);
             if (status != GSL_SUCCESS || hi - lo > tol_s)
                 return icv_err_set(err, ICV_ENUMERIC, "contact: Brent's method did not converge in [%.9f, %.9f] s",
                                    a, b);
