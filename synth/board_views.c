@@ -84,16 +84,16 @@ static int seen_whole(const synth_camera_model *m, const synth_board_opts *b, co
     return 1;
 }
 
-void synth_board_views_careful(const synth_scenario *sc, synth_board_pose *poses)
+int synth_board_views_careful(const synth_scenario *sc, synth_board_pose *poses)
 {
     const synth_board_opts *b = &sc->board;
     int nc = sc->n_cameras;
     if (b->n_views <= 0)
-        return;
+        return 0;
     candidate *cand = malloc(sizeof *cand * CANDIDATES);
     if (!cand) {
         synth_board_views(sc, poses);
-        return;
+        return 0;
     }
     const synth_camera_model *m0 = &sc->cameras[0].model;
     icv_vec3 cm = icv_v3(0, 0, 0), dir = icv_v3(0, 0, 0);
@@ -140,7 +140,7 @@ void synth_board_views_careful(const synth_scenario *sc, synth_board_pose *poses
     if (n < b->n_views) { /* no common view big enough: the old layout */
         free(cand);
         synth_board_views(sc, poses);
-        return;
+        return 0;
     }
     unsigned char covered[ICV_MAX_CAMERAS][GRID_ROWS][GRID_COLS];
     memset(covered, 0, sizeof covered);
@@ -179,4 +179,5 @@ void synth_board_views_careful(const synth_scenario *sc, synth_board_pose *poses
         poses[v] = cand[best].pose;
     }
     free(cand);
+    return b->n_views;
 }

@@ -303,28 +303,12 @@ static double fit_fx(const synth_camera_model *m, const view_pts *v, double fill
     return fx;
 }
 
-/* calibration views whose inner corners every camera sees (a margin of 3 px) */
+/* calibration views whose inner corners every camera sees (the careful user's set,
+ * synth_board_views_careful: all of them, or none when the cameras share too little) */
 static int board_views_seen(const synth_scenario *sc)
 {
-    const synth_board_opts *b = &sc->board;
     synth_board_pose poses[100];
-    synth_board_views(sc, poses);
-    int good = 0;
-    for (int v = 0; v < b->n_views; v++) {
-        int ok = 1;
-        for (int k = 0; k < 4 && ok; k++) {
-            icv_vec3 bp = icv_v3((k & 1) * (b->cols - 1) * b->square, (k & 2 ? 1 : 0) * (b->rows - 1) * b->square, 0);
-            icv_vec3 x = icv_v3_add(icv_m3_apply(poses[v].R, bp), poses[v].t);
-            for (int ci = 0; ci < sc->n_cameras && ok; ci++) {
-                const synth_camera_model *m = &sc->cameras[ci].model;
-                double uv[2];
-                ok = !synth_camera_project(m, x, uv) && uv[0] > 3 && uv[1] > 3 && uv[0] < m->width - 4 &&
-                     uv[1] < m->height - 4;
-            }
-        }
-        good += ok;
-    }
-    return good;
+    return synth_board_views_careful(sc, poses);
 }
 
 /* ---- one draw ---------------------------------------------------------------- */

@@ -286,9 +286,10 @@ void synth_board_render(synth_renderer *r, const synth_board_opts *b, const synt
 void synth_board_views(const synth_scenario *sc, synth_board_pose *poses);
 /* The calibration shots a careful user takes: n_views poses, each showing every inner
  * corner to every camera with a margin, chosen to reach every edge and corner of each
- * image, tilted up to max_tilt (board_views.c). Falls back to synth_board_views when
- * the cameras share too little view for n_views such poses. */
-void synth_board_views_careful(const synth_scenario *sc, synth_board_pose *poses);
+ * image, tilted up to max_tilt (board_views.c). Returns n_views; or 0 when the
+ * cameras share too little view for n_views such poses, which are then
+ * synth_board_views' layout. */
+int synth_board_views_careful(const synth_scenario *sc, synth_board_pose *poses);
 /* The board lying on the surface (its frame is then the surface frame). */
 synth_board_pose synth_board_on_surface(void);
 
