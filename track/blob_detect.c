@@ -44,6 +44,10 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     d->max_blobs = 256;
     d->debug = 0;
     d->debug_dir = ".";
+    d->look = TRACK_LOOK_BRIGHT;
+    d->background_tile_px = 32;
+    d->split_components = 1;
+    d->color_tolerance = 60;
 
     w->width = width;
     w->height = height;
@@ -59,9 +63,16 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     w->cov_class = malloc(TRACK_COV_MAX_PX);
     w->cov_near = malloc(sizeof(int) * TRACK_COV_MAX_PX);
     w->cov_grad = malloc(sizeof(double) * 2 * TRACK_COV_MAX_PX);
-    d->n_allocs = 10;
+    /* tiles down to 8 px (the smallest background_tile_px used) */
+    w->max_tiles = ((width + 7) / 8) * ((height + 7) / 8);
+    w->tile_level = malloc(sizeof(double) * (size_t)w->max_tiles);
+    w->tile_t = malloc(sizeof(int) * (size_t)w->max_tiles);
+    w->tile_noise = malloc(sizeof(double) * 2 * (size_t)w->max_tiles); /* + scratch */
+    w->samp = malloc(sizeof(int) * TRACK_SPLIT_SAMPLES);
+    w->plane = malloc((size_t)width * (size_t)height * 2); /* 16-bit at most */
+    d->n_allocs = 15;
     if (!w->runs || !w->parent || !w->label || !w->comps || !w->hist || !w->cov_class || !w->cov_near ||
-        !w->cov_grad) {
+        !w->cov_grad || !w->tile_level || !w->tile_t || !w->tile_noise || !w->samp || !w->plane) {
         track_detector_free(d);
         icv_err_set(err, ICV_ENOMEM, "track detector: out of memory for a %dx%d workspace", width, height);
         return NULL;
@@ -82,6 +93,11 @@ void track_detector_free(track_detector *d)
         free(d->ws->cov_class);
         free(d->ws->cov_near);
         free(d->ws->cov_grad);
+        free(d->ws->tile_level);
+        free(d->ws->tile_t);
+        free(d->ws->tile_noise);
+        free(d->ws->samp);
+        free(d->ws->plane);
         free(d->ws);
     }
     free(d);
@@ -98,34 +114,85 @@ void track_detector_reset(track_detector *d)
 
 /* ---- one region (a window or the whole frame) ------------------------------ */
 
-static void detect_region(track_detector *d, const track_frame *f, int x0, int y0, int x1, int y1, double blur_px,
-                          int full, double frame_bg, track_blob *out, int max_out, int *n_out)
+/* A component sent to be thresholded again inside its own box: too large for a marker,
+ * or not standing out from its surroundings (a marker fused to a lit plate or a bright
+ * edge, or the plate's part of a tile the plate's edge crosses). */
+typedef struct {
+    comp c;
+    double t;   /* gray levels: the threshold that made it */
+    int *count; /* the rejection it counts as when no part of it is kept */
+} split_item;
+enum { SPLIT_MAX = 16 };
+
+/* The fraction of the one-pixel ring round c's box grown by margin that is above lv. */
+static double ring_fraction(const track_frame *f, const comp *c, int margin, double lv)
+{
+    int X0 = c->x0 - margin - 1, Y0 = c->y0 - margin - 1, X1 = c->x1 + margin + 1, Y1 = c->y1 + margin + 1;
+    int n = 0, a = 0;
+    for (int x = X0; x <= X1; x++) {
+        if (x < 0 || x >= f->width)
+            continue;
+        if (Y0 >= 0)
+            a += pix(f, x, Y0) > lv, n++;
+        if (Y1 < f->height)
+            a += pix(f, x, Y1) > lv, n++;
+    }
+    for (int y = Y0 + 1; y < Y1; y++) {
+        if (y < 0 || y >= f->height)
+            continue;
+        if (X0 >= 0)
+            a += pix(f, X0, y) > lv, n++;
+        if (X1 < f->width)
+            a += pix(f, X1, y) > lv, n++;
+    }
+    return n > 0 ? (double)a / n : 0;
+}
+
+/* Labels [x0, x1] x [y0, y1] (the tile map when tiled, else the level t), then filters
+ * and measures the components; rx0..ry1 is the region searched (a window: a blob
+ * touching its edge is clipped), depth the split depth. */
+static void scan_box(track_detector *d, const track_frame *f, int x0, int y0, int x1, int y1, int rx0, int ry0,
+                     int rx1, int ry1, int t, int tiled, int depth, double blur_px, double bg, track_blob *out,
+                     int max_out, int *n_out, int first_out)
 {
     struct track_detector_ws *w = d->ws;
     track_detect_stats *st = &d->stats;
-    double bg = full ? frame_bg : track_window_background(f, x0, y0, x1, y1);
-    double t_abs;
-    if (d->threshold_mode == TRACK_THRESHOLD_FIXED) {
-        t_abs = d->threshold_level;
-    } else {
-        t_abs = bg + track_auto_threshold(d, w->noise, track_saturation_level(d, f) - bg);
-    }
-    if (full)
-        st->threshold = t_abs;
-    int t = (int)floor(t_abs);
-    st->n_pixels += (long)(x1 - x0 + 1) * (y1 - y0 + 1);
-
-    int nc = track_label_region(w, f, x0, y0, x1, y1, t, &st->n_overflow);
-    st->n_components += nc;
+    int nc = tiled ? track_label_region_tiled(w, f, x0, y0, x1, y1, &st->n_overflow)
+                   : track_label_region(w, f, x0, y0, x1, y1, t, &st->n_overflow);
+    if (depth == 0)
+        st->n_components += nc;
     if (nc > d->max_blobs) {
         st->n_overflow += nc - d->max_blobs;
         nc = d->max_blobs;
     }
+    split_item sp[SPLIT_MAX];
+    int nsp = 0, can_split = d->split_components && depth < TRACK_SPLIT_MAX_DEPTH;
     int m = d->centroid_margin_px;
     for (int i = 0; i < nc; i++) {
         const comp *c = &w->comps[i];
-        if (c->area < d->min_area_px || c->area > d->max_area_px) {
+        double tc = t, contrast_h = d->threshold_mode == TRACK_THRESHOLD_AUTO ? t - bg : 0, cbg = bg;
+        if (tiled) {
+            int ti = ((c->y0 + c->y1) / 2 / w->tile) * w->ntx + (c->x0 + c->x1) / 2 / w->tile;
+            tc = w->tile_t[ti];
+            cbg = w->tile_level[ti];
+            contrast_h = tc - cbg;
+            if (c->area > d->max_area_px || c->x1 - c->x0 >= w->tile || c->y1 - c->y0 >= w->tile) {
+                /* spread over tiles: the lowest threshold of them made it (a split
+                   takes its level from the pixels above that) */
+                for (int ty = c->y0 / w->tile; ty <= c->y1 / w->tile; ty++)
+                    for (int tx = c->x0 / w->tile; tx <= c->x1 / w->tile; tx++)
+                        tc = fmin(tc, w->tile_t[ty * w->ntx + tx]);
+            }
+        }
+        if (c->area < d->min_area_px) {
             st->n_rejected_area++;
+            continue;
+        }
+        if (c->area > d->max_area_px) {
+            if (can_split && nsp < SPLIT_MAX)
+                sp[nsp++] = (split_item){*c, tc, &st->n_rejected_area};
+            else
+                st->n_rejected_area++;
             continue;
         }
         /* cut by the edge of the frame or the roi: a marker partly out of view is no
@@ -134,7 +201,7 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
             st->n_rejected_edge++;
             continue;
         }
-        if (c->x0 == x0 || c->y0 == y0 || c->x1 == x1 || c->y1 == y1) {
+        if (c->x0 == rx0 || c->y0 == ry0 || c->x1 == rx1 || c->y1 == ry1) {
             st->n_clipped++;
             continue;
         }
@@ -145,8 +212,42 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
                 w->comps[j].y1 >= c->y0 - m - 1 && w->comps[j].y0 <= c->y1 + m + 1)
                 crowded = 1;
         track_blob b;
-        if (track_blob_measure(d, f, c, crowded, bg, t, &b) != 0)
+        double ring_above = 0;
+        int box_above = 0;
+        if (track_blob_measure(d, f, c, crowded, cbg, tc, tc + 0.5 * fmax(contrast_h, 1), &b, &ring_above,
+                               &box_above) != 0)
             continue;
+        /* a tenth of the ring clearly above the threshold (by half its height): the
+           component was cut out of a larger bright area that goes on past its box (a
+           marker fused to a lit plate, the plate's corner), it does not stand out */
+        /* ... unless what rises in the ring stays below the component's own level (the
+           median of its pixels): a marker touching a dimmer plate stands out from it */
+        if (ring_above > 0.1 && can_split) {
+            double lc = track_component_level(w, f, c, tc), h = fmax(contrast_h, 1);
+            if (lc - 0.5 * h > tc + 0.5 * h)
+                ring_above = ring_fraction(f, c, crowded ? 0 : m, lc - 0.5 * h);
+        }
+        if ((ring_above > 0.1 || (tiled && box_above > 1.25 * c->area)) && can_split) {
+            /* or the box holds a brighter area the component rings (a tile's level rose
+               inside a large bright object) */
+            if (nsp < SPLIT_MAX)
+                sp[nsp++] = (split_item){*c, tc, &st->n_rejected_contrast};
+            continue;
+        }
+        /* a compact bump on a raised patch (texture, a blotch of a lit plate) crosses the
+           tile's threshold but not by as much above its own ring: a marker stands out
+           from what surrounds it by the height the threshold asks for */
+        if (contrast_h > 0 && b.peak - b.background < contrast_h) {
+            st->n_rejected_contrast++;
+            continue;
+        }
+        if (depth > 0) { /* a split may find again a blob kept beside it: once only */
+            int dup = 0;
+            for (int k = first_out; k < *n_out && !dup; k++)
+                dup = b.u >= out[k].x0 - 1 && b.u <= out[k].x1 + 1 && b.v >= out[k].y0 - 1 && b.v <= out[k].y1 + 1;
+            if (dup)
+                continue;
+        }
         if (b.peak > st->brightest)
             st->brightest = b.peak;
         if (d->mask) {
@@ -156,8 +257,14 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
                 continue;
             }
         }
+        st->n_candidates++;
         if (!track_blob_shape_ok(d, &b, blur_px)) {
-            st->n_rejected_shape++;
+            if (can_split && c->area >= 4 * d->min_area_px && nsp < SPLIT_MAX) {
+                st->n_candidates--; /* counted again if a part of it is kept */
+                sp[nsp++] = (split_item){*c, tc, &st->n_rejected_shape};
+            } else {
+                st->n_rejected_shape++;
+            }
             continue;
         }
         if (d->static_frames > 0 &&
@@ -168,7 +275,117 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
         if (*n_out < max_out)
             out[(*n_out)++] = b;
     }
+    /* each held component again inside its box, at a level between what it stands on
+       (the median of its pixels: the plate) and its peaks */
+    double sat = track_saturation_level(d, f);
+    for (int i = 0; i < nsp; i++) {
+        const comp *c = &sp[i].c;
+        double level = track_component_level(w, f, c, sp[i].t);
+        double ts = level + track_auto_threshold(d, w->noise, sat - level);
+        if (ts < sp[i].t + 1)
+            ts = sp[i].t + 1;
+        int before = *n_out;
+        /* the parts' rejections are not the frame's: the component counts once */
+        track_detect_stats keep = *st;
+        if (ts < sat) {
+            st->n_split++;
+            scan_box(d, f, c->x0, c->y0, c->x1, c->y1, rx0, ry0, rx1, ry1, (int)floor(ts), 0, depth + 1, blur_px,
+                     level, out, max_out, n_out, first_out);
+        }
+        st->n_rejected_area = keep.n_rejected_area;
+        st->n_rejected_shape = keep.n_rejected_shape;
+        st->n_rejected_edge = keep.n_rejected_edge;
+        st->n_rejected_mask = keep.n_rejected_mask;
+        st->n_rejected_contrast = keep.n_rejected_contrast;
+        st->n_clipped = keep.n_clipped;
+        if (*n_out == before)
+            (*sp[i].count)++;
+    }
 }
+
+static void detect_region(track_detector *d, const track_frame *f, int x0, int y0, int x1, int y1, double blur_px,
+                          int full, double frame_bg, track_blob *out, int max_out, int *n_out)
+{
+    struct track_detector_ws *w = d->ws;
+    track_detect_stats *st = &d->stats;
+    double bg = full ? frame_bg : track_window_background(f, x0, y0, x1, y1);
+    double sat = track_saturation_level(d, f);
+    double t_abs;
+    int tiled = 0;
+    if (d->threshold_mode == TRACK_THRESHOLD_FIXED) {
+        t_abs = d->threshold_level;
+    } else {
+        t_abs = bg + track_auto_threshold(d, w->noise, sat - bg);
+        if (full && w->tile > 0) {
+            /* each tile over its own level: the same height above it as a window's */
+            int nt = w->ntx * w->nty;
+            for (int i = 0; i < nt; i++) {
+                /* the frame's noise, or the tile's own spread where texture makes it
+                   larger (a textured floor's bumps are not markers) */
+                double lv = w->tile_level[i], nz = fmax(w->noise, w->tile_noise[i]);
+                w->tile_t[i] = (int)floor(lv + track_auto_threshold(d, nz, sat - lv));
+            }
+            tiled = 1;
+        }
+    }
+    if (full)
+        st->threshold = t_abs;
+    st->n_pixels += (long)(x1 - x0 + 1) * (y1 - y0 + 1);
+    scan_box(d, f, x0, y0, x1, y1, x0, y0, x1, y1, (int)floor(t_abs), tiled, 0, blur_px, bg, out, max_out, n_out,
+             *n_out);
+}
+
+/* ---- looks: the gray plane the bright detector reads ----------------------- */
+
+/* Fills the look's plane over [x0, x1] x [y0, y1] from the frame: dark markers
+ * inverted, a colour's closeness to the key, or the difference from the still
+ * background. Returns the plane as a frame. */
+static void look_fill(const track_detector *d, const track_frame *f, int x0, int y0, int x1, int y1)
+{
+    struct track_detector_ws *w = d->ws;
+    int wide = f->depth == 16 && d->look != TRACK_LOOK_COLOR;
+    for (int y = y0; y <= y1; y++) {
+        const unsigned char *row = (const unsigned char *)f->data + (size_t)y * (size_t)f->stride;
+        if (wide) {
+            const uint16_t *r16 = (const uint16_t *)(const void *)row;
+            uint16_t *o = (uint16_t *)w->plane + (size_t)y * (size_t)f->width;
+            if (d->look == TRACK_LOOK_DARK) {
+                for (int x = x0; x <= x1; x++)
+                    o[x] = (uint16_t)(65535 - r16[x]);
+            } else {
+                const uint16_t *b16 = (const uint16_t *)(const void *)((const unsigned char *)d->motion_background +
+                                                                     (size_t)y * (size_t)d->motion_background_stride);
+                for (int x = x0; x <= x1; x++)
+                    o[x] = (uint16_t)abs((int)r16[x] - (int)b16[x]);
+            }
+            continue;
+        }
+        uint8_t *o = (uint8_t *)w->plane + (size_t)y * (size_t)f->width;
+        if (d->look == TRACK_LOOK_DARK) {
+            for (int x = x0; x <= x1; x++)
+                o[x] = (uint8_t)(255 - row[x]);
+        } else if (d->look == TRACK_LOOK_MOTION) {
+            const uint8_t *bk = (const uint8_t *)d->motion_background + (size_t)y * (size_t)d->motion_background_stride;
+            for (int x = x0; x <= x1; x++)
+                o[x] = (uint8_t)abs((int)row[x] - (int)bk[x]);
+        } else { /* colour: 255 at the key, 0 at tolerance and beyond */
+            const double *k = w->key_ycc;
+            double s = 255.0 / fmax(d->color_tolerance, 1);
+            for (int x = x0; x <= x1; x++) {
+                const unsigned char *p = row + 3 * x;
+                double yy, cb, cr;
+                track_rgb_to_ycc(p[0], p[1], p[2], &yy, &cb, &cr);
+                double dist = sqrt(0.25 * (yy - k[0]) * (yy - k[0]) + (cb - k[1]) * (cb - k[1]) + (cr - k[2]) * (cr - k[2]));
+                double v = 255 - dist * s;
+                o[x] = (uint8_t)(v > 0 ? v + 0.5 : 0);
+            }
+        }
+    }
+}
+
+/* px: how far past a window the plane is filled: the ring, the centroid's margin and
+   the windowed centroid's reach (blob_measure.c) */
+enum { LOOK_PAD = 16 };
 
 /* Writes the thresholded full frame as a PGM for a person (debug only). */
 static void debug_write(const track_detector *d, const track_frame *f, double t_abs)
@@ -193,15 +410,55 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
 {
     struct track_detector_ws *w = d->ws;
     *n_out = 0;
-    if (!f || !f->data || (f->depth != 8 && f->depth != 16) || f->width <= 0 || f->height <= 0 ||
+    if (!f || !f->data || (f->depth != 8 && f->depth != 16 && f->depth != 24) || f->width <= 0 || f->height <= 0 ||
         f->width > w->width || f->height > w->height || f->stride < f->width * (f->depth / 8))
         return icv_err_set(err, ICV_EINVAL,
                            "track detector: frame %dx%d depth %d stride %d does not fit the %dx%d workspace",
                            f ? f->width : 0, f ? f->height : 0, f ? f->depth : 0, f ? f->stride : 0, w->width,
                            w->height);
+    if (d->look != TRACK_LOOK_BRIGHT) {
+        const char *why = NULL;
+        if (d->look == TRACK_LOOK_COLOR && f->depth != 24)
+            why = "the colour look needs RGB frames (depth 24)";
+        else if (d->look != TRACK_LOOK_COLOR && f->depth == 24)
+            why = "RGB frames (depth 24) are for the colour look only";
+        else if (d->look == TRACK_LOOK_MOTION && !d->motion_background)
+            why = "the motion look needs motion_background (track_motion_background)";
+        else if (d->look < TRACK_LOOK_BRIGHT || d->look > TRACK_LOOK_MOTION)
+            why = "unknown look";
+        if (why)
+            return icv_err_set(err, ICV_EINVAL, "track detector: look %d on a %dx%d frame of depth %d: %s",
+                               (int)d->look, f->width, f->height, f->depth, why);
+    } else if (f->depth == 24) {
+        return icv_err_set(err, ICV_EINVAL, "track detector: RGB frames (depth 24) are for the colour look only");
+    }
+    w->tile = d->background_tile_px;
+    if (w->tile > TRACK_TILE_MAX)
+        w->tile = TRACK_TILE_MAX;
+    if (w->tile > 0 && w->tile < 8)
+        w->tile = 8;
     memset(&d->stats, 0, sizeof d->stats);
     track_detect_stats *st = &d->stats;
     int full = windows == NULL || n_windows <= 0;
+    track_frame plane_frame;
+    if (d->look != TRACK_LOOK_BRIGHT) {
+        int pd = f->depth == 16 && d->look != TRACK_LOOK_COLOR ? 16 : 8;
+        if (d->look == TRACK_LOOK_COLOR)
+            track_rgb_to_ycc(d->color_rgb[0], d->color_rgb[1], d->color_rgb[2], &w->key_ycc[0], &w->key_ycc[1],
+                             &w->key_ycc[2]);
+        if (full) {
+            look_fill(d, f, 0, 0, f->width - 1, f->height - 1);
+        } else {
+            for (int i = 0; i < n_windows; i++) {
+                int ax = windows[i].x0 - LOOK_PAD, ay = windows[i].y0 - LOOK_PAD;
+                int bx = windows[i].x1 + LOOK_PAD, by = windows[i].y1 + LOOK_PAD;
+                look_fill(d, f, ax < 0 ? 0 : ax, ay < 0 ? 0 : ay, bx >= f->width ? f->width - 1 : bx,
+                          by >= f->height ? f->height - 1 : by);
+            }
+        }
+        plane_frame = (track_frame){w->plane, f->width, f->height, f->width * pd / 8, pd};
+        f = &plane_frame;
+    }
     st->full_scan = full;
     /* the region of interest, clipped to the frame */
     int rx0 = 0, ry0 = 0, rx1 = f->width - 1, ry1 = f->height - 1;
@@ -221,7 +478,10 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
     double frame_bg = 0;
     if (full) {
         double noise;
-        track_frame_background(w, f, &frame_bg, &noise);
+        if (w->tile > 0)
+            track_tile_background(w, f, &frame_bg, &noise);
+        else
+            track_frame_background(w, f, &frame_bg, &noise);
         w->noise = noise;
         st->background = frame_bg;
         st->noise = noise;
@@ -300,10 +560,12 @@ const char *track_detector_describe(const track_detector *d, char *buf, size_t n
     else
         snprintf(thr, sizeof thr, "auto threshold per window");
     snprintf(buf, n,
-             "%s, %s; %d components, %d kept; rejected: %d area [%.0f, %.0f] px, %d shape, %d static, %d mask, "
-             "%d frame edge, %d window edge, %d overflow; brightest blob peak %.0f",
-             s->full_scan ? "full scan" : "windows", thr, s->n_components, s->n_blobs, s->n_rejected_area,
-             d->min_area_px, d->max_area_px, s->n_rejected_shape, s->n_rejected_static, s->n_rejected_mask,
-             s->n_rejected_edge, s->n_clipped, s->n_overflow, s->brightest);
+             "%s%s%s, %s; %d components, %d kept; rejected: %d area [%.0f, %.0f] px, %d contrast, %d shape, %d "
+             "static, %d mask, %d frame edge, %d window edge, %d overflow; %d split; brightest blob peak %.0f",
+             s->full_scan ? "full scan" : "windows", d->look != TRACK_LOOK_BRIGHT ? ", look " : "",
+             d->look != TRACK_LOOK_BRIGHT ? track_look_name(d->look) : "", thr, s->n_components, s->n_blobs,
+             s->n_rejected_area, d->min_area_px, d->max_area_px, s->n_rejected_contrast, s->n_rejected_shape,
+             s->n_rejected_static, s->n_rejected_mask, s->n_rejected_edge, s->n_clipped, s->n_overflow, s->n_split,
+             s->brightest);
     return buf;
 }

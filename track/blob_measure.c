@@ -116,7 +116,7 @@ static int window_refine(const track_detector *d, const track_frame *f, double b
 }
 
 int track_blob_measure(const track_detector *d, const track_frame *f, const comp *c, int crowded, double frame_bg,
-                       double t, track_blob *b)
+                       double t, double ring_level, track_blob *b, double *ring_above, int *box_above)
 {
     int m = crowded ? 0 : d->centroid_margin_px;
     int X0 = c->x0 - m, Y0 = c->y0 - m, X1 = c->x1 + m, Y1 = c->y1 + m;
@@ -133,12 +133,16 @@ int track_blob_measure(const track_detector *d, const track_frame *f, const comp
             continue;
         if (Y0 - 1 >= 0) {
             double p = pix(f, x, Y0 - 1);
+            if (p > t) /* another object's, not the background round this one */
+                continue;
             rs += p;
             rs2 += p * p;
             rn++;
         }
         if (Y1 + 1 < f->height) {
             double p = pix(f, x, Y1 + 1);
+            if (p > t) /* another object's, not the background round this one */
+                continue;
             rs += p;
             rs2 += p * p;
             rn++;
@@ -147,12 +151,16 @@ int track_blob_measure(const track_detector *d, const track_frame *f, const comp
     for (int y = Y0; y <= Y1; y++) {
         if (X0 - 1 >= 0) {
             double p = pix(f, X0 - 1, y);
+            if (p > t) /* another object's, not the background round this one */
+                continue;
             rs += p;
             rs2 += p * p;
             rn++;
         }
         if (X1 + 1 < f->width) {
             double p = pix(f, X1 + 1, y);
+            if (p > t) /* another object's, not the background round this one */
+                continue;
             rs += p;
             rs2 += p * p;
             rn++;
@@ -171,18 +179,23 @@ int track_blob_measure(const track_detector *d, const track_frame *f, const comp
     /* the frame's noise (full scan, robust), not the ring's spread: a ring that crosses a
        dark rod and a lit plate spreads by tens of gray levels */
     double dark = -DARK_K * fmax(d->ws->noise, 1.0); /* 1 gray level: noiseless frames */
-    int nsat = 0;
+    int nsat = 0, nabove = 0;
     for (int y = Y0; y <= Y1; y++) {
         double yy = y - Y0;
         for (int x = X0; x <= X1; x++) {
             double p = pix(f, x, y), w = p - bg, xx = x - X0;
             if (x >= c->x0 && x <= c->x1 && y >= c->y0 && y <= c->y1) {
+                nabove += p > t;
                 if (p > peak)
                     peak = p;
                 if (p >= sat)
                     nsat++;
             }
             if (w < dark)
+                continue;
+            /* above the threshold outside the component's box: another object (a plate
+               the marker touches), not this one's rim, which lies below it */
+            if (p > t && (x < c->x0 || x > c->x1 || y < c->y0 || y > c->y1))
                 continue;
             N += 1;
             Px += xx;
@@ -204,6 +217,8 @@ int track_blob_measure(const track_detector *d, const track_frame *f, const comp
             }
         }
     }
+    if (box_above)
+        *box_above = nabove;
     if (!(W > 0))
         return -1;
     double cx = Sx / W, cy = Sy / W;
@@ -245,6 +260,25 @@ int track_blob_measure(const track_detector *d, const track_frame *f, const comp
         }
     }
 
+    if (ring_above) {
+        double lv = ring_level;
+        int ra = 0, rk = 0;
+        for (int x = X0 - 1; x <= X1 + 1; x++) {
+            if (x < 0 || x >= f->width)
+                continue;
+            if (Y0 - 1 >= 0)
+                ra += pix(f, x, Y0 - 1) > lv, rk++;
+            if (Y1 + 1 < f->height)
+                ra += pix(f, x, Y1 + 1) > lv, rk++;
+        }
+        for (int y = Y0; y <= Y1; y++) {
+            if (X0 - 1 >= 0)
+                ra += pix(f, X0 - 1, y) > lv, rk++;
+            if (X1 + 1 < f->width)
+                ra += pix(f, X1 + 1, y) > lv, rk++;
+        }
+        *ring_above = rk > 0 ? (double)ra / rk : 0;
+    }
     memset(b, 0, sizeof *b);
     b->u = u;
     b->v = v;

@@ -35,10 +35,33 @@ struct track_detector_ws {
     unsigned char *cov_class; /* coverage centroid (blob_coverage.c): pixel classes, */
     int *cov_near;            /* each pixel's nearest outer pixel, */
     double *cov_grad;         /* the outer pixels' sigma terms; TRACK_COV_MAX_PX each */
+    /* local background (full scan): one level and one integer threshold per tile */
+    int tile, ntx, nty;       /* px per tile side (0: one level for the frame); tiles */
+    int max_tiles;
+    double *tile_level;       /* gray levels */
+    double *tile_noise;       /* gray levels: 1.4826 MAD of the tile's sample (texture) */
+    int *tile_t;              /* gray levels, integer: pixels above it are marker */
+    int *samp;                /* TRACK_SPLIT_SAMPLES: a split component's level */
+    void *plane;              /* a look's gray plane (dark, colour, motion): w x h, 16-bit */
+    double key_ycc[3];        /* the colour look's key in track_rgb_to_ycc's space */
 };
+#define TRACK_SPLIT_SAMPLES 4096
+/* px: the largest tile side (the tile's sample sits on the stack) */
+#define TRACK_TILE_MAX 64
+/* deepest re-thresholding of a component too large or not standing out */
+#define TRACK_SPLIT_MAX_DEPTH 3
 /* px: the largest patch (blob box grown by 2) the coverage centroid measures; larger
    blobs keep the box centroid */
 #define TRACK_COV_MAX_PX 16384
+
+/* A gamma-encoded RGB pixel (0-255) to luma-weighted YCbCr (BT.601, 0-255 scale): the
+ * colour look's distance weighs luma by half, so shading changes it less than hue. */
+static inline void track_rgb_to_ycc(double r, double g, double b, double *y, double *cb, double *cr)
+{
+    *y = 0.299 * r + 0.587 * g + 0.114 * b;
+    *cb = 0.564 * (b - *y);
+    *cr = 0.713 * (r - *y);
+}
 
 static inline double pix(const track_frame *f, int x, int y)
 {
@@ -51,9 +74,16 @@ static inline double pix(const track_frame *f, int x, int y)
  * workspace are dropped and counted in *overflow. */
 int track_label_region(struct track_detector_ws *w, const track_frame *f, int x0, int y0, int x1, int y1, int t,
                        int *overflow);
+/* The same with the threshold of each tile of w->tile px (w->tile_t, tiles from the
+ * frame's origin) instead of one level. */
+int track_label_region_tiled(struct track_detector_ws *w, const track_frame *f, int x0, int y0, int x1, int y1,
+                             int *overflow);
 
 /* Median and robust sigma (1.4826 MAD) of a 1-in-16 sample of the frame. */
 void track_frame_background(struct track_detector_ws *w, const track_frame *f, double *bg, double *noise);
+/* Tile levels (median of a 1-in-16 sample of each tile), the frame's background (median
+ * of the tile levels) and noise (1.4826 MAD of the samples about their tile's level). */
+void track_tile_background(struct track_detector_ws *w, const track_frame *f, double *bg, double *noise);
 /* Threshold above background (gray levels) in AUTO mode; headroom: the saturation
  * level minus the background. */
 double track_auto_threshold(const track_detector *d, double noise, double headroom);
@@ -62,9 +92,13 @@ double track_saturation_level(const track_detector *d, const track_frame *f);
 /* Background of a window: the lowest mean of its four sides. */
 double track_window_background(const track_frame *f, int x0, int y0, int x1, int y1);
 
-/* Measures component c into b; returns 0, or -1 when it has no positive mass. */
+/* Measures component c into b; returns 0, or -1 when it has no positive mass. With
+ * ring_above, the fraction of the ring's pixels above ring_level goes there; with
+ * box_above, the count of the box's pixels above t (the component's and others'). */
 int track_blob_measure(const track_detector *d, const track_frame *f, const comp *c, int crowded, double frame_bg,
-                       double t, track_blob *b);
+                       double t, double ring_level, track_blob *b, double *ring_above, int *box_above);
+/* The level a component stands on: the median of a sample of its box's pixels above t. */
+double track_component_level(struct track_detector_ws *w, const track_frame *f, const comp *c, double t);
 /* The coverage (area) centroid of component c (its pixels are those above t, gray
  * levels, in its box), px, with its per-axis variances (px^2); bg, noise: the ring's
  * mean and the pixel noise the sigma uses (gray levels). Returns 0, or -1 (nothing written) when it does not apply: the

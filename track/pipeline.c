@@ -582,12 +582,12 @@ static int camera_track(pl_camera *c, pl_pass_shared *sh, icv_err *err)
         if (st->full_scan) {
             c->full_scans++;
             c->last_threshold = st->threshold;
-            if (st->n_components > c->max_components)
-                c->max_components = st->n_components;
+            if (st->n_candidates > c->max_components)
+                c->max_components = st->n_candidates;
         }
         if (st->brightest > c->brightest)
             c->brightest = st->brightest;
-        c->crowded_scans += st->full_scan && st->n_components > c->blob_limit;
+        c->crowded_scans += st->full_scan && st->n_candidates > c->blob_limit;
         for (int i = 0; i < np; i++) {
             raw_point p = {fr.index + out[i].frame_offset, out[i].marker, out[i].u, out[i].v, out[i].sigma,
                            out[i].area, out[i].flags, out[i].pred_u, out[i].pred_v};
@@ -780,11 +780,25 @@ static int camera_check(const icv_experiment *exp, const track_pipeline_options 
     long measured = 0;
     for (long i = 0; i < c->n_raw; i++)
         measured += !(c->raw[i].flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED));
-    if (c->full_scans > 0 && c->crowded_scans == c->full_scans)
+    if (c->full_scans > 0 && c->crowded_scans == c->full_scans) {
+        /* only fixes that would work: the noise threshold cannot be raised usefully
+           (it already leaves the noise out), a fixed one can be; a size filter only
+           when the marker's size is not known */
+        const track_detector *d = c->det;
+        char fix[256];
+        snprintf(fix, sizeof fix, "%s%s%s",
+                 d->threshold_mode == TRACK_THRESHOLD_FIXED ? "a higher track.threshold (or none: the automatic one), "
+                                                            : "",
+                 exp->marker_diameter > 0 ? "" : "body.marker_diameter (a size filter), ",
+                 d->look == TRACK_LOOK_BRIGHT ? "track.markers (dark, motion or a colour, if the markers are not "
+                                                "the brightest things), "
+                                              : "another track.markers, ");
         return icv_err_set(err, ICV_EINVAL,
-                           "camera '%s' (%s): more than %.0f bright blobs in every frame scanned (up to %d) for %d "
-                           "markers: set cameras[].roi or cameras[].mask, or a higher threshold",
-                           c->spec->id, c->spec->video, c->blob_limit, c->max_components, exp->n_markers);
+                           "camera '%s' (%s): more than %.0f %s blobs of a marker's size in every frame scanned "
+                           "(up to %d, inside roi and mask) for %d markers: set %scameras[].roi or cameras[].mask",
+                           c->spec->id, c->spec->video, c->blob_limit, track_look_name(d->look), c->max_components,
+                           exp->n_markers, fix);
+    }
     if (measured == 0) {
         if (c->brightest > 0)
             return icv_err_set(err, ICV_ENOTFOUND,

@@ -53,7 +53,8 @@ typedef struct {
     const void *data; /* first pixel (top-left); caller owns */
     int width, height; /* px */
     int stride;        /* bytes from one row to the next */
-    int depth;         /* bits per pixel: 8 (uint8_t) or 16 (uint16_t, native endian) */
+    int depth;         /* bits per pixel: 8 (uint8_t) or 16 (uint16_t, native endian) gray,
+                          or 24: packed R, G, B bytes (the colour look only) */
 } track_frame;
 
 /* ---- detection ---------------------------------------------------------- */
@@ -63,6 +64,20 @@ typedef enum {
                               fraction * (marker peak - background)); see threshold_* */
     TRACK_THRESHOLD_FIXED, /* threshold_level, an absolute gray level */
 } track_threshold_mode;
+
+/* What a marker looks like against its surroundings (experiment.yaml track.markers).
+ * Every look turns the frame into a gray plane the bright detector reads (the
+ * detector's workspace; only the windows' neighbourhoods when tracking), so every
+ * threshold and centroid below is in that plane's gray levels. */
+typedef enum {
+    TRACK_LOOK_BRIGHT, /* brighter than what surrounds it (the frame as it is) */
+    TRACK_LOOK_DARK,   /* darker than its surroundings: the frame inverted (max - I) */
+    TRACK_LOOK_COLOR,  /* near color_rgb: 255 (1 - distance / color_tolerance), RGB frames */
+    TRACK_LOOK_MOTION, /* away from the still background: |I - motion_background| */
+} track_look;
+
+/* The look's name as experiment.yaml writes it ("bright", "dark", "color", "motion"). */
+const char *track_look_name(track_look look);
 
 /* One bright blob: its intensity-weighted centroid, size and shape. */
 typedef struct {
@@ -107,16 +122,26 @@ typedef struct {
     int n_components;     /* connected components found */
     int n_rejected_area;  /* rejected: area outside [min_area_px, max_area_px] */
     int n_rejected_shape; /* rejected: circularity */
+    int n_rejected_contrast; /* rejected: peak above the blob's own ring by less than the
+                             threshold's height (a bump on textured or lit background) */
     int n_rejected_static;/* rejected: matches a learnt static blob */
     int n_clipped;        /* rejected: cut by a window's edge (search a larger window) */
     int n_rejected_edge;  /* rejected: touches the frame's edge (partly out of view) */
     int n_rejected_mask;  /* rejected: centroid on a masked-out pixel */
+    int n_candidates;     /* blobs that passed the area, roi/frame edge, window edge and mask
+                             tests (kept or rejected later by shape or as static): the
+                             count to compare with the markers expected */
+    int n_split;          /* components thresholded again inside their own box (too large,
+                             or not standing out from their ring: a marker on a lit plate) */
     int n_overflow;       /* components beyond max_blobs, not measured */
     int n_blobs;          /* blobs returned */
-    double threshold;     /* gray levels: absolute threshold used (full scan; windows use
-                             their own background + the same height above it) */
-    double background;    /* gray levels: frame background (median, full scan) */
-    double noise;         /* gray levels: pixel noise sigma (1.4826 MAD, full scan) */
+    double threshold;     /* gray levels: the frame background + the height above it (full
+                             scan; each tile uses its own level + that height, each window
+                             its own background + that height), at most saturation - 1 */
+    double background;    /* gray levels: frame background (full scan: the median tile
+                             level, or the median pixel when background_tile_px is 0) */
+    double noise;         /* gray levels: pixel noise sigma (1.4826 MAD about each tile's
+                             level, full scan) */
     double brightest;     /* gray levels: brightest peak of the blobs measured (those that
                              passed the area and edge tests), kept or not */
 } track_detect_stats;
@@ -192,6 +217,25 @@ typedef struct {
                                  debug_dir (for a human to look at). Default 0. */
     const char *debug_dir;    /* caller owns; default "." */
 
+    track_look look;          /* what the markers look like; default TRACK_LOOK_BRIGHT */
+    double color_rgb[3];      /* 0-255: the colour look's key colour (R, G, B) */
+    double color_tolerance;   /* 0-255 (luma-weighted YCbCr distance): the colour look reads
+                                 0 this far from the key. Default 60 */
+    const void *motion_background; /* the motion look's still background: one plane of the
+                                 frame's size and depth (8 or 16), caller owns
+                                 (track_motion_background makes it). Default NULL */
+    int motion_background_stride; /* bytes per row of motion_background */
+    int background_tile_px;   /* px: a full scan's background is the median of each tile of
+                                 this side (8-64), so a lit plate or a gradient is not marker;
+                                 the threshold is each tile's level + the height above it.
+                                 Default 32; 0: one level for the frame (the detector before
+                                 issue #18, kept to compare) */
+    int split_components;     /* 1 (default): a component larger than max_area_px, failing
+                                 the shape test or whose ring is a quarter above its level is
+                                 thresholded again in its own box, between its own level
+                                 and its peaks (a marker fused to a plate or an edge comes
+                                 apart); 0: rejected as before */
+
     track_detect_stats stats; /* of the last frame (read only) */
     long n_allocs;            /* heap allocations made by this object (all in _alloc) */
     struct track_detector_ws *ws; /* private workspace */
@@ -228,6 +272,24 @@ const char *track_detector_describe(const track_detector *det, char *buf, size_t
 int track_detector_detect(track_detector *det, const track_frame *frame,
                           const track_window *windows, int n_windows,
                           track_blob *out, int max_out, int *n_out, icv_err *err);
+
+/* The motion look's background: the per-pixel median of n (1 to 63) frames spread over
+ * the clip (the moving body is elsewhere in most of them), written into out (w x h,
+ * the frames' depth, rows out_stride bytes apart; caller owns). Frames: 8 or 16 bit,
+ * one size. */
+int track_motion_background(const track_frame *frames, int n, void *out, int out_stride, icv_err *err);
+
+/* `auto` look: which look finds the body's markers. Runs a full scan with each look in
+ * turn (bright, dark, then motion when motion_bg is given) over the n frames (a few,
+ * from the clip's start), with the area limits of a marker of diameter_px (0 unknown)
+ * and the roi/mask of det_like (may be NULL); a look fits when n_expected blobs are
+ * kept in most frames and stay put or move little between them. Writes the first look
+ * that fits to *look and why into why (one line, for icv_info). None fits: fails
+ * (ICV_ENOTFOUND) with one line naming what was tried and what the brightest, darkest
+ * and moving blobs looked like. */
+int track_look_choose(const track_frame *frames, int n, const void *motion_bg, int motion_bg_stride, int n_expected,
+                      double diameter_px, const track_detector *det_like, track_look *look, char *why, size_t n_why,
+                      icv_err *err);
 
 /* ---- assignment --------------------------------------------------------- */
 

@@ -326,7 +326,10 @@ TEST(test_area_filter_and_saturation_are_reported)
     track_detect_stats st = d->stats;
     track_detector_free(d);
     ASSERT_EQ_INT(nb, 1);
-    ASSERT_EQ_INT(st.n_rejected_area, 2);
+    /* the 1 px disc by its area; the large disc by its area when it comes out whole, or
+       as tile-sized pieces that ring a brighter inside (contrast) */
+    ASSERT_EQ_INT(st.n_rejected_area + st.n_rejected_contrast, 2);
+    ASSERT_TRUE(st.n_rejected_area >= 1);
     ASSERT_TRUE(b[0].flags & TRACK_FLAG_SATURATED);
     ASSERT_TRUE(b[0].n_saturated > 30); /* most of the ~50 px disc is clipped */
     ASSERT_NEAR(b[0].u, 100.4, 0.1);    /* symmetric clipping keeps the centroid (0.1: noise) */
