@@ -166,41 +166,6 @@ static int copy_file(const char *from, const char *to, icv_err *err)
     return rc ? rc : icv_atomic_commit(&af, err);
 }
 
-int icv_dir_link_tree(const char *src, const char *dst, icv_err *err)
-{
-    DIR *d = opendir(src);
-    if (!d)
-        return icv_err_set(err, ICV_EIO, "%s: cannot read the folder: %s", src, strerror(errno));
-    int rc = 0;
-    struct dirent *e;
-    while (!rc && (e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        char from[ICV_PATH_MAX], to[ICV_PATH_MAX];
-        struct stat st;
-        if ((rc = icv_path_join(from, sizeof from, src, e->d_name, err)) ||
-            (rc = icv_path_join(to, sizeof to, dst, e->d_name, err)))
-            break;
-        if (lstat(from, &st) != 0) {
-            rc = icv_err_set(err, ICV_EIO, "%s: %s", from, strerror(errno));
-        } else if (S_ISDIR(st.st_mode)) {
-            if (mkdir(to, 0755) != 0 && errno != EEXIST)
-                rc = icv_err_set(err, ICV_EIO, "%s: cannot create folder: %s", to, strerror(errno));
-            else
-                rc = icv_dir_link_tree(from, to, err);
-        } else if (S_ISLNK(st.st_mode)) {
-            char target[ICV_PATH_MAX];
-            ssize_t k = readlink(from, target, sizeof target - 1);
-            if (k < 0 || (target[k] = '\0', symlink(target, to) != 0))
-                rc = icv_err_set(err, ICV_EIO, "%s: cannot copy the link: %s", from, strerror(errno));
-        } else if (S_ISREG(st.st_mode) && link(from, to) != 0) {
-            rc = copy_file(from, to, err);
-        }
-    }
-    closedir(d);
-    return rc;
-}
-
 static int link_missing(const char *src, const char *dst, const char *rel, icv_dir_skip_fn skip, void *user,
                         icv_err *err)
 {
@@ -253,3 +218,5 @@ int icv_dir_link_missing(const char *src, const char *dst, icv_dir_skip_fn skip,
 {
     return link_missing(src, dst, "", skip, user, err);
 }
+
+int icv_dir_link_tree(const char *src, const char *dst, icv_err *err) { return link_missing(src, dst, "", NULL, NULL, err); }

@@ -15,15 +15,21 @@ static const char *sample(const char *name)
     return p;
 }
 
+/* d/mine holding the user's thesis.tex (its path into path) */
+static void users_folder(const char *d, char dir[1024], char path[1200])
+{
+    snprintf(dir, 1024, "%s/mine", d);
+    mkdir(dir, 0755);
+    snprintf(path, 1200, "%s/thesis.tex", dir);
+    th_write_file(path, "chapter 1\n");
+}
+
 TEST(test_run_refuses_a_folder_that_is_not_a_result)
 {
     const char *d = th_tmpdir();
     char dir[1024], path[1200];
     th_proc *p = malloc(sizeof *p);
-    snprintf(dir, sizeof dir, "%s/mine", d);
-    mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/thesis.tex", dir);
-    th_write_file(path, "chapter 1\n");
+    users_folder(d, dir, path);
     int st = th_run_cli(p, "run %s -o %s", sample("03_rod_drop_planar"), dir);
     ASSERT(st != 0, "exit %d for a folder of the user's", st);
     ASSERT_STR_CONTAINS(p->err, "no impactcv results");
@@ -66,10 +72,7 @@ TEST(test_run_keeps_the_users_files)
     const char *d = th_tmpdir();
     char dir[1024], path[1200];
     th_proc *p = malloc(sizeof *p);
-    snprintf(dir, sizeof dir, "%s/mine", d);
-    mkdir(dir, 0755);
-    snprintf(path, sizeof path, "%s/thesis.tex", dir);
-    th_write_file(path, "chapter 1\n");
+    users_folder(d, dir, path);
     int st = th_run_cli(p, "-q run %s -o %s --force", sample("03_rod_drop_planar"), dir);
     ASSERT(st == 0, "forced run: exit %d: %s", st, p->err);
     ASSERT_STR_CONTAINS(th_read_file(path), "chapter 1");
