@@ -29,6 +29,9 @@ typedef struct {
                            For image sequences it is also the frame rate (default 25). */
     int threads;        /* decoder threads; 0 = automatic (all cores) */
     int want_8bit;      /* 1: deliver 8-bit samples even from a 16-bit source (shifted) */
+    int want_rgb;       /* 1: deliver packed 8-bit R, G, B (bytes_per_sample 3) for a colour
+                           key (track.markers {color: ...}); 0 (default): luma, as fast as
+                           before */
     double exposure_s;  /* s (capture clock): exposure time, for the flash's sub-frame onset;
                            0 = a full frame period (360-degree shutter) */
 } capture_options;
@@ -46,7 +49,7 @@ typedef struct {
     char codec[32];           /* FFmpeg decoder name ("h264", "ffv1", "png", ...) */
     char container[64];       /* demuxer name, or "image sequence" */
     int width, height;        /* px */
-    int bytes_per_sample;     /* of delivered frames: 1 or 2 */
+    int bytes_per_sample;     /* of delivered frames: 1 or 2 (3: packed RGB, want_rgb) */
     int bits;                 /* significant bits per delivered sample (8..16) */
     int luma_direct;          /* 1: the Y plane is copied as is (no colour conversion) */
     long frames;              /* frames in the index (presentation order) */
@@ -64,7 +67,7 @@ typedef struct {
  * (or point data at your own buffer of stride * height bytes). */
 typedef struct {
     int width, height;        /* px */
-    int bytes_per_sample;     /* 1 or 2 (native-endian uint16) */
+    int bytes_per_sample;     /* 1 or 2 (native-endian uint16); 3: packed R, G, B (want_rgb) */
     int bits;                 /* significant bits per sample */
     size_t stride;            /* bytes per row */
     void *data;               /* caller owns */

@@ -40,6 +40,12 @@ int capture_luma_setup(capture_source *s, enum AVPixelFormat fmt, icv_err *err)
             if (d->comp[c].depth > depth)
                 depth = d->comp[c].depth;
     s->src_depth = depth;
+    if (s->opt.want_rgb) { /* colour asked: packed RGB through libswscale */
+        s->info.luma_direct = 0;
+        s->info.bytes_per_sample = 3;
+        s->info.bits = 8;
+        return 0;
+    }
     s->info.luma_direct = y_plane_direct(d);
     if (depth > 8 && !s->opt.want_8bit) {
         s->info.bytes_per_sample = 2;
@@ -59,13 +65,15 @@ int capture_luma_copy(capture_source *s, const AVFrame *src, capture_frame *f, i
                            src->width, src->height, s->info.width, s->info.height);
     const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(src->format);
     int w = s->info.width, h = s->info.height;
-    if (d && y_plane_direct(d) && (d->comp[0].depth > 8 ? 2 : 1) == s->info.bytes_per_sample) {
+    if (s->info.bytes_per_sample != 3 && d && y_plane_direct(d) &&
+        (d->comp[0].depth > 8 ? 2 : 1) == s->info.bytes_per_sample) {
         size_t row = (size_t)w * (size_t)s->info.bytes_per_sample;
         for (int y = 0; y < h; y++)
             memcpy((uint8_t *)f->data + (size_t)y * f->stride, src->data[0] + (ptrdiff_t)y * src->linesize[0], row);
         return 0;
     }
-    if (d && y_plane_direct(d) && d->comp[0].depth > 8 && s->info.bytes_per_sample == 1) {
+    if (s->info.bytes_per_sample != 3 && d && y_plane_direct(d) && d->comp[0].depth > 8 &&
+        s->info.bytes_per_sample == 1) {
         int shift = d->comp[0].depth - 8;
         for (int y = 0; y < h; y++) {
             const uint16_t *in = (const uint16_t *)(src->data[0] + (ptrdiff_t)y * src->linesize[0]);
@@ -75,7 +83,9 @@ int capture_luma_copy(capture_source *s, const AVFrame *src, capture_frame *f, i
         }
         return 0;
     }
-    enum AVPixelFormat dst = s->info.bytes_per_sample == 2 ? AV_PIX_FMT_GRAY16 : AV_PIX_FMT_GRAY8;
+    enum AVPixelFormat dst = s->info.bytes_per_sample == 3   ? AV_PIX_FMT_RGB24
+                             : s->info.bytes_per_sample == 2 ? AV_PIX_FMT_GRAY16
+                                                             : AV_PIX_FMT_GRAY8;
     /* cached: rebuilt only when the source format changes (image sequences) */
     s->sws = sws_getCachedContext(s->sws, w, h, src->format, w, h, dst, SWS_POINT, NULL, NULL, NULL);
     if (!s->sws)

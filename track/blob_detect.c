@@ -70,9 +70,10 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     w->tile_noise = malloc(sizeof(double) * 2 * (size_t)w->max_tiles); /* + scratch */
     w->samp = malloc(sizeof(int) * TRACK_SPLIT_SAMPLES);
     w->plane = malloc((size_t)width * (size_t)height * 2); /* 16-bit at most */
-    d->n_allocs = 15;
+    w->still = malloc((size_t)width * (size_t)height * 2);
+    d->n_allocs = 16;
     if (!w->runs || !w->parent || !w->label || !w->comps || !w->hist || !w->cov_class || !w->cov_near ||
-        !w->cov_grad || !w->tile_level || !w->tile_t || !w->tile_noise || !w->samp || !w->plane) {
+        !w->cov_grad || !w->tile_level || !w->tile_t || !w->tile_noise || !w->samp || !w->plane || !w->still) {
         track_detector_free(d);
         icv_err_set(err, ICV_ENOMEM, "track detector: out of memory for a %dx%d workspace", width, height);
         return NULL;
@@ -98,6 +99,7 @@ void track_detector_free(track_detector *d)
         free(d->ws->tile_noise);
         free(d->ws->samp);
         free(d->ws->plane);
+        free(d->ws->still);
         free(d->ws);
     }
     free(d);
@@ -568,4 +570,18 @@ const char *track_detector_describe(const track_detector *d, char *buf, size_t n
              s->n_rejected_static, s->n_rejected_mask, s->n_rejected_edge, s->n_clipped, s->n_overflow, s->n_split,
              s->brightest);
     return buf;
+}
+
+int track_detector_learn_background(track_detector *d, const track_frame *frames, int n, icv_err *err)
+{
+    if (n < 1 || frames[0].width > d->ws->width || frames[0].height > d->ws->height)
+        return icv_err_set(err, ICV_EINVAL, "track detector: %d frames of %dx%d for a %dx%d workspace", n,
+                           n > 0 ? frames[0].width : 0, n > 0 ? frames[0].height : 0, d->ws->width, d->ws->height);
+    int stride = frames[0].width * (frames[0].depth / 8);
+    int rc = track_motion_background(frames, n, d->ws->still, stride, err);
+    if (rc)
+        return rc;
+    d->motion_background = d->ws->still;
+    d->motion_background_stride = stride;
+    return 0;
 }

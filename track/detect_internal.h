@@ -43,6 +43,7 @@ struct track_detector_ws {
     int *tile_t;              /* gray levels, integer: pixels above it are marker */
     int *samp;                /* TRACK_SPLIT_SAMPLES: a split component's level */
     void *plane;              /* a look's gray plane (dark, colour, motion): w x h, 16-bit */
+    void *still;              /* the learnt still background (track_detector_learn_background) */
     double key_ycc[3];        /* the colour look's key in track_rgb_to_ycc's space */
 };
 #define TRACK_SPLIT_SAMPLES 4096

@@ -322,12 +322,57 @@ int pl_load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *err) 
 typedef struct {
     double threshold;          /* gray levels, < 0 automatic */
     int max_coast;             /* frames, < 0 the tracker's default */
+    int markers;               /* track.markers: -1 auto (default), else a track_look */
+    double color[3];           /* 0-255: {color: [r, g, b]} */
+    double tolerance;          /* 0-255: its tolerance, <= 0 the detector's default */
 } pl_track_keys;
+
+/* track.markers: bright | dark | motion | auto | {color: [r, g, b], tolerance: t}. */
+static int read_markers_key(icv_ynode t, pl_track_keys *k, icv_err *err)
+{
+    icv_ynode m = icv_ynode_get(t, "markers");
+    if (!icv_ynode_exists(m))
+        return 0;
+    const char *want = "bright, dark, motion, auto or {color: [r, g, b], tolerance: t}";
+    if (icv_ynode_is_scalar(m)) {
+        const char *v = icv_ynode_str(m);
+        static const char *const names[] = {"bright", "dark", "color", "motion"};
+        for (int i = 0; i < 4; i++)
+            if (i != TRACK_LOOK_COLOR && v && !strcmp(v, names[i])) {
+                k->markers = i;
+                return 0;
+            }
+        if (v && !strcmp(v, "auto")) {
+            k->markers = -1;
+            return 0;
+        }
+        return icv_ynode_fail(m, err, ICV_EINVAL, "'%s' is not a marker look: expected %s", v ? v : "", want);
+    }
+    if (!icv_ynode_is_map(m))
+        return icv_ynode_fail(m, err, ICV_EINVAL, "expected %s", want);
+    static const char *const known[] = {"color", "tolerance", NULL};
+    icv_ynode_warn_unknown(m, known);
+    int rc = icv_yread_doubles(m, "color", 1, k->color, 3, err);
+    for (int i = 0; i < 3 && !rc; i++)
+        if (!(k->color[i] >= 0 && k->color[i] <= 255))
+            rc = icv_ynode_fail(icv_ynode_get(m, "color"), err, ICV_EINVAL,
+                                "component %d is %g: each of r, g, b must be in [0, 255]", i, k->color[i]);
+    if (!rc)
+        rc = icv_yread_double(m, "tolerance", 0, &k->tolerance, err);
+    if (!rc && icv_ynode_exists(icv_ynode_get(m, "tolerance")) && !(k->tolerance > 0 && k->tolerance <= 255))
+        rc = icv_ynode_fail(icv_ynode_get(m, "tolerance"), err, ICV_EINVAL,
+                            "%g is out of range: a colour distance in (0, 255]", k->tolerance);
+    if (!rc)
+        k->markers = TRACK_LOOK_COLOR;
+    return rc;
+}
 
 static int read_track_keys(const char *path, track_pipeline_options *opt, pl_track_keys *k, icv_err *err)
 {
     k->threshold = -1;
     k->max_coast = -1;
+    k->markers = -1;
+    k->tolerance = 0;
     icv_yaml *doc = NULL;
     icv_ynode root;
     int rc = icv_yaml_load(path, &doc, &root, err);
@@ -353,6 +398,8 @@ static int read_track_keys(const char *path, track_pipeline_options *opt, pl_tra
             rc = icv_yread_int(t, "max_coast", 0, &k->max_coast, err);
         if (!rc && icv_ynode_exists(icv_ynode_get(t, "max_coast")) && k->max_coast < 0)
             rc = icv_ynode_fail(icv_ynode_get(t, "max_coast"), err, ICV_EINVAL, "must be >= 0 frames");
+        if (!rc)
+            rc = read_markers_key(t, k, err);
     }
     icv_yaml_free(doc);
     return rc;
@@ -374,11 +421,102 @@ static int push_raw(pl_camera *c, const raw_point *p, icv_err *err)
     return 0;
 }
 
+/* Up to n frames of the source into frames[] (allocated here; *got of them read): the
+ * first n in order, or spread over the clip (by seek); the source is left at frame 0. */
+static int read_frames(pl_camera *c, int n, int spread, capture_frame *frames, track_frame *tf, int *got,
+                       icv_err *err)
+{
+    int rc = 0;
+    *got = 0;
+    for (int k = 0; k < n && !rc; k++) {
+        rc = capture_frame_alloc(&frames[k], c->info, err);
+        if (!rc && spread)
+            rc = capture_source_seek(c->src, (long)((double)c->frames * (k + 0.5) / n), err);
+        if (!rc)
+            rc = capture_source_read(c->src, &frames[k], err);
+        if (!rc)
+            tf[(*got)++] = (track_frame){frames[k].data, frames[k].width, frames[k].height, (int)frames[k].stride,
+                                         frames[k].bytes_per_sample * 8};
+    }
+    if (rc == CAPTURE_EOF)
+        rc = 0;
+    if (!rc)
+        rc = capture_source_seek(c->src, 0, err);
+    return rc;
+}
+
+/* track.markers: the look, the motion look's still background (a median of frames
+ * spread over the clip), or `auto`: bright while the bright look finds blobs in the
+ * first frames (today's rods: bright markers on a dark body), else the first of dark
+ * and motion that finds the body's markers there; none: one line naming each. */
+static int camera_look(pl_camera *c, const pl_track_keys *keys, int n_markers, double dpx, icv_err *err)
+{
+    enum { N_FIRST = 6, N_SPREAD = 15 };
+    capture_frame fr[N_SPREAD], first[N_FIRST];
+    track_frame tf[N_SPREAD], tf1[N_FIRST];
+    memset(fr, 0, sizeof fr);
+    memset(first, 0, sizeof first);
+    track_detector *d = c->det;
+    if (keys->markers == TRACK_LOOK_BRIGHT || keys->markers == TRACK_LOOK_DARK) {
+        d->look = keys->markers;
+        return 0;
+    }
+    if (keys->markers == TRACK_LOOK_COLOR) {
+        d->look = TRACK_LOOK_COLOR;
+        memcpy(d->color_rgb, keys->color, sizeof d->color_rgb);
+        if (keys->tolerance > 0)
+            d->color_tolerance = keys->tolerance;
+        return 0;
+    }
+    int n1 = 0, ns = 0, rc = 0;
+    if (keys->markers < 0) {
+        rc = read_frames(c, N_FIRST, 0, first, tf1, &n1, err);
+        int bright_blobs = 0;
+        for (int k = 0; k < n1 && !rc; k++) {
+            track_blob b[8];
+            int nb = 0;
+            d->look = TRACK_LOOK_BRIGHT;
+            rc = track_detector_detect(d, &tf1[k], NULL, 0, b, 8, &nb, err);
+            bright_blobs += nb > 0;
+        }
+        track_detector_reset(d);
+        if (!rc && 2 * bright_blobs >= n1 && n1 > 0) {
+            icv_debug("camera '%s': track.markers auto: bright (blobs in %d of the first %d frames)", c->spec->id,
+                      bright_blobs, n1);
+            d->look = TRACK_LOOK_BRIGHT;
+            goto done;
+        }
+    }
+    if (!rc) /* motion (asked, or auto when bright finds nothing): the still background */
+        rc = read_frames(c, N_SPREAD, 1, fr, tf, &ns, err);
+    if (!rc && ns > 0)
+        rc = track_detector_learn_background(d, tf, ns, err);
+    if (!rc && keys->markers < 0 && n1 > 0) {
+        char why[512];
+        track_look look = TRACK_LOOK_BRIGHT;
+        rc = track_look_choose(tf1, n1, ns > 0 ? d->motion_background : NULL, d->motion_background_stride, n_markers,
+                               dpx, d, &look, why, sizeof why, err);
+        if (!rc) {
+            icv_info("camera '%s': %s", c->spec->id, why);
+            d->look = look;
+        }
+    } else if (!rc) {
+        d->look = TRACK_LOOK_MOTION;
+    }
+done:
+    for (int k = 0; k < N_SPREAD; k++)
+        capture_frame_free(&fr[k]);
+    for (int k = 0; k < N_FIRST; k++)
+        capture_frame_free(&first[k]);
+    return rc ? icv_err_prefix(err, "camera '%s' (%s): ", c->spec->id, c->spec->video) : 0;
+}
+
 static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, const track_pipeline_options *opt,
                        const pl_track_keys *keys, pl_camera *c, icv_err *err)
 {
     c->spec = &exp->cameras[ci];
-    capture_options co = {.capture_fps = c->spec->capture_fps, .want_8bit = 1};
+    capture_options co = {.capture_fps = c->spec->capture_fps, .want_8bit = 1,
+                          .want_rgb = keys->markers == TRACK_LOOK_COLOR};
     int rc = capture_source_open(&c->src, c->spec->video, &co, err);
     if (rc)
         return icv_err_prefix(err, "camera '%s': ", c->spec->id);
@@ -455,10 +593,12 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
         o = icv_v3_add(icv_m3_apply(*(const icv_mat3 *)cal->R[ci], o), icv_v3_from_array(cal->T[ci]));
     double z = o.z > 0.05 ? o.z : icv_v3_norm(o);
     int depth_known = !(exp->n_cameras == 1 && exp->scale_kind == ICV_SCALE_GRAVITY); /* provisional there */
-    if (exp->marker_diameter > 0 && z > 0.05 && depth_known)
-        track_detector_set_marker_size(c->det, track_marker_diameter_px(exp->marker_diameter, in->fx, z),
-                                       c->det->max_streak_px);
-    return 0;
+    double dpx = 0;
+    if (exp->marker_diameter > 0 && z > 0.05 && depth_known) {
+        dpx = track_marker_diameter_px(exp->marker_diameter, in->fx, z);
+        track_detector_set_marker_size(c->det, dpx, c->det->max_streak_px);
+    }
+    return camera_look(c, keys, exp->n_markers, dpx, err);
 }
 
 /* Mean gray level of an 8-bit frame for the flash: every eighth row (a flash lights

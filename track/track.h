@@ -279,6 +279,10 @@ int track_detector_detect(track_detector *det, const track_frame *frame,
  * one size. */
 int track_motion_background(const track_frame *frames, int n, void *out, int out_stride, icv_err *err);
 
+/* track_motion_background into the detector's own buffer (sized at _alloc), and
+ * motion_background pointed at it: for a caller that does not keep the frames. */
+int track_detector_learn_background(track_detector *det, const track_frame *frames, int n, icv_err *err);
+
 /* `auto` look: which look finds the body's markers. Runs a full scan with each look in
  * turn (bright, dark, then motion when motion_bg is given) over the n frames (a few,
  * from the clip's start), with the area limits of a marker of diameter_px (0 unknown)

@@ -263,3 +263,105 @@ TEST(test_detector_refuses_a_look_without_what_it_needs)
     ASSERT_STR_CONTAINS(err.msg, "RGB");
     track_detector_free(d);
 }
+
+TEST(test_colour_key_finds_red_balls_among_white_and_grey_ones)
+{
+    /* RGB frame: grey background (90), red discs (200, 40, 40) and white discs (240)
+     * of radius 5; the colour look keyed on red finds the red ones only */
+    static uint8_t rgb[W * H * 3];
+    rn_rng rng = {5};
+    const double ru[2] = {80.3, 220.6}, rv[2] = {70.2, 160.7}, wu[2] = {150.4, 260.1}, wv[2] = {120.5, 50.3};
+    rn_img cr = rn_new(W, H, 0), cw = rn_new(W, H, 0);
+    for (int k = 0; k < 2; k++) {
+        rn_disc(&cr, ru[k], rv[k], 5, 1, 1);
+        rn_disc(&cw, wu[k], wv[k], 5, 1, 1);
+    }
+    const double red[3] = {200, 40, 40};
+    for (int i = 0; i < W * H; i++)
+        for (int c = 0; c < 3; c++) {
+            double v = (1 - cr.px[i] - cw.px[i]) * 90 + cr.px[i] * red[c] + cw.px[i] * 240 + 2 * rn_gauss(&rng);
+            rgb[3 * i + c] = (uint8_t)(v < 0 ? 0 : v > 255 ? 255 : v + 0.5);
+        }
+    rn_free(&cr);
+    rn_free(&cw);
+    track_detector *d = track_detector_alloc(W, H, NULL);
+    ASSERT_TRUE(d != NULL);
+    d->look = TRACK_LOOK_COLOR;
+    d->color_rgb[0] = 200, d->color_rgb[1] = 40, d->color_rgb[2] = 40;
+    d->color_tolerance = 60;
+    track_frame fr = {rgb, W, H, 3 * W, 24};
+    track_blob b[16];
+    int nb;
+    ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 16, &nb, NULL) == 0);
+    track_detector_free(d);
+    printf("    colour key: %d blobs\n", nb);
+    ASSERT_EQ_INT(nb, 2);
+    for (int k = 0; k < 2; k++) {
+        double dist;
+        ASSERT_TRUE(nearest(b, nb, ru[k], rv[k], &dist) >= 0);
+        /* the closeness plane is a flat disc with a soft rim: as the gray discs (0.05) */
+        ASSERT(dist < 0.05, "red ball %d off by %.3f px", k, dist);
+    }
+}
+
+TEST(test_motion_look_finds_a_moving_ball_on_a_textured_still_background)
+{
+    /* a textured background (blotches 40-140, still) and a ball (disc r 6, level 200)
+     * moving across it; the still background is the median of 9 frames spread over
+     * the clip, then the ball is found in every frame, and nothing else */
+    enum { NF = 9 };
+    static uint8_t frames[NF][W * H];
+    rn_rng rng = {31};
+    rn_img tex = rn_new(W, H, 40);
+    for (int k = 0; k < 60; k++) /* blotches: brighter than the ball's contrast to them */
+        rn_gauss_spot(&tex, W * rn_uniform(&rng), H * rn_uniform(&rng), 4 + 6 * rn_uniform(&rng),
+                      100 * rn_uniform(&rng), 1);
+    double tu[NF], tv[NF];
+    for (int f = 0; f < NF; f++) {
+        rn_img im = rn_new(W, H, 0);
+        memcpy(im.px, tex.px, sizeof(double) * W * H);
+        tu[f] = 30 + 30.3 * f, tv[f] = 60 + 12.7 * f;
+        sticker(&im, tu[f], tv[f], 6, 200);
+        rn_to_u8(&im, 2, &rng, frames[f]);
+        rn_free(&im);
+    }
+    rn_free(&tex);
+    track_frame tf[NF];
+    for (int f = 0; f < NF; f++)
+        tf[f] = (track_frame){frames[f], W, H, W, 8};
+    track_detector *d = track_detector_alloc(W, H, NULL);
+    track_detector *bright = track_detector_alloc(W, H, NULL);
+    ASSERT_TRUE(d != NULL && bright != NULL);
+    ASSERT_TRUE(track_detector_learn_background(d, tf, NF, NULL) == 0);
+    d->look = TRACK_LOOK_MOTION;
+    d->static_frames = 0;
+    int found = 0, extra = 0, bright_n = 0;
+    double worst = 0;
+    for (int f = 0; f < NF; f++) {
+        track_blob b[16];
+        int nb;
+        ASSERT_TRUE(track_detector_detect(d, &tf[f], NULL, 0, b, 16, &nb, NULL) == 0);
+        double dist;
+        if (nearest(b, nb, tu[f], tv[f], &dist) >= 0 && dist < 2)
+            found++, worst = fmax(worst, dist);
+        extra += nb - (dist < 2);
+        ASSERT_TRUE(track_detector_detect(bright, &tf[f], NULL, 0, b, 16, &nb, NULL) == 0);
+        bright_n += nb;
+    }
+    /* auto picks motion here: bright and dark see the blotches too */
+    track_look look = TRACK_LOOK_BRIGHT;
+    char why[512];
+    icv_err err = {0};
+    int rc = track_look_choose(tf, NF, d->motion_background, d->motion_background_stride, 1, 12, NULL, &look, why,
+                               sizeof why, &err);
+    track_detector_free(d);
+    track_detector_free(bright);
+    printf("    motion: %d/%d found, worst %.3f px, %d extra (bright look: %d blobs); auto: %s\n", found, NF, worst,
+           extra, bright_n, rc ? err.msg : why);
+    ASSERT_EQ_INT(found, NF);
+    ASSERT_EQ_INT(extra, 0);
+    /* |I - B| weighs the ball by its contrast to the texture under it, uneven: 0.5 px */
+    ASSERT(worst < 0.5, "worst %.3f px", worst);
+    ASSERT_TRUE(rc == 0);
+    ASSERT_EQ_INT(look, TRACK_LOOK_MOTION);
+}

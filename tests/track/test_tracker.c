@@ -210,7 +210,7 @@ TEST(test_tracker_windows_after_acquisition)
     track_tracker_free(tr);
     track_detector_free(det);
     ASSERT_EQ_INT(full_scans_late, 0); /* confirmed after 2 frames: windows only */
-    ASSERT_EQ_INT(alloc_det, 15);      /* every allocation is in _alloc (7, and the
+    ASSERT_EQ_INT(alloc_det, 16);      /* every allocation is in _alloc (7, and the
                                           coverage centroid's 3 patch buffers) */
     ASSERT_EQ_INT(alloc_tr, 2);
 }
