@@ -379,7 +379,10 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
 
     /* the motion: released (2 frames before the clip starts) so that the lowest
      * point meets the surface after n_pre frames, at normal speed vn */
+    /* a side's flight as filmed: 10-40 frames, and at least 15-60 ms (a high-speed clip
+     * is trimmed round the impact, not to a few milliseconds), at most a third of the clip */
     int n_pre = o->min_side_frames + pick(s, 31 - o->min_side_frames > 1 ? 31 - o->min_side_frames : 1);
+    n_pre = (int)fmin(fmax(n_pre, ceil(U(s, 0.015, 0.06) * fps)), o->max_frames / 3);
     double t_rel = -2 / fps, T = (n_pre + 2 + U(s, 0, 1)) / fps;
     double vn = U(s, 0.7, 3.0), vt = U(s, -1.0, 1.0), vz = planar ? 0 : U(s, -0.5, 0.5);
     icv_vec3 g = sc->gravity;
@@ -448,6 +451,7 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
         if ((t_imp[i] - t_imp[i - 1]) * fps < o->min_side_frames)
             return snprintf(why, nwhy, "impacts %.1f frames apart", (t_imp[i] - t_imp[i - 1]) * fps), -1;
     int n_post = o->min_side_frames + pick(s, 31 - o->min_side_frames > 1 ? 31 - o->min_side_frames : 1);
+    n_post = (int)fmin(fmax(n_post, ceil(U(s, 0.015, 0.06) * fps)), o->max_frames / 3);
     double t_last = t_imp[keep - 1];
     int n_frames = (int)ceil(t_last * fps) + n_post;
     double t_stop = ni > keep ? t_imp[keep] : t_cap;
@@ -641,7 +645,7 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
 
 int synth_scenario_random(unsigned long seed, const synth_random_opts *o, synth_scenario *sc, icv_err *err)
 {
-    synth_random_opts d = {0, 10, 240};
+    synth_random_opts d = {0, 10, 600};
     if (o) {
         d.cameras = o->cameras;
         if (o->min_side_frames > 0)

@@ -172,7 +172,7 @@ double synth_camera_frame_time(const synth_camera *c, int n);
 typedef struct {
     int cameras;          /* 0: draw (one, planar, or two), 1 or 2: that many */
     int min_side_frames;  /* frames of free flight before and after each impact (default 10) */
-    int max_frames;       /* longest clip per camera, frames (default 240) */
+    int max_frames;       /* longest clip per camera, frames (default 600) */
 } synth_random_opts;
 
 /* A whole random impact scene from a seed (docs/synth.md, "Random scenes"): body
