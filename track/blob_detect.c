@@ -125,6 +125,9 @@ typedef struct {
     int *count; /* the rejection it counts as when no part of it is kept */
 } split_item;
 enum { SPLIT_MAX = 16 };
+/* More parts than this from one component is a pattern (a board, a texture): no part is
+ * kept. A body's markers fused to one lit plate are at most a few. */
+enum { SPLIT_PATTERN_PARTS = 6 };
 
 /* The fraction of the one-pixel ring round c's box grown by margin that is above lv. */
 static double ring_fraction(const track_frame *f, const comp *c, int margin, double lv)
@@ -300,6 +303,12 @@ static void scan_box(track_detector *d, const track_frame *f, int x0, int y0, in
         st->n_rejected_mask = keep.n_rejected_mask;
         st->n_rejected_contrast = keep.n_rejected_contrast;
         st->n_clipped = keep.n_clipped;
+        if (*n_out - before > SPLIT_PATTERN_PARTS) {
+            /* a pattern, not markers fused to something: a chessboard's white area falls
+               apart into its squares, a textured poster into its spots */
+            st->n_candidates -= *n_out - before;
+            *n_out = before;
+        }
         if (*n_out == before)
             (*sp[i].count)++;
     }

@@ -195,6 +195,11 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
     det->min_circularity = 0.05; /* stickers seen obliquely on a plate that turns */
     det->threshold_fraction = 0.5; /* the track job's: the lit plate stays below */
     det->static_frames = 0; /* the body rests for long: it must not be learnt as background */
+    /* the board's white area must stay whole, left out by its area: against a local
+       background (tiles) or split, its squares stand out as marker-sized blobs, as they
+       are; one level for the frame (the markers are the brightest things here) */
+    det->background_tile_px = 0;
+    det->split_components = 0;
     calib_board_points(&board, X);
     int have = 0;
     double rms_sum = 0;
