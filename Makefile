@@ -93,6 +93,10 @@ endef
 $(eval $(call VARIANT,build,plain))
 $(eval $(call VARIANT,build-asan,asan))
 
+# bench_track also times OpenCV's pipeline (the peer) through bench/cv_peer_bridge.cpp,
+# the only C++ in bench/ (built by the %.cpp rule above; $^ links it).
+build/bench/bench_track: build/bench/cv_peer_bridge.o
+
 BENCH_BIN := $(patsubst bench/%.c,build/bench/%,$(BENCH_SRC))
 
 .PHONY: all deps test test-plain test-asan asan demo bench accuracy clean
