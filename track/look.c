@@ -107,8 +107,11 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
         free(cur);
         return icv_err_set(err, ICV_ENOMEM, "track.markers auto: out of memory");
     }
+    /* every look is weighed, the best kept: bright blobs are there in most scenes (a
+       white rod between dark bands, a lit poster), so the first look that passes is not
+       the one that explains the markers best */
     int chosen = -1, rc = 0;
-    for (int li = 0; li < 3 && chosen < 0 && !rc; li++) {
+    for (int li = 0; li < 3 && !rc; li++) {
         if (order[li] == TRACK_LOOK_MOTION && !motion_bg)
             continue;
         track_detector *d = track_detector_alloc(frames[0].width, frames[0].height, err);
@@ -168,7 +171,9 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
             prev = cur, cur = t;
         }
         track_detector_free(d);
-        if (!rc && s->n_exact >= need && (s->pairs == 0 || s->steady * 5 >= s->pairs * 3))
+        if (!rc && s->n_exact >= need && (s->pairs == 0 || s->steady * 5 >= s->pairs * 3) &&
+            (chosen < 0 || s->n_exact > sc[chosen].n_exact ||
+             (s->n_exact == sc[chosen].n_exact && s->steady > sc[chosen].steady)))
             chosen = li;
     }
     free(prev);

@@ -423,11 +423,13 @@ static int push_raw(pl_camera *c, const raw_point *p, icv_err *err)
 
 /* Up to n frames of the source into frames[] (allocated here; *got of them read): the
  * first n in order, or spread over the clip (by seek); the source is left at frame 0. */
-static int read_frames(pl_camera *c, int n, int spread, capture_frame *frames, track_frame *tf, int *got,
-                       icv_err *err)
+static int read_frames(pl_camera *c, int n, int spread, long start, capture_frame *frames, track_frame *tf,
+                       int *got, icv_err *err)
 {
     int rc = 0;
     *got = 0;
+    if (!spread && start > 0)
+        rc = capture_source_seek(c->src, start, err);
     for (int k = 0; k < n && !rc; k++) {
         rc = capture_frame_alloc(&frames[k], c->info, err);
         if (!rc && spread)
@@ -446,9 +448,10 @@ static int read_frames(pl_camera *c, int n, int spread, capture_frame *frames, t
 }
 
 /* track.markers: the look, the motion look's still background (a median of frames
- * spread over the clip), or `auto`: bright while the bright look finds blobs in the
- * first frames (today's rods: bright markers on a dark body), else the first of dark
- * and motion that finds the body's markers there; none: one line naming each. */
+ * spread over the clip), or `auto`: bright while the bright look finds blobs in 6
+ * frames a tenth into the clip (today's rods: bright markers on a dark body), else of
+ * bright, dark and motion the one that finds the body's markers (their number, steady)
+ * in the most of them (track_look_choose); none: one line naming what each saw. */
 static int camera_look(pl_camera *c, const pl_track_keys *keys, int n_markers, double dpx, icv_err *err)
 {
     enum { N_FIRST = 6, N_SPREAD = 15 };
@@ -469,8 +472,14 @@ static int camera_look(pl_camera *c, const pl_track_keys *keys, int n_markers, d
         return 0;
     }
     int n1 = 0, ns = 0, rc = 0;
+    /* auto decides on consecutive frames a tenth into the clip: past a sync flash,
+       which lights everything in the first frames */
+    long start = c->frames >= 10 * N_FIRST ? c->frames / 10 : 0;
     if (keys->markers < 0) {
-        rc = read_frames(c, N_FIRST, 0, first, tf1, &n1, err);
+        rc = read_frames(c, N_FIRST, 0, start, first, tf1, &n1, err);
+        /* bright at once when it finds blobs in half of them: today's rods, bright
+           markers on a dark body (extra blobs, a lit plate's texture, the tracker
+           leaves out by the body's configuration) */
         int bright_blobs = 0;
         for (int k = 0; k < n1 && !rc; k++) {
             track_blob b[8];
@@ -481,14 +490,14 @@ static int camera_look(pl_camera *c, const pl_track_keys *keys, int n_markers, d
         }
         track_detector_reset(d);
         if (!rc && 2 * bright_blobs >= n1 && n1 > 0) {
-            icv_debug("camera '%s': track.markers auto: bright (blobs in %d of the first %d frames)", c->spec->id,
+            icv_debug("camera '%s': track.markers auto: bright (blobs in %d of %d frames)", c->spec->id,
                       bright_blobs, n1);
             d->look = TRACK_LOOK_BRIGHT;
             goto done;
         }
     }
-    if (!rc) /* motion (asked, or auto when bright finds nothing): the still background */
-        rc = read_frames(c, N_SPREAD, 1, fr, tf, &ns, err);
+    if (!rc) /* motion (asked, or auto): the still background */
+        rc = read_frames(c, N_SPREAD, 1, 0, fr, tf, &ns, err);
     if (!rc && ns > 0)
         rc = track_detector_learn_background(d, tf, ns, err);
     if (!rc && keys->markers < 0 && n1 > 0) {
