@@ -38,7 +38,11 @@ int analysis_template_check(const analysis_tracks *tr, const analysis_template *
             if (n == 0)
                 continue;
             double med = analysis_median(d, n), want = icv_v3_norm(icv_v3_sub(t->markers[i], t->markers[j]));
-            double tol = fmax(5 * sigma, 0.02 * want);
+            /* the track stage's tolerance (track_pipeline_options_default), which these
+               points already passed: a ball half hidden by its post or the rod is seen
+               off its centre by a few mm (a known bias, not a wrong template); a wrong
+               scale of 10% is still out */
+            double tol = fmax(5 * sigma, 0.003 + 0.03 * want);
             if (fabs(med - want) > tol)
                 rc = icv_err_set(err, ICV_EINVAL,
                                  "the tracks do not fit body.markers: markers %d and %d are %.1f mm apart, the "

@@ -552,6 +552,11 @@ void track_detector_set_marker_size(track_detector *d, double diameter_px, doubl
     d->min_area_px = fmax(1, 0.25 * disc);
     d->max_area_px = 3 * (disc + diameter_px * fmax(max_streak_px, 0));
     d->max_streak_px = max_streak_px;
+    /* a tile's level is its median: a marker must cover far less than half of it (a
+       ball 60 px across filled 32 px tiles and was its own background) */
+    int tile = 8 * (int)ceil(4 * diameter_px / 8);
+    if (d->background_tile_px > 0 && tile > d->background_tile_px)
+        d->background_tile_px = tile < TRACK_TILE_MAX ? tile : TRACK_TILE_MAX;
 }
 
 double track_marker_diameter_px(double diameter_m, double focal_px, double distance_m)

@@ -48,7 +48,7 @@ struct track_detector_ws {
 };
 #define TRACK_SPLIT_SAMPLES 4096
 /* px: the largest tile side (the tile's sample sits on the stack) */
-#define TRACK_TILE_MAX 64
+#define TRACK_TILE_MAX 256
 /* deepest re-thresholding of a component too large or not standing out */
 #define TRACK_SPLIT_MAX_DEPTH 3
 /* px: the largest patch (blob box grown by 2) the coverage centroid measures; larger

@@ -237,3 +237,32 @@ double track_identity_fit(const track_identity *cid, const icv_vec3 *X, int n, i
     }
     return np ? sqrt(ss / np) : 0.0;
 }
+
+int track_template_pair(double *d, long n, double D, double tol, double *dist)
+{
+    /* median by insertion sort: n is a clip's frames */
+    for (long a = 1; a < n; a++)
+        for (long b = a; b > 0 && d[b] < d[b - 1]; b--) {
+            double tmp = d[b];
+            d[b] = d[b - 1];
+            d[b - 1] = tmp;
+        }
+    *dist = n ? d[n / 2] : NAN;
+    if (n == 0 || fabs(*dist - D) <= tol)
+        return n > 0;
+    /* Where a marker is missing the fit labels another point in its place (a glint, the
+       board's corner), so the distances mix the pair's own, gathered within the
+       tolerance of D, with scattered ones. A wrong template or scale leaves none near D;
+       clutter puts a sixth or less there by chance. */
+    long lo = 0, hi = 0;
+    while (lo < n && d[lo] < D - tol)
+        lo++;
+    hi = lo;
+    while (hi < n && d[hi] <= D + tol)
+        hi++;
+    if (hi - lo >= 3 && 3 * (hi - lo) >= n) {
+        *dist = d[(lo + hi) / 2];
+        return 1;
+    }
+    return 0;
+}

@@ -1547,19 +1547,12 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             for (int k = j + 1; k < nm; k++, q++) {
                 if (ndist[q] == 0)
                     continue;
-                double *d = dist + (long)q * F;
-                /* median by partial insertion sort: F is small (frames) */
-                for (long a = 1; a < ndist[q]; a++)
-                    for (long b = a; b > 0 && d[b] < d[b - 1]; b--) {
-                        double tmp = d[b];
-                        d[b] = d[b - 1];
-                        d[b - 1] = tmp;
-                    }
-                double med = d[ndist[q] / 2];
                 double D = icv_v3_norm(icv_v3_sub(exp->markers[j], exp->markers[k]));
+                double med, tol = opt.template_tol_m + opt.template_tol_rel * D;
+                int fits = track_template_pair(dist + (long)q * F, ndist[q], D, tol, &med);
                 ss += (med - D) * (med - D);
                 nss++;
-                if (fabs(med - D) > opt.template_tol_m + opt.template_tol_rel * D && len < sizeof msg - 80) {
+                if (!fits && len < sizeof msg - 80) {
                     bad++;
                     len += (size_t)snprintf(msg + len, sizeof msg - len, "%sm%d-m%d %.4f m measured vs %.4f m (%+.1f mm)",
                                             bad > 1 ? ", " : "", j, k, med, D, 1e3 * (med - D));

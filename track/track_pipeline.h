@@ -171,6 +171,13 @@ int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t,
  * gate): for the template-fit check. Returns the RMS misfit (m), label as above. */
 double track_identity_fit(const track_identity *id, const icv_vec3 *X, int n, int *label);
 
+/* Does one template distance D (m) fit the n distances d measured between the two
+ * markers the fit labelled (sorted in place)? Yes when their median is within tol of D,
+ * or when a third of them (3 at least) are: a marker missing in a frame has another
+ * point labelled in its place. *dist: the median, or that of the ones within tol when
+ * they decide. Returns 1 fits, 0 not (or n = 0: nothing measured, *dist NaN). */
+int track_template_pair(double *d, long n, double D, double tol, double *dist);
+
 /* ---- sub-frame offset between two cameras (subframe_sync.c) -------------- */
 
 /* One camera's 2D track points, undistorted, sorted by frame then identity. */

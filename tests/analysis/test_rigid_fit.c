@@ -1,6 +1,8 @@
 /* test_rigid_fit.c: the weighted template fit (analysis/rigid_fit.c) against
  * poses chosen by the test: exact on noiseless points, honest under noise,
  * robust to a missing marker and to an outlier, correct for a collinear rod. */
+#include <string.h>
+
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -166,4 +168,36 @@ TEST(test_pose_fit_never_returns_a_reflection)
     ASSERT(analysis_pose_fit(&t, x, valid, NULL, NULL, &pose, &err) == 0, "%s", err.msg);
     ASSERT_NEAR(icv_m3_det(pose.R), 1.0, 1e-12);
     ASSERT(pose.rms > 1e-3, "a mirror image fitted exactly (rms %g m): not a rotation", pose.rms);
+}
+
+/* The template check passes a ball seen off its centre (half hidden by the rod: the
+ * track stage's tolerance, 3 mm + 3%) and fails a 10% scale. Points as seed 1042's
+ * markers 2 and 3: 78.0 mm in the template, 74.5 mm measured. */
+TEST(test_template_check_passes_a_half_hidden_ball_fails_a_wrong_scale)
+{
+    analysis_template t;
+    memset(&t, 0, sizeof t);
+    t.n_markers = 2;
+    t.markers[0] = icv_v3(0, 0.039, 0);
+    t.markers[1] = icv_v3(0, -0.039, 0);
+    analysis_tracks tr;
+    ASSERT_EQ_INT(analysis_tracks_alloc(&tr, 10, 2, 0, NULL), 0);
+    const double scales[2] = {0.9551, 0.9};
+    for (int i = 0; i < 2; i++) {
+        double scale = scales[i];
+        for (int f = 0; f < 10; f++) {
+            tr.pos[f * 2] = icv_v3(0.01 * f, 0.3, 0);
+            tr.pos[f * 2 + 1] = icv_v3(0.01 * f, 0.3 - 0.078 * scale, 0);
+            tr.seen[f * 2] = tr.seen[f * 2 + 1] = 1;
+        }
+        icv_err e;
+        int rc = analysis_template_check(&tr, &t, 3e-4, &e);
+        if (i == 0)
+            ASSERT_EQ_INT(rc, 0);
+        else {
+            ASSERT(rc != 0, "a 10%% scale error passed");
+            ASSERT_STR_CONTAINS(e.msg, "markers 0 and 1 are 70.2 mm apart, the template says 78.0 mm");
+        }
+    }
+    analysis_tracks_free(&tr);
 }

@@ -365,3 +365,33 @@ TEST(test_motion_look_finds_a_moving_ball_on_a_textured_still_background)
     ASSERT_TRUE(rc == 0);
     ASSERT_EQ_INT(look, TRACK_LOOK_MOTION);
 }
+
+TEST(test_a_ball_wider_than_a_tile_is_found_at_its_centre)
+{
+    /* a ball 60 px across (a ball filmed close: the marker is the ball), level 200 on
+     * 60 with noise 3: with 32 px tiles it filled whole tiles and was its own
+     * background (no blob); set_marker_size grows the tiles to 4 diameters */
+    static uint8_t buf[W * H];
+    rn_rng rng = {60};
+    track_detector *d = track_detector_alloc(W, H, NULL);
+    ASSERT_TRUE(d != NULL);
+    d->static_frames = 0;
+    track_detector_set_marker_size(d, 60, 4);
+    ASSERT_EQ_INT(d->background_tile_px, 240);
+    for (int f = 0; f < 5; f++) {
+        double u = 150.3 + 7.1 * f, v = 110.6 + 3.3 * f;
+        rn_img im = rn_new(W, H, 60);
+        sticker(&im, u, v, 30, 200);
+        rn_to_u8(&im, 3, &rng, buf);
+        rn_free(&im);
+        track_frame fr = {buf, W, H, W, 8};
+        track_blob b[32];
+        int nb;
+        ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 32, &nb, NULL) == 0);
+        ASSERT_EQ_INT(nb, 1);
+        double dist;
+        nearest(b, nb, u, v, &dist);
+        ASSERT(dist < 0.05, "frame %d: centroid %.3f px from the ball's centre", f, dist);
+    }
+    track_detector_free(d);
+}

@@ -233,3 +233,34 @@ TEST(test_subframe_offset_recovered_from_the_motion_within_0_01_frame)
     ASSERT_NEAR(off, -delay, 0.01);
     ASSERT(rms < 0.05, "epipolar RMS %g px at the optimum", rms);
 }
+
+/* The template check of one pair: a marker missing in half the frames has a glint or
+ * the board's corner labelled in its place; the pair's own distances still gather at
+ * the template's, a wrong template's do not. */
+TEST(test_template_pair_fits_through_points_labelled_in_a_missing_markers_place)
+{
+    double D = 0.031, tol = 0.003 + 0.03 * D, d[20], med;
+    unsigned seed = 7;
+    for (int trial = 0; trial < 3; trial++) {
+        for (int i = 0; i < 20; i++) {
+            seed = seed * 1103515245u + 12345u;
+            double r = (double)((seed >> 8) % 1000) / 1000.0;
+            /* 10 frames: the pair itself (+-0.5 mm); 10: a point 40-140 mm away */
+            d[i] = i < 10 ? D + 0.001 * (r - 0.5) : 0.04 + 0.1 * r;
+        }
+        ASSERT_EQ_INT(track_template_pair(d, 20, D, tol, &med), 1);
+        ASSERT(fabs(med - D) <= 0.0005, "trial %d: distance %.4f m, template %.4f m", trial, med, D);
+    }
+    /* the same frames against a template 25% longer: nothing gathers at it */
+    for (int i = 0; i < 20; i++)
+        d[i] = i < 10 ? 0.8 * 0.0388 : 0.04 + 0.005 * i;
+    ASSERT_EQ_INT(track_template_pair(d, 20, 0.0388, 0.003 + 0.03 * 0.0388, &med), 0);
+    /* a sixth near D by chance (clutter alone) is not a fit; its median is reported */
+    for (int i = 0; i < 18; i++)
+        d[i] = i < 3 ? D : 0.1 + 0.01 * i;
+    ASSERT_EQ_INT(track_template_pair(d, 18, D, tol, &med), 0);
+    ASSERT(med > 0.15, "median %.4f m", med);
+    /* nothing measured */
+    ASSERT_EQ_INT(track_template_pair(d, 0, D, tol, &med), 0);
+    ASSERT(isnan(med), "median of nothing %.4f", med);
+}
