@@ -114,8 +114,9 @@ typedef struct {
 } raw_point;
 
 /* Of a camera's duplicated frames dup[0..n_dup) (pixels equal to the frame before),
- * those while the scene moves: a track more than min_px (px) apart between the frames
- * either side (raw: the tracker's points sorted by frame). Into out (n_dup room); how
+ * those while the scene moves: the tracks, by their median, more than min_px (px)
+ * apart between the frames either side, a move within 6 sigma of a track's own noise
+ * counting as none (raw: the tracker's points sorted by frame). Into out (n_dup room); how
  * many. A still scene's equal frames are H.264's skipped blocks, no timing fault.
  * duplicate_motion.c. */
 size_t pl_duplicates_in_motion(const raw_point *raw, long n_raw, const long *dup, size_t n_dup, double min_px,

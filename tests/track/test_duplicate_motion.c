@@ -34,3 +34,20 @@ TEST(test_duplicates_count_only_while_the_markers_move)
     long dup3[] = {9};
     ASSERT_EQ_INT((int)pl_duplicates_in_motion(raw, n, dup3, 1, 1.0, out), 0);
 }
+
+TEST(test_duplicates_in_a_still_scene_stay_still_beside_one_stray_track)
+{
+    /* three still markers and a stray track (a flash lighting a lit plate's texture)
+     * that jumps 20 px a frame; frame 4 repeats frame 3: the scene is still by the
+     * tracks' median, so the repeat is no timing fault (the largest track's move said
+     * it was) */
+    raw_point raw[40];
+    int n = 0;
+    for (long f = 0; f < 8; f++) {
+        for (int m = 0; m < 3; m++)
+            raw[n++] = (raw_point){f, m, 100 + 40 * m, 50, 0.05, 30, 0, NAN, NAN};
+        raw[n++] = (raw_point){f, 3, 300 + 20.0 * f, 200, 0.05, 30, 0, NAN, NAN};
+    }
+    long dup[] = {4}, out[1];
+    ASSERT_EQ_INT((int)pl_duplicates_in_motion(raw, n, dup, 1, 1.0, out), 0);
+}
