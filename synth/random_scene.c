@@ -16,6 +16,8 @@
 
 #define G0 9.81
 #define ATTEMPTS 200
+#define MIN_ACROSS_PX 6 /* the surface or motion-plane board's squares, px across */
+#define MIN_FLASH_SEEN 0.5 /* of the flash's light in one frame of every camera */
 
 static double U(uint64_t *s, double a, double b) { return a + (b - a) * synth_uniform(s); }
 static double logU(uint64_t *s, double a, double b) { return a * exp(log(b / a) * synth_uniform(s)); }
@@ -311,6 +313,31 @@ static int board_views_seen(const synth_scenario *sc)
     return synth_board_views_careful(sc, poses);
 }
 
+/* The narrowest the squares of the surface board (3D) or the motion-plane board
+ * (planar) appear in camera ci (px across: the smaller singular value of a
+ * square's two projected sides), or 0 when a corner does not project. */
+static double board_square_across(const synth_scenario *sc, int ci)
+{
+    const synth_board_opts *b = &sc->board;
+    synth_board_pose p = sc->planar ? synth_board_in_motion_plane(sc) : synth_board_on_surface();
+    const synth_camera_model *m = &sc->cameras[ci].model;
+    double least = INFINITY;
+    for (int r = 0; r + 1 < b->rows; r++)
+        for (int k = 0; k + 1 < b->cols; k++) {
+            double o[2], a[2], d[2];
+            icv_vec3 xo = icv_v3_add(icv_m3_apply(p.R, icv_v3(k * b->square, r * b->square, 0)), p.t);
+            icv_vec3 xa = icv_v3_add(icv_m3_apply(p.R, icv_v3((k + 1) * b->square, r * b->square, 0)), p.t);
+            icv_vec3 xd = icv_v3_add(icv_m3_apply(p.R, icv_v3(k * b->square, (r + 1) * b->square, 0)), p.t);
+            if (synth_camera_project(m, xo, o) || synth_camera_project(m, xa, a) || synth_camera_project(m, xd, d))
+                return 0;
+            double ax = a[0] - o[0], ay = a[1] - o[1], dx = d[0] - o[0], dy = d[1] - o[1];
+            double A = ax * ax + ay * ay, B = dx * dx + dy * dy, C = ax * dx + ay * dy;
+            double half = 0.5 * (A + B), det = A * B - C * C;
+            least = fmin(least, sqrt(fmax(half - sqrt(fmax(half * half - det, 0)), 0)));
+        }
+    return least;
+}
+
 /* ---- one draw ---------------------------------------------------------------- */
 
 typedef struct {
@@ -510,7 +537,9 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
     }
     /* fx: the motion and the boards in view; the board's squares at least 16 px where
      * it lies on the surface (calib's detector measures the edges' sharpness, which
-     * OpenCV cannot on smaller boards) */
+     * OpenCV cannot on smaller boards), and at least 6 px across where the board is
+     * foreshortened (seen from low down, or turned away): the careful user takes a
+     * board whose squares they can see in the surface image */
     double fxs[ICV_MAX_CAMERAS] = {0};
     int framed = 0;
     for (int it = 0; it < 6 && !framed; it++) {
@@ -534,6 +563,13 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
             fxs[ci] = fx;
             double dist = icv_v3_norm(icv_v3_sub(synth_camera_center(m), centre));
             need = fmax(need, 16 * dist / fx);
+        }
+        bo->margin = bo->square; /* the motion-plane board stands on its margin */
+        for (int ci = 0; ci < sc->n_cameras; ci++) {
+            double across = board_square_across(sc, ci);
+            if (!(across > 0))
+                return synth_flight_free(f), snprintf(why, nwhy, "camera %d: the board is not in view", ci), -1;
+            need = fmax(need, bo->square * MIN_ACROSS_PX / across);
         }
         framed = bo->square >= need;
         if (!framed)
@@ -592,6 +628,21 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
             r->flash_duration_s = 0; /* no flash: synth writes the true offsets */
     } else {
         r->flash_duration_s = 0;
+    }
+    /* the careful user sees the flash in every camera's clip: a flash shorter than
+     * the gap between two short exposures can fall between them (6000 fps, 30 us
+     * exposures, a 0.5-frame flash) */
+    for (int ci = 0; ci < sc->n_cameras && r->flash_duration_s > 0; ci++) {
+        const synth_camera *c = &sc->cameras[ci];
+        double best = 0, e = c->exposure_s;
+        for (int n = 0; n < c->n_frames; n++) {
+            double tm = synth_camera_frame_time(c, n);
+            double a = fmax(tm - e / 2, r->flash_time_s), b = fmin(tm + e / 2, r->flash_time_s + r->flash_duration_s);
+            best = fmax(best, b > a ? (b - a) / r->flash_duration_s : 0);
+        }
+        if (best < MIN_FLASH_SEEN)
+            return synth_flight_free(f),
+                   snprintf(why, nwhy, "camera %d sees at most %.0f%% of the flash in a frame", ci, 100 * best), -1;
     }
     sc->crf = 14 + pick(s, 17);
     /* the scene: background and plate from near-black to near-white, plain or textured */
