@@ -338,6 +338,40 @@ static double board_square_across(const synth_scenario *sc, int ci)
     return least;
 }
 
+/* Whether the reference cylinder hides any part of the board (surface board, or the
+ * motion-plane board) from camera ci: the line of sight to points every half square
+ * over the board and its white margin, checked against the cylinder widened by half a
+ * square. */
+static int cylinder_hides_board(const synth_scenario *sc, int ci)
+{
+    const synth_render_opts *o = &sc->render;
+    const synth_board_opts *b = &sc->board;
+    if (!o->reference_object)
+        return 0;
+    synth_board_pose p = sc->planar ? synth_board_in_motion_plane(sc) : synth_board_on_surface();
+    icv_vec3 C = synth_camera_center(&sc->cameras[ci].model), q = o->reference_position;
+    double R = o->reference_radius + 0.5 * b->square, h = o->reference_height, step = 0.5 * b->square;
+    for (double y = -2 * b->square; y <= (b->rows + 1) * b->square + 1e-9; y += step)
+        for (double x = -2 * b->square; x <= (b->cols + 1) * b->square + 1e-9; x += step) {
+            icv_vec3 X = icv_v3_add(icv_m3_apply(p.R, icv_v3(x, y, 0)), p.t), d = icv_v3_sub(X, C);
+            /* |(C + s d - q)_xz|^2 = R^2 for s in (0, 1): the ray's span inside the
+             * cylinder's circle, then whether it is below the cylinder's top there */
+            double ex = C.x - q.x, ez = C.z - q.z;
+            double A = d.x * d.x + d.z * d.z, B = 2 * (ex * d.x + ez * d.z), Cc = ex * ex + ez * ez - R * R;
+            double disc = B * B - 4 * A * Cc;
+            if (A < 1e-12 || disc < 0)
+                continue;
+            double s0 = fmax((-B - sqrt(disc)) / (2 * A), 0), s1 = fmin((-B + sqrt(disc)) / (2 * A), 1);
+            if (s0 >= s1)
+                continue;
+            /* the ray's height (surface y) is linear in s: its lowest point in [s0, s1] */
+            double ylow = fmin(C.y + s0 * d.y, C.y + s1 * d.y), yhigh = fmax(C.y + s0 * d.y, C.y + s1 * d.y);
+            if (ylow <= q.y + h && yhigh >= q.y)
+                return 1;
+        }
+    return 0;
+}
+
 /* ---- one draw ---------------------------------------------------------------- */
 
 typedef struct {
@@ -667,6 +701,10 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
             r->glints[k][3] = U(s, 1.0, 3.0);
         }
     }
+    /* the careful user leaves the board in the open for its image */
+    for (int ci = 0; ci < sc->n_cameras; ci++)
+        if (cylinder_hides_board(sc, ci))
+            return synth_flight_free(f), snprintf(why, nwhy, "the cylinder hides the board from camera %d", ci), -1;
     r->board_in_view = !planar && chance(s, 0.2);
     sc->experiment_gravity_given = (n_frames - 2) / fps < 0.12; /* |g| unmeasurable from a shorter flight */
 

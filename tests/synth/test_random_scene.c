@@ -163,3 +163,52 @@ TEST(test_random_scene_board_squares_and_flash_show_in_every_camera)
         printf("    thinnest squares %.2f px across; least flash seen in one frame %.0f%% (%d flashes)\n", thinnest,
                100 * least_seen, flashes);
 }
+
+static int inside_quad(const double q[4][2], double u, double v)
+{
+    int pos = 0, neg = 0;
+    for (int i = 0; i < 4; i++) {
+        const double *a = q[i], *b = q[(i + 1) % 4];
+        double c = (b[0] - a[0]) * (v - a[1]) - (b[1] - a[1]) * (u - a[0]);
+        pos += c > 0, neg += c < 0;
+    }
+    return !pos || !neg;
+}
+
+TEST(test_random_scene_cylinder_leaves_the_surface_board_in_the_open)
+{
+    /* two cameras (seeds 1000-1059 hold 3 such scenes; 3 is a floor, not a figure):
+     * the board lies on the surface, and anything in front of it appears
+     * over it in the image. No sample of the reference cylinder's surface projects
+     * inside the board's outline (white margin included) in any camera. */
+    int n_seeds = 60, checked = 0;
+    static synth_scenario sc;
+    for (int seed = 1000; seed < 1000 + n_seeds; seed++) {
+        icv_err err = {0};
+        ASSERT(synth_scenario_random((unsigned long)seed, NULL, &sc, &err) == 0, "seed %d: %s", seed, err.msg);
+        const synth_render_opts *o = &sc.render;
+        if (sc.planar || !o->reference_object)
+            continue;
+        checked++;
+        const synth_board_opts *b = &sc.board;
+        for (int c = 0; c < sc.n_cameras; c++) {
+            double q[4][2];
+            for (int k = 0; k < 4; k++) {
+                double x = (k == 1 || k == 2 ? b->cols + 1 : -2) * b->square, z = (k >= 2 ? b->rows + 1 : -2) * b->square;
+                ASSERT(synth_camera_project(&sc.cameras[c].model, icv_v3(x, 0, z), q[k]) == 0, "seed %d", seed);
+            }
+            for (int i = 0; i < 64; i++)
+                for (int j = 0; j <= 16; j++) {
+                    double a = 2 * M_PI * i / 64, uv[2];
+                    icv_vec3 p = icv_v3_add(o->reference_position,
+                                            icv_v3(o->reference_radius * cos(a), o->reference_height * j / 16,
+                                                   o->reference_radius * sin(a)));
+                    if (synth_camera_project(&sc.cameras[c].model, p, uv))
+                        continue;
+                    ASSERT(!inside_quad(q, uv[0], uv[1]), "seed %d camera %d: the cylinder covers the board at (%.0f, %.0f) px",
+                           seed, c, uv[0], uv[1]);
+                }
+        }
+    }
+    ASSERT(checked >= 3, "only %d two-camera scenes with the cylinder in %d seeds", checked, n_seeds);
+}
