@@ -68,6 +68,12 @@ typedef struct {
     int refine_symmetry; /* 1: after cornerSubPix, move each corner to its centre of
                           * point symmetry (corner_symmetry.c; default 1). Rendered tilted
                           * boards: 0.054 -> 0.008 px rms. 0: cornerSubPix only */
+    int foreshortened;   /* 1: when the board is not found, look again on copies of the
+                          * image warped so that its two strongest edge directions are
+                          * square (a board lying on the surface seen from low down, or
+                          * turned far from the camera: SB misses squares much narrower
+                          * one way than the other). Up to 9 more SB runs (0.1-0.6 s each),
+                          * so for one image known to hold the board (default 0) */
 } calib_detector;
 
 void calib_detector_defaults(calib_detector *d);

@@ -67,6 +67,45 @@ static std::vector<cv::Point2f> img_pts(int n, const double *uv)
 
 /* ---- detection ---- */
 
+/* Corners c (px, full image) refined with cornerSubPix, copied to uv, and the
+ * board's sharpness. */
+static void refine_and_out(const cv::Mat &img, cv::Size sz, std::vector<cv::Point2f> &c, int subpix_half, double *uv,
+                           double *sharpness)
+{
+    int cols = sz.width, rows = sz.height;
+    /* Sub-pixel refinement with a small window: an 11x11 window reaches across
+     * neighbouring corners on small squares and drags them by pixels. */
+    if (subpix_half > 0) {
+        /* ... but never wider than ~0.6 of the smallest square seen, so the
+         * window holds one corner only. */
+        double dmin = 1e9;
+        for (int r = 0; r < rows; r++)
+            for (int q = 0; q < cols; q++) {
+                cv::Point2f p = c[(size_t)(r * cols + q)];
+                if (q + 1 < cols)
+                    dmin = std::min(dmin, (double)cv::norm(c[(size_t)(r * cols + q + 1)] - p));
+                if (r + 1 < rows)
+                    dmin = std::min(dmin, (double)cv::norm(c[(size_t)((r + 1) * cols + q)] - p));
+            }
+        int half = std::min(subpix_half, std::max(2, (int)(0.3 * dmin)));
+        cv::cornerSubPix(img, c, cv::Size(half, half), cv::Size(-1, -1),
+                         cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 30, 0.001));
+    }
+    for (size_t i = 0; i < c.size(); i++) {
+        uv[2 * i] = c[i].x;
+        uv[2 * i + 1] = c[i].y;
+    }
+    /* OpenCV measures the edge width along one grid direction only; a pan
+     * blurs the other. Measure both (the transposed grid) and keep the worse. */
+    cv::Scalar sh = cv::estimateChessboardSharpness(img, sz, c);
+    std::vector<cv::Point2f> ct(c.size());
+    for (int r = 0; r < rows; r++)
+        for (int q = 0; q < cols; q++)
+            ct[(size_t)(q * rows + r)] = c[(size_t)(r * cols + q)];
+    cv::Scalar sh2 = cv::estimateChessboardSharpness(img, cv::Size(rows, cols), ct);
+    *sharpness = std::max(sh[0], sh2[0]);
+}
+
 extern "C" int cvb_board_detect(const unsigned char *px, int w, int h, int stride, int cols, int rows, int use_sb,
                                 int classic_max_dim, int subpix_half, double *uv, int *method, double *sharpness)
 {
@@ -119,37 +158,50 @@ extern "C" int cvb_board_detect(const unsigned char *px, int w, int h, int strid
         if (s != 1.0) /* pixel centres at integers in both images */
             for (auto &p : c)
                 p = cv::Point2f((float)((p.x + 0.5) / s - 0.5), (float)((p.y + 0.5) / s - 0.5));
-        /* Sub-pixel refinement with a small window: an 11x11 window reaches across
-         * neighbouring corners on small squares and drags them by pixels. */
-        if (subpix_half > 0) {
-            /* ... but never wider than ~0.6 of the smallest square seen, so the
-             * window holds one corner only. */
-            double dmin = 1e9;
-            for (int r = 0; r < rows; r++)
-                for (int q = 0; q < cols; q++) {
-                    cv::Point2f p = c[(size_t)(r * cols + q)];
-                    if (q + 1 < cols)
-                        dmin = std::min(dmin, (double)cv::norm(c[(size_t)(r * cols + q + 1)] - p));
-                    if (r + 1 < rows)
-                        dmin = std::min(dmin, (double)cv::norm(c[(size_t)((r + 1) * cols + q)] - p));
-                }
-            int half = std::min(subpix_half, std::max(2, (int)(0.3 * dmin)));
-            cv::cornerSubPix(img, c, cv::Size(half, half), cv::Size(-1, -1),
-                             cv::TermCriteria(cv::TermCriteria::EPS + cv::TermCriteria::COUNT, 30, 0.001));
+        refine_and_out(img, sz, c, subpix_half, uv, sharpness);
+        return 1;
+    } catch (const std::exception &) {
+        return 0;
+    }
+}
+
+extern "C" int cvb_board_detect_warped(const unsigned char *px, int w, int h, int stride, int cols, int rows,
+                                       const double M[4], double max_pixels, int subpix_half, double *uv,
+                                       double *sharpness)
+{
+    *sharpness = 0;
+    try {
+        cv::Mat img(h, w, CV_8UC1, const_cast<unsigned char *>(px), (size_t)stride);
+        cv::Matx22d A(M[0], M[1], M[2], M[3]);
+        if (std::abs(cv::determinant(A)) < 1e-9)
+            return 0;
+        /* the warped image's extent: the image's corners mapped */
+        double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+        for (int k = 0; k < 4; k++) {
+            cv::Vec2d p = A * cv::Vec2d(k & 1 ? w - 0.5 : -0.5, k & 2 ? h - 0.5 : -0.5);
+            x0 = std::min(x0, p[0]), x1 = std::max(x1, p[0]);
+            y0 = std::min(y0, p[1]), y1 = std::max(y1, p[1]);
         }
-        for (size_t i = 0; i < c.size(); i++) {
-            uv[2 * i] = c[i].x;
-            uv[2 * i + 1] = c[i].y;
+        double area = (x1 - x0) * (y1 - y0);
+        if (max_pixels > 0 && area > max_pixels) {
+            double f = std::sqrt(max_pixels / area);
+            A = A * f;
+            x0 *= f, y0 *= f, x1 *= f, y1 *= f;
         }
-        /* OpenCV measures the edge width along one grid direction only; a pan
-         * blurs the other. Measure both (the transposed grid) and keep the worse. */
-        cv::Scalar sh = cv::estimateChessboardSharpness(img, sz, c);
-        std::vector<cv::Point2f> ct(c.size());
-        for (int r = 0; r < rows; r++)
-            for (int q = 0; q < cols; q++)
-                ct[(size_t)(q * rows + r)] = c[(size_t)(r * cols + q)];
-        cv::Scalar sh2 = cv::estimateChessboardSharpness(img, cv::Size(rows, cols), ct);
-        *sharpness = std::max(sh[0], sh2[0]);
+        cv::Matx23d W(A(0, 0), A(0, 1), -x0, A(1, 0), A(1, 1), -y0);
+        cv::Mat warped;
+        cv::warpAffine(img, warped, cv::Mat(W), cv::Size((int)std::ceil(x1 - x0), (int)std::ceil(y1 - y0)),
+                       cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        cv::Size sz(cols, rows);
+        std::vector<cv::Point2f> c;
+        if (!cv::findChessboardCornersSB(warped, sz, c, cv::CALIB_CB_NORMALIZE_IMAGE))
+            return 0;
+        cv::Matx23d Wi;
+        cv::invertAffineTransform(W, Wi);
+        for (auto &p : c)
+            p = cv::Point2f((float)(Wi(0, 0) * p.x + Wi(0, 1) * p.y + Wi(0, 2)),
+                            (float)(Wi(1, 0) * p.x + Wi(1, 1) * p.y + Wi(1, 2)));
+        refine_and_out(img, sz, c, subpix_half, uv, sharpness);
         return 1;
     } catch (const std::exception &) {
         return 0;

@@ -29,6 +29,13 @@ enum { CVB_DET_NONE = 0, CVB_DET_SB = 1, CVB_DET_CLASSIC = 2 };
 int cvb_board_detect(const unsigned char *px, int w, int h, int stride, int cols, int rows, int use_sb,
                      int classic_max_dim, int subpix_half, double *uv, int *method, double *sharpness);
 
+/* findChessboardCornersSB on the image warped by the 2x2 matrix M (row-major, the
+ * translation chosen to keep the whole image; scaled down to at most max_pixels
+ * when larger, 0: no bound), the corners mapped back and refined on the image as
+ * in cvb_board_detect. Returns 1 found, 0 not. */
+int cvb_board_detect_warped(const unsigned char *px, int w, int h, int stride, int cols, int rows, const double M[4],
+                            double max_pixels, int subpix_half, double *uv, double *sharpness);
+
 /* When no cols x rows board is found: looks for any chessboard (findChessboardCornersSB
  * with CALIB_CB_LARGER from a 3x3 seed) and returns its inner-corner size, or 0. */
 int cvb_board_probe_size(const unsigned char *px, int w, int h, int stride, int *cols, int *rows);

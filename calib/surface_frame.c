@@ -251,8 +251,12 @@ static int detect_one(const char *path, const calib_board *b, const calib_intrin
         return icv_err_set(err, ICV_EINVAL, "%s: image is %dx%d but the camera was calibrated at %dx%d", path, w, h,
                            in->width, in->height);
     }
+    /* one image that holds the board, often lying on the surface seen from low down */
+    calib_detector d;
+    calib_detector_defaults(&d);
+    d.foreshortened = 1;
     calib_detection info;
-    calib_board_detect(NULL, &img, b, 1, uv, &info);
+    calib_board_detect(&d, &img, b, 1, uv, &info);
     calib_image_free(&img);
     if (!info.found) {
         if ((info.probe_cols >= info.probe_rows) != (b->cols >= b->rows)) {

@@ -16,6 +16,8 @@
 
 #define G0 9.81
 #define ATTEMPTS 200
+#define MIN_ACROSS_PX 6 /* the surface or motion-plane board's squares, px across */
+#define MIN_FLASH_SEEN 0.5 /* of the flash's light in one frame of every camera */
 
 static double U(uint64_t *s, double a, double b) { return a + (b - a) * synth_uniform(s); }
 static double logU(uint64_t *s, double a, double b) { return a * exp(log(b / a) * synth_uniform(s)); }
@@ -311,6 +313,65 @@ static int board_views_seen(const synth_scenario *sc)
     return synth_board_views_careful(sc, poses);
 }
 
+/* The narrowest the squares of the surface board (3D) or the motion-plane board
+ * (planar) appear in camera ci (px across: the smaller singular value of a
+ * square's two projected sides), or 0 when a corner does not project. */
+static double board_square_across(const synth_scenario *sc, int ci)
+{
+    const synth_board_opts *b = &sc->board;
+    synth_board_pose p = sc->planar ? synth_board_in_motion_plane(sc) : synth_board_on_surface();
+    const synth_camera_model *m = &sc->cameras[ci].model;
+    double least = INFINITY;
+    for (int r = 0; r + 1 < b->rows; r++)
+        for (int k = 0; k + 1 < b->cols; k++) {
+            double o[2], a[2], d[2];
+            icv_vec3 xo = icv_v3_add(icv_m3_apply(p.R, icv_v3(k * b->square, r * b->square, 0)), p.t);
+            icv_vec3 xa = icv_v3_add(icv_m3_apply(p.R, icv_v3((k + 1) * b->square, r * b->square, 0)), p.t);
+            icv_vec3 xd = icv_v3_add(icv_m3_apply(p.R, icv_v3(k * b->square, (r + 1) * b->square, 0)), p.t);
+            if (synth_camera_project(m, xo, o) || synth_camera_project(m, xa, a) || synth_camera_project(m, xd, d))
+                return 0;
+            double ax = a[0] - o[0], ay = a[1] - o[1], dx = d[0] - o[0], dy = d[1] - o[1];
+            double A = ax * ax + ay * ay, B = dx * dx + dy * dy, C = ax * dx + ay * dy;
+            double half = 0.5 * (A + B), det = A * B - C * C;
+            least = fmin(least, sqrt(fmax(half - sqrt(fmax(half * half - det, 0)), 0)));
+        }
+    return least;
+}
+
+/* Whether the reference cylinder hides any part of the board (surface board, or the
+ * motion-plane board) from camera ci: the line of sight to points every half square
+ * over the board and its white margin, checked against the cylinder widened by half a
+ * square. */
+static int cylinder_hides_board(const synth_scenario *sc, int ci)
+{
+    const synth_render_opts *o = &sc->render;
+    const synth_board_opts *b = &sc->board;
+    if (!o->reference_object)
+        return 0;
+    synth_board_pose p = sc->planar ? synth_board_in_motion_plane(sc) : synth_board_on_surface();
+    icv_vec3 C = synth_camera_center(&sc->cameras[ci].model), q = o->reference_position;
+    double R = o->reference_radius + 0.5 * b->square, h = o->reference_height, step = 0.5 * b->square;
+    for (double y = -2 * b->square; y <= (b->rows + 1) * b->square + 1e-9; y += step)
+        for (double x = -2 * b->square; x <= (b->cols + 1) * b->square + 1e-9; x += step) {
+            icv_vec3 X = icv_v3_add(icv_m3_apply(p.R, icv_v3(x, y, 0)), p.t), d = icv_v3_sub(X, C);
+            /* |(C + s d - q)_xz|^2 = R^2 for s in (0, 1): the ray's span inside the
+             * cylinder's circle, then whether it is below the cylinder's top there */
+            double ex = C.x - q.x, ez = C.z - q.z;
+            double A = d.x * d.x + d.z * d.z, B = 2 * (ex * d.x + ez * d.z), Cc = ex * ex + ez * ez - R * R;
+            double disc = B * B - 4 * A * Cc;
+            if (A < 1e-12 || disc < 0)
+                continue;
+            double s0 = fmax((-B - sqrt(disc)) / (2 * A), 0), s1 = fmin((-B + sqrt(disc)) / (2 * A), 1);
+            if (s0 >= s1)
+                continue;
+            /* the ray's height (surface y) is linear in s: its lowest point in [s0, s1] */
+            double ylow = fmin(C.y + s0 * d.y, C.y + s1 * d.y), yhigh = fmax(C.y + s0 * d.y, C.y + s1 * d.y);
+            if (ylow <= q.y + h && yhigh >= q.y)
+                return 1;
+        }
+    return 0;
+}
+
 /* ---- one draw ---------------------------------------------------------------- */
 
 typedef struct {
@@ -514,7 +575,9 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
     }
     /* fx: the motion and the boards in view; the board's squares at least 16 px where
      * it lies on the surface (calib's detector measures the edges' sharpness, which
-     * OpenCV cannot on smaller boards) */
+     * OpenCV cannot on smaller boards), and at least 6 px across where the board is
+     * foreshortened (seen from low down, or turned away): the careful user takes a
+     * board whose squares they can see in the surface image */
     double fxs[ICV_MAX_CAMERAS] = {0};
     int framed = 0;
     for (int it = 0; it < 6 && !framed; it++) {
@@ -538,6 +601,13 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
             fxs[ci] = fx;
             double dist = icv_v3_norm(icv_v3_sub(synth_camera_center(m), centre));
             need = fmax(need, 16 * dist / fx);
+        }
+        bo->margin = bo->square; /* the motion-plane board stands on its margin */
+        for (int ci = 0; ci < sc->n_cameras; ci++) {
+            double across = board_square_across(sc, ci);
+            if (!(across > 0))
+                return synth_flight_free(f), snprintf(why, nwhy, "camera %d: the board is not in view", ci), -1;
+            need = fmax(need, bo->square * MIN_ACROSS_PX / across);
         }
         framed = bo->square >= need;
         if (!framed)
@@ -597,6 +667,21 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
     } else {
         r->flash_duration_s = 0;
     }
+    /* the careful user sees the flash in every camera's clip: a flash shorter than
+     * the gap between two short exposures can fall between them (6000 fps, 30 us
+     * exposures, a 0.5-frame flash) */
+    for (int ci = 0; ci < sc->n_cameras && r->flash_duration_s > 0; ci++) {
+        const synth_camera *c = &sc->cameras[ci];
+        double best = 0, e = c->exposure_s;
+        for (int n = 0; n < c->n_frames; n++) {
+            double tm = synth_camera_frame_time(c, n);
+            double a = fmax(tm - e / 2, r->flash_time_s), b = fmin(tm + e / 2, r->flash_time_s + r->flash_duration_s);
+            best = fmax(best, b > a ? (b - a) / r->flash_duration_s : 0);
+        }
+        if (best < MIN_FLASH_SEEN)
+            return synth_flight_free(f),
+                   snprintf(why, nwhy, "camera %d sees at most %.0f%% of the flash in a frame", ci, 100 * best), -1;
+    }
     sc->crf = 14 + pick(s, 17);
     /* the scene: background and plate from near-black to near-white, plain or textured */
     r->background_gray = logU(s, 0.02, 0.85);
@@ -620,6 +705,10 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
             r->glints[k][3] = U(s, 1.0, 3.0);
         }
     }
+    /* the careful user leaves the board in the open for its image */
+    for (int ci = 0; ci < sc->n_cameras; ci++)
+        if (cylinder_hides_board(sc, ci))
+            return synth_flight_free(f), snprintf(why, nwhy, "the cylinder hides the board from camera %d", ci), -1;
     r->board_in_view = !planar && chance(s, 0.2);
     sc->experiment_gravity_given = (n_frames - 2) / fps < 0.12; /* |g| unmeasurable from a shorter flight */
 

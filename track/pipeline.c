@@ -113,6 +113,7 @@ static int detect_board_in(const char *path, const calib_board *b, calib_pt2 *uv
         return rc;
     calib_detector d;
     calib_detector_defaults(&d);
+    d.foreshortened = 1; /* one image that holds the board, maybe turned far from the camera */
     calib_detection info;
     calib_board_detect(&d, &img, b, 0, uv, &info);
     calib_image_free(&img);

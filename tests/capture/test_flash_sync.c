@@ -230,3 +230,27 @@ TEST(test_probe_exposure_option_times_a_short_exposure_flash)
     ASSERT_NEAR(ts * 120.0, 29.9, 0.1); /* the 0.1 frame */
     ASSERT_EQ_INT(th_run_cli(&p, "probe --exposure -1 '%s'", path), 2);
 }
+
+TEST(test_flash_found_under_slow_flicker)
+{
+    /* 100 Hz flicker of +-12 grey levels at 1000 fps (10 frames a cycle) on a level of
+     * 75: its frame-to-frame changes reach 7 levels, so 12 of their robust sigmas
+     * (~90 levels) would hide a 50-level flash step that any eye sees. */
+    double b[40], t[40];
+    const double u = 20.3, rise = 50.0;
+    for (int k = 0; k < 40; k++) {
+        t[k] = k / 1000.0;
+        double frac = k + 0.5 - u; /* full-period exposure: frame k over [k - 0.5, k + 0.5] */
+        b[k] = 75.0 + 12.0 * sin(2 * M_PI * k / 10.0 + 0.4) + 0.5 * sin(7.1 * k) +
+               rise * (frac < 0 ? 0 : frac > 1 ? 1 : frac);
+    }
+    capture_flash fl;
+    ASSERT_EQ_INT(capture_flash_detect(b, t, 40, 0.001, &fl), 1);
+    /* the flicker moves the baseline and plateau by a few levels of the 50: a few
+     * hundredths of a frame each */
+    ASSERT_NEAR(fl.onset_frame, u, 0.25);
+    /* and steady light with the same flicker holds no flash */
+    for (int k = 0; k < 40; k++)
+        b[k] = 75.0 + 12.0 * sin(2 * M_PI * k / 10.0 + 0.4) + 0.5 * sin(7.1 * k);
+    ASSERT_EQ_INT(capture_flash_detect(b, t, 40, 0.001, &fl), 0);
+}

@@ -2,6 +2,7 @@
  * deterministic per seed, every draw inside the documented ranges (docs/synth.md,
  * "Random scenes"), every scene a valid experiment (its impacts inside the clip with
  * 10 frames of flight on each side), and the draws covering what they should. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,4 +104,111 @@ TEST(test_random_scene_draws_in_range_and_valid)
                "two impacts %d, flicker %d, light background %d, dark markers %d, glints %d, board in view %d",
                two_impacts, flicker, light_bg, dark_markers, glints, board);
     }
+}
+
+/* the smallest singular value of the projected sides of the board's squares (px) */
+static double squares_across(const synth_scenario *sc, int ci)
+{
+    const synth_board_opts *b = &sc->board;
+    synth_board_pose p = sc->planar ? synth_board_in_motion_plane(sc) : synth_board_on_surface();
+    double least = INFINITY;
+    for (int r = 0; r + 1 < b->rows; r++)
+        for (int k = 0; k + 1 < b->cols; k++) {
+            double q[3][2];
+            for (int j = 0; j < 3; j++) {
+                icv_vec3 x = icv_v3((k + (j == 1)) * b->square, (r + (j == 2)) * b->square, 0);
+                if (synth_camera_project(&sc->cameras[ci].model, icv_v3_add(icv_m3_apply(p.R, x), p.t), q[j]))
+                    return 0;
+            }
+            double ax = q[1][0] - q[0][0], ay = q[1][1] - q[0][1], dx = q[2][0] - q[0][0], dy = q[2][1] - q[0][1];
+            /* singular values of [a d]: sqrt of the eigenvalues of its Gram matrix */
+            double A = ax * ax + ay * ay, B = dx * dx + dy * dy, C = ax * dx + ay * dy;
+            double m = 0.5 * (A + B), dev = sqrt(fmax(m * m - (A * B - C * C), 0));
+            least = fmin(least, sqrt(fmax(m - dev, 0)));
+        }
+    return least;
+}
+
+TEST(test_random_scene_board_squares_and_flash_show_in_every_camera)
+{
+    /* a careful user's surface (motion-plane) board shows squares at least 6 px
+     * across, and each camera catches at least half the flash in one frame */
+    int n_seeds = th_sanitized() ? 10 : 40, flashes = 0;
+    double thinnest = INFINITY, least_seen = INFINITY;
+    static synth_scenario sc;
+    for (int seed = 1000; seed < 1000 + n_seeds; seed++) {
+        icv_err err = {0};
+        ASSERT(synth_scenario_random((unsigned long)seed, NULL, &sc, &err) == 0, "seed %d: %s", seed, err.msg);
+        const synth_render_opts *o = &sc.render;
+        flashes += o->flash_duration_s > 0;
+        for (int c = 0; c < sc.n_cameras; c++) {
+            double across = squares_across(&sc, c);
+            ASSERT(across >= 6 - 1e-6, "seed %d camera %d: board squares %.2f px across", seed, c, across);
+            thinnest = fmin(thinnest, across);
+            if (!(o->flash_duration_s > 0))
+                continue;
+            const synth_camera *cam = &sc.cameras[c];
+            double best = 0, e = cam->exposure_s;
+            for (int n = 0; n < cam->n_frames; n++) {
+                double t = synth_camera_frame_time(cam, n);
+                double a = fmax(t - e / 2, o->flash_time_s), b = fmin(t + e / 2, o->flash_time_s + o->flash_duration_s);
+                best = fmax(best, b > a ? (b - a) / o->flash_duration_s : 0);
+            }
+            ASSERT(best >= 0.5, "seed %d camera %d: at most %.0f%% of the flash in a frame", seed, c, 100 * best);
+            least_seen = fmin(least_seen, best);
+        }
+    }
+    ASSERT(flashes > 0, "no flash in %d seeds", n_seeds);
+    if (th_accuracy())
+        printf("    thinnest squares %.2f px across; least flash seen in one frame %.0f%% (%d flashes)\n", thinnest,
+               100 * least_seen, flashes);
+}
+
+static int inside_quad(const double q[4][2], double u, double v)
+{
+    int pos = 0, neg = 0;
+    for (int i = 0; i < 4; i++) {
+        const double *a = q[i], *b = q[(i + 1) % 4];
+        double c = (b[0] - a[0]) * (v - a[1]) - (b[1] - a[1]) * (u - a[0]);
+        pos += c > 0, neg += c < 0;
+    }
+    return !pos || !neg;
+}
+
+TEST(test_random_scene_cylinder_leaves_the_surface_board_in_the_open)
+{
+    /* two cameras (seeds 1000-1059 hold 3 such scenes; 3 is a floor, not a figure):
+     * the board lies on the surface, and anything in front of it appears
+     * over it in the image. No sample of the reference cylinder's surface projects
+     * inside the board's outline (white margin included) in any camera. */
+    int n_seeds = 60, checked = 0;
+    static synth_scenario sc;
+    for (int seed = 1000; seed < 1000 + n_seeds; seed++) {
+        icv_err err = {0};
+        ASSERT(synth_scenario_random((unsigned long)seed, NULL, &sc, &err) == 0, "seed %d: %s", seed, err.msg);
+        const synth_render_opts *o = &sc.render;
+        if (sc.planar || !o->reference_object)
+            continue;
+        checked++;
+        const synth_board_opts *b = &sc.board;
+        for (int c = 0; c < sc.n_cameras; c++) {
+            double q[4][2];
+            for (int k = 0; k < 4; k++) {
+                double x = (k == 1 || k == 2 ? b->cols + 1 : -2) * b->square, z = (k >= 2 ? b->rows + 1 : -2) * b->square;
+                ASSERT(synth_camera_project(&sc.cameras[c].model, icv_v3(x, 0, z), q[k]) == 0, "seed %d", seed);
+            }
+            for (int i = 0; i < 64; i++)
+                for (int j = 0; j <= 16; j++) {
+                    double a = 2 * M_PI * i / 64, uv[2];
+                    icv_vec3 p = icv_v3_add(o->reference_position,
+                                            icv_v3(o->reference_radius * cos(a), o->reference_height * j / 16,
+                                                   o->reference_radius * sin(a)));
+                    if (synth_camera_project(&sc.cameras[c].model, p, uv))
+                        continue;
+                    ASSERT(!inside_quad(q, uv[0], uv[1]), "seed %d camera %d: the cylinder covers the board at (%.0f, %.0f) px",
+                           seed, c, uv[0], uv[1]);
+                }
+        }
+    }
+    ASSERT(checked >= 3, "only %d two-camera scenes with the cylinder in %d seeds", checked, n_seeds);
 }
