@@ -6,6 +6,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/analysis_internal.h"
+#include "track/track_pipeline.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -29,6 +30,8 @@ int analysis_template_check(const analysis_tracks *tr, const analysis_template *
     if (!d)
         return icv_err_set(err, ICV_ENOMEM, "template check: out of memory");
     int rc = 0;
+    track_pipeline_options track_opt;
+    track_pipeline_options_default(&track_opt);
     for (int i = 0; i < nm && !rc; i++)
         for (int j = i + 1; j < nm && !rc; j++) {
             int n = 0;
@@ -38,11 +41,10 @@ int analysis_template_check(const analysis_tracks *tr, const analysis_template *
             if (n == 0)
                 continue;
             double med = analysis_median(d, n), want = icv_v3_norm(icv_v3_sub(t->markers[i], t->markers[j]));
-            /* the track stage's tolerance (track_pipeline_options_default), which these
-               points already passed: a ball half hidden by its post or the rod is seen
-               off its centre by a few mm (a known bias, not a wrong template); a wrong
-               scale of 10% is still out */
-            double tol = fmax(5 * sigma, 0.003 + 0.03 * want);
+            /* the track stage's tolerance, which these points already passed: a ball
+               half hidden by its post or the rod is seen off its centre by a few mm (a
+               known bias, not a wrong template); a wrong scale of 10% is still out */
+            double tol = fmax(5 * sigma, track_opt.template_tol_m + track_opt.template_tol_rel * want);
             if (fabs(med - want) > tol)
                 rc = icv_err_set(err, ICV_EINVAL,
                                  "the tracks do not fit body.markers: markers %d and %d are %.1f mm apart, the "

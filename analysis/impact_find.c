@@ -7,6 +7,8 @@
  * where the pre-impact flight brings the contact point onto the surface. */
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -278,22 +280,30 @@ void analysis_still_ends(const posed_frame *pf, int n, double com_sigma, int *lo
     *hi_out = hi;
 }
 
+/* Appends to buf (cap bytes, len used): the new length, at most cap - 1 (a message cut
+ * short, never written past its buffer). */
+static size_t appendf(char *buf, size_t cap, size_t len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static size_t appendf(char *buf, size_t cap, size_t len, const char *fmt, ...)
+{
+    if (len + 1 >= cap)
+        return len;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+    return k < 0 ? len : len + (size_t)k >= cap ? cap - 1 : len + (size_t)k;
+}
+
 /* One side of an impact that has too few posed frames, for the error: "only 2 posed
- * frames after it (frames 41-42; markers 1, 2 missing in frames 43-49)". The frames of
+ * frames after it (frames 41-42; markers 1, 2 missing in 7 frames 43-49)". The frames of
  * that side (t in (t_lo, t_hi), before or after t_star) without a pose, and which
  * markers they miss; none missing: the frames were left out (held, outliers). */
 static size_t side_describe(const analysis_tracks *tr, const posed_frame *pf, int n, int npost, int first, int last,
-                            double t_star, double t_lo, double t_hi, int post, char *buf, size_t cap)
+                            double t_star, double t_lo, double t_hi, int post, char *buf, size_t cap, size_t len)
 {
-    size_t len = 0;
-    len += (size_t)snprintf(buf + len, cap - len, "only %d posed frame%s %s it", npost, npost == 1 ? "" : "s",
-                            post ? "after" : "before");
-    if (npost > 0)
-        len += (size_t)snprintf(buf + len, cap - len, " (frames %d-%d", tr->frame[pf[first].row],
-                                tr->frame[pf[last].row]);
     int f0 = -1, f1 = -1, n_un = 0;
     unsigned char miss[64] = {0};
-    int nm = tr->n_markers < 64 ? tr->n_markers : 64;
+    int nm = tr->n_markers < 64 ? tr->n_markers : 64, any = 0;
     for (int r = 0; r < tr->n_frames; r++) {
         double t = tr->t[r];
         if (t <= t_lo || t >= t_hi || (post ? t <= t_star : t >= t_star))
@@ -310,24 +320,30 @@ static size_t side_describe(const analysis_tracks *tr, const posed_frame *pf, in
         for (int k = 0; k < nm; k++)
             miss[k] |= !tr->seen[r * tr->n_markers + k];
     }
+    for (int k = 0; k < nm; k++)
+        any |= miss[k];
+    len = appendf(buf, cap, len, "only %d posed frame%s %s it", npost, npost == 1 ? "" : "s",
+                  post ? "after" : "before");
+    if (npost > 0)
+        len = appendf(buf, cap, len, " (frames %d-%d", tr->frame[pf[first].row], tr->frame[pf[last].row]);
     if (n_un > 0) {
-        len += (size_t)snprintf(buf + len, cap - len, "%s", npost > 0 ? "; " : " (");
-        int any = 0;
-        for (int k = 0; k < nm; k++)
-            if (miss[k] && len + 16 < cap) {
-                len += (size_t)snprintf(buf + len, cap - len, "%s%d", any ? ", " : "markers ", k);
-                any = 1;
-            }
-        len += (size_t)snprintf(buf + len, cap - len, "%s in %d frame%s %d-%d", any ? " missing" : "frames left out",
-                                n_un, n_un == 1 ? "" : "s", f0, f1);
-        if (!any) /* "frames left out in 3 frames": say it plainly */
-            len = (size_t)snprintf(buf, cap, "only %d posed frame%s %s it (%d frame%s %d-%d left out: held or "
-                                   "outliers", npost, npost == 1 ? "" : "s", post ? "after" : "before", n_un,
-                                   n_un == 1 ? "" : "s", f0, f1);
+        len = appendf(buf, cap, len, "%s", npost > 0 ? "; " : " (");
+        if (!any) /* every marker seen: the frames were left out */
+            len = appendf(buf, cap, len, "%d frame%s %d-%d left out: held or outliers", n_un, n_un == 1 ? "" : "s",
+                          f0, f1);
+        else {
+            const char *sep = "markers ";
+            for (int k = 0; k < nm; k++)
+                if (miss[k]) {
+                    len = appendf(buf, cap, len, "%s%d", sep, k);
+                    sep = ", ";
+                }
+            len = appendf(buf, cap, len, " missing in %d frame%s %d-%d", n_un, n_un == 1 ? "" : "s", f0, f1);
+        }
     }
     if (npost > 0 || n_un > 0)
-        len += (size_t)snprintf(buf + len, cap - len, ")");
-    return len < cap ? len : cap - 1;
+        len = appendf(buf, cap, len, ")");
+    return len;
 }
 
 /* Pre- or post-impact window around t_star, between the neighbouring impacts. */
@@ -480,19 +496,15 @@ restart:;
             }
             if (npre < prm.min_side_frames || npost < prm.min_side_frames) {
                 too_few = 1;
-                size_t len = (size_t)snprintf(short_msg, sizeof short_msg, "impact at frame %d (t = %.4f s): ",
-                                              tr->frame[pf[cand[c]].row], t_star);
+                size_t cap = sizeof short_msg, len = appendf(short_msg, cap, 0, "impact at frame %d (t = %.4f s): ",
+                                                              tr->frame[pf[cand[c]].row], t_star);
                 if (npre < prm.min_side_frames)
-                    len += side_describe(tr, pf, n, npre, a0, a1, t_star, t_prev, t_star, 0, short_msg + len,
-                                         sizeof short_msg - len);
-                if (npre < prm.min_side_frames && npost < prm.min_side_frames && len + 8 < sizeof short_msg)
-                    len += (size_t)snprintf(short_msg + len, sizeof short_msg - len, " and ");
-                if (npost < prm.min_side_frames && len + 8 < sizeof short_msg)
-                    len += side_describe(tr, pf, n, npost, b0, b1, t_star, t_star, t_next, 1, short_msg + len,
-                                         sizeof short_msg - len);
-                if (len + 8 < sizeof short_msg)
-                    snprintf(short_msg + len, sizeof short_msg - len, ", %d needed on each side to fit",
-                             prm.min_side_frames);
+                    len = side_describe(tr, pf, n, npre, a0, a1, t_star, t_prev, t_star, 0, short_msg, cap, len);
+                if (npre < prm.min_side_frames && npost < prm.min_side_frames)
+                    len = appendf(short_msg, cap, len, " and ");
+                if (npost < prm.min_side_frames)
+                    len = side_describe(tr, pf, n, npost, b0, b1, t_star, t_star, t_next, 1, short_msg, cap, len);
+                appendf(short_msg, cap, len, ", %d needed on each side to fit", prm.min_side_frames);
                 break;
             }
             if (analysis_side_fit(pf, a0, a1, t_star, &res->g, b, com_sigma, 0, &pre, err) ||
