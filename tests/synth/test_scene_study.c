@@ -19,8 +19,9 @@
  * ICV_SCENE_STUDY_ASSERT=1 while the detector and tracker are rewritten; otherwise the
  * test SKIPs with the measured figures. ICV_SEEDS=a:b runs seeds a..b-1;
  * ICV_STUDY_DIR=folder keeps every scene and its run there (seed<N>/, seed<N>/out/,
- * the commands' stderr in seed<N>/<step>.err) and reuses a seed's finished result (delete
- * its folder to run it again). */
+ * the commands' stderr in seed<N>/<step>.err) and reuses a seed's finished result: delete
+ * seed<N>/status to run the pipeline again on the kept scene, the folder to synthesise it
+ * again (after a change to synth). */
 #include <ctype.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -56,13 +57,23 @@ static void scene(const char *base, long seed)
     snprintf(st_path, sizeof st_path, "%s/status", dir);
     if (file_exists(st_path))
         return;
-    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    /* a scene synthesised before (its marker written after synth succeeded) is kept:
+     * synth is two thirds of a scene's time, and the pipeline is what changes */
+    char synth_ok[1100];
+    snprintf(synth_ok, sizeof synth_ok, "%s/synth.ok", dir);
+    int have_scene = file_exists(synth_ok);
+    if (have_scene)
+        snprintf(cmd, sizeof cmd, "rm -rf '%s/out' '%s/run.err' '%s/truth.out' '%s/truth.err'", dir, dir, dir, dir);
+    else
+        snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
     if (system(cmd) != 0)
         return;
     double t0 = now_s();
     snprintf(cmd, sizeof cmd, "'%s' -q synth --random %ld -o '%s/exp' >'%s/synth.out' 2>'%s/synth.err'", th_bin(),
              seed, dir, dir, dir);
-    int rs = system(cmd), rr = -1, rt = -1;
+    int rs = have_scene ? 0 : system(cmd), rr = -1, rt = -1;
+    if (rs == 0 && !have_scene)
+        th_write_file(synth_ok, "");
     double t1 = now_s(), t2 = t1;
     if (rs == 0) {
         snprintf(cmd, sizeof cmd, "'%s' -q run '%s/exp/experiment.yaml' -o '%s/out' >/dev/null 2>'%s/run.err'",
