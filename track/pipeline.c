@@ -1264,6 +1264,26 @@ static void planar_marker_plane(const pl_calib *cal, double dz, pl_cand *c)
     c->X.z = 0;
 }
 
+/* One camera with markers off the motion plane (some body z != 0): candidate i's
+ * position as marker j (its ray meets that marker's plane) into Xm[i * nm + j], for the
+ * template's identity; 0 when every marker is on the plane (the candidates' own X then). */
+static int planar_per_marker(const pl_calib *cal, const icv_experiment *exp, const pl_cand *cf, int n, icv_vec3 *Xm)
+{
+    int off = 0;
+    for (int j = 0; j < exp->n_markers; j++)
+        off |= exp->markers[j].z != 0;
+    if (!off || exp->n_cameras != 1)
+        return 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < exp->n_markers; j++) {
+            pl_cand c = cf[i];
+            if (exp->markers[j].z != 0)
+                planar_marker_plane(cal, exp->markers[j].z, &c);
+            Xm[i * exp->n_markers + j] = c.X;
+        }
+    return 1;
+}
+
 /* The body marker of 2D point (frame f, id): the label given at f or the nearest frame. */
 static int label_2d(const pl_camera *c, long f, int id)
 {
@@ -1504,8 +1524,15 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         res.gravity_scale_sd = cal->gravity.factor_sd;
     }
 
-    /* the template must fit: median of each measured inter-marker distance */
-    ident = track_identity_alloc(nm, exp->markers, opt.template_tol_m, opt.template_tol_rel, err);
+    /* the template must fit: median of each measured inter-marker distance. One camera:
+       the distances in the motion plane (a marker's body z is along its normal) */
+    icv_vec3 tmpl[ICV_MAX_MARKERS];
+    for (int j = 0; j < nm; j++) {
+        tmpl[j] = exp->markers[j];
+        if (nc == 1)
+            tmpl[j].z = 0;
+    }
+    ident = track_identity_alloc(nm, tmpl, opt.template_tol_m, opt.template_tol_rel, err);
     if (!ident) {
         rc = err ? err->code : ICV_EINVAL;
         goto done;
@@ -1520,14 +1547,18 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
             goto done;
         }
-        icv_vec3 X[PL_MAX_CAND];
+        icv_vec3 X[PL_MAX_CAND], Xm[PL_MAX_CAND * ICV_MAX_MARKERS];
         int lab[PL_MAX_CAND];
         for (long f = 0; f < F; f++) {
             if (cand_n[f] < 2)
                 continue;
             for (int i = 0; i < cand_n[f]; i++)
                 X[i] = cand[f * PL_MAX_CAND + i].X;
-            track_identity_fit(ident, X, cand_n[f], lab);
+            int per = planar_per_marker(cal, exp, cand + f * PL_MAX_CAND, cand_n[f], Xm);
+            if (per)
+                track_identity_fit_per_marker(ident, Xm, cand_n[f], lab);
+            else
+                track_identity_fit(ident, X, cand_n[f], lab);
             int pos[ICV_MAX_MARKERS];
             for (int j = 0; j < nm; j++)
                 pos[j] = -1;
@@ -1537,7 +1568,9 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             for (int j = 0, q = 0; j < nm; j++)
                 for (int k = j + 1; k < nm; k++, q++)
                     if (pos[j] >= 0 && pos[k] >= 0)
-                        dist[(long)q * F + ndist[q]++] = icv_v3_norm(icv_v3_sub(X[pos[j]], X[pos[k]]));
+                        dist[(long)q * F + ndist[q]++] =
+                            per ? icv_v3_norm(icv_v3_sub(Xm[pos[j] * nm + j], Xm[pos[k] * nm + k]))
+                                : icv_v3_norm(icv_v3_sub(X[pos[j]], X[pos[k]]));
         }
         char msg[ICV_ERR_MSG_MAX] = "";
         size_t len = 0;
@@ -1548,7 +1581,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             for (int k = j + 1; k < nm; k++, q++) {
                 if (ndist[q] == 0)
                     continue;
-                double D = icv_v3_norm(icv_v3_sub(exp->markers[j], exp->markers[k]));
+                double D = icv_v3_norm(icv_v3_sub(tmpl[j], tmpl[k]));
                 double med, tol = opt.template_tol_m + opt.template_tol_rel * D;
                 int fits = track_template_pair(dist + (long)q * F, ndist[q], D, tol, &med);
                 ss += (med - D) * (med - D);
@@ -1581,11 +1614,14 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         for (long i = 0; i < (long)nm * 3; i++)
             xyz[f * nm * 3 + i] = NAN;
         pl_cand *cf = cand + f * PL_MAX_CAND;
-        icv_vec3 X[PL_MAX_CAND];
+        icv_vec3 X[PL_MAX_CAND], Xm[PL_MAX_CAND * ICV_MAX_MARKERS];
         int lab[PL_MAX_CAND];
         for (int i = 0; i < cand_n[f]; i++)
             X[i] = cf[i].X;
-        track_identity_label(ident, X, cand_n[f], t, lab);
+        if (planar_per_marker(cal, exp, cf, cand_n[f], Xm))
+            track_identity_label_per_marker(ident, Xm, cand_n[f], t, lab);
+        else
+            track_identity_label(ident, X, cand_n[f], t, lab);
         axes[f] = icv_v3(NAN, NAN, NAN);
         if (band.on && opt.band_correction) {
             icv_vec3 ax;

@@ -171,6 +171,13 @@ int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t,
  * gate): for the template-fit check. Returns the RMS misfit (m), label as above. */
 double track_identity_fit(const track_identity *id, const icv_vec3 *X, int n, int *label);
 
+/* The same where a point's position depends on which marker it is: one camera, whose
+ * ray meets the plane of each marker's body z (a bead off the rod's axis, a sticker on
+ * a bar's front face) at a different place. Xm[i * n_markers + j] (m, surface frame):
+ * point i as marker j; n points. */
+int track_identity_label_per_marker(track_identity *id, const icv_vec3 *Xm, int n, double t, int *label);
+double track_identity_fit_per_marker(const track_identity *id, const icv_vec3 *Xm, int n, int *label);
+
 /* Does one template distance D (m) fit the n distances d measured between the two
  * markers the fit labelled (sorted in place)? Yes when their median is within tol of D,
  * or when a third of them (3 at least) are: a marker missing in a frame has another
