@@ -292,3 +292,77 @@ int track_template_pair(double *d, long n, double D, double tol, double *dist)
     }
     return 0;
 }
+
+int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const int *n, long F,
+                         int stride, track_template_result *pairs, icv_err *err)
+{
+    int nm = id->n, npair = nm * (nm - 1) / 2;
+    double *dist = malloc(sizeof *dist * (size_t)(F * npair + 1));
+    if (!dist)
+        return icv_err_set(err, ICV_ENOMEM, "template check: out of memory");
+    double box[ID_MAX_ENUM * (ID_MAX_ENUM - 1) / 2][2][3]; /* per pair: the box of its midpoints */
+    for (int j = 0, q = 0; j < nm; j++)
+        for (int k = j + 1; k < nm; k++, q++) {
+            track_template_result *r = &pairs[q];
+            memset(r, 0, sizeof *r);
+            r->j = j;
+            r->k = k;
+            r->D = id->D[j][k];
+            r->tol = id->tol_m + id->tol_rel * r->D;
+            r->measured = NAN;
+        }
+    for (long f = 0; f < F; f++) {
+        int np = n[f] < ID_MAX_POINTS ? n[f] : ID_MAX_POINTS;
+        if (np < 2)
+            continue;
+        track_identity tmp = *id; /* for pos(): the frame's points */
+        tmp.X = X ? X + f * stride : NULL;
+        tmp.Xm = Xm ? Xm + f * stride * nm : NULL;
+        int lab[ID_MAX_POINTS], at[ICV_MAX_MARKERS];
+        fit_points(id, tmp.X, tmp.Xm, np, lab);
+        for (int j = 0; j < nm; j++)
+            at[j] = -1;
+        for (int i = 0; i < np; i++)
+            if (lab[i] >= 0)
+                at[lab[i]] = i;
+        for (int q = 0; q < npair; q++) {
+            int j = pairs[q].j, k = pairs[q].k;
+            if (at[j] < 0 || at[k] < 0)
+                continue;
+            icv_vec3 a = pos(&tmp, at[j], j), b = pos(&tmp, at[k], k);
+            icv_vec3 mid = icv_v3_scale(icv_v3_add(a, b), 0.5);
+            for (int c = 0; c < 3; c++) {
+                double v = icv_v3_get(mid, c);
+                if (pairs[q].n == 0 || v < box[q][0][c])
+                    box[q][0][c] = v;
+                if (pairs[q].n == 0 || v > box[q][1][c])
+                    box[q][1][c] = v;
+            }
+            dist[(long)q * F + pairs[q].n++] = icv_v3_norm(icv_v3_sub(a, b));
+        }
+    }
+    int bad = 0;
+    for (int q = 0; q < npair; q++) {
+        track_template_result *r = &pairs[q];
+        if (r->n == 0)
+            continue;
+        double *d = dist + (long)q * F;
+        r->fits = track_template_pair(d, r->n, r->D, r->tol, &r->measured);
+        /* d is sorted now: the share within the tolerance of the pair's own median */
+        double m = d[r->n / 2];
+        long lo = 0, hi = 0;
+        while (lo < r->n && d[lo] < m - r->tol)
+            lo++;
+        hi = lo;
+        while (hi < r->n && d[hi] <= m + r->tol)
+            hi++;
+        r->steady = (double)(hi - lo) / (double)r->n;
+        r->travel = 0;
+        for (int c = 0; c < 3; c++)
+            r->travel += (box[q][1][c] - box[q][0][c]) * (box[q][1][c] - box[q][0][c]);
+        r->travel = sqrt(r->travel);
+        bad += !r->fits;
+    }
+    free(dist);
+    return bad;
+}

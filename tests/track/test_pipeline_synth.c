@@ -551,6 +551,8 @@ TEST(test_pipeline_template_misfit_names_the_distances)
     ASSERT_STR_CONTAINS(pr.err, "body.markers do not fit the triangulated points");
     ASSERT_STR_CONTAINS(pr.err, "m0-m1 0.12");
     ASSERT_STR_CONTAINS(pr.err, "vs 0.1590 m");
+    /* steady distances travelling with the body: a wrong template, not a marker unseen */
+    ASSERT_STR_CONTAINS(pr.err, "wrong markers in experiment.yaml");
     ASSERT_STR_CONTAINS(pr.err, "mm)");
     char path[1200];
     snprintf(path, sizeof path, "%s/out/tracks3d.csv", dir);
