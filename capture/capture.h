@@ -48,7 +48,10 @@ typedef struct {
     char path[ICV_PATH_MAX];  /* as given to capture_source_open */
     char codec[32];           /* FFmpeg decoder name ("h264", "ffv1", "png", ...) */
     char container[64];       /* demuxer name, or "image sequence" */
-    int width, height;        /* px */
+    int width, height;        /* px, as displayed (after rotation_deg) */
+    int rotation_deg;         /* degrees clockwise each stored picture is turned before it is
+                                 delivered: 0, 90, 180 or 270, from the stream's display matrix
+                                 (a phone's rotate tag), applied as FFmpeg's player does */
     int bytes_per_sample;     /* of delivered frames: 1 or 2 (3: packed RGB, want_rgb) */
     int bits;                 /* significant bits per delivered sample (8..16) */
     int luma_direct;          /* 1: the Y plane is copied as is (no colour conversion) */

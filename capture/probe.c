@@ -167,6 +167,11 @@ void capture_probe_print(const capture_probe *p, FILE *out)
     fprintf(out, "file      %s\n", in->path);
     fprintf(out, "codec     %s (%s), %dx%d, %d-bit luma%s\n", in->codec, in->container, in->width, in->height,
             in->bits, in->luma_direct ? " (Y plane as is)" : " (converted to gray)");
+    if (in->rotation_deg)
+        fprintf(out, "rotation  the clip's rotation tag turns each picture %d degrees clockwise: %dx%d as stored, "
+                     "%dx%d as tracked\n",
+                in->rotation_deg, in->rotation_deg == 180 ? in->width : in->height,
+                in->rotation_deg == 180 ? in->height : in->width, in->width, in->height);
     fprintf(out, "frames    %ld (%ld decoded)", in->frames, p->frames_decoded);
     if (in->container_frames && in->container_frames != in->frames)
         fprintf(out, "; the container's header says %ld", in->container_frames);
