@@ -323,6 +323,42 @@ static void checks(FILE *f, const report_inputs *in)
     fputs("</div>\n", f);
 }
 
+/* One camera: where the metres come from, with its sigma where the run measured one. */
+static void scale_source(FILE *f, const report_inputs *in)
+{
+    const icv_experiment *e = in->exp;
+    if (e->n_cameras != 1)
+        return;
+    const report_track_info *t = in->track;
+    switch (e->scale_kind) {
+    case ICV_SCALE_BOARD:
+        fputs("<p id=scale-source>Scale: the board held in the plane of motion (motion_plane.images).</p>\n", f);
+        break;
+    case ICV_SCALE_POINTS:
+        fprintf(f,
+                "<p id=scale-source>Scale: a known length in the plane of motion, %.4g m between two pixels "
+                "(motion_plane.scale.points_px); its uncertainty is not given, so it is not in the &sigma;s "
+                "below. A ruler in front of or behind the plane of motion scales every length by the ratio of "
+                "the distances.</p>\n",
+                e->scale_distance);
+        break;
+    case ICV_SCALE_GRAVITY:
+        if (t && isfinite(t->gravity_scale))
+            fprintf(f,
+                    "<p id=scale-source>Scale: from gravity (the free flight falls at 9.81 m/s&sup2;): factor "
+                    "%.5g &plusmn; %.2g (1&sigma;, %.2g%%). |g| below is then 9.81 by construction, not a "
+                    "check.</p>\n",
+                    t->gravity_scale, t->gravity_scale_sd, 100 * t->gravity_scale_sd / t->gravity_scale);
+        else
+            fputs("<p id=scale-source>Scale: from gravity (the free flight falls at 9.81 m/s&sup2;); |g| below "
+                  "is then 9.81 by construction, not a check.</p>\n",
+                  f);
+        break;
+    default:
+        fputs("<p id=scale-source>Scale: from the calibration file.</p>\n", f);
+    }
+}
+
 static void summary(FILE *f, const report_inputs *in)
 {
     fputs("<section id=summary><h2>Measured quantities and the model</h2>\n", f);
@@ -333,6 +369,7 @@ static void summary(FILE *f, const report_inputs *in)
         fputs("</section>\n", f);
         return;
     }
+    scale_source(f, in);
     fprintf(f, "<p>Gravity used: [%.4g, %.4g, %.4g] m/s&sup2; (surface frame, %s). %d impact%s found.</p>\n", r->g.x,
             r->g.y, r->g.z, r->g_estimated ? "estimated from free flight" : "as given", r->n_impacts,
             r->n_impacts == 1 ? "" : "s");

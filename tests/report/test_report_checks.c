@@ -3,7 +3,8 @@
  * read back in stage order; the summary opens with what makes its numbers unsafe (a
  * "not usable" calibration, |g| off, an impact with e above 1 or energy gained beyond
  * 2 sigma, whose model fit is then not shown) and lists every warning of the run; a
- * one-marker ball is not called collinear; a boardless surface gets no board wording. */
+ * one-marker ball is not called collinear; a boardless surface gets no board wording;
+ * one camera names its scale's source and sigma. */
 #include <stdlib.h>
 
 #include "report/report.h"
@@ -66,6 +67,8 @@ TEST(test_report_checks_unsafe_numbers_are_said_at_the_top)
     exp->n_cameras = 1;
     exp->n_markers = 1;
     exp->surface_kind = ICV_SURFACE_LINE_PX;
+    exp->scale_kind = ICV_SCALE_GRAVITY;
+    ti->gravity_scale = 1.0213, ti->gravity_scale_sd = 0.0041;
     ti->has_mono = 1;
     ti->mono.verdict_ok = 0;
     r->g_estimated = 1;
@@ -103,6 +106,9 @@ TEST(test_report_checks_unsafe_numbers_are_said_at_the_top)
     ASSERT(!strstr(html, "collinear"), "a one-marker ball called collinear");
     ASSERT(!strstr(html, "board"), "board wording in a boardless report");
     ASSERT_STR_CONTAINS(html, "origin at the first surface.line_px point");
+    /* one camera: the scale's source and its sigma */
+    ASSERT_STR_CONTAINS(html, "Scale: from gravity (the free flight falls at 9.81 m/s&sup2;): factor 1.0213 &plusmn; "
+                              "0.0041 (1&sigma;, 0.4%)");
 }
 
 TEST(test_report_checks_clean_run_says_so)
