@@ -313,14 +313,16 @@ static size_t appendf(char *buf, size_t cap, size_t len, const char *fmt, ...)
 }
 
 /* One side of an impact that has too few posed frames, for the error: "only 2 posed
- * frames after it (frames 41-42; markers 1, 2 missing in 7 frames 43-49)". The frames of
- * that side (t in (t_lo, t_hi), before or after t_star) without a pose, and which
- * markers they miss; none missing: the frames were left out (held, outliers). */
+ * frames after it (frames 41-42; markers 1, 2 missing in 7 frames 43-49: marker 1 in 7,
+ * 2 in 3)". The frames of that side (t in (t_lo, t_hi), before or after t_star) without
+ * a pose, and which markers they miss (how many of those frames each, when not all: a
+ * marker hidden for good reads apart from others dropping out now and then); none
+ * missing: the frames were left out (held, outliers). A side that posed every frame up to
+ * the clip's start or end says "the clip ends there": the clip is short, not the tracks. */
 static size_t side_describe(const analysis_tracks *tr, const posed_frame *pf, int n, int npost, int first, int last,
                             double t_star, double t_lo, double t_hi, int post, char *buf, size_t cap, size_t len)
 {
-    int f0 = -1, f1 = -1, n_un = 0;
-    unsigned char miss[64] = {0};
+    int f0 = -1, f1 = -1, n_un = 0, miss[64] = {0};
     int nm = tr->n_markers < 64 ? tr->n_markers : 64, any = 0;
     for (int r = 0; r < tr->n_frames; r++) {
         double t = tr->t[r];
@@ -336,10 +338,13 @@ static size_t side_describe(const analysis_tracks *tr, const posed_frame *pf, in
         f1 = tr->frame[r];
         n_un++;
         for (int k = 0; k < nm; k++)
-            miss[k] |= !tr->seen[r * tr->n_markers + k];
+            miss[k] += !tr->seen[r * tr->n_markers + k];
     }
-    for (int k = 0; k < nm; k++)
-        any |= miss[k];
+    int uneven = 0;
+    for (int k = 0; k < nm; k++) {
+        any |= miss[k] > 0;
+        uneven |= miss[k] > 0 && miss[k] < n_un;
+    }
     len = appendf(buf, cap, len, "only %d posed frame%s %s it", npost, npost == 1 ? "" : "s",
                   post ? "after" : "before");
     if (npost > 0)
@@ -357,9 +362,18 @@ static size_t side_describe(const analysis_tracks *tr, const posed_frame *pf, in
                     sep = ", ";
                 }
             len = appendf(buf, cap, len, " missing in %d frame%s %d-%d", n_un, n_un == 1 ? "" : "s", f0, f1);
+            sep = ": marker ";
+            for (int k = 0; k < nm && uneven; k++)
+                if (miss[k]) {
+                    len = appendf(buf, cap, len, "%s%d in %d", sep, k, miss[k]);
+                    sep = ", ";
+                }
         }
     }
-    if (npost > 0 || n_un > 0)
+    int clip_end = (post ? isinf(t_hi) : isinf(t_lo)) && n_un == 0 && tr->n_frames > 0;
+    if (clip_end)
+        len = appendf(buf, cap, len, "%sthe clip %s there", npost > 0 ? "; " : " (", post ? "ends" : "starts");
+    if (npost > 0 || n_un > 0 || clip_end)
         len = appendf(buf, cap, len, ")");
     return len;
 }
