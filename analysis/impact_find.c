@@ -559,6 +559,7 @@ restart:;
         if ((rc = analysis_calib_propagate(pf, b, &res->g, joint ? NULL : (const double(*)[3])res->g_cov,
                                            res->g_estimated, &pre, &post, com_sigma, &prm.calib, &imp, err)))
             goto done;
+        analysis_energy_scope(b, &imp);
         res->impacts[res->n_impacts++] = imp;
         t_prev = t_star + excl;
     }
