@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/analysis_internal.h"
 
 static void case_from(const analysis_body *b, const analysis_impact *im, const analysis_model *m, impact_case *c)
 {
@@ -24,7 +25,7 @@ static void case_from(const analysis_body *b, const analysis_impact *im, const a
 
 /* The model's loss of the energy the measurement counts (energy_rotation): beside
  * the measured loss, a ball's predicted spin would count on one side only. */
-static double scoped_loss(const analysis_body *b, const analysis_impact *im, const impact_result *r)
+double analysis_model_loss_scoped(const analysis_body *b, const analysis_impact *im, const impact_result *r)
 {
     if (im->energy_rotation == ANALYSIS_ROTATION_ALL)
         return r->loss_fraction;
@@ -100,7 +101,7 @@ int analysis_model_compare(const analysis_body *b, const analysis_model *m, anal
         snprintf(im->model.case_label, sizeof im->model.case_label, "%s", r.case_label);
         im->model.v = r.v;
         im->model.omega = r.omega;
-        im->model.loss_fraction = scoped_loss(b, im, &r);
+        im->model.loss_fraction = analysis_model_loss_scoped(b, im, &r);
         if (b->tmpl.point) { /* the model starts from the spin reported: 0, not measured */
             size_t k = strlen(im->model.note);
             snprintf(im->model.note + k, sizeof im->model.note - k, "%sthe ball's spin before is not measured: "
