@@ -76,8 +76,25 @@ static int find_candidates(const posed_frame *pf, int n, double sigma, int *cand
         if (!(pf[i].gap <= gl && pf[i].gap < gr))
             continue;
         double step = fmax(i > 0 ? fabs(pf[i].gap - gl) : 0, i + 1 < n ? fabs(gr - pf[i].gap) : 0);
-        if (pf[i].gap <= 5 * sigma + step && i > 0 && i + 1 < n)
-            cand[nc++] = i;
+        if (!(pf[i].gap <= 5 * sigma + step && i > 0 && i + 1 < n))
+            continue;
+        /* two minima with no lift-off beyond the noise between them are one contact:
+         * the lower is kept. At 3000 fps a body leaving the surface slowly stays
+         * within the noise for tens of frames, the noise makes minima there, and each
+         * bounded the real impact's window to a few frames: no impact measured (synth
+         * seed 1001 with 0.2 mm noise, in 4 of 4 noise seeds) */
+        if (nc > 0) {
+            int p = cand[nc - 1];
+            double top = -INFINITY;
+            for (int k = p + 1; k < i; k++)
+                top = fmax(top, pf[k].gap);
+            if (top < fmax(pf[p].gap, pf[i].gap) + 3 * sigma) {
+                if (pf[i].gap < pf[p].gap)
+                    cand[nc - 1] = i;
+                continue;
+            }
+        }
+        cand[nc++] = i;
     }
     return nc;
 }
