@@ -94,8 +94,23 @@ static int find_candidates(const posed_frame *pf, int n, double sigma, int radiu
         for (int j = i - radius > 0 ? i - radius : 0; j < n && j <= i + radius && lowest; j++)
             if (j != i && near_contact(pf, n, sigma, j) && (pf[j].gap < pf[i].gap || (pf[j].gap == pf[i].gap && j < i)))
                 lowest = 0;
-        if (lowest)
-            cand[nc++] = i;
+        if (!lowest)
+            continue;
+        /* two minima with no lift-off beyond the noise between them are one contact:
+         * the lower is kept (a body leaving the surface slowly at 3000 fps stays within
+         * the noise for tens of frames, beyond the radius above) */
+        if (nc > 0) {
+            int p = cand[nc - 1];
+            double top = -INFINITY;
+            for (int k = p + 1; k < i; k++)
+                top = fmax(top, pf[k].gap);
+            if (top < fmax(pf[p].gap, pf[i].gap) + 3 * sigma) {
+                if (pf[i].gap < pf[p].gap)
+                    cand[nc - 1] = i;
+                continue;
+            }
+        }
+        cand[nc++] = i;
     }
     return nc;
 }
@@ -591,6 +606,7 @@ restart:;
         if ((rc = analysis_calib_propagate(pf, b, &res->g, joint ? NULL : (const double(*)[3])res->g_cov,
                                            res->g_estimated, &pre, &post, com_sigma, &prm.calib, &imp, err)))
             goto done;
+        analysis_energy_scope(b, &imp);
         res->impacts[res->n_impacts++] = imp;
         t_prev = t_star + excl;
     }

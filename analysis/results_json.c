@@ -2,7 +2,8 @@
  * contract's keys (../shared/spec/contract.md), plus a few documented extras
  * (time_sd_s, t_meet_s, spin_observable, window frames, model notes, gravity_sd,
  * gravity_estimated, outlier_frames (the frames left out as outliers), the
- * calibration's propagated sigmas and their part in each uncertainty). Non-finite numbers are written as null. */
+ * calibration's propagated sigmas and their part in each uncertainty, energy.counts and, where a
+ * spin is not measured, energy.note with the spin change the impulse implies). Non-finite numbers are written as null. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,19 @@ static json_t *impact(const analysis_impact *im)
     json_object_set_new(o, "impulse", vec(im->impulse));
     json_object_set_new(o, "e_kinematic", num(im->e_kinematic));
     json_object_set_new(o, "impulse_ratio", num(im->impulse_ratio));
-    json_object_set_new(o, "energy", json_pack("{s:o, s:o, s:o}", "pre_J", num(im->energy_pre), "post_J",
-                                               num(im->energy_post), "loss_fraction", num(im->loss_fraction)));
+    json_t *en = json_pack("{s:o, s:o, s:o}", "pre_J", num(im->energy_pre), "post_J", num(im->energy_post),
+                           "loss_fraction", num(im->loss_fraction));
+    /* the contract's energy counts all rotation: where the spin is not measured the
+     * numbers are of the measured part, and say so where they are read */
+    static const char *const counts[] = {"translation and rotation", "translation and rotation across the line",
+                                         "translation"};
+    json_object_set_new(en, "counts", json_string(counts[im->energy_rotation]));
+    if (im->energy_note[0]) {
+        json_object_set_new(en, "spin_change_implied_rad_s", vec(im->spin_change_implied));
+        json_object_set_new(en, "spin_energy_implied_J", num(im->spin_energy_implied));
+        json_object_set_new(en, "note", json_string(im->energy_note));
+    }
+    json_object_set_new(o, "energy", en);
     json_t *u = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "v_pre", vec(im->pre.v_sd), "v_post",
                           vec(im->post.v_sd), "omega_pre", vec(im->pre.omega_sd), "omega_post", vec(im->post.omega_sd),
                           "e_kinematic", num(im->sd.e_kinematic), "impulse_ratio", num(im->sd.impulse_ratio),

@@ -37,9 +37,10 @@ static void print_impacts(const analysis_job_result *j)
     for (int i = 0; i < r->n_impacts; i++) {
         const analysis_impact *im = &r->impacts[i];
         printf("  impact %d at t = %.4f s (+- %.1e): e = %.3f +- %.3f, impulse ratio = %.3f +- %.3f, energy lost "
-               "%.1f%% +- %.1f%%\n",
+               "%.1f%% +- %.1f%%%s\n",
                i, im->t, im->t_sd, im->e_kinematic, im->sd.e_kinematic, im->impulse_ratio, im->sd.impulse_ratio,
-               100 * im->loss_fraction, 100 * im->sd.loss_fraction);
+               100 * im->loss_fraction, 100 * im->sd.loss_fraction,
+               im->energy_rotation == ANALYSIS_ROTATION_NONE ? " (translation only)" : "");
         if (im->model.done)
             printf("    model (%s, mu %.3f%s, e_n %.3f%s): case %s, energy lost %.1f%%\n",
                    icv_restitution_name(im->model.law), im->model.mu, im->model.mu_fitted ? " fitted" : "",
@@ -47,8 +48,8 @@ static void print_impacts(const analysis_job_result *j)
                    100 * im->model.loss_fraction);
         if (im->model.note[0])
             printf("    note: %s\n", im->model.note);
-        if (!im->spin_observable)
-            printf("    note: the markers are collinear: the spin about the body's line is not measured\n");
+        if (im->energy_note[0])
+            printf("    note: %s\n", im->energy_note);
     }
     if (j->warning[0])
         fprintf(stderr, "impactcv: warning: %s\n", j->warning);

@@ -80,15 +80,18 @@ int cmd_run(int argc, char **argv)
         for (int i = 0; i < res->n_impacts; i++) {
             const analysis_impact *im = &res->impacts[i];
             printf("  impact %d at t = %.4f s: e = %.3f +- %.3f, impulse ratio = %.3f +- %.3f, energy lost %.1f%% +- "
-                   "%.1f%%\n",
+                   "%.1f%%%s\n",
                    i, im->t, im->e_kinematic, im->sd.e_kinematic, im->impulse_ratio, im->sd.impulse_ratio,
-                   100 * im->loss_fraction, 100 * im->sd.loss_fraction);
+                   100 * im->loss_fraction, 100 * im->sd.loss_fraction,
+                   im->energy_rotation == ANALYSIS_ROTATION_NONE ? " (translation only)" : "");
             if (im->model.done)
                 printf("    model %s (mu %.3f, e_n %.3f): case %s, energy lost %.1f%%\n",
                        icv_restitution_name(im->model.law), im->model.mu, im->model.e_n, im->model.case_label,
                        100 * im->model.loss_fraction);
             if (im->model.note[0])
                 printf("    note: %s\n", im->model.note);
+            if (im->energy_note[0])
+                printf("    note: %s\n", im->energy_note);
         }
         if (r->job.warning[0])
             fprintf(stderr, "impactcv: warning: %s\n", r->job.warning);
