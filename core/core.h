@@ -139,6 +139,23 @@ void icv_fput_html(FILE *f, const char *s);
 /* Each line of text (lines end at '\n') as an escaped <li> item. NULL writes nothing. */
 void icv_fput_html_items(FILE *f, const char *text);
 
+/* ---- text from outside files (text_in.c) -------------------------------- */
+
+/* Limits on numbers read from outside files that become indices or sizes, and on
+ * coordinates (docs/experiment.md, "Limits"). */
+#define ICV_MAX_FRAME_NUMBER 100000000 /* frames: 4.6 hours at 6000 fps */
+#define ICV_MAX_COORD_M 1e4            /* m, a 3D coordinate in tracks */
+#define ICV_MAX_COORD_PX 1e6           /* px, a 2D coordinate in tracks */
+
+/* 1 when a CSV field means "missing": empty, or NaN in any case and sign (DLTdv8,
+ * Argus, numpy and pandas write NaN; blanks around it ignored). */
+int icv_csv_missing(const char *field);
+
+/* s as it may be shown in a message: at most max_in bytes of it, control and
+ * non-ASCII bytes written as \xNN, a quote as \", "..." added when cut. Returns
+ * out. */
+const char *icv_printable(const char *s, size_t max_in, char *out, size_t out_size);
+
 /* ---- paths ------------------------------------------------------------- */
 
 #define ICV_PATH_MAX 4096
