@@ -249,4 +249,7 @@ int capture_image_read(const char *path, int channels, unsigned char **pixels, i
 int capture_image_encode(const unsigned char *pixels, int width, int height, int channels, const char *ext,
                          unsigned char **buf, size_t *len, icv_err *err);
 
+/* FFmpeg's version as linked (version.c), for --version and results.json. */
+const char *capture_ffmpeg_version(void);
+
 #endif

@@ -33,8 +33,9 @@ int cmd_check(int argc, char **argv)
         free(exp);
         return cli_fail(&err);
     }
-    icv_experiment_summary(exp, stdout);
-    printf("ok\n");
+    if (cli_summary_stream())
+        icv_experiment_summary(exp, stdout);
+    cli_summary("ok\n");
     free(exp);
     return CLI_OK;
 }

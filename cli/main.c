@@ -4,7 +4,7 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "calib/calib.h"
+#include "analysis/analysis.h"
 #include "cli/cli.h"
 
 static const cli_command commands[] = {
@@ -61,7 +61,12 @@ int main(int argc, char **argv)
             usage(stdout);
             return CLI_OK;
         } else if (!strcmp(a, "--version")) {
-            printf("impactcv %s (OpenCV %s)\n", ICV_VERSION, calib_opencv_version());
+            const char *names[ANALYSIS_N_VERSIONS], *versions[ANALYSIS_N_VERSIONS];
+            int n = analysis_program_versions(names, versions);
+            printf("%s %s (", names[0], versions[0]);
+            for (int k = 1; k < n; k++)
+                printf("%s%s %s", k > 1 ? ", " : "", names[k], versions[k]);
+            printf(")\n");
             return CLI_OK;
         } else {
             fprintf(stderr, "impactcv: unknown option '%s' (see impactcv --help)\n", a);

@@ -18,6 +18,10 @@
 #include "core/geom.h"
 
 #define ICV_VERSION "0.1.0"
+/* Versions of the libraries core links, as loaded (version.c). */
+const char *icv_gsl_version(void);
+const char *icv_libyaml_version(void);
+const char *icv_jansson_version(void);
 
 /* ---- errors ------------------------------------------------------------ */
 
