@@ -150,6 +150,9 @@ void icv_fput_html_items(FILE *f, const char *text);
 #define ICV_MAX_FRAME_NUMBER 100000000 /* frames: 4.6 hours at 6000 fps */
 #define ICV_MAX_COORD_M 1e4            /* m, a 3D coordinate in tracks */
 #define ICV_MAX_COORD_PX 1e6           /* px, a 2D coordinate in tracks */
+#define ICV_MAX_IMAGE_SIDE 65536       /* px: a roi's x + w, y + h */
+#define ICV_MAX_BOARD_SIDE 100         /* inner corners along a board's side */
+#define ICV_MAX_FPS 1e6                /* Hz, cameras[].capture_fps */
 
 /* 1 when a CSV field means "missing": empty, or NaN in any case and sign (DLTdv8,
  * Argus, numpy and pandas write NaN; blanks around it ignored). */
@@ -353,6 +356,12 @@ typedef struct {
     char key[192];  /* key path from the root, for messages */
 } icv_ynode;
 
+/* Limits on every YAML file read (docs/experiment.md, "Limits"): its size, its
+ * nesting and the entries of one list or mapping. Duplicate keys and a second
+ * document are errors too. */
+#define ICV_YAML_MAX_BYTES (4 << 20)
+#define ICV_YAML_MAX_DEPTH 64
+#define ICV_YAML_MAX_ITEMS 100000
 int icv_yaml_load(const char *path, icv_yaml **doc, icv_ynode *root, icv_err *err);
 void icv_yaml_free(icv_yaml *doc);
 const char *icv_yaml_path(const icv_yaml *doc);
