@@ -265,7 +265,9 @@ int analysis_coefficients_job(const char *const *experiments, int n, const char 
             !(rc = analysis_coefficient_write(path, result, reps, n, err)))
             rc = icv_dir_swap(work, out_dir, err);
     }
-    if (rc)
+    if (rc) {
+        icv_err_rename_path(err, work, out_dir); /* the working folder is gone: name DIR */
         icv_dir_remove(work);
+    }
     return rc;
 }

@@ -55,6 +55,11 @@ int icv_err_prefix(icv_err *err, const char *fmt, ...) __attribute__((format(pri
 
 void icv_err_clear(icv_err *err);
 
+/* Names in err->msg the folder `from` (or a path in it) as `to`: a job's working
+ * folder, removed on failure, as the output folder the user named. A name repeated
+ * at the start ("P: P: reason") is kept once. */
+void icv_err_rename_path(icv_err *err, const char *from, const char *to);
+
 /* A short name for a code ("invalid input", "I/O error", ...). */
 const char *icv_err_name(int code);
 

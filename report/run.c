@@ -565,6 +565,8 @@ int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
         ran |= r->ran[s];
     if (!rc && ran && !(rc = carry_user_files(&c, err)) && !(rc = report_cache_write(c.work, &c.now, err)))
         rc = icv_dir_swap(c.work, o->out_dir, err);
+    if (made && rc)
+        icv_err_rename_path(err, c.work, o->out_dir); /* the working folder is removed: name DIR */
     if (made && (rc || !ran))
         icv_dir_remove(c.work);
     ctx_close(&c);

@@ -579,3 +579,28 @@ TEST(test_coefficients_cli_refuses_tracks_of_another_experiment)
     ASSERT_STR_CONTAINS(p.err, "s2/tracks3d.csv: not this experiment's tracks: 2 marker(s)");
     ASSERT_STR_CONTAINS(p.err, "body.markers has 3");
 }
+
+/* issue #20 item 9: an error inside the job's working folder names the path as the
+ * user knows it (DIR/...), never the working folder, which is removed */
+TEST(test_coefficients_cli_error_names_no_working_folder)
+{
+    const char *d = th_tmpdir();
+    write_slide(d, "d1", 0.25, 73, 0.2);
+    char path[1024], text[4096];
+    snprintf(path, sizeof path, "%s/d1/experiment.yaml", d);
+    snprintf(text, sizeof text, "%s", th_read_file(path));
+    char *k = strstr(text, "experiment: slide");
+    ASSERT(k, "no kind line");
+    memcpy(k, "experiment: drop ", 17);
+    /* markers twice as far apart as the tracks show: the template check fails */
+    char *m = strstr(text, "markers: [[0, 0.1, 0], [0, 0, 0.01], [0, -0.1, 0]]");
+    ASSERT(m, "no markers line");
+    memcpy(m, "markers: [[0, 0.2, 0], [0, 0, 0.02], [0, -0.2, 0]]", 50);
+    th_write_file(path, text);
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/d1'", path, d), 1);
+    ASSERT(!strstr(p.err, ".coefficients."), "names the removed working folder: %s", p.err);
+    char want[1100];
+    snprintf(want, sizeof want, "%s/d1/tracks3d.csv: ", d);
+    ASSERT_STR_CONTAINS(p.err, want);
+}
