@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "calib/calib.h"
 #include "cli/cli.h"
 
 static const char help[] =
@@ -29,6 +30,15 @@ int cmd_check(int argc, char **argv)
     int rc = icv_experiment_load(argv[1], exp, &err);
     if (!rc)
         rc = icv_experiment_check_files(exp, &err);
+    if (!rc && exp->calib_file[0] && exp->n_cameras >= 2) {
+        /* the stereo file readable, and in metres: a millimetre file is found here
+           from its T and the board's square, not later as a lost marker track */
+        calib_intrinsics in1, in2;
+        double R[3][3], T[3];
+        rc = calib_stereo_read(exp->calib_file, &in1, &in2, R, T, &err);
+        if (!rc)
+            rc = calib_units_check(exp->calib_file, T, exp->board_square, &err);
+    }
     if (rc) {
         free(exp);
         return cli_fail(&err);
