@@ -11,7 +11,7 @@ static void write_stereo(const char *path, double tx)
 {
     char text[2048];
     snprintf(text, sizeof text,
-             "%%YAML:1.0\n---\nimage_width: 1280\nimage_height: 720\n"
+             "%%YAML:1.0\n---\nimage_width: 160\nimage_height: 120\n" /* the example's videos */
              "M1: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n   data: [ 1000., 0., 640., 0., 1000., 360., 0., 0., 1. ]\n"
              "D1: !!opencv-matrix\n   rows: 5\n   cols: 1\n   dt: d\n   data: [ -0.1, 0.02, 0., 0., 0. ]\n"
              "M2: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n   data: [ 1000., 0., 640., 0., 1000., 360., 0., 0., 1. ]\n"
