@@ -48,7 +48,10 @@ typedef struct {
     char path[ICV_PATH_MAX];  /* as given to capture_source_open */
     char codec[32];           /* FFmpeg decoder name ("h264", "ffv1", "png", ...) */
     char container[64];       /* demuxer name, or "image sequence" */
-    int width, height;        /* px */
+    int width, height;        /* px, as displayed (after rotation_deg) */
+    int rotation_deg;         /* degrees clockwise each stored picture is turned before it is
+                                 delivered: 0, 90, 180 or 270, from the stream's display matrix
+                                 (a phone's rotate tag), applied as FFmpeg's player does */
     int bytes_per_sample;     /* of delivered frames: 1 or 2 (3: packed RGB, want_rgb) */
     int bits;                 /* significant bits per delivered sample (8..16) */
     int luma_direct;          /* 1: the Y plane is copied as is (no colour conversion) */
@@ -150,6 +153,33 @@ void capture_dup_free(capture_dup_detector *d);
  * itself (track/pipeline.c's two frame buffers, swapped: no copy per frame). */
 int capture_frame_equal(const capture_frame *a, const capture_frame *b);
 
+/* Near-duplicate pictures (near_duplicates.c): a picture stored again, re-encoded, so
+ * the copies differ by compression noise. The meter reduces each frame to 8x8-pixel
+ * cell means and measures its change from the frame given before (workspace allocated
+ * once). */
+typedef struct {
+    int cols, rows;          /* cells */
+    float *prev, *cur, *diff;
+    int have_prev;
+} capture_change_meter;
+int capture_change_init(capture_change_meter *m, const capture_info *info, icv_err *err);
+/* The change of f from the previous frame measured: the largest cell difference and
+ * the 99th percentile of them (gray levels, 8-bit scale); both NAN for the first frame
+ * (or after capture_change_reset: call it after a lost frame). */
+void capture_change_measure(capture_change_meter *m, const capture_frame *f, double *max_levels,
+                            double *tail_levels);
+void capture_change_reset(capture_change_meter *m);
+void capture_change_free(capture_change_meter *m);
+/* The near-duplicates among n frames from their measured changes (index i: frame i
+ * against frame i - 1; NAN: not measured): frames that do not change from their
+ * predecessor beyond the clip's own cell noise (5 times the 99th percentile of the
+ * quiet pairs, at least 1.5 levels: *threshold_levels) while the frames on both sides
+ * change, in runs of at most 3. When the changes show every picture stored k times
+ * (*stored_times = k >= 2, else 0), every frame off the new pictures' phase is one,
+ * from the first change to the last. out holds n entries; returns how many. */
+size_t capture_near_duplicates(const double *max_levels, const double *tail_levels, long n, long *out,
+                               double *threshold_levels, int *stored_times);
+
 /* Mains flicker: lamps on 50/60 Hz mains flicker at 100/120 Hz; sampled at the capture
  * rate the oscillation aliases to |f - k fs| (it "beats" with the frame rate). Searches
  * the per-frame mean brightness b (time t on the capture clock, s) for a significant
@@ -217,8 +247,14 @@ typedef struct {
     double *time_s;         /* frames entries: capture clock times (s) */
     double *brightness;     /* frames entries: mean gray level (NaN for a lost frame) */
     capture_timing timing;  /* timing.dropped points into this struct's own array */
-    long *duplicates;       /* frames identical to their predecessor */
+    long *duplicates;       /* frames repeating their predecessor: identical, or the same picture
+                               re-encoded (near-duplicates); ascending */
     size_t n_duplicates;
+    size_t n_near_duplicates; /* of them, those not identical */
+    double change_threshold;  /* gray levels (8-bit): a cell change above it is a new picture */
+    int stored_times;         /* >= 2: every picture of the moving part is stored this many
+                                 times (the real rate is capture_fps / stored_times); 0: no
+                                 such pattern */
     long *lost;             /* frames that could not be decoded */
     size_t n_lost;
     capture_flicker flicker;

@@ -37,6 +37,10 @@ struct capture_source {
     AVPacket *pkt;
     AVFrame *frm;
     struct SwsContext *sws;
+    /* display rotation (info.rotation_deg): the picture is copied here at its stored size,
+     * then turned into the caller's frame */
+    uint8_t *rot_buf;
+    size_t rot_stride;
     int src_depth;      /* significant bits of the decoded luma */
     int draining;       /* the demuxer is exhausted; the decoder is being drained */
     int at_eof;

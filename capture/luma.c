@@ -2,6 +2,7 @@
  * copied as it is (no colour conversion, no range change: the tracker thresholds the
  * sensor's own values); 16-bit luma stays 16-bit unless 8-bit is asked for. RGB, paletted,
  * packed-YUV and Bayer sources go through libswscale to gray (BT.601 weights). */
+#include <stdlib.h>
 #include <string.h>
 
 #include <libavutil/avconfig.h>
@@ -58,13 +59,13 @@ int capture_luma_setup(capture_source *s, enum AVPixelFormat fmt, icv_err *err)
     return 0;
 }
 
-int capture_luma_copy(capture_source *s, const AVFrame *src, capture_frame *f, icv_err *err)
+/* The stored picture into (data, stride), at its stored size w x h. */
+static int copy_stored(capture_source *s, const AVFrame *src, uint8_t *data, size_t stride, int w, int h,
+                       icv_err *err)
 {
-    if (src->width != s->info.width || src->height != s->info.height)
-        return icv_err_set(err, ICV_EFORMAT, "%s: frame %ld is %dx%d, the video is %dx%d", s->info.path, f->index,
-                           src->width, src->height, s->info.width, s->info.height);
     const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(src->format);
-    int w = s->info.width, h = s->info.height;
+    capture_frame tmp = {.data = data, .stride = stride};
+    capture_frame *f = &tmp;
     if (s->info.bytes_per_sample != 3 && d && y_plane_direct(d) &&
         (d->comp[0].depth > 8 ? 2 : 1) == s->info.bytes_per_sample) {
         size_t row = (size_t)w * (size_t)s->info.bytes_per_sample;
@@ -95,4 +96,47 @@ int capture_luma_copy(capture_source *s, const AVFrame *src, capture_frame *f, i
     int dl[4] = {(int)f->stride, 0, 0, 0};
     sws_scale(s->sws, (const uint8_t *const *)src->data, src->linesize, 0, h, dp, dl);
     return 0;
+}
+
+/* Turns a w x h picture of bps-byte samples clockwise by deg (90, 180, 270) into f. */
+static void turn(const uint8_t *in, size_t in_stride, int w, int h, int bps, int deg, capture_frame *f)
+{
+    for (int y = 0; y < f->height; y++) {
+        uint8_t *out = (uint8_t *)f->data + (size_t)y * f->stride;
+        for (int x = 0; x < f->width; x++) {
+            int sx, sy;
+            if (deg == 90) { /* the stored left column becomes the top row */
+                sx = y;
+                sy = h - 1 - x;
+            } else if (deg == 180) {
+                sx = w - 1 - x;
+                sy = h - 1 - y;
+            } else {
+                sx = w - 1 - y;
+                sy = x;
+            }
+            memcpy(out + (size_t)x * (size_t)bps, in + (size_t)sy * in_stride + (size_t)sx * (size_t)bps, (size_t)bps);
+        }
+    }
+}
+
+int capture_luma_copy(capture_source *s, const AVFrame *src, capture_frame *f, icv_err *err)
+{
+    int quarter = s->info.rotation_deg == 90 || s->info.rotation_deg == 270;
+    int w = quarter ? s->info.height : s->info.width, h = quarter ? s->info.width : s->info.height;
+    if (src->width != w || src->height != h)
+        return icv_err_set(err, ICV_EFORMAT, "%s: frame %ld is %dx%d, the video is %dx%d", s->info.path, f->index,
+                           src->width, src->height, w, h);
+    if (!s->info.rotation_deg)
+        return copy_stored(s, src, f->data, f->stride, w, h, err);
+    if (!s->rot_buf) { /* once per source: the per-frame path does not allocate */
+        s->rot_stride = (size_t)w * (size_t)s->info.bytes_per_sample;
+        s->rot_buf = malloc(s->rot_stride * (size_t)h);
+        if (!s->rot_buf)
+            return icv_err_set(err, ICV_ENOMEM, "%s: out of memory for a %dx%d picture", s->info.path, w, h);
+    }
+    int rc = copy_stored(s, src, s->rot_buf, s->rot_stride, w, h, err);
+    if (!rc)
+        turn(s->rot_buf, s->rot_stride, w, h, s->info.bytes_per_sample, s->info.rotation_deg, f);
+    return rc;
 }

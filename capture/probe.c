@@ -20,6 +20,29 @@ void capture_probe_free(capture_probe *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The near-duplicates joined to the exact ones (ascending, once each). */
+static void merge_near_duplicates(capture_probe *p, const double *chg_max, const double *chg_tail, long n, long *near)
+{
+    size_t nn = capture_near_duplicates(chg_max, chg_tail, n, near, &p->change_threshold, &p->stored_times);
+    long *all = malloc(sizeof *all * (p->n_duplicates + nn + 1));
+    if (!all)
+        return;
+    size_t a = 0, b = 0, k = 0, added = 0;
+    while (a < p->n_duplicates || b < nn) {
+        long x = b >= nn || (a < p->n_duplicates && p->duplicates[a] <= near[b]) ? p->duplicates[a] : near[b];
+        int from_exact = a < p->n_duplicates && p->duplicates[a] == x;
+        if (from_exact)
+            a++;
+        while (b < nn && near[b] == x)
+            b++, added += !from_exact;
+        all[k++] = x;
+    }
+    memcpy(p->duplicates, all, k * sizeof *all);
+    p->n_duplicates = k;
+    p->n_near_duplicates = added;
+    free(all);
+}
+
 int capture_probe_run(const char *path, const capture_options *opt, capture_probe *p, icv_err *err)
 {
     memset(p, 0, sizeof *p);
@@ -43,8 +66,21 @@ int capture_probe_run(const char *path, const capture_options *opt, capture_prob
         goto fail;
     }
     p->timing.dropped = dropped;
-    if ((rc = capture_frame_alloc(&f, &p->info, err)) || (rc = capture_dup_init(&dup, &p->info, err)))
+    double *chg_max = malloc(sizeof *chg_max * (size_t)(n + 1)), *chg_tail = malloc(sizeof *chg_tail * (size_t)(n + 1));
+    long *near = malloc(sizeof *near * (size_t)(n + 1));
+    capture_change_meter meter = {0};
+    if (!chg_max || !chg_tail || !near) {
+        free(chg_max), free(chg_tail), free(near);
+        rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
         goto fail;
+    }
+    if ((rc = capture_frame_alloc(&f, &p->info, err)) || (rc = capture_dup_init(&dup, &p->info, err)) ||
+        (rc = capture_change_init(&meter, &p->info, err))) {
+        free(chg_max), free(chg_tail), free(near);
+        goto fail;
+    }
+    for (long i = 0; i < n; i++)
+        chg_max[i] = chg_tail[i] = NAN;
     for (long i = 0; i < n; i++) {
         p->pts_s[i] = capture_source_pts(src)[i];
         p->time_s[i] = capture_source_time(src, i);
@@ -54,9 +90,12 @@ int capture_probe_run(const char *path, const capture_options *opt, capture_prob
     icv_progress_begin(&bar, "probe", n);
     long last = -1;
     while ((rc = capture_source_read(src, &f, err)) == 0) {
-        if (f.index != last + 1)
-            capture_dup_reset(&dup); /* a lost frame between: not a duplicate */
+        if (f.index != last + 1) { /* a lost frame between: not a duplicate */
+            capture_dup_reset(&dup);
+            capture_change_reset(&meter);
+        }
         p->brightness[f.index] = capture_frame_mean(&f);
+        capture_change_measure(&meter, &f, &chg_max[f.index], &chg_tail[f.index]);
         if (capture_dup_check(&dup, &f))
             p->duplicates[p->n_duplicates++] = f.index;
         p->frames_decoded++;
@@ -64,6 +103,10 @@ int capture_probe_run(const char *path, const capture_options *opt, capture_prob
         icv_progress_update(&bar, f.index + 1);
     }
     icv_progress_end(&bar);
+    if (rc >= 0)
+        merge_near_duplicates(p, chg_max, chg_tail, n, near);
+    free(chg_max), free(chg_tail), free(near);
+    capture_change_free(&meter);
     if (rc < 0)
         goto fail;
     rc = 0;
@@ -167,6 +210,11 @@ void capture_probe_print(const capture_probe *p, FILE *out)
     fprintf(out, "file      %s\n", in->path);
     fprintf(out, "codec     %s (%s), %dx%d, %d-bit luma%s\n", in->codec, in->container, in->width, in->height,
             in->bits, in->luma_direct ? " (Y plane as is)" : " (converted to gray)");
+    if (in->rotation_deg)
+        fprintf(out, "rotation  the clip's rotation tag turns each picture %d degrees clockwise: %dx%d as stored, "
+                     "%dx%d as tracked\n",
+                in->rotation_deg, in->rotation_deg == 180 ? in->width : in->height,
+                in->rotation_deg == 180 ? in->height : in->width, in->width, in->height);
     fprintf(out, "frames    %ld (%ld decoded)", in->frames, p->frames_decoded);
     if (in->container_frames && in->container_frames != in->frames)
         fprintf(out, "; the container's header says %ld", in->container_frames);
@@ -179,6 +227,13 @@ void capture_probe_print(const capture_probe *p, FILE *out)
             p->timing.min_dt_s * 1e3, p->timing.max_dt_s * 1e3);
     format_ranges(p->duplicates, p->n_duplicates, list, sizeof list);
     fprintf(out, "duplicates %zu%s%s\n", p->n_duplicates, p->n_duplicates ? ": frames " : "", list);
+    if (p->n_near_duplicates)
+        fprintf(out, "          %zu of them repeat the previous picture re-encoded (no cell changes by more than "
+                     "%.2g gray levels, the clip's own noise)\n",
+                p->n_near_duplicates, p->change_threshold);
+    if (p->stored_times >= 2)
+        fprintf(out, "          every picture is stored %d times: the real rate is %.6g pictures/s, not %.6g\n",
+                p->stored_times, in->capture_fps / p->stored_times, in->capture_fps);
     format_ranges(p->timing.dropped, p->timing.n_dropped, list, sizeof list);
     fprintf(out, "dropped   %ld frame(s) missing in %zu gap(s)%s%s\n", p->timing.missing, p->timing.n_dropped,
             p->timing.n_dropped ? " before frames " : "", list);

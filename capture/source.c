@@ -93,6 +93,7 @@ void capture_source_close(capture_source *s)
     free(s->lost_flag);
     icv_paths_free(s->paths, s->n_paths);
     av_free(s->filebuf);
+    free(s->rot_buf);
     free(s);
 }
 

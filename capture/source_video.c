@@ -3,8 +3,11 @@
  * count, the timestamps for the forensics, and the keyframe a seek must start from.
  * Seeking decodes from that keyframe and drops frames until the one asked for, matched by
  * its presentation time, so it returns exactly the frame sequential decoding gives. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <libavutil/display.h>
 
 #include "capture/capture_internal.h"
 
@@ -284,6 +287,43 @@ static int build_index(capture_source *s, icv_err *err)
     return rewind_input(s, err);
 }
 
+/* The stream's display matrix (a phone's rotate tag) as FFmpeg's player reads it: the
+ * picture is turned clockwise by -(the matrix's counter-clockwise angle). A mirrored or
+ * non-right-angle matrix is refused: turning it some other way would track a picture
+ * nobody saw. */
+static int display_rotation(capture_source *s, AVStream *st, icv_err *err)
+{
+    s->info.rotation_deg = 0;
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+    const AVPacketSideData *sd = av_packet_side_data_get(st->codecpar->coded_side_data,
+                                                         st->codecpar->nb_coded_side_data, AV_PKT_DATA_DISPLAYMATRIX);
+    const int32_t *m = sd && sd->size >= 9 * sizeof(int32_t) ? (const int32_t *)sd->data : NULL;
+#else
+    size_t size = 0;
+    const int32_t *m = (const int32_t *)av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, &size);
+    if (size < 9 * sizeof(int32_t))
+        m = NULL;
+#endif
+    if (!m)
+        return 0;
+    double ccw = av_display_rotation_get(m);
+    if (isnan(ccw))
+        return icv_err_set(err, ICV_EFORMAT, "%s: the display matrix (rotation tag) is degenerate: it cannot be applied",
+                           s->info.path);
+    double cw = -round(ccw);
+    cw -= 360 * floor(cw / 360 + 0.9 / 360);
+    /* the determinant of the 2x2 part: negative for a mirrored picture */
+    double det = (double)m[0] * m[4] - (double)m[1] * m[3];
+    int deg = (int)lround(cw) % 360;
+    if (det < 0 || fabs(cw - deg) > 1 || deg % 90)
+        return icv_err_set(err, ICV_EFORMAT,
+                           "%s: the display matrix turns the picture by %.1f degrees%s: only 0, 90, 180 and 270 "
+                           "degrees without mirroring can be applied (re-encode the clip upright)",
+                           s->info.path, cw, det < 0 ? " and mirrors it" : "");
+    s->info.rotation_deg = deg;
+    return 0;
+}
+
 int capture_video_open(capture_source *s, icv_err *err)
 {
     const char *path = s->info.path;
@@ -341,6 +381,12 @@ int capture_video_open(capture_source *s, icv_err *err)
         return icv_err_set(err, ICV_EFORMAT, "%s: the video stream has no frame size or pixel format", path);
     s->info.width = par->width;
     s->info.height = par->height;
+    if ((rc = display_rotation(s, st, err)))
+        return rc;
+    if (s->info.rotation_deg == 90 || s->info.rotation_deg == 270) {
+        s->info.width = par->height;
+        s->info.height = par->width;
+    }
     if ((rc = capture_luma_setup(s, s->dec->pix_fmt, err)))
         return rc;
     capture_rate_resolve(s, s->fmt->metadata, st->metadata);

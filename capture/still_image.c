@@ -54,6 +54,50 @@ static int to_packed(const AVFrame *fr, enum AVPixelFormat fmt, int channels, un
     return rc;
 }
 
+/* A JPEG's EXIF orientation (FFmpeg's decoder puts the tag in the frame's metadata) as
+ * the clockwise turn a viewer applies: 1 none, 3 180, 6 90, 8 270. The mirrored ones
+ * (2, 4, 5, 7) are refused: no camera writes them, and turning alone would be wrong. */
+static int exif_turn(const AVFrame *fr, const char *path, int *cw, icv_err *err)
+{
+    const AVDictionaryEntry *e = av_dict_get(fr->metadata, "Orientation", NULL, 0);
+    *cw = 0;
+    if (!e)
+        return 0;
+    int o = atoi(e->value);
+    switch (o) {
+    case 0:
+    case 1: return 0;
+    case 3: *cw = 180; return 0;
+    case 6: *cw = 90; return 0;
+    case 8: *cw = 270; return 0;
+    default:
+        return icv_err_set(err, ICV_EFORMAT,
+                           "%s: EXIF orientation %d mirrors the picture: only turns (orientations 1, 3, 6, 8) can be "
+                           "applied (save the image upright)",
+                           path, o);
+    }
+}
+
+/* Packed pixels turned clockwise by deg (90, 180, 270), in place of the originals. */
+static int turn_packed(unsigned char **px, int *w, int *h, int channels, int deg, const char *path, icv_err *err)
+{
+    int W = *w, H = *h, ow = deg == 180 ? W : H, oh = deg == 180 ? H : W;
+    unsigned char *out = malloc((size_t)W * H * channels);
+    if (!out)
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory for %dx%d pixels", path, W, H);
+    for (int y = 0; y < oh; y++)
+        for (int x = 0; x < ow; x++) {
+            int sx = deg == 90 ? y : deg == 180 ? W - 1 - x : W - 1 - y;
+            int sy = deg == 90 ? H - 1 - x : deg == 180 ? H - 1 - y : x;
+            memcpy(out + ((size_t)y * ow + x) * channels, *px + ((size_t)sy * W + sx) * channels, (size_t)channels);
+        }
+    free(*px);
+    *px = out;
+    *w = ow;
+    *h = oh;
+    return 0;
+}
+
 int capture_image_read(const char *path, int channels, unsigned char **pixels, int *width, int *height, icv_err *err)
 {
     *pixels = NULL;
@@ -97,9 +141,16 @@ int capture_image_read(const char *path, int channels, unsigned char **pixels, i
         goto out;
     }
     capture_count_decoded();
+    int turn_cw = 0;
+    if ((rc = exif_turn(fr, path, &turn_cw, err)))
+        goto out;
     if (!(rc = to_packed(fr, channels == 1 ? AV_PIX_FMT_GRAY8 : AV_PIX_FMT_RGB24, channels, pixels, path, err))) {
         *width = fr->width;
         *height = fr->height;
+        if (turn_cw && (rc = turn_packed(pixels, width, height, channels, turn_cw, path, err))) {
+            free(*pixels);
+            *pixels = NULL;
+        }
     }
 out:
     av_frame_free(&fr);

@@ -17,6 +17,12 @@ void icv_log_set_sink(icv_log_sink sink, void *user)
     g_sink_user = user;
 }
 
+void icv_log_get_sink(icv_log_sink *sink, void **user)
+{
+    *sink = g_sink;
+    *user = g_sink_user;
+}
+
 void icv_log(icv_log_level level, const char *fmt, ...)
 {
     if (level > g_level)

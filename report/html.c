@@ -259,15 +259,117 @@ static void row1(FILE *f, const char *q, double v, double sd, const char *model)
     fprintf(f, "</td><td>%s</td></tr>\n", model ? model : "");
 }
 
+/* An impact whose numbers no real collision gives: e above 1, or energy gained,
+ * beyond 2 sigma. Writes why into why (empty when plausible). */
+static int implausible(const analysis_impact *im, char *why, size_t n)
+{
+    why[0] = 0;
+    double se = isfinite(im->sd.e_kinematic) ? im->sd.e_kinematic : 0;
+    double sl = isfinite(im->sd.loss_fraction) ? im->sd.loss_fraction : 0;
+    if (im->e_kinematic - 2 * se > 1)
+        snprintf(why, n, "e = %.3g &plusmn; %.2g is above 1 by more than 2&sigma;", im->e_kinematic, se);
+    else if (im->loss_fraction + 2 * sl < 0)
+        snprintf(why, n, "the energy after (%.4g J) exceeds the energy before (%.4g J) by more than 2&sigma;",
+                 im->energy_post, im->energy_pre);
+    return why[0] != 0;
+}
+
+/* At the top of the summary: what makes the numbers below unsafe to use, each with its
+ * likely cause, and every warning of the run that concerns them. */
+static void checks(FILE *f, const report_inputs *in)
+{
+    const analysis_result *r = in->result;
+    const report_track_info *t = in->track;
+    int bad = 0;
+    char why[256];
+    fputs("<div id=summary-checks>", f);
+    if (t && ((t->has_mono && t->mono.verdict_ok == 0) || (t->has_stereo && t->stereo.verdict_ok == 0))) {
+        fputs("<p class=bad><b>The calibration's verdict is &ldquo;not usable&rdquo;</b> (see Calibration): every "
+              "length, speed and energy below is scaled by it.</p>\n",
+              f);
+        bad++;
+    }
+    if (r && r->g_estimated) {
+        double g = icv_v3_norm(r->g), off = g / 9.81 - 1;
+        if (fabs(off) > 0.02) {
+            fprintf(f,
+                    "<p class=bad><b>Free flight falls at |g| = %.3f m/s&sup2;, %+.1f%% from 9.81</b>: the capture "
+                    "rate (a slow-motion clip tagged at its playback rate), the scale or the sync is off, and "
+                    "every speed below is off with it.</p>\n",
+                    g, 100 * off);
+            bad++;
+        }
+    }
+    for (int i = 0; r && i < r->n_impacts; i++)
+        if (implausible(&r->impacts[i], why, sizeof why)) {
+            fprintf(f,
+                    "<p class=bad><b>Impact %d is physically implausible</b>: %s. Likely causes: the surface (its "
+                    "line or plane), the scale, duplicated or mistimed frames, or a fit window holding contact. The "
+                    "model's fit to it is not shown.</p>\n",
+                    i + 1, why);
+            bad++;
+        }
+    if (in->n_warnings > 0) {
+        fprintf(f, "<p>%d warning%s of this run (also listed under Warnings):</p><ul class=summary-warnings>\n",
+                in->n_warnings, in->n_warnings == 1 ? "" : "s");
+        for (int i = 0; i < in->n_warnings; i++) {
+            fputs("<li>", f);
+            icv_fput_html(f, in->warnings[i]);
+            fputs("</li>\n", f);
+        }
+        fputs("</ul>\n", f);
+    } else if (!bad)
+        fputs("<p class=ok>No warning: the calibration, |g| and every impact passed their checks.</p>\n", f);
+    fputs("</div>\n", f);
+}
+
+/* One camera: where the metres come from, with its sigma where the run measured one. */
+static void scale_source(FILE *f, const report_inputs *in)
+{
+    const icv_experiment *e = in->exp;
+    if (e->n_cameras != 1)
+        return;
+    const report_track_info *t = in->track;
+    switch (e->scale_kind) {
+    case ICV_SCALE_BOARD:
+        fputs("<p id=scale-source>Scale: the board held in the plane of motion (motion_plane.images).</p>\n", f);
+        break;
+    case ICV_SCALE_POINTS:
+        fprintf(f,
+                "<p id=scale-source>Scale: a known length in the plane of motion, %.4g m between two pixels "
+                "(motion_plane.scale.points_px); its uncertainty is not given, so it is not in the &sigma;s "
+                "below. A ruler in front of or behind the plane of motion scales every length by the ratio of "
+                "the distances.</p>\n",
+                e->scale_distance);
+        break;
+    case ICV_SCALE_GRAVITY:
+        if (t && isfinite(t->gravity_scale))
+            fprintf(f,
+                    "<p id=scale-source>Scale: from gravity (the free flight falls at 9.81 m/s&sup2;): factor "
+                    "%.5g &plusmn; %.2g (1&sigma;, %.2g%%). |g| below is then 9.81 by construction, not a "
+                    "check.</p>\n",
+                    t->gravity_scale, t->gravity_scale_sd, 100 * t->gravity_scale_sd / t->gravity_scale);
+        else
+            fputs("<p id=scale-source>Scale: from gravity (the free flight falls at 9.81 m/s&sup2;); |g| below "
+                  "is then 9.81 by construction, not a check.</p>\n",
+                  f);
+        break;
+    default:
+        fputs("<p id=scale-source>Scale: from the calibration file.</p>\n", f);
+    }
+}
+
 static void summary(FILE *f, const report_inputs *in)
 {
     fputs("<section id=summary><h2>Measured quantities and the model</h2>\n", f);
+    checks(f, in);
     const analysis_result *r = in->result;
     if (!r) {
         note(f, "No analysis result was given: nothing was measured.");
         fputs("</section>\n", f);
         return;
     }
+    scale_source(f, in);
     fprintf(f, "<p>Gravity used: [%.4g, %.4g, %.4g] m/s&sup2; (surface frame, %s). %d impact%s found.</p>\n", r->g.x,
             r->g.y, r->g.z, r->g_estimated ? "estimated from free flight" : "as given", r->n_impacts,
             r->n_impacts == 1 ? "" : "s");
@@ -276,26 +378,27 @@ static void summary(FILE *f, const report_inputs *in)
         fprintf(f, "<h3>Impact %d at t = %.5f s</h3>\n<table class=summary id=summary-impact-%d>"
                    "<tr><th>quantity (surface frame)</th><th>measured</th><th>&plusmn;1&sigma;</th><th>model (%s)</th></tr>\n",
                 i + 1, im->t, i, icv_restitution_name(im->model.law));
-        char m1[96];
+        char m1[96], why[256];
+        int show_model = im->model.done && !implausible(im, why, sizeof why);
         row1(f, "impact instant t (s)", im->t, im->t_sd, NULL);
         snprintf(m1, sizeof m1, "e_n = %.4g%s", im->model.e_n, im->model.e_n_fitted ? " (fitted)" : " (given)");
         row1(f, "restitution e (Newton's ratio at the contact)", im->e_kinematic, im->sd.e_kinematic,
-             im->model.done ? m1 : NULL);
+             show_model ? m1 : NULL);
         if (im->model.mu_fitted && !im->model.mu_identifiable)
             snprintf(m1, sizeof m1, "&mu; &ge; %.3g (sticking: lower bound)", im->model.mu_lower_bound);
         else
             snprintf(m1, sizeof m1, "&mu; = %.4g%s", im->model.mu, im->model.mu_fitted ? " (fitted)" : " (given)");
         row1(f, "impulse ratio |J<sub>xz</sub>| / J<sub>y</sub>", im->impulse_ratio, im->sd.impulse_ratio,
-             im->model.done ? m1 : NULL);
+             show_model ? m1 : NULL);
         snprintf(m1, sizeof m1, "%.4g", im->model.loss_fraction);
-        row1(f, "energy loss fraction", im->loss_fraction, im->sd.loss_fraction, im->model.done ? m1 : NULL);
+        row1(f, "energy loss fraction", im->loss_fraction, im->sd.loss_fraction, show_model ? m1 : NULL);
         row1(f, "kinetic energy before (J)", im->energy_pre, NAN, NULL);
         row1(f, "kinetic energy after (J)", im->energy_post, NAN, NULL);
         icv_vec3 nan3 = icv_v3(NAN, NAN, NAN);
         row3(f, "v before (m/s)", im->pre.v, im->pre.v_sd, 0, nan3, 1, "%.4g");
-        row3(f, "v after (m/s)", im->post.v, im->post.v_sd, im->model.done, im->model.v, 1, "%.4g");
+        row3(f, "v after (m/s)", im->post.v, im->post.v_sd, show_model, im->model.v, 1, "%.4g");
         row3(f, "&omega; before (rad/s)", im->pre.omega, im->pre.omega_sd, 0, nan3, 1, "%.4g");
-        row3(f, "&omega; after (rad/s)", im->post.omega, im->post.omega_sd, im->model.done, im->model.omega, 1, "%.4g");
+        row3(f, "&omega; after (rad/s)", im->post.omega, im->post.omega_sd, show_model, im->model.omega, 1, "%.4g");
         row3(f, "euler213 before (deg)", im->pre.euler213, nan3, 0, nan3, 180 / M_PI, "%.2f");
         row3(f, "euler213 after (deg)", im->post.euler213, nan3, 0, nan3, 180 / M_PI, "%.2f");
         row3(f, "contact velocity before (m/s)", im->pre.contact_velocity, nan3, 0, nan3, 1, "%.4g");
@@ -303,7 +406,7 @@ static void summary(FILE *f, const report_inputs *in)
         row3(f, "contact point (mm)", im->contact_point, nan3, 0, nan3, 1e3, "%.2f");
         row3(f, "impulse J (N s)", im->impulse, nan3, 0, nan3, 1, "%.4g");
         fprintf(f, "<tr><td>impact case</td><td></td><td></td><td>%s</td></tr>\n",
-                im->model.done ? im->model.case_label : "&ndash;");
+                show_model ? im->model.case_label : "&ndash;");
         fprintf(f, "<tr><td>fit windows (frames)</td><td>%d before, %d after</td><td></td><td></td></tr>\n",
                 im->pre.n_frames, im->post.n_frames);
         fputs("</table>\n", f);
@@ -753,7 +856,11 @@ static void warnings(FILE *f, const report_inputs *in)
             fputs("</li>\n", f);
             n++;
         }
-        if (!im->spin_observable) {
+        if (!im->spin_observable && in->exp->n_markers == 1) {
+            fprintf(f, "<li>impact %d: the body has one marker: its spin is not measured (&omega; is 0 here and the "
+                       "energies count translation only).</li>\n", i + 1);
+            n++;
+        } else if (!im->spin_observable) {
             fprintf(f, "<li>impact %d: the markers are collinear: the spin about the body's line is not measured "
                        "(0 in &omega; and left out of the energies).</li>\n", i + 1);
             n++;
@@ -801,10 +908,16 @@ int report_write(const report_inputs *in, const char *path, icv_err *err)
     icv_fput_html(f, in->exp->name);
     fprintf(f, "</title><style>%s</style></head><body>\n<h1>impactcv report: ", css);
     icv_fput_html(f, in->exp->name);
-    fputs("</h1>\n<p>Surface frame: origin at the board's first inner corner, y the surface normal (up), z = x &times; "
-          "y. Times on the reference camera's clock. Files keep SI units; this page shows millimetres and degrees "
-          "where labelled.</p>\n",
-          f);
+    /* the origin as the surface was given (contract: frames) */
+    const char *origin = in->exp->surface_kind == ICV_SURFACE_IMAGES ? "origin at the board's first inner corner, "
+                         : in->exp->surface_kind == ICV_SURFACE_PLANE ? "origin at the given plane point, "
+                         : in->exp->surface_kind == ICV_SURFACE_LINE_PX
+                             ? "origin at the first surface.line_px point, x along that line, "
+                             : "";
+    fprintf(f,
+            "</h1>\n<p>Surface frame: %sy the surface normal (up), z = x &times; y. Times on the reference "
+            "camera's clock. Files keep SI units; this page shows millimetres and degrees where labelled.</p>\n",
+            origin);
     summary(f, in);
     overlays(f, in);
     plots(&pg, in);
@@ -902,7 +1015,8 @@ int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err)
     report_overlay *ov = NULL;
     unsigned char **pngs = NULL;
     const char **warns = NULL;
-    int nrows = 0, n_ov = 0, rc, have_ti = 0;
+    char **stage_warns = NULL;
+    int nrows = 0, n_ov = 0, rc, have_ti = 0, n_stage_warns = 0;
     analysis_tracks tr;
     memset(&tr, 0, sizeof tr);
     int have_tracks = 0;
@@ -933,15 +1047,32 @@ int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err)
             in.calib_cameras = &ti->mono;
             in.n_calib_cameras = 1;
         }
-        if (ti->n_warnings > 0 && !(warns = malloc(sizeof *warns * (size_t)ti->n_warnings))) {
-            rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
-            goto out;
-        }
-        for (int i = 0; i < ti->n_warnings; i++)
-            warns[i] = ti->warnings[i];
-        in.warnings = warns;
-        in.n_warnings = ti->n_warnings;
     }
+    /* every stage's warnings (kept by run: stage_warnings.c), then the track stage's
+     * sidecar's that the log did not carry (a folder made by `impactcv track` alone) */
+    if ((rc = report_stage_warnings_read(dir, &stage_warns, &n_stage_warns, err)))
+        goto out;
+    int n_ti = have_ti ? ti->n_warnings : 0;
+    if (!(warns = malloc(sizeof *warns * (size_t)(n_stage_warns + n_ti + 1)))) {
+        rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
+        goto out;
+    }
+    int nw = 0;
+    for (int i = 0; i < n_stage_warns; i++)
+        warns[nw++] = stage_warns[i];
+    for (int i = 0; i < n_ti; i++) {
+        int seen = 0;
+        size_t lt = strlen(ti->warnings[i]);
+        for (int k = 0; k < n_stage_warns && !seen; k++) { /* the log's line may carry a file prefix */
+            size_t ls = strlen(stage_warns[k]);
+            seen = !strncmp(stage_warns[k], "track: ", 7) && ls >= lt + 7 &&
+                   !strcmp(stage_warns[k] + ls - lt, ti->warnings[i]);
+        }
+        if (!seen)
+            warns[nw++] = ti->warnings[i];
+    }
+    in.warnings = warns;
+    in.n_warnings = nw;
     if ((rc = overlays_read(dir, &ov, &pngs, &n_ov, err)))
         goto out;
     in.overlays = ov;
@@ -958,6 +1089,9 @@ out:
     free(pngs);
     free(ov);
     free(warns);
+    for (int i = 0; i < n_stage_warns; i++)
+        free(stage_warns[i]);
+    free(stage_warns);
     free(rows);
     free(res);
     free(ti);

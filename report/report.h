@@ -166,6 +166,9 @@ typedef struct {
     calib_stereo stereo;
     int n_warnings;
     char (*warnings)[600];                   /* the track stage's warnings */
+    double gravity_scale, gravity_scale_sd;  /* one camera, scale: gravity: the factor applied
+                                                to the plane's metres and its 1-sigma (NaN:
+                                                not that scale) */
 } report_track_info;
 
 /* Reads DIR/track_info.json; free with report_track_info_free. */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/report_internal.h"
 #include "report/run_cache.h"
 #include "track/track_pipeline.h"
 
@@ -426,7 +427,22 @@ static int run_stages(run_ctx *c, int from, int *up_to_date, icv_err *err)
             double t0 = icv_now();
             icv_debug("run: %s", report_stage_name(s));
             if (!(rc = report_cache_list(c->work, &before, &n_before, err))) {
-                if (!(rc = stage_run[s](c, err)))
+                /* the stage's warnings are kept for the report (its own included: none) */
+                report_stage_warnings *w = s < REPORT_STAGE_REPORT ? malloc(sizeof *w) : NULL;
+                if (w)
+                    report_stage_warnings_begin(w);
+                if (s < REPORT_STAGE_REPORT && !w)
+                    rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+                else
+                    rc = stage_run[s](c, err);
+                if (w) {
+                    icv_err e2 = {0};
+                    int rw = report_stage_warnings_end(w, c->work, report_stage_name(s), &e2);
+                    free(w);
+                    if (!rc && rw)
+                        rc = icv_err_set(err, e2.code, "%s", e2.msg);
+                }
+                if (!rc)
                     rc = report_cache_record_new(c->work, before, n_before, now, err);
                 icv_paths_free(before, n_before);
             }

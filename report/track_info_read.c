@@ -230,6 +230,9 @@ int report_track_info_read(const char *path, report_track_info *ti, icv_err *err
         ti->has_mono = 1;
         rc = camera_quality(mono, &ti->mono);
     }
+    json_t *gs = json_object_get(root, "scale_from_gravity");
+    ti->gravity_scale = json_is_object(gs) ? num(gs, "factor") : NAN;
+    ti->gravity_scale_sd = json_is_object(gs) ? num(gs, "factor_sd") : NAN;
     json_t *w = json_object_get(root, "warnings"), *e;
     size_t i;
     if (!rc && json_array_size(w) > 0 && !(ti->warnings = calloc(json_array_size(w), sizeof *ti->warnings)))

@@ -26,6 +26,7 @@ struct track_identity {
     int started;
     /* search state */
     const icv_vec3 *X;
+    const icv_vec3 *Xm; /* NULL, or point p as marker j at Xm[p * n + j] (one camera) */
     int np;
     int gated;
     icv_vec3 pred[ICV_MAX_MARKERS];
@@ -64,6 +65,10 @@ track_identity *track_identity_alloc(int n_markers, const icv_vec3 *markers, dou
 
 void track_identity_free(track_identity *id) { free(id); }
 
+/* Point p's position if it is marker j: in one-camera mode its ray meets the plane of
+ * that marker's body z, so the position depends on the marker. */
+static icv_vec3 pos(const track_identity *id, int p, int j) { return id->Xm ? id->Xm[p * id->n + j] : id->X[p]; }
+
 /* The tie-break at first sight: points higher along the surface y go to markers with a
  * larger body y (x, z weakly), so the labelling of a symmetric template is stated. */
 static double tie_score(const track_identity *id, const int *sel)
@@ -72,7 +77,7 @@ static double tie_score(const track_identity *id, const int *sel)
     for (int j = 0; j < id->n; j++) {
         if (sel[j] < 0)
             continue;
-        icv_vec3 x = id->X[sel[j]], m = id->M[j];
+        icv_vec3 x = pos(id, sel[j], j), m = id->M[j];
         s += x.y * m.y + 1e-3 * x.x * m.x + 1e-6 * x.z * m.z;
     }
     return s;
@@ -109,7 +114,7 @@ static void search(track_identity *id, int j, int count, double cost)
             for (int k = 0; k < j && ok; k++) {
                 if (id->cur[k] < 0)
                     continue;
-                double d = icv_v3_norm(icv_v3_sub(id->X[p], id->X[id->cur[k]]));
+                double d = icv_v3_norm(icv_v3_sub(pos(id, p, j), pos(id, id->cur[k], k)));
                 double e = d - id->D[j][k], tol = id->tol_m + id->tol_rel * id->D[j][k];
                 if (id->gated && fabs(e) > tol)
                     ok = 0;
@@ -120,7 +125,7 @@ static void search(track_identity *id, int j, int count, double cost)
             if (id->gated && id->has_pred[j]) {
                 double s = 0.01; /* m: a marker's position error from constant velocity over
                                     a frame through an impact (2 m/s change at 240 fps) */
-                double dp = icv_v3_norm(icv_v3_sub(id->X[p], id->pred[j]));
+                double dp = icv_v3_norm(icv_v3_sub(pos(id, p, j), id->pred[j]));
                 c += (dp / s) * (dp / s);
             }
             id->used[p] = 1;
@@ -132,9 +137,10 @@ static void search(track_identity *id, int j, int count, double cost)
     }
 }
 
-static void run_search(track_identity *id, const icv_vec3 *X, int n, int gated)
+static void run_search(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, int gated)
 {
     id->X = X;
+    id->Xm = Xm;
     id->np = n < ID_MAX_POINTS ? n : ID_MAX_POINTS;
     id->gated = gated;
     id->best_count = -1;
@@ -147,7 +153,7 @@ static void run_search(track_identity *id, const icv_vec3 *X, int n, int gated)
     search(id, 0, 0, 0.0);
 }
 
-int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t, int *label)
+static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t, int *label)
 {
     for (int i = 0; i < n; i++)
         label[i] = -1;
@@ -170,7 +176,7 @@ int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t,
             }
         }
     }
-    run_search(id, X, n, 1);
+    run_search(id, X, Xm, n, 1);
     /* a single point with no prediction cannot be told apart by distances: leave it
        (unless it is the one point of a one-marker body: a ball) */
     int count = 0;
@@ -181,7 +187,7 @@ int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t,
         while (id->best[j] < 0)
             j++;
         int alone = id->n == 1 && n == 1;
-        if (id->has_pred[j] ? icv_v3_norm(icv_v3_sub(X[id->best[j]], id->pred[j])) > 0.03 : !alone)
+        if (id->has_pred[j] ? icv_v3_norm(icv_v3_sub(pos(id, id->best[j], j), id->pred[j])) > 0.03 : !alone)
             return 0;
     }
     if (count == 0)
@@ -205,7 +211,7 @@ int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t,
         label[p] = j;
         id->last[j][1] = id->last[j][0];
         id->t_last[j][1] = id->t_last[j][0];
-        id->last[j][0] = X[p];
+        id->last[j][0] = pos(id, p, j);
         id->t_last[j][0] = t;
         if (id->have[j] < 2)
             id->have[j]++;
@@ -213,12 +219,22 @@ int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t,
     return count;
 }
 
-double track_identity_fit(const track_identity *cid, const icv_vec3 *X, int n, int *label)
+int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t, int *label)
+{
+    return label_points(id, X, NULL, n, t, label);
+}
+
+int track_identity_label_per_marker(track_identity *id, const icv_vec3 *Xm, int n, double t, int *label)
+{
+    return label_points(id, NULL, Xm, n, t, label);
+}
+
+static double fit_points(const track_identity *cid, const icv_vec3 *X, const icv_vec3 *Xm, int n, int *label)
 {
     track_identity id = *cid; /* search state is scratch: work on a copy */
     for (int j = 0; j < id.n; j++)
         id.has_pred[j] = 0;
-    run_search(&id, X, n, 0);
+    run_search(&id, X, Xm, n, 0);
     for (int i = 0; i < n; i++)
         label[i] = -1;
     double ss = 0;
@@ -230,12 +246,22 @@ double track_identity_fit(const track_identity *cid, const icv_vec3 *X, int n, i
         for (int k = 0; k < j; k++) {
             if (id.best[k] < 0)
                 continue;
-            double e = icv_v3_norm(icv_v3_sub(X[id.best[j]], X[id.best[k]])) - id.D[j][k];
+            double e = icv_v3_norm(icv_v3_sub(pos(&id, id.best[j], j), pos(&id, id.best[k], k))) - id.D[j][k];
             ss += e * e;
             np++;
         }
     }
     return np ? sqrt(ss / np) : 0.0;
+}
+
+double track_identity_fit(const track_identity *id, const icv_vec3 *X, int n, int *label)
+{
+    return fit_points(id, X, NULL, n, label);
+}
+
+double track_identity_fit_per_marker(const track_identity *id, const icv_vec3 *Xm, int n, int *label)
+{
+    return fit_points(id, NULL, Xm, n, label);
 }
 
 int track_template_pair(double *d, long n, double D, double tol, double *dist)
@@ -265,4 +291,78 @@ int track_template_pair(double *d, long n, double D, double tol, double *dist)
         return 1;
     }
     return 0;
+}
+
+int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const int *n, long F,
+                         int stride, track_template_result *pairs, icv_err *err)
+{
+    int nm = id->n, npair = nm * (nm - 1) / 2;
+    double *dist = malloc(sizeof *dist * (size_t)(F * npair + 1));
+    if (!dist)
+        return icv_err_set(err, ICV_ENOMEM, "template check: out of memory");
+    double box[ID_MAX_ENUM * (ID_MAX_ENUM - 1) / 2][2][3]; /* per pair: the box of its midpoints */
+    for (int j = 0, q = 0; j < nm; j++)
+        for (int k = j + 1; k < nm; k++, q++) {
+            track_template_result *r = &pairs[q];
+            memset(r, 0, sizeof *r);
+            r->j = j;
+            r->k = k;
+            r->D = id->D[j][k];
+            r->tol = id->tol_m + id->tol_rel * r->D;
+            r->measured = NAN;
+        }
+    for (long f = 0; f < F; f++) {
+        int np = n[f] < ID_MAX_POINTS ? n[f] : ID_MAX_POINTS;
+        if (np < 2)
+            continue;
+        track_identity tmp = *id; /* for pos(): the frame's points */
+        tmp.X = X ? X + f * stride : NULL;
+        tmp.Xm = Xm ? Xm + f * stride * nm : NULL;
+        int lab[ID_MAX_POINTS], at[ICV_MAX_MARKERS];
+        fit_points(id, tmp.X, tmp.Xm, np, lab);
+        for (int j = 0; j < nm; j++)
+            at[j] = -1;
+        for (int i = 0; i < np; i++)
+            if (lab[i] >= 0)
+                at[lab[i]] = i;
+        for (int q = 0; q < npair; q++) {
+            int j = pairs[q].j, k = pairs[q].k;
+            if (at[j] < 0 || at[k] < 0)
+                continue;
+            icv_vec3 a = pos(&tmp, at[j], j), b = pos(&tmp, at[k], k);
+            icv_vec3 mid = icv_v3_scale(icv_v3_add(a, b), 0.5);
+            for (int c = 0; c < 3; c++) {
+                double v = icv_v3_get(mid, c);
+                if (pairs[q].n == 0 || v < box[q][0][c])
+                    box[q][0][c] = v;
+                if (pairs[q].n == 0 || v > box[q][1][c])
+                    box[q][1][c] = v;
+            }
+            dist[(long)q * F + pairs[q].n++] = icv_v3_norm(icv_v3_sub(a, b));
+        }
+    }
+    int bad = 0;
+    for (int q = 0; q < npair; q++) {
+        track_template_result *r = &pairs[q];
+        if (r->n == 0)
+            continue;
+        double *d = dist + (long)q * F;
+        r->fits = track_template_pair(d, r->n, r->D, r->tol, &r->measured);
+        /* d is sorted now: the share within the tolerance of the pair's own median */
+        double m = d[r->n / 2];
+        long lo = 0, hi = 0;
+        while (lo < r->n && d[lo] < m - r->tol)
+            lo++;
+        hi = lo;
+        while (hi < r->n && d[hi] <= m + r->tol)
+            hi++;
+        r->steady = (double)(hi - lo) / (double)r->n;
+        r->travel = 0;
+        for (int c = 0; c < 3; c++)
+            r->travel += (box[q][1][c] - box[q][0][c]) * (box[q][1][c] - box[q][0][c]);
+        r->travel = sqrt(r->travel);
+        bad += !r->fits;
+    }
+    free(dist);
+    return bad;
 }

@@ -171,12 +171,41 @@ int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t,
  * gate): for the template-fit check. Returns the RMS misfit (m), label as above. */
 double track_identity_fit(const track_identity *id, const icv_vec3 *X, int n, int *label);
 
+/* The same where a point's position depends on which marker it is: one camera, whose
+ * ray meets the plane of each marker's body z (a bead off the rod's axis, a sticker on
+ * a bar's front face) at a different place. Xm[i * n_markers + j] (m, surface frame):
+ * point i as marker j; n points. */
+int track_identity_label_per_marker(track_identity *id, const icv_vec3 *Xm, int n, double t, int *label);
+double track_identity_fit_per_marker(const track_identity *id, const icv_vec3 *Xm, int n, int *label);
+
 /* Does one template distance D (m) fit the n distances d measured between the two
  * markers the fit labelled (sorted in place)? Yes when their median is within tol of D,
  * or when a third of them (3 at least) are: a marker missing in a frame has another
  * point labelled in its place. *dist: the median, or that of the ones within tol when
  * they decide. Returns 1 fits, 0 not (or n = 0: nothing measured, *dist NaN). */
 int track_template_pair(double *d, long n, double D, double tol, double *dist);
+
+/* The template check of a whole clip, one result per pair of markers (j < k, in order). */
+typedef struct {
+    int j, k;
+    double D, tol;      /* m: template distance, the tolerance at it */
+    double measured;    /* m: as track_template_pair gives it; NaN: never measured */
+    long n;             /* frames the pair was measured in */
+    double steady;      /* share of those within tol of their own median: near 1 for a rigid
+                           pair (a wrong template or scale when it does not fit), low when
+                           other points were labelled in place of a marker not found */
+    double travel;      /* m: the diagonal of the box of the pair's midpoints: a pair that
+                           stays still while the body falls is two still things (clutter) */
+    int fits;
+} track_template_result;
+
+/* F frames of n[f] points, frame f's at X + f * stride (or, one camera, Xm + f * stride *
+ * n_markers, as for track_identity_fit_per_marker; the other NULL): each frame labelled
+ * by track_identity_fit, each pair judged by track_template_pair. pairs: n_markers
+ * (n_markers - 1) / 2 of them. Returns the number of pairs that do not fit, or a negative
+ * ICV_E* code. */
+int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const int *n, long F,
+                         int stride, track_template_result *pairs, icv_err *err);
 
 /* ---- sub-frame offset between two cameras (subframe_sync.c) -------------- */
 

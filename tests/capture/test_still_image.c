@@ -114,3 +114,84 @@ TEST(test_still_image_errors_name_the_file_or_format)
     ASSERT(capture_image_read(th_tmp("absent.png"), 1, &px, &w, &h, &err) == ICV_ENOTFOUND, "%s", err.msg);
     ASSERT_STR_CONTAINS(err.msg, "absent.png: image not found");
 }
+
+/* A JPEG's bytes with an EXIF APP1 segment holding only Orientation = o, after SOI. */
+static unsigned char *with_exif_orientation(const unsigned char *jpg, size_t len, int o, size_t *out_len)
+{
+    static const unsigned char app1_head[] = {0xFF, 0xE1, 0x00, 34, 'E', 'x', 'i', 'f', 0, 0, 'M', 'M', 0, 0x2A,
+                                              0,    0,    0,    8,  0,   1,   0x01, 0x12, 0, 3, 0, 0, 0, 1};
+    unsigned char *b = malloc(len + sizeof app1_head + 8);
+    if (!b)
+        return NULL;
+    memcpy(b, jpg, 2); /* SOI */
+    memcpy(b + 2, app1_head, sizeof app1_head);
+    size_t k = 2 + sizeof app1_head;
+    b[k++] = 0, b[k++] = (unsigned char)o, b[k++] = 0, b[k++] = 0; /* value, padding */
+    b[k++] = 0, b[k++] = 0, b[k++] = 0, b[k++] = 0;                 /* no next IFD */
+    memcpy(b + k, jpg + 2, len - 2);
+    *out_len = k + len - 2;
+    return b;
+}
+
+/* mean of a 16x16 block at (x, y) of packed gray pixels of width w */
+static double block_mean(const unsigned char *px, int w, int x, int y)
+{
+    double s = 0;
+    for (int j = 0; j < 16; j++)
+        for (int i = 0; i < 16; i++)
+            s += px[(size_t)(y + j) * w + x + i];
+    return s / 256;
+}
+
+TEST(test_still_image_exif_orientation_is_applied)
+{
+    /* 64x48, dark, with a bright 16x16 block in the stored top-left corner: a viewer
+     * shows orientation 6 turned 90 degrees clockwise (the block at the top right), 3
+     * turned 180 (bottom right), 8 turned 270 (bottom left); EXIF 2.3, tag 0x0112 */
+    enum { W = 64, H = 48 };
+    unsigned char img[W * H];
+    for (int i = 0; i < W * H; i++)
+        img[i] = (i % W) < 16 && (i / W) < 16 ? 230 : 20;
+    unsigned char *jpg = NULL;
+    size_t len = 0;
+    icv_err err = {0};
+    ASSERT(capture_image_encode(img, W, H, 1, ".jpg", &jpg, &len, &err) == 0, "%s", err.msg);
+    static const struct {
+        int o, w, h, bx, by;
+    } cases[] = {{1, W, H, 0, 0}, {6, H, W, H - 16, 0}, {3, W, H, W - 16, H - 16}, {8, H, W, 0, W - 16}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        size_t n = 0;
+        unsigned char *b = with_exif_orientation(jpg, len, cases[c].o, &n);
+        ASSERT(b != NULL, "out of memory");
+        char path[1024], name[32];
+        snprintf(name, sizeof name, "exif%d.jpg", cases[c].o);
+        snprintf(path, sizeof path, "%s", th_tmp(name));
+        FILE *f = fopen(path, "wb");
+        ASSERT(f && fwrite(b, 1, n, f) == n, "cannot write %s", path);
+        fclose(f);
+        free(b);
+        unsigned char *px = NULL;
+        int w = 0, h = 0;
+        ASSERT(capture_image_read(path, 1, &px, &w, &h, &err) == 0, "%s", err.msg);
+        ASSERT(w == cases[c].w && h == cases[c].h, "orientation %d: %dx%d, expected %dx%d", cases[c].o, w, h,
+               cases[c].w, cases[c].h);
+        /* JPEG keeps a flat 16x16 block within a few levels: 230 vs 20, threshold halfway */
+        double in = block_mean(px, w, cases[c].bx, cases[c].by);
+        ASSERT(in > 125, "orientation %d: the bright block is not at (%d, %d) (mean %.1f)", cases[c].o, cases[c].bx,
+               cases[c].by, in);
+        free(px);
+    }
+    size_t n = 0;
+    unsigned char *b = with_exif_orientation(jpg, len, 2, &n);
+    char path[1024];
+    snprintf(path, sizeof path, "%s", th_tmp("exif2.jpg"));
+    FILE *f = fopen(path, "wb");
+    ASSERT(f && b && fwrite(b, 1, n, f) == n, "cannot write %s", path);
+    fclose(f);
+    free(b);
+    free(jpg);
+    unsigned char *px = NULL;
+    int w, h;
+    ASSERT(capture_image_read(path, 1, &px, &w, &h, &err) != 0, "a mirrored orientation was accepted");
+    ASSERT_STR_CONTAINS(err.msg, "EXIF orientation 2 mirrors");
+}

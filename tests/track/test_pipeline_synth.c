@@ -551,6 +551,8 @@ TEST(test_pipeline_template_misfit_names_the_distances)
     ASSERT_STR_CONTAINS(pr.err, "body.markers do not fit the triangulated points");
     ASSERT_STR_CONTAINS(pr.err, "m0-m1 0.12");
     ASSERT_STR_CONTAINS(pr.err, "vs 0.1590 m");
+    /* steady distances travelling with the body: a wrong template, not a marker unseen */
+    ASSERT_STR_CONTAINS(pr.err, "wrong markers in experiment.yaml");
     ASSERT_STR_CONTAINS(pr.err, "mm)");
     char path[1200];
     snprintf(path, sizeof path, "%s/out/tracks3d.csv", dir);
@@ -635,6 +637,58 @@ TEST(test_pipeline_one_camera_markers_off_the_motion_plane_within_0_3_mm_in_plan
        modelled */
     ASSERT(rms <= 0.3, "in-plane RMS %.3f mm > 0.3 mm", rms);
     /* recall: issue #8's 99% */
+    ASSERT(n >= 0.99 * truth_n, "%ld of %ld positions", n, truth_n);
+}
+
+/* One camera 20 degrees above the normal of the plane of motion, a bar carrying balls
+ * 35 mm and 9 mm in front of that plane (posts of unequal length, random scene 1000's
+ * case): a pixel's ray meets the plane of its own marker, 7 mm from where it meets the
+ * motion plane along the view's tilt. The template check used to compare distances on
+ * the motion plane (m0-m1 86.5 mm measured vs 93.7 mm, -7.2 mm, beyond 3 mm + 3%) and
+ * stopped the run; it now places each point on the plane of the marker it is tried as. */
+static const char *oblique_planar_scenario =
+    "name: oblique_planar_offsets\nseed: 14\nduration: 0.08\nmax_impacts: 1\nbody:\n  mass: 0.12\n"
+    "  inertia: [[1.0e-4, 0, 0], [0, 2.4e-5, 0], [0, 0, 1.2e-4]]\n"
+    "  markers: [[0, 0.045, 0.035], [0, -0.045, 0.009], [0.012, 0, 0.035]]\n  marker_diameter: 0.012\n"
+    "  marker_style: sphere\n  shape: {type: box, size: [0.04, 0.12, 0.015]}\n"
+    "model: {restitution: newton, mu: 0.4, e_n: 0.6}\n"
+    "release: {time: 0.02, position: [0, 0.12, 0], euler213: [0, 0, 0.4], velocity: [0.3, 0, 0], omega: [0, 0, -3]}\n"
+    "cameras:\n  - {id: cam, width: 512, height: 418, fx: 700, fps: 500, exposure: 0.0005,\n"
+    "     pose: {look_from: [0.02, 0.27, 0.58], look_at: [0.02, 0.06, 0]}}\n"
+    "board: {cols: 7, rows: 5, square: 0.015, views: 8, max_tilt: 0.7}\nrender: {flash: none}\n"
+    "output: {codec: h264, crf: 20}\n";
+
+TEST(test_pipeline_one_camera_oblique_view_of_markers_at_unequal_depths_fits_the_template)
+{
+    const char *dir = th_tmpdir();
+    char path[1200], exp_dir[1100], out[1100];
+    snprintf(path, sizeof path, "%s/scenario.yaml", dir);
+    th_write_file(path, oblique_planar_scenario);
+    snprintf(exp_dir, sizeof exp_dir, "%s/exp", dir);
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "-q synth %s -o %s", path, exp_dir), 0);
+    snprintf(path, sizeof path, "%s/experiment.yaml", exp_dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    track_pipeline_result res;
+    icv_err err;
+    icv_log_level lv = icv_log_get_level();
+    icv_log_set_level(ICV_LOG_ERROR);
+    int rc = track_pipeline_run(path, out, NULL, &res, &err);
+    icv_log_set_level(lv);
+    ASSERT(rc == 0, "track_pipeline_run: %s", err.msg);
+    ASSERT_EQ_INT(res.planar, 1);
+    snprintf(path, sizeof path, "%s/truth.json", exp_dir);
+    json_t *truth = json_load_file(path, 0, NULL);
+    ASSERT(truth != NULL, "%s", path);
+    long n, truth_n;
+    double rms = planar_rms_mm(truth, "cam", out, &n, &truth_n);
+    json_decref(truth);
+    printf("    [one camera 20 deg off the normal, balls 9 and 35 mm off the plane] template misfit %.2f mm RMS, "
+           "in-plane RMS %.3f mm over %ld of %ld positions\n",
+           1e3 * res.template_rms_m, rms, n, truth_n);
+    /* measured 0.01 mm misfit, 0.06 mm RMS: the bound is the sample-04 test's */
+    ASSERT(res.template_rms_m <= 0.001, "template misfit %.2f mm > 1 mm", 1e3 * res.template_rms_m);
+    ASSERT(rms <= 0.3, "in-plane RMS %.3f mm > 0.3 mm", rms);
     ASSERT(n >= 0.99 * truth_n, "%ld of %ld positions", n, truth_n);
 }
 

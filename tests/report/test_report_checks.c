@@ -1,0 +1,135 @@
+/* test_report_checks.c: warnings where a person reads the numbers (issue #19 item 7).
+ * A stage's warnings are teed from the log into DIR/.impactcv/warnings_<stage>.txt and
+ * read back in stage order; the summary opens with what makes its numbers unsafe (a
+ * "not usable" calibration, |g| off, an impact with e above 1 or energy gained beyond
+ * 2 sigma, whose model fit is then not shown) and lists every warning of the run; a
+ * one-marker ball is not called collinear; a boardless surface gets no board wording;
+ * one camera names its scale's source and sigma. */
+#include <stdlib.h>
+
+#include "report/report.h"
+#include "report/report_internal.h"
+#include "tests/harness.h"
+
+static int n_seen;
+static void count_sink(icv_log_level level, const char *line, void *user)
+{
+    (void)level, (void)line, (void)user;
+    n_seen++;
+}
+
+TEST(test_report_checks_stage_warnings_are_kept_in_stage_order)
+{
+    report_stage_warnings *w = malloc(sizeof *w);
+    ASSERT(w, "out of memory");
+    icv_err err = {0};
+    n_seen = 0;
+    icv_log_set_sink(count_sink, NULL);
+    /* written in the opposite order: read back track first */
+    report_stage_warnings_begin(w);
+    icv_warn("free flight falls at |g| = %.2f m/s^2", 10.7);
+    icv_info("not a warning");
+    int rc = report_stage_warnings_end(w, th_tmpdir(), "analyze", &err);
+    if (!rc) {
+        report_stage_warnings_begin(w);
+        icv_warn("camera 'left': marker 2 hidden in frames 40-44\nsecond line");
+        rc = report_stage_warnings_end(w, th_tmpdir(), "track", &err);
+    }
+    free(w);
+    icv_log_sink s;
+    void *u;
+    icv_log_get_sink(&s, &u);
+    icv_log_set_sink(NULL, NULL);
+    ASSERT(rc == 0, "%s", err.msg);
+    ASSERT(s == count_sink, "the sink before the stage was not put back");
+    ASSERT_EQ_INT(n_seen, 3); /* teed: the sink before still got every message */
+    char **lines = NULL;
+    int n = 0;
+    rc = report_stage_warnings_read(th_tmpdir(), &lines, &n, &err);
+    int ok = rc == 0 && n == 2 && !strcmp(lines[0], "track: camera 'left': marker 2 hidden in frames 40-44 second line") &&
+             !strcmp(lines[1], "analyze: free flight falls at |g| = 10.70 m/s^2");
+    char first[700] = "";
+    if (n > 0)
+        snprintf(first, sizeof first, "%s", lines[0]);
+    for (int i = 0; i < n; i++)
+        free(lines[i]);
+    free(lines);
+    ASSERT(ok, "rc %d, %d lines, first '%s'", rc, n, first);
+}
+
+TEST(test_report_checks_unsafe_numbers_are_said_at_the_top)
+{
+    icv_experiment *exp = calloc(1, sizeof *exp);
+    analysis_result *r = calloc(1, sizeof *r);
+    report_track_info *ti = calloc(1, sizeof *ti);
+    ASSERT(exp && r && ti, "out of memory");
+    snprintf(exp->name, sizeof exp->name, "ball");
+    exp->n_cameras = 1;
+    exp->n_markers = 1;
+    exp->surface_kind = ICV_SURFACE_LINE_PX;
+    exp->scale_kind = ICV_SCALE_GRAVITY;
+    ti->gravity_scale = 1.0213, ti->gravity_scale_sd = 0.0041;
+    ti->has_mono = 1;
+    ti->mono.verdict_ok = 0;
+    r->g_estimated = 1;
+    r->g = icv_v3(0, -10.7, 0); /* 9.1% high */
+    r->n_impacts = 2;
+    analysis_impact *a = &r->impacts[0], *b = &r->impacts[1];
+    a->t = 0.5, a->e_kinematic = 1.055, a->sd.e_kinematic = 0.005; /* the issue's ping-pong bounce */
+    a->loss_fraction = -0.11, a->sd.loss_fraction = 0.01, a->energy_pre = 0.1, a->energy_post = 0.111;
+    a->model.done = 1, a->model.mu = 1.1e8, a->model.mu_fitted = 1;
+    b->t = 0.9, b->e_kinematic = 0.86, b->sd.e_kinematic = 0.01, b->loss_fraction = 0.26, b->sd.loss_fraction = 0.01;
+    b->model.done = 1, b->model.mu = 0.31, b->model.mu_fitted = 1, b->model.mu_identifiable = 1;
+    const char *warns[] = {"analyze: frame 21 (t = 0.08750 s) is off the motion: left out as an outlier"};
+    report_inputs in = {.exp = exp, .result = r, .track = ti, .warnings = warns, .n_warnings = 1};
+    icv_err err = {0};
+    int rc = report_write(&in, th_tmp("report.html"), &err);
+    free(exp), free(r), free(ti);
+    ASSERT(rc == 0, "%s", err.msg);
+    const char *html = th_read_file(th_tmp("report.html"));
+    const char *top = strstr(html, "id=summary-checks"), *table = strstr(html, "id=summary-impact-0");
+    ASSERT(top && table && top < table, "no checks before the first impact's table");
+    ASSERT_STR_CONTAINS(top, "verdict is &ldquo;not usable&rdquo;");
+    ASSERT_STR_CONTAINS(top, "|g| = 10.700 m/s&sup2;, +9.1% from 9.81");
+    ASSERT_STR_CONTAINS(top, "Impact 1 is physically implausible</b>: e = 1.05 &plusmn; 0.005 is above 1");
+    ASSERT(!strstr(top, "Impact 2 is physically implausible"), "a plausible impact was flagged");
+    ASSERT_STR_CONTAINS(top, "left out as an outlier");
+    /* impact 1's model fit is not shown (mu = 1.1e8 in the issue); impact 2's is */
+    const char *t2 = strstr(html, "id=summary-impact-1");
+    ASSERT(t2, "no second table");
+    char *t1 = strndup(table, (size_t)(t2 - table));
+    int mu1 = t1 && strstr(t1, "1.1e+08") != NULL;
+    free(t1);
+    ASSERT(!mu1, "the implausible impact's fitted mu is shown");
+    ASSERT_STR_CONTAINS(t2, "&mu; = 0.31 (fitted)");
+    ASSERT_STR_CONTAINS(html, "the body has one marker: its spin is not measured");
+    ASSERT(!strstr(html, "collinear"), "a one-marker ball called collinear");
+    ASSERT(!strstr(html, "board"), "board wording in a boardless report");
+    ASSERT_STR_CONTAINS(html, "origin at the first surface.line_px point");
+    /* one camera: the scale's source and its sigma */
+    ASSERT_STR_CONTAINS(html, "Scale: from gravity (the free flight falls at 9.81 m/s&sup2;): factor 1.0213 &plusmn; "
+                              "0.0041 (1&sigma;, 0.4%)");
+}
+
+TEST(test_report_checks_clean_run_says_so)
+{
+    icv_experiment *exp = calloc(1, sizeof *exp);
+    analysis_result *r = calloc(1, sizeof *r);
+    ASSERT(exp && r, "out of memory");
+    exp->n_markers = 3;
+    exp->surface_kind = ICV_SURFACE_IMAGES;
+    r->g_estimated = 1;
+    r->g = icv_v3(0, -9.83, 0); /* 0.2% off: within the 2% check */
+    r->n_impacts = 1;
+    r->impacts[0].e_kinematic = 0.99, r->impacts[0].sd.e_kinematic = 0.02; /* below 1 */
+    r->impacts[0].spin_observable = 1;
+    report_inputs in = {.exp = exp, .result = r};
+    icv_err err = {0};
+    int rc = report_write(&in, th_tmp("report.html"), &err);
+    free(exp), free(r);
+    ASSERT(rc == 0, "%s", err.msg);
+    const char *html = th_read_file(th_tmp("report.html"));
+    ASSERT_STR_CONTAINS(html, "No warning: the calibration, |g| and every impact passed their checks.");
+    ASSERT(!strstr(html, "class=bad><b>"), "a clean run flagged");
+    ASSERT_STR_CONTAINS(html, "origin at the board's first inner corner");
+}
