@@ -364,8 +364,25 @@ typedef struct {
     double stereo_rms_px;             /* < 0: unknown */
 } analysis_calibration_info;
 
-/* Writes results.json (schema impactcv-results-1, exactly the contract's keys)
- * atomically. calib may be NULL. */
+/* The calibration's RMS values for results.json from the track stage's sidecar
+ * (DIR/track_info.json: calibration.mono or calibration.stereo, from board images
+ * or the calibration file), cameras named as in e; unknown values < 0. Returns 1
+ * when one was found, 0 otherwise (no file: all unknown). */
+int analysis_calibration_info_read(const char *track_info_path, const icv_experiment *e,
+                                   analysis_calibration_info *out);
+
+/* impactcv's version and those of the libraries it runs on, as linked: name and
+ * version pairs ("impactcv", "FFmpeg", "OpenCV", "GSL", "libyaml", "jansson");
+ * returns their count (ANALYSIS_N_VERSIONS). */
+#define ANALYSIS_N_VERSIONS 6
+int analysis_program_versions(const char *names[ANALYSIS_N_VERSIONS], const char *versions[ANALYSIS_N_VERSIONS]);
+
+/* The impact case's meaning in words ("slip stops in compression, then reverse
+ * sliding with the slip's x flipped"); "" for an unknown label. */
+const char *analysis_case_words(const char *label, char *out, size_t n);
+
+/* Writes results.json (schema impactcv-results-1, the contract's keys and added
+ * ones: program, model.case_words) atomically. calib may be NULL. */
 int analysis_results_write(const char *path, const char *experiment, const analysis_calibration_info *calib,
                            const analysis_result *res, icv_err *err);
 

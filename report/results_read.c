@@ -48,8 +48,9 @@ int report_json_load(const char *path, const char *schema, const char *array_key
     const char *found = json_string_value(json_object_get(*root, "schema"));
     if (!found || strcmp(found, schema) || !json_is_array(json_object_get(*root, array_key))) {
         /* the message first: found lives in the tree */
-        int rc = icv_err_set(err, ICV_EFORMAT, "%s: not an %s file (schema \"%.64s\")", path, schema,
-                             found ? found : "");
+        char shown[200]; /* escaped: a file's control bytes never reach the terminal */
+        int rc = icv_err_set(err, ICV_EFORMAT, "%s: not an %s file (schema \"%s\")", path, schema,
+                             icv_printable(found ? found : "", 64, shown, sizeof shown));
         json_decref(*root);
         *root = NULL;
         return rc;

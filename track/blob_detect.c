@@ -476,8 +476,9 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
     if (d->roi[2] > 0 && d->roi[3] > 0) {
         rx0 = d->roi[0] > 0 ? d->roi[0] : 0;
         ry0 = d->roi[1] > 0 ? d->roi[1] : 0;
-        rx1 = d->roi[0] + d->roi[2] - 1 < rx1 ? d->roi[0] + d->roi[2] - 1 : rx1;
-        ry1 = d->roi[1] + d->roi[3] - 1 < ry1 ? d->roi[1] + d->roi[3] - 1 : ry1;
+        long ex = (long)d->roi[0] + d->roi[2] - 1, ey = (long)d->roi[1] + d->roi[3] - 1; /* no int overflow */
+        rx1 = ex < rx1 ? (int)ex : rx1;
+        ry1 = ey < ry1 ? (int)ey : ry1;
         if (rx1 - rx0 < 2 || ry1 - ry0 < 2)
             return icv_err_set(err, ICV_EINVAL, "track detector: roi [%d, %d, %d, %d] is outside the %dx%d frame",
                                d->roi[0], d->roi[1], d->roi[2], d->roi[3], f->width, f->height);
