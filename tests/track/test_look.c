@@ -1,6 +1,7 @@
 /* test_look.c: issue #18's scenes where no look fitted or the blobs were too many:
  * thousands of specks smaller than a marker (a coded black backdrop) leave the markers
- * below them measured. Frames drawn by render.h with known centres. */
+ * below them measured; a large ball fainter than the threshold pixel by pixel is found
+ * in the binned frame. Frames drawn by render.h with known centres. */
 #include <stdlib.h>
 
 #include "track/track.h"
@@ -50,4 +51,59 @@ TEST(test_detect_thousands_of_specks_above_the_markers_leave_them_measured)
     ASSERT_EQ_INT(over, 0); /* no component of a marker's size left unmeasured */
     /* 0.05 px: issue #8's still-disc goal (noise 0.5 here) */
     ASSERT(worst < 0.05, "a marker %.3f px from its true centre (0.05)", worst);
+}
+
+TEST(test_detect_a_large_ball_fainter_than_six_sigma_a_pixel_in_the_dark_look)
+{
+    /* a dark ball 40 px across (135) on a plate (150) under white noise sigma 6: 15
+     * levels, 2.5 sigma a pixel, below the 6-sigma threshold pixel by pixel (none found:
+     * random scenes 1006, 1043, 1113, balls 30-50 px 15-20 levels off their plate);
+     * binned 5 x 5 the noise is 1.2 and the ball stands 12 sigma out. Its centroid is
+     * then measured at full resolution. In a window (tracking) too. */
+    static uint8_t buf[W * H];
+    rn_rng rng = {1043};
+    const int n = 10;
+    int found = 0, extra = 0, win_found = 0;
+    double se = 0, win_se = 0;
+    track_detector *d = track_detector_alloc(W, H, NULL);
+    ASSERT_TRUE(d != NULL);
+    d->static_frames = 0;
+    d->look = TRACK_LOOK_DARK;
+    track_detector_set_marker_size(d, 40, d->max_streak_px);
+    for (int f = 0; f < n; f++) {
+        double u = 120 + 80 * rn_uniform(&rng), v = 90 + 60 * rn_uniform(&rng);
+        rn_img im = rn_new(W, H, 150);
+        rn_disc(&im, u, v, 20, -15, 1);
+        rn_to_u8(&im, 6, &rng, buf);
+        rn_free(&im);
+        track_frame fr = {buf, W, H, W, 8};
+        track_blob b[16];
+        int nb = 0;
+        ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 16, &nb, NULL) == 0);
+        for (int i = 0; i < nb; i++) {
+            double e = hypot(b[i].u - u, b[i].v - v);
+            if (e < 3)
+                found++, se += e * e;
+            else
+                extra++;
+        }
+        track_window win = {(int)u - 40, (int)v - 40, (int)u + 40, (int)v + 40, 0};
+        ASSERT_TRUE(track_detector_detect(d, &fr, &win, 1, b, 16, &nb, NULL) == 0);
+        for (int i = 0; i < nb; i++) {
+            double e = hypot(b[i].u - u, b[i].v - v);
+            if (e < 3)
+                win_found++, win_se += e * e;
+        }
+    }
+    track_detector_free(d);
+    double rms = sqrt(se / (found ? found : 1)), win_rms = sqrt(win_se / (win_found ? win_found : 1));
+    printf("    ball 40 px, 15 levels under noise 6: %d/%d found (RMS %.3f px), %d extra; windows %d/%d (RMS %.3f px)\n",
+           found, n, rms, extra, win_found, n, win_rms);
+    ASSERT_EQ_INT(found, n);
+    ASSERT_EQ_INT(extra, 0);
+    ASSERT_EQ_INT(win_found, n);
+    /* the full-resolution box centroid's noise here: 6 x sqrt(sum (x - u)^2) / mass,
+       ~0.2 px a frame; 0.5 px bounds its RMS over 10 frames */
+    ASSERT(rms < 0.5, "RMS %.3f px (0.5)", rms);
+    ASSERT(win_rms < 0.5, "windowed RMS %.3f px (0.5)", win_rms);
 }
