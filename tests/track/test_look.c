@@ -107,3 +107,33 @@ TEST(test_detect_a_large_ball_fainter_than_six_sigma_a_pixel_in_the_dark_look)
     ASSERT(rms < 0.5, "RMS %.3f px (0.5)", rms);
     ASSERT(win_rms < 0.5, "windowed RMS %.3f px (0.5)", win_rms);
 }
+
+TEST(test_look_auto_failing_says_why_each_look_kept_nothing)
+{
+    /* a lit square 60 px across and no marker: every look fails, and the line says what
+       became of the components (the square: too large for a 6 px marker); it used to
+       say only "kept no blob (up to N components)" */
+    enum { FW = 160, FH = 120, N = 6 };
+    static uint8_t buf[N][FW * FH];
+    track_frame fr[N];
+    rn_rng rng = {18};
+    for (int f = 0; f < N; f++) {
+        rn_img im = rn_new(FW, FH, 20);
+        for (int y = 30; y < 90; y++)
+            for (int x = 50; x < 110; x++)
+                im.px[y * FW + x] = 200;
+        rn_to_u8(&im, 2, &rng, buf[f]);
+        rn_free(&im);
+        fr[f] = (track_frame){buf[f], FW, FH, FW, 8};
+    }
+    track_look look = TRACK_LOOK_BRIGHT;
+    char why[512] = "";
+    icv_err err = {0};
+    int rc = track_look_choose(fr, N, NULL, 0, 3, 6, NULL, &look, why, sizeof why, &err);
+    printf("    %s\n", err.msg);
+    ASSERT_EQ_INT(rc, ICV_ENOTFOUND);
+    /* the square fails the area limits of a 6 px marker (7 to 805 px: a quarter of its
+       disc, 3 discs swept 40 px), its split parts the contrast test */
+    ASSERT_STR_CONTAINS(err.msg, "bright kept no blob (up to 4 components; rejected: 1 area [7, 805] px, 18 contrast)");
+    ASSERT_STR_CONTAINS(err.msg, "set track.markers"); /* the fix is not cut off */
+}
