@@ -24,6 +24,7 @@ struct track_identity {
     icv_vec3 last[ICV_MAX_MARKERS][2];
     double t_last[ICV_MAX_MARKERS][2];
     int started;
+    int last_track[ICV_MAX_MARKERS]; /* the 2D track each marker was labelled on last; -1 none */
     /* search state */
     const icv_vec3 *X;
     const icv_vec3 *Xm; /* NULL, or point p as marker j at Xm[p * n + j] (one camera) */
@@ -60,6 +61,8 @@ track_identity *track_identity_alloc(int n_markers, const icv_vec3 *markers, dou
             id->D[i][j] = icv_v3_norm(icv_v3_sub(markers[i], markers[j]));
     id->tol_m = tol_m;
     id->tol_rel = tol_rel;
+    for (int j = 0; j < ICV_MAX_MARKERS; j++)
+        id->last_track[j] = -1;
     return id;
 }
 
@@ -153,7 +156,32 @@ static void run_search(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm
     search(id, 0, 0, 0.0);
 }
 
-static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t, int *label)
+/* One marker (a ball): its distances to nothing tell no point from another, so what the
+ * tracks do decides. The point on the 2D track the marker was labelled on last; else the
+ * one track that moves: farther than the template's tolerance (less is centroid noise
+ * the template allows) and 3x farther than any other point's track, so a still thing
+ * (the reference cylinder, a glint, a board square) never wins. -1: no such point. */
+static int one_marker_by_tracks(const track_identity *id, int n, const track_identity_hint *h)
+{
+    if (id->last_track[0] >= 0)
+        for (int p = 0; p < n; p++)
+            if (h[p].track == id->last_track[0])
+                return p;
+    int best = -1;
+    for (int p = 0; p < n; p++)
+        if (best < 0 || h[p].travel > h[best].travel)
+            best = p;
+    double other = 0;
+    for (int p = 0; p < n; p++)
+        if (p != best)
+            other = fmax(other, h[p].travel);
+    if (best < 0 || !(h[best].travel > id->tol_m) || h[best].travel < 3 * other)
+        return -1;
+    return best;
+}
+
+static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
+                        const track_identity_hint *hint, int *label)
 {
     for (int i = 0; i < n; i++)
         label[i] = -1;
@@ -177,12 +205,27 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
         }
     }
     run_search(id, X, Xm, n, 1);
-    /* a single point with no prediction cannot be told apart by distances: leave it
-       (unless it is the one point of a one-marker body: a ball) */
     int count = 0;
     for (int j = 0; j < id->n; j++)
         count += id->best[j] >= 0;
-    if (count == 1) {
+    int by_tracks = 0;
+    if (id->n == 1 && hint) {
+        int p = one_marker_by_tracks(id, id->np, hint);
+        if (p < 0 && id->has_pred[0] && id->best[0] >= 0 && hint[id->best[0]].travel > id->tol_m)
+            p = id->best[0]; /* a new moving track nearest the prediction: the ball found again */
+        /* the tracker's own continuity needs no gate (a bounce at 30 fps moves the ball
+           farther from a constant-velocity prediction); a jump to another track does */
+        if (p >= 0 && (id->last_track[0] < 0 || hint[p].track != id->last_track[0]) && id->has_pred[0] &&
+            icv_v3_norm(icv_v3_sub(pos(id, p, 0), id->pred[0])) > 0.03)
+            p = -1;
+        if (p < 0)
+            return 0;
+        id->best[0] = p;
+        count = by_tracks = 1;
+    }
+    /* a single point with no prediction cannot be told apart by distances: leave it
+       (unless it is the one point of a one-marker body: a ball) */
+    if (count == 1 && !by_tracks) {
         int j = 0;
         while (id->best[j] < 0)
             j++;
@@ -209,6 +252,7 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
         if (p < 0)
             continue;
         label[p] = j;
+        id->last_track[j] = hint ? hint[p].track : -1;
         id->last[j][1] = id->last[j][0];
         id->t_last[j][1] = id->t_last[j][0];
         id->last[j][0] = pos(id, p, j);
@@ -221,12 +265,18 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
 
 int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t, int *label)
 {
-    return label_points(id, X, NULL, n, t, label);
+    return label_points(id, X, NULL, n, t, NULL, label);
 }
 
 int track_identity_label_per_marker(track_identity *id, const icv_vec3 *Xm, int n, double t, int *label)
 {
-    return label_points(id, NULL, Xm, n, t, label);
+    return label_points(id, NULL, Xm, n, t, NULL, label);
+}
+
+int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
+                                const track_identity_hint *hint, int *label)
+{
+    return label_points(id, Xm ? NULL : X, Xm, n, t, hint, label);
 }
 
 static double fit_points(const track_identity *cid, const icv_vec3 *X, const icv_vec3 *Xm, int n, int *label)

@@ -1284,6 +1284,58 @@ static int planar_per_marker(const pl_calib *cal, const icv_experiment *exp, con
     return 1;
 }
 
+/* Each reference-camera 2D track's travel over the clip (m), for the identity of points
+ * the template cannot tell apart (a ball beside the reference cylinder): per surface axis
+ * the spread of its candidates' positions from the 10th to the 90th percentile (a wrong
+ * frame or two left out), their norm. travel[0..n_ids): 0 for a track with no candidate. */
+static int track_travels(const pl_cand *cand, const int *cand_n, long F, int n_ids, double *travel, icv_err *err)
+{
+    long n = 0;
+    for (long f = 0; f < F; f++)
+        n += cand_n[f];
+    long *start = calloc((size_t)n_ids + 2, sizeof *start), *fill = calloc((size_t)n_ids + 1, sizeof *fill);
+    double *v = malloc(sizeof *v * (size_t)(3 * n + 1));
+    if (!start || !fill || !v) {
+        free(start);
+        free(fill);
+        free(v);
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    }
+    for (long f = 0; f < F; f++)
+        for (int i = 0; i < cand_n[f]; i++) {
+            int id = cand[f * PL_MAX_CAND + i].id[0];
+            if (id >= 0 && id < n_ids)
+                start[id + 1]++;
+        }
+    for (int k = 0; k < n_ids; k++)
+        start[k + 1] += start[k];
+    for (long f = 0; f < F; f++)
+        for (int i = 0; i < cand_n[f]; i++) {
+            const pl_cand *c = &cand[f * PL_MAX_CAND + i];
+            int id = c->id[0];
+            if (id < 0 || id >= n_ids)
+                continue;
+            long at = start[id] + fill[id]++;
+            for (int a = 0; a < 3; a++)
+                v[a * n + at] = icv_v3_get(c->X, a);
+        }
+    for (int k = 0; k < n_ids; k++) {
+        long m = start[k + 1] - start[k];
+        double s2 = 0;
+        for (int a = 0; a < 3 && m > 0; a++) {
+            double *x = v + a * n + start[k];
+            qsort(x, (size_t)m, sizeof *x, cmp_double);
+            double d = x[(m - 1) * 9 / 10] - x[(m - 1) / 10];
+            s2 += d * d;
+        }
+        travel[k] = sqrt(s2);
+    }
+    free(start);
+    free(fill);
+    free(v);
+    return 0;
+}
+
 /* The body marker of 2D point (frame f, id): the label given at f or the nearest frame. */
 static int label_2d(const pl_camera *c, long f, int id)
 {
@@ -1610,6 +1662,16 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     }
 
     /* identity frame by frame; the rows of tracks3d and its quality file */
+    int n_ids0 = cams[0].n_ids ? cams[0].n_ids : 1;
+    double *travel = malloc(sizeof *travel * (size_t)n_ids0);
+    if (!travel) {
+        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((rc = track_travels(cand, cand_n, F, n_ids0, travel, err)) != 0) {
+        free(travel);
+        goto done;
+    }
     double rss = 0;
     for (long f = 0; f < F; f++) {
         double t = cams[0].tcam[f] - cams[0].off_s;
@@ -1622,10 +1684,13 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         int lab[PL_MAX_CAND];
         for (int i = 0; i < cand_n[f]; i++)
             X[i] = cf[i].X;
-        if (planar_per_marker(cal, exp, cf, cand_n[f], Xm))
-            track_identity_label_per_marker(ident, Xm, cand_n[f], t, lab);
-        else
-            track_identity_label(ident, X, cand_n[f], t, lab);
+        track_identity_hint hint[PL_MAX_CAND];
+        for (int i = 0; i < cand_n[f]; i++) {
+            int id = cf[i].id[0];
+            hint[i] = (track_identity_hint){id, id >= 0 && id < n_ids0 ? travel[id] : 0};
+        }
+        int per = planar_per_marker(cal, exp, cf, cand_n[f], Xm);
+        track_identity_label_tracks(ident, X, per ? Xm : NULL, cand_n[f], t, hint, lab);
         axes[f] = icv_v3(NAN, NAN, NAN);
         if (band.on && opt.band_correction) {
             icv_vec3 ax;
@@ -1689,6 +1754,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             rss += cf[i].residual * cf[i].residual;
         }
     }
+    free(travel);
     res.rows3d = F;
     res.residual_rms_px = res.points3d ? sqrt(rss / res.points3d) : 0;
     if (res.points3d == 0) {

@@ -167,6 +167,23 @@ void track_identity_free(track_identity *id);
  * -1 (not a body marker, or not consistent). Returns the number labelled. */
 int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t, int *label);
 
+/* What a point's 2D track does, for the points the template cannot tell apart (a
+ * one-marker body: a ball and a still glint are both a "template"): its track (the
+ * reference camera's 2D identity) and that track's travel over the clip (m: the spread of
+ * its positions, 10th to 90th percentile per axis). */
+typedef struct {
+    int track;
+    double travel;
+} track_identity_hint;
+
+/* As track_identity_label (X), or _per_marker (Xm, X NULL), with hint[i] for point i:
+ * a one-marker body's point is the one on the track it was labelled on last, else the
+ * one track that moves (farther than tol_m, 3x any other point's track); a point on a
+ * still track (travel <= tol_m) is not labelled where a moving one is. hint NULL: as
+ * without. */
+int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
+                                const track_identity_hint *hint, int *label);
+
 /* The best labelling of n points by the template's distances alone (no continuity, no
  * gate): for the template-fit check. Returns the RMS misfit (m), label as above. */
 double track_identity_fit(const track_identity *id, const icv_vec3 *X, int n, int *label);

@@ -1,0 +1,136 @@
+/* test_identity.c: the identity of a one-marker body (a ball) by what its 2D track does
+ * (issue #18, random scenes 1092, 1129, 1184: a ball filmed beside the reference
+ * cylinder stopped the run with "no marker position could be placed on the motion plane
+ * in any frame": with a one-point template every point fits, and the frame was left
+ * unlabelled). */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/harness.h"
+#include "track/track_pipeline.h"
+
+/* A ball falling and drifting on the plane, and the reference cylinder standing still
+ * higher up (the tie-break at first sight prefers the higher point), in shuffled order;
+ * the travels are the pipeline's figures for such a clip (m). */
+TEST(test_identity_one_marker_goes_to_the_moving_track_never_the_still_one)
+{
+    icv_vec3 M[1] = {{0, 0, 0}};
+    track_identity *id = track_identity_alloc(1, M, 0.003, 0.03, NULL);
+    ASSERT(id != NULL, "alloc");
+    int wrong = 0, labelled = 0;
+    for (int f = 0; f < 80; f++) {
+        double t = f / 240.0;
+        icv_vec3 ball = {-0.1 + 0.5 * t, 0.25 - 4.905 * t * t, 0};
+        icv_vec3 cyl = {0.2 + 0.0002 * ((f * 7) % 3 - 1), 0.4, 0}; /* 0.2 mm of centroid noise */
+        icv_vec3 P[2];
+        track_identity_hint h[2];
+        int ball_at = f % 2; /* 2D track order means nothing */
+        P[ball_at] = ball, h[ball_at] = (track_identity_hint){1, 0.31};
+        P[1 - ball_at] = cyl, h[1 - ball_at] = (track_identity_hint){0, 0.0004};
+        int n = 2;
+        if (f >= 30 && f < 34) { /* the ball not detected: the cylinder alone */
+            P[0] = cyl, h[0] = (track_identity_hint){0, 0.0004};
+            n = 1, ball_at = -1;
+        }
+        int lab[2];
+        labelled += track_identity_label_tracks(id, P, NULL, n, t, h, lab);
+        for (int i = 0; i < n; i++)
+            wrong += lab[i] != (i == ball_at ? 0 : -1);
+    }
+    track_identity_free(id);
+    /* every frame with the ball: 76; without the hints none was labelled (two points, no
+       prediction, a one-point template) */
+    ASSERT_EQ_INT(wrong, 0);
+    ASSERT_EQ_INT(labelled, 76);
+}
+
+/* Two tracks that both move alike (two balls, or a ball and its reflection): nothing
+ * tells which is the body, so neither is labelled rather than one guessed. */
+TEST(test_identity_one_marker_two_moving_tracks_is_left_unlabelled)
+{
+    icv_vec3 M[1] = {{0, 0, 0}};
+    track_identity *id = track_identity_alloc(1, M, 0.003, 0.03, NULL);
+    ASSERT(id != NULL, "alloc");
+    icv_vec3 P[2] = {{0, 0.2, 0}, {0.1, 0.25, 0}};
+    track_identity_hint h[2] = {{0, 0.3}, {1, 0.2}}; /* 1.5x apart, under the 3x asked */
+    int lab[2];
+    ASSERT_EQ_INT(track_identity_label_tracks(id, P, NULL, 2, 0, h, lab), 0);
+    ASSERT_EQ_INT(lab[0], -1);
+    ASSERT_EQ_INT(lab[1], -1);
+    track_identity_free(id);
+}
+
+/* The whole job: a 40 mm ball thrown and bouncing, one camera (240 fps, H.264), the
+ * reference cylinder standing beside it in view. Before: no frame labelled, the run
+ * failed. */
+static const char *ball_cylinder_scenario =
+    "name: ball_beside_cylinder\nseed: 3\nduration: 0.3\nmax_impacts: 1\n"
+    "body:\n  mass: 0.0027\n  inertia: [[7.2e-7, 0, 0], [0, 7.2e-7, 0], [0, 0, 7.2e-7]]\n"
+    "  markers: [[0, 0, 0]]\n  marker_diameter: 0.041\n  marker_style: sphere\n"
+    "  shape: {type: sphere, radius: 0.02}\n"
+    "model: {restitution: newton, mu: 0.2, e_n: 0.7}\n"
+    "release: {time: 0.0, position: [-0.05, 0.2, 0], velocity: [0.5, 0.5, 0]}\n"
+    "cameras:\n  - {id: cam, width: 512, height: 418, fx: 700, fps: 240, exposure: 0.002,\n"
+    "     pose: {look_from: [0.05, 0.12, 0.9], look_at: [0.05, 0.12, 0]}}\n"
+    "board: {cols: 7, rows: 5, square: 0.015, views: 6, max_tilt: 0.7}\n"
+    "render: {flash: none, reference_object: {position: [-0.22, 0, -0.05], radius: 0.02, height: 0.1}}\n"
+    "output: {codec: h264, crf: 20}\n";
+
+TEST(test_pipeline_one_camera_ball_beside_the_reference_cylinder_is_labelled)
+{
+    const char *dir = th_tmpdir();
+    char path[1200], exp_dir[1100], out[1100];
+    snprintf(path, sizeof path, "%s/scenario.yaml", dir);
+    th_write_file(path, ball_cylinder_scenario);
+    snprintf(exp_dir, sizeof exp_dir, "%s/exp", dir);
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "-q synth %s -o %s", path, exp_dir), 0);
+    snprintf(path, sizeof path, "%s/experiment.yaml", exp_dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    track_pipeline_result res;
+    icv_err err;
+    icv_log_level lv = icv_log_get_level();
+    icv_log_set_level(ICV_LOG_ERROR);
+    int rc = track_pipeline_run(path, out, NULL, &res, &err);
+    icv_log_set_level(lv);
+    ASSERT(rc == 0, "track_pipeline_run: %s", err.msg);
+    ASSERT_EQ_INT(res.identities[0], 2); /* the ball and the cylinder */
+    /* tracks2d: the rows written as marker 0 against the truth's drawn centroid */
+    snprintf(path, sizeof path, "%s/truth.json", exp_dir);
+    json_t *truth = json_load_file(path, 0, NULL);
+    ASSERT(truth != NULL, "%s", path);
+    json_t *c2 = json_object_get(json_object_get(truth, "markers_2d_centroid"), "cam");
+    snprintf(path, sizeof path, "%s/tracks2d_cam.csv", out);
+    FILE *fp = fopen(path, "r");
+    ASSERT(fp != NULL, "%s", path);
+    char line[512];
+    long n0 = 0, far = 0;
+    double worst = 0;
+    while (fgets(line, sizeof line, fp)) {
+        long f;
+        int m;
+        double ts, u, v;
+        if (sscanf(line, "%ld,%lf,%d,%lf,%lf", &f, &ts, &m, &u, &v) != 5 || m != 0)
+            continue;
+        json_t *tf = json_array_get(c2, (size_t)f);
+        ASSERT(json_integer_value(json_object_get(tf, "frame")) == f, "truth frame %ld", f);
+        json_t *uv = json_array_get(json_object_get(tf, "uv"), 0);
+        double e = hypot(u - json_number_value(json_array_get(uv, 0)), v - json_number_value(json_array_get(uv, 1)));
+        worst = fmax(worst, e);
+        far += e > 1.0;
+        n0++;
+    }
+    fclose(fp);
+    json_decref(truth);
+    printf("    [ball beside the cylinder] %ld 3D positions of %ld frames, %ld 2D rows as marker 0, worst %.2f px "
+           "from the truth's centroid\n",
+           res.points3d, res.rows3d, n0, worst);
+    /* every frame is the ball's (measured 72 of 72); the cylinder, 240 px away, never
+       written as marker 0: any row farther than 1 px (issue #8's 2D bound) is clutter */
+    ASSERT(res.points3d >= res.rows3d - 1, "%ld positions of %ld frames", res.points3d, res.rows3d);
+    ASSERT_EQ_INT(far, 0);
+    ASSERT(n0 >= res.rows3d - 1, "%ld rows as marker 0", n0);
+}
