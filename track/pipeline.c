@@ -1758,12 +1758,28 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     res.rows3d = F;
     res.residual_rms_px = res.points3d ? sqrt(rss / res.points3d) : 0;
     if (res.points3d == 0) {
-        rc = icv_err_set(err, ICV_ENOTFOUND,
-                         "%s: no marker position could be %s in any frame%s", exp->path,
-                         nc >= 2 ? "triangulated (no detection of one camera lies on the other's epipolar lines: "
-                                   "check the calibration and sync)"
-                                 : "placed on the motion plane",
-                         "");
+        long n_cand = 0, f_cand = 0;
+        int most = 0;
+        for (long f = 0; f < F; f++) {
+            n_cand += cand_n[f];
+            f_cand += cand_n[f] > 0;
+            most = cand_n[f] > most ? cand_n[f] : most;
+        }
+        if (n_cand > 0) /* positions were made; the template labelled none (random scene 1103:
+                           2 of 3 markers, a pair that fits either way round) */
+            rc = icv_err_set(err, ICV_ENOTFOUND,
+                             "%s: no marker position could be labelled with body.markers in any frame: %ld points %s "
+                             "in %ld frames, at most %d together, %s (check that every marker is detected: "
+                             "track.markers, the lighting)",
+                             exp->path, n_cand, nc >= 2 ? "triangulated" : "placed on the motion plane", f_cand,
+                             most,
+                             nm == 1 ? "none on a track that moves apart from the others"
+                                     : "never enough markers to tell which is which");
+        else
+            rc = icv_err_set(err, ICV_ENOTFOUND, "%s: no marker position could be %s in any frame", exp->path,
+                             nc >= 2 ? "triangulated (no detection of one camera lies on the other's epipolar "
+                                       "lines: check the calibration and sync)"
+                                     : "placed on the motion plane");
         goto done;
     }
     } /* passes */
