@@ -35,6 +35,9 @@ struct track_identity {
     int cur[ID_MAX_ENUM], best[ID_MAX_ENUM];
     int used[ID_MAX_POINTS];
     int best_count;
+    int best_key;       /* best_count, or with rays: best_count * 64 + rays it explains */
+    const track_identity_ray *rays;
+    int n_rays;         /* > 0: the labellings are ranked by the rays they explain too */
     double best_cost;
     double best_tie;
     double second_cost; /* the best other labelling with as many markers */
@@ -86,21 +89,74 @@ static double tie_score(const track_identity *id, const int *sel)
     return s;
 }
 
+/* Whether ray r (a point one camera alone sees) can be marker m of labelling sel: some
+ * point on it lies at the template's distance from every labelled marker, within the
+ * tolerance. Closed form on the first labelled marker's sphere, checked on the others. */
+static int ray_fits(const track_identity *id, const int *sel, int m, const track_identity_ray *r)
+{
+    int j0 = -1;
+    for (int j = 0; j < id->n && j0 < 0; j++)
+        if (sel[j] >= 0)
+            j0 = j;
+    if (j0 < 0)
+        return 0;
+    icv_vec3 w = icv_v3_sub(pos(id, sel[j0], j0), r->o);
+    double s0 = icv_v3_dot(r->d, w), perp2 = icv_v3_dot(w, w) - s0 * s0, D0 = id->D[m][j0];
+    double sv[3] = {s0, s0, s0};
+    if (D0 * D0 >= perp2) {
+        sv[1] = s0 - sqrt(D0 * D0 - perp2);
+        sv[2] = s0 + sqrt(D0 * D0 - perp2);
+    }
+    for (int k = 0; k < 3; k++) {
+        if (sv[k] <= 0) /* behind the camera */
+            continue;
+        icv_vec3 Y = icv_v3_axpy(sv[k], r->d, r->o);
+        int ok = 1;
+        for (int j = 0; j < id->n && ok; j++) {
+            if (sel[j] < 0)
+                continue;
+            double D = id->D[m][j], e = icv_v3_norm(icv_v3_sub(Y, pos(id, sel[j], j))) - D;
+            ok = fabs(e) <= id->tol_m + id->tol_rel * D;
+        }
+        if (ok)
+            return 1;
+    }
+    return 0;
+}
+
+/* How many of the labelling's unlabelled markers a ray each can be (a ray once). */
+static int rays_explained(const track_identity *id, const int *sel)
+{
+    int used[TRACK_IDENTITY_MAX_RAYS] = {0}, x = 0;
+    for (int m = 0; m < id->n; m++) {
+        if (sel[m] >= 0)
+            continue;
+        for (int r = 0; r < id->n_rays; r++)
+            if (!used[r] && ray_fits(id, sel, m, &id->rays[r])) {
+                used[r] = 1;
+                x++;
+                break;
+            }
+    }
+    return x;
+}
+
 static void search(track_identity *id, int j, int count, double cost)
 {
     if (j == id->n) {
-        int better = count > id->best_count ||
-                     (count == id->best_count && cost < id->best_cost - 1e-12);
-        if (!better && count == id->best_count && fabs(cost - id->best_cost) <= 1e-12 * (1 + cost) &&
+        int key = id->n_rays > 0 ? count * 64 + (count < id->n ? rays_explained(id, id->cur) : 0) : count;
+        int better = key > id->best_key || (key == id->best_key && cost < id->best_cost - 1e-12);
+        if (!better && key == id->best_key && fabs(cost - id->best_cost) <= 1e-12 * (1 + cost) &&
             tie_score(id, id->cur) > id->best_tie)
             better = 1;
         if (better) {
-            id->second_cost = count == id->best_count ? id->best_cost : INFINITY;
+            id->second_cost = key == id->best_key ? id->best_cost : INFINITY;
+            id->best_key = key;
             id->best_count = count;
             id->best_cost = cost;
             id->best_tie = tie_score(id, id->cur);
             memcpy(id->best, id->cur, sizeof id->best);
-        } else if (count == id->best_count && cost < id->second_cost) {
+        } else if (key == id->best_key && cost < id->second_cost) {
             id->second_cost = cost;
         }
         return;
@@ -147,6 +203,7 @@ static void run_search(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm
     id->np = n < ID_MAX_POINTS ? n : ID_MAX_POINTS;
     id->gated = gated;
     id->best_count = -1;
+    id->best_key = -1;
     id->best_cost = INFINITY;
     id->best_tie = -INFINITY;
     id->second_cost = INFINITY;
@@ -181,8 +238,9 @@ static int one_marker_by_tracks(const track_identity *id, int n, const track_ide
 }
 
 static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
-                        const track_identity_hint *hint, int *label)
+                        const track_identity_hint *hint, const track_identity_ray *rays, int n_rays, int *label)
 {
+    id->n_rays = 0;
     for (int i = 0; i < n; i++)
         label[i] = -1;
     for (int j = 0; j < id->n; j++) {
@@ -244,8 +302,25 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
         for (int j = 0; j < id->n; j++)
             if (id->best[j] >= 0 && !id->has_pred[j])
                 predicted = 0;
-        if (!predicted)
-            return 0;
+        if (!predicted) {
+            /* a marker one camera alone sees can tell them apart (random scene 1103: m2
+               unseen by the left camera, m0-m1 fits either way round): the labellings
+               again, ranked by the rays their unlabelled markers can be; one explaining
+               more than every other (and no cheaper one as many) is taken, only where
+               every point is in it and the rays are no more than its unseen markers */
+            if (n_rays <= 0 || !rays || n > count || n_rays > id->n - count)
+                return 0; /* spare points or rays: one of them can fit by chance (scene 1021's
+                             first frames: 13 clutter points, a ray ordered m1-m2 wrongly) */
+            id->rays = rays;
+            id->n_rays = n_rays < TRACK_IDENTITY_MAX_RAYS ? n_rays : TRACK_IDENTITY_MAX_RAYS;
+            run_search(id, X, Xm, n, 1);
+            id->n_rays = 0;
+            if (id->best_key % 64 == 0 || id->second_cost - id->best_cost < 4.0)
+                return 0;
+            count = 0;
+            for (int j = 0; j < id->n; j++)
+                count += id->best[j] >= 0;
+        }
     }
     for (int j = 0; j < id->n; j++) {
         int p = id->best[j];
@@ -265,18 +340,19 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
 
 int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t, int *label)
 {
-    return label_points(id, X, NULL, n, t, NULL, label);
+    return label_points(id, X, NULL, n, t, NULL, NULL, 0, label);
 }
 
 int track_identity_label_per_marker(track_identity *id, const icv_vec3 *Xm, int n, double t, int *label)
 {
-    return label_points(id, NULL, Xm, n, t, NULL, label);
+    return label_points(id, NULL, Xm, n, t, NULL, NULL, 0, label);
 }
 
 int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
-                                const track_identity_hint *hint, int *label)
+                                const track_identity_hint *hint, const track_identity_ray *rays, int n_rays,
+                                int *label)
 {
-    return label_points(id, Xm ? NULL : X, Xm, n, t, hint, label);
+    return label_points(id, Xm ? NULL : X, Xm, n, t, hint, rays, n_rays, label);
 }
 
 static double fit_points(const track_identity *cid, const icv_vec3 *X, const icv_vec3 *Xm, int n, int *label)
