@@ -219,6 +219,10 @@ typedef struct {
     double chi2_dof;      /* of the ballistic fit */
 } analysis_side;
 
+/* analysis_impact.energy_rotation: a one-marker ball's spin is not measured, nor a
+ * rod's about its line; the energies count only what was measured. */
+enum { ANALYSIS_ROTATION_ALL = 0, ANALYSIS_ROTATION_ACROSS_LINE, ANALYSIS_ROTATION_NONE };
+
 typedef struct {
     double t, t_sd;       /* s, impact instant: the pre-impact flight brings the
                              contact point onto the surface */
@@ -236,6 +240,15 @@ typedef struct {
                                  the calibration's part (sd_calib) where known */
     int spin_observable;      /* 0: collinear markers: omega about the body's line
                                  is not measured (set to 0, left out of energies) */
+    int energy_rotation;      /* what energy_pre/post count besides translation
+                                 (ANALYSIS_ROTATION_*): the measured rotation only */
+    icv_vec3 spin_change_implied; /* rad/s, surface frame: the unmeasured part of the
+                                 spin change the measured impulse gives the body at
+                                 the contact point (I^-1 r x J; no other torque);
+                                 0 when the spin is measured */
+    double spin_energy_implied; /* J, 1/2 dw.I dw of that change: what it adds to a body
+                                 that did not spin that way before (an assumption) */
+    char energy_note[240];    /* "" or what the energies leave out, for the reader */
     struct {
         int done;             /* 1 when analysis_model_compare ran on this impact */
         icv_restitution law;
@@ -246,7 +259,7 @@ typedef struct {
         char case_label[8];   /* the solver's impact case */
         icv_vec3 v, omega;    /* predicted post-impact state, surface frame */
         double loss_fraction; /* predicted */
-        char note[160];       /* what a reader must know (identifiability, failures) */
+        char note[240];       /* what a reader must know (identifiability, failures) */
     } model;
     struct {
         icv_vec3 v_pre, v_post, omega_pre, omega_post;
@@ -351,8 +364,25 @@ typedef struct {
     double stereo_rms_px;             /* < 0: unknown */
 } analysis_calibration_info;
 
-/* Writes results.json (schema impactcv-results-1, exactly the contract's keys)
- * atomically. calib may be NULL. */
+/* The calibration's RMS values for results.json from the track stage's sidecar
+ * (DIR/track_info.json: calibration.mono or calibration.stereo, from board images
+ * or the calibration file), cameras named as in e; unknown values < 0. Returns 1
+ * when one was found, 0 otherwise (no file: all unknown). */
+int analysis_calibration_info_read(const char *track_info_path, const icv_experiment *e,
+                                   analysis_calibration_info *out);
+
+/* impactcv's version and those of the libraries it runs on, as linked: name and
+ * version pairs ("impactcv", "FFmpeg", "OpenCV", "GSL", "libyaml", "jansson");
+ * returns their count (ANALYSIS_N_VERSIONS). */
+#define ANALYSIS_N_VERSIONS 6
+int analysis_program_versions(const char *names[ANALYSIS_N_VERSIONS], const char *versions[ANALYSIS_N_VERSIONS]);
+
+/* The impact case's meaning in words ("slip stops in compression, then reverse
+ * sliding with the slip's x flipped"); "" for an unknown label. */
+const char *analysis_case_words(const char *label, char *out, size_t n);
+
+/* Writes results.json (schema impactcv-results-1, the contract's keys and added
+ * ones: program, model.case_words) atomically. calib may be NULL. */
 int analysis_results_write(const char *path, const char *experiment, const analysis_calibration_info *calib,
                            const analysis_result *res, icv_err *err);
 

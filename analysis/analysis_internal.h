@@ -189,6 +189,15 @@ double analysis_contact_instant(const analysis_body *b, const side_fit *s, const
 void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post,
                              double t, analysis_impact *imp);
 
+/* What the impact's energies count (imp->energy_rotation) and, when a spin is not
+ * measured, the spin change the measured impulse implies about it and a note saying
+ * so (imp->spin_change_implied, spin_energy_implied, energy_note). */
+void analysis_energy_scope(const analysis_body *b, analysis_impact *imp);
+
+/* A model result's loss fraction of the energy the impact's measurement counts
+ * (imp->energy_rotation; r->loss_fraction when it counts all rotation). */
+double analysis_model_loss_scoped(const analysis_body *b, const analysis_impact *imp, const impact_result *r);
+
 /* The measured quantities and their uncertainty at the impact instant t; cov15
  * (NULL for Houbolt's states: each side's own sigmas, g exact) the joint covariance of (g, pre
  * p, pre v, post p, post v) (analysis_flight_covariance), whose draws then also

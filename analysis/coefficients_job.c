@@ -1,6 +1,7 @@
 /* coefficients_job.c: `impactcv coefficients` as one library call (issue #11):
  * experiment files in, coefficients.json out. DIR changes only when every repeat
  * was measured (a working folder beside it swapped into place, core's atomic_dir.c). */
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,6 +37,69 @@ static int tilt_from_video(const icv_experiment *e, const char *dir, analysis_co
         icv_err_prefix(err, "%s: ", e->cameras[0].video);
     track_tilt_free(&tt);
     return rc;
+}
+
+/* the same file: one inode, or (either unreachable) the same name */
+static int same_video(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    const char *ba = strrchr(a, '/'), *bb = strrchr(b, '/');
+    return !strcmp(ba ? ba + 1 : a, bb ? bb + 1 : b);
+}
+
+/* Tracks left in DIR by an earlier run are reused only when they are this
+ * experiment's: the track stage's track_info.json beside them names the
+ * experiment, its cameras and videos; tracks without it (made by another tool and
+ * put there) must at least have body.markers' count of markers. */
+static int tracks_belong(const icv_experiment *e, const char *tracks_path, const char *shown, icv_err *err)
+{
+    char dir[ICV_PATH_MAX], info[ICV_PATH_MAX];
+    icv_path_dirname(dir, sizeof dir, tracks_path);
+    int rc = icv_path_join(info, sizeof info, dir, "track_info.json", err);
+    if (rc)
+        return rc;
+    if (icv_file_exists(info)) {
+        json_error_t je;
+        json_t *root = json_load_file(info, 0, &je);
+        const char *name = json_string_value(json_object_get(root, "experiment"));
+        json_t *cams = json_object_get(root, "cameras");
+        char why[ICV_ERR_MSG_MAX] = "";
+        if (!root)
+            snprintf(why, sizeof why, "its track_info.json cannot be read (%s)", je.text);
+        else if (!name || strcmp(name, e->name))
+            snprintf(why, sizeof why, "it was tracked for experiment '%s', not '%s'", name ? name : "?", e->name);
+        else if (json_array_size(cams) != (size_t)e->n_cameras)
+            snprintf(why, sizeof why, "it was tracked from %zu camera(s), %s has %d", json_array_size(cams), e->path,
+                     e->n_cameras);
+        for (int c = 0; !why[0] && c < e->n_cameras; c++) {
+            json_t *jc = json_array_get(cams, (size_t)c);
+            const char *id = json_string_value(json_object_get(jc, "id"));
+            const char *video = json_string_value(json_object_get(jc, "video"));
+            if (!id || strcmp(id, e->cameras[c].id))
+                snprintf(why, sizeof why, "its camera %d is '%s', not '%s'", c, id ? id : "?", e->cameras[c].id);
+            else if (!video || !same_video(video, e->cameras[c].video))
+                snprintf(why, sizeof why, "camera %s was tracked from %s, not %s", id, video ? video : "?",
+                         e->cameras[c].video);
+        }
+        json_decref(root);
+        if (why[0])
+            return icv_err_set(err, ICV_EINVAL,
+                               "%s: not this experiment's tracks: %s; remove it, choose another -o, or give --tracks",
+                               shown, why);
+    }
+    analysis_tracks tr;
+    if ((rc = analysis_tracks_read_csv(tracks_path, &tr, err)))
+        return rc;
+    int nm = tr.n_markers;
+    analysis_tracks_free(&tr);
+    if (nm != e->n_markers)
+        return icv_err_set(err, ICV_EINVAL,
+                           "%s: not this experiment's tracks: %d marker(s), %s's body.markers has %d; remove it, choose "
+                           "another -o, or give --tracks",
+                           shown, nm, e->path, e->n_markers);
+    return 0;
 }
 
 static int measure_one(const icv_experiment *e, const char *tracks_path, const char *shown, const char *dir,
@@ -182,6 +246,10 @@ int analysis_coefficients_job(const char *const *experiments, int n, const char 
                    (rc = icv_path_join(shown, sizeof shown, out_dir, rel, err))) {
             break;
         }
+        /* tracks left in DIR (not --tracks): this experiment's, or refused */
+        if ((!tracks_path || n > 1) && strcmp(e->kind, "tilt") && icv_file_exists(tracks) &&
+            (rc = tracks_belong(e, tracks, shown, err)))
+            break;
         rc = measure_one(e, tracks, shown, dir, &reps[i], err);
     }
     free(e);
@@ -197,7 +265,9 @@ int analysis_coefficients_job(const char *const *experiments, int n, const char 
             !(rc = analysis_coefficient_write(path, result, reps, n, err)))
             rc = icv_dir_swap(work, out_dir, err);
     }
-    if (rc)
+    if (rc) {
+        icv_err_rename_path(err, work, out_dir); /* the working folder is gone: name DIR */
         icv_dir_remove(work);
+    }
     return rc;
 }

@@ -68,16 +68,49 @@ int analysis_pose_frames(const analysis_tracks *tr, const analysis_body *b, cons
 /* Gap minima close enough to the surface to be a contact: within five position
  * sigmas plus the larger gap change to a neighbour frame (a fast body may be
  * seen a whole frame's travel away from the surface on either side). */
-static int find_candidates(const posed_frame *pf, int n, double sigma, int *cand)
+static int near_contact(const posed_frame *pf, int n, double sigma, int i)
+{
+    double gl = i > 0 ? pf[i - 1].gap : INFINITY, gr = i + 1 < n ? pf[i + 1].gap : INFINITY;
+    if (!(pf[i].gap <= gl && pf[i].gap < gr) || i == 0 || i + 1 == n)
+        return 0;
+    double step = fmax(fabs(pf[i].gap - gl), fabs(gr - pf[i].gap));
+    return pf[i].gap <= 5 * sigma + step;
+}
+
+/* The contact candidates: minima near the surface that are also the lowest such
+ * minimum within `radius` posed frames. While the body moves by less than the
+ * noise per frame (high frame rates, a body pivoting on the surface after the
+ * impact), the noise makes a minimum every few frames along the contact; each
+ * bounded its neighbours' windows to a few frames, so none measured a jump (seed
+ * 1020: 11 candidates in 36 frames; 1036: 9 in 32). Two impacts closer than
+ * twice the frames a side needs cannot both be fitted anyway. */
+static int find_candidates(const posed_frame *pf, int n, double sigma, int radius, int *cand)
 {
     int nc = 0;
     for (int i = 0; i < n && nc < ANALYSIS_MAX_IMPACTS * 2; i++) {
-        double gl = i > 0 ? pf[i - 1].gap : INFINITY, gr = i + 1 < n ? pf[i + 1].gap : INFINITY;
-        if (!(pf[i].gap <= gl && pf[i].gap < gr))
+        if (!near_contact(pf, n, sigma, i))
             continue;
-        double step = fmax(i > 0 ? fabs(pf[i].gap - gl) : 0, i + 1 < n ? fabs(gr - pf[i].gap) : 0);
-        if (pf[i].gap <= 5 * sigma + step && i > 0 && i + 1 < n)
-            cand[nc++] = i;
+        int lowest = 1;
+        for (int j = i - radius > 0 ? i - radius : 0; j < n && j <= i + radius && lowest; j++)
+            if (j != i && near_contact(pf, n, sigma, j) && (pf[j].gap < pf[i].gap || (pf[j].gap == pf[i].gap && j < i)))
+                lowest = 0;
+        if (!lowest)
+            continue;
+        /* two minima with no lift-off beyond the noise between them are one contact:
+         * the lower is kept (a body leaving the surface slowly at 3000 fps stays within
+         * the noise for tens of frames, beyond the radius above) */
+        if (nc > 0) {
+            int p = cand[nc - 1];
+            double top = -INFINITY;
+            for (int k = p + 1; k < i; k++)
+                top = fmax(top, pf[k].gap);
+            if (top < fmax(pf[p].gap, pf[i].gap) + 3 * sigma) {
+                if (pf[i].gap < pf[p].gap)
+                    cand[nc - 1] = i;
+                continue;
+            }
+        }
+        cand[nc++] = i;
     }
     return nc;
 }
@@ -295,14 +328,16 @@ static size_t appendf(char *buf, size_t cap, size_t len, const char *fmt, ...)
 }
 
 /* One side of an impact that has too few posed frames, for the error: "only 2 posed
- * frames after it (frames 41-42; markers 1, 2 missing in 7 frames 43-49)". The frames of
- * that side (t in (t_lo, t_hi), before or after t_star) without a pose, and which
- * markers they miss; none missing: the frames were left out (held, outliers). */
+ * frames after it (frames 41-42; markers 1, 2 missing in 7 frames 43-49: marker 1 in 7,
+ * 2 in 3)". The frames of that side (t in (t_lo, t_hi), before or after t_star) without
+ * a pose, and which markers they miss (how many of those frames each, when not all: a
+ * marker hidden for good reads apart from others dropping out now and then); none
+ * missing: the frames were left out (held, outliers). A side that posed every frame up to
+ * the clip's start or end says "the clip ends there": the clip is short, not the tracks. */
 static size_t side_describe(const analysis_tracks *tr, const posed_frame *pf, int n, int npost, int first, int last,
                             double t_star, double t_lo, double t_hi, int post, char *buf, size_t cap, size_t len)
 {
-    int f0 = -1, f1 = -1, n_un = 0;
-    unsigned char miss[64] = {0};
+    int f0 = -1, f1 = -1, n_un = 0, miss[64] = {0};
     int nm = tr->n_markers < 64 ? tr->n_markers : 64, any = 0;
     for (int r = 0; r < tr->n_frames; r++) {
         double t = tr->t[r];
@@ -318,10 +353,13 @@ static size_t side_describe(const analysis_tracks *tr, const posed_frame *pf, in
         f1 = tr->frame[r];
         n_un++;
         for (int k = 0; k < nm; k++)
-            miss[k] |= !tr->seen[r * tr->n_markers + k];
+            miss[k] += !tr->seen[r * tr->n_markers + k];
     }
-    for (int k = 0; k < nm; k++)
-        any |= miss[k];
+    int uneven = 0;
+    for (int k = 0; k < nm; k++) {
+        any |= miss[k] > 0;
+        uneven |= miss[k] > 0 && miss[k] < n_un;
+    }
     len = appendf(buf, cap, len, "only %d posed frame%s %s it", npost, npost == 1 ? "" : "s",
                   post ? "after" : "before");
     if (npost > 0)
@@ -339,9 +377,18 @@ static size_t side_describe(const analysis_tracks *tr, const posed_frame *pf, in
                     sep = ", ";
                 }
             len = appendf(buf, cap, len, " missing in %d frame%s %d-%d", n_un, n_un == 1 ? "" : "s", f0, f1);
+            sep = ": marker ";
+            for (int k = 0; k < nm && uneven; k++)
+                if (miss[k]) {
+                    len = appendf(buf, cap, len, "%s%d in %d", sep, k, miss[k]);
+                    sep = ", ";
+                }
         }
     }
-    if (npost > 0 || n_un > 0)
+    int clip_end = (post ? isinf(t_hi) : isinf(t_lo)) && n_un == 0 && tr->n_frames > 0;
+    if (clip_end)
+        len = appendf(buf, cap, len, "%sthe clip %s there", npost > 0 ? "; " : " (", post ? "ends" : "starts");
+    if (npost > 0 || n_un > 0 || clip_end)
         len = appendf(buf, cap, len, ")");
     return len;
 }
@@ -447,7 +494,7 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
     /* back here, with every impact measured again, when a frame beside an impact
        turns out an outlier: it was in the gaps and gravity's fit too */
 restart:;
-    int nc = find_candidates(pf, n, sigma, cand);
+    int nc = find_candidates(pf, n, sigma, 2 * prm.min_side_frames, cand);
     analysis_flight_noise_free(&noise);
     res->n_impacts = 0;
     res->g_estimated = 0;
@@ -559,6 +606,7 @@ restart:;
         if ((rc = analysis_calib_propagate(pf, b, &res->g, joint ? NULL : (const double(*)[3])res->g_cov,
                                            res->g_estimated, &pre, &post, com_sigma, &prm.calib, &imp, err)))
             goto done;
+        analysis_energy_scope(b, &imp);
         res->impacts[res->n_impacts++] = imp;
         t_prev = t_star + excl;
     }

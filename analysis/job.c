@@ -95,8 +95,14 @@ int analysis_job_run_sd(const analysis_job *job, const analysis_calib_sd *calib_
         rc = icv_mkdirs(job->out_dir, err);
     if (!rc && !(rc = icv_path_join(path, sizeof path, job->out_dir, "fits.csv", err)))
         rc = analysis_fits_write(path, &tr, &out->body, &out->res, err);
-    if (!rc && !(rc = icv_path_join(path, sizeof path, job->out_dir, "results.json", err)))
-        rc = analysis_results_write(path, out->exp.name, NULL, &out->res, err);
+    if (!rc && !(rc = icv_path_join(path, sizeof path, job->out_dir, "results.json", err))) {
+        analysis_calibration_info ci; /* the calibration's RMS values, as the track stage saw them */
+        char info[ICV_PATH_MAX];
+        if (icv_path_join(info, sizeof info, dir, "track_info.json", NULL) != 0)
+            info[0] = 0;
+        analysis_calibration_info_read(info, &out->exp, &ci);
+        rc = analysis_results_write(path, out->exp.name, &ci, &out->res, err);
+    }
     if (!rc && job->truth_path) {
         double frame_s = tr.n_frames > 1 && tr.frame[tr.n_frames - 1] > tr.frame[0]
                              ? (tr.t[tr.n_frames - 1] - tr.t[0]) / (tr.frame[tr.n_frames - 1] - tr.frame[0])

@@ -2,12 +2,15 @@
  * contract's keys (../shared/spec/contract.md), plus a few documented extras
  * (time_sd_s, t_meet_s, spin_observable, window frames, model notes, gravity_sd,
  * gravity_estimated, outlier_frames (the frames left out as outliers), the
- * calibration's propagated sigmas and their part in each uncertainty). Non-finite numbers are written as null. */
+ * calibration's propagated sigmas and their part in each uncertainty, energy.counts and, where a
+ * spin is not measured, energy.note with the spin change the impulse implies). Non-finite numbers are written as null. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "calib/calib.h"
+#include "capture/capture.h"
 
 static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
@@ -33,8 +36,19 @@ static json_t *impact(const analysis_impact *im)
     json_object_set_new(o, "impulse", vec(im->impulse));
     json_object_set_new(o, "e_kinematic", num(im->e_kinematic));
     json_object_set_new(o, "impulse_ratio", num(im->impulse_ratio));
-    json_object_set_new(o, "energy", json_pack("{s:o, s:o, s:o}", "pre_J", num(im->energy_pre), "post_J",
-                                               num(im->energy_post), "loss_fraction", num(im->loss_fraction)));
+    json_t *en = json_pack("{s:o, s:o, s:o}", "pre_J", num(im->energy_pre), "post_J", num(im->energy_post),
+                           "loss_fraction", num(im->loss_fraction));
+    /* the contract's energy counts all rotation: where the spin is not measured the
+     * numbers are of the measured part, and say so where they are read */
+    static const char *const counts[] = {"translation and rotation", "translation and rotation across the line",
+                                         "translation"};
+    json_object_set_new(en, "counts", json_string(counts[im->energy_rotation]));
+    if (im->energy_note[0]) {
+        json_object_set_new(en, "spin_change_implied_rad_s", vec(im->spin_change_implied));
+        json_object_set_new(en, "spin_energy_implied_J", num(im->spin_energy_implied));
+        json_object_set_new(en, "note", json_string(im->energy_note));
+    }
+    json_object_set_new(o, "energy", en);
     json_t *u = json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "v_pre", vec(im->pre.v_sd), "v_post",
                           vec(im->post.v_sd), "omega_pre", vec(im->pre.omega_sd), "omega_post", vec(im->post.omega_sd),
                           "e_kinematic", num(im->sd.e_kinematic), "impulse_ratio", num(im->sd.impulse_ratio),
@@ -55,6 +69,9 @@ static json_t *impact(const analysis_impact *im)
         json_object_set_new(m, "mu", num(im->model.mu));
         json_object_set_new(m, "e_n", num(im->model.e_n));
         json_object_set_new(m, "case", im->model.done ? json_string(im->model.case_label) : json_null());
+        char words[160];
+        analysis_case_words(im->model.case_label, words, sizeof words);
+        json_object_set_new(m, "case_words", im->model.done && words[0] ? json_string(words) : json_null());
         json_object_set_new(m, "post", im->model.done ? json_pack("{s:o, s:o}", "v", vec(im->model.v), "omega",
                                                                   vec(im->model.omega))
                                                       : json_null());
@@ -72,12 +89,97 @@ static json_t *impact(const analysis_impact *im)
     return o;
 }
 
+int analysis_calibration_info_read(const char *path, const icv_experiment *e, analysis_calibration_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n_cameras = e->n_cameras < ICV_MAX_CAMERAS ? e->n_cameras : ICV_MAX_CAMERAS;
+    out->stereo_rms_px = -1;
+    for (int c = 0; c < out->n_cameras; c++) {
+        snprintf(out->id[c], sizeof out->id[c], "%s", e->cameras[c].id);
+        out->rms_px[c] = -1;
+    }
+    json_error_t je;
+    json_t *root = icv_file_exists(path) ? json_load_file(path, 0, &je) : NULL;
+    if (!root)
+        return 0;
+    json_t *cal = json_object_get(root, "calibration");
+    json_t *mono = json_object_get(cal, "mono"), *st = json_object_get(cal, "stereo");
+    int found = 0;
+    if (json_is_object(st)) {
+        json_t *r = json_object_get(st, "rms_px"), *cams = json_object_get(st, "cameras");
+        if (json_is_number(r)) {
+            out->stereo_rms_px = json_number_value(r);
+            found = 1;
+        }
+        /* calib_stereo's two cameras: the experiment's first two */
+        for (int c = 0; c < 2 && c < out->n_cameras && json_array_size(cams) == 2; c++) {
+            json_t *cr = json_object_get(json_array_get(cams, (size_t)c), "rms_px");
+            if (json_is_number(cr)) {
+                out->rms_px[c] = json_number_value(cr);
+                found = 1;
+            }
+        }
+    } else if (json_is_object(mono) && out->n_cameras >= 1) {
+        json_t *r = json_object_get(mono, "rms_px");
+        if (json_is_number(r)) {
+            out->rms_px[0] = json_number_value(r);
+            found = 1;
+        }
+    }
+    json_decref(root);
+    return found;
+}
+
+int analysis_program_versions(const char *names[ANALYSIS_N_VERSIONS], const char *versions[ANALYSIS_N_VERSIONS])
+{
+    const char *n[ANALYSIS_N_VERSIONS] = {"impactcv", "FFmpeg", "OpenCV", "GSL", "libyaml", "jansson"};
+    const char *v[ANALYSIS_N_VERSIONS] = {ICV_VERSION,         capture_ffmpeg_version(), calib_opencv_version(),
+                                          icv_gsl_version(),   icv_libyaml_version(),    icv_jansson_version()};
+    for (int i = 0; i < ANALYSIS_N_VERSIONS; i++) {
+        names[i] = n[i];
+        versions[i] = v[i] ? v[i] : "unknown";
+    }
+    return ANALYSIS_N_VERSIONS;
+}
+
+/* the solver's case labels (solver/spatial_algebraic.c, impact_case_label; HS
+ * Table 3.1): 0-6 by where the slip stops, a/b/c the resumed slip's direction */
+const char *analysis_case_words(const char *label, char *out, size_t n)
+{
+    static const char *const base[7] = {
+        "slip throughout the impact",
+        "slip stops during compression, then sticks",
+        "slip stops during compression, then slides back",
+        "slip stops during restitution, then sticks",
+        "slip stops during restitution, then slides back",
+        "no initial slip, sticks throughout",
+        "no initial slip, then slips",
+    };
+    out[0] = 0;
+    if (!label || label[0] < '0' || label[0] > '6' || (label[1] && (label[1] < 'a' || label[1] > 'c' || label[2])))
+        return out;
+    static const char *const sub[3] = {"; the resumed slip keeps its x direction, z flipped",
+                                       "; the resumed slip has its x direction flipped, z kept",
+                                       "; the resumed slip has both directions flipped"};
+    snprintf(out, n, "%s%s", base[label[0] - '0'], label[1] ? sub[label[1] - 'a'] : "");
+    return out;
+}
+
 int analysis_results_write(const char *path, const char *experiment, const analysis_calibration_info *calib,
                            const analysis_result *res, icv_err *err)
 {
     json_t *root = json_object();
     json_object_set_new(root, "schema", json_string("impactcv-results-1"));
     json_object_set_new(root, "experiment", json_string(experiment));
+    const char *vn[ANALYSIS_N_VERSIONS], *vv[ANALYSIS_N_VERSIONS];
+    json_t *prog = json_object(), *libs = json_object();
+    analysis_program_versions(vn, vv);
+    json_object_set_new(prog, "name", json_string(vn[0]));
+    json_object_set_new(prog, "version", json_string(vv[0]));
+    for (int i = 1; i < ANALYSIS_N_VERSIONS; i++)
+        json_object_set_new(libs, vn[i], json_string(vv[i]));
+    json_object_set_new(prog, "libraries", libs);
+    json_object_set_new(root, "program", prog);
     json_t *cal = json_object(), *rms = json_object();
     if (calib) {
         for (int c = 0; c < calib->n_cameras; c++)

@@ -80,15 +80,18 @@ int analysis_tracks_read_csv(const char *path, analysis_tracks *tr, icv_err *err
     for (char *s = line, *h; (h = field(&s));) {
         if ((cols == 0 && strcmp(h, "frame")) || (cols == 1 && strcmp(h, "time_s"))) {
             fclose(f);
-            return icv_err_set(err, ICV_EFORMAT, "%s:1: expected a header starting frame,time_s, got '%s'", path, h);
+            char shown[96];
+            return icv_err_set(err, ICV_EFORMAT, "%s:1: expected a header starting frame,time_s, got '%s'", path,
+                               icv_printable(h, 40, shown, sizeof shown));
         }
         if (cols >= 2) {
             char want[32];
             snprintf(want, sizeof want, "m%d_%c", (cols - 2) / 3, "xyz"[(cols - 2) % 3]);
             if (strcmp(h, want)) {
                 fclose(f);
+                char shown[96];
                 return icv_err_set(err, ICV_EFORMAT, "%s:1: column %d should be %s, got '%s'", path, cols + 1, want,
-                                   h);
+                                   icv_printable(h, 40, shown, sizeof shown));
             }
         }
         cols++;
@@ -116,14 +119,21 @@ int analysis_tracks_read_csv(const char *path, analysis_tracks *tr, icv_err *err
         char *s = line;
         double v;
         char *fr = field(&s), *ts = field(&s);
-        if (!fr || !ts || !parse_num(fr, &v) || v < 0 || v != (int)v) {
-            rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: bad frame number '%s'", path, lineno, fr ? fr : "");
+        char shown[96];
+        if (!fr || !ts || !parse_num(fr, &v) || v < 0 || v != floor(v)) {
+            rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: bad frame number '%s'", path, lineno,
+                             icv_printable(fr, 40, shown, sizeof shown));
+            break;
+        }
+        if (v > ICV_MAX_FRAME_NUMBER) {
+            rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: frame number %s is above the limit %d", path, lineno,
+                             icv_printable(fr, 40, shown, sizeof shown), ICV_MAX_FRAME_NUMBER);
             break;
         }
         tr->frame[i] = (int)v;
         if (!parse_num(ts, &tr->t[i]) || (i > 0 && !(tr->t[i] > tr->t[i - 1]))) {
             rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: time_s '%s' is not a number after the previous row's", path,
-                             lineno, ts);
+                             lineno, icv_printable(ts, 40, shown, sizeof shown));
             break;
         }
         for (int k = 0; k < n_markers && !rc; k++) {
@@ -135,11 +145,16 @@ int analysis_tracks_read_csv(const char *path, analysis_tracks *tr, icv_err *err
                     rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: expected %d columns", path, lineno, cols);
                     break;
                 }
-                if (c[0] == '\0')
+                if (icv_csv_missing(c)) /* empty or NaN: not seen */
                     continue;
                 if (!parse_num(c, &xyz[a])) {
                     rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: m%d_%c: not a number: '%s'", path, lineno, k, "xyz"[a],
-                                     c);
+                                     icv_printable(c, 40, shown, sizeof shown));
+                    break;
+                }
+                if (fabs(xyz[a]) > ICV_MAX_COORD_M) {
+                    rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: m%d_%c: %s m is beyond the limit of %g m", path, lineno,
+                                     k, "xyz"[a], icv_printable(c, 40, shown, sizeof shown), ICV_MAX_COORD_M);
                     break;
                 }
                 present++;
@@ -193,6 +208,11 @@ int analysis_tracks_read_quality(const char *path, analysis_tracks *tr, icv_err 
         }
         if (rc)
             break;
+        if (!(v[0] >= 0 && v[0] <= ICV_MAX_FRAME_NUMBER && v[2] >= 0 && v[2] < ICV_MAX_MARKERS)) {
+            rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: frame %g or marker %g beyond the limits %d and %d", path,
+                             lineno, v[0], v[2], ICV_MAX_FRAME_NUMBER, ICV_MAX_MARKERS - 1);
+            break;
+        }
         /* rows come in frame order: find the frame's row in the tracks */
         while (row < tr->n_frames && tr->frame[row] < (int)v[0])
             row++;

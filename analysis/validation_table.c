@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/analysis_internal.h"
 
 static void case_of(const analysis_job_result *j, const analysis_impact *im, impact_case *c)
 {
@@ -41,6 +42,7 @@ int analysis_validation_write(const char *dir, analysis_job_result *const *jobs,
             obs[k].omega_post = im->post.omega;
             if (!im->spin_observable && !jobs[j]->body.tmpl.point) /* the rod's spin is not in the data */
                 obs[k].omega_unseen = icv_m3_apply(im->pre.R, jobs[j]->body.tmpl.axis);
+            obs[k].omega_unmeasured = jobs[j]->body.tmpl.point; /* a ball's omega: 0, not measured */
             r0 += isfinite(im->impulse_ratio) ? im->impulse_ratio : 0.3;
             e0 += isfinite(im->e_kinematic) ? im->e_kinematic : 0.5;
         }
@@ -83,7 +85,7 @@ int analysis_validation_write(const char *dir, analysis_job_result *const *jobs,
             icv_err serr;
             int ok = impact_solve(&c, &r, &serr) == 0;
             icv_vec3 mv = ok ? r.v : icv_v3(NAN, NAN, NAN), mw = ok ? r.omega : icv_v3(NAN, NAN, NAN);
-            double ml = ok ? r.loss_fraction : NAN;
+            double ml = ok ? analysis_model_loss_scoped(&jobs[j]->body, im, &r) : NAN; /* like the measured */
             const char *name = jobs[j]->exp.name;
             fprintf(csv.fp, "%s,%d,%.5g,%.5g,%.5g,%.5g,%.5g,%.5g,%.5g,%.5g,%.5g,%.5g,%.5g,%.5g,%s,%.4f,%.4f,%.4f\n", name,
                     i, im->post.v.x, im->post.v.y, im->post.v.z, im->post.omega.x, im->post.omega.y, im->post.omega.z,

@@ -10,13 +10,30 @@
 
 int calib_board_parse(const char *spec, calib_board *b, icv_err *err)
 {
-    int cols = 0, rows = 0, used = 0;
+    /* strtol, not sscanf's %d: a number past int's range is undefined for sscanf */
+    long lc = 0, lr = 0;
     double sq = 0;
-    if (!spec || sscanf(spec, "%dx%d@%lf%n", &cols, &rows, &sq, &used) != 3 || spec[used] != '\0')
+    char *e1 = NULL, *e2 = NULL, *e3 = NULL;
+    int ok = spec != NULL;
+    if (ok) {
+        lc = strtol(spec, &e1, 10);
+        ok = e1 != spec && *e1 == 'x';
+    }
+    if (ok) {
+        lr = strtol(e1 + 1, &e2, 10);
+        ok = e2 != e1 + 1 && *e2 == '@';
+    }
+    if (ok) {
+        sq = strtod(e2 + 1, &e3);
+        ok = e3 != e2 + 1 && *e3 == '\0' && !strpbrk(e2 + 1, "xXpP");
+    }
+    if (!ok)
         return icv_err_set(err, ICV_EINVAL, "--board '%s': expected COLSxROWS@SQUARE, e.g. 9x6@0.023",
                            spec ? spec : "");
-    if (cols < 2 || rows < 2 || cols > 100 || rows > 100)
-        return icv_err_set(err, ICV_EINVAL, "--board '%s': inner corners must be 2..100 along each side", spec);
+    if (lc < 2 || lr < 2 || lc > ICV_MAX_BOARD_SIDE || lr > ICV_MAX_BOARD_SIDE)
+        return icv_err_set(err, ICV_EINVAL, "--board '%s': inner corners must be 2..%d along each side", spec,
+                           ICV_MAX_BOARD_SIDE);
+    int cols = (int)lc, rows = (int)lr;
     if (!(sq > 0) || sq > 1.0)
         return icv_err_set(err, ICV_EINVAL,
                            "--board '%s': square %g m out of range (0, 1] (metres: 23 mm is 0.023)", spec, sq);

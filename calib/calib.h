@@ -363,7 +363,14 @@ int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, cal
  * surface_plane_rms, surface_reproj_rms; written when has_surface is set):
  * 0, ICV_ENOTFOUND when the file has none. */
 int calib_surface_read(const char *path, calib_surface *s, icv_err *err);
-/* Reads a stereo file (M1 D1 M2 D2 R T, image size): intrinsics and R, T. */
+/* A stereo calibration's unit from its T: a baseline over CALIB_MAX_BASELINE_M, or
+ * over 5000 of the board's squares (square_m > 0: the experiment's
+ * calibration.board.square; 0: unknown), is refused, said to be millimetres when
+ * it is plausible divided by 1000 (a board square given in mm when calibrating). */
+#define CALIB_MAX_BASELINE_M 20.0
+int calib_units_check(const char *path, const double T[3], double square_m, icv_err *err);
+/* Reads a stereo file (M1 D1 M2 D2 R T, image size): intrinsics and R, T; T must be
+ * in metres (calib_units_check). */
 int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics *in2, double R[3][3],
                       double T[3], icv_err *err);
 

@@ -264,6 +264,30 @@ int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, cal
     return rc;
 }
 
+int calib_units_check(const char *path, const double T[3], double square_m, icv_err *err)
+{
+    double len = sqrt(T[0] * T[0] + T[1] * T[1] + T[2] * T[2]);
+    /* T is in the unit the board's square was given in when calibrating: a baseline
+       of more than 20 m, or of more than 5000 of the experiment's board squares,
+       was calibrated in millimetres when it is plausible once divided by 1000 */
+    int too_long = len > CALIB_MAX_BASELINE_M || (square_m > 0 && len / square_m > 5000);
+    if (!isfinite(len) || !too_long)
+        return 0;
+    char sq[96] = "";
+    if (square_m > 0)
+        snprintf(sq, sizeof sq, ", %.0f of the board's %g m squares", len / square_m, square_m);
+    if (len / 1000 <= CALIB_MAX_BASELINE_M && (square_m <= 0 || len / 1000 / square_m <= 5000))
+        return icv_err_set(err, ICV_EINVAL,
+                           "%s: the calibration is in millimetres: T = [%g, %g, %g] is a %.4g m baseline%s, %.4g m if "
+                           "in mm (the board's square was given in mm when calibrating); calibrate again with the "
+                           "square in metres (impactcv calib --board 9x6@0.023 for 23 mm squares)",
+                           path, T[0], T[1], T[2], len, sq, len / 1000);
+    return icv_err_set(err, ICV_EINVAL,
+                       "%s: T = [%g, %g, %g] is a %.4g m baseline%s: not in metres; calibrate again with the board's "
+                       "square in metres",
+                       path, T[0], T[1], T[2], len, sq);
+}
+
 int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics *in2, double R[3][3], double T[3],
                       icv_err *err)
 {
@@ -296,6 +320,8 @@ int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics 
             rc = icv_err_set(err, ICV_EFORMAT, "%s: R is not a rotation (|R^T R - I| = %.2g)", path, off);
         memcpy(R, r, 9 * sizeof(double));
         memcpy(T, t, 3 * sizeof(double));
+        if (!rc)
+            rc = calib_units_check(path, t, 0, err);
     }
     cvb_fs_reader_close(fs);
     return rc;

@@ -503,10 +503,22 @@ extern "C" int cvb_fs_read_mat(void *fs, const char *name, int *rows, int *cols,
             }
             int r = n["rows"].isInt() ? (int)n["rows"] : (int)v.size();
             int c = n["cols"].isInt() ? (int)n["cols"] : 1;
-            if (r * c != (int)v.size() || v.empty())
+            if (r <= 0 || c <= 0 || (long long)r * c != (long long)v.size() || v.empty())
                 return -2;
             m = cv::Mat(r, c, CV_64F, v.data()).clone();
         } else if (n.isMap()) {
+            /* rows and cols from the file size the matrix OpenCV allocates before it
+               reads the data: garbage there asked for 12-16 GB. They must match the
+               data the file holds (bounded by its size). */
+            cv::FileNode nr = n["rows"], nc = n["cols"], nd = n["data"];
+            if (!nr.isInt() || !nc.isInt() || (int)nr <= 0 || (int)nc <= 0 ||
+                (!nd.isSeq() && !nd.isString()))
+                return -2;
+            long long cells = (long long)(int)nr * (int)nc, have = nd.isSeq() ? (long long)nd.size() : 0;
+            if (nd.isSeq() && (have % cells != 0 || have / cells < 1 || have / cells > 4)) /* 1 to 4 channels */
+                return -2;
+            if (nd.isString() && cells > (long long)nd.string().size() * 2 + 16)
+                return -2; /* base64 data: at most a few bytes per element */
             n >> m;
         } else if (n.isSeq()) {
             std::vector<double> v;

@@ -32,6 +32,9 @@ int calib_detections_run(char *const *paths, size_t n, const calib_board *b, con
                          const char *label, calib_detections *ds, icv_err *err)
 {
     memset(ds, 0, sizeof *ds);
+    if (b->cols < 2 || b->rows < 2 || b->cols > ICV_MAX_BOARD_SIDE || b->rows > ICV_MAX_BOARD_SIDE)
+        return icv_err_set(err, ICV_EINVAL, "%s: a %dx%d board: inner corners must be 2..%d along each side", label,
+                           b->cols, b->rows, ICV_MAX_BOARD_SIDE);
     ds->n = n;
     ds->n_points = b->cols * b->rows;
     ds->uv = calloc(n * (size_t)ds->n_points + 1, sizeof *ds->uv);

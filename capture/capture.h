@@ -285,4 +285,13 @@ int capture_image_read(const char *path, int channels, unsigned char **pixels, i
 int capture_image_encode(const unsigned char *pixels, int width, int height, int channels, const char *ext,
                          unsigned char **buf, size_t *len, icv_err *err);
 
+/* Opens a video (or image sequence) and decodes its first and last frames, for
+ * `impactcv check`: fails with one line naming the file when it is not a video, has
+ * no video stream (audio only), no decodable frame, or is cut short or corrupt (its
+ * last frame, or a frame read, lost). Fills info. */
+int capture_video_check(const char *path, const capture_options *opt, capture_info *info, icv_err *err);
+
+/* FFmpeg's version as linked (version.c), for --version and results.json. */
+const char *capture_ffmpeg_version(void);
+
 #endif

@@ -63,6 +63,9 @@ struct capture_source {
     long img_next;
 };
 
+/* An mp4/mov header's sample counts against the file's size (header_check.c):
+ * ICV_EFORMAT naming the file when it states more frames than the file has bytes. */
+int capture_header_check(const char *path, icv_err *err);
 int capture_video_open(capture_source *s, icv_err *err);
 int capture_video_read(capture_source *s, capture_frame *f, icv_err *err);
 int capture_video_seek(capture_source *s, long n, icv_err *err);

@@ -22,6 +22,10 @@ int cli_fail(const icv_err *err);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "impactcv <cmd>: not implemented yet (<what>)", status 2. */
 int cli_not_implemented(const char *cmd, const char *what);
+/* A summary line on stdout, left out under -q (only warnings and errors then). */
+void cli_summary(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* stdout for a summary a module prints, NULL under -q. */
+FILE *cli_summary_stream(void);
 /* True when argv holds -h or --help (before a "--"). */
 int cli_wants_help(int argc, char **argv);
 

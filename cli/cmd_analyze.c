@@ -32,23 +32,24 @@ static const char help[] =
 static void print_impacts(const analysis_job_result *j)
 {
     const analysis_result *r = &j->res;
-    printf("%s: %d impact%s, gravity |g| = %.3f m/s^2 (%s)\n", j->exp.name, r->n_impacts, r->n_impacts == 1 ? "" : "s",
+    cli_summary("%s: %d impact%s, gravity |g| = %.3f m/s^2 (%s)\n", j->exp.name, r->n_impacts, r->n_impacts == 1 ? "" : "s",
            icv_v3_norm(r->g), r->g_estimated ? "from free flight" : "given");
     for (int i = 0; i < r->n_impacts; i++) {
         const analysis_impact *im = &r->impacts[i];
-        printf("  impact %d at t = %.4f s (+- %.1e): e = %.3f +- %.3f, impulse ratio = %.3f +- %.3f, energy lost "
-               "%.1f%% +- %.1f%%\n",
+        cli_summary("  impact %d at t = %.4f s (+- %.1e): e = %.3f +- %.3f, impulse ratio = %.3f +- %.3f, energy lost "
+               "%.1f%% +- %.1f%%%s\n",
                i, im->t, im->t_sd, im->e_kinematic, im->sd.e_kinematic, im->impulse_ratio, im->sd.impulse_ratio,
-               100 * im->loss_fraction, 100 * im->sd.loss_fraction);
+               100 * im->loss_fraction, 100 * im->sd.loss_fraction,
+               im->energy_rotation == ANALYSIS_ROTATION_NONE ? " (translation only)" : "");
         if (im->model.done)
-            printf("    model (%s, mu %.3f%s, e_n %.3f%s): case %s, energy lost %.1f%%\n",
+            cli_summary("    model (%s, mu %.3f%s, e_n %.3f%s): case %s, energy lost %.1f%%\n",
                    icv_restitution_name(im->model.law), im->model.mu, im->model.mu_fitted ? " fitted" : "",
                    im->model.e_n, im->model.e_n_fitted ? " fitted" : "", im->model.case_label,
                    100 * im->model.loss_fraction);
         if (im->model.note[0])
-            printf("    note: %s\n", im->model.note);
-        if (!im->spin_observable)
-            printf("    note: the markers are collinear: the spin about the body's line is not measured\n");
+            cli_summary("    note: %s\n", im->model.note);
+        if (im->energy_note[0])
+            cli_summary("    note: %s\n", im->energy_note);
     }
     if (j->warning[0])
         fprintf(stderr, "impactcv: warning: %s\n", j->warning);
@@ -116,7 +117,7 @@ int cmd_analyze(int argc, char **argv)
             if (rc)
                 break;
         }
-        analysis_job job = {exps[i], tracks, dir, method, truth, stdout};
+        analysis_job job = {exps[i], tracks, dir, method, truth, cli_summary_stream()};
         rc = analysis_job_run(&job, jobs[i], &err);
         if (jobs[i]->res.n_impacts > 0) /* also when the truth disagrees */
             print_impacts(jobs[i]);
@@ -127,7 +128,7 @@ int cmd_analyze(int argc, char **argv)
         impact_fit_result fit;
         rc = analysis_validation_write(out, jobs, n, &fit, &err);
         if (!rc)
-            printf("joint fit over %d experiments: mu = %.3f +- %.3f, e_n = %.3f +- %.3f; validation table in "
+            cli_summary("joint fit over %d experiments: mu = %.3f +- %.3f, e_n = %.3f +- %.3f; validation table in "
                    "%s/validation.md\n",
                    n, fit.mu, fit.mu_se, fit.e_n, fit.e_n_se, out);
     }

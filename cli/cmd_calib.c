@@ -53,7 +53,8 @@ static int calib_from_video(const char *const *vid, int stereo, const calib_boar
             cam.has_surface = !rc;
         }
         if (!rc) {
-            calib_camera_summary(&cam, stdout);
+            if (cli_summary_stream())
+                calib_camera_summary(&cam, stdout);
             rc = calib_camera_write(&cam, out, &err);
         }
         if (!rc && report)
@@ -70,7 +71,8 @@ static int calib_from_video(const char *const *vid, int stereo, const calib_boar
             st.has_surface = !rc;
         }
         if (!rc) {
-            calib_stereo_summary(&st, stdout);
+            if (cli_summary_stream())
+                calib_stereo_summary(&st, stdout);
             rc = calib_stereo_write(&st, out, &err);
         }
         if (!rc && report)
@@ -79,7 +81,7 @@ static int calib_from_video(const char *const *vid, int stereo, const calib_boar
     }
     if (rc)
         return cli_fail(&err);
-    printf("wrote %s%s%s\n", out, report ? " and " : "", report ? report : "");
+    cli_summary("wrote %s%s%s\n", out, report ? " and " : "", report ? report : "");
     return CLI_OK;
 }
 
@@ -187,7 +189,8 @@ int cmd_calib(int argc, char **argv)
                 calib_camera_free(&cam);
         }
         if (!rc) {
-            calib_camera_summary(&cam, stdout);
+            if (cli_summary_stream())
+                calib_camera_summary(&cam, stdout);
             rc = calib_camera_write(&cam, out, &err);
             if (!rc && report)
                 rc = calib_report_write_camera(&cam, paths[0], n[0], report, &err);
@@ -204,7 +207,8 @@ int cmd_calib(int argc, char **argv)
                 calib_stereo_free(&st);
         }
         if (!rc) {
-            calib_stereo_summary(&st, stdout);
+            if (cli_summary_stream())
+                calib_stereo_summary(&st, stdout);
             rc = calib_stereo_write(&st, out, &err);
             if (!rc && report)
                 rc = calib_report_write_stereo(&st, paths[0], n[0], report, &err);
@@ -215,6 +219,6 @@ int cmd_calib(int argc, char **argv)
     icv_paths_free(paths[1], n[1]);
     if (rc)
         return cli_fail(&err);
-    printf("wrote %s%s%s\n", out, report ? " and " : "", report ? report : "");
+    cli_summary("wrote %s%s%s\n", out, report ? " and " : "", report ? report : "");
     return CLI_OK;
 }

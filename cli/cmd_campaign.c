@@ -61,18 +61,18 @@ int cmd_campaign(int argc, char **argv)
             fprintf(stderr, "impactcv: campaign: %s failed (%s): %s\n", r.exps[i].name, r.exps[i].path,
                     r.exps[i].error);
     if (!rc) {
-        printf("campaign %s: %d experiment%s: %d ran, %d up to date (not run again), %d failed; %d impact%s in "
+        cli_summary("campaign %s: %d experiment%s: %d ran, %d up to date (not run again), %d failed; %d impact%s in "
                "%.1f s\n",
                r.name, r.n, r.n == 1 ? "" : "s", r.n_ran, r.n_up_to_date, r.n_failed, r.n_impacts,
                r.n_impacts == 1 ? "" : "s", r.seconds);
         for (int i = 0; i < r.n; i++)
             if (r.exps[i].status == REPORT_EXP_UP_TO_DATE)
-                printf("  %s: up to date, not run again\n", r.exps[i].name);
+                cli_summary("  %s: up to date, not run again\n", r.exps[i].name);
         if (r.joint)
-            printf("  joint fit over %d impacts: mu = %.3f +- %.3f%s, e_n = %.3f +- %.3f\n", r.fit.n_obs, r.fit.mu,
+            cli_summary("  joint fit over %d impacts: mu = %.3f +- %.3f%s, e_n = %.3f +- %.3f\n", r.fit.n_obs, r.fit.mu,
                    r.fit.mu_se, r.fit.mu_identifiable ? "" : " (they stick: a lower bound)", r.fit.e_n,
                    r.fit.e_n_se);
-        printf("table: %s/validation.csv, validation.md; page: %s\n", o.out_dir, r.html_path);
+        cli_summary("table: %s/validation.csv, validation.md; page: %s\n", o.out_dir, r.html_path);
     }
     int failed = r.n_failed;
     report_campaign_result_free(&r);

@@ -3,14 +3,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "calib/calib.h"
+#include "capture/capture.h"
 #include "cli/cli.h"
 
 static const char help[] =
     "usage: impactcv check EXPERIMENT.yaml\n"
     "\n"
-    "Validates an experiment file (keys, types, values: see docs/experiment.md) and\n"
-    "that every file it names exists, then prints a summary. Exits 1 with one line\n"
-    "naming the file, line and key on the first problem.\n";
+    "Validates an experiment file (keys, types, values: see docs/experiment.md),\n"
+    "that every file it names exists, that a calibration file reads (in metres), and\n"
+    "that every video opens with its first and last frames decodable, its size the\n"
+    "calibration's; then prints a summary. Exits 1 with one line naming the file,\n"
+    "line and key on the first problem.\n";
 
 int cmd_check(int argc, char **argv)
 {
@@ -29,12 +33,46 @@ int cmd_check(int argc, char **argv)
     int rc = icv_experiment_load(argv[1], exp, &err);
     if (!rc)
         rc = icv_experiment_check_files(exp, &err);
+    int cal_w[ICV_MAX_CAMERAS] = {0}, cal_h[ICV_MAX_CAMERAS] = {0};
+    if (!rc && exp->calib_file[0] && exp->n_cameras >= 2) {
+        /* the stereo file readable, and in metres: a millimetre file is found here
+           from its T and the board's square, not later as a lost marker track */
+        calib_intrinsics in1, in2;
+        double R[3][3], T[3];
+        rc = calib_stereo_read(exp->calib_file, &in1, &in2, R, T, &err);
+        if (!rc)
+            rc = calib_units_check(exp->calib_file, T, exp->board_square, &err);
+        cal_w[0] = cal_w[1] = in1.width;
+        cal_h[0] = cal_h[1] = in1.height;
+    } else if (!rc && exp->calib_file[0]) {
+        calib_intrinsics in;
+        rc = calib_intrinsics_read(exp->calib_file, 0, &in, NULL, &err);
+        cal_w[0] = in.width;
+        cal_h[0] = in.height;
+    }
+    /* every video opened, its first and last frames decoded, its size the calibration's */
+    for (int c = 0; !rc && c < exp->n_cameras; c++) {
+        const icv_camera_spec *cs = &exp->cameras[c];
+        capture_options opt = {0};
+        opt.capture_fps = cs->capture_fps;
+        capture_info info;
+        rc = capture_video_check(cs->video, &opt, &info, &err);
+        if (rc)
+            icv_err_prefix(&err, "camera %s: ", cs->id);
+        else if (cal_w[c] > 0 && (info.width != cal_w[c] || info.height != cal_h[c]))
+            rc = icv_err_set(&err, ICV_EINVAL, "camera %s: %s is %dx%d px, the calibration %s is for %dx%d px", cs->id,
+                             cs->video, info.width, info.height, exp->calib_file, cal_w[c], cal_h[c]);
+        else if (cs->has_roi && (cs->roi[0] + cs->roi[2] > info.width || cs->roi[1] + cs->roi[3] > info.height))
+            rc = icv_err_set(&err, ICV_EINVAL, "camera %s: cameras[%d].roi [%d, %d, %d, %d] runs past the %dx%d px frame",
+                             cs->id, c, cs->roi[0], cs->roi[1], cs->roi[2], cs->roi[3], info.width, info.height);
+    }
     if (rc) {
         free(exp);
         return cli_fail(&err);
     }
-    icv_experiment_summary(exp, stdout);
-    printf("ok\n");
+    if (cli_summary_stream())
+        icv_experiment_summary(exp, stdout);
+    cli_summary("ok\n");
     free(exp);
     return CLI_OK;
 }

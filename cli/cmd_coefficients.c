@@ -60,14 +60,14 @@ int cmd_coefficients(int argc, char **argv)
     int rc = analysis_coefficients_job(exps, n, tracks, out, &res, reps, &err);
     if (!rc) {
         for (int i = 0; n > 1 && i < n; i++)
-            printf("  %s: %s = %.4f +- %.4f\n", exps[i], reps[i].coefficient, reps[i].value, reps[i].sd);
-        printf("%s = %.4f +- %.4f (%s)\n", res.coefficient, res.value, res.sd, res.method);
+            cli_summary("  %s: %s = %.4f +- %.4f\n", exps[i], reps[i].coefficient, reps[i].value, reps[i].sd);
+        cli_summary("%s = %.4f +- %.4f (%s)\n", res.coefficient, res.value, res.sd, res.method);
         for (int i = 0; i < res.n_warnings; i++)
             fprintf(stderr, "impactcv: warning: %s\n", res.warnings[i]);
         for (int r = 0; r < n; r++)
             for (int i = 0; i < reps[r].n_warnings; i++)
                 fprintf(stderr, "impactcv: warning: %s: %s\n", exps[r], reps[r].warnings[i]);
-        printf("written %s/coefficients.json\n", out);
+        cli_summary("written %s/coefficients.json\n", out);
     }
     free(reps);
     return rc ? cli_fail(&err) : CLI_OK;

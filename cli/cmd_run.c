@@ -34,7 +34,7 @@ int cmd_run(int argc, char **argv)
         return CLI_OK;
     }
     report_run_options o = {0};
-    o.truth_table = stdout;
+    o.truth_table = cli_summary_stream();
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
             o.out_dir = argv[++i];
@@ -68,7 +68,7 @@ int cmd_run(int argc, char **argv)
     int rc = report_run(&o, r, &err);
     if (!rc) {
         const analysis_result *res = &r->job.res;
-        printf("%s: %d impact%s in %.1f s; |g| = %.3f m/s^2 (%s)\n", r->job.exp.name, res->n_impacts,
+        cli_summary("%s: %d impact%s in %.1f s; |g| = %.3f m/s^2 (%s)\n", r->job.exp.name, res->n_impacts,
                res->n_impacts == 1 ? "" : "s", r->seconds, icv_v3_norm(res->g),
                res->g_estimated ? "from free flight" : "given");
         char ran[160] = "", reused[160] = "";
@@ -76,23 +76,26 @@ int cmd_run(int argc, char **argv)
             char *l = r->ran[st] ? ran : reused;
             snprintf(l + strlen(l), sizeof ran - strlen(l), "%s%s", *l ? ", " : "", report_stage_name(st));
         }
-        printf("  ran: %s; reused from %s: %s\n", *ran ? ran : "nothing", o.out_dir, *reused ? reused : "nothing");
+        cli_summary("  ran: %s; reused from %s: %s\n", *ran ? ran : "nothing", o.out_dir, *reused ? reused : "nothing");
         for (int i = 0; i < res->n_impacts; i++) {
             const analysis_impact *im = &res->impacts[i];
-            printf("  impact %d at t = %.4f s: e = %.3f +- %.3f, impulse ratio = %.3f +- %.3f, energy lost %.1f%% +- "
-                   "%.1f%%\n",
+            cli_summary("  impact %d at t = %.4f s: e = %.3f +- %.3f, impulse ratio = %.3f +- %.3f, energy lost %.1f%% +- "
+                   "%.1f%%%s\n",
                    i, im->t, im->e_kinematic, im->sd.e_kinematic, im->impulse_ratio, im->sd.impulse_ratio,
-                   100 * im->loss_fraction, 100 * im->sd.loss_fraction);
+                   100 * im->loss_fraction, 100 * im->sd.loss_fraction,
+                   im->energy_rotation == ANALYSIS_ROTATION_NONE ? " (translation only)" : "");
             if (im->model.done)
-                printf("    model %s (mu %.3f, e_n %.3f): case %s, energy lost %.1f%%\n",
+                cli_summary("    model %s (mu %.3f, e_n %.3f): case %s, energy lost %.1f%%\n",
                        icv_restitution_name(im->model.law), im->model.mu, im->model.e_n, im->model.case_label,
                        100 * im->model.loss_fraction);
             if (im->model.note[0])
-                printf("    note: %s\n", im->model.note);
+                cli_summary("    note: %s\n", im->model.note);
+            if (im->energy_note[0])
+                cli_summary("    note: %s\n", im->energy_note);
         }
         if (r->job.warning[0])
             fprintf(stderr, "impactcv: warning: %s\n", r->job.warning);
-        printf("report: %s\n", r->report_path);
+        cli_summary("report: %s\n", r->report_path);
     }
     free(r);
     return rc ? cli_fail(&err) : CLI_OK;

@@ -128,7 +128,7 @@ int cmd_sweep(int argc, char **argv)
         rc = cli_fail(&err);
         goto out;
     }
-    printf("%zu points (%d without a solution): %s/sweep.csv, %s/loss.svg, %s/case.svg\n", n, n_fail, dir, dir, dir);
+    cli_summary("%zu points (%d without a solution): %s/sweep.csv, %s/loss.svg, %s/case.svg\n", n, n_fail, dir, dir, dir);
 out:
     free(pts);
     free(z);

@@ -71,12 +71,12 @@ int cmd_synth(int argc, char **argv)
             return cli_usage_error("synth", "--random: '%s' is not a seed (an integer >= 0)", random);
         if (synth_scenario_random(seed, &ro, &sc, &err))
             return cli_fail(&err);
-        printf("random scene %lu: %s\n", seed, sc.random_desc);
+        cli_summary("random scene %lu: %s\n", seed, sc.random_desc);
     } else if (synth_scenario_load(scenario, &sc, &err)) {
         return cli_fail(&err);
     }
     if (synth_experiment_write(&sc, out, &err))
         return cli_fail(&err);
-    printf("%s: %d camera%s, truth.json written\n", out, sc.n_cameras, sc.n_cameras > 1 ? "s" : "");
+    cli_summary("%s: %d camera%s, truth.json written\n", out, sc.n_cameras, sc.n_cameras > 1 ? "s" : "");
     return CLI_OK;
 }

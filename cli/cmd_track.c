@@ -69,21 +69,21 @@ int cmd_track(int argc, char **argv)
     if (track_pipeline_run(path, out, &opt, &r, &err) != 0)
         return cli_fail(&err);
     for (int c = 0; c < r.n_cameras; c++)
-        printf("camera %-8s %6ld frames, %6ld 2D points, %d track identities\n", r.camera_id[c], r.frames[c],
+        cli_summary("camera %-8s %6ld frames, %6ld 2D points, %d track identities\n", r.camera_id[c], r.frames[c],
                r.points2d[c], r.identities[c]);
     for (int c = 1; c < r.n_cameras; c++) {
-        printf("sync: camera %s offset %.3f frames (%s)", r.camera_id[c], r.offset_initial_frames[c],
+        cli_summary("sync: camera %s offset %.3f frames (%s)", r.camera_id[c], r.offset_initial_frames[c],
                r.sync_source);
         if (r.offset_refined_each[c])
-            printf(", refined from the motion to %.3f +- %.3f frames (epipolar RMS %.3f px)", r.offset_frames[c],
+            cli_summary(", refined from the motion to %.3f +- %.3f frames (epipolar RMS %.3f px)", r.offset_frames[c],
                    r.offset_sigma_each[c], r.offset_residual_each_px[c]);
-        printf("\n");
+        cli_summary("\n");
     }
-    printf("3D (%s): %ld rows, %ld marker positions (%ld with an interpolated second view, %ld bands moved to "
+    cli_summary("3D (%s): %ld rows, %ld marker positions (%ld with an interpolated second view, %ld bands moved to "
            "the rod's axis), %ld outliers, RMS residual %.3f px, template misfit %.2f mm RMS, %ld swaps repaired\n",
            r.planar ? "one camera, motion plane" : "triangulated", r.rows3d, r.points3d, r.interpolated3d,
            r.band_corrected, r.outliers3d, r.residual_rms_px, 1e3 * r.template_rms_m, r.swaps_repaired);
-    printf("wrote %s/tracks2d_*.csv, tracks3d.csv, tracks3d_quality.csv in %.2f s (decoding %.2f s)\n", out,
+    cli_summary("wrote %s/tracks2d_*.csv, tracks3d.csv, tracks3d_quality.csv in %.2f s (decoding %.2f s)\n", out,
            r.seconds, r.decode_seconds);
     return CLI_OK;
 }

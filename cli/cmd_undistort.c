@@ -48,6 +48,6 @@ int cmd_undistort(int argc, char **argv)
     if (calib_intrinsics_read(calib, camera - 1, &in, NULL, &err) ||
         calib_undistort_image_file(&in, image, out, &err))
         return cli_fail(&err);
-    printf("wrote %s\n", out);
+    cli_summary("wrote %s\n", out);
     return CLI_OK;
 }

@@ -28,6 +28,18 @@ int cli_not_implemented(const char *cmd, const char *what)
     return CLI_USAGE;
 }
 
+FILE *cli_summary_stream(void) { return icv_log_get_level() < ICV_LOG_INFO ? NULL : stdout; }
+
+void cli_summary(const char *fmt, ...)
+{
+    if (icv_log_get_level() < ICV_LOG_INFO)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+}
+
 int cli_wants_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {

@@ -1,10 +1,12 @@
 /* main.c: `impactcv [-q|-v] COMMAND ...`: global options, then one subcommand. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 
-#include "calib/calib.h"
+#include "analysis/analysis.h"
 #include "cli/cli.h"
 
 static const cli_command commands[] = {
@@ -44,6 +46,26 @@ static void usage(FILE *out)
             "Units are SI and frames are those of the contract (docs/conventions.md).\n");
 }
 
+/* What went to stdout must have arrived: a full disk (or a closed pipe) is an
+ * error naming its cause, not a silent exit 0 with the output lost. */
+static int finish(int status)
+{
+    int bad = ferror(stdout), saved = 0;
+    errno = 0;
+    if (fflush(stdout) != 0) {
+        bad = 1;
+        saved = errno;
+    } else if (bad) { /* the failed write's errno is gone: ask the stream again */
+        errno = 0;
+        if (write(fileno(stdout), "\n", 1) < 0)
+            saved = errno;
+    }
+    if (!bad)
+        return status;
+    fprintf(stderr, "impactcv: standard output: write failed%s%s\n", saved ? ": " : "", saved ? strerror(saved) : "");
+    return status == CLI_OK ? CLI_FAIL : status;
+}
+
 int main(int argc, char **argv)
 {
     /* GSL's policy, once for the program: a GSL error is a status every caller checks
@@ -59,10 +81,15 @@ int main(int argc, char **argv)
             icv_log_set_level(ICV_LOG_DEBUG);
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            return CLI_OK;
+            return finish(CLI_OK);
         } else if (!strcmp(a, "--version")) {
-            printf("impactcv %s (OpenCV %s)\n", ICV_VERSION, calib_opencv_version());
-            return CLI_OK;
+            const char *names[ANALYSIS_N_VERSIONS], *versions[ANALYSIS_N_VERSIONS];
+            int n = analysis_program_versions(names, versions);
+            printf("%s %s (", names[0], versions[0]);
+            for (int k = 1; k < n; k++)
+                printf("%s%s %s", k > 1 ? ", " : "", names[k], versions[k]);
+            printf(")\n");
+            return finish(CLI_OK);
         } else {
             fprintf(stderr, "impactcv: unknown option '%s' (see impactcv --help)\n", a);
             return CLI_USAGE;
@@ -74,7 +101,7 @@ int main(int argc, char **argv)
     }
     for (size_t c = 0; c < N_COMMANDS; c++)
         if (!strcmp(argv[i], commands[c].name))
-            return commands[c].run(argc - i, argv + i);
+            return finish(commands[c].run(argc - i, argv + i));
     fprintf(stderr, "impactcv: unknown command '%s' (see impactcv --help)\n", argv[i]);
     return CLI_USAGE;
 }

@@ -34,13 +34,30 @@ int icv_atomic_commit(icv_atomic_file *af, icv_err *err)
 {
     if (!af->fp)
         return icv_err_set(err, ICV_EINVAL, "%s: file is not open", af->path);
-    int bad = ferror(af->fp) || fflush(af->fp) != 0 || fsync(fileno(af->fp)) != 0;
-    int saved = errno;
-    bad |= fclose(af->fp) != 0;
+    int bad = 0, saved = 0;
+    if (ferror(af->fp)) {
+        /* an earlier write failed; its errno is long gone (a stat since may have left
+           ENOENT: a full disk was reported as "No such file or directory"): ask the
+           file again, by flushing what is left and writing one byte past the end */
+        bad = 1;
+        clearerr(af->fp);
+        errno = 0;
+        if (fflush(af->fp) != 0 || write(fileno(af->fp), "", 1) < 0)
+            saved = errno;
+    } else if (fflush(af->fp) != 0 || fsync(fileno(af->fp)) != 0) {
+        bad = 1;
+        saved = errno;
+    }
+    if (fclose(af->fp) != 0 && !bad) {
+        bad = 1;
+        saved = errno;
+    }
     af->fp = NULL;
     if (bad) {
         unlink(af->tmp);
-        return icv_err_set(err, ICV_EIO, "%s: write failed: %s", af->path, strerror(saved ? saved : errno));
+        if (!saved)
+            return icv_err_set(err, ICV_EIO, "%s: write failed (the cause was not reported again)", af->path);
+        return icv_err_set(err, ICV_EIO, "%s: write failed: %s", af->path, strerror(saved));
     }
     if (rename(af->tmp, af->path) != 0) {
         saved = errno;

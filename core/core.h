@@ -18,6 +18,10 @@
 #include "core/geom.h"
 
 #define ICV_VERSION "0.1.0"
+/* Versions of the libraries core links, as loaded (version.c). */
+const char *icv_gsl_version(void);
+const char *icv_libyaml_version(void);
+const char *icv_jansson_version(void);
 
 /* ---- errors ------------------------------------------------------------ */
 
@@ -50,6 +54,11 @@ int icv_err_set(icv_err *err, int code, const char *fmt, ...)
 int icv_err_prefix(icv_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void icv_err_clear(icv_err *err);
+
+/* Names in err->msg the folder `from` (or a path in it) as `to`: a job's working
+ * folder, removed on failure, as the output folder the user named. A name repeated
+ * at the start ("P: P: reason") is kept once. */
+void icv_err_rename_path(icv_err *err, const char *from, const char *to);
 
 /* A short name for a code ("invalid input", "I/O error", ...). */
 const char *icv_err_name(int code);
@@ -140,6 +149,26 @@ void icv_run_each(void *(*fn)(void *), void *items, size_t item_size, int n);
 void icv_fput_html(FILE *f, const char *s);
 /* Each line of text (lines end at '\n') as an escaped <li> item. NULL writes nothing. */
 void icv_fput_html_items(FILE *f, const char *text);
+
+/* ---- text from outside files (text_in.c) -------------------------------- */
+
+/* Limits on numbers read from outside files that become indices or sizes, and on
+ * coordinates (docs/experiment.md, "Limits"). */
+#define ICV_MAX_FRAME_NUMBER 100000000 /* frames: 4.6 hours at 6000 fps */
+#define ICV_MAX_COORD_M 1e4            /* m, a 3D coordinate in tracks */
+#define ICV_MAX_COORD_PX 1e6           /* px, a 2D coordinate in tracks */
+#define ICV_MAX_IMAGE_SIDE 65536       /* px: a roi's x + w, y + h */
+#define ICV_MAX_BOARD_SIDE 100         /* inner corners along a board's side */
+#define ICV_MAX_FPS 1e6                /* Hz, cameras[].capture_fps */
+
+/* 1 when a CSV field means "missing": empty, or NaN in any case and sign (DLTdv8,
+ * Argus, numpy and pandas write NaN; blanks around it ignored). */
+int icv_csv_missing(const char *field);
+
+/* s as it may be shown in a message: at most max_in bytes of it, control and
+ * non-ASCII bytes written as \xNN, a quote as \", "..." added when cut. Returns
+ * out. */
+const char *icv_printable(const char *s, size_t max_in, char *out, size_t out_size);
 
 /* ---- paths ------------------------------------------------------------- */
 
@@ -334,6 +363,12 @@ typedef struct {
     char key[192];  /* key path from the root, for messages */
 } icv_ynode;
 
+/* Limits on every YAML file read (docs/experiment.md, "Limits"): its size, its
+ * nesting and the entries of one list or mapping. Duplicate keys and a second
+ * document are errors too. */
+#define ICV_YAML_MAX_BYTES (4 << 20)
+#define ICV_YAML_MAX_DEPTH 64
+#define ICV_YAML_MAX_ITEMS 100000
 int icv_yaml_load(const char *path, icv_yaml **doc, icv_ynode *root, icv_err *err);
 void icv_yaml_free(icv_yaml *doc);
 const char *icv_yaml_path(const icv_yaml *doc);

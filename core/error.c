@@ -53,3 +53,30 @@ const char *icv_err_name(int code)
     default: return "unknown error";
     }
 }
+
+void icv_err_rename_path(icv_err *err, const char *from, const char *to)
+{
+    size_t lf = from ? strlen(from) : 0;
+    if (!err || !lf || !to)
+        return;
+    char out[ICV_ERR_MSG_MAX];
+    size_t k = 0;
+    for (const char *p = err->msg; *p && k + 1 < sizeof out;) {
+        /* the folder itself or a path in it, not a longer name that starts the same */
+        if (!strncmp(p, from, lf) && (p[lf] == '/' || p[lf] == ':' || p[lf] == ' ' || p[lf] == '\0' || p[lf] == '\'')) {
+            k += (size_t)snprintf(out + k, sizeof out - k, "%s", to);
+            if (k >= sizeof out)
+                k = sizeof out - 1;
+            p += lf;
+        } else {
+            out[k++] = *p++;
+        }
+    }
+    out[k] = '\0';
+    /* "P: P: reason" (a caller prefixed the name the callee gave too): once */
+    const char *colon = strstr(out, ": ");
+    size_t lp = colon ? (size_t)(colon - out) : 0;
+    if (lp && !strncmp(out + lp + 2, out, lp) && !strncmp(out + 2 * lp + 2, ": ", 2))
+        memmove(out, out + lp + 2, strlen(out + lp + 2) + 1);
+    snprintf(err->msg, sizeof err->msg, "%s", out);
+}

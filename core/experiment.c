@@ -101,16 +101,33 @@ static int read_cameras(icv_ynode root, icv_experiment *e, icv_err *err)
         TRY(icv_yread_double(c, "capture_fps", 0, &cs->capture_fps, err));
         if (cs->capture_fps < 0)
             return icv_ynode_fail(icv_ynode_get(c, "capture_fps"), err, ICV_EINVAL, "must be > 0 (Hz)");
+        if (cs->capture_fps > ICV_MAX_FPS)
+            return icv_ynode_fail(icv_ynode_get(c, "capture_fps"), err, ICV_EINVAL,
+                                  "%g Hz is above the limit of %g Hz", cs->capture_fps, ICV_MAX_FPS);
         TRY(icv_yread_double(c, "exposure", 0, &cs->exposure_s, err));
         if (cs->exposure_s < 0 || cs->exposure_s > 1)
             return icv_ynode_fail(icv_ynode_get(c, "exposure"), err, ICV_EINVAL,
                                   "the exposure time must be in (0, 1] s, got %g", cs->exposure_s);
         if (icv_ynode_exists(icv_ynode_get(c, "roi"))) {
             double r[4];
+            icv_ynode rn = icv_ynode_get(c, "roi");
             TRY(icv_yread_doubles(c, "roi", 1, r, 4, err));
+            char as_written[160]; /* the roi as the user wrote it, for the messages */
+            size_t k = 0;
+            for (int j = 0; j < 4 && k < sizeof as_written; j++) {
+                char shown[48];
+                k += (size_t)snprintf(as_written + k, sizeof as_written - k, "%s%s", j ? ", " : "[",
+                                      icv_printable(icv_ynode_str(icv_ynode_at(rn, (size_t)j)), 20, shown, sizeof shown));
+            }
+            if (k < sizeof as_written)
+                snprintf(as_written + k, sizeof as_written - k, "]");
             if (r[2] <= 0 || r[3] <= 0 || r[0] < 0 || r[1] < 0)
-                return icv_ynode_fail(icv_ynode_get(c, "roi"), err, ICV_EINVAL,
-                                      "expected [x, y, w, h] with x, y >= 0 and w, h > 0 (pixels)");
+                return icv_ynode_fail(rn, err, ICV_EINVAL,
+                                      "%s: expected [x, y, w, h] with x, y >= 0 and w, h > 0 (pixels)", as_written);
+            if (r[0] + r[2] > ICV_MAX_IMAGE_SIDE || r[1] + r[3] > ICV_MAX_IMAGE_SIDE)
+                return icv_ynode_fail(rn, err, ICV_EINVAL,
+                                      "%s: x + w and y + h must be at most %d px (the largest image side read)",
+                                      as_written, ICV_MAX_IMAGE_SIDE);
             cs->has_roi = 1;
             for (int k = 0; k < 4; k++)
                 cs->roi[k] = (int)r[k];
@@ -135,6 +152,9 @@ static int read_board(icv_ynode cal, icv_experiment *e, icv_err *err)
     TRY(icv_yread_double(b, "square", 1, &e->board_square, err));
     if (e->board_cols < 2 || e->board_rows < 2)
         return icv_ynode_fail(b, err, ICV_EINVAL, "cols and rows count inner corners: at least 2 each");
+    if (e->board_cols > ICV_MAX_BOARD_SIDE || e->board_rows > ICV_MAX_BOARD_SIDE)
+        return icv_ynode_fail(b, err, ICV_EINVAL, "%dx%d inner corners: cols and rows are at most %d each",
+                              e->board_cols, e->board_rows, ICV_MAX_BOARD_SIDE);
     if (!(e->board_square > 0) || e->board_square > 1)
         return icv_ynode_fail(icv_ynode_get(b, "square"), err, ICV_EINVAL,
                               "square is the square size in metres: expected 0 < square <= 1, got %g",
@@ -287,6 +307,9 @@ static int read_sync(icv_ynode root, icv_experiment *e, icv_err *err)
             if (c < 0)
                 return icv_ynode_fail(v, err, ICV_EINVAL, "no camera with id '%s' in cameras", id ? id : "?");
             TRY(icv_ynode_double(v, &e->sync_offsets[c], err));
+            if (fabs(e->sync_offsets[c]) > ICV_MAX_FRAME_NUMBER)
+                return icv_ynode_fail(v, err, ICV_EINVAL, "offset %g frames is beyond the limit of %d frames",
+                                      e->sync_offsets[c], ICV_MAX_FRAME_NUMBER);
         }
         e->sync = ICV_SYNC_OFFSETS;
         return 0;

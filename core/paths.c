@@ -109,7 +109,8 @@ int icv_paths_expand(const char *pattern, char ***paths, size_t *count, icv_err 
         }
         globfree(&g);
     }
-    qsort(list, n, sizeof *list, cmp_str);
+    if (n > 1) /* an empty folder leaves list NULL: qsort must not be given it */
+        qsort(list, n, sizeof *list, cmp_str);
     *paths = list;
     *count = n;
     return 0;

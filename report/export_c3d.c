@@ -11,7 +11,7 @@
 
 #include "report/report_internal.h"
 
-enum { BLOCK = 512, LABEL_LEN = 8, PROC_INTEL = 84 };
+enum { BLOCK = 512, LABEL_LEN = 8, DESC_LEN = 48, PROC_INTEL = 84 };
 
 typedef struct {
     unsigned char *d;
@@ -137,6 +137,21 @@ int report_export_c3d(const char *path, const analysis_tracks *tr, icv_err *err)
     }
     param(&p, 1, "LABELS", -1, 2, dims2, labels, "marker names", 0);
     free(labels);
+    /* POINT:DESCRIPTIONS, one per label (C3D User Guide: readers show it beside the label) */
+    char *descs = calloc((size_t)np, DESC_LEN);
+    if (!descs) {
+        free(p.d);
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
+    }
+    for (int k = 0; k < np; k++) {
+        char ds[DESC_LEN + 1];
+        int n = snprintf(ds, sizeof ds, "marker %d of body.markers, surface frame", k);
+        memset(descs + (size_t)k * DESC_LEN, ' ', DESC_LEN);
+        memcpy(descs + (size_t)k * DESC_LEN, ds, (size_t)(n < DESC_LEN ? n : DESC_LEN));
+    }
+    int dimsd[2] = {DESC_LEN, np};
+    param(&p, 1, "DESCRIPTIONS", -1, 2, dimsd, descs, "what each point is", 0);
+    free(descs);
     group(&p, 2, "ANALOG", "no analog channels");
     param(&p, 2, "USED", 2, 0, NULL, &zero, "analog channels", 0);
     param(&p, 2, "RATE", 4, 0, NULL, &fz, "", 1);
@@ -218,8 +233,10 @@ static float getf(const unsigned char *p)
 void report_c3d_free(report_c3d *c)
 {
     free(c->labels);
+    free(c->descriptions);
     free(c->xyzr);
     c->labels = NULL;
+    c->descriptions = NULL;
     c->xyzr = NULL;
 }
 
@@ -261,7 +278,8 @@ int report_c3d_read(const char *path, report_c3d *c, icv_err *err)
     if (end > (size_t)size)
         end = (size_t)size;
     int point_id = 0, label_len = 0, n_labels = 0;
-    const unsigned char *labels = NULL;
+    const unsigned char *labels = NULL, *descs = NULL;
+    int desc_len = 0, n_descs = 0;
     while (q + 4 < end) {
         int nch = abs((int8_t)d[q]), id = (int8_t)d[q + 1];
         if (nch == 0)
@@ -295,6 +313,10 @@ int report_c3d_read(const char *path, report_c3d *c, icv_err *err)
                 label_len = v[2];
                 n_labels = v[3];
                 labels = val;
+            } else if (!strcmp(name, "DESCRIPTIONS") && type == -1 && nd == 2) {
+                desc_len = v[2];
+                n_descs = v[3];
+                descs = val;
             }
         }
         if (off == 0)
@@ -323,6 +345,22 @@ int report_c3d_read(const char *path, report_c3d *c, icv_err *err)
         memcpy(c->labels[k], labels + (size_t)k * (size_t)label_len, (size_t)n);
         for (int i = n - 1; i >= 0 && c->labels[k][i] == ' '; i--)
             c->labels[k][i] = 0;
+    }
+    if (descs && (size_t)(descs - d) + (size_t)desc_len * (size_t)n_descs > (size_t)size)
+        descs = NULL; /* runs past the file's end: left out */
+    if (descs && n_descs > 0) {
+        c->descriptions = calloc((size_t)c->n_points, sizeof *c->descriptions);
+        if (!c->descriptions) {
+            report_c3d_free(c);
+            rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
+            goto out;
+        }
+        for (int k = 0; k < c->n_points && k < n_descs; k++) {
+            int n = desc_len < 63 ? desc_len : 63;
+            memcpy(c->descriptions[k], descs + (size_t)k * (size_t)desc_len, (size_t)n);
+            for (int i = n - 1; i >= 0 && c->descriptions[k][i] == ' '; i--)
+                c->descriptions[k][i] = 0;
+        }
     }
     const unsigned char *x = d + (size_t)(c->data_start_block - 1) * BLOCK;
     for (size_t i = 0; i < (size_t)c->n_frames * (size_t)c->n_points * 4; i++)

@@ -391,9 +391,17 @@ static void summary(FILE *f, const report_inputs *in)
         row1(f, "impulse ratio |J<sub>xz</sub>| / J<sub>y</sub>", im->impulse_ratio, im->sd.impulse_ratio,
              show_model ? m1 : NULL);
         snprintf(m1, sizeof m1, "%.4g", im->model.loss_fraction);
-        row1(f, "energy loss fraction", im->loss_fraction, im->sd.loss_fraction, show_model ? m1 : NULL);
-        row1(f, "kinetic energy before (J)", im->energy_pre, NAN, NULL);
-        row1(f, "kinetic energy after (J)", im->energy_post, NAN, NULL);
+        /* where the spin is not measured the energies are of the measured motion only */
+        const char *scope = im->energy_rotation == ANALYSIS_ROTATION_NONE          ? " (translation only)"
+                            : im->energy_rotation == ANALYSIS_ROTATION_ACROSS_LINE ? " (spin about the line left out)"
+                                                                                   : "";
+        char lab[3][96];
+        snprintf(lab[0], sizeof lab[0], "energy loss fraction%s", scope);
+        snprintf(lab[1], sizeof lab[1], "kinetic energy before (J)%s", scope);
+        snprintf(lab[2], sizeof lab[2], "kinetic energy after (J)%s", scope);
+        row1(f, lab[0], im->loss_fraction, im->sd.loss_fraction, show_model ? m1 : NULL);
+        row1(f, lab[1], im->energy_pre, NAN, NULL);
+        row1(f, lab[2], im->energy_post, NAN, NULL);
         icv_vec3 nan3 = icv_v3(NAN, NAN, NAN);
         row3(f, "v before (m/s)", im->pre.v, im->pre.v_sd, 0, nan3, 1, "%.4g");
         row3(f, "v after (m/s)", im->post.v, im->post.v_sd, show_model, im->model.v, 1, "%.4g");
@@ -856,13 +864,13 @@ static void warnings(FILE *f, const report_inputs *in)
             fputs("</li>\n", f);
             n++;
         }
-        if (!im->spin_observable && in->exp->n_markers == 1) {
-            fprintf(f, "<li>impact %d: the body has one marker: its spin is not measured (&omega; is 0 here and the "
-                       "energies count translation only).</li>\n", i + 1);
-            n++;
-        } else if (!im->spin_observable) {
-            fprintf(f, "<li>impact %d: the markers are collinear: the spin about the body's line is not measured "
-                       "(0 in &omega; and left out of the energies).</li>\n", i + 1);
+        if (!im->spin_observable) {
+            fprintf(f, "<li>impact %d: %s (&omega; is 0 there). ", i + 1,
+                    in->exp->n_markers == 1 ? "the body has one marker: its spin is not measured"
+                                            : "the markers are collinear: the spin about the body's line is not "
+                                              "measured");
+            icv_fput_html(f, im->energy_note);
+            fputs("</li>\n", f);
             n++;
         }
         if (im->pre.singular || im->post.singular) {

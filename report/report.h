@@ -270,6 +270,7 @@ typedef struct {
     double rate, scale;          /* Hz; scale < 0: float data */
     char units[8];
     char (*labels)[32];          /* n_points, malloc'd */
+    char (*descriptions)[64];    /* n_points, malloc'd; NULL when POINT:DESCRIPTIONS is absent */
     float *xyzr;                 /* n_frames * n_points * 4: X Y Z residual, malloc'd */
 } report_c3d;
 

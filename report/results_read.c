@@ -48,8 +48,9 @@ int report_json_load(const char *path, const char *schema, const char *array_key
     const char *found = json_string_value(json_object_get(*root, "schema"));
     if (!found || strcmp(found, schema) || !json_is_array(json_object_get(*root, array_key))) {
         /* the message first: found lives in the tree */
-        int rc = icv_err_set(err, ICV_EFORMAT, "%s: not an %s file (schema \"%.64s\")", path, schema,
-                             found ? found : "");
+        char shown[200]; /* escaped: a file's control bytes never reach the terminal */
+        int rc = icv_err_set(err, ICV_EFORMAT, "%s: not an %s file (schema \"%s\")", path, schema,
+                             icv_printable(found ? found : "", 64, shown, sizeof shown));
         json_decref(*root);
         *root = NULL;
         return rc;
@@ -87,6 +88,16 @@ int report_results_read(const char *path, analysis_result *res, icv_err *err)
         im->energy_pre = num(en, "pre_J");
         im->energy_post = num(en, "post_J");
         im->loss_fraction = num(en, "loss_fraction");
+        const char *counts = json_string_value(json_object_get(en, "counts"));
+        im->energy_rotation = !counts || !strcmp(counts, "translation and rotation") ? ANALYSIS_ROTATION_ALL
+                              : !strcmp(counts, "translation")                       ? ANALYSIS_ROTATION_NONE
+                                                                                     : ANALYSIS_ROTATION_ACROSS_LINE;
+        const char *enote = json_string_value(json_object_get(en, "note"));
+        snprintf(im->energy_note, sizeof im->energy_note, "%s", enote ? enote : "");
+        if (enote) {
+            im->spin_change_implied = vec(en, "spin_change_implied_rad_s");
+            im->spin_energy_implied = num(en, "spin_energy_implied_J");
+        }
         json_t *u = json_object_get(o, "uncertainty");
         im->pre.v_sd = vec(u, "v_pre");
         im->post.v_sd = vec(u, "v_post");

@@ -70,6 +70,17 @@ int report_rows2d_read(const char *path, int predicted, report_row2d **rows, lon
             rc = icv_err_set(err, ICV_EFORMAT, "%s:%ld: no frame or %s", path, ln, predicted ? "track" : "marker");
             break;
         }
+        if (!(fr >= 0 && fr <= ICV_MAX_FRAME_NUMBER) || !(id >= -1 && id <= 1e6)) {
+            rc = icv_err_set(err, ICV_EFORMAT, "%s:%ld: frame %g or %s %g beyond the limits [0, %d] and [-1, 1000000]",
+                             path, ln, fr, predicted ? "track" : "marker", id, ICV_MAX_FRAME_NUMBER);
+            break;
+        }
+        double u = field(line, cu), v = field(line, cv);
+        if (fabs(u) > ICV_MAX_COORD_PX || fabs(v) > ICV_MAX_COORD_PX) {
+            rc = icv_err_set(err, ICV_EFORMAT, "%s:%ld: u_px %g or v_px %g beyond the limit of %g px", path, ln, u, v,
+                             ICV_MAX_COORD_PX);
+            break;
+        }
         if (*n == cap) {
             cap = cap ? 2 * cap : 1024;
             report_row2d *g = realloc(*rows, sizeof *g * (size_t)cap);
@@ -79,7 +90,7 @@ int report_rows2d_read(const char *path, int predicted, report_row2d **rows, lon
             }
             *rows = g;
         }
-        (*rows)[(*n)++] = (report_row2d){(long)fr, (int)id, field(line, cu), field(line, cv)};
+        (*rows)[(*n)++] = (report_row2d){(long)fr, (int)id, u, v};
     }
     fclose(f);
     if (rc) {

@@ -352,8 +352,14 @@ static int run_model(run_ctx *c, icv_err *err)
     analysis_job_result *j = c->job;
     char path[ICV_PATH_MAX];
     int rc = analysis_model_compare(&j->body, &j->model, &j->res, err);
-    if (!rc && !(rc = icv_path_join(path, sizeof path, c->work, "results.json", err)))
-        rc = analysis_results_write(path, j->exp.name, NULL, &j->res, err);
+    if (!rc && !(rc = icv_path_join(path, sizeof path, c->work, "results.json", err))) {
+        analysis_calibration_info ci; /* the calibration's RMS values from the track stage's sidecar */
+        char info[ICV_PATH_MAX];
+        if (icv_path_join(info, sizeof info, c->work, "track_info.json", NULL) != 0)
+            info[0] = 0;
+        analysis_calibration_info_read(info, &j->exp, &ci);
+        rc = analysis_results_write(path, j->exp.name, &ci, &j->res, err);
+    }
     return rc ? rc : blob_write(c->work, "result.bin", j, err);
 }
 
@@ -575,6 +581,8 @@ int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
         ran |= r->ran[s];
     if (!rc && ran && !(rc = carry_user_files(&c, err)) && !(rc = report_cache_write(c.work, &c.now, err)))
         rc = icv_dir_swap(c.work, o->out_dir, err);
+    if (made && rc)
+        icv_err_rename_path(err, c.work, o->out_dir); /* the working folder is removed: name DIR */
     if (made && (rc || !ran))
         icv_dir_remove(c.work);
     ctx_close(&c);

@@ -123,6 +123,8 @@ typedef struct {
     icv_vec3 omega_unseen; /* unit axis (surface frame) about which omega was not
                               measured (markers on one line: the spin about it), or 0:
                               that component is left out of the comparison */
+    int omega_unmeasured;  /* 1: no component of omega was measured (one marker: a
+                              ball): omega is left out of the comparison */
 } impact_observation;
 
 typedef struct {

@@ -40,6 +40,8 @@ int impact_observation_residual(const impact_observation *o, double mu, double e
         icv_vec3 a = icv_v3_unit(o->omega_unseen);
         dw = icv_v3_sub(dw, icv_v3_scale(a, icv_v3_dot(dw, a)));
     }
+    if (o->omega_unmeasured)
+        dw = icv_v3(0, 0, 0);
     res[0] = r->v.x - o->v_post.x;
     res[1] = r->v.y - o->v_post.y;
     res[2] = r->v.z - o->v_post.z;

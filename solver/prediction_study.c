@@ -103,6 +103,7 @@ int impact_planar_csv_load(const char *path, double mass, double inertia_zz, imp
             *obs = t;
         }
         impact_observation *o = &(*obs)[(*n)++];
+        memset(o, 0, sizeof *o); /* every component of omega measured */
         impact_case_init(&o->pre);
         o->pre.mass = mass;
         o->pre.inertia = icv_m3_diag(inertia_zz, inertia_zz, inertia_zz);

@@ -71,9 +71,11 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     w->samp = malloc(sizeof(int) * TRACK_SPLIT_SAMPLES);
     w->plane = malloc((size_t)width * (size_t)height * 2); /* 16-bit at most */
     w->still = malloc((size_t)width * (size_t)height * 2);
-    d->n_allocs = 16;
+    w->binned = malloc((size_t)(width / 2 + 1) * (size_t)(height / 2 + 1) * 2);
+    w->bin = 1;
+    d->n_allocs = 17;
     if (!w->runs || !w->parent || !w->label || !w->comps || !w->hist || !w->cov_class || !w->cov_near ||
-        !w->cov_grad || !w->tile_level || !w->tile_t || !w->tile_noise || !w->samp || !w->plane || !w->still) {
+        !w->cov_grad || !w->tile_level || !w->tile_t || !w->tile_noise || !w->samp || !w->plane || !w->still || !w->binned) {
         track_detector_free(d);
         icv_err_set(err, ICV_ENOMEM, "track detector: out of memory for a %dx%d workspace", width, height);
         return NULL;
@@ -100,6 +102,7 @@ void track_detector_free(track_detector *d)
         free(d->ws->samp);
         free(d->ws->plane);
         free(d->ws->still);
+        free(d->ws->binned);
         free(d->ws);
     }
     free(d);
@@ -111,6 +114,10 @@ void track_detector_reset(track_detector *d)
     d->ws->peak_ref = 0;
     d->ws->noise = 0;
     d->ws->n_full_scans = 0;
+    d->ws->bin_statics.n = 0;
+    d->ws->bin_peak_ref = 0;
+    d->ws->bin_noise = 0;
+    d->ws->bin_full_scans = 0;
     memset(&d->stats, 0, sizeof d->stats);
 }
 
@@ -166,12 +173,8 @@ static void scan_box(track_detector *d, const track_frame *f, int x0, int y0, in
                    : track_label_region(w, f, x0, y0, x1, y1, t, &st->n_overflow);
     if (depth == 0)
         st->n_components += nc;
-    if (nc > d->max_blobs) {
-        st->n_overflow += nc - d->max_blobs;
-        nc = d->max_blobs;
-    }
     split_item sp[SPLIT_MAX];
-    int nsp = 0, can_split = d->split_components && depth < TRACK_SPLIT_MAX_DEPTH;
+    int nsp = 0, n_sized = 0, can_split = d->split_components && depth < TRACK_SPLIT_MAX_DEPTH;
     int m = d->centroid_margin_px;
     for (int i = 0; i < nc; i++) {
         const comp *c = &w->comps[i];
@@ -198,6 +201,13 @@ static void scan_box(track_detector *d, const track_frame *f, int x0, int y0, in
                 sp[nsp++] = (split_item){*c, tc, &st->n_rejected_area};
             else
                 st->n_rejected_area++;
+            continue;
+        }
+        /* the cap counts components of a marker's area only: capping in raster order
+           let thousands of codec specks on a black backdrop (under min_area_px) use it
+           up above the markers, which were never measured (random scenes 1017, 1046) */
+        if (++n_sized > d->max_blobs) {
+            st->n_overflow++;
             continue;
         }
         /* cut by the edge of the frame or the roi: a marker partly out of view is no
@@ -416,6 +426,151 @@ static void debug_write(const track_detector *d, const track_frame *f, double t_
     fclose(fp);
 }
 
+/* Fills binned pixels [bx0, bx1] x [by0, by1] of the frame binned b x b (each the mean
+ * of its block, rounded) into w->binned, a frame of (width / b) x (height / b). */
+static void bin_fill(struct track_detector_ws *w, const track_frame *f, int b, int bx0, int by0, int bx1, int by1)
+{
+    int bw = f->width / b, bh = f->height / b, half = b * b / 2;
+    bx0 = bx0 < 0 ? 0 : bx0, by0 = by0 < 0 ? 0 : by0;
+    bx1 = bx1 >= bw ? bw - 1 : bx1, by1 = by1 >= bh ? bh - 1 : by1;
+    for (int by = by0; by <= by1; by++)
+        for (int bx = bx0; bx <= bx1; bx++) {
+            unsigned sum = 0;
+            for (int y = by * b; y < by * b + b; y++) {
+                const unsigned char *row = (const unsigned char *)f->data + (size_t)y * (size_t)f->stride;
+                if (f->depth == 8)
+                    for (int x = bx * b; x < bx * b + b; x++)
+                        sum += row[x];
+                else
+                    for (int x = bx * b; x < bx * b + b; x++)
+                        sum += ((const uint16_t *)(const void *)row)[x];
+            }
+            unsigned m = (sum + (unsigned)half) / (unsigned)(b * b);
+            if (f->depth == 8)
+                ((uint8_t *)w->binned)[(size_t)by * bw + bx] = (uint8_t)m;
+            else
+                ((uint16_t *)w->binned)[(size_t)by * bw + bx] = (uint16_t)m;
+        }
+}
+
+/* Large markers, after the full-resolution scan: the detection again on the frame (or
+ * look plane) f binned w->bin x w->bin, with the sizes, roi and windows scaled to it and
+ * its own level, noise and static blobs (swapped in and out of the workspace); a blob
+ * found there and not at full resolution is measured again at full resolution over its
+ * box scaled back and added after out[0..*n_out). Blobs found at full resolution are
+ * kept as they were: their centroids from the thresholded component are the more
+ * precise (random scenes 1022-1054, balls 20-100 px: binned boxes moved the 2D median
+ * by up to 0.1 px). */
+static int add_binned(track_detector *d, const track_frame *f, const track_window *windows, int n_windows,
+                      track_blob *out, int max_out, int *n_out, icv_err *err)
+{
+    struct track_detector_ws *w = d->ws;
+    int b = w->bin, bw = f->width / b, bh = f->height / b, n0 = *n_out;
+    double b2 = (double)b * b;
+    if (n0 >= max_out)
+        return 0;
+    track_window wb[TRACK_MAX_TRACKS];
+    if (n_windows > TRACK_MAX_TRACKS)
+        n_windows = TRACK_MAX_TRACKS;
+    if (n_windows <= 0) {
+        bin_fill(w, f, b, 0, 0, bw - 1, bh - 1);
+    } else {
+        for (int i = 0; i < n_windows; i++) {
+            wb[i] = (track_window){windows[i].x0 / b, windows[i].y0 / b, windows[i].x1 / b, windows[i].y1 / b,
+                                   windows[i].blur_px / b};
+            bin_fill(w, f, b, wb[i].x0 - LOOK_PAD, wb[i].y0 - LOOK_PAD, wb[i].x1 + LOOK_PAD, wb[i].y1 + LOOK_PAD);
+        }
+    }
+    track_frame bf = {w->binned, bw, bh, bw * (f->depth / 8), f->depth};
+    /* the same detector in binned pixels */
+    track_detector s = *d;
+    s.look = TRACK_LOOK_BRIGHT; /* f is the look's plane already */
+    s.min_area_px = fmax(1, d->min_area_px / b2);
+    s.max_area_px = d->max_area_px / b2;
+    s.max_streak_px = d->max_streak_px / b;
+    s.blurred_px = d->blurred_px / b;
+    s.static_radius_px = d->static_radius_px / b;
+    s.centroid_window = 0;
+    s.centroid_coverage = 0;
+    s.mask = NULL; /* tested at full resolution below */
+    s.debug = 0;
+    if (d->background_tile_px > 0) {
+        int tile = 8 * (int)ceil((double)d->background_tile_px / b / 8);
+        s.background_tile_px = tile > 8 ? tile : 8;
+    }
+    if (d->roi[2] > 0 && d->roi[3] > 0) { /* the bins wholly inside */
+        int x0 = (d->roi[0] + b - 1) / b, y0 = (d->roi[1] + b - 1) / b;
+        s.roi[0] = x0;
+        s.roi[1] = y0;
+        s.roi[2] = (d->roi[0] + d->roi[2]) / b - x0;
+        s.roi[3] = (d->roi[1] + d->roi[3]) / b - y0;
+    }
+    /* the binned frame's own state in the workspace while it runs */
+    track_static_model full_statics = w->statics;
+    double full_noise = w->noise, full_peak = w->peak_ref;
+    long full_scans = w->n_full_scans;
+    int full_rx[4] = {w->rx0, w->ry0, w->rx1, w->ry1};
+    w->statics = w->bin_statics;
+    w->noise = w->bin_noise;
+    w->peak_ref = w->bin_peak_ref;
+    w->n_full_scans = w->bin_full_scans;
+    w->in_bin = 1;
+    int nb = 0;
+    track_blob *bo = out + n0;
+    int rc = track_detector_detect(&s, &bf, n_windows > 0 ? wb : NULL, n_windows, bo, max_out - n0, &nb, err);
+    w->in_bin = 0;
+    w->bin_statics = w->statics;
+    w->bin_noise = w->noise;
+    w->bin_peak_ref = w->peak_ref;
+    w->bin_full_scans = w->n_full_scans;
+    w->statics = full_statics;
+    w->peak_ref = full_peak;
+    w->n_full_scans = full_scans;
+    w->rx0 = full_rx[0], w->ry0 = full_rx[1], w->rx1 = full_rx[2], w->ry1 = full_rx[3];
+    double bnoise = w->noise;
+    /* full resolution: the noise of one pixel (binning averaged it down by about b) */
+    w->noise = bnoise * b;
+    int k = n0;
+    for (int i = 0; i < nb && !rc; i++) {
+        track_blob o = bo[i];
+        comp c = {(int)(o.area * b2), o.x0 * b, o.y0 * b, o.x1 * b + b - 1, o.y1 * b + b - 1};
+        double cu = b * o.u + 0.5 * (b - 1), cv = b * o.v + 0.5 * (b - 1);
+        int dup = 0; /* found at full resolution already */
+        for (int j = 0; j < n0 && !dup; j++)
+            dup = (cu >= out[j].x0 - b && cu <= out[j].x1 + b && cv >= out[j].y0 - b && cv <= out[j].y1 + b) ||
+                  (out[j].u >= c.x0 && out[j].u <= c.x1 && out[j].v >= c.y0 && out[j].v <= c.y1);
+        if (dup)
+            continue;
+        /* above the blob's brightest bin by 3 pixel sigmas: another object's pixel */
+        double t = o.peak + 3 * w->noise;
+        track_blob m;
+        if (track_blob_measure(d, f, &c, 0, o.background, t, t, &m, NULL, NULL) != 0) {
+            m = o; /* no positive mass at full resolution: the binned measure, scaled */
+            m.u = cu, m.v = cv, m.sigma = o.sigma * b, m.mass = o.mass * b2;
+            m.mxx = o.mxx * b2, m.myy = o.myy * b2, m.mxy = o.mxy * b2;
+            m.major = o.major * b, m.minor = o.minor * b, m.streak_px = o.streak_px * b;
+            m.x0 = c.x0, m.y0 = c.y0, m.x1 = c.x1, m.y1 = c.y1;
+        }
+        m.area = o.area * b2;
+        if (d->mask) {
+            int mu = (int)floor(m.u + 0.5), mv = (int)floor(m.v + 0.5);
+            if (mu < 0 || mv < 0 || mu >= f->width || mv >= f->height ||
+                !d->mask[(size_t)mv * (size_t)d->mask_stride + (size_t)mu]) {
+                d->stats.n_rejected_mask++;
+                continue;
+            }
+        }
+        out[k++] = m;
+        d->stats.n_candidates++;
+        if (m.peak > d->stats.brightest)
+            d->stats.brightest = m.peak;
+    }
+    w->noise = full_noise;
+    *n_out = k;
+    d->stats.n_blobs = k;
+    return rc;
+}
+
 int track_detector_detect(track_detector *d, const track_frame *f, const track_window *windows, int n_windows,
                           track_blob *out, int max_out, int *n_out, icv_err *err)
 {
@@ -460,9 +615,11 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
         if (full) {
             look_fill(d, f, 0, 0, f->width - 1, f->height - 1);
         } else {
+            /* binned, the ring and margin reach as many binned pixels out */
+            int pad = LOOK_PAD * (w->bin > 1 && !w->in_bin ? w->bin : 1);
             for (int i = 0; i < n_windows; i++) {
-                int ax = windows[i].x0 - LOOK_PAD, ay = windows[i].y0 - LOOK_PAD;
-                int bx = windows[i].x1 + LOOK_PAD, by = windows[i].y1 + LOOK_PAD;
+                int ax = windows[i].x0 - pad, ay = windows[i].y0 - pad;
+                int bx = windows[i].x1 + pad, by = windows[i].y1 + pad;
                 look_fill(d, f, ax < 0 ? 0 : ax, ay < 0 ? 0 : ay, bx >= f->width ? f->width - 1 : bx,
                           by >= f->height ? f->height - 1 : by);
             }
@@ -476,8 +633,9 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
     if (d->roi[2] > 0 && d->roi[3] > 0) {
         rx0 = d->roi[0] > 0 ? d->roi[0] : 0;
         ry0 = d->roi[1] > 0 ? d->roi[1] : 0;
-        rx1 = d->roi[0] + d->roi[2] - 1 < rx1 ? d->roi[0] + d->roi[2] - 1 : rx1;
-        ry1 = d->roi[1] + d->roi[3] - 1 < ry1 ? d->roi[1] + d->roi[3] - 1 : ry1;
+        long ex = (long)d->roi[0] + d->roi[2] - 1, ey = (long)d->roi[1] + d->roi[3] - 1; /* no int overflow */
+        rx1 = ex < rx1 ? (int)ex : rx1;
+        ry1 = ey < ry1 ? (int)ey : ry1;
         if (rx1 - rx0 < 2 || ry1 - ry0 < 2)
             return icv_err_set(err, ICV_EINVAL, "track detector: roi [%d, %d, %d, %d] is outside the %dx%d frame",
                                d->roi[0], d->roi[1], d->roi[2], d->roi[3], f->width, f->height);
@@ -543,6 +701,8 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
         w->peak_ref = w->peak_ref > 0 ? 0.9 * w->peak_ref + 0.1 * med : med;
     }
     st->n_blobs = *n_out;
+    if (w->bin > 1 && !w->in_bin)
+        return add_binned(d, f, windows, full ? 0 : n_windows, out, max_out, n_out, err);
     return 0;
 }
 
@@ -557,6 +717,8 @@ void track_detector_set_marker_size(track_detector *d, double diameter_px, doubl
     int tile = 8 * (int)ceil(4 * diameter_px / 8);
     if (d->background_tile_px > 0 && tile > d->background_tile_px)
         d->background_tile_px = tile < TRACK_TILE_MAX ? tile : TRACK_TILE_MAX;
+    int bin = diameter_px >= TRACK_BIN_MIN_DIAMETER ? (int)(diameter_px / 8) : 1;
+    d->ws->bin = bin < TRACK_BIN_MAX ? bin : TRACK_BIN_MAX;
 }
 
 double track_marker_diameter_px(double diameter_m, double focal_px, double distance_m)

@@ -45,7 +45,22 @@ struct track_detector_ws {
     void *plane;              /* a look's gray plane (dark, colour, motion): w x h, 16-bit */
     void *still;              /* the learnt still background (track_detector_learn_background) */
     double key_ycc[3];        /* the colour look's key in track_rgb_to_ycc's space */
+    /* large markers (track_detector_set_marker_size): also looked for in the frame binned
+       bin x bin (each pixel the mean of its block: a ball 50 px across standing 20 gray
+       levels off a plate under noise 6 is under the 6-sigma threshold pixel by pixel, and
+       far over it binned by 6 when the noise is white), measured at full resolution */
+    int bin;                  /* 1: none */
+    int in_bin;               /* the detection inside the binned frame is running */
+    void *binned;             /* (w / 2) x (h / 2) pixels, 16-bit at most */
+    track_static_model bin_statics; /* the binned frame's static blobs, level and noise */
+    double bin_peak_ref, bin_noise;
+    long bin_full_scans;
 };
+/* px: markers this large or larger are found in the binned frame (bin = diameter / 8:
+   a binned marker is 8 px across or more) */
+#define TRACK_BIN_MIN_DIAMETER 16
+/* the largest bin (a ball 64 px or more across stays 8 px or more binned) */
+#define TRACK_BIN_MAX 8
 #define TRACK_SPLIT_SAMPLES 4096
 /* px: the largest tile side (the tile's sample sits on the stack) */
 #define TRACK_TILE_MAX 256

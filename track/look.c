@@ -66,6 +66,9 @@ typedef struct {
     int has_best;
     double brightest;  /* the detector's brightest measured blob (kept or not) */
     int components;    /* most components in a frame */
+    /* summed over the frames: why the components were not kept, and the area limits */
+    long rej_area, rej_contrast, rej_shape, rej_edge, rej_overflow;
+    double min_area, max_area;
 } look_score;
 
 static void describe_score(const look_score *s, track_look look, int depth, char *buf, size_t n)
@@ -76,7 +79,29 @@ static void describe_score(const look_score *s, track_look look, int depth, char
         return;
     }
     if (!s->has_best) {
-        snprintf(buf, n, "%s kept no blob (up to %d components)", track_look_name(look), s->components);
+        /* what became of the components, summed over the frames, so a person sees which
+           limit to change (a ball larger than marker_diameter: rejected by area) */
+        if (s->components == 0) {
+            snprintf(buf, n, "%s kept no blob (nothing stood out)", track_look_name(look));
+            return;
+        }
+        char why[160] = "";
+        size_t k = 0;
+        const long cnt[5] = {s->rej_area, s->rej_contrast, s->rej_shape, s->rej_edge, s->rej_overflow};
+        const char *name[5] = {"area", "contrast", "shape", "edge", "cap"};
+        for (int r = 0; r < 5 && k < sizeof why; r++)
+            if (cnt[r] > 0) {
+                k += (size_t)snprintf(why + k, sizeof why - k, "%s %ld %s", k ? "," : "", cnt[r], name[r]);
+                if (r == 0 && k < sizeof why)
+                    k += (size_t)snprintf(why + k, sizeof why - k, " [%.0f, %.0f] px", s->min_area, s->max_area);
+            }
+        char seen[48] = "";
+        if (s->brightest > 0)
+            snprintf(seen, sizeof seen, "; %s %.0f",
+                     look == TRACK_LOOK_DARK ? "darkest" : look == TRACK_LOOK_MOTION ? "most moved" : "brightest",
+                     look == TRACK_LOOK_DARK ? top - s->brightest : s->brightest);
+        snprintf(buf, n, "%s kept no blob (up to %d components; rejected:%s%s)", track_look_name(look),
+                 s->components, why, seen);
         return;
     }
     const track_blob *b = &s->best;
@@ -145,6 +170,13 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
                 break;
             if (d->stats.n_components > s->components)
                 s->components = d->stats.n_components;
+            s->rej_area += d->stats.n_rejected_area;
+            s->rej_contrast += d->stats.n_rejected_contrast;
+            s->rej_shape += d->stats.n_rejected_shape;
+            s->rej_edge += d->stats.n_rejected_edge;
+            s->rej_overflow += d->stats.n_overflow;
+            s->min_area = d->min_area_px;
+            s->max_area = d->max_area_px;
             s->brightest = fmax(s->brightest, d->stats.brightest);
             s->n_min = nb < s->n_min ? nb : s->n_min;
             s->n_max = nb > s->n_max ? nb : s->n_max;
@@ -189,7 +221,7 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
                  track_look_name(order[chosen]), sc[chosen].n_exact, n, n_expected, d0);
         return 0;
     }
-    char a[200], b[200], c[200];
+    char a[400], b[400], c[400];
     describe_score(&sc[0], order[0], depth, a, sizeof a);
     describe_score(&sc[1], order[1], depth, b, sizeof b);
     describe_score(&sc[2], order[2], depth, c, sizeof c);

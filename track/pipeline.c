@@ -757,6 +757,16 @@ static int camera_track(pl_camera *c, pl_pass_shared *sh, icv_err *err)
         c->bright[k] = last_b;
     capture_frame_free(&buf[0]);
     capture_frame_free(&buf[1]);
+    if (!rc) { /* frames the decoder lost: the capture's error, not markers "not found" */
+        const long *lost;
+        size_t n_lost;
+        capture_source_lost(c->src, &lost, &n_lost);
+        if (n_lost)
+            rc = icv_err_set(err, ICV_EFORMAT,
+                             "camera '%s': %s: truncated or corrupt stream: %zu of %ld frames lost (from frame %ld; "
+                             "impactcv probe lists them)",
+                             c->spec->id, c->spec->video, n_lost, c->frames, lost[0]);
+    }
     return rc;
 }
 

@@ -203,8 +203,9 @@ typedef struct {
                                  than this is learnt too: its markers come back (as new
                                  tracks) once they move. */
     double static_radius_px;  /* px: how still a static blob is. Default 0.5. */
-    int max_blobs;            /* components measured per region (frame or window) at most;
-                                 the rest are counted in stats.n_overflow. Default 256. */
+    int max_blobs;            /* components of a marker's area (min_area_px to max_area_px)
+                                 measured per region (frame or window) at most; the rest
+                                 are counted in stats.n_overflow. Default 256. */
     int roi[4];               /* px: x, y, w, h where markers may be (experiment.yaml
                                  cameras[].roi); w or h 0 = the whole frame (default). Full
                                  scans search only here; windows are clipped to it. */

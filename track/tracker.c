@@ -18,6 +18,9 @@
 
 typedef struct {
     track_kalman kf;
+    track_kalman alt; /* the filter without its last measurement: that measurement a blip (a
+                         marker half hidden, merged for a frame), the flight as before */
+    int alt_on;       /* alt holds that state (the last frame was measured and updated) */
     int id;          /* identity once confirmed, -1 before */
     int hits;        /* detections so far */
     int misses;      /* frames since the last detection */
@@ -56,6 +59,8 @@ struct track_tracker_ws {
     int det_used[MAX_DETS];      /* 1 assigned, 2 merged */
     unsigned trk_flags[TRACK_MAX_TRACKS];
     double pred_u[TRACK_MAX_TRACKS], pred_v[TRACK_MAX_TRACKS];
+    double alt_u[TRACK_MAX_TRACKS], alt_v[TRACK_MAX_TRACKS]; /* alt's prediction (alt_on) */
+    int alt_used[TRACK_MAX_TRACKS]; /* this frame gates track i round alt's prediction */
     double reach[TRACK_MAX_TRACKS]; /* px: how far a blob may be from the prediction or the
                                        last position and be this track's (INFINITY: anywhere) */
     int body[TRACK_MAX_TRACKS];     /* tracks in the configuration this frame */
@@ -112,6 +117,31 @@ static double meas_var(const track_tracker *t, double sigma)
 {
     double s = fmax(sigma, t->sigma_floor_px);
     return s * s;
+}
+
+static double sq(double x)
+{
+    return x * x;
+}
+
+/* Normalised squared distance of (u, v) from track i's prediction, or from its
+ * alternative (the last measurement a blip) when this frame has no blob in the
+ * prediction's gate (w->alt_used[i]); *S its innovation variance. A filter settled on
+ * sigma_floor_px predicts to ~0.5 px and derives velocity and acceleration from its
+ * last few points: one centroid moved 1.1 px for a frame (seed 1028: a ball half
+ * behind its post) sent the next prediction 2.8 px off, outside the 2 px gate, and the
+ * marker became a new track. Only a fallback: taken whenever nearer, it let clutter
+ * into a second gate round every track (seeds 1021, 1033 broke). */
+static double gate_d2(const track_tracker *t, const trk *k, int i, double u, double v, double sigma, double *S)
+{
+    const struct track_tracker_ws *w = t->ws;
+    double r = meas_var(t, sigma);
+    if (w->alt_used[i]) {
+        *S = track_kalman_innovation_var(&k->alt, r);
+        return (sq(u - w->alt_u[i]) + sq(v - w->alt_v[i])) / *S;
+    }
+    *S = track_kalman_innovation_var(&k->kf, r);
+    return (sq(u - w->pred_u[i]) + sq(v - w->pred_v[i])) / *S;
 }
 
 /* Grows overlapping windows into their union until none overlap. */
@@ -477,6 +507,11 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
         track_kalman_predict(&k->kf, t->accel_noise);
         w->pred_u[i] = k->kf.xu[0];
         w->pred_v[i] = k->kf.xv[0];
+        if (k->alt_on) {
+            track_kalman_predict(&k->alt, t->accel_noise);
+            w->alt_u[i] = k->alt.xu[0];
+            w->alt_v[i] = k->alt.xv[0];
+        }
         w->trk_flags[i] = 0;
         w->reach[i] = t->reacquire_px;
         if (k->id >= 0 && k->misses == 0) {
@@ -557,11 +592,16 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
     for (int i = 0; i < nt; i++) {
         const trk *k = &w->tracks[i];
         int lost = k->id >= 0 && k->misses > 0;
-        double S = track_kalman_innovation_var(&k->kf, meas_var(t, k->sigma)), lndet = 2 * log(S);
+        double Sj;
+        w->alt_used[i] = 0;
+        int in_gate = 0;
+        for (int j = 0; j < nd && !in_gate; j++)
+            in_gate = gate_d2(t, k, i, w->blobs[j].u, w->blobs[j].v, k->sigma, &Sj) < t->gate_chi2;
+        w->alt_used[i] = !in_gate && k->alt_on && k->misses == 0;
+        double lndet = 2 * log(track_kalman_innovation_var(w->alt_used[i] ? &k->alt : &k->kf, meas_var(t, k->sigma)));
         for (int j = 0; j < nd; j++) {
-            double du = w->blobs[j].u - w->pred_u[i], dv = w->blobs[j].v - w->pred_v[i];
-            double d2 = (du * du + dv * dv) / S;
-            w->cost[i * nc + j] = d2 < t->gate_chi2 && !lost ? d2 + lndet : BIG;
+            double d2 = gate_d2(t, k, i, w->blobs[j].u, w->blobs[j].v, k->sigma, &Sj);
+            w->cost[i * nc + j] = d2 < t->gate_chi2 && !lost ? d2 + 2 * log(Sj) : BIG;
         }
         for (int j = 0; j < nt; j++)
             w->cost[i * nc + nd + j] = j == i ? t->gate_chi2 + lndet : BIG;
@@ -627,10 +667,11 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
         int j = w->assign[i];
         if (k->id < 0 || k->misses > 0 || j < 0)
             continue;
-        double S = track_kalman_innovation_var(&k->kf, meas_var(t, w->blobs[j].sigma));
-        double du = w->blobs[j].u - w->pred_u[i], dv = w->blobs[j].v - w->pred_v[i];
-        if ((du * du + dv * dv) / S < t->gate_chi2)
-            mvu += k->kf.xu[1], mvv += k->kf.xv[1], n_mv++;
+        double S;
+        if (gate_d2(t, k, i, w->blobs[j].u, w->blobs[j].v, w->blobs[j].sigma, &S) < t->gate_chi2) {
+            const track_kalman *f = w->alt_used[i] ? &k->alt : &k->kf;
+            mvu += f->xu[1], mvv += f->xv[1], n_mv++;
+        }
     }
     if (n_mv)
         mvu /= n_mv, mvv /= n_mv;
@@ -655,9 +696,11 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
         cur.pred_v = w->pred_v[i];
         if (j >= 0) {
             const track_blob *b = &w->blobs[j];
-            double S = track_kalman_innovation_var(&k->kf, meas_var(t, b->sigma));
-            double du = b->u - w->pred_u[i], dv = b->v - w->pred_v[i];
-            if (k->id >= 0 && (k->misses > 0 || (du * du + dv * dv) / S >= t->gate_chi2)) {
+            double S, d2 = gate_d2(t, k, i, b->u, b->v, b->sigma, &S);
+            int use_alt = w->alt_used[i];
+            int restart = k->id >= 0 && (k->misses > 0 || d2 >= t->gate_chi2);
+            k->alt_on = 0;
+            if (restart) {
                 double speed = k->misses > 0 && n_mv ? hypot(mvu, mvv) : hypot(k->kf.xu[1], k->kf.xv[1]);
                 track_kalman_init(&k->kf, b->u, b->v, fmax(b->sigma, 1), fmax(2, speed), t->gravity_u, t->gravity_v,
                                   t->init_acc_sigma);
@@ -666,6 +709,10 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
                 if (k->misses > t->max_coast)
                     t->n_recovered++;
             } else {
+                if (use_alt) /* the last measurement was the blip: the flight before it goes on */
+                    k->kf = k->alt;
+                k->alt = k->kf;
+                k->alt_on = k->hits >= 1;
                 track_kalman_update(&k->kf, b->u, b->v, meas_var(t, b->sigma));
             }
             k->hits++;
@@ -683,6 +730,7 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
             cur.flags = b->flags | w->trk_flags[i];
         } else {
             k->misses++;
+            k->alt_on = 0;
             if (k->id >= 0 && k->misses == t->max_coast + 1) {
                 t->n_lost++;
                 t->last_lost_marker = k->id;
@@ -751,6 +799,7 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
         k->id = -1;
         k->hits = 1;
         k->misses = 0;
+        k->alt_on = 0;
         k->area = b->area;
         k->sigma = b->sigma;
         k->last_u = k->cfg_u = k->umin = k->umax = b->u;

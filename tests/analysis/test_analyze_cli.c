@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "analysis/analysis.h"
 #include "tests/analysis/impact_scenario.h"
 #include "tests/harness.h"
 
@@ -95,6 +96,69 @@ TEST(test_analyze_cli_writes_results_json_with_the_contract_keys)
     ASSERT_NEAR(ratio, s.ratio, 0.01);
     snprintf(path, sizeof path, "%s/out/fits.csv", th_tmpdir());
     ASSERT_STR_CONTAINS(th_read_file(path), "impact,side,frame,time_s");
+}
+
+static const char *str_or_empty(const json_t *j) { return json_is_string(j) ? json_string_value(j) : ""; }
+
+/* issue #20 item 5: results.json names the program and its libraries, carries the
+ * calibration's RMS values (from the track stage's track_info.json beside the
+ * tracks) and the model's case in words; -q leaves stdout empty */
+TEST(test_analyze_cli_results_json_has_calibration_rms_version_and_case_words)
+{
+    write_case("[0, -9.81, 0]", 1.0, 1.0, 0.45);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/track_info.json", th_tmpdir());
+    th_write_file(path, "{\"schema\": \"impactcv-track-info-1\", \"calibration\": {\"source\": \"file\", "
+                        "\"mono\": null, \"stereo\": {\"rms_px\": 0.24, \"cameras\": [{\"rms_px\": 0.21}, "
+                        "{\"rms_px\": 0.19}]}}}\n");
+    th_proc p;
+    int st = th_run_cli(&p, "-q analyze '%s/experiment.yaml' -o '%s/out' --tracks '%s/tracks3d.csv'", th_tmpdir(),
+                        th_tmpdir(), th_tmpdir());
+    ASSERT(st == 0, "status %d: %s", st, p.err);
+    ASSERT(p.out[0] == 0, "-q left a summary on stdout: %s", p.out);
+    json_error_t je;
+    snprintf(path, sizeof path, "%s/out/results.json", th_tmpdir());
+    json_t *root = json_load_file(path, 0, &je);
+    ASSERT(root, "results.json: %s", je.text);
+    json_t *cal = json_object_get(root, "calibration"), *rms = json_object_get(cal, "rms_px");
+    double left = json_number_value(json_object_get(rms, "left")), right = json_number_value(json_object_get(rms, "right"));
+    double stereo = json_number_value(json_object_get(cal, "stereo_rms_px"));
+    json_t *prog = json_object_get(root, "program"), *libs = json_object_get(prog, "libraries");
+    char version[64] = "", libs_seen[128] = "";
+    snprintf(version, sizeof version, "%s", str_or_empty(json_object_get(prog, "version")));
+    static const char *names[] = {"FFmpeg", "OpenCV", "GSL", "libyaml", "jansson"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const char *v = json_string_value(json_object_get(libs, names[i]));
+        if (v && v[0] && strcmp(v, "unknown"))
+            snprintf(libs_seen + strlen(libs_seen), sizeof libs_seen - strlen(libs_seen), "%s ", names[i]);
+    }
+    json_t *m = json_object_get(json_array_get(json_object_get(root, "impacts"), 0), "model");
+    char label[8] = "", words[160] = "";
+    snprintf(label, sizeof label, "%s", str_or_empty(json_object_get(m, "case")));
+    snprintf(words, sizeof words, "%s", str_or_empty(json_object_get(m, "case_words")));
+    json_decref(root);
+    ASSERT_NEAR(left, 0.21, 1e-12);
+    ASSERT_NEAR(right, 0.19, 1e-12);
+    ASSERT_NEAR(stereo, 0.24, 1e-12);
+    ASSERT(!strcmp(version, ICV_VERSION), "program.version '%s', expected %s", version, ICV_VERSION);
+    ASSERT(!strcmp(libs_seen, "FFmpeg OpenCV GSL libyaml jansson "), "libraries with a version: %s", libs_seen);
+    ASSERT(label[0], "no model.case");
+    char want[160];
+    analysis_case_words(label, want, sizeof want);
+    ASSERT(want[0] && !strcmp(words, want), "case %s: words '%s', expected '%s'", label, words, want);
+}
+
+TEST(test_analyze_cli_case_words_name_every_solver_case)
+{
+    char w[160];
+    ASSERT(!strcmp(analysis_case_words("0", w, sizeof w), "slip throughout the impact"), "0: %s", w);
+    ASSERT(!strcmp(analysis_case_words("2b", w, sizeof w),
+                   "slip stops during compression, then slides back; the resumed slip has its x direction flipped, "
+                   "z kept"),
+           "2b: %s", w);
+    ASSERT(!strcmp(analysis_case_words("5", w, sizeof w), "no initial slip, sticks throughout"), "5: %s", w);
+    ASSERT(!strcmp(analysis_case_words("7", w, sizeof w), ""), "7: %s", w);
+    ASSERT(!strcmp(analysis_case_words("2d", w, sizeof w), ""), "2d: %s", w);
 }
 
 TEST(test_analyze_cli_no_impact_says_the_smallest_gap_and_writes_nothing)

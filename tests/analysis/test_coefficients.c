@@ -547,3 +547,60 @@ TEST(test_slide_incline_from_flight_refused_without_a_flight_long_enough)
     ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/out'", path, d), 1);
     ASSERT_STR_CONTAINS(p.err, "incline: flight measures gravity");
 }
+
+/* issue #20 item 10: `coefficients -o DIR` reuses DIR/tracks3d.csv only when it is
+ * this experiment's: the track stage's track_info.json beside it names another
+ * experiment (or other videos), or the tracks have another marker count: refused,
+ * naming why; DIR unchanged */
+TEST(test_coefficients_cli_refuses_tracks_of_another_experiment)
+{
+    const char *d = th_tmpdir();
+    write_slide(d, "s1", 0.25, 71, 0.2);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/s1/track_info.json", d);
+    th_write_file(path, "{\"schema\": \"impactcv-track-info-1\", \"experiment\": \"drop_3\", "
+                        "\"cameras\": [{\"id\": \"a\", \"video\": \"a.mp4\"}]}\n");
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s/s1/experiment.yaml' -o '%s/s1'", d, d), 1);
+    ASSERT_STR_CONTAINS(p.err, "s1/tracks3d.csv: not this experiment's tracks: it was tracked for experiment "
+                               "'drop_3', not 's1'");
+    snprintf(path, sizeof path, "%s/s1/coefficients.json", d);
+    ASSERT(access(path, F_OK) != 0, "coefficients.json written from another experiment's tracks");
+    /* the right experiment's sidecar: used */
+    snprintf(path, sizeof path, "%s/s1/track_info.json", d);
+    th_write_file(path, "{\"schema\": \"impactcv-track-info-1\", \"experiment\": \"s1\", \"cameras\": "
+                        "[{\"id\": \"left\", \"video\": \"left.mp4\"}, {\"id\": \"right\", \"video\": \"right.mp4\"}]}\n");
+    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s/s1/experiment.yaml' -o '%s/s1'", d, d), 0);
+    /* tracks without a sidecar but of two markers for a three-marker body */
+    write_slide(d, "s2", 0.25, 72, 0.2);
+    snprintf(path, sizeof path, "%s/s2/tracks3d.csv", d);
+    th_write_file(path, "frame,time_s,m0_x,m0_y,m0_z,m1_x,m1_y,m1_z\n0,0.0,0,0,0,0,0.1,0\n1,0.01,0,0,0,0,0.1,0\n");
+    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s/s2/experiment.yaml' -o '%s/s2'", d, d), 1);
+    ASSERT_STR_CONTAINS(p.err, "s2/tracks3d.csv: not this experiment's tracks: 2 marker(s)");
+    ASSERT_STR_CONTAINS(p.err, "body.markers has 3");
+}
+
+/* issue #20 item 9: an error inside the job's working folder names the path as the
+ * user knows it (DIR/...), never the working folder, which is removed */
+TEST(test_coefficients_cli_error_names_no_working_folder)
+{
+    const char *d = th_tmpdir();
+    write_slide(d, "d1", 0.25, 73, 0.2);
+    char path[1024], text[4096];
+    snprintf(path, sizeof path, "%s/d1/experiment.yaml", d);
+    snprintf(text, sizeof text, "%s", th_read_file(path));
+    char *k = strstr(text, "experiment: slide");
+    ASSERT(k, "no kind line");
+    memcpy(k, "experiment: drop ", 17);
+    /* markers twice as far apart as the tracks show: the template check fails */
+    char *m = strstr(text, "markers: [[0, 0.1, 0], [0, 0, 0.01], [0, -0.1, 0]]");
+    ASSERT(m, "no markers line");
+    memcpy(m, "markers: [[0, 0.2, 0], [0, 0, 0.02], [0, -0.2, 0]]", 50);
+    th_write_file(path, text);
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "coefficients '%s' -o '%s/d1'", path, d), 1);
+    ASSERT(!strstr(p.err, ".coefficients."), "names the removed working folder: %s", p.err);
+    char want[1100];
+    snprintf(want, sizeof want, "%s/d1/tracks3d.csv: ", d);
+    ASSERT_STR_CONTAINS(p.err, want);
+}

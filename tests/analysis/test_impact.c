@@ -118,7 +118,42 @@ TEST(test_impact_too_near_the_end_says_how_many_frames)
     printf("    %s\n", err.msg);
     ASSERT_EQ_INT(rc, ICV_EINVAL);
     ASSERT_STR_CONTAINS(err.msg, "only 2 posed frames after it (frames ");
-    ASSERT_STR_CONTAINS(err.msg, "), 4 needed on each side to fit");
+    ASSERT_STR_CONTAINS(err.msg, "; the clip ends there), 4 needed on each side to fit");
+}
+
+/* Issue #18: a marker hidden for good after the impact and another dropping out now and
+ * then are told apart (the message listed both as missing in every frame), and a side
+ * that has unposed frames does not blame the clip's length. */
+TEST(test_impact_short_of_poses_counts_each_missing_markers_frames)
+{
+    scenario s;
+    make_scenario(&s, 0);
+    analysis_tracks tr;
+    sample(&s, s.t_star + 12.5 / 120, 2e-4, 5, &tr); /* twelve frames after the impact */
+    int first_after = -1;
+    for (int r = 0; r < tr.n_frames && first_after < 0; r++)
+        if (tr.t[r] > s.t_star)
+            first_after = r;
+    ASSERT_TRUE(first_after > 0);
+    /* markers 2 and 3 hidden from the third frame after the impact on (two markers
+       of four: no pose), marker 1 also in the first 3 of those frames */
+    for (int r = first_after + 2; r < tr.n_frames; r++) {
+        tr.seen[r * tr.n_markers + 2] = 0;
+        tr.seen[r * tr.n_markers + 3] = 0;
+    }
+    for (int r = first_after + 2; r < first_after + 5; r++)
+        tr.seen[r * tr.n_markers + 1] = 0;
+    char want[200];
+    snprintf(want, sizeof want, "markers 1, 2, 3 missing in %d frames %d-%d: marker 1 in 3, 2 in %d, 3 in %d)",
+             tr.n_frames - first_after - 2, tr.frame[first_after + 2], tr.frame[tr.n_frames - 1],
+             tr.n_frames - first_after - 2, tr.n_frames - first_after - 2);
+    analysis_result res;
+    icv_err err = {0};
+    int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
+    analysis_tracks_free(&tr);
+    printf("    %s\n", err.msg);
+    ASSERT_EQ_INT(rc, ICV_EINVAL);
+    ASSERT_STR_CONTAINS(err.msg, want);
 }
 
 TEST(test_impact_with_markers_missing_after_it_names_the_frames_and_markers)

@@ -1,5 +1,6 @@
 /* test_cli.c: the impactcv binary on good and bad input: exit status and the
  * one-line message. */
+#include "core/core.h"
 #include "tests/harness.h"
 
 TEST(test_cli_help_lists_every_contract_command)
@@ -12,12 +13,26 @@ TEST(test_cli_help_lists_every_contract_command)
         ASSERT_STR_CONTAINS(p.out, cmds[i]);
 }
 
-TEST(test_cli_version_names_opencv)
+TEST(test_cli_version_names_every_library)
 {
     th_proc p;
     ASSERT_EQ_INT(th_run_cli(&p, "--version"), 0);
-    ASSERT_STR_CONTAINS(p.out, "impactcv 0.");
-    ASSERT_STR_CONTAINS(p.out, "OpenCV 4.");
+    ASSERT_STR_CONTAINS(p.out, "impactcv " ICV_VERSION " (FFmpeg ");
+    ASSERT_STR_CONTAINS(p.out, ", OpenCV 4.");
+    ASSERT_STR_CONTAINS(p.out, ", GSL 2.");
+    ASSERT_STR_CONTAINS(p.out, ", libyaml 0.");
+    ASSERT_STR_CONTAINS(p.out, ", jansson 2.");
+}
+
+TEST(test_cli_quiet_silences_the_summary_not_the_error)
+{
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "check '%s/tests/data/example/experiment.yaml'", th_root()), 0);
+    ASSERT_STR_CONTAINS(p.out, "ok");
+    ASSERT_EQ_INT(th_run_cli(&p, "-q check '%s/tests/data/example/experiment.yaml'", th_root()), 0);
+    ASSERT(p.out[0] == 0, "-q check printed: %s", p.out);
+    ASSERT_EQ_INT(th_run_cli(&p, "-q check '%s/nowhere.yaml'", th_tmpdir()), 1);
+    ASSERT_STR_CONTAINS(p.err, "nowhere.yaml");
 }
 
 TEST(test_cli_every_command_has_help)

@@ -216,3 +216,251 @@ TEST(test_exports_write_leaves_the_three_files_in_the_folder)
     ASSERT_STR_CONTAINS(th_read_file(th_tmp("tracks3d.trc")), "PathFileType\t4");
     ASSERT_STR_CONTAINS(th_read_file(th_tmp("pose.csv")), "frame,time_s,x_m");
 }
+
+/* ---- interop (issue #20 item 5) ------------------------------------------
+ * A TRC reader written to OpenSim's TRCFileAdapter rules (opensim-core,
+ * OpenSim/Common/TRCFileAdapter.cpp and FileAdapter.cpp's tokenize): fields split on
+ * tab (and \r); an empty field after the row's last tab is NOT a field; keys, values
+ * and labels lose their empty fields; 8 metadata keys in OpenSim's order; NumMarkers
+ * + 2 column labels starting Frame#, Time; X<i> Y<i> Z<i> from 1; blank lines before
+ * the data skipped, a blank line ends it; every data row exactly 2 + 3 * markers
+ * fields (else RowLengthMismatch); a marker with any empty component is missing. */
+enum { OS_MAX_TOK = 256 };
+
+static int os_tokenize(char *line, char **tok)
+{
+    size_t len = strlen(line);
+    while (len && (line[len - 1] == '\n'))
+        line[--len] = 0;
+    if (len && line[len - 1] == '\r')
+        line[--len] = 0;
+    int n = 0;
+    char *s = line;
+    for (;;) {
+        char *e = strpbrk(s, "\t\r");
+        if (!e)
+            break;
+        *e = 0;
+        if (n < OS_MAX_TOK)
+            tok[n++] = s;
+        s = e + 1;
+    }
+    if (*s && n < OS_MAX_TOK) /* the last field only when not empty */
+        tok[n++] = s;
+    return n;
+}
+
+static int os_erase_empty(char **tok, int n)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (tok[i][0])
+            tok[m++] = tok[i];
+    return m;
+}
+
+/* 0 and the table, or -1 and why in msg (OpenSim's exception) */
+static int opensim_trc_read(const char *path, int *n_markers, int *n_rows, double *times, double *xyz, int max_rows,
+                            char *msg, size_t msz)
+{
+    static const char *keys[8] = {"DataRate", "CameraRate", "NumFrames", "NumMarkers", "Units", "OrigDataRate",
+                                  "OrigDataStartFrame", "OrigNumFrames"};
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return snprintf(msg, msz, "FileDoesNotExist"), -1;
+    static char line[65536];
+    char *tok[OS_MAX_TOK];
+    int n, rc = -1, line_no = 1;
+    if (!fgets(line, sizeof line, f) || strncmp(line, "PathFileType", 12)) {
+        snprintf(msg, msz, "MissingHeader");
+        goto out;
+    }
+    line_no++;
+    if (!fgets(line, sizeof line, f) || (n = os_erase_empty(tok, os_tokenize(line, tok))) != 8) {
+        snprintf(msg, msz, "IncorrectNumMetaDataKeys");
+        goto out;
+    }
+    for (int i = 0; i < 8; i++)
+        if (strcmp(tok[i], keys[i])) {
+            snprintf(msg, msz, "UnexpectedMetaDataKey %s", tok[i]);
+            goto out;
+        }
+    line_no++;
+    if (!fgets(line, sizeof line, f) || (n = os_erase_empty(tok, os_tokenize(line, tok))) != 8) {
+        snprintf(msg, msz, "MetaDataLengthMismatch");
+        goto out;
+    }
+    int nm = (int)strtoul(tok[3], NULL, 10);
+    line_no++;
+    if (!fgets(line, sizeof line, f) || (n = os_erase_empty(tok, os_tokenize(line, tok))) != nm + 2 ||
+        strcmp(tok[0], "Frame#") || strcmp(tok[1], "Time")) {
+        snprintf(msg, msz, "IncorrectNumColumnLabels (expected %d)", nm + 2);
+        goto out;
+    }
+    line_no++;
+    if (!fgets(line, sizeof line, f) || (n = os_erase_empty(tok, os_tokenize(line, tok))) < 3 * nm) {
+        snprintf(msg, msz, "UnexpectedColumnLabel (X/Y/Z line)");
+        goto out;
+    }
+    for (int i = 0; i < 3 * nm; i++) {
+        char want[16];
+        snprintf(want, sizeof want, "%c%d", "XYZ"[i % 3], i / 3 + 1);
+        if (strcmp(tok[i], want)) {
+            snprintf(msg, msz, "UnexpectedColumnLabel expected %s got %s", want, tok[i]);
+            goto out;
+        }
+    }
+    int rows = 0;
+    n = 0;
+    while (fgets(line, sizeof line, f)) { /* skip blank lines before the data */
+        line_no++;
+        n = os_tokenize(line, tok);
+        if (n > 0 && tok[0][0])
+            break;
+        n = 0;
+    }
+    while (n > 0) {
+        if (n != 2 + 3 * nm) {
+            snprintf(msg, msz, "RowLengthMismatch at line %d: expected %d, got %d", line_no, 2 + 3 * nm, n);
+            goto out;
+        }
+        if (rows >= max_rows) {
+            snprintf(msg, msz, "more rows than the test expects");
+            goto out;
+        }
+        times[rows] = strtod(tok[1], NULL);
+        for (int k = 0; k < nm; k++) {
+            int missing = !tok[2 + 3 * k][0] || !tok[3 + 3 * k][0] || !tok[4 + 3 * k][0];
+            for (int a = 0; a < 3; a++)
+                xyz[((size_t)rows * nm + k) * 3 + a] = missing ? NAN : strtod(tok[2 + 3 * k + a], NULL);
+        }
+        rows++;
+        n = 0;
+        if (fgets(line, sizeof line, f)) {
+            line_no++;
+            n = os_tokenize(line, tok);
+        }
+    }
+    *n_markers = nm;
+    *n_rows = rows;
+    rc = 0;
+out:
+    fclose(f);
+    return rc;
+}
+
+TEST(test_trc_export_is_read_by_opensims_rules_with_the_last_marker_missing)
+{
+    analysis_tracks tr;
+    scenario s;
+    tracks(&tr, &s);
+    int nm = tr.n_markers, nf = tr.n_frames;
+    tr.seen[10 * nm + nm - 1] = 0; /* the last marker missing: the row OpenSim refused */
+    tr.seen[11 * nm + 0] = 0;      /* and the first */
+    static analysis_tracks keep;
+    analysis_tracks_free(&keep);
+    keep = tr;
+    icv_err err = {0};
+    int rc = report_export_trc(th_tmp("os.trc"), &tr, &err);
+    ASSERT(rc == 0, "%s", err.msg);
+    static double times[4096], xyz[4096 * 3 * 8];
+    int rnm = 0, rows = 0;
+    char msg[256] = "";
+    ASSERT(nf <= 4096 && nm <= 8, "fixture larger than the reader's arrays");
+    rc = opensim_trc_read(th_tmp("os.trc"), &rnm, &rows, times, xyz, 4096, msg, sizeof msg);
+    ASSERT(rc == 0, "OpenSim's rules refuse the TRC: %s", msg);
+    ASSERT_EQ_INT(rnm, nm);
+    ASSERT_EQ_INT(rows, nf);
+    double worst = 0;
+    int missing = 0, wrong_missing = 0;
+    for (int i = 0; i < nf; i++) {
+        worst = fmax(worst, fabs(times[i] - keep.t[i]));
+        for (int k = 0; k < nm; k++) {
+            const double *x = &xyz[((size_t)i * nm + k) * 3];
+            int seen = keep.seen[i * nm + k];
+            if (isnan(x[0])) {
+                missing++;
+                wrong_missing += seen;
+                continue;
+            }
+            icv_vec3 p = keep.pos[i * nm + k];
+            worst = fmax(worst, fabs(x[0] - 1e3 * p.x) + fabs(x[1] - 1e3 * p.y) + fabs(x[2] - 1e3 * p.z));
+        }
+    }
+    ASSERT_EQ_INT(missing, 3); /* tracks()' hidden marker and the two above */
+    ASSERT_EQ_INT(wrong_missing, 0);
+    ASSERT_NEAR(worst, 0, 3e-6); /* %.6f mm, three summed; times %.9g */
+}
+
+/* tracks as tracks3d.csv holds them: times rounded to 1 ns, a sync offset */
+static void rounded_tracks(analysis_tracks *tr, double fps, int n, double offset)
+{
+    icv_err err = {0};
+    analysis_tracks_alloc(tr, n, 3, 0, &err);
+    for (int i = 0; i < n; i++) {
+        tr->frame[i] = 7 + i + (i > n / 2); /* one dropped frame */
+        tr->t[i] = round((tr->frame[i] / fps - offset) * 1e9) / 1e9;
+        for (int k = 0; k < 3; k++) {
+            tr->pos[i * 3 + k] = icv_v3(0.01 * k, 0.1 - 1e-3 * i, 0.02);
+            tr->seen[i * 3 + k] = 1;
+        }
+    }
+}
+
+TEST(test_export_rates_are_exact_for_240_fps_and_ntsc)
+{
+    static const double fps[] = {240, 120000.0 / 1001, 1000, 30000.0 / 1001, 6000};
+    double worst_c3d = 0, worst_trc = 0;
+    for (size_t j = 0; j < sizeof fps / sizeof fps[0]; j++) {
+        analysis_tracks tr;
+        rounded_tracks(&tr, fps[j], 60, 0.0123456785);
+        icv_err err = {0};
+        int rc = report_export_c3d(th_tmp("r.c3d"), &tr, &err);
+        rc = rc ? rc : report_export_trc(th_tmp("r.trc"), &tr, &err);
+        analysis_tracks_free(&tr);
+        ASSERT(rc == 0, "%s", err.msg);
+        report_c3d c;
+        rc = report_c3d_read(th_tmp("r.c3d"), &c, &err);
+        ASSERT(rc == 0, "%s", err.msg);
+        worst_c3d = fmax(worst_c3d, fabs(c.rate - (float)fps[j]));
+        report_c3d_free(&c);
+        FILE *f = fopen(th_tmp("r.trc"), "r");
+        ASSERT(f, "no TRC");
+        char line[512];
+        double rate = 0;
+        for (int l = 0; l < 3 && fgets(line, sizeof line, f); l++)
+            if (l == 2)
+                rate = strtod(line, NULL);
+        fclose(f);
+        worst_trc = fmax(worst_trc, fabs(rate - fps[j]) / fps[j]);
+    }
+    ASSERT_NEAR(worst_c3d, 0, 0);     /* the float of the true rate, bit for bit: 240 is 240 */
+    ASSERT_NEAR(worst_trc, 0, 1e-11); /* %.12g of the true rate: 5e-12 relative at most */
+}
+
+TEST(test_c3d_export_writes_point_descriptions)
+{
+    analysis_tracks tr;
+    scenario s;
+    tracks(&tr, &s);
+    icv_err err = {0};
+    int nm = tr.n_markers;
+    int rc = report_export_c3d(th_tmp("d.c3d"), &tr, &err);
+    analysis_tracks_free(&tr);
+    ASSERT(rc == 0, "%s", err.msg);
+    report_c3d c;
+    rc = report_c3d_read(th_tmp("d.c3d"), &c, &err);
+    ASSERT(rc == 0, "%s", err.msg);
+    int have = c.descriptions != NULL;
+    char first[64] = "", last[64] = "";
+    if (have) {
+        snprintf(first, sizeof first, "%s", c.descriptions[0]);
+        snprintf(last, sizeof last, "%s", c.descriptions[nm - 1]);
+    }
+    report_c3d_free(&c);
+    ASSERT(have, "no POINT:DESCRIPTIONS");
+    ASSERT(!strcmp(first, "marker 0 of body.markers, surface frame"), "description 0: '%s'", first);
+    char want[64];
+    snprintf(want, sizeof want, "marker %d of body.markers, surface frame", nm - 1);
+    ASSERT(!strcmp(last, want), "description %d: '%s'", nm - 1, last);
+}

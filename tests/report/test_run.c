@@ -13,7 +13,7 @@ TEST(test_run_writes_every_output_and_agrees_with_truth)
     snprintf(exp, sizeof exp, "%s/sample_videos/03_rod_drop_planar/experiment.yaml", th_root());
     snprintf(truth, sizeof truth, "%s/sample_videos/03_rod_drop_planar/truth.json", th_root());
     th_proc p;
-    int st = th_run_cli(&p, "-q run '%s' -o '%s/out' --truth '%s'", exp, th_tmpdir(), truth);
+    int st = th_run_cli(&p, "run '%s' -o '%s/out' --truth '%s'", exp, th_tmpdir(), truth);
     ASSERT(st == 0, "status %d: %s", st, p.err);
     ASSERT_STR_CONTAINS(p.out, "1 impact");
     ASSERT_STR_CONTAINS(p.out, "report: ");

@@ -4,6 +4,7 @@
  * than the frictionless baseline with the set's median Newton ratio. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "solver/impact.h"
 #include "tests/harness.h"
@@ -11,6 +12,7 @@
 static impact_observation synthetic(double vx, double th, double mu, double e, icv_restitution law, int planar)
 {
     impact_observation o;
+    memset(&o, 0, sizeof o);
     impact_case *c = &o.pre;
     impact_case_init(c);
     c->mass = 0.2;

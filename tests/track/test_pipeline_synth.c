@@ -985,7 +985,7 @@ TEST(test_track_cli_writes_the_contract_files)
     ASSERT(write_true_experiment(truth, dir, yaml, sizeof yaml) == 0, "write");
     json_decref(truth);
     th_proc p;
-    ASSERT_EQ_INT(th_run_cli(&p, "-q track %s -o %s/out", yaml, dir), 0);
+    ASSERT_EQ_INT(th_run_cli(&p, "track %s -o %s/out", yaml, dir), 0);
     ASSERT_STR_CONTAINS(p.out, "3D (triangulated)");
     char path[1200];
     /* contract: tracks2d_<camera>.csv: frame,time_s,marker,u_px,v_px,area_px,flags */

@@ -1,0 +1,38 @@
+/* test_calib_file_limits.c: a calibration YAML's matrix header (rows, cols) must
+ * match the data the file holds (issue #20 item 8): garbage there made OpenCV
+ * allocate 12-16 GB before reading the data (the sanitized build aborts on such an
+ * allocation). Now the matrix is refused, naming the file and key. */
+#include "calib/calib.h"
+#include "tests/harness.h"
+
+TEST(test_calib_file_limits_garbage_rows_and_cols_are_refused)
+{
+    static const char *sizes[] = {"rows: 2000000000\n   cols: 8", "rows: 65536\n   cols: 65536",
+                                  "rows: -3\n   cols: 3"};
+    for (int i = 0; i < 3; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "%%YAML:1.0\n---\nimage_width: 1280\nimage_height: 720\n"
+                 "camera_matrix: !!opencv-matrix\n   %s\n   dt: d\n"
+                 "   data: [ 1000., 0., 640., 0., 1000., 360., 0., 0., 1. ]\n"
+                 "distortion_coefficients: !!opencv-matrix\n   rows: 5\n   cols: 1\n   dt: d\n"
+                 "   data: [ -0.1, 0.02, 0., 0., 0. ]\n",
+                 sizes[i]);
+        th_write_file(th_tmp("cam.yaml"), text);
+        calib_intrinsics in;
+        icv_err err = {0};
+        int rc = calib_intrinsics_read(th_tmp("cam.yaml"), 0, &in, NULL, &err);
+        ASSERT(rc == ICV_EFORMAT, "%s: rc %d: %s", sizes[i], rc, err.msg);
+        ASSERT_STR_CONTAINS(err.msg, "cam.yaml: camera_matrix: not a 3x3 matrix");
+    }
+    /* the true header reads */
+    th_write_file(th_tmp("cam.yaml"), "%YAML:1.0\n---\nimage_width: 1280\nimage_height: 720\n"
+                                      "camera_matrix: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n"
+                                      "   data: [ 1000., 0., 640., 0., 1000., 360., 0., 0., 1. ]\n"
+                                      "distortion_coefficients: !!opencv-matrix\n   rows: 5\n   cols: 1\n   dt: d\n"
+                                      "   data: [ -0.1, 0.02, 0., 0., 0. ]\n");
+    calib_intrinsics in;
+    icv_err err = {0};
+    ASSERT(calib_intrinsics_read(th_tmp("cam.yaml"), 0, &in, NULL, &err) == 0, "%s", err.msg);
+    ASSERT_EQ_INT(in.width, 1280);
+}
