@@ -24,6 +24,7 @@ struct track_identity {
     icv_vec3 last[ICV_MAX_MARKERS][2];
     double t_last[ICV_MAX_MARKERS][2];
     int started;
+    int last_track[ICV_MAX_MARKERS]; /* the 2D track each marker was labelled on last; -1 none */
     /* search state */
     const icv_vec3 *X;
     const icv_vec3 *Xm; /* NULL, or point p as marker j at Xm[p * n + j] (one camera) */
@@ -34,6 +35,9 @@ struct track_identity {
     int cur[ID_MAX_ENUM], best[ID_MAX_ENUM];
     int used[ID_MAX_POINTS];
     int best_count;
+    int best_key;       /* best_count, or with rays: best_count * 64 + rays it explains */
+    const track_identity_ray *rays;
+    int n_rays;         /* > 0: the labellings are ranked by the rays they explain too */
     double best_cost;
     double best_tie;
     double second_cost; /* the best other labelling with as many markers */
@@ -60,6 +64,8 @@ track_identity *track_identity_alloc(int n_markers, const icv_vec3 *markers, dou
             id->D[i][j] = icv_v3_norm(icv_v3_sub(markers[i], markers[j]));
     id->tol_m = tol_m;
     id->tol_rel = tol_rel;
+    for (int j = 0; j < ICV_MAX_MARKERS; j++)
+        id->last_track[j] = -1;
     return id;
 }
 
@@ -83,21 +89,74 @@ static double tie_score(const track_identity *id, const int *sel)
     return s;
 }
 
+/* Whether ray r (a point one camera alone sees) can be marker m of labelling sel: some
+ * point on it lies at the template's distance from every labelled marker, within the
+ * tolerance. Closed form on the first labelled marker's sphere, checked on the others. */
+static int ray_fits(const track_identity *id, const int *sel, int m, const track_identity_ray *r)
+{
+    int j0 = -1;
+    for (int j = 0; j < id->n && j0 < 0; j++)
+        if (sel[j] >= 0)
+            j0 = j;
+    if (j0 < 0)
+        return 0;
+    icv_vec3 w = icv_v3_sub(pos(id, sel[j0], j0), r->o);
+    double s0 = icv_v3_dot(r->d, w), perp2 = icv_v3_dot(w, w) - s0 * s0, D0 = id->D[m][j0];
+    double sv[3] = {s0, s0, s0};
+    if (D0 * D0 >= perp2) {
+        sv[1] = s0 - sqrt(D0 * D0 - perp2);
+        sv[2] = s0 + sqrt(D0 * D0 - perp2);
+    }
+    for (int k = 0; k < 3; k++) {
+        if (sv[k] <= 0) /* behind the camera */
+            continue;
+        icv_vec3 Y = icv_v3_axpy(sv[k], r->d, r->o);
+        int ok = 1;
+        for (int j = 0; j < id->n && ok; j++) {
+            if (sel[j] < 0)
+                continue;
+            double D = id->D[m][j], e = icv_v3_norm(icv_v3_sub(Y, pos(id, sel[j], j))) - D;
+            ok = fabs(e) <= id->tol_m + id->tol_rel * D;
+        }
+        if (ok)
+            return 1;
+    }
+    return 0;
+}
+
+/* How many of the labelling's unlabelled markers a ray each can be (a ray once). */
+static int rays_explained(const track_identity *id, const int *sel)
+{
+    int used[TRACK_IDENTITY_MAX_RAYS] = {0}, x = 0;
+    for (int m = 0; m < id->n; m++) {
+        if (sel[m] >= 0)
+            continue;
+        for (int r = 0; r < id->n_rays; r++)
+            if (!used[r] && ray_fits(id, sel, m, &id->rays[r])) {
+                used[r] = 1;
+                x++;
+                break;
+            }
+    }
+    return x;
+}
+
 static void search(track_identity *id, int j, int count, double cost)
 {
     if (j == id->n) {
-        int better = count > id->best_count ||
-                     (count == id->best_count && cost < id->best_cost - 1e-12);
-        if (!better && count == id->best_count && fabs(cost - id->best_cost) <= 1e-12 * (1 + cost) &&
+        int key = id->n_rays > 0 ? count * 64 + (count < id->n ? rays_explained(id, id->cur) : 0) : count;
+        int better = key > id->best_key || (key == id->best_key && cost < id->best_cost - 1e-12);
+        if (!better && key == id->best_key && fabs(cost - id->best_cost) <= 1e-12 * (1 + cost) &&
             tie_score(id, id->cur) > id->best_tie)
             better = 1;
         if (better) {
-            id->second_cost = count == id->best_count ? id->best_cost : INFINITY;
+            id->second_cost = key == id->best_key ? id->best_cost : INFINITY;
+            id->best_key = key;
             id->best_count = count;
             id->best_cost = cost;
             id->best_tie = tie_score(id, id->cur);
             memcpy(id->best, id->cur, sizeof id->best);
-        } else if (count == id->best_count && cost < id->second_cost) {
+        } else if (key == id->best_key && cost < id->second_cost) {
             id->second_cost = cost;
         }
         return;
@@ -144,6 +203,7 @@ static void run_search(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm
     id->np = n < ID_MAX_POINTS ? n : ID_MAX_POINTS;
     id->gated = gated;
     id->best_count = -1;
+    id->best_key = -1;
     id->best_cost = INFINITY;
     id->best_tie = -INFINITY;
     id->second_cost = INFINITY;
@@ -153,8 +213,34 @@ static void run_search(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm
     search(id, 0, 0, 0.0);
 }
 
-static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t, int *label)
+/* One marker (a ball): its distances to nothing tell no point from another, so what the
+ * tracks do decides. The point on the 2D track the marker was labelled on last; else the
+ * one track that moves: farther than the template's tolerance (less is centroid noise
+ * the template allows) and 3x farther than any other point's track, so a still thing
+ * (the reference cylinder, a glint, a board square) never wins. -1: no such point. */
+static int one_marker_by_tracks(const track_identity *id, int n, const track_identity_hint *h)
 {
+    if (id->last_track[0] >= 0)
+        for (int p = 0; p < n; p++)
+            if (h[p].track == id->last_track[0])
+                return p;
+    int best = -1;
+    for (int p = 0; p < n; p++)
+        if (best < 0 || h[p].travel > h[best].travel)
+            best = p;
+    double other = 0;
+    for (int p = 0; p < n; p++)
+        if (p != best)
+            other = fmax(other, h[p].travel);
+    if (best < 0 || !(h[best].travel > id->tol_m) || h[best].travel < 3 * other)
+        return -1;
+    return best;
+}
+
+static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
+                        const track_identity_hint *hint, const track_identity_ray *rays, int n_rays, int *label)
+{
+    id->n_rays = 0;
     for (int i = 0; i < n; i++)
         label[i] = -1;
     for (int j = 0; j < id->n; j++) {
@@ -177,12 +263,27 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
         }
     }
     run_search(id, X, Xm, n, 1);
-    /* a single point with no prediction cannot be told apart by distances: leave it
-       (unless it is the one point of a one-marker body: a ball) */
     int count = 0;
     for (int j = 0; j < id->n; j++)
         count += id->best[j] >= 0;
-    if (count == 1) {
+    int by_tracks = 0;
+    if (id->n == 1 && hint) {
+        int p = one_marker_by_tracks(id, id->np, hint);
+        if (p < 0 && id->has_pred[0] && id->best[0] >= 0 && hint[id->best[0]].travel > id->tol_m)
+            p = id->best[0]; /* a new moving track nearest the prediction: the ball found again */
+        /* the tracker's own continuity needs no gate (a bounce at 30 fps moves the ball
+           farther from a constant-velocity prediction); a jump to another track does */
+        if (p >= 0 && (id->last_track[0] < 0 || hint[p].track != id->last_track[0]) && id->has_pred[0] &&
+            icv_v3_norm(icv_v3_sub(pos(id, p, 0), id->pred[0])) > 0.03)
+            p = -1;
+        if (p < 0)
+            return 0;
+        id->best[0] = p;
+        count = by_tracks = 1;
+    }
+    /* a single point with no prediction cannot be told apart by distances: leave it
+       (unless it is the one point of a one-marker body: a ball) */
+    if (count == 1 && !by_tracks) {
         int j = 0;
         while (id->best[j] < 0)
             j++;
@@ -201,14 +302,32 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
         for (int j = 0; j < id->n; j++)
             if (id->best[j] >= 0 && !id->has_pred[j])
                 predicted = 0;
-        if (!predicted)
-            return 0;
+        if (!predicted) {
+            /* a marker one camera alone sees can tell them apart (random scene 1103: m2
+               unseen by the left camera, m0-m1 fits either way round): the labellings
+               again, ranked by the rays their unlabelled markers can be; one explaining
+               more than every other (and no cheaper one as many) is taken, only where
+               every point is in it and the rays are no more than its unseen markers */
+            if (n_rays <= 0 || !rays || n > count || n_rays > id->n - count)
+                return 0; /* spare points or rays: one of them can fit by chance (scene 1021's
+                             first frames: 13 clutter points, a ray ordered m1-m2 wrongly) */
+            id->rays = rays;
+            id->n_rays = n_rays < TRACK_IDENTITY_MAX_RAYS ? n_rays : TRACK_IDENTITY_MAX_RAYS;
+            run_search(id, X, Xm, n, 1);
+            id->n_rays = 0;
+            if (id->best_key % 64 == 0 || id->second_cost - id->best_cost < 4.0)
+                return 0;
+            count = 0;
+            for (int j = 0; j < id->n; j++)
+                count += id->best[j] >= 0;
+        }
     }
     for (int j = 0; j < id->n; j++) {
         int p = id->best[j];
         if (p < 0)
             continue;
         label[p] = j;
+        id->last_track[j] = hint ? hint[p].track : -1;
         id->last[j][1] = id->last[j][0];
         id->t_last[j][1] = id->t_last[j][0];
         id->last[j][0] = pos(id, p, j);
@@ -221,12 +340,19 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
 
 int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t, int *label)
 {
-    return label_points(id, X, NULL, n, t, label);
+    return label_points(id, X, NULL, n, t, NULL, NULL, 0, label);
 }
 
 int track_identity_label_per_marker(track_identity *id, const icv_vec3 *Xm, int n, double t, int *label)
 {
-    return label_points(id, NULL, Xm, n, t, label);
+    return label_points(id, NULL, Xm, n, t, NULL, NULL, 0, label);
+}
+
+int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
+                                const track_identity_hint *hint, const track_identity_ray *rays, int n_rays,
+                                int *label)
+{
+    return label_points(id, Xm ? NULL : X, Xm, n, t, hint, rays, n_rays, label);
 }
 
 static double fit_points(const track_identity *cid, const icv_vec3 *X, const icv_vec3 *Xm, int n, int *label)

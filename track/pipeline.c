@@ -1077,14 +1077,36 @@ static void other_views(const pl_camera *b, const track_pipeline_options *opt, d
     }
 }
 
+/* The ray of a view's pixel, in the surface frame (for the identity: a point one camera
+ * alone sees). */
+static void view_ray(const track_view *v, const calib_surface *s, track_identity_ray *r)
+{
+    double y = (v->v - v->K[1][2]) / v->K[1][1], x = (v->u - v->K[0][2] - v->K[0][1] * y) / v->K[0][0];
+    double dc[3] = {x, y, 1}, d[3], c[3];
+    for (int i = 0; i < 3; i++) { /* the reference camera's frame: R^T (.), centre -R^T t */
+        d[i] = c[i] = 0;
+        for (int k = 0; k < 3; k++) {
+            d[i] += v->R[k][i] * dc[k];
+            c[i] -= v->R[k][i] * v->t[k];
+        }
+    }
+    icv_mat3 Rt = icv_m3_transpose(s->R);
+    r->o = icv_m3_apply(Rt, icv_v3_sub(icv_v3_from_array(c), s->t));
+    r->d = icv_m3_apply(Rt, icv_v3_from_array(d));
+    r->d = icv_v3_scale(r->d, 1.0 / icv_v3_norm(r->d));
+}
+
 /* Candidates of reference frame f: triangulated from every camera whose view of the
  * reference camera's detection lies on its epipolar line (two or more cameras), or on
- * the motion plane (one camera). */
+ * the motion plane (one camera). rays: the views no candidate took (two or more
+ * cameras; up to TRACK_IDENTITY_MAX_RAYS), for the identity. */
 static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const track_pipeline_options *opt,
-                            long f, double t_exp, pl_cand *cand, int *n_cand, icv_err *err)
+                            long f, double t_exp, pl_cand *cand, int *n_cand, track_identity_ray *rays,
+                            int *n_rays, icv_err *err)
 {
     pl_camera *a = &cams[0];
     *n_cand = 0;
+    *n_rays = 0;
     track_view va[TRACK_MAX_TRACKS];
     int ida[TRACK_MAX_TRACKS], na = 0;
     for (long i = a->frame_start[f]; i < a->frame_start[f + 1] && na < TRACK_MAX_TRACKS; i++) {
@@ -1137,6 +1159,8 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
                 icv_debug("frame %ld: camera 0 track %d (%.2f, %.2f) px matched camera %d track %d", f, ida[i],
                           va[i].u, va[i].v, k, match[k][i] >= 0 ? idb[k][match[k][i]] : -1);
     }
+    int took[ICV_MAX_CAMERAS][TRACK_MAX_TRACKS]; /* view used by a candidate */
+    memset(took, 0, sizeof took);
     for (int i = 0; i < na && *n_cand < PL_MAX_CAND; i++) {
         pl_cand c;
         unsigned vflag[ICV_MAX_CAMERAS] = {0}; /* each view's interpolated / extrapolated */
@@ -1188,7 +1212,18 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
         pl_to_surface(&cal->surf, X.X, X.cov, &c);
         c.residual = X.residual_px;
         cand[(*n_cand)++] = c;
+        took[0][i] = 1;
+        for (int w = 1; w < c.nv; w++)
+            if (match[c.cam[w]][i] >= 0)
+                took[c.cam[w]][match[c.cam[w]][i]] = 1;
     }
+    for (int i = 0; i < na && *n_rays < TRACK_IDENTITY_MAX_RAYS; i++)
+        if (!took[0][i])
+            view_ray(&va[i], &cal->surf, &rays[(*n_rays)++]);
+    for (int k = 1; k < nc; k++)
+        for (int m = 0; m < nb[k] && *n_rays < TRACK_IDENTITY_MAX_RAYS; m++)
+            if (!took[k][m] && !(fb[k][m] & TRACK_FLAG_EXTRAPOLATED))
+                view_ray(&vb[k][m], &cal->surf, &rays[(*n_rays)++]);
     return 0;
 }
 
@@ -1294,6 +1329,58 @@ static int planar_per_marker(const pl_calib *cal, const icv_experiment *exp, con
     return 1;
 }
 
+/* Each reference-camera 2D track's travel over the clip (m), for the identity of points
+ * the template cannot tell apart (a ball beside the reference cylinder): per surface axis
+ * the spread of its candidates' positions from the 10th to the 90th percentile (a wrong
+ * frame or two left out), their norm. travel[0..n_ids): 0 for a track with no candidate. */
+static int track_travels(const pl_cand *cand, const int *cand_n, long F, int n_ids, double *travel, icv_err *err)
+{
+    long n = 0;
+    for (long f = 0; f < F; f++)
+        n += cand_n[f];
+    long *start = calloc((size_t)n_ids + 2, sizeof *start), *fill = calloc((size_t)n_ids + 1, sizeof *fill);
+    double *v = malloc(sizeof *v * (size_t)(3 * n + 1));
+    if (!start || !fill || !v) {
+        free(start);
+        free(fill);
+        free(v);
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    }
+    for (long f = 0; f < F; f++)
+        for (int i = 0; i < cand_n[f]; i++) {
+            int id = cand[f * PL_MAX_CAND + i].id[0];
+            if (id >= 0 && id < n_ids)
+                start[id + 1]++;
+        }
+    for (int k = 0; k < n_ids; k++)
+        start[k + 1] += start[k];
+    for (long f = 0; f < F; f++)
+        for (int i = 0; i < cand_n[f]; i++) {
+            const pl_cand *c = &cand[f * PL_MAX_CAND + i];
+            int id = c->id[0];
+            if (id < 0 || id >= n_ids)
+                continue;
+            long at = start[id] + fill[id]++;
+            for (int a = 0; a < 3; a++)
+                v[a * n + at] = icv_v3_get(c->X, a);
+        }
+    for (int k = 0; k < n_ids; k++) {
+        long m = start[k + 1] - start[k];
+        double s2 = 0;
+        for (int a = 0; a < 3 && m > 0; a++) {
+            double *x = v + a * n + start[k];
+            qsort(x, (size_t)m, sizeof *x, cmp_double);
+            double d = x[(m - 1) * 9 / 10] - x[(m - 1) / 10];
+            s2 += d * d;
+        }
+        travel[k] = sqrt(s2);
+    }
+    free(start);
+    free(fill);
+    free(v);
+    return 0;
+}
+
 /* The body marker of 2D point (frame f, id): the label given at f or the nearest frame. */
 static int label_2d(const pl_camera *c, long f, int id)
 {
@@ -1337,6 +1424,8 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     track_identity *ident = NULL;
     pl_cand *cand = NULL;
     int *cand_n = NULL;
+    track_identity_ray *rays = NULL; /* per reference frame: the views no candidate took */
+    int *rays_n = NULL;
     track_row2d *rows2d = NULL;
     track_quality3d *qrows = NULL;
     long *fr3 = NULL;
@@ -1460,13 +1549,15 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     /* 3D: candidates per reference frame */
     long F = cams[0].frames;
     cand = malloc(sizeof *cand * (size_t)(F * PL_MAX_CAND + 1));
+    rays = malloc(sizeof *rays * (size_t)(F * TRACK_IDENTITY_MAX_RAYS + 1));
+    rays_n = calloc((size_t)F + 1, sizeof *rays_n);
     cand_n = calloc((size_t)F + 1, sizeof *cand_n);
     fr3 = malloc(sizeof *fr3 * (size_t)(F + 1));
     t3 = malloc(sizeof *t3 * (size_t)(F + 1));
     xyz = malloc(sizeof *xyz * (size_t)(F * nm * 3 + 1));
     qrows = malloc(sizeof *qrows * (size_t)(F * nm + 1));
     axes = malloc(sizeof *axes * (size_t)(F + 1));
-    if (!cand || !cand_n || !fr3 || !t3 || !xyz || !qrows || !axes) {
+    if (!cand || !cand_n || !rays || !rays_n || !fr3 || !t3 || !xyz || !qrows || !axes) {
         rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
         goto done;
     }
@@ -1516,7 +1607,8 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     }
     for (long f = 0; f < F; f++) {
         double t = cams[0].tcam[f] - cams[0].off_s;
-        if ((rc = frame_candidates(cams, nc, cal, &opt, f, t, cand + f * PL_MAX_CAND, &cand_n[f], err)) != 0)
+        if ((rc = frame_candidates(cams, nc, cal, &opt, f, t, cand + f * PL_MAX_CAND, &cand_n[f],
+                                   rays + f * TRACK_IDENTITY_MAX_RAYS, &rays_n[f], err)) != 0)
             goto done;
     }
     for (long r = 0; r < cams[0].n_raw; r++) /* this pass's outliers only */
@@ -1620,6 +1712,16 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     }
 
     /* identity frame by frame; the rows of tracks3d and its quality file */
+    int n_ids0 = cams[0].n_ids ? cams[0].n_ids : 1;
+    double *travel = malloc(sizeof *travel * (size_t)n_ids0);
+    if (!travel) {
+        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((rc = track_travels(cand, cand_n, F, n_ids0, travel, err)) != 0) {
+        free(travel);
+        goto done;
+    }
     double rss = 0;
     for (long f = 0; f < F; f++) {
         double t = cams[0].tcam[f] - cams[0].off_s;
@@ -1632,10 +1734,14 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         int lab[PL_MAX_CAND];
         for (int i = 0; i < cand_n[f]; i++)
             X[i] = cf[i].X;
-        if (planar_per_marker(cal, exp, cf, cand_n[f], Xm))
-            track_identity_label_per_marker(ident, Xm, cand_n[f], t, lab);
-        else
-            track_identity_label(ident, X, cand_n[f], t, lab);
+        track_identity_hint hint[PL_MAX_CAND];
+        for (int i = 0; i < cand_n[f]; i++) {
+            int id = cf[i].id[0];
+            hint[i] = (track_identity_hint){id, id >= 0 && id < n_ids0 ? travel[id] : 0};
+        }
+        int per = planar_per_marker(cal, exp, cf, cand_n[f], Xm);
+        track_identity_label_tracks(ident, X, per ? Xm : NULL, cand_n[f], t, hint, rays + f * TRACK_IDENTITY_MAX_RAYS,
+                                    rays_n[f], lab);
         axes[f] = icv_v3(NAN, NAN, NAN);
         if (band.on && opt.band_correction) {
             icv_vec3 ax;
@@ -1699,15 +1805,32 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             rss += cf[i].residual * cf[i].residual;
         }
     }
+    free(travel);
     res.rows3d = F;
     res.residual_rms_px = res.points3d ? sqrt(rss / res.points3d) : 0;
     if (res.points3d == 0) {
-        rc = icv_err_set(err, ICV_ENOTFOUND,
-                         "%s: no marker position could be %s in any frame%s", exp->path,
-                         nc >= 2 ? "triangulated (no detection of one camera lies on the other's epipolar lines: "
-                                   "check the calibration and sync)"
-                                 : "placed on the motion plane",
-                         "");
+        long n_cand = 0, f_cand = 0;
+        int most = 0;
+        for (long f = 0; f < F; f++) {
+            n_cand += cand_n[f];
+            f_cand += cand_n[f] > 0;
+            most = cand_n[f] > most ? cand_n[f] : most;
+        }
+        if (n_cand > 0) /* positions were made; the template labelled none (random scene 1103:
+                           2 of 3 markers, a pair that fits either way round) */
+            rc = icv_err_set(err, ICV_ENOTFOUND,
+                             "%s: no marker position could be labelled with body.markers in any frame: %ld points %s "
+                             "in %ld frames, at most %d together, %s (check that every marker is detected: "
+                             "track.markers, the lighting)",
+                             exp->path, n_cand, nc >= 2 ? "triangulated" : "placed on the motion plane", f_cand,
+                             most,
+                             nm == 1 ? "none on a track that moves apart from the others"
+                                     : "never enough markers to tell which is which");
+        else
+            rc = icv_err_set(err, ICV_ENOTFOUND, "%s: no marker position could be %s in any frame", exp->path,
+                             nc >= 2 ? "triangulated (no detection of one camera lies on the other's epipolar "
+                                       "lines: check the calibration and sync)"
+                                     : "placed on the motion plane");
         goto done;
     }
     } /* passes */
@@ -1784,6 +1907,8 @@ done:
     track_identity_free(ident);
     free(cand);
     free(cand_n);
+    free(rays);
+    free(rays_n);
     free(rows2d);
     free(qrows);
     free(fr3);

@@ -167,6 +167,35 @@ void track_identity_free(track_identity *id);
  * -1 (not a body marker, or not consistent). Returns the number labelled. */
 int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t, int *label);
 
+/* What a point's 2D track does, for the points the template cannot tell apart (a
+ * one-marker body: a ball and a still glint are both a "template"): its track (the
+ * reference camera's 2D identity) and that track's travel over the clip (m: the spread of
+ * its positions, 10th to 90th percentile per axis). */
+typedef struct {
+    int track;
+    double travel;
+} track_identity_hint;
+
+/* A point one camera alone sees (no 3D position): its ray, surface frame (d unit). */
+typedef struct {
+    icv_vec3 o, d;
+} track_identity_ray;
+
+#define TRACK_IDENTITY_MAX_RAYS 16
+
+/* As track_identity_label (X), or _per_marker (Xm, X NULL), with hint[i] for point i:
+ * a one-marker body's point is the one on the track it was labelled on last, else the
+ * one track that moves (farther than tol_m, 3x any other point's track); a point on a
+ * still track (travel <= tol_m) is never labelled for it. hint NULL: as without.
+ * rays (n_rays, the first TRACK_IDENTITY_MAX_RAYS used; NULL none): where a partial set
+ * fits as well another way round and no prediction tells, the labelling whose unseen
+ * markers the most rays can be (within the template's tolerance) is taken, when no
+ * other explains as many, every point is in it and there are no more rays than its
+ * unseen markers (a spare point or ray can fit by chance). */
+int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
+                                const track_identity_hint *hint, const track_identity_ray *rays, int n_rays,
+                                int *label);
+
 /* The best labelling of n points by the template's distances alone (no continuity, no
  * gate): for the template-fit check. Returns the RMS misfit (m), label as above. */
 double track_identity_fit(const track_identity *id, const icv_vec3 *X, int n, int *label);
