@@ -210,8 +210,9 @@ TEST(test_tracker_windows_after_acquisition)
     track_tracker_free(tr);
     track_detector_free(det);
     ASSERT_EQ_INT(full_scans_late, 0); /* confirmed after 2 frames: windows only */
-    ASSERT_EQ_INT(alloc_det, 16);      /* every allocation is in _alloc (7, and the
-                                          coverage centroid's 3 patch buffers) */
+    ASSERT_EQ_INT(alloc_det, 17);      /* every allocation is in _alloc (the workspace's
+                                          17 buffers: runs, tiles, coverage patches, the
+                                          look plane, the still and the binned frame) */
     ASSERT_EQ_INT(alloc_tr, 2);
 }
 
