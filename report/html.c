@@ -946,7 +946,7 @@ int report_write(const report_inputs *in, const char *path, icv_err *err)
 /* The images of DIR/overlays/index.json (report_overlays_write), in its order;
  * *pngs holds their bytes (free each, then the array). A folder without the index
  * gives none. */
-static int overlays_read(const char *dir, report_overlay **ov, unsigned char ***pngs, int *n, icv_err *err)
+int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned char ***pngs, int *n, icv_err *err)
 {
     char p[ICV_PATH_MAX];
     *ov = NULL;
@@ -1081,7 +1081,7 @@ int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err)
     }
     in.warnings = warns;
     in.n_warnings = nw;
-    if ((rc = overlays_read(dir, &ov, &pngs, &n_ov, err)))
+    if ((rc = report_overlays_index_read(dir, &ov, &pngs, &n_ov, err)))
         goto out;
     in.overlays = ov;
     in.n_overlays = n_ov;
