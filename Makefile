@@ -66,7 +66,7 @@ TEST_SRC := $(filter-out tests/fuzz/%,$(wildcard tests/*.c tests/*/*.c))
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 BENCH_SRC := $(wildcard bench/bench_*.c)
 
-# $(1) = build dir, $(2) = variant (plain|asan)
+# $(1) = build dir, $(2) = variant (plain|asan|fuzz)
 define VARIANT
 $(1)/%.o: %.c | deps
 	@mkdir -p $$(@D)
