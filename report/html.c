@@ -991,7 +991,7 @@ int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned ch
             break;
         }
         json_t *crop = json_object_get(e, "crop_px");
-        long frame, impact, c[4];
+        long frame = 0, impact = 0, c[4] = {0, 0, 0, 0};
         int bad = index_int(json_object_get(e, "frame"), ICV_MAX_FRAME_NUMBER, &frame) ||
                   index_int(json_object_get(e, "impact"), ANALYSIS_MAX_IMPACTS, &impact);
         for (int k = 0; k < 4; k++)
