@@ -3,8 +3,9 @@
 # Every module directory is a static library built from its *.c (and at most one
 # *_bridge.cpp, the only C++). Sources are found by wildcard, so adding a file to a
 # module, a test under tests/<module>/ or a benchmark bench/bench_*.c needs no edit
-# here. Two variants are built from the same rule template: build/ (plain -O2) and
-# build-asan/ (AddressSanitizer + UndefinedBehaviorSanitizer).
+# here. Three variants are built from the same rule template: build/ (plain -O2),
+# build-asan/ (AddressSanitizer + UndefinedBehaviorSanitizer) and build-fuzz/ (clang,
+# libFuzzer's coverage + ASan + UBSan: the harnesses tests/fuzz/fuzz_*.c, make fuzz).
 
 MODULES := core solver capture calib track analysis synth report
 # Link order: a library before the ones it uses.
@@ -39,8 +40,19 @@ LDLIBS_BASE := -lm -lpthread
 
 OPT_plain := -O2
 OPT_asan := -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+# clang does not know gcc's -Wno-format-truncation: unknown -W options are not errors here.
+OPT_fuzz := -O1 -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+	-Wno-unknown-warning-option
 LDOPT_plain := -Wl,--as-needed
 LDOPT_asan := -Wl,--as-needed -fsanitize=address,undefined
+LDOPT_fuzz := -fsanitize=fuzzer,address,undefined
+# The fuzz variant is clang's (libFuzzer); the others use the default compilers.
+CC_plain = $(CC)
+CC_asan = $(CC)
+CC_fuzz := clang
+CXX_plain = $(CXX)
+CXX_asan = $(CXX)
+CXX_fuzz := clang++
 
 SHARED ?= $(abspath ../shared)
 export ICV_SHARED := $(SHARED)
@@ -49,20 +61,22 @@ export ICV_ROOT := $(CURDIR)
 module_c = $(wildcard $(1)/*.c)
 module_cxx = $(wildcard $(1)/*.cpp)
 CLI_SRC := $(wildcard cli/*.c)
-TEST_SRC := $(wildcard tests/*.c tests/*/*.c)
+# tests/fuzz/ holds the libFuzzer harnesses (each has its own entry point), not tests.
+TEST_SRC := $(filter-out tests/fuzz/%,$(wildcard tests/*.c tests/*/*.c))
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 BENCH_SRC := $(wildcard bench/bench_*.c)
 
-# $(1) = build dir, $(2) = variant (plain|asan)
+# $(1) = build dir, $(2) = variant (plain|asan|fuzz)
 define VARIANT
 $(1)/%.o: %.c | deps
 	@mkdir -p $$(@D)
 	@echo "  CC   $$@"
-	$$(Q)$$(CC) $$(CFLAGS_BASE) $$(OPT_$(2)) $$(PKG_CFLAGS) -c $$< -o $$@
+	$$(Q)$$(CC_$(2)) $$(CFLAGS_BASE) $$(OPT_$(2)) $$(PKG_CFLAGS) -c $$< -o $$@
 
 $(1)/%.o: %.cpp | deps
 	@mkdir -p $$(@D)
 	@echo "  CXX  $$@"
-	$$(Q)$$(CXX) $$(CXXFLAGS_BASE) $$(OPT_$(2)) $$(CV_CFLAGS) -c $$< -o $$@
+	$$(Q)$$(CXX_$(2)) $$(CXXFLAGS_BASE) $$(OPT_$(2)) $$(CV_CFLAGS) -c $$< -o $$@
 
 $(foreach m,$(MODULES),
 $(1)/lib$(m).a: $(patsubst %.c,$(1)/%.o,$(call module_c,$(m))) $(patsubst %.cpp,$(1)/%.o,$(call module_cxx,$(m))) $(1)/empty.o
@@ -79,27 +93,33 @@ $(1)/LIBS := $(foreach m,$(LINK_ORDER),$(1)/lib$(m).a)
 
 $(1)/impactcv: $(patsubst %.c,$(1)/%.o,$(CLI_SRC)) $$($(1)/LIBS)
 	@echo "  LD   $$@"
-	$$(Q)$$(CXX) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
+	$$(Q)$$(CXX_$(2)) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
 
 $(1)/test_runner: $(patsubst %.c,$(1)/%.o,$(TEST_SRC)) $$($(1)/LIBS)
 	@echo "  LD   $$@"
-	$$(Q)$$(CXX) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
+	$$(Q)$$(CXX_$(2)) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
 
 $(1)/bench/%: $(1)/bench/%.o $$($(1)/LIBS)
 	@echo "  LD   $$@"
-	$$(Q)$$(CXX) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
+	$$(Q)$$(CXX_$(2)) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
+
+$(1)/tests/fuzz/fuzz_%: $(1)/tests/fuzz/fuzz_%.o $$($(1)/LIBS)
+	@echo "  LD   $$@"
+	$$(Q)$$(CXX_$(2)) $$(LDOPT_$(2)) -o $$@ $$^ $$(PKG_LIBS) $$(CV_LIBS) $$(LDLIBS_BASE)
 endef
 
 $(eval $(call VARIANT,build,plain))
 $(eval $(call VARIANT,build-asan,asan))
+$(eval $(call VARIANT,build-fuzz,fuzz))
 
 # bench_track also times OpenCV's pipeline (the peer) through bench/cv_peer_bridge.cpp,
 # the only C++ in bench/ (built by the %.cpp rule above; $^ links it).
 build/bench/bench_track: build/bench/cv_peer_bridge.o
 
 BENCH_BIN := $(patsubst bench/%.c,build/bench/%,$(BENCH_SRC))
+FUZZ_BIN := $(patsubst %.c,build-fuzz/%,$(FUZZ_SRC))
 
-.PHONY: all deps test test-plain test-asan asan demo bench accuracy clean
+.PHONY: all deps test test-plain test-asan asan demo bench accuracy fuzz fuzz-build clean
 .DEFAULT_GOAL := all
 
 all: build/impactcv $(foreach m,$(MODULES),build/lib$(m).a)
@@ -131,7 +151,18 @@ demo: build/impactcv
 bench: build/impactcv $(BENCH_BIN)
 	@scripts/bench.sh $(BENCH_BIN)
 
-clean:
-	rm -rf build build-asan
+# Every libFuzzer harness, each run FUZZ_SECONDS from its seed corpus
+# (tests/fuzz/corpus/<name>/, read only: new inputs go to build-fuzz/corpus/);
+# fails on any crash, leak or sanitizer report (docs/fuzzing.md).
+FUZZ_SECONDS ?= 60
+# the harnesses' objects kept (make would delete them as intermediates)
+.SECONDARY: $(FUZZ_SRC:%.c=build-fuzz/%.o)
+fuzz-build: $(FUZZ_BIN)
 
--include $(shell find build build-asan -name '*.d' 2>/dev/null)
+fuzz: fuzz-build
+	@scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(shell find build build-asan build-fuzz -name '*.d' 2>/dev/null)

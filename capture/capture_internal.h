@@ -4,6 +4,11 @@
 #ifndef ICV_CAPTURE_INTERNAL_H
 #define ICV_CAPTURE_INTERNAL_H
 
+/* Bytes allocated after a packed buffer that swscale writes: it writes the last row in
+ * whole SIMD blocks, up to 45 bytes past the end of a small image's exact size (heap
+ * corruption found by tests/fuzz/fuzz_image.c). */
+#define CAPTURE_SWS_PAD 64
+
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libswscale/swscale.h>

@@ -171,7 +171,7 @@ int capture_frame_alloc(capture_frame *f, const capture_info *info, icv_err *err
     f->bytes_per_sample = info->bytes_per_sample;
     f->bits = info->bits;
     f->stride = (size_t)info->width * (size_t)info->bytes_per_sample;
-    f->data = malloc(f->stride * (size_t)info->height);
+    f->data = malloc(f->stride * (size_t)info->height + CAPTURE_SWS_PAD); /* luma.c's swscale */
     if (!f->data)
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory for a %dx%d frame", info->path, info->width,
                            info->height);

@@ -38,7 +38,8 @@ static int to_packed(const AVFrame *fr, enum AVPixelFormat fmt, int channels, un
         in[0] = rgb, in[1] = NULL, in_l[0] = w * 3, in_l[1] = 0;
     }
     struct SwsContext *sws = sws_getContext(w, h, in_fmt, w, h, fmt, SWS_POINT, NULL, NULL, NULL);
-    *px = sws ? malloc((size_t)w * h * channels) : NULL;
+    /* padded: swscale writes past a small image's exact size (CAPTURE_SWS_PAD) */
+    *px = sws ? malloc((size_t)w * h * channels + CAPTURE_SWS_PAD) : NULL;
     int rc = 0;
     if (!sws)
         rc = icv_err_set(err, ICV_EFORMAT, "%s: cannot convert pixel format %s", what, av_get_pix_fmt_name(in_fmt));

@@ -946,7 +946,20 @@ int report_write(const report_inputs *in, const char *path, icv_err *err)
 /* The images of DIR/overlays/index.json (report_overlays_write), in its order;
  * *pngs holds their bytes (free each, then the array). A folder without the index
  * gives none. */
-static int overlays_read(const char *dir, report_overlay **ov, unsigned char ***pngs, int *n, icv_err *err)
+/* An integer of the index in [0, hi] into *out (absent: 0); -1 otherwise: the label's
+ * arithmetic must not overflow on an edited or damaged file. */
+static int index_int(json_t *v, long hi, long *out)
+{
+    *out = 0;
+    if (!v)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > hi)
+        return -1;
+    *out = (long)json_integer_value(v);
+    return 0;
+}
+
+int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned char ***pngs, int *n, icv_err *err)
 {
     char p[ICV_PATH_MAX];
     *ov = NULL;
@@ -977,6 +990,17 @@ static int overlays_read(const char *dir, report_overlay **ov, unsigned char ***
             rc = icv_err_set(err, ICV_EFORMAT, "%s: entry %zu: no file or camera", p, i);
             break;
         }
+        json_t *crop = json_object_get(e, "crop_px");
+        long frame = 0, impact = 0, c[4] = {0, 0, 0, 0};
+        int bad = index_int(json_object_get(e, "frame"), ICV_MAX_FRAME_NUMBER, &frame) ||
+                  index_int(json_object_get(e, "impact"), ANALYSIS_MAX_IMPACTS, &impact);
+        for (int k = 0; k < 4; k++)
+            bad = bad || index_int(json_array_get(crop, (size_t)k), ICV_MAX_IMAGE_SIDE, &c[k]);
+        if (bad) {
+            rc = icv_err_set(err, ICV_EFORMAT, "%s: entry %zu: frame, impact or crop_px not a whole number in range", p,
+                             i);
+            break;
+        }
         FILE *f = fopen(img, "rb");
         long len = -1;
         if (f && fseek(f, 0, SEEK_END) == 0)
@@ -992,17 +1016,12 @@ static int overlays_read(const char *dir, report_overlay **ov, unsigned char ***
         fclose(f);
         (*pngs)[*n] = d;
         snprintf(o->camera, sizeof o->camera, "%s", cam);
-        o->frame = (int)json_integer_value(json_object_get(e, "frame"));
+        o->frame = (int)frame;
         o->png = d;
         o->png_len = (size_t)len;
-        json_t *crop = json_object_get(e, "crop_px");
-        long x0 = (long)json_integer_value(json_array_get(crop, 0)),
-             y0 = (long)json_integer_value(json_array_get(crop, 1));
-        snprintf(o->label, sizeof o->label, "the frame %s impact %d, t = %.5f s; pixels %ld-%ld, %ld-%ld of the frame",
-                 role ? role : "near", (int)json_integer_value(json_object_get(e, "impact")) + 1,
-                 json_number_value(json_object_get(e, "time_s")), x0,
-                 x0 + (long)json_integer_value(json_array_get(crop, 2)) - 1, y0,
-                 y0 + (long)json_integer_value(json_array_get(crop, 3)) - 1);
+        snprintf(o->label, sizeof o->label, "the frame %s impact %ld, t = %.5f s; pixels %ld-%ld, %ld-%ld of the frame",
+                 role ? role : "near", impact + 1, json_number_value(json_object_get(e, "time_s")), c[0],
+                 c[0] + c[2] - 1, c[1], c[1] + c[3] - 1);
         (*n)++;
     }
     json_decref(root);
@@ -1081,7 +1100,7 @@ int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err)
     }
     in.warnings = warns;
     in.n_warnings = nw;
-    if ((rc = overlays_read(dir, &ov, &pngs, &n_ov, err)))
+    if ((rc = report_overlays_index_read(dir, &ov, &pngs, &n_ov, err)))
         goto out;
     in.overlays = ov;
     in.n_overlays = n_ov;

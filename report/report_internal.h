@@ -35,6 +35,10 @@ typedef struct {
  * (predicted 1); *rows malloc'd (caller frees). */
 int report_rows2d_read(const char *path, int predicted, report_row2d **rows, long *n, icv_err *err);
 
+/* The images of DIR/overlays/index.json (report_overlays_write), in its order (html.c;
+ * here for its fuzz harness); *pngs holds their bytes (free each, then the array). */
+int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned char ***pngs, int *n, icv_err *err);
+
 /* Starts an SVG plot of width_px x height_px into a temporary name beside path (PLplot's
  * "svg" device, white page, ink colour 15 black); report_plot_close ends it and renames
  * it into place; report_plot_finish ends it without a file (after an error, then

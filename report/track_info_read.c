@@ -189,6 +189,26 @@ static void intrinsics(json_t *o, calib_intrinsics *in)
         in->dist[k] = json_number_value(json_array_get(d, (size_t)k));
 }
 
+/* The frame numbers that size the brightness series or enter frame arithmetic (the
+ * report's flash window): absent, or whole numbers in [0, ICV_MAX_FRAME_NUMBER]; the
+ * name of the first that is not, else NULL. A damaged file asked for 8e15 bytes. */
+static const char *bad_frame_number(json_t *cam)
+{
+    json_t *fa = json_object_get(cam, "flash"), *b = json_object_get(cam, "brightness");
+    const struct {
+        const char *name;
+        json_t *v;
+    } f[] = {{"frames", json_object_get(cam, "frames")},
+             {"frames_tracked", json_object_get(cam, "frames_tracked")},
+             {"flash.frame", json_object_get(fa, "frame")},
+             {"brightness.first_frame", json_object_get(b, "first_frame")}};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (f[i].v && (!json_is_integer(f[i].v) || json_integer_value(f[i].v) < 0 ||
+                       json_integer_value(f[i].v) > ICV_MAX_FRAME_NUMBER))
+            return f[i].name;
+    return NULL;
+}
+
 int report_track_info_read(const char *path, report_track_info *ti, icv_err *err)
 {
     memset(ti, 0, sizeof *ti);
@@ -199,6 +219,15 @@ int report_track_info_read(const char *path, report_track_info *ti, icv_err *err
     json_t *cams = json_object_get(root, "cameras");
     size_t nc = json_array_size(cams);
     ti->n_cameras = nc < ICV_MAX_CAMERAS ? (int)nc : ICV_MAX_CAMERAS;
+    for (int c = 0; c < ti->n_cameras; c++) {
+        const char *bad = bad_frame_number(json_array_get(cams, (size_t)c));
+        if (bad) {
+            json_decref(root);
+            memset(ti, 0, sizeof *ti);
+            return icv_err_set(err, ICV_EFORMAT, "%s: camera %d: %s not a frame number in [0, %d]", path, c, bad,
+                               ICV_MAX_FRAME_NUMBER);
+        }
+    }
     for (int c = 0; c < ti->n_cameras; c++) {
         json_t *o = json_array_get(cams, (size_t)c);
         str(o, "id", ti->camera[c], sizeof ti->camera[c]);

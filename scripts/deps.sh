@@ -23,6 +23,14 @@ tools=(
   "cc:gcc"
   "c++:g++"
   "ffmpeg:ffmpeg"
+  "clang:clang"
+)
+
+# file (a glob) -> Debian package. make fuzz links clang's -fsanitize=fuzzer,address,
+# undefined: Debian ships that libFuzzer (libclang_rt.fuzzer) and the sanitizers'
+# runtimes in libclang-rt-dev, which clang only recommends.
+files=(
+  "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-dev"
 )
 
 # command -> Debian package, installed with its recommended packages (fonts and the
@@ -38,6 +46,9 @@ for t in "${tools_full[@]}"; do
 done
 for t in "${tools[@]}"; do
   command -v "${t%%:*}" >/dev/null 2>&1 || missing+=("${t#*:}")
+done
+for f in "${files[@]}"; do
+  compgen -G "${f%%:*}" >/dev/null || missing+=("${f##*:}")
 done
 for l in "${libs[@]}"; do
   if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists "${l%%:*}" 2>/dev/null; then
