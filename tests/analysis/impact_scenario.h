@@ -103,16 +103,17 @@ static inline double scenario_loss_fraction(const scenario *s)
     return 1 - post / pre;
 }
 
-/* markers at 120 fps from 0 to t_end, noise sigma (m) */
-static inline void sample(const scenario *s, double t_end, double sigma, unsigned long seed, analysis_tracks *tr)
+/* markers from t0 to t1 at fps frames per second, noise sigma (m) */
+static inline void sample_at(const scenario *s, double t0, double t1, double fps, double sigma, unsigned long seed,
+                             analysis_tracks *tr)
 {
-    int n = (int)(t_end * 120) + 1;
+    int n = (int)((t1 - t0) * fps) + 1;
     icv_err err;
     analysis_tracks_alloc(tr, n, s->n_markers, 0, &err);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, seed);
     for (int i = 0; i < n; i++) {
-        double t = i / 120.0, tau = t - s->t_star;
+        double t = t0 + i / fps, tau = t - s->t_star;
         icv_vec3 v0 = tau < 0 ? s->v_pre : s->v_post, w0 = tau < 0 ? s->w_pre : s->w_post, w;
         icv_vec3 p = icv_v3_add(icv_v3_add(s->p, icv_v3_scale(v0, tau)), icv_v3_scale(G, 0.5 * tau * tau));
         icv_mat3 R;
@@ -127,6 +128,12 @@ static inline void sample(const scenario *s, double t_end, double sigma, unsigne
         }
     }
     gsl_rng_free(rng);
+}
+
+/* markers at 120 fps from 0 to t_end, noise sigma (m) */
+static inline void sample(const scenario *s, double t_end, double sigma, unsigned long seed, analysis_tracks *tr)
+{
+    sample_at(s, 0, t_end, 120.0, sigma, seed, tr);
 }
 
 /* Writes tracks as the contract's tracks3d.csv with track's own writer; positions
