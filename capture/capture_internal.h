@@ -84,6 +84,10 @@ int capture_is_image_sequence(const char *path);
  * Y plane (or converts, for RGB/paletted/Bayer sources) into f. */
 int capture_luma_setup(capture_source *s, enum AVPixelFormat fmt, icv_err *err);
 int capture_luma_copy(capture_source *s, const AVFrame *src, capture_frame *f, icv_err *err);
+/* A w x h picture of bps-byte samples turned clockwise by deg (90, 180, 270) into
+ * out (h x w for 90 and 270): display rotation and EXIF orientation. */
+void capture_turn(const uint8_t *in, size_t in_stride, int w, int h, int bps, int deg, uint8_t *out,
+                  size_t out_stride);
 
 /* timing.c: the capture rate (options, metadata, nominal) and the time scale. */
 void capture_rate_resolve(capture_source *s, const AVDictionary *format_meta, const AVDictionary *stream_meta);

@@ -98,12 +98,13 @@ static int copy_stored(capture_source *s, const AVFrame *src, uint8_t *data, siz
     return 0;
 }
 
-/* Turns a w x h picture of bps-byte samples clockwise by deg (90, 180, 270) into f. */
-static void turn(const uint8_t *in, size_t in_stride, int w, int h, int bps, int deg, capture_frame *f)
+void capture_turn(const uint8_t *in, size_t in_stride, int w, int h, int bps, int deg, uint8_t *out_data,
+                  size_t out_stride)
 {
-    for (int y = 0; y < f->height; y++) {
-        uint8_t *out = (uint8_t *)f->data + (size_t)y * f->stride;
-        for (int x = 0; x < f->width; x++) {
+    int ow = deg == 180 ? w : h, oh = deg == 180 ? h : w;
+    for (int y = 0; y < oh; y++) {
+        uint8_t *out = out_data + (size_t)y * out_stride;
+        for (int x = 0; x < ow; x++) {
             int sx, sy;
             if (deg == 90) { /* the stored left column becomes the top row */
                 sx = y;
@@ -137,6 +138,6 @@ int capture_luma_copy(capture_source *s, const AVFrame *src, capture_frame *f, i
     }
     int rc = copy_stored(s, src, s->rot_buf, s->rot_stride, w, h, err);
     if (!rc)
-        turn(s->rot_buf, s->rot_stride, w, h, s->info.bytes_per_sample, s->info.rotation_deg, f);
+        capture_turn(s->rot_buf, s->rot_stride, w, h, s->info.bytes_per_sample, s->info.rotation_deg, f->data, f->stride);
     return rc;
 }

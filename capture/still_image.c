@@ -86,12 +86,7 @@ static int turn_packed(unsigned char **px, int *w, int *h, int channels, int deg
     unsigned char *out = malloc((size_t)W * H * channels);
     if (!out)
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory for %dx%d pixels", path, W, H);
-    for (int y = 0; y < oh; y++)
-        for (int x = 0; x < ow; x++) {
-            int sx = deg == 90 ? y : deg == 180 ? W - 1 - x : W - 1 - y;
-            int sy = deg == 90 ? H - 1 - x : deg == 180 ? H - 1 - y : x;
-            memcpy(out + ((size_t)y * ow + x) * channels, *px + ((size_t)sy * W + sx) * channels, (size_t)channels);
-        }
+    capture_turn(*px, (size_t)W * channels, W, H, channels, deg, out, (size_t)ow * channels);
     free(*px);
     *px = out;
     *w = ow;

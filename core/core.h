@@ -82,6 +82,8 @@ typedef void (*icv_log_sink)(icv_log_level level, const char *line, void *user);
 void icv_log_set_sink(icv_log_sink sink, void *user);
 /* The sink in use (NULL: stderr), so a caller can tee messages and put it back. */
 void icv_log_get_sink(icv_log_sink *sink, void **user);
+/* The default output (stderr, "warning: " and "error: " tags): for a sink that tees. */
+void icv_log_default_sink(icv_log_level level, const char *line, void *user);
 
 void icv_log(icv_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #define icv_warn(...) icv_log(ICV_LOG_WARN, __VA_ARGS__)

@@ -32,10 +32,15 @@ void icv_log(icv_log_level level, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    if (g_sink) {
+    if (g_sink)
         g_sink(level, line, g_sink_user);
-        return;
-    }
+    else
+        icv_log_default_sink(level, line, NULL);
+}
+
+void icv_log_default_sink(icv_log_level level, const char *line, void *user)
+{
+    (void)user;
     static const char *const tag[] = {"error: ", "warning: ", "", ""};
     fprintf(stderr, "%s%s\n", tag[level], line);
 }

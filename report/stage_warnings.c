@@ -23,10 +23,8 @@ static void tee(icv_log_level level, const char *line, void *user)
     }
     if (w->prev)
         w->prev(level, line, w->prev_user);
-    else {
-        static const char *const tag[] = {"error: ", "warning: ", "", ""};
-        fprintf(stderr, "%s%s\n", tag[level], line);
-    }
+    else
+        icv_log_default_sink(level, line, NULL);
 }
 
 void report_stage_warnings_begin(report_stage_warnings *w)
