@@ -571,6 +571,47 @@ static int add_binned(track_detector *d, const track_frame *f, const track_windo
     return rc;
 }
 
+/* The markers' peak above background, which the AUTO threshold takes its fraction of,
+ * learnt from this frame's blobs and smoothed over frames (0.9 : 0.1). With the markers'
+ * count n known it is the n-th strongest blob's: the dimmest marker's when every marker
+ * is found and they stand out more than texture does (the median blob was the texture's
+ * on a textured backdrop: random scenes 1002, 1175, 1180). A frame finding fewer than n
+ * counts each missing marker at the height the threshold asked (it stood out less, or
+ * it would have been found), so the peak decays towards what is found: learnt from the
+ * survivors alone it ratcheted up, the brightest marker keeping the threshold above the
+ * others (1015: 38 -> 91 gray levels in 18 frames). Unknown count: the median blob (one
+ * glare or flash blob does not lift it). */
+static void learn_peak(track_detector *d, const track_blob *out, int n_out)
+{
+    struct track_detector_ws *w = d->ws;
+    enum { NPK = 64 };
+    double pk[NPK]; /* descending */
+    int n = n_out < NPK ? n_out : NPK;
+    for (int i = 0; i < n; i++) {
+        double p = out[i].peak - out[i].background;
+        int j = i - 1;
+        for (; j >= 0 && pk[j] < p; j--)
+            pk[j + 1] = pk[j];
+        pk[j + 1] = p;
+    }
+    double v;
+    if (d->n_markers > 0) {
+        if (n >= d->n_markers && d->n_markers <= NPK)
+            v = pk[d->n_markers - 1];
+        else if (w->peak_ref > 0) /* a marker missing: at most the threshold's height */
+            v = fmin(n > 0 ? pk[n - 1] : INFINITY, d->threshold_fraction * w->peak_ref);
+        else if (n > 0)
+            v = pk[n - 1]; /* the first frame: what stands out least of what is found */
+        else
+            return;
+    } else {
+        if (n == 0)
+            return;
+        v = n % 2 ? pk[n / 2] : 0.5 * (pk[n / 2 - 1] + pk[n / 2]);
+    }
+    w->peak_ref = w->peak_ref > 0 ? 0.9 * w->peak_ref + 0.1 * v : v;
+}
+
 int track_detector_detect(track_detector *d, const track_frame *f, const track_window *windows, int n_windows,
                           track_blob *out, int max_out, int *n_out, icv_err *err)
 {
@@ -685,21 +726,7 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
         }
         track_static_end(&w->statics, (const int(*)[4])w->rects, nr);
     }
-    /* the markers' typical peak above background, for the AUTO threshold: the median
-     * of this frame's blobs (one glare or flash blob does not lift it), smoothed */
-    if (*n_out > 0) {
-        double pk[64];
-        int n = *n_out < 64 ? *n_out : 64;
-        for (int i = 0; i < n; i++) {
-            double p = out[i].peak - out[i].background;
-            int j = i - 1;
-            for (; j >= 0 && pk[j] > p; j--)
-                pk[j + 1] = pk[j];
-            pk[j + 1] = p;
-        }
-        double med = n % 2 ? pk[n / 2] : 0.5 * (pk[n / 2 - 1] + pk[n / 2]);
-        w->peak_ref = w->peak_ref > 0 ? 0.9 * w->peak_ref + 0.1 * med : med;
-    }
+    learn_peak(d, out, *n_out);
     st->n_blobs = *n_out;
     if (w->bin > 1 && !w->in_bin)
         return add_binned(d, f, windows, full ? 0 : n_windows, out, max_out, n_out, err);

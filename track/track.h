@@ -159,6 +159,10 @@ typedef struct {
                                  background) above background, once markers are seen.
                                  Default 0.25: low enough that a 15 px streak (peak
                                  ~half of a still marker's) stays whole. */
+    int n_markers;            /* AUTO: the markers expected in view (body.markers' count), 0
+                                 unknown (default). The peak the threshold takes its
+                                 fraction of is the n-th strongest blob's, and a frame
+                                 finding fewer lowers it; unknown: the median blob's. */
     int centroid_margin_px;   /* px: the centroid sums over the blob's box grown by this,
                                  so that the faint rim below threshold is not cut (cutting
                                  it biases the centroid with the noise). Default 2. Raise
