@@ -232,7 +232,8 @@ typedef struct {
     int motion_background_stride; /* bytes per row of motion_background */
     int background_tile_px;   /* px: a full scan's background is the median of each tile of
                                  this side (8-256), so a lit plate or a gradient is not marker;
-                                 track_detector_set_marker_size raises it to 4 diameters;
+                                 track_detector_set_marker_size raises it to 4 diameters
+                                 (without it, a kept blob covering a quarter of a tile does);
                                  the threshold is each tile's level + the height above it.
                                  Default 32; 0: one level for the frame (the detector before
                                  issue #18, kept to compare) */
