@@ -589,8 +589,12 @@ static int tile_for_diameter(double diameter_px)
  * counts each missing marker at the height the threshold asked (it stood out less, or
  * it would have been found), so the peak decays towards what is found: learnt from the
  * survivors alone it ratcheted up, the brightest marker keeping the threshold above the
- * others (1015: 38 -> 91 gray levels in 18 frames). Unknown count: the median blob (one
- * glare or flash blob does not lift it).
+ * others (1015: 38 -> 91 gray levels in 18 frames). A frame finding none keeps the peak:
+ * the markers out of view, hidden or looked for in the wrong look are no sign that they
+ * stand out less, and decaying there brought the threshold down to what else is in view
+ * (1140: a dark ball's bright probe found the frame's lit edge again in 3 of 6 frames
+ * and kept the bright look). Unknown count: the median blob (one glare or flash blob
+ * does not lift it).
  * With no marker size given (track_detector_set_marker_size), the tiles grow to 4
  * diameters of a blob the peak is learnt from (the n strongest, or those at least as
  * strong as the median) that covers a quarter of a tile, never shrinking: a ball 33 px
@@ -618,12 +622,12 @@ static void learn_markers(track_detector *d, const track_blob *out, int n_out)
         k = n < d->n_markers ? n : d->n_markers;
         if (n >= d->n_markers && d->n_markers <= NPK)
             v = pk[d->n_markers - 1];
-        else if (w->peak_ref > 0) /* a marker missing: at most the threshold's height */
-            v = fmin(n > 0 ? pk[n - 1] : INFINITY, d->threshold_fraction * w->peak_ref);
-        else if (n > 0)
-            v = pk[n - 1]; /* the first frame: what stands out least of what is found */
-        else
+        else if (n == 0) /* none found: no sign they are dimmer, kept (below) */
             return;
+        else if (w->peak_ref > 0) /* a marker missing: at most the threshold's height */
+            v = fmin(pk[n - 1], d->threshold_fraction * w->peak_ref);
+        else
+            v = pk[n - 1]; /* the first frame: what stands out least of what is found */
     } else {
         if (n == 0)
             return;
