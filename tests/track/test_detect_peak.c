@@ -1,7 +1,9 @@
 /* test_detect_peak.c: the markers' learnt peak, which the automatic threshold takes its
  * fraction of (issue #18): with the markers' count known it is the dimmest marker's, so
  * it neither ratchets up on the brightest marker once the others drop out nor sits on a
- * textured backdrop's bumps. Frames drawn by render.h with known centres. */
+ * textured backdrop's bumps, and it is kept while no marker is in view; with no marker
+ * size given, the tiles grow to a marker larger than a quarter of one. Frames drawn by
+ * render.h with known centres. */
 #include <stdlib.h>
 
 #include "track/track.h"
