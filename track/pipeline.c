@@ -564,6 +564,7 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
         return icv_err_prefix(err, "camera '%s': ", c->spec->id);
     c->tr->n_expected = exp->n_markers;
     c->det->threshold_fraction = opt->threshold_fraction;
+    c->det->n_markers = exp->n_markers; /* the learnt peak is the dimmest marker's */
     c->det->min_circularity = opt->min_circularity;
     c->det->centroid_margin_px = opt->centroid_margin_px;
     pl_band bands;
