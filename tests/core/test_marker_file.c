@@ -1,12 +1,14 @@
 /* test_marker_file.c: C3D and TRC marker files (core/marker_file.h, issue #20).
  *
  * Files by other writers, when ../shared/data/interop_mocap/ holds them (see its
- * README: ezc3d's test files, MIT; OpenSim's subject01_static.trc, Apache-2.0): the
+ * README: ezc3d's test files, MIT; the first row of OpenSim's subject01_static.trc,
+ * Apache-2.0): the
  * counts and rates are those ezc3d's own tests assert (test_ezc3d.cpp) and the
  * files' headers state; the first coordinates were decoded independently with
  * Python's struct from the C3D User Guide's layout (float32, Intel order, from
- * block DATA_START) and copied from the TRC's text. Tolerances: C3D holds float32,
- * so 1e-4 mm on values of ~1000 mm (float32 carries 7 digits); the TRC's text 1e-9.
+ * block DATA_START) and copied from the TRC's text. Tolerances: the C3D values are
+ * compared with the same float32 values decoded (1e-7 m: only the mm-to-m product
+ * rounds); the TRC's 6-decimal text to 1e-12 m.
  *
  * Files made here, always run: a C3D in each processor's byte order (Intel, DEC's
  * VAX floats, MIPS big-endian), with integer data times SCALE and analog samples
@@ -44,6 +46,7 @@ TEST(test_marker_file_ezc3d_optotrak_c3d)
     ASSERT_EQ_INT(m.n_frames, 29);
     ASSERT_NEAR(m.rate_hz, 30, 0);
     ASSERT_NEAR(m.t[28], 28.0 / 30, 1e-12);
+    ASSERT_EQ_INT(label_index(&m, "Marker_1"), 0);
     ASSERT_NEAR(m.pos[0].x, 326.3137512207031e-3, 1e-7);
     ASSERT_NEAR(m.pos[0].y, 328.6311340332031e-3, 1e-7);
     ASSERT_NEAR(m.pos[0].z, -366.1706237792969e-3, 1e-7);
@@ -65,6 +68,8 @@ TEST(test_marker_file_ezc3d_vicon_and_qualisys_c3d)
     ASSERT_EQ_INT(m.n_frames, 580);
     ASSERT_NEAR(m.rate_hz, 100, 1e-4);
     ASSERT_STR_CONTAINS(m.units, "mm");
+    ASSERT_EQ_INT(label_index(&m, "boite:gauche_ext"), 0);
+    ASSERT_EQ_INT(label_index(&m, "Daphnee:LATH"), 50);
     ASSERT(m.seen[0] && m.seen[1], "first points missing");
     ASSERT_NEAR(m.pos[0].x, 44.16278839111328e-3, 1e-7);
     ASSERT_NEAR(m.pos[0].y, -276.8619384765625e-3, 1e-7);
@@ -86,6 +91,7 @@ TEST(test_marker_file_ezc3d_vicon_and_qualisys_c3d)
     ASSERT_EQ_INT(m.n_markers, 55);
     ASSERT_EQ_INT(m.n_frames, 340);
     ASSERT_EQ_INT(m.first_frame, 705);
+    ASSERT_EQ_INT(label_index(&m, "L_IAS"), 0);
     ASSERT_NEAR(m.rate_hz, 200, 1e-4);
     ASSERT_NEAR(m.pos[0].x, -220.12261962890625e-3, 1e-7);
     ASSERT_NEAR(m.pos[1].y, 237.0687713623047e-3, 1e-7);
@@ -94,26 +100,30 @@ TEST(test_marker_file_ezc3d_vicon_and_qualisys_c3d)
 
 TEST(test_marker_file_opensim_trc)
 {
-    const char *p = th_shared("data/interop_mocap/opensim_subject01_static.trc");
+    /* the first 7 lines of OpenSim's Applications/Scale/tests/resources/
+       subject01_static.trc (5 header lines, a blank line, frame 1), as written */
+    const char *p = th_shared("data/interop_mocap/opensim_subject01_static_first_row.trc");
     if (!p)
-        SKIP("../shared/data/interop_mocap/opensim_subject01_static.trc is absent");
+        SKIP("../shared/data/interop_mocap/opensim_subject01_static_first_row.trc is absent");
     icv_marker_file m;
     icv_err err = {0};
     ASSERT(icv_marker_file_read(p, &m, &err) == 0, "%s", err.msg);
     ASSERT_EQ_INT(m.format, ICV_MARKERS_TRC);
-    /* header: DataRate 60, NumFrames 300, NumMarkers 49, Units mm */
+    /* header: DataRate 60, NumMarkers 49, Units mm; one row here */
     ASSERT_EQ_INT(m.n_markers, 49);
-    ASSERT_EQ_INT(m.n_frames, 300);
+    ASSERT_EQ_INT(m.n_frames, 1);
     ASSERT_NEAR(m.rate_hz, 60, 0);
     ASSERT_NEAR(m.unit_m, 1e-3, 0);
     ASSERT_EQ_INT(label_index(&m, "R.ASIS"), 0);
     ASSERT_EQ_INT(label_index(&m, "Top.Head"), 48);
-    /* row 1: "1 0.000000 608.664310 1072.713130 157.442150 ..."; row 2 at 0.017 s */
-    ASSERT_NEAR(m.pos[0].x, 0.608664310, 1e-9);
-    ASSERT_NEAR(m.pos[0].y, 1.072713130, 1e-9);
-    ASSERT_NEAR(m.pos[0].z, 0.157442150, 1e-9);
-    ASSERT_NEAR(m.t[1], 0.017, 1e-12);
-    ASSERT_EQ_INT(m.frame[299], 299);
+    /* "1 0.000000 608.664310 1072.713130 157.442150 ... 593.032100 1814.390140 32.174850" */
+    ASSERT_NEAR(m.pos[0].x, 0.608664310, 1e-12);
+    ASSERT_NEAR(m.pos[0].y, 1.072713130, 1e-12);
+    ASSERT_NEAR(m.pos[0].z, 0.157442150, 1e-12);
+    ASSERT_NEAR(m.pos[48].x, 0.593032100, 1e-12);
+    ASSERT_NEAR(m.pos[48].y, 1.814390140, 1e-12);
+    ASSERT_NEAR(m.pos[48].z, 0.032174850, 1e-12);
+    ASSERT(m.seen[48], "Top.Head unseen");
     icv_marker_file_free(&m);
 }
 
