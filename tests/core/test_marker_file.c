@@ -299,6 +299,30 @@ TEST(test_marker_file_c3d_bad_input)
     ASSERT(icv_marker_file_read(path, &m, &err) == 0, "%s", err.msg);
     ASSERT_EQ_INT(m.n_frames, 16); /* (1536 - 1024) / 32 bytes a frame: past frame 3, the last block's padding */
     icv_marker_file_free(&m);
+    /* one line for each damaged field of the made file (offsets of make_c3d's layout) */
+    static const struct {
+        long at;
+        unsigned char bytes[4];
+        int n;
+        const char *want;
+    } bad[] = {
+        {536, {0, 0, 0, 0}, 4, "POINT:RATE is 0 Hz: expected (0, 1e+06]"},
+        {553, {'f', 't'}, 2, "POINT:UNITS 'ft' is not a length unit this reader knows"},
+        {16, {99, 0}, 2, "the data start at block 99, past the file's 1536 bytes"},
+        {515, {90}, 1, "not marked Intel, DEC or MIPS"},
+        {2, {0, 0}, 2, "POINT:USED is 0: expected 1 to 4096 3D points"},
+    };
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        make_c3d(path, 84, 0, 0);
+        f = fopen(path, "r+b");
+        fseek(f, bad[b].at, SEEK_SET);
+        fwrite(bad[b].bytes, 1, (size_t)bad[b].n, f);
+        fclose(f);
+        err.msg[0] = 0;
+        ASSERT(icv_marker_file_read(path, &m, &err) == ICV_EFORMAT, "case %zu read", b);
+        ASSERT_STR_CONTAINS(err.msg, bad[b].want);
+        ASSERT(!strchr(err.msg, '\n'), "two lines: %s", err.msg);
+    }
     /* not a C3D: key byte wrong; a 100-byte file */
     th_write_file(path, "x");
     ASSERT(icv_marker_file_read(path, &m, &err) == ICV_EFORMAT, "read");
