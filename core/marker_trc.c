@@ -123,11 +123,23 @@ int icv_marker_file_read_trc(const char *path, icv_marker_file *m, icv_err *err)
             snprintf(labels_line, sizeof labels_line, "%s", line);
     }
     long rows = 0;
-    while (!rc && getline(&line, &cap, f) >= 0)
+    double bytes = 0;
+    ssize_t got;
+    while (!rc && (got = getline(&line, &cap, f)) >= 0) {
+        bytes += (double)got;
         if (!is_blank(line) && ++rows > ICV_MAX_FRAME_NUMBER)
             rc = icv_err_set(err, ICV_EFORMAT, "%s: more than %d rows", path, ICV_MAX_FRAME_NUMBER);
+    }
     if (!rc && rows == 0)
         rc = icv_err_set(err, ICV_EFORMAT, "%s: no data rows after the 5 header lines", path);
+    /* memory is sized by NumMarkers x rows: a marker of a row takes at least its
+       three tabs, so the rows' bytes bound what a true header can ask for (a few
+       rows cut short aside) */
+    if (!rc && (double)rows * (double)n_markers > bytes + 1e4)
+        rc = icv_err_set(err, ICV_EFORMAT,
+                         "%s:3: NumMarkers %ld for %ld rows asks for %.0f positions, more than the rows' %.0f bytes "
+                         "can hold",
+                         path, n_markers, rows, (double)rows * (double)n_markers, bytes);
     if (!rc)
         rc = icv_marker_file_alloc(m, (int)rows, (int)n_markers, path, err);
     if (!rc) {

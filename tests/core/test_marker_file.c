@@ -267,6 +267,8 @@ TEST(test_marker_file_trc_missing_markers_cm_and_bad_input)
         {"100\t100\t1\t2\tmm\t100\t1\t1", "1\t0\t1\t2\t3\t4\t5\t6\n2\t0\t1\t2\t3\t4\t5\t6\n", "made_bad.trc:7: Time 0 s does not follow"},
         {"100\t100\t1\t2\tmm\t100\t1\t1", "1\t0\t1\t2\t3e9\t4\t5\t6\n", "is beyond 10000 m"},
         {"100\t100\t1\t2\tmm\t100\t1\t1", "", "no data rows"},
+        {"100\t100\t1\t4000\tmm\t100\t1\t1", "1\t0\n2\t1\n3\t2\n4\t3\n",
+         "made_bad.trc:3: NumMarkers 4000 for 4 rows asks for 16000 positions, more than the rows' 16 bytes"},
     };
     for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
         char text[1024];
