@@ -1,7 +1,7 @@
 /* test_analyze_no_cameras.c: `impactcv analyze EXP --tracks FILE` for an experiment
  * without cameras or calibration (issue #20 item 5): tracks from another system
- * as TRC (mm, an extra marker, chosen by body.marker_labels) and C3D (written by
- * report's exporter), in a lab frame with z up and the surface 3 cm above its
+ * as TRC (mm, an extra marker, chosen by body.marker_labels), C3D (written by
+ * report's exporter) and tracks3d.csv (metres, a NaN), in a lab frame with z up and the surface 3 cm above its
  * origin. The known impact (tests/analysis/impact_scenario.h) must come back in the
  * surface frame with the tolerances of test_analyze_cli.c; each bad input gives
  * one line. */
@@ -126,7 +126,17 @@ TEST(test_analyze_no_cameras_trc_and_c3d_from_a_lab_frame)
         }
     }
     ASSERT(report_export_c3d(th_tmp("lab.c3d"), &lab, &err) == 0, "%s", err.msg);
+    /* and as tracks3d.csv in the lab frame (metres, NaN where unseen, as DLTdv
+       writes): a tracks file of another system, mapped by surface.plane too */
+    lab.seen[7 * tr.n_markers + 1] = 0;
+    ASSERT_EQ_INT(write_tracks3d(&lab, th_tmp("lab.csv"), 1.0, 1.0), 0);
     analysis_tracks_free(&lab);
+    write_exp(&s, "csv.yaml", "");
+    st = th_run_cli(&p, "analyze '%s/csv.yaml' -o '%s/out_csv' --tracks '%s/lab.csv'", th_tmpdir(), th_tmpdir(),
+                    th_tmpdir());
+    ASSERT(st == 0, "status %d: %s", st, p.err);
+    snprintf(out, sizeof out, "%s/out_csv", th_tmpdir());
+    check_results(&s, out);
     write_exp(&s, "c3d.yaml", "");
     st = th_run_cli(&p, "analyze '%s/c3d.yaml' -o '%s/out_c3d' --tracks '%s/lab.c3d'", th_tmpdir(), th_tmpdir(),
                     th_tmpdir());
