@@ -113,7 +113,7 @@ static void read_params(const c3d *c, size_t ps, size_t end, param *pp)
         int nch = abs((int8_t)c->d[q]), id = (int8_t)c->d[q + 1];
         if (nch == 0 || q + 2 + (size_t)nch + 2 > end)
             return;
-        char name[128];
+        char name[129]; /* nch is at most 128: abs of a signed byte */
         memcpy(name, c->d + q + 2, (size_t)nch);
         name[nch] = 0;
         size_t off_at = q + 2 + (size_t)nch;

@@ -325,6 +325,17 @@ TEST(test_marker_file_c3d_bad_input)
         ASSERT_STR_CONTAINS(err.msg, bad[b].want);
         ASSERT(!strchr(err.msg, '\n'), "two lines: %s", err.msg);
     }
+    /* a parameter name of -128 characters (a locked name of 128: fuzz_markers' find,
+       one byte past the name buffer, seen under ASan): the record is skipped, the
+       header's rate kept */
+    make_c3d(path, 84, 0, 0);
+    f = fopen(path, "r+b");
+    fseek(f, 526, SEEK_SET);
+    fputc(0x80, f);
+    fclose(f);
+    ASSERT(icv_marker_file_read(path, &m, &err) == 0, "%s", err.msg);
+    ASSERT_NEAR(m.rate_hz, 50, 0);
+    icv_marker_file_free(&m);
     /* not a C3D: key byte wrong; a 100-byte file */
     th_write_file(path, "x");
     ASSERT(icv_marker_file_read(path, &m, &err) == ICV_EFORMAT, "read");
