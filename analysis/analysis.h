@@ -231,10 +231,18 @@ typedef struct {
 enum { ANALYSIS_ROTATION_ALL = 0, ANALYSIS_ROTATION_ACROSS_LINE, ANALYSIS_ROTATION_NONE };
 
 typedef struct {
-    double t, t_sd;       /* s, impact instant: the pre-impact flight brings the
-                             contact point onto the surface */
-    double t_meet;        /* s, where the post-impact flight's contact point is
-                             closest to the surface (a check on t) */
+    double t, t_sd;       /* s, impact instant: t_line, or t_meet where the two
+                             disagree beyond their sigmas (t_from_meet) */
+    double t_line, t_line_sd; /* s: where the pre-impact flight brings the contact
+                             point onto the surface (or nearest it, when it never
+                             reaches it), and its 1-sigma (with the surface's
+                             offset sigma where known) */
+    double t_meet, t_meet_sd; /* s: where the flights on the two sides meet (their
+                             centres of mass closest: needs no surface), 1-sigma */
+    int t_from_meet;      /* 1: t is t_meet (the surface line disagreed, see
+                             analysis_run's warning) */
+    char implausible[160]; /* "" or why no real collision gives these numbers (e
+                             above 1, or energy gained, beyond 2 sigma) */
     analysis_side pre, post;
     icv_vec3 contact_point;   /* m, surface frame, the shape's lowest point at t */
     icv_vec3 impulse;         /* N s, m (v_post - v_pre) */

@@ -185,6 +185,38 @@ void analysis_houbolt_side(const posed_frame *pf, int k, int post, double marker
 double analysis_contact_instant(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t_guess,
                                 double lo, double hi);
 
+/* A side's contact point's height above the surface at t (m), and its rate (m/s,
+ * central difference over +-h s). */
+double analysis_contact_gap(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t);
+double analysis_contact_rate(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t, double h);
+
+/* The impact instant from both sides' flights (impact_instant.c): where the
+ * pre-impact flight reaches the surface (t_line) and where the flights meet
+ * (t_meet), each with its 1-sigma; t is t_line unless the two disagree by more
+ * than 3 combined sigmas and the meeting lies between the windows (lo, hi: the
+ * pre-impact window's last frame and the post-impact one's first, s; margin s),
+ * then t_meet (from_meet 1): the surface line is the likelier to be off (a line
+ * drawn a few pixels off, a surface offset), the flights' meeting needs no surface.
+ * line_gap: the contact point's height above the surface at t_meet (m). */
+typedef struct {
+    double t, t_line, t_line_sd, t_meet, t_meet_sd, line_gap;
+    int from_meet, meet_ok;
+} impact_instant;
+void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const side_fit *post, const icv_vec3 *g,
+                             double t_guess, double lo, double hi, double margin, double offset_sd,
+                             impact_instant *out);
+
+/* Sets im->implausible: e above 1, or energy gained, beyond 2 sigma ("" else). */
+void analysis_impact_plausibility(analysis_impact *im);
+
+/* Where the two sides' flights meet: the instant at which their centres of mass
+ * are closest (the centre does not jump in an impact), from t_guess by Newton's
+ * steps on the distance along the velocity jump, and its 1-sigma from the sides'
+ * position sigmas along the jump. Needs no surface. Returns 0, or -1 when the
+ * flights do not differ (no velocity jump). */
+int analysis_flights_meet(const side_fit *pre, const side_fit *post, const icv_vec3 *g, double t_guess, double *t,
+                          double *t_sd);
+
 /* The measured quantities at the impact instant t, without their uncertainty. */
 void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post,
                              double t, analysis_impact *imp);
@@ -201,9 +233,11 @@ double analysis_model_loss_scoped(const analysis_body *b, const analysis_impact 
 /* The measured quantities and their uncertainty at the impact instant t; cov15
  * (NULL for Houbolt's states: each side's own sigmas, g exact) the joint covariance of (g, pre
  * p, pre v, post p, post v) (analysis_flight_covariance), whose draws then also
- * give the states' and the instant's sigmas. */
+ * give the states' and the instant's sigmas. meet: t is where the flights meet
+ * (analysis_flights_meet), found again so in every draw; else where the pre-impact
+ * flight reaches the surface. */
 void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
-                      const analysis_params *prm, const double (*cov15)[15], analysis_impact *imp);
+                      int meet, const analysis_params *prm, const double (*cov15)[15], analysis_impact *imp);
 
 /* Adds the calibration's uncertainty c (where known) and, when g was estimated
  * (g_cov its covariance, (m/s^2)^2; NULL when g's error is already in the Monte

@@ -65,9 +65,17 @@ int analysis_pose_frames(const analysis_tracks *tr, const analysis_body *b, cons
     return 0;
 }
 
-/* Gap minima close enough to the surface to be a contact: within five position
- * sigmas plus the larger gap change to a neighbour frame (a fast body may be
- * seen a whole frame's travel away from the surface on either side). */
+/* Gap minima that may be a contact: within five position sigmas plus the larger
+ * gap change to a neighbour frame (a fast body may be seen a whole frame's travel
+ * away from the surface on either side), or, wherever the surface is, a kink: the
+ * centre of mass's height's second difference upwards by more than 6 of its noise
+ * sigmas (sqrt(6) sigma), where free flight bends it downwards (the centre's, not
+ * the gap's: a single frame turned 6 degrees moves a box's lowest point by
+ * centimetres, and a candidate there cut its neighbour's window). A surface
+ * drawn a few centimetres off (a line clicked on the wrong edge) left every bounce
+ * beyond the first rule
+ * ("no impact found: the smallest gap is 26.4 mm"), while the flights kink plainly
+ * at any frame rate; the velocity jump decides (analysis_run). */
 static int near_contact(const posed_frame *pf, int n, double sigma, int i)
 {
     double gl = i > 0 ? pf[i - 1].gap : INFINITY, gr = i + 1 < n ? pf[i + 1].gap : INFINITY;
@@ -78,7 +86,8 @@ static int near_contact(const posed_frame *pf, int n, double sigma, int i)
        higher: gravity bends a step of dt by up to g dt^2 (11 mm at 30 fps, and more
        where a frame is missing beside the minimum) */
     double dt = fmax(pf[i].t - pf[i - 1].t, pf[i + 1].t - pf[i].t);
-    return pf[i].gap <= 5 * sigma + step + ANALYSIS_G_STANDARD * dt * dt;
+    double d2 = pf[i - 1].pose.p.y + pf[i + 1].pose.p.y - 2 * pf[i].pose.p.y;
+    return pf[i].gap <= 5 * sigma + step + ANALYSIS_G_STANDARD * dt * dt || d2 > 6 * sqrt(6.0) * sigma;
 }
 
 /* The contact candidates: minima near the surface that are also the lowest such
@@ -524,6 +533,7 @@ restart:;
         double t_star = pf[cand[c]].t;
         analysis_impact imp;
         side_fit pre = {0}, post = {0};
+        impact_instant inst = {0};
         int ok = 0, too_few = 0;
         for (int iter = 0; iter < 4; iter++) {
             int a0 = 0, a1 = 0, b0 = 0, b1 = 0;
@@ -564,7 +574,11 @@ restart:;
                 goto done;
             }
             double lo = pf[a1].t, hi = pf[b0].t;
-            double t_new = analysis_contact_instant(b, &pre, &res->g, t_star, lo, hi);
+            if (prm.method == ANALYSIS_FIT)
+                analysis_impact_instant(b, &pre, &post, &res->g, t_star, lo, hi, period, prm.calib.offset, &inst);
+            else
+                inst = (impact_instant){.t = analysis_contact_instant(b, &pre, &res->g, t_star, lo, hi)};
+            double t_new = inst.t;
             ok = 1;
             if (fabs(t_new - t_star) < 1e-7) {
                 t_star = t_new;
@@ -604,13 +618,29 @@ restart:;
             rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
             goto done;
         }
-        analysis_measure(b, &res->g, &pre, &post, t_star, &prm, joint ? (const double(*)[15])cov15 : NULL, &imp);
-        imp.t_meet = analysis_contact_instant(b, &post, &res->g, t_star, pf[cand[c]].t - 2 * period,
-                                              pf[cand[c]].t + 2 * period);
+        analysis_measure(b, &res->g, &pre, &post, t_star, inst.from_meet, &prm,
+                         joint ? (const double(*)[15])cov15 : NULL, &imp);
+        imp.t_line = inst.t_line;
+        imp.t_line_sd = inst.t_line_sd;
+        imp.t_meet = inst.meet_ok ? inst.t_meet : NAN;
+        imp.t_meet_sd = inst.meet_ok ? inst.t_meet_sd : NAN;
+        imp.t_from_meet = inst.from_meet;
+        if (inst.from_meet)
+            icv_warn("impact at t = %.5f s: the flights on each side meet at t = %.5f +- %.5f s, %.2f frames from "
+                     "where the pre-impact flight reaches the surface (t = %.5f +- %.5f s): the flights' meeting is "
+                     "used, as it needs no surface; the surface is off by about %.1f mm there (the contact point "
+                     "is that far above it): check the surface (line_px, plane or board)",
+                     t_star, inst.t_meet, inst.t_meet_sd, (inst.t_meet - inst.t_line) / period, inst.t_line,
+                     inst.t_line_sd, inst.line_gap * 1e3);
         if ((rc = analysis_calib_propagate(pf, b, &res->g, joint ? NULL : (const double(*)[3])res->g_cov,
                                            res->g_estimated, &pre, &post, com_sigma, &prm.calib, &imp, err)))
             goto done;
         analysis_energy_scope(b, &imp);
+        analysis_impact_plausibility(&imp);
+        if (imp.implausible[0])
+            icv_warn("impact at t = %.5f s is physically implausible: %s; likely causes: the surface (its line or "
+                     "plane), the scale, duplicated frames or a wrong capture rate",
+                     imp.t, imp.implausible);
         res->impacts[res->n_impacts++] = imp;
         t_prev = t_star + excl;
     }

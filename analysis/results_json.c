@@ -62,6 +62,11 @@ static json_t *impact(const analysis_impact *im)
                                   num(im->sd_calib.loss_fraction)));
     json_object_set_new(o, "uncertainty", u);
     json_object_set_new(o, "t_meet_s", num(im->t_meet));
+    json_object_set_new(o, "t_meet_sd_s", num(im->t_meet_sd));
+    json_object_set_new(o, "t_line_s", num(im->t_line));
+    json_object_set_new(o, "t_line_sd_s", num(im->t_line_sd));
+    json_object_set_new(o, "time_from", json_string(im->t_from_meet ? "flights meet" : "surface"));
+    json_object_set_new(o, "implausible", im->implausible[0] ? json_string(im->implausible) : json_null());
     json_object_set_new(o, "spin_observable", json_boolean(im->spin_observable));
     if (im->model.done || im->model.note[0]) {
         json_t *m = json_object();
