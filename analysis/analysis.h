@@ -284,6 +284,22 @@ typedef struct {
 } analysis_impact;
 
 #define ANALYSIS_MAX_IMPACTS 16
+#define ANALYSIS_MAX_FLIGHTS (ANALYSIS_MAX_IMPACTS + 1)
+
+/* One free flight (issue #19 item 5): the stretch between impacts (or the clip's
+ * ends) where nothing touches, its launch state at its first frame. */
+typedef struct {
+    double t_start, t_end;   /* s, its first and last frame used */
+    long frame_first, frame_last;
+    int n_frames;
+    icv_vec3 p, v, v_sd;     /* m, m/s: centre of mass and its velocity at t_start, 1-sigma */
+    double speed, speed_sd;  /* m/s, |v| */
+    double angle_deg, angle_sd_deg; /* degrees: v above the plane square to g (up positive) */
+    icv_vec3 g, g_sd;        /* m/s^2, this flight's own fit of g (0 sd: too short to
+                                fit its own; the gravity used then) */
+    double chi2_dof;         /* of its fit, residual-scaled: 1 */
+    double rms;              /* m, RMS residual */
+} analysis_flight_summary;
 #define ANALYSIS_MAX_OUTLIER_FRAMES 32
 
 typedef struct {
@@ -303,6 +319,8 @@ typedef struct {
     analysis_calib_sd calib;  /* the calibration uncertainty propagated (all 0: none known) */
     double g_cov[3][3];       /* (m/s^2)^2, surface frame: g's covariance when estimated
                                  (g_sd its diagonal's roots), else 0 */
+    int n_flights;            /* free flights between the impacts and the clip's ends */
+    analysis_flight_summary flights[ANALYSIS_MAX_FLIGHTS];
 } analysis_result;
 
 /* Finds every impact in the tracks and measures each (issue #9 items 2-5).

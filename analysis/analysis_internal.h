@@ -206,6 +206,16 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
                              double t_guess, double lo, double hi, double margin, double offset_sd,
                              impact_instant *out);
 
+/* The free flights (flights.c) between res's impacts and the clip's ends: the posed
+ * frames pf[0..n-1] more than excl (s) from every impact instant, runs of at least
+ * min_frames, each fitted as a parabola with the gravity used (its launch state at
+ * its first frame) and on its own for g, weighted by com_sigma (m; sigmas grown by
+ * sqrt(chi^2/dof) where that is above 1). Fills
+ * res->flights; returns how many runs were too short (their count of frames in
+ * *short_frames, the longest). */
+int analysis_flights_fit(const posed_frame *pf, int n, const analysis_tracks *tr, double com_sigma, double excl,
+                         int min_frames, analysis_result *res, int *short_frames);
+
 /* Sets im->implausible: e above 1, or energy gained, beyond 2 sigma ("" else). */
 void analysis_impact_plausibility(analysis_impact *im);
 

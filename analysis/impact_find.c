@@ -195,8 +195,10 @@ int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const int *
         rc = icv_err_set(err, ICV_ENOMEM, "gravity: out of memory");
         goto done;
     }
+    int longest = 0;
     for (int c = 0; c <= nc && nph < ANALYSIS_MAX_PHASES; c++) {
         int lo = c == 0 ? 0 : cand[c - 1] + 2, hi = c == nc ? n - 1 : cand[c] - 2;
+        longest = hi - lo + 1 > longest ? hi - lo + 1 : longest;
         if (hi - lo + 1 < 4)
             continue;
         int start = used;
@@ -212,7 +214,10 @@ int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const int *
         ph[nph++] = (analysis_flight){used - start, t + start, p + start, s + start, 0.5 * (t[start] + t[used - 1])};
     }
     if (nph == 0) {
-        rc = icv_err_set(err, ICV_EINVAL, "gravity auto: no free-flight phase of 4 frames or more to estimate it from");
+        rc = icv_err_set(err, ICV_EINVAL,
+                         "gravity auto: no free flight long enough to estimate it from: the longest has %d posed "
+                         "frame%s, 4 needed",
+                         longest, longest == 1 ? "" : "s");
         goto done;
     }
     analysis_ballistic fit;
@@ -443,8 +448,10 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
         analysis_params_default(&prm);
     memset(res, 0, sizeof *res);
     res->calib = prm.calib;
-    if (tr->n_frames < 2 * prm.min_side_frames + 1)
-        return icv_err_set(err, ICV_EINVAL, "tracks: %d frames, too few to find an impact (need %d)", tr->n_frames,
+    if (tr->n_frames < prm.min_side_frames)
+        return icv_err_set(err, ICV_EINVAL,
+                           "tracks: %d frame%s, too few to fit a flight (%d needed) or find an impact (%d needed)",
+                           tr->n_frames, tr->n_frames == 1 ? "" : "s", prm.min_side_frames,
                            2 * prm.min_side_frames + 1);
     posed_frame *pf = malloc(sizeof *pf * (size_t)tr->n_frames);
     if (!pf)
@@ -489,7 +496,7 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
         }
         note_outlier_frames(tr, res, rows, k, "off the motion the frames beside it agree on");
     }
-    if (n < 2 * prm.min_side_frames + 1) {
+    if (n < prm.min_side_frames) {
         rc = icv_err_set(err, ICV_EINVAL, "tracks: only %d of %d frames have enough markers for a pose", n,
                          tr->n_frames);
         goto done;
@@ -644,7 +651,23 @@ restart:;
         res->impacts[res->n_impacts++] = imp;
         t_prev = t_star + excl;
     }
-    if (res->n_impacts == 0) {
+    int short_frames = 0, n_short = analysis_flights_fit(pf, n, tr, com_sigma, excl, prm.min_side_frames, res,
+                                                                &short_frames);
+    if (n_short < 0) {
+        rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+        goto done;
+    }
+    if (res->n_impacts == 0 && !have_short && !gravity) {
+        /* a flight-only clip (a toss, a free fall): its flights are the result */
+        if (res->n_flights == 0)
+            rc = icv_err_set(err, ICV_EINVAL,
+                             "no impact found, and the flight is too short to fit: %d frames, %d needed",
+                             short_frames > 0 ? short_frames : n, prm.min_side_frames);
+        else
+            icv_warn("no impact found (the smallest gap between the body and the surface is %.1f mm at t = %.4f "
+                     "s): measured as free flight, %d flight%s",
+                     res->min_gap * 1e3, res->min_gap_t, res->n_flights, res->n_flights == 1 ? "" : "s");
+    } else if (res->n_impacts == 0) {
         if (have_short)
             rc = icv_err_set(err, ICV_EINVAL, "%s", short_msg);
         else

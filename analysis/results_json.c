@@ -1,7 +1,8 @@
 /* results_json.c: results.json, schema impactcv-results-1, exactly the
  * contract's keys (../shared/spec/contract.md), plus a few documented extras
  * (time_sd_s, t_meet_s, spin_observable, window frames, model notes, gravity_sd,
- * gravity_estimated, outlier_frames (the frames left out as outliers), the
+ * gravity_estimated, outlier_frames (the frames left out as outliers), flights
+ * (issue #19: each free flight's frames, launch state and own g), the
  * calibration's propagated sigmas and their part in each uncertainty, energy.counts and, where a
  * spin is not measured, energy.note with the spin change the impulse implies). Non-finite numbers are written as null. */
 #include <jansson.h>
@@ -15,6 +16,26 @@
 static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
 static json_t *vec(icv_vec3 v) { return json_pack("[ooo]", num(v.x), num(v.y), num(v.z)); }
+
+/* one free flight: its frames, launch state at its first frame, its own g */
+static json_t *flight(const analysis_flight_summary *f)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "t_start_s", num(f->t_start));
+    json_object_set_new(o, "t_end_s", num(f->t_end));
+    json_object_set_new(o, "frames", json_pack("[II]", (json_int_t)f->frame_first, (json_int_t)f->frame_last));
+    json_object_set_new(o, "n_frames", json_integer(f->n_frames));
+    json_object_set_new(o, "p", vec(f->p));
+    json_object_set_new(o, "v", vec(f->v));
+    json_object_set_new(o, "speed", num(f->speed));
+    json_object_set_new(o, "angle_deg", num(f->angle_deg));
+    json_object_set_new(o, "gravity", vec(f->g));
+    json_object_set_new(o, "rms_m", num(f->rms));
+    json_object_set_new(o, "uncertainty", json_pack("{s:o, s:o, s:o, s:o}", "v", vec(f->v_sd), "speed",
+                                                    num(f->speed_sd), "angle_deg", num(f->angle_sd_deg), "gravity",
+                                                    vec(f->g_sd)));
+    return o;
+}
 
 static json_t *side(const analysis_side *s)
 {
@@ -213,6 +234,10 @@ int analysis_results_write(const char *path, const char *experiment, const analy
     for (int i = 0; i < res->n_impacts; i++)
         json_array_append_new(arr, impact(&res->impacts[i]));
     json_object_set_new(root, "impacts", arr);
+    json_t *fl = json_array();
+    for (int i = 0; i < res->n_flights; i++)
+        json_array_append_new(fl, flight(&res->flights[i]));
+    json_object_set_new(root, "flights", fl);
     char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(root);
     if (!text)
