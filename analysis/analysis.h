@@ -286,6 +286,16 @@ typedef struct {
 #define ANALYSIS_MAX_IMPACTS 16
 #define ANALYSIS_MAX_FLIGHTS (ANALYSIS_MAX_IMPACTS + 1)
 
+#define ANALYSIS_MAX_CONTACTS 16
+
+/* A stretch of frames in contact with the surface without flying (issue #19 item
+ * 4): the gap within 5 marker sigmas for longer than free flight can stay there. */
+typedef struct {
+    long frame_first, frame_last;
+    double t_first, t_last; /* s */
+    int sliding;            /* 1: moving on the surface (sliding, rolling, rocking); 0: resting */
+} analysis_contact;
+
 /* One free flight (issue #19 item 5): the stretch between impacts (or the clip's
  * ends) where nothing touches, its launch state at its first frame. */
 typedef struct {
@@ -319,6 +329,8 @@ typedef struct {
     analysis_calib_sd calib;  /* the calibration uncertainty propagated (all 0: none known) */
     double g_cov[3][3];       /* (m/s^2)^2, surface frame: g's covariance when estimated
                                  (g_sd its diagonal's roots), else 0 */
+    int n_contacts;           /* stretches in contact with the surface without flying */
+    analysis_contact contacts[ANALYSIS_MAX_CONTACTS];
     int n_flights;            /* free flights between the impacts and the clip's ends */
     analysis_flight_summary flights[ANALYSIS_MAX_FLIGHTS];
 } analysis_result;

@@ -141,8 +141,11 @@ int analysis_flight_noise_from_sides(const posed_frame *pf, const side_fit *pre,
 
 /* analysis_gravity_from_flight, also filling noise (allocated for n frames by
  * analysis_flight_noise_alloc; may be NULL): g's weights (every other frame's
- * zero) and the noise of its phases, from which g_cov is computed. */
-int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const int *cand, int nc, double sigma,
+ * zero) and the noise of its phases, from which g_cov is computed. contact (n
+ * flags, or NULL): frames in contact with the surface, left out (a phase is split
+ * there). */
+int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const unsigned char *contact, const int *cand,
+                                       int nc, double sigma,
                                        icv_vec3 *g, icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info,
                                        analysis_flight_noise *noise, icv_err *err);
 
@@ -207,14 +210,22 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
                              impact_instant *out);
 
 /* The free flights (flights.c) between res's impacts and the clip's ends: the posed
- * frames pf[0..n-1] more than excl (s) from every impact instant, runs of at least
+ * frames pf[0..n-1] more than excl (s) from every impact instant and not in contact
+ * (contact[i], or NULL), runs of at least
  * min_frames, each fitted as a parabola with the gravity used (its launch state at
  * its first frame) and on its own for g, weighted by com_sigma (m; sigmas grown by
  * sqrt(chi^2/dof) where that is above 1). Fills
  * res->flights; returns how many runs were too short (their count of frames in
  * *short_frames, the longest). */
-int analysis_flights_fit(const posed_frame *pf, int n, const analysis_tracks *tr, double com_sigma, double excl,
-                         int min_frames, analysis_result *res, int *short_frames);
+int analysis_flights_fit(const posed_frame *pf, int n, const unsigned char *contact, const analysis_tracks *tr,
+                         double com_sigma, double excl, int min_frames, analysis_result *res, int *short_frames);
+
+/* The contact stretches (contact.c): runs of at least 3 posed frames whose gap
+ * stays within 5 sigma (m, a marker's) of the surface for longer than free flight
+ * can; contact[i] = 1 for their frames, res->contacts filled, each a warning.
+ * Returns how many. */
+int analysis_contact_find(const posed_frame *pf, int n, double sigma, double com_sigma, const analysis_tracks *tr,
+                          unsigned char *contact, analysis_result *res);
 
 /* Sets im->implausible: e above 1, or energy gained, beyond 2 sigma ("" else). */
 void analysis_impact_plausibility(analysis_impact *im);

@@ -58,8 +58,8 @@ static double vg_factor(const double *t, int m)
     return det != 0 ? -(A[0][0] * A[1][2] - A[0][2] * A[1][0]) / det : 0;
 }
 
-int analysis_flights_fit(const posed_frame *pf, int n, const analysis_tracks *tr, double com_sigma, double excl,
-                         int min_frames, analysis_result *res, int *short_frames)
+int analysis_flights_fit(const posed_frame *pf, int n, const unsigned char *contact, const analysis_tracks *tr,
+                         double com_sigma, double excl, int min_frames, analysis_result *res, int *short_frames)
 {
     double t_cut[ANALYSIS_MAX_IMPACTS + 2];
     int nb = 0, n_short = 0;
@@ -77,16 +77,30 @@ int analysis_flights_fit(const posed_frame *pf, int n, const analysis_tracks *tr
         free(sg);
         return -1;
     }
-    for (int k = 0; k + 1 < nb && res->n_flights < ANALYSIS_MAX_FLIGHTS; k++) {
-        int a = -1, m = 0;
-        for (int i = 0; i < n; i++) {
-            if (pf[i].t <= t_cut[k] + excl || pf[i].t >= t_cut[k + 1] - excl)
+    for (int k = 0, i0 = 0; k + 1 < nb && res->n_flights < ANALYSIS_MAX_FLIGHTS;) {
+        /* the next run between the cuts, up to a frame in contact */
+        int a = -1, m = 0, i = i0;
+        for (; i < n; i++) {
+            if (pf[i].t <= t_cut[k] + excl)
                 continue;
+            if (pf[i].t >= t_cut[k + 1] - excl)
+                break;
+            if (contact && contact[i]) {
+                if (a >= 0)
+                    break;
+                continue;
+            }
             if (a < 0)
                 a = i;
             t[m] = pf[i].t;
             sg[m] = com_sigma;
             p[m++] = pf[i].pose.p;
+        }
+        if (i < n && contact && contact[i] && pf[i].t < t_cut[k + 1] - excl) {
+            i0 = i; /* more of this stretch after the contact */
+        } else {
+            k++;
+            i0 = 0;
         }
         if (m < min_frames) {
             if (m > 0) {

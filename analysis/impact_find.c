@@ -128,6 +128,37 @@ static int find_candidates(const posed_frame *pf, int n, double sigma, int radiu
     return nc;
 }
 
+/* A candidate within a contact stretch is its landing: moved to the stretch's first
+ * frame (the minima along a slide are the noise's; merged, the lowest was kept, in
+ * the middle of the slide), dropped when the clip starts in contact. */
+static int candidates_at_landings(const posed_frame *pf, int n, const unsigned char *contact, int *cand, int nc)
+{
+    (void)pf;
+    int m = 0;
+    for (int c = 0; c < nc; c++) {
+        int i = cand[c];
+        while (i > 0 && contact[i] && contact[i - 1])
+            i--;
+        if (contact[i] && i == 0)
+            continue;
+        if (i >= n || (m > 0 && cand[m - 1] == i))
+            continue;
+        cand[m++] = i;
+    }
+    return m;
+}
+
+/* 1 when the body is in contact with the surface just after t_star (its first
+ * frame after the impact, or the first beyond the exposure's overlap): it landed
+ * and stayed, nothing to measure after it */
+static int landed_for_good(const posed_frame *pf, int n, const unsigned char *contact, double t_star, double excl)
+{
+    for (int i = 0; i < n; i++)
+        if (pf[i].t > t_star)
+            return contact[i] || (i + 1 < n && pf[i].t < t_star + excl && contact[i + 1]);
+    return 0;
+}
+
 /* |residual| / sigma of sample i of phase k under a joint fit */
 static double misfit(const analysis_flight *ph, int k, int i, const analysis_ballistic *f)
 {
@@ -147,7 +178,7 @@ static double misfit(const analysis_flight *ph, int k, int i, const analysis_bal
 int analysis_gravity_from_flight(const posed_frame *pf, int n, const int *cand, int nc, double sigma, icv_vec3 *g,
                                  icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info, icv_err *err)
 {
-    return analysis_gravity_from_flight_noise(pf, n, cand, nc, sigma, g, g_sd, g_cov, info, NULL, err);
+    return analysis_gravity_from_flight_noise(pf, n, NULL, cand, nc, sigma, g, g_sd, g_cov, info, NULL, err);
 }
 
 /* g's weights h_g over the posed frames: the g row of (X^T X)^-1 X^T for the kept
@@ -182,7 +213,8 @@ static int gravity_weights(const analysis_flight *ph, int nph, const int *const 
     return rc;
 }
 
-int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const int *cand, int nc, double sigma,
+int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const unsigned char *contact, const int *cand,
+                                       int nc, double sigma,
                                        icv_vec3 *g, icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info,
                                        analysis_flight_noise *noise, icv_err *err)
 {
@@ -197,21 +229,31 @@ int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const int *
     }
     int longest = 0;
     for (int c = 0; c <= nc && nph < ANALYSIS_MAX_PHASES; c++) {
-        int lo = c == 0 ? 0 : cand[c - 1] + 2, hi = c == nc ? n - 1 : cand[c] - 2;
-        longest = hi - lo + 1 > longest ? hi - lo + 1 : longest;
-        if (hi - lo + 1 < 4)
-            continue;
-        int start = used;
-        for (int i = lo; i <= hi; i++, used++) {
-            ix[used] = i;
-            t[used] = pf[i].t;
-            p[used] = pf[i].pose.p;
-            s[used] = sigma;
+        /* between candidates (one frame left out on each side), split at frames in
+           contact with the surface */
+        int lo0 = c == 0 ? 0 : cand[c - 1] + 2, hi0 = c == nc ? n - 1 : cand[c] - 2;
+        for (int lo = lo0, hi; lo <= hi0 && nph < ANALYSIS_MAX_PHASES; lo = hi + 1) {
+            hi = lo;
+            if (contact && contact[lo])
+                continue;
+            while (hi + 1 <= hi0 && !(contact && contact[hi + 1]))
+                hi++;
+            longest = hi - lo + 1 > longest ? hi - lo + 1 : longest;
+            if (hi - lo + 1 < 4)
+                continue;
+            int start = used;
+            for (int i = lo; i <= hi; i++, used++) {
+                ix[used] = i;
+                t[used] = pf[i].t;
+                p[used] = pf[i].pose.p;
+                s[used] = sigma;
+            }
+            lo_of[nph] = lo;
+            start_of[nph] = start;
+            ph_ix[nph] = ix + start;
+            ph[nph++] =
+                (analysis_flight){used - start, t + start, p + start, s + start, 0.5 * (t[start] + t[used - 1])};
         }
-        lo_of[nph] = lo;
-        start_of[nph] = start;
-        ph_ix[nph] = ix + start;
-        ph[nph++] = (analysis_flight){used - start, t + start, p + start, s + start, 0.5 * (t[start] + t[used - 1])};
     }
     if (nph == 0) {
         rc = icv_err_set(err, ICV_EINVAL,
@@ -412,8 +454,8 @@ static size_t side_describe(const analysis_tracks *tr, const posed_frame *pf, in
 }
 
 /* Pre- or post-impact window around t_star, between the neighbouring impacts. */
-static int side_window(const posed_frame *pf, int n, double t_star, double excl, double t_lo, double t_hi, int post,
-                       int max_frames, int *first, int *last)
+static int side_window(const posed_frame *pf, int n, const unsigned char *contact, double t_star, double excl,
+                       double t_lo, double t_hi, int post, int max_frames, int *first, int *last)
 {
     int a = -1, b = -1;
     for (int i = 0; i < n; i++) {
@@ -427,6 +469,22 @@ static int side_window(const posed_frame *pf, int n, double t_star, double excl,
     }
     if (a < 0)
         return 0;
+    /* flight only: the frames nearest the impact up to the first in contact */
+    if (post) {
+        int k = a;
+        while (k <= b && !contact[k])
+            k++;
+        b = k - 1;
+    } else {
+        int k = b;
+        while (k >= a && !contact[k])
+            k--;
+        a = k + 1;
+    }
+    if (b < a) {
+        *first = *last = post ? a : b;
+        return 0;
+    }
     if (b - a + 1 > max_frames) {
         if (post)
             b = a + max_frames - 1;
@@ -454,10 +512,15 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
                            tr->n_frames, tr->n_frames == 1 ? "" : "s", prm.min_side_frames,
                            2 * prm.min_side_frames + 1);
     posed_frame *pf = malloc(sizeof *pf * (size_t)tr->n_frames);
-    if (!pf)
+    unsigned char *contact = malloc((size_t)tr->n_frames);
+    if (!pf || !contact) {
+        free(pf);
+        free(contact);
         return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+    }
     analysis_flight_noise noise = {0};
-    int n = 0, rc = 0;
+    int n = 0, rc = 0, have_rest_end = 0;
+    analysis_contact rest_end = {0};
     analysis_pose_frames(tr, b, &prm, pf, &n);
     res->n_poses = n;
     {
@@ -468,6 +531,14 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
         double sig = prm.pos_sigma / sqrt((double)b->tmpl.n_markers);
         int lo, hi;
         analysis_still_ends(pf, n, sig, &lo, &hi);
+        if (hi < n - 1 && fabs(pf[n - 1].gap) <= 5 * prm.pos_sigma) { /* at rest on the surface: a contact */
+            rest_end = (analysis_contact){tr->frame[pf[hi + 1].row], tr->frame[pf[n - 1].row], pf[hi + 1].t,
+                                          pf[n - 1].t, 0};
+            have_rest_end = 1;
+            icv_warn("frames %ld-%ld (t = %.4f-%.4f s): the body is resting on the surface: left out of gravity and "
+                     "of every flight's fit",
+                     rest_end.frame_first, rest_end.frame_last, rest_end.t_first, rest_end.t_last);
+        }
         if (lo > 0 || hi < n - 1) {
             memmove(pf, pf + lo, sizeof *pf * (size_t)(hi - lo + 1));
             n = hi - lo + 1;
@@ -514,7 +585,14 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
     /* back here, with every impact measured again, when a frame beside an impact
        turns out an outlier: it was in the gaps and gravity's fit too */
 restart:;
+    analysis_contact_find(pf, n, sigma, com_sigma, tr, contact, res);
+    if (have_rest_end && res->n_contacts < ANALYSIS_MAX_CONTACTS) {
+        /* the rest trimmed off the clip's end, after any stretch before it (a
+           slide coming to rest: two stretches, moving then resting) */
+        res->contacts[res->n_contacts++] = rest_end;
+    }
     int nc = find_candidates(pf, n, sigma, 2 * prm.min_side_frames, cand);
+    nc = candidates_at_landings(pf, n, contact, cand, nc);
     analysis_flight_noise_free(&noise);
     res->n_impacts = 0;
     res->g_estimated = 0;
@@ -525,15 +603,15 @@ restart:;
     if (gravity) {
         res->g = *gravity;
     } else {
-        if ((rc = analysis_gravity_from_flight_noise(pf, n, cand, nc, com_sigma, &res->g, &res->g_sd, res->g_cov, NULL,
-                                                     &noise, err)))
+        if ((rc = analysis_gravity_from_flight_noise(pf, n, contact, cand, nc, com_sigma, &res->g, &res->g_sd,
+                                                     res->g_cov, NULL, &noise, err)))
             goto done;
         res->g_estimated = 1;
     }
 
     /* measure each candidate; keep those with a real velocity jump */
-    int have_short = 0;
-    char short_msg[ICV_ERR_MSG_MAX] = "";
+    int have_short = 0, n_landed = 0;
+    char short_msg[ICV_ERR_MSG_MAX] = "", landed_msg[ICV_ERR_MSG_MAX] = "";
     double t_prev = -INFINITY;
     for (int c = 0; c < nc && res->n_impacts < ANALYSIS_MAX_IMPACTS; c++) {
         double t_next = c + 1 < nc ? pf[cand[c + 1]].t - excl : INFINITY;
@@ -544,8 +622,8 @@ restart:;
         int ok = 0, too_few = 0;
         for (int iter = 0; iter < 4; iter++) {
             int a0 = 0, a1 = 0, b0 = 0, b1 = 0;
-            int npre = side_window(pf, n, t_star, excl, t_prev, t_star, 0, prm.max_side_frames, &a0, &a1);
-            int npost = side_window(pf, n, t_star, excl, t_star, t_next, 1, prm.max_side_frames, &b0, &b1);
+            int npre = side_window(pf, n, contact, t_star, excl, t_prev, t_star, 0, prm.max_side_frames, &a0, &a1);
+            int npost = side_window(pf, n, contact, t_star, excl, t_star, t_next, 1, prm.max_side_frames, &b0, &b1);
             if (!prm.keep_outlier_frames) {
                 int k = -1;
                 if (npre > prm.min_side_frames && analysis_near_end_outlier(pf, a0, a1, 0, &res->g, b, com_sigma))
@@ -561,6 +639,16 @@ restart:;
                     n--;
                     goto restart;
                 }
+            }
+            if (npost < prm.min_side_frames && landed_for_good(pf, n, contact, t_star, excl)) {
+                /* the body stays on the surface after it: its last landing, not an
+                   impact to measure; said, never an error on its own */
+                too_few = 2;
+                snprintf(landed_msg, sizeof landed_msg,
+                         "impact at frame %d (t = %.4f s): the body stays on the surface after it (see the contact "
+                         "frames): not measured",
+                         tr->frame[pf[cand[c]].row], t_star);
+                break;
             }
             if (npre < prm.min_side_frames || npost < prm.min_side_frames) {
                 too_few = 1;
@@ -592,6 +680,11 @@ restart:;
                 break;
             }
             t_star = t_new;
+        }
+        if (too_few == 2) {
+            icv_warn("%s", landed_msg);
+            n_landed++;
+            continue;
         }
         if (too_few) {
             have_short = 1;
@@ -651,13 +744,15 @@ restart:;
         res->impacts[res->n_impacts++] = imp;
         t_prev = t_star + excl;
     }
-    int short_frames = 0, n_short = analysis_flights_fit(pf, n, tr, com_sigma, excl, prm.min_side_frames, res,
+    int short_frames = 0, n_short = analysis_flights_fit(pf, n, contact, tr, com_sigma, excl, prm.min_side_frames, res,
                                                                 &short_frames);
     if (n_short < 0) {
         rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
         goto done;
     }
-    if (res->n_impacts == 0 && !have_short && !gravity) {
+    if (res->n_impacts == 0 && n_landed > 0 && !have_short)
+        rc = icv_err_set(err, ICV_EINVAL, "%s, and no other impact", landed_msg);
+    else if (res->n_impacts == 0 && !have_short && !gravity) {
         /* a flight-only clip (a toss, a free fall): its flights are the result */
         if (res->n_flights == 0)
             rc = icv_err_set(err, ICV_EINVAL,
@@ -681,6 +776,7 @@ restart:;
 done:
     analysis_flight_noise_free(&noise);
     free(pf);
+    free(contact);
     return rc;
 }
 

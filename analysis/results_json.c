@@ -2,7 +2,8 @@
  * contract's keys (../shared/spec/contract.md), plus a few documented extras
  * (time_sd_s, t_meet_s, spin_observable, window frames, model notes, gravity_sd,
  * gravity_estimated, outlier_frames (the frames left out as outliers), flights
- * (issue #19: each free flight's frames, launch state and own g), the
+ * (issue #19: each free flight's frames, launch state and own g), contacts (the
+ * stretches in contact with the surface: frames, times, sliding or resting), the
  * calibration's propagated sigmas and their part in each uncertainty, energy.counts and, where a
  * spin is not measured, energy.note with the spin change the impulse implies). Non-finite numbers are written as null. */
 #include <jansson.h>
@@ -238,6 +239,14 @@ int analysis_results_write(const char *path, const char *experiment, const analy
     for (int i = 0; i < res->n_flights; i++)
         json_array_append_new(fl, flight(&res->flights[i]));
     json_object_set_new(root, "flights", fl);
+    json_t *ct = json_array();
+    for (int i = 0; i < res->n_contacts; i++) {
+        const analysis_contact *c = &res->contacts[i];
+        json_array_append_new(ct, json_pack("{s:[II], s:o, s:o, s:s}", "frames", (json_int_t)c->frame_first,
+                                            (json_int_t)c->frame_last, "t_start_s", num(c->t_first), "t_end_s",
+                                            num(c->t_last), "kind", c->sliding ? "sliding" : "resting"));
+    }
+    json_object_set_new(root, "contacts", ct);
     char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(root);
     if (!text)
