@@ -241,6 +241,8 @@ typedef struct {
                              centres of mass closest: needs no surface), 1-sigma */
     int t_from_meet;      /* 1: t is t_meet (the surface line disagreed, see
                              analysis_run's warning) */
+    double meet_gap;      /* m: the contact point's height above the surface at
+                             t_meet on the pre-impact flight (how far the surface is off) */
     char implausible[160]; /* "" or why no real collision gives these numbers (e
                              above 1, or energy gained, beyond 2 sigma) */
     analysis_side pre, post;

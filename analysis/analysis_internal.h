@@ -222,8 +222,7 @@ int analysis_flights_fit(const posed_frame *pf, int n, const unsigned char *cont
 
 /* The contact stretches (contact.c): runs of at least 3 posed frames whose gap
  * stays within 5 sigma (m, a marker's) of the surface for longer than free flight
- * can; contact[i] = 1 for their frames, res->contacts filled, each a warning.
- * Returns how many. */
+ * can; contact[i] = 1 for their frames, res->contacts filled. Returns how many. */
 int analysis_contact_find(const posed_frame *pf, int n, double sigma, double com_sigma, const analysis_tracks *tr,
                           unsigned char *contact, analysis_result *res);
 

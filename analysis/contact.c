@@ -49,10 +49,6 @@ int analysis_contact_find(const posed_frame *pf, int n, double sigma, double com
         }
         const double size = 0.05; /* m: a turn counts by its travel at 5 cm from the centre */
         s->sliding = moved > 4 * sqrt(2.0) * com_sigma || turned * size > 4 * sqrt(2.0) * com_sigma;
-        icv_warn("frames %ld-%ld (t = %.4f-%.4f s): the body is %s on the surface: left out of gravity and of "
-                 "every flight's fit",
-                 s->frame_first, s->frame_last, s->t_first, s->t_last,
-                 s->sliding ? "moving (sliding, rolling or rocking)" : "resting");
     }
     return res->n_contacts;
 }

@@ -131,9 +131,8 @@ static int find_candidates(const posed_frame *pf, int n, double sigma, int radiu
 /* A candidate within a contact stretch is its landing: moved to the stretch's first
  * frame (the minima along a slide are the noise's; merged, the lowest was kept, in
  * the middle of the slide), dropped when the clip starts in contact. */
-static int candidates_at_landings(const posed_frame *pf, int n, const unsigned char *contact, int *cand, int nc)
+static int candidates_at_landings(int n, const unsigned char *contact, int *cand, int nc)
 {
-    (void)pf;
     int m = 0;
     for (int c = 0; c < nc; c++) {
         int i = cand[c];
@@ -535,9 +534,6 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
             rest_end = (analysis_contact){tr->frame[pf[hi + 1].row], tr->frame[pf[n - 1].row], pf[hi + 1].t,
                                           pf[n - 1].t, 0};
             have_rest_end = 1;
-            icv_warn("frames %ld-%ld (t = %.4f-%.4f s): the body is resting on the surface: left out of gravity and "
-                     "of every flight's fit",
-                     rest_end.frame_first, rest_end.frame_last, rest_end.t_first, rest_end.t_last);
         }
         if (lo > 0 || hi < n - 1) {
             memmove(pf, pf + lo, sizeof *pf * (size_t)(hi - lo + 1));
@@ -592,7 +588,7 @@ restart:;
         res->contacts[res->n_contacts++] = rest_end;
     }
     int nc = find_candidates(pf, n, sigma, 2 * prm.min_side_frames, cand);
-    nc = candidates_at_landings(pf, n, contact, cand, nc);
+    nc = candidates_at_landings(n, contact, cand, nc);
     analysis_flight_noise_free(&noise);
     res->n_impacts = 0;
     res->g_estimated = 0;
@@ -610,7 +606,8 @@ restart:;
     }
 
     /* measure each candidate; keep those with a real velocity jump */
-    int have_short = 0, n_landed = 0;
+    int have_short = 0, n_landed = 0, landed_frame[ANALYSIS_MAX_IMPACTS];
+    double landed_t[ANALYSIS_MAX_IMPACTS];
     char short_msg[ICV_ERR_MSG_MAX] = "", landed_msg[ICV_ERR_MSG_MAX] = "";
     double t_prev = -INFINITY;
     for (int c = 0; c < nc && res->n_impacts < ANALYSIS_MAX_IMPACTS; c++) {
@@ -682,7 +679,8 @@ restart:;
             t_star = t_new;
         }
         if (too_few == 2) {
-            icv_warn("%s", landed_msg);
+            if (n_landed < ANALYSIS_MAX_IMPACTS)
+                landed_t[n_landed] = t_star, landed_frame[n_landed] = tr->frame[pf[cand[c]].row];
             n_landed++;
             continue;
         }
@@ -725,24 +723,41 @@ restart:;
         imp.t_meet = inst.meet_ok ? inst.t_meet : NAN;
         imp.t_meet_sd = inst.meet_ok ? inst.t_meet_sd : NAN;
         imp.t_from_meet = inst.from_meet;
-        if (inst.from_meet)
-            icv_warn("impact at t = %.5f s: the flights on each side meet at t = %.5f +- %.5f s, %.2f frames from "
-                     "where the pre-impact flight reaches the surface (t = %.5f +- %.5f s): the flights' meeting is "
-                     "used, as it needs no surface; the surface is off by about %.1f mm there (the contact point "
-                     "is that far above it): check the surface (line_px, plane or board)",
-                     t_star, inst.t_meet, inst.t_meet_sd, (inst.t_meet - inst.t_line) / period, inst.t_line,
-                     inst.t_line_sd, inst.line_gap * 1e3);
+        imp.meet_gap = inst.meet_ok ? inst.line_gap : NAN;
         if ((rc = analysis_calib_propagate(pf, b, &res->g, joint ? NULL : (const double(*)[3])res->g_cov,
                                            res->g_estimated, &pre, &post, com_sigma, &prm.calib, &imp, err)))
             goto done;
         analysis_energy_scope(b, &imp);
         analysis_impact_plausibility(&imp);
-        if (imp.implausible[0])
-            icv_warn("impact at t = %.5f s is physically implausible: %s; likely causes: the surface (its line or "
-                     "plane), the scale, duplicated frames or a wrong capture rate",
-                     imp.t, imp.implausible);
         res->impacts[res->n_impacts++] = imp;
         t_prev = t_star + excl;
+    }
+    /* what the final pass measured and left out, said once (a restart measures
+       every impact again) */
+    for (int i = 0; i < res->n_contacts; i++) {
+        const analysis_contact *ct = &res->contacts[i];
+        icv_warn("frames %ld-%ld (t = %.4f-%.4f s): the body is %s on the surface: left out of gravity and of every "
+                 "flight's fit",
+                 ct->frame_first, ct->frame_last, ct->t_first, ct->t_last,
+                 ct->sliding ? "moving (sliding, rolling or rocking)" : "resting");
+    }
+    for (int i = 0; i < n_landed && i < ANALYSIS_MAX_IMPACTS; i++)
+        icv_warn("impact at frame %d (t = %.4f s): the body stays on the surface after it (see the contact frames): "
+                 "not measured",
+                 landed_frame[i], landed_t[i]);
+    for (int i = 0; i < res->n_impacts; i++) {
+        const analysis_impact *im = &res->impacts[i];
+        if (im->t_from_meet)
+            icv_warn("impact at t = %.5f s: the flights on each side meet at t = %.5f +- %.5f s, %.2f frames from "
+                     "where the pre-impact flight reaches the surface (t = %.5f +- %.5f s): the flights' meeting is "
+                     "used, as it needs no surface; the contact point is %.1f mm above the surface there: check "
+                     "the surface (line_px, plane or board)",
+                     im->t, im->t_meet, im->t_meet_sd, (im->t_meet - im->t_line) / period, im->t_line, im->t_line_sd,
+                     im->meet_gap * 1e3);
+        if (im->implausible[0])
+            icv_warn("impact at t = %.5f s is physically implausible: %s; likely causes: the surface (its line or "
+                     "plane), the scale, duplicated frames or a wrong capture rate",
+                     im->t, im->implausible);
     }
     int short_frames = 0, n_short = analysis_flights_fit(pf, n, contact, tr, com_sigma, excl, prm.min_side_frames, res,
                                                                 &short_frames);

@@ -6,7 +6,6 @@
  * surface). The surface line's is kept while they agree (its sigma is the smaller
  * at high frame rates); beyond 3 combined sigmas the meeting is used. */
 #include <math.h>
-#include <stdio.h>
 
 #include "analysis/analysis_internal.h"
 
@@ -30,18 +29,4 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
         out->t = out->t_meet;
         out->from_meet = 1;
     }
-}
-
-void analysis_impact_plausibility(analysis_impact *im)
-{
-    double se = isfinite(im->sd.e_kinematic) ? im->sd.e_kinematic : 0;
-    double sl = isfinite(im->sd.loss_fraction) ? im->sd.loss_fraction : 0;
-    im->implausible[0] = 0;
-    if (im->e_kinematic - 2 * se > 1)
-        snprintf(im->implausible, sizeof im->implausible, "e = %.3f +- %.3f is above 1 by more than 2 sigma",
-                 im->e_kinematic, se);
-    else if (im->loss_fraction + 2 * sl < 0)
-        snprintf(im->implausible, sizeof im->implausible,
-                 "the energy after (%.4g J) exceeds the energy before (%.4g J) by more than 2 sigma", im->energy_post,
-                 im->energy_pre);
 }
