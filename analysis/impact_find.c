@@ -778,13 +778,25 @@ restart:;
                      "s): measured as free flight, %d flight%s",
                      res->min_gap * 1e3, res->min_gap_t, res->n_flights, res->n_flights == 1 ? "" : "s");
     } else if (res->n_impacts == 0) {
-        if (have_short)
+        if (have_short) {
             rc = icv_err_set(err, ICV_EINVAL, "%s", short_msg);
-        else
+        } else if (n >= 3 && pf[n - 1].gap < pf[n - 2].gap && pf[n - 2].gap < pf[n - 3].gap &&
+                   pf[n - 1].row + 1 < tr->n_frames) {
+            /* the poses end while the body still approaches, with frames after: the
+               impact is in frames without a pose (markers lost), not absent */
+            char msg[ICV_ERR_MSG_MAX];
+            size_t len = appendf(msg, sizeof msg, 0,
+                                 "no impact measured: the poses end at frame %d (t = %.4f s) with the body %.1f mm "
+                                 "above the surface and approaching it: ",
+                                 tr->frame[pf[n - 1].row], pf[n - 1].t, pf[n - 1].gap * 1e3);
+            side_describe(tr, pf, n, 0, n - 1, n - 1, pf[n - 1].t, pf[n - 1].t, INFINITY, 1, msg, sizeof msg, len);
+            rc = icv_err_set(err, ICV_ENOTFOUND, "%s", msg);
+        } else {
             rc = icv_err_set(err, ICV_ENOTFOUND,
                              "no impact found: the smallest gap between the body and the surface is %.1f mm at "
                              "t = %.4f s",
                              res->min_gap * 1e3, res->min_gap_t);
+        }
     } else if (have_short) {
         icv_warn("%s: skipped", short_msg);
     }

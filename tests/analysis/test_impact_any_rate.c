@@ -164,3 +164,34 @@ TEST(test_impact_any_rate_e_above_1_is_flagged_implausible)
     ASSERT_NEAR(im->e_kinematic, 1.15, 0.02);
     ASSERT_STR_CONTAINS(im->implausible, "is above 1 by more than 2 sigma");
 }
+
+TEST(test_impact_any_rate_poses_ending_before_the_impact_say_so)
+{
+    /* Bad input (scene seeds 1069, 1127, 1177: markers lost just before the
+     * impact): not "no impact found" but where the poses end, how far above the
+     * surface, and which markers are missing after it. Gravity given: with gravity
+     * auto the clip would be measured as a flight. */
+    ball_bounce s;
+    analysis_tracks tr;
+    analysis_body b;
+    ball_bounce_make(&s, 120, 3e-4, 2, 0, &tr, &b);
+    int last = -1;
+    for (int i = 0; i < tr.n_frames; i++)
+        if (tr.t[i] > s.t_imp - 1.5 / 120)
+            tr.seen[i] = 0;
+        else
+            last = i;
+    analysis_result res;
+    icv_err err = {0};
+    const icv_vec3 g = {0, -9.81, 0};
+    int rc = analysis_run(&tr, &b, &g, NULL, &res, &err);
+    int n = tr.n_frames;
+    analysis_tracks_free(&tr);
+    ASSERT(rc != 0, "an impact was measured with no pose after it");
+    char want[128];
+    snprintf(want, sizeof want, "the poses end at frame %d", last);
+    ASSERT_STR_CONTAINS(err.msg, want);
+    ASSERT_STR_CONTAINS(err.msg, "approaching it");
+    snprintf(want, sizeof want, "markers 0 missing in %d frames %d-%d", n - 1 - last, last + 1, n - 1);
+    ASSERT_STR_CONTAINS(err.msg, want);
+}
