@@ -231,10 +231,20 @@ typedef struct {
 enum { ANALYSIS_ROTATION_ALL = 0, ANALYSIS_ROTATION_ACROSS_LINE, ANALYSIS_ROTATION_NONE };
 
 typedef struct {
-    double t, t_sd;       /* s, impact instant: the pre-impact flight brings the
-                             contact point onto the surface */
-    double t_meet;        /* s, where the post-impact flight's contact point is
-                             closest to the surface (a check on t) */
+    double t, t_sd;       /* s, impact instant: t_line, or t_meet where the two
+                             disagree beyond their sigmas (t_from_meet) */
+    double t_line, t_line_sd; /* s: where the pre-impact flight brings the contact
+                             point onto the surface (or nearest it, when it never
+                             reaches it), and its 1-sigma (with the surface's
+                             offset sigma where known) */
+    double t_meet, t_meet_sd; /* s: where the flights on the two sides meet (their
+                             centres of mass closest: needs no surface), 1-sigma */
+    int t_from_meet;      /* 1: t is t_meet (the surface line disagreed, see
+                             analysis_run's warning) */
+    double meet_gap;      /* m: the contact point's height above the surface at
+                             t_meet on the pre-impact flight (how far the surface is off) */
+    char implausible[160]; /* "" or why no real collision gives these numbers (e
+                             above 1, or energy gained, beyond 2 sigma) */
     analysis_side pre, post;
     icv_vec3 contact_point;   /* m, surface frame, the shape's lowest point at t */
     icv_vec3 impulse;         /* N s, m (v_post - v_pre) */
@@ -276,6 +286,32 @@ typedef struct {
 } analysis_impact;
 
 #define ANALYSIS_MAX_IMPACTS 16
+#define ANALYSIS_MAX_FLIGHTS (ANALYSIS_MAX_IMPACTS + 1)
+
+#define ANALYSIS_MAX_CONTACTS 16
+
+/* A stretch of frames in contact with the surface without flying (issue #19 item
+ * 4): the gap within 5 marker sigmas for longer than free flight can stay there. */
+typedef struct {
+    long frame_first, frame_last;
+    double t_first, t_last; /* s */
+    int sliding;            /* 1: moving on the surface (sliding, rolling, rocking); 0: resting */
+} analysis_contact;
+
+/* One free flight (issue #19 item 5): the stretch between impacts (or the clip's
+ * ends) where nothing touches, its launch state at its first frame. */
+typedef struct {
+    double t_start, t_end;   /* s, its first and last frame used */
+    long frame_first, frame_last;
+    int n_frames;
+    icv_vec3 p, v, v_sd;     /* m, m/s: centre of mass and its velocity at t_start, 1-sigma */
+    double speed, speed_sd;  /* m/s, |v| */
+    double angle_deg, angle_sd_deg; /* degrees: v above the plane square to g (up positive) */
+    icv_vec3 g, g_sd;        /* m/s^2, this flight's own fit of g (0 sd: too short to
+                                fit its own; the gravity used then) */
+    double chi2_dof;         /* of its fit, residual-scaled: 1 */
+    double rms;              /* m, RMS residual */
+} analysis_flight_summary;
 #define ANALYSIS_MAX_OUTLIER_FRAMES 32
 
 typedef struct {
@@ -295,6 +331,10 @@ typedef struct {
     analysis_calib_sd calib;  /* the calibration uncertainty propagated (all 0: none known) */
     double g_cov[3][3];       /* (m/s^2)^2, surface frame: g's covariance when estimated
                                  (g_sd its diagonal's roots), else 0 */
+    int n_contacts;           /* stretches in contact with the surface without flying */
+    analysis_contact contacts[ANALYSIS_MAX_CONTACTS];
+    int n_flights;            /* free flights between the impacts and the clip's ends */
+    analysis_flight_summary flights[ANALYSIS_MAX_FLIGHTS];
 } analysis_result;
 
 /* Finds every impact in the tracks and measures each (issue #9 items 2-5).

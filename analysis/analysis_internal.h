@@ -141,8 +141,11 @@ int analysis_flight_noise_from_sides(const posed_frame *pf, const side_fit *pre,
 
 /* analysis_gravity_from_flight, also filling noise (allocated for n frames by
  * analysis_flight_noise_alloc; may be NULL): g's weights (every other frame's
- * zero) and the noise of its phases, from which g_cov is computed. */
-int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const int *cand, int nc, double sigma,
+ * zero) and the noise of its phases, from which g_cov is computed. contact (n
+ * flags, or NULL): frames in contact with the surface, left out (a phase is split
+ * there). */
+int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const unsigned char *contact, const int *cand,
+                                       int nc, double sigma,
                                        icv_vec3 *g, icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info,
                                        analysis_flight_noise *noise, icv_err *err);
 
@@ -185,6 +188,55 @@ void analysis_houbolt_side(const posed_frame *pf, int k, int post, double marker
 double analysis_contact_instant(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t_guess,
                                 double lo, double hi);
 
+/* A side's contact point's height above the surface at t (m), and its rate (m/s,
+ * central difference over +-h s). */
+double analysis_contact_gap(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t);
+double analysis_contact_rate(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t, double h);
+
+/* The impact instant from both sides' flights (impact_instant.c): where the
+ * pre-impact flight reaches the surface (t_line) and where the flights meet
+ * (t_meet), each with its 1-sigma; t is t_line unless the two disagree by more
+ * than 3 combined sigmas and the meeting lies between the windows (lo, hi: the
+ * pre-impact window's last frame and the post-impact one's first, s; margin s),
+ * then t_meet (from_meet 1): the surface line is the likelier to be off (a line
+ * drawn a few pixels off, a surface offset), the flights' meeting needs no surface.
+ * line_gap: the contact point's height above the surface at t_meet (m). */
+typedef struct {
+    double t, t_line, t_line_sd, t_meet, t_meet_sd, line_gap;
+    int from_meet, meet_ok;
+} impact_instant;
+void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const side_fit *post, const icv_vec3 *g,
+                             double t_guess, double lo, double hi, double margin, double offset_sd,
+                             impact_instant *out);
+
+/* The free flights (flights.c) between res's impacts and the clip's ends: the posed
+ * frames pf[0..n-1] more than excl (s) from every impact instant and not in contact
+ * (contact[i], or NULL), runs of at least
+ * min_frames, each fitted as a parabola with the gravity used (its launch state at
+ * its first frame) and on its own for g, weighted by com_sigma (m; sigmas grown by
+ * sqrt(chi^2/dof) where that is above 1). Fills
+ * res->flights; returns how many runs were too short (their count of frames in
+ * *short_frames, the longest). */
+int analysis_flights_fit(const posed_frame *pf, int n, const unsigned char *contact, const analysis_tracks *tr,
+                         double com_sigma, double excl, int min_frames, analysis_result *res, int *short_frames);
+
+/* The contact stretches (contact.c): runs of at least 3 posed frames whose gap
+ * stays within 5 sigma (m, a marker's) of the surface for longer than free flight
+ * can; contact[i] = 1 for their frames, res->contacts filled. Returns how many. */
+int analysis_contact_find(const posed_frame *pf, int n, double sigma, double com_sigma, const analysis_tracks *tr,
+                          unsigned char *contact, analysis_result *res);
+
+/* Sets im->implausible: e above 1, or energy gained, beyond 2 sigma ("" else). */
+void analysis_impact_plausibility(analysis_impact *im);
+
+/* Where the two sides' flights meet: the instant at which their centres of mass
+ * are closest (the centre does not jump in an impact), from t_guess by Newton's
+ * steps on the distance along the velocity jump, and its 1-sigma from the sides'
+ * position sigmas along the jump. Needs no surface. Returns 0, or -1 when the
+ * flights do not differ (no velocity jump). */
+int analysis_flights_meet(const side_fit *pre, const side_fit *post, const icv_vec3 *g, double t_guess, double *t,
+                          double *t_sd);
+
 /* The measured quantities at the impact instant t, without their uncertainty. */
 void analysis_measure_values(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post,
                              double t, analysis_impact *imp);
@@ -201,9 +253,11 @@ double analysis_model_loss_scoped(const analysis_body *b, const analysis_impact 
 /* The measured quantities and their uncertainty at the impact instant t; cov15
  * (NULL for Houbolt's states: each side's own sigmas, g exact) the joint covariance of (g, pre
  * p, pre v, post p, post v) (analysis_flight_covariance), whose draws then also
- * give the states' and the instant's sigmas. */
+ * give the states' and the instant's sigmas. meet: t is where the flights meet
+ * (analysis_flights_meet), found again so in every draw; else where the pre-impact
+ * flight reaches the surface. */
 void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
-                      const analysis_params *prm, const double (*cov15)[15], analysis_impact *imp);
+                      int meet, const analysis_params *prm, const double (*cov15)[15], analysis_impact *imp);
 
 /* Adds the calibration's uncertainty c (where known) and, when g was estimated
  * (g_cov its covariance, (m/s^2)^2; NULL when g's error is already in the Monte

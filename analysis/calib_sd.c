@@ -161,8 +161,13 @@ int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, cons
         /* the instant again, between the same frames (Houbolt's states are at
          * their frames, not carried to an instant) */
         double t = imp->t;
-        if (!pre->fixed)
+        double t_sd;
+        if (!pre->fixed && imp->t_from_meet) {
+            if (analysis_flights_meet(&a, &q, &ge, imp->t, &t, &t_sd))
+                t = imp->t;
+        } else if (!pre->fixed) {
             t = analysis_contact_instant(b, &a, &ge, imp->t, pf[pre->last].t, pf[post->first].t);
+        }
         analysis_impact e;
         analysis_measure_values(b, &ge, &a, &q, t, &e);
         add_sq(&sq_v[grp][0], e.pre.v, imp->pre.v);

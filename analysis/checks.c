@@ -1,6 +1,8 @@
 /* checks.c: does the measurement fit the experiment's description? The marker
- * template against the measured inter-marker distances, and an estimated gravity
- * against 9.81 m/s^2 (a wrong capture rate or scale shows up there first). */
+ * template against the measured inter-marker distances, an estimated gravity
+ * against 9.81 m/s^2 (a wrong capture rate or scale shows up there first), and each
+ * impact against what a real collision can give (e above 1, energy gained). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,4 +71,18 @@ int analysis_gravity_check(const analysis_result *res, icv_err *err)
                            100 * off, cause);
     icv_err_set(err, ICV_OK, "free flight falls at |g| = %.2f m/s^2, %.1f%% from 9.81: %s", g, 100 * off, cause);
     return 1;
+}
+
+void analysis_impact_plausibility(analysis_impact *im)
+{
+    double se = isfinite(im->sd.e_kinematic) ? im->sd.e_kinematic : 0;
+    double sl = isfinite(im->sd.loss_fraction) ? im->sd.loss_fraction : 0;
+    im->implausible[0] = 0;
+    if (im->e_kinematic - 2 * se > 1)
+        snprintf(im->implausible, sizeof im->implausible, "e = %.3f +- %.3f is above 1 by more than 2 sigma",
+                 im->e_kinematic, se);
+    else if (im->loss_fraction + 2 * sl < 0)
+        snprintf(im->implausible, sizeof im->implausible,
+                 "the energy after (%.4g J) exceeds the energy before (%.4g J) by more than 2 sigma", im->energy_post,
+                 im->energy_pre);
 }

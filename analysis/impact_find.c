@@ -65,9 +65,17 @@ int analysis_pose_frames(const analysis_tracks *tr, const analysis_body *b, cons
     return 0;
 }
 
-/* Gap minima close enough to the surface to be a contact: within five position
- * sigmas plus the larger gap change to a neighbour frame (a fast body may be
- * seen a whole frame's travel away from the surface on either side). */
+/* Gap minima that may be a contact: within five position sigmas plus the larger
+ * gap change to a neighbour frame (a fast body may be seen a whole frame's travel
+ * away from the surface on either side), or, wherever the surface is, a kink: the
+ * centre of mass's height's second difference upwards by more than 6 of its noise
+ * sigmas (sqrt(6) sigma), where free flight bends it downwards (the centre's, not
+ * the gap's: a single frame turned 6 degrees moves a box's lowest point by
+ * centimetres, and a candidate there cut its neighbour's window). A surface
+ * drawn a few centimetres off (a line clicked on the wrong edge) left every bounce
+ * beyond the first rule
+ * ("no impact found: the smallest gap is 26.4 mm"), while the flights kink plainly
+ * at any frame rate; the velocity jump decides (analysis_run). */
 static int near_contact(const posed_frame *pf, int n, double sigma, int i)
 {
     double gl = i > 0 ? pf[i - 1].gap : INFINITY, gr = i + 1 < n ? pf[i + 1].gap : INFINITY;
@@ -78,7 +86,8 @@ static int near_contact(const posed_frame *pf, int n, double sigma, int i)
        higher: gravity bends a step of dt by up to g dt^2 (11 mm at 30 fps, and more
        where a frame is missing beside the minimum) */
     double dt = fmax(pf[i].t - pf[i - 1].t, pf[i + 1].t - pf[i].t);
-    return pf[i].gap <= 5 * sigma + step + ANALYSIS_G_STANDARD * dt * dt;
+    double d2 = pf[i - 1].pose.p.y + pf[i + 1].pose.p.y - 2 * pf[i].pose.p.y;
+    return pf[i].gap <= 5 * sigma + step + ANALYSIS_G_STANDARD * dt * dt || d2 > 6 * sqrt(6.0) * sigma;
 }
 
 /* The contact candidates: minima near the surface that are also the lowest such
@@ -119,6 +128,36 @@ static int find_candidates(const posed_frame *pf, int n, double sigma, int radiu
     return nc;
 }
 
+/* A candidate within a contact stretch is its landing: moved to the stretch's first
+ * frame (the minima along a slide are the noise's; merged, the lowest was kept, in
+ * the middle of the slide), dropped when the clip starts in contact. */
+static int candidates_at_landings(int n, const unsigned char *contact, int *cand, int nc)
+{
+    int m = 0;
+    for (int c = 0; c < nc; c++) {
+        int i = cand[c];
+        while (i > 0 && contact[i] && contact[i - 1])
+            i--;
+        if (contact[i] && i == 0)
+            continue;
+        if (i >= n || (m > 0 && cand[m - 1] == i))
+            continue;
+        cand[m++] = i;
+    }
+    return m;
+}
+
+/* 1 when the body is in contact with the surface just after t_star (its first
+ * frame after the impact, or the first beyond the exposure's overlap): it landed
+ * and stayed, nothing to measure after it */
+static int landed_for_good(const posed_frame *pf, int n, const unsigned char *contact, double t_star, double excl)
+{
+    for (int i = 0; i < n; i++)
+        if (pf[i].t > t_star)
+            return contact[i] || (i + 1 < n && pf[i].t < t_star + excl && contact[i + 1]);
+    return 0;
+}
+
 /* |residual| / sigma of sample i of phase k under a joint fit */
 static double misfit(const analysis_flight *ph, int k, int i, const analysis_ballistic *f)
 {
@@ -138,7 +177,7 @@ static double misfit(const analysis_flight *ph, int k, int i, const analysis_bal
 int analysis_gravity_from_flight(const posed_frame *pf, int n, const int *cand, int nc, double sigma, icv_vec3 *g,
                                  icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info, icv_err *err)
 {
-    return analysis_gravity_from_flight_noise(pf, n, cand, nc, sigma, g, g_sd, g_cov, info, NULL, err);
+    return analysis_gravity_from_flight_noise(pf, n, NULL, cand, nc, sigma, g, g_sd, g_cov, info, NULL, err);
 }
 
 /* g's weights h_g over the posed frames: the g row of (X^T X)^-1 X^T for the kept
@@ -173,7 +212,8 @@ static int gravity_weights(const analysis_flight *ph, int nph, const int *const 
     return rc;
 }
 
-int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const int *cand, int nc, double sigma,
+int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const unsigned char *contact, const int *cand,
+                                       int nc, double sigma,
                                        icv_vec3 *g, icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info,
                                        analysis_flight_noise *noise, icv_err *err)
 {
@@ -186,24 +226,39 @@ int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const int *
         rc = icv_err_set(err, ICV_ENOMEM, "gravity: out of memory");
         goto done;
     }
+    int longest = 0;
     for (int c = 0; c <= nc && nph < ANALYSIS_MAX_PHASES; c++) {
-        int lo = c == 0 ? 0 : cand[c - 1] + 2, hi = c == nc ? n - 1 : cand[c] - 2;
-        if (hi - lo + 1 < 4)
-            continue;
-        int start = used;
-        for (int i = lo; i <= hi; i++, used++) {
-            ix[used] = i;
-            t[used] = pf[i].t;
-            p[used] = pf[i].pose.p;
-            s[used] = sigma;
+        /* between candidates (one frame left out on each side), split at frames in
+           contact with the surface */
+        int lo0 = c == 0 ? 0 : cand[c - 1] + 2, hi0 = c == nc ? n - 1 : cand[c] - 2;
+        for (int lo = lo0, hi; lo <= hi0 && nph < ANALYSIS_MAX_PHASES; lo = hi + 1) {
+            hi = lo;
+            if (contact && contact[lo])
+                continue;
+            while (hi + 1 <= hi0 && !(contact && contact[hi + 1]))
+                hi++;
+            longest = hi - lo + 1 > longest ? hi - lo + 1 : longest;
+            if (hi - lo + 1 < 4)
+                continue;
+            int start = used;
+            for (int i = lo; i <= hi; i++, used++) {
+                ix[used] = i;
+                t[used] = pf[i].t;
+                p[used] = pf[i].pose.p;
+                s[used] = sigma;
+            }
+            lo_of[nph] = lo;
+            start_of[nph] = start;
+            ph_ix[nph] = ix + start;
+            ph[nph++] =
+                (analysis_flight){used - start, t + start, p + start, s + start, 0.5 * (t[start] + t[used - 1])};
         }
-        lo_of[nph] = lo;
-        start_of[nph] = start;
-        ph_ix[nph] = ix + start;
-        ph[nph++] = (analysis_flight){used - start, t + start, p + start, s + start, 0.5 * (t[start] + t[used - 1])};
     }
     if (nph == 0) {
-        rc = icv_err_set(err, ICV_EINVAL, "gravity auto: no free-flight phase of 4 frames or more to estimate it from");
+        rc = icv_err_set(err, ICV_EINVAL,
+                         "gravity auto: no free flight long enough to estimate it from: the longest has %d posed "
+                         "frame%s, 4 needed",
+                         longest, longest == 1 ? "" : "s");
         goto done;
     }
     analysis_ballistic fit;
@@ -398,8 +453,8 @@ static size_t side_describe(const analysis_tracks *tr, const posed_frame *pf, in
 }
 
 /* Pre- or post-impact window around t_star, between the neighbouring impacts. */
-static int side_window(const posed_frame *pf, int n, double t_star, double excl, double t_lo, double t_hi, int post,
-                       int max_frames, int *first, int *last)
+static int side_window(const posed_frame *pf, int n, const unsigned char *contact, double t_star, double excl,
+                       double t_lo, double t_hi, int post, int max_frames, int *first, int *last)
 {
     int a = -1, b = -1;
     for (int i = 0; i < n; i++) {
@@ -413,6 +468,22 @@ static int side_window(const posed_frame *pf, int n, double t_star, double excl,
     }
     if (a < 0)
         return 0;
+    /* flight only: the frames nearest the impact up to the first in contact */
+    if (post) {
+        int k = a;
+        while (k <= b && !contact[k])
+            k++;
+        b = k - 1;
+    } else {
+        int k = b;
+        while (k >= a && !contact[k])
+            k--;
+        a = k + 1;
+    }
+    if (b < a) {
+        *first = *last = post ? a : b;
+        return 0;
+    }
     if (b - a + 1 > max_frames) {
         if (post)
             b = a + max_frames - 1;
@@ -434,14 +505,21 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
         analysis_params_default(&prm);
     memset(res, 0, sizeof *res);
     res->calib = prm.calib;
-    if (tr->n_frames < 2 * prm.min_side_frames + 1)
-        return icv_err_set(err, ICV_EINVAL, "tracks: %d frames, too few to find an impact (need %d)", tr->n_frames,
+    if (tr->n_frames < prm.min_side_frames)
+        return icv_err_set(err, ICV_EINVAL,
+                           "tracks: %d frame%s, too few to fit a flight (%d needed) or find an impact (%d needed)",
+                           tr->n_frames, tr->n_frames == 1 ? "" : "s", prm.min_side_frames,
                            2 * prm.min_side_frames + 1);
     posed_frame *pf = malloc(sizeof *pf * (size_t)tr->n_frames);
-    if (!pf)
+    unsigned char *contact = malloc((size_t)tr->n_frames);
+    if (!pf || !contact) {
+        free(pf);
+        free(contact);
         return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+    }
     analysis_flight_noise noise = {0};
-    int n = 0, rc = 0;
+    int n = 0, rc = 0, have_rest_end = 0;
+    analysis_contact rest_end = {0};
     analysis_pose_frames(tr, b, &prm, pf, &n);
     res->n_poses = n;
     {
@@ -452,6 +530,11 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
         double sig = prm.pos_sigma / sqrt((double)b->tmpl.n_markers);
         int lo, hi;
         analysis_still_ends(pf, n, sig, &lo, &hi);
+        if (hi < n - 1 && fabs(pf[n - 1].gap) <= 5 * prm.pos_sigma) { /* at rest on the surface: a contact */
+            rest_end = (analysis_contact){tr->frame[pf[hi + 1].row], tr->frame[pf[n - 1].row], pf[hi + 1].t,
+                                          pf[n - 1].t, 0};
+            have_rest_end = 1;
+        }
         if (lo > 0 || hi < n - 1) {
             memmove(pf, pf + lo, sizeof *pf * (size_t)(hi - lo + 1));
             n = hi - lo + 1;
@@ -480,7 +563,7 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
         }
         note_outlier_frames(tr, res, rows, k, "off the motion the frames beside it agree on");
     }
-    if (n < 2 * prm.min_side_frames + 1) {
+    if (n < prm.min_side_frames) {
         rc = icv_err_set(err, ICV_EINVAL, "tracks: only %d of %d frames have enough markers for a pose", n,
                          tr->n_frames);
         goto done;
@@ -498,7 +581,14 @@ int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_ve
     /* back here, with every impact measured again, when a frame beside an impact
        turns out an outlier: it was in the gaps and gravity's fit too */
 restart:;
+    analysis_contact_find(pf, n, sigma, com_sigma, tr, contact, res);
+    if (have_rest_end && res->n_contacts < ANALYSIS_MAX_CONTACTS) {
+        /* the rest trimmed off the clip's end, after any stretch before it (a
+           slide coming to rest: two stretches, moving then resting) */
+        res->contacts[res->n_contacts++] = rest_end;
+    }
     int nc = find_candidates(pf, n, sigma, 2 * prm.min_side_frames, cand);
+    nc = candidates_at_landings(n, contact, cand, nc);
     analysis_flight_noise_free(&noise);
     res->n_impacts = 0;
     res->g_estimated = 0;
@@ -509,26 +599,28 @@ restart:;
     if (gravity) {
         res->g = *gravity;
     } else {
-        if ((rc = analysis_gravity_from_flight_noise(pf, n, cand, nc, com_sigma, &res->g, &res->g_sd, res->g_cov, NULL,
-                                                     &noise, err)))
+        if ((rc = analysis_gravity_from_flight_noise(pf, n, contact, cand, nc, com_sigma, &res->g, &res->g_sd,
+                                                     res->g_cov, NULL, &noise, err)))
             goto done;
         res->g_estimated = 1;
     }
 
     /* measure each candidate; keep those with a real velocity jump */
-    int have_short = 0;
-    char short_msg[ICV_ERR_MSG_MAX] = "";
+    int have_short = 0, n_landed = 0, landed_frame[ANALYSIS_MAX_IMPACTS];
+    double landed_t[ANALYSIS_MAX_IMPACTS];
+    char short_msg[ICV_ERR_MSG_MAX] = "", landed_msg[ICV_ERR_MSG_MAX] = "";
     double t_prev = -INFINITY;
     for (int c = 0; c < nc && res->n_impacts < ANALYSIS_MAX_IMPACTS; c++) {
         double t_next = c + 1 < nc ? pf[cand[c + 1]].t - excl : INFINITY;
         double t_star = pf[cand[c]].t;
         analysis_impact imp;
         side_fit pre = {0}, post = {0};
+        impact_instant inst = {0};
         int ok = 0, too_few = 0;
         for (int iter = 0; iter < 4; iter++) {
             int a0 = 0, a1 = 0, b0 = 0, b1 = 0;
-            int npre = side_window(pf, n, t_star, excl, t_prev, t_star, 0, prm.max_side_frames, &a0, &a1);
-            int npost = side_window(pf, n, t_star, excl, t_star, t_next, 1, prm.max_side_frames, &b0, &b1);
+            int npre = side_window(pf, n, contact, t_star, excl, t_prev, t_star, 0, prm.max_side_frames, &a0, &a1);
+            int npost = side_window(pf, n, contact, t_star, excl, t_star, t_next, 1, prm.max_side_frames, &b0, &b1);
             if (!prm.keep_outlier_frames) {
                 int k = -1;
                 if (npre > prm.min_side_frames && analysis_near_end_outlier(pf, a0, a1, 0, &res->g, b, com_sigma))
@@ -544,6 +636,16 @@ restart:;
                     n--;
                     goto restart;
                 }
+            }
+            if (npost < prm.min_side_frames && landed_for_good(pf, n, contact, t_star, excl)) {
+                /* the body stays on the surface after it: its last landing, not an
+                   impact to measure; said, never an error on its own */
+                too_few = 2;
+                snprintf(landed_msg, sizeof landed_msg,
+                         "impact at frame %d (t = %.4f s): the body stays on the surface after it (see the contact "
+                         "frames): not measured",
+                         tr->frame[pf[cand[c]].row], t_star);
+                break;
             }
             if (npre < prm.min_side_frames || npost < prm.min_side_frames) {
                 too_few = 1;
@@ -564,13 +666,23 @@ restart:;
                 goto done;
             }
             double lo = pf[a1].t, hi = pf[b0].t;
-            double t_new = analysis_contact_instant(b, &pre, &res->g, t_star, lo, hi);
+            if (prm.method == ANALYSIS_FIT)
+                analysis_impact_instant(b, &pre, &post, &res->g, t_star, lo, hi, period, prm.calib.offset, &inst);
+            else
+                inst = (impact_instant){.t = analysis_contact_instant(b, &pre, &res->g, t_star, lo, hi)};
+            double t_new = inst.t;
             ok = 1;
             if (fabs(t_new - t_star) < 1e-7) {
                 t_star = t_new;
                 break;
             }
             t_star = t_new;
+        }
+        if (too_few == 2) {
+            if (n_landed < ANALYSIS_MAX_IMPACTS)
+                landed_t[n_landed] = t_star, landed_frame[n_landed] = tr->frame[pf[cand[c]].row];
+            n_landed++;
+            continue;
         }
         if (too_few) {
             have_short = 1;
@@ -604,30 +716,94 @@ restart:;
             rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
             goto done;
         }
-        analysis_measure(b, &res->g, &pre, &post, t_star, &prm, joint ? (const double(*)[15])cov15 : NULL, &imp);
-        imp.t_meet = analysis_contact_instant(b, &post, &res->g, t_star, pf[cand[c]].t - 2 * period,
-                                              pf[cand[c]].t + 2 * period);
+        analysis_measure(b, &res->g, &pre, &post, t_star, inst.from_meet, &prm,
+                         joint ? (const double(*)[15])cov15 : NULL, &imp);
+        imp.t_line = inst.t_line;
+        imp.t_line_sd = inst.t_line_sd;
+        imp.t_meet = inst.meet_ok ? inst.t_meet : NAN;
+        imp.t_meet_sd = inst.meet_ok ? inst.t_meet_sd : NAN;
+        imp.t_from_meet = inst.from_meet;
+        imp.meet_gap = inst.meet_ok ? inst.line_gap : NAN;
         if ((rc = analysis_calib_propagate(pf, b, &res->g, joint ? NULL : (const double(*)[3])res->g_cov,
                                            res->g_estimated, &pre, &post, com_sigma, &prm.calib, &imp, err)))
             goto done;
         analysis_energy_scope(b, &imp);
+        analysis_impact_plausibility(&imp);
         res->impacts[res->n_impacts++] = imp;
         t_prev = t_star + excl;
     }
-    if (res->n_impacts == 0) {
-        if (have_short)
-            rc = icv_err_set(err, ICV_EINVAL, "%s", short_msg);
+    /* what the final pass measured and left out, said once (a restart measures
+       every impact again) */
+    for (int i = 0; i < res->n_contacts; i++) {
+        const analysis_contact *ct = &res->contacts[i];
+        icv_warn("frames %ld-%ld (t = %.4f-%.4f s): the body is %s on the surface: left out of gravity and of every "
+                 "flight's fit",
+                 ct->frame_first, ct->frame_last, ct->t_first, ct->t_last,
+                 ct->sliding ? "moving (sliding, rolling or rocking)" : "resting");
+    }
+    for (int i = 0; i < n_landed && i < ANALYSIS_MAX_IMPACTS; i++)
+        icv_warn("impact at frame %d (t = %.4f s): the body stays on the surface after it (see the contact frames): "
+                 "not measured",
+                 landed_frame[i], landed_t[i]);
+    for (int i = 0; i < res->n_impacts; i++) {
+        const analysis_impact *im = &res->impacts[i];
+        if (im->t_from_meet)
+            icv_warn("impact at t = %.5f s: the flights on each side meet at t = %.5f +- %.5f s, %.2f frames from "
+                     "where the pre-impact flight reaches the surface (t = %.5f +- %.5f s): the flights' meeting is "
+                     "used, as it needs no surface; the contact point is %.1f mm above the surface there: check "
+                     "the surface (line_px, plane or board)",
+                     im->t, im->t_meet, im->t_meet_sd, (im->t_meet - im->t_line) / period, im->t_line, im->t_line_sd,
+                     im->meet_gap * 1e3);
+        if (im->implausible[0])
+            icv_warn("impact at t = %.5f s is physically implausible: %s; likely causes: the surface (its line or "
+                     "plane), the scale, duplicated frames or a wrong capture rate",
+                     im->t, im->implausible);
+    }
+    int short_frames = 0, n_short = analysis_flights_fit(pf, n, contact, tr, com_sigma, excl, prm.min_side_frames, res,
+                                                                &short_frames);
+    if (n_short < 0) {
+        rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+        goto done;
+    }
+    if (res->n_impacts == 0 && n_landed > 0 && !have_short)
+        rc = icv_err_set(err, ICV_EINVAL, "%s, and no other impact", landed_msg);
+    else if (res->n_impacts == 0 && !have_short && !gravity) {
+        /* a flight-only clip (a toss, a free fall): its flights are the result */
+        if (res->n_flights == 0)
+            rc = icv_err_set(err, ICV_EINVAL,
+                             "no impact found, and the flight is too short to fit: %d frames, %d needed",
+                             short_frames > 0 ? short_frames : n, prm.min_side_frames);
         else
+            icv_warn("no impact found (the smallest gap between the body and the surface is %.1f mm at t = %.4f "
+                     "s): measured as free flight, %d flight%s",
+                     res->min_gap * 1e3, res->min_gap_t, res->n_flights, res->n_flights == 1 ? "" : "s");
+    } else if (res->n_impacts == 0) {
+        if (have_short) {
+            rc = icv_err_set(err, ICV_EINVAL, "%s", short_msg);
+        } else if (n >= 3 && pf[n - 1].gap < pf[n - 2].gap && pf[n - 2].gap < pf[n - 3].gap &&
+                   pf[n - 1].row + 1 < tr->n_frames) {
+            /* the poses end while the body still approaches, with frames after: the
+               impact is in frames without a pose (markers lost), not absent */
+            char msg[ICV_ERR_MSG_MAX];
+            size_t len = appendf(msg, sizeof msg, 0,
+                                 "no impact measured: the poses end at frame %d (t = %.4f s) with the body %.1f mm "
+                                 "above the surface and approaching it: ",
+                                 tr->frame[pf[n - 1].row], pf[n - 1].t, pf[n - 1].gap * 1e3);
+            side_describe(tr, pf, n, 0, n - 1, n - 1, pf[n - 1].t, pf[n - 1].t, INFINITY, 1, msg, sizeof msg, len);
+            rc = icv_err_set(err, ICV_ENOTFOUND, "%s", msg);
+        } else {
             rc = icv_err_set(err, ICV_ENOTFOUND,
                              "no impact found: the smallest gap between the body and the surface is %.1f mm at "
                              "t = %.4f s",
                              res->min_gap * 1e3, res->min_gap_t);
+        }
     } else if (have_short) {
         icv_warn("%s: skipped", short_msg);
     }
 done:
     analysis_flight_noise_free(&noise);
     free(pf);
+    free(contact);
     return rc;
 }
 

@@ -195,6 +195,54 @@ double analysis_contact_instant(const analysis_body *b, const side_fit *s, const
     return best;
 }
 
+/* the sides' centres apart (pre - post) at t, and their velocities' difference */
+static icv_vec3 sides_apart(const side_fit *pre, const side_fit *post, const icv_vec3 *g, double t, icv_vec3 *dv)
+{
+    double ta = t - pre->t_ref, tb = t - post->t_ref;
+    icv_vec3 pa = icv_v3_add(icv_v3_add(pre->p, icv_v3_scale(pre->v, ta)), icv_v3_scale(*g, 0.5 * ta * ta));
+    icv_vec3 pb = icv_v3_add(icv_v3_add(post->p, icv_v3_scale(post->v, tb)), icv_v3_scale(*g, 0.5 * tb * tb));
+    *dv = icv_v3_sub(icv_v3_axpy(ta, *g, pre->v), icv_v3_axpy(tb, *g, post->v));
+    return icv_v3_sub(pa, pb);
+}
+
+int analysis_flights_meet(const side_fit *pre, const side_fit *post, const icv_vec3 *g, double t_guess, double *t,
+                          double *t_sd)
+{
+    /* with one g the distance is linear in t (one step; a second for different
+     * reference instants' rounding) */
+    double tt = t_guess;
+    icv_vec3 dv;
+    for (int it = 0; it < 3; it++) {
+        icv_vec3 d = sides_apart(pre, post, g, tt, &dv);
+        double w2 = icv_v3_dot(dv, dv);
+        if (!(w2 > 0))
+            return -1;
+        tt -= icv_v3_dot(d, dv) / w2;
+    }
+    sides_apart(pre, post, g, tt, &dv);
+    double w = icv_v3_norm(dv);
+    icv_vec3 u = icv_v3_scale(dv, 1 / w), sa = pre->p_sd, sb = post->p_sd;
+    double var = u.x * u.x * (sa.x * sa.x + sb.x * sb.x) + u.y * u.y * (sa.y * sa.y + sb.y * sb.y) +
+                 u.z * u.z * (sa.z * sa.z + sb.z * sb.z);
+    *t = tt;
+    *t_sd = sqrt(var) / w;
+    return 0;
+}
+
+double analysis_contact_rate(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t, double h)
+{
+    side_motion m;
+    side_motion_init(&m, b, s, g);
+    return (gap_of(t + h, &m) - gap_of(t - h, &m)) / (2 * h);
+}
+
+double analysis_contact_gap(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t)
+{
+    side_motion m;
+    side_motion_init(&m, b, s, g);
+    return gap_of(t, &m);
+}
+
 void analysis_cholesky(const double *cov, int n, double *L)
 {
     double a[225];
@@ -465,7 +513,7 @@ static void advance_state(const analysis_body *b, const icv_vec3 *g, double dt, 
 }
 
 void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
-                      const analysis_params *prm, const double (*cov15)[15], analysis_impact *imp)
+                      int meet, const analysis_params *prm, const double (*cov15)[15], analysis_impact *imp)
 {
     analysis_measure_values(b, g, pre, post, t, imp);
     derived d = {imp->e_kinematic, imp->impulse_ratio, imp->loss_fraction};
@@ -500,7 +548,7 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
         side_motion_init(&nom, b, pre, g);
         double h = 1e-3 * (post->t_first - pre->t_last);
         rate = (gap_of(t + h, &nom) - gap_of(t - h, &nom)) / (2 * h);
-        move_instant = rate < 0; /* approaching: else a grazing contact, the instant kept */
+        move_instant = rate < 0 || meet; /* approaching: else a grazing contact, the instant kept */
     }
     int cnt = 0;
     for (int k = 0; k < m; k++) {
@@ -518,7 +566,13 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
         double dt = 0;
         if (move_instant) {
             icv_vec3 gd = icv_v3_add(*g, x[0]);
-            dt = -analysis_gap_at(b, a.R, a.p) / rate;
+            if (meet) { /* the drawn flights' meeting: their distance is linear in t */
+                icv_vec3 d = icv_v3_sub(a.p, q.p), w = icv_v3_sub(a.v, q.v);
+                double w2 = icv_v3_dot(w, w);
+                dt = w2 > 0 ? -icv_v3_dot(d, w) / w2 : 0;
+            } else {
+                dt = -analysis_gap_at(b, a.R, a.p) / rate;
+            }
             advance_state(b, &gd, dt, &a);
             if (!post->fixed)
                 advance_state(b, &gd, dt, &q);

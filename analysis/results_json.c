@@ -1,7 +1,9 @@
 /* results_json.c: results.json, schema impactcv-results-1, exactly the
  * contract's keys (../shared/spec/contract.md), plus a few documented extras
  * (time_sd_s, t_meet_s, spin_observable, window frames, model notes, gravity_sd,
- * gravity_estimated, outlier_frames (the frames left out as outliers), the
+ * gravity_estimated, outlier_frames (the frames left out as outliers), flights
+ * (issue #19: each free flight's frames, launch state and own g), contacts (the
+ * stretches in contact with the surface: frames, times, sliding or resting), the
  * calibration's propagated sigmas and their part in each uncertainty, energy.counts and, where a
  * spin is not measured, energy.note with the spin change the impulse implies). Non-finite numbers are written as null. */
 #include <jansson.h>
@@ -15,6 +17,26 @@
 static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
 static json_t *vec(icv_vec3 v) { return json_pack("[ooo]", num(v.x), num(v.y), num(v.z)); }
+
+/* one free flight: its frames, launch state at its first frame, its own g */
+static json_t *flight(const analysis_flight_summary *f)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "t_start_s", num(f->t_start));
+    json_object_set_new(o, "t_end_s", num(f->t_end));
+    json_object_set_new(o, "frames", json_pack("[II]", (json_int_t)f->frame_first, (json_int_t)f->frame_last));
+    json_object_set_new(o, "n_frames", json_integer(f->n_frames));
+    json_object_set_new(o, "p", vec(f->p));
+    json_object_set_new(o, "v", vec(f->v));
+    json_object_set_new(o, "speed", num(f->speed));
+    json_object_set_new(o, "angle_deg", num(f->angle_deg));
+    json_object_set_new(o, "gravity", vec(f->g));
+    json_object_set_new(o, "rms_m", num(f->rms));
+    json_object_set_new(o, "uncertainty", json_pack("{s:o, s:o, s:o, s:o}", "v", vec(f->v_sd), "speed",
+                                                    num(f->speed_sd), "angle_deg", num(f->angle_sd_deg), "gravity",
+                                                    vec(f->g_sd)));
+    return o;
+}
 
 static json_t *side(const analysis_side *s)
 {
@@ -62,6 +84,11 @@ static json_t *impact(const analysis_impact *im)
                                   num(im->sd_calib.loss_fraction)));
     json_object_set_new(o, "uncertainty", u);
     json_object_set_new(o, "t_meet_s", num(im->t_meet));
+    json_object_set_new(o, "t_meet_sd_s", num(im->t_meet_sd));
+    json_object_set_new(o, "t_line_s", num(im->t_line));
+    json_object_set_new(o, "t_line_sd_s", num(im->t_line_sd));
+    json_object_set_new(o, "time_from", json_string(im->t_from_meet ? "flights meet" : "surface"));
+    json_object_set_new(o, "implausible", im->implausible[0] ? json_string(im->implausible) : json_null());
     json_object_set_new(o, "spin_observable", json_boolean(im->spin_observable));
     if (im->model.done || im->model.note[0]) {
         json_t *m = json_object();
@@ -208,6 +235,18 @@ int analysis_results_write(const char *path, const char *experiment, const analy
     for (int i = 0; i < res->n_impacts; i++)
         json_array_append_new(arr, impact(&res->impacts[i]));
     json_object_set_new(root, "impacts", arr);
+    json_t *fl = json_array();
+    for (int i = 0; i < res->n_flights; i++)
+        json_array_append_new(fl, flight(&res->flights[i]));
+    json_object_set_new(root, "flights", fl);
+    json_t *ct = json_array();
+    for (int i = 0; i < res->n_contacts; i++) {
+        const analysis_contact *c = &res->contacts[i];
+        json_array_append_new(ct, json_pack("{s:[II], s:o, s:o, s:s}", "frames", (json_int_t)c->frame_first,
+                                            (json_int_t)c->frame_last, "t_start_s", num(c->t_first), "t_end_s",
+                                            num(c->t_last), "kind", c->sliding ? "sliding" : "resting"));
+    }
+    json_object_set_new(root, "contacts", ct);
     char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(root);
     if (!text)

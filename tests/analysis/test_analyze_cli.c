@@ -236,3 +236,41 @@ TEST(test_analyze_cli_joint_fit_recovers_shared_mu_and_e_n)
     snprintf(path, sizeof path, "%s/out/validation.md", th_tmpdir());
     ASSERT_STR_CONTAINS(th_read_file(path), "| box_3 |");
 }
+
+TEST(test_analyze_cli_flight_only_clip_writes_its_flight)
+{
+    /* Issue #19 item 5: a clip with no impact and gravity auto (the box's flight
+     * cut before it lands) is measured as free flight: exit 0, results.json with no
+     * impacts and one flight, |g| within 1% and the launch velocity at its first
+     * frame within 4 sigma of the scenario's (the flight before the impact). */
+    write_case("auto", 1.0, 1.0, 0.20);
+    th_proc p;
+    int st = th_run_cli(&p, "analyze '%s/experiment.yaml' -o '%s/out' --tracks '%s/tracks3d.csv'", th_tmpdir(),
+                        th_tmpdir(), th_tmpdir());
+    ASSERT(st == 0, "status %d: %s", st, p.err);
+    ASSERT_STR_CONTAINS(p.err, "measured as free flight, 1 flight");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/out/results.json", th_tmpdir());
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    ASSERT(root, "results.json: %s", je.text);
+    json_t *fl = json_object_get(root, "flights"), *f = json_array_get(fl, 0);
+    size_t n_imp = json_array_size(json_object_get(root, "impacts")), n_fl = json_array_size(fl);
+    double t0 = json_number_value(json_object_get(f, "t_start_s"));
+    json_t *v = json_object_get(f, "v"), *vs = json_object_get(json_object_get(f, "uncertainty"), "v");
+    json_t *g = json_object_get(f, "gravity");
+    double vy = json_number_value(json_array_get(v, 1)), vy_sd = json_number_value(json_array_get(vs, 1));
+    double vx = json_number_value(json_array_get(v, 0)), vx_sd = json_number_value(json_array_get(vs, 0));
+    double gy = json_number_value(json_array_get(g, 1));
+    int has_keys = json_object_get(f, "t_end_s") && json_object_get(f, "speed") && json_object_get(f, "angle_deg") &&
+                   json_object_get(json_object_get(f, "uncertainty"), "angle_deg");
+    json_decref(root);
+    ASSERT_EQ_INT((int)n_imp, 0);
+    ASSERT_EQ_INT((int)n_fl, 1);
+    ASSERT(has_keys, "a flight key is missing");
+    scenario s;
+    make_scenario(&s, 0);
+    ASSERT_NEAR(gy, -9.81, 0.01 * 9.81);
+    ASSERT_NEAR(vx, s.v_pre.x, 4 * vx_sd);
+    ASSERT_NEAR(vy, s.v_pre.y - 9.81 * (t0 - s.t_star), 4 * vy_sd);
+}

@@ -61,7 +61,7 @@ TEST(test_flight_covariance_matches_the_fits_monte_carlo)
         }
         icv_vec3 gh, gsd;
         double gcov[3][3];
-        ASSERT(analysis_gravity_from_flight_noise(pf, NF, cand, 1, 1e-4, &gh, &gsd, gcov, NULL, &nz, &err) == 0, "%s",
+        ASSERT(analysis_gravity_from_flight_noise(pf, NF, NULL, cand, 1, 1e-4, &gh, &gsd, gcov, NULL, &nz, &err) == 0, "%s",
                err.msg);
         side_fit pre = {0}, post = {0};
         /* the sides' window test against 0.3 mm (above the largest sigma): the
