@@ -67,6 +67,7 @@ int analysis_model_compare(const analysis_body *b, const analysis_model *m, anal
             double e0 = fit_e ? fmin(fmax(im->e_kinematic, 0.05), 0.95) : m->e_n;
             if (impact_fit(&ob, 1, mu0, e0, &fr, &ferr)) {
                 snprintf(im->model.note, sizeof im->model.note, "fit of mu and e_n failed: %s", ferr.msg);
+                im->model.mu_identifiable = 1; /* no bound known: the start value is shown, with the note */
                 c.mu_s = c.mu_k = mu0;
                 c.e_n = e0;
             } else {

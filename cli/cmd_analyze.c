@@ -47,11 +47,17 @@ static void print_impacts(const analysis_job_result *j)
                i, im->t, im->t_sd, im->e_kinematic, im->sd.e_kinematic, im->impulse_ratio, im->sd.impulse_ratio,
                100 * im->loss_fraction, 100 * im->sd.loss_fraction,
                im->energy_rotation == ANALYSIS_ROTATION_NONE ? " (translation only)" : "");
+        /* a sticking contact bounds mu from below only: the fit's value (1e8 seen) is no
+           measurement */
+        char mu_text[64];
+        if (im->model.mu_fitted && !im->model.mu_identifiable)
+            snprintf(mu_text, sizeof mu_text, "mu >= %.3f, sticks", im->model.mu_lower_bound);
+        else
+            snprintf(mu_text, sizeof mu_text, "mu %.3f%s", im->model.mu, im->model.mu_fitted ? " fitted" : "");
         if (im->model.done)
-            cli_summary("    model (%s, mu %.3f%s, e_n %.3f%s): case %s, energy lost %.1f%%\n",
-                   icv_restitution_name(im->model.law), im->model.mu, im->model.mu_fitted ? " fitted" : "",
-                   im->model.e_n, im->model.e_n_fitted ? " fitted" : "", im->model.case_label,
-                   100 * im->model.loss_fraction);
+            cli_summary("    model (%s, %s, e_n %.3f%s): case %s, energy lost %.1f%%\n",
+                   icv_restitution_name(im->model.law), mu_text, im->model.e_n,
+                   im->model.e_n_fitted ? " fitted" : "", im->model.case_label, 100 * im->model.loss_fraction);
         if (im->model.note[0])
             cli_summary("    note: %s\n", im->model.note);
         if (im->energy_note[0])
