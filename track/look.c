@@ -330,11 +330,16 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
     else
         chosen = fits[0] ? 0 : fits[1] ? 1 : fits[2] ? 2 : -1;
     /* bright or dark keeping more than 8 blobs a marker in every frame (still glints, a
-       textured backdrop), where the pipeline would refuse the camera (its blob_excess,
-       8): motion, when it keeps the markers' number */
+       textured backdrop), which the pipeline refuses when the whole clip is so (its
+       blob_excess, 8): the other of the two when it fits and is not crowded, else motion
+       when it keeps the markers' number in every frame */
     int crowded = chosen >= 0 && chosen < 2 && n_expected > 0 && sc[chosen].n_min > 8 * n_expected;
-    if (crowded && fits[2])
+    if (crowded && fits[1 - chosen] && sc[1 - chosen].n_min <= 8 * n_expected)
+        chosen = 1 - chosen;
+    else if (crowded && fits[2] && sc[2].n_exact == n)
         chosen = 2;
+    else
+        crowded = 0;
     free(prev);
     free(cur);
     if (rc)
@@ -358,8 +363,8 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
             if (order[li] != TRACK_LOOK_MOTION && k < sizeof others)
                 k += (size_t)snprintf(others + k, sizeof others - k, " (likeness %.1f)", sc[li].likeness);
         }
-        const char *reason = chosen == 2 ? (crowded ? "the others keep over 8 blobs a marker in every frame"
-                                                    : "neither bright nor dark keeps blobs in half the frames")
+        const char *reason = crowded       ? "the look that fitted first keeps over 8 blobs a marker in every frame"
+                             : chosen == 2 ? "neither bright nor dark keeps blobs in half the frames"
                              : both      ? (chosen ? "its blobs look like markers by half again as much as bright's"
                                                    : "bright unless dark's blobs look like markers by half again as much")
                              : fits[0] && fits[1] ? "bright alone keeps the markers' number in 60% of the frames"
