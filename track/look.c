@@ -331,10 +331,12 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
         chosen = fits[0] ? 0 : fits[1] ? 1 : fits[2] ? 2 : -1;
     /* bright or dark keeping more than 8 blobs a marker in every frame (still glints, a
        textured backdrop), which the pipeline refuses when the whole clip is so (its
-       blob_excess, 8): the other of the two when it fits and is not crowded, else motion
-       when it keeps the markers' number in every frame */
+       blob_excess, 8): the other of the two when it fits, is not crowded and its blobs
+       look more like markers (seed 1021: dark's, none moving, did not), else motion when
+       it keeps the markers' number in every frame */
     int crowded = chosen >= 0 && chosen < 2 && n_expected > 0 && sc[chosen].n_min > 8 * n_expected;
-    if (crowded && fits[1 - chosen] && sc[1 - chosen].n_min <= 8 * n_expected)
+    if (crowded && fits[1 - chosen] && sc[1 - chosen].n_min <= 8 * n_expected &&
+        sc[1 - chosen].likeness > sc[chosen].likeness)
         chosen = 1 - chosen;
     else if (crowded && fits[2] && sc[2].n_exact == n)
         chosen = 2;
