@@ -349,7 +349,7 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
     int depth = frames[0].depth;
     char flash[48] = "";
     if (n_flash)
-        snprintf(flash, sizeof flash, " (%d flash frame%s left out)", n_flash, n_flash > 1 ? "s" : "");
+        snprintf(flash, sizeof flash, ", %d flash frame%s left out", n_flash, n_flash > 1 ? "s" : "");
     if (chosen >= 0) {
         *look = order[chosen];
         char d0[200];
@@ -373,7 +373,7 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
                                                   : "the only look of bright and dark keeping blobs in half the frames";
         snprintf(why, n_why,
                  "track.markers auto: %s (%s; blobs in %d of %d frames, the %d markers expected in %d, likeness %.1f; "
-                 "%s; %s)%s",
+                 "%s; %s%s)",
                  track_look_name(order[chosen]), reason, sc[chosen].n_some, n, n_expected, sc[chosen].n_exact,
                  sc[chosen].likeness, d0, others, flash);
         return 0;
@@ -383,7 +383,7 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
     describe_score(&sc[1], order[1], depth, b, sizeof b);
     describe_score(&sc[2], order[2], depth, c, sizeof c);
     return icv_err_set(err, ICV_ENOTFOUND,
-                       "track.markers auto: no look finds the %d markers (blobs in %d of %d frames%s needed): %s; %s; %s; set "
+                       "track.markers auto: no look finds the %d markers (blobs in %d of %d frames needed%s): %s; %s; %s; set "
                        "track.markers (bright, dark, motion or {color: [r, g, b], tolerance: t}), cameras[].roi or "
                        "cameras[].mask",
                        n_expected, need, n, flash, a, b, c);

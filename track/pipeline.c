@@ -490,6 +490,13 @@ static int camera_look(pl_camera *c, const pl_track_keys *keys, int n_markers, d
     }
     if (!rc && undecided) { /* motion, or auto weighing the blobs' motion: the still background */
         rc = read_frames(c, N_SPREAD, 1, 0, fr, tf, &ns, err);
+        if (rc && keys->markers < 0) {
+            /* auto: a frame that cannot be read is the decoding pass's to report, with
+               its frame; the look is weighed on the frames read (none: no motion) */
+            rc = capture_source_seek(c->src, 0, err);
+            if (ns < 3)
+                ns = 0;
+        }
         if (!rc && ns > 0)
             rc = track_detector_learn_background(d, tf, ns, err);
         if (!rc && keys->markers < 0 && n1 > 0)

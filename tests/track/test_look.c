@@ -217,7 +217,7 @@ TEST(test_look_auto_leaves_the_flash_frames_out)
     ASSERT_EQ_INT(rc, 0);
     ASSERT_EQ_INT(look, TRACK_LOOK_BRIGHT);
     ASSERT_STR_CONTAINS(why, "blobs in 5 of 5 frames");
-    ASSERT_STR_CONTAINS(why, "4 flash frames left out");
+    ASSERT_STR_CONTAINS(why, ", 4 flash frames left out)");
 }
 
 TEST(test_look_auto_leaves_a_look_crowded_in_every_frame_out)
