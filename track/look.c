@@ -60,6 +60,9 @@ int track_motion_background(const track_frame *frames, int n, void *out, int out
 typedef struct {
     int tried;
     int n_exact;       /* frames with n_expected blobs kept */
+    int n_some;        /* frames with at least one blob kept */
+    double likeness;   /* summed over the frames: the marker_likeness of the frame's
+                          n_expected most marker-like blobs */
     int n_min, n_max;  /* blobs kept per frame */
     int pairs, steady; /* consecutive exact frames; those whose blobs stayed near */
     track_blob best;   /* the blob standing out most (peak over its background) */
@@ -113,18 +116,88 @@ static void describe_score(const look_score *s, track_look look, int depth, char
              peak, bg, b->area, b->u, b->v);
 }
 
-int track_look_choose(const track_frame *frames, int n, const void *motion_bg, int motion_bg_stride, int n_expected,
-                      double diameter_px, const track_detector *like, track_look *look, char *why, size_t n_why,
-                      icv_err *err)
+/* How much a kept blob looks like one of the body's markers, 0 to 1: it moved (the
+ * frame differs from the still background at its centre by more than 8 levels and a
+ * third of its contrast: a glint, a board square or the reference cylinder does not),
+ * it is round (major / minor RMS extent up to 1.5: a rod's piece between two bands is
+ * long) and of a marker's area (exp(-|ln(area / disc)|), disc pi d^2 / 4; d unknown:
+ * 1). No background: every blob moved. */
+static double marker_likeness(const track_blob *b, const track_frame *f, const void *motion_bg, int motion_bg_stride,
+                              double diameter_px)
 {
+    double w = 1;
+    if (motion_bg) {
+        track_frame bg = {motion_bg, f->width, f->height, motion_bg_stride, f->depth};
+        int x = (int)lround(b->u), y = (int)lround(b->v), cnt = 0;
+        double diff = 0;
+        for (int yy = y - 1; yy <= y + 1; yy++)
+            for (int xx = x - 1; xx <= x + 1; xx++)
+                if (xx >= 0 && yy >= 0 && xx < f->width && yy < f->height) {
+                    diff += fabs(pix(f, xx, yy) - pix(&bg, xx, yy));
+                    cnt++;
+                }
+        double level = f->depth == 16 ? 256 : 1; /* 8 levels of an 8-bit frame */
+        if (!cnt || diff / cnt <= fmax(8 * level, fabs(b->peak - b->background) / 3))
+            return 0;
+    }
+    double elong = b->minor > 0 ? b->major / b->minor : 1e9;
+    w *= fmin(1, 1.5 / elong);
+    if (diameter_px > 0 && b->area > 0)
+        w *= exp(-fabs(log(b->area / (M_PI * diameter_px * diameter_px / 4))));
+    return w;
+}
+
+/* Mean level of a frame over every eighth row and fourth pixel (a flash lights them
+ * all); an RGB frame's bytes as they come. */
+static double frame_mean(const track_frame *f)
+{
+    double sum = 0;
+    long cnt = 0;
+    for (int y = 0; y < f->height; y += 8) {
+        const uint8_t *row = (const uint8_t *)f->data + (size_t)y * (size_t)f->stride;
+        for (int x = 0; x < f->width; x += 4, cnt++)
+            sum += f->depth == 16 ? ((const uint16_t *)(const void *)row)[x] / 256.0 : row[x * (f->depth / 8)];
+    }
+    return cnt ? sum / cnt : 0;
+}
+
+int track_look_choose(const track_frame *frames, int n, const void *motion_bg, int motion_bg_stride, int n_expected,
+                      double diameter_px, const track_detector *like, track_look *look, int *undecided, char *why,
+                      size_t n_why, icv_err *err)
+{
+    if (undecided)
+        *undecided = 0;
     if (!frames || n < 1)
         return icv_err_set(err, ICV_EINVAL, "track.markers auto: no frame to decide from");
     const track_look order[3] = {TRACK_LOOK_BRIGHT, TRACK_LOOK_DARK, TRACK_LOOK_MOTION};
     look_score sc[3];
     memset(sc, 0, sizeof sc);
+    /* frames lit by a flash (a short clip's sync flash: auto decides from its first
+       frames) are left out: brighter than the frames' median by 12% + 2 levels (a flash
+       seen half adds 20% or more; a flicker of 20% depth may drop a frame too, which
+       costs nothing) */
+    enum { MAXF = 64 };
+    int use[MAXF], n_flash = 0, n_all = n < MAXF ? n : MAXF;
+    double mean[MAXF], sorted[MAXF];
+    for (int i = 0; i < n_all; i++) {
+        sorted[i] = mean[i] = frame_mean(&frames[i]);
+        for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) { /* insertion sort: n is small */
+            double t = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = t;
+        }
+    }
+    n = 0;
+    for (int i = 0; i < n_all; i++) {
+        if (n_all >= 3 && mean[i] > 1.12 * sorted[n_all / 2] + 2) {
+            n_flash++;
+            continue;
+        }
+        use[n++] = i;
+    }
     /* px: how far a marker may move between two of the frames and still be "the same" */
     double near = fmax(40, 4 * diameter_px);
-    int need = (int)ceil(0.6 * n);
+    int need = (n + 1) / 2;
     enum { MAXB = 64 };
     track_blob *prev = malloc(sizeof *prev * MAXB), *cur = malloc(sizeof *cur * MAXB);
     if (!prev || !cur) {
@@ -164,8 +237,8 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
         s->tried = 1;
         s->n_min = MAXB;
         int prev_n = -1;
-        for (int i = 0; i < n; i++) {
-            int nb = 0;
+        for (int ii = 0; ii < n; ii++) {
+            int i = use[ii], nb = 0;
             rc = track_detector_detect(d, &frames[i], NULL, 0, cur, MAXB, &nb, err);
             if (rc)
                 break;
@@ -188,6 +261,24 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
                 }
             int exact = n_expected > 0 ? nb == n_expected : nb > 0;
             s->n_exact += exact;
+            s->n_some += nb > 0;
+            /* the n_expected most marker-like blobs' likeness (all of them, n unknown):
+               insertion into a short sorted list */
+            double top[MAXB];
+            int nt = 0, keep = n_expected > 0 && n_expected < MAXB ? n_expected : MAXB;
+            for (int k = 0; k < nb; k++) {
+                double w = order[li] == TRACK_LOOK_MOTION ? 0
+                                                          : marker_likeness(&cur[k], &frames[i], motion_bg,
+                                                                            motion_bg_stride, diameter_px);
+                int j = nt < keep ? nt++ : keep;
+                for (; j > 0 && top[j - 1] < w; j--)
+                    if (j < keep)
+                        top[j] = top[j - 1];
+                if (j < keep)
+                    top[j] = w;
+            }
+            for (int k = 0; k < nt; k++)
+                s->likeness += top[k];
             if (exact && prev_n == nb) {
                 int ok = 1;
                 for (int k = 0; k < nb && ok; k++) {
@@ -204,22 +295,87 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
             prev = cur, cur = t;
         }
         track_detector_free(d);
-        if (!rc && s->n_exact >= need && (s->pairs == 0 || s->steady * 5 >= s->pairs * 3) &&
-            (chosen < 0 || s->n_exact > sc[chosen].n_exact ||
-             (s->n_exact == sc[chosen].n_exact && s->steady > sc[chosen].steady)))
-            chosen = li;
     }
+    /* Bright or dark may be chosen when it keeps blobs in half the frames or more and,
+       where it keeps the markers' number in consecutive frames, they stay near in most
+       pairs. Both may: a light rod's dark bands leave its light pieces between them as
+       bright blobs, a dark rod's light bands its dark pieces, and a board, glints or a
+       plate's texture either. Then bright when it alone keeps the markers' number in 60%
+       of the frames (today's rods; no still background needed), else dark when its blobs
+       look like markers (moving, round, of a marker's size: marker_likeness) by half
+       again as much as bright's, bright being the common case (issue #18's tuning
+       scenes: the look that sees the markers in 223 of 249 cameras, against 209 keeping
+       bright whenever it kept blobs). Motion, whose centroids the body's own edges and
+       the background's errors pull, only when neither fits and it keeps the markers'
+       number in 60% of the frames. */
+    int fits[3];
+    for (int li = 0; li < 3; li++) {
+        const look_score *s = &sc[li];
+        int steady = s->pairs == 0 || s->steady * 5 >= s->pairs * 3;
+        fits[li] = !rc && s->tried && steady &&
+                   (order[li] == TRACK_LOOK_MOTION ? s->n_exact >= (int)ceil(0.6 * n) : s->n_some >= need);
+    }
+    int n60 = (int)ceil(0.6 * n), bright_exact = sc[0].n_exact >= n60 && sc[1].n_exact < n60;
+    int both = fits[0] && fits[1] && !bright_exact;
+    if (!rc && !motion_bg && undecided &&
+        (both || (!fits[0] && !fits[1]) || (n_expected > 0 && sc[fits[0] ? 0 : 1].n_min > 8 * n_expected))) {
+        /* both, neither or a crowded one: the blobs' motion (or the motion look) decides */
+        *undecided = 1;
+        free(prev);
+        free(cur);
+        return 0;
+    }
+    if (both)
+        chosen = sc[1].likeness > 1.5 * sc[0].likeness ? 1 : 0;
+    else
+        chosen = fits[0] ? 0 : fits[1] ? 1 : fits[2] ? 2 : -1;
+    /* bright or dark keeping more than 8 blobs a marker in every frame (still glints, a
+       textured backdrop), which the pipeline refuses when the whole clip is so (its
+       blob_excess, 8): the other of the two when it fits, is not crowded and its blobs
+       look more like markers (seed 1021: dark's, none moving, did not), else motion when
+       it keeps the markers' number in every frame */
+    int crowded = chosen >= 0 && chosen < 2 && n_expected > 0 && sc[chosen].n_min > 8 * n_expected;
+    if (crowded && fits[1 - chosen] && sc[1 - chosen].n_min <= 8 * n_expected &&
+        sc[1 - chosen].likeness > sc[chosen].likeness)
+        chosen = 1 - chosen;
+    else if (crowded && fits[2] && sc[2].n_exact == n)
+        chosen = 2;
+    else
+        crowded = 0;
     free(prev);
     free(cur);
     if (rc)
         return rc;
     int depth = frames[0].depth;
+    char flash[48] = "";
+    if (n_flash)
+        snprintf(flash, sizeof flash, ", %d flash frame%s left out", n_flash, n_flash > 1 ? "s" : "");
     if (chosen >= 0) {
         *look = order[chosen];
         char d0[200];
         describe_score(&sc[chosen], order[chosen], depth, d0, sizeof d0);
-        snprintf(why, n_why, "track.markers auto: %s (%d of %d frames with the %d markers expected; %s)",
-                 track_look_name(order[chosen]), sc[chosen].n_exact, n, n_expected, d0);
+        /* why, and how far each look fell: a person sees how close the choice was */
+        char others[160] = "";
+        size_t k = 0;
+        for (int li = 0; li < 3 && k < sizeof others; li++) {
+            if (li == chosen || !sc[li].tried)
+                continue;
+            k += (size_t)snprintf(others + k, sizeof others - k, "%s%s %d-%d a frame", k ? ", " : "",
+                                  track_look_name(order[li]), sc[li].n_min, sc[li].n_max);
+            if (order[li] != TRACK_LOOK_MOTION && k < sizeof others)
+                k += (size_t)snprintf(others + k, sizeof others - k, " (likeness %.1f)", sc[li].likeness);
+        }
+        const char *reason = crowded       ? "the look that fitted first keeps over 8 blobs a marker in every frame"
+                             : chosen == 2 ? "neither bright nor dark keeps blobs in half the frames"
+                             : both      ? (chosen ? "its blobs look like markers by half again as much as bright's"
+                                                   : "bright unless dark's blobs look like markers by half again as much")
+                             : fits[0] && fits[1] ? "bright alone keeps the markers' number in 60% of the frames"
+                                                  : "the only look of bright and dark keeping blobs in half the frames";
+        snprintf(why, n_why,
+                 "track.markers auto: %s (%s; blobs in %d of %d frames, the %d markers expected in %d, likeness %.1f; "
+                 "%s; %s%s)",
+                 track_look_name(order[chosen]), reason, sc[chosen].n_some, n, n_expected, sc[chosen].n_exact,
+                 sc[chosen].likeness, d0, others, flash);
         return 0;
     }
     char a[400], b[400], c[400];
@@ -227,8 +383,8 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
     describe_score(&sc[1], order[1], depth, b, sizeof b);
     describe_score(&sc[2], order[2], depth, c, sizeof c);
     return icv_err_set(err, ICV_ENOTFOUND,
-                       "track.markers auto: no look finds the %d markers in %d of %d frames: %s; %s; %s; set "
+                       "track.markers auto: no look finds the %d markers (blobs in %d of %d frames needed%s): %s; %s; %s; set "
                        "track.markers (bright, dark, motion or {color: [r, g, b], tolerance: t}), cameras[].roi or "
                        "cameras[].mask",
-                       n_expected, need, n, a, b, c);
+                       n_expected, need, n, flash, a, b, c);
 }

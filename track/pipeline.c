@@ -453,15 +453,14 @@ static int read_frames(pl_camera *c, int n, int spread, long start, capture_fram
 }
 
 /* track.markers: the look, the motion look's still background (a median of frames
- * spread over the clip), or `auto`: bright while the bright look finds blobs in 6
- * frames a tenth into the clip (today's rods: bright markers on a dark body), else of
- * bright, dark and motion the one that finds the body's markers (their number, steady)
- * in the most of them (track_look_choose); none: one line naming what each saw. */
+ * spread over the clip), or `auto`: of bright, dark and motion the one that finds the
+ * body's markers best in 6 consecutive frames a tenth into the clip, flash frames left
+ * out (track_look_choose); none: one line naming what each saw. */
 static int camera_look(pl_camera *c, const pl_track_keys *keys, int n_markers, double dpx, icv_err *err)
 {
-    enum { N_FIRST = 6, N_SPREAD = 15 };
-    capture_frame fr[N_SPREAD], first[N_FIRST];
-    track_frame tf[N_SPREAD], tf1[N_FIRST];
+    enum { N_FIRST = 6, N_READ = 9, N_SPREAD = 15 };
+    capture_frame fr[N_SPREAD], first[N_READ];
+    track_frame tf[N_SPREAD], tf1[N_READ];
     memset(fr, 0, sizeof fr);
     memset(first, 0, sizeof first);
     track_detector *d = c->det;
@@ -477,50 +476,41 @@ static int camera_look(pl_camera *c, const pl_track_keys *keys, int n_markers, d
         return 0;
     }
     int n1 = 0, ns = 0, rc = 0;
-    /* auto decides on consecutive frames a tenth into the clip: past a sync flash,
-       which lights everything in the first frames */
+    /* auto decides on consecutive frames a tenth into the clip (past a sync flash, which
+       lights everything in the first frames); a short clip's from frame 0, three more
+       read for its flash frames, which track_look_choose leaves out */
     long start = c->frames >= 10 * N_FIRST ? c->frames / 10 : 0;
+    int undecided = 1; /* motion, or auto until the first frames decide alone */
+    char why[768];
+    track_look look = TRACK_LOOK_MOTION;
     if (keys->markers < 0) {
-        rc = read_frames(c, N_FIRST, 0, start, first, tf1, &n1, err);
-        /* bright at once when it finds blobs in half of them: today's rods, bright
-           markers on a dark body (extra blobs, a lit plate's texture, the tracker
-           leaves out by the body's configuration) */
-        int bright_blobs = 0;
-        for (int k = 0; k < n1 && !rc; k++) {
-            track_blob b[8];
-            int nb = 0;
-            d->look = TRACK_LOOK_BRIGHT;
-            rc = track_detector_detect(d, &tf1[k], NULL, 0, b, 8, &nb, err);
-            bright_blobs += nb > 0;
-        }
-        track_detector_reset(d);
-        if (!rc && 2 * bright_blobs >= n1 && n1 > 0) {
-            icv_debug("camera '%s': track.markers auto: bright (blobs in %d of %d frames)", c->spec->id,
-                      bright_blobs, n1);
-            d->look = TRACK_LOOK_BRIGHT;
-            goto done;
-        }
+        rc = read_frames(c, start > 0 ? N_FIRST : N_READ, 0, start, first, tf1, &n1, err);
+        if (!rc && n1 > 0)
+            rc = track_look_choose(tf1, n1, NULL, 0, n_markers, dpx, d, &look, &undecided, why, sizeof why, err);
     }
-    if (!rc) /* motion (asked, or auto): the still background */
+    if (!rc && undecided) { /* motion, or auto weighing the blobs' motion: the still background */
         rc = read_frames(c, N_SPREAD, 1, 0, fr, tf, &ns, err);
-    if (!rc && ns > 0)
-        rc = track_detector_learn_background(d, tf, ns, err);
-    if (!rc && keys->markers < 0 && n1 > 0) {
-        char why[512];
-        track_look look = TRACK_LOOK_BRIGHT;
-        rc = track_look_choose(tf1, n1, ns > 0 ? d->motion_background : NULL, d->motion_background_stride, n_markers,
-                               dpx, d, &look, why, sizeof why, err);
-        if (!rc) {
-            icv_info("camera '%s': %s", c->spec->id, why);
-            d->look = look;
+        if (rc && keys->markers < 0) {
+            /* auto: a frame that cannot be read is the decoding pass's to report, with
+               its frame; the look is weighed on the frames read (none: no motion) */
+            rc = capture_source_seek(c->src, 0, err);
+            if (ns < 3)
+                ns = 0;
         }
-    } else if (!rc) {
-        d->look = TRACK_LOOK_MOTION;
+        if (!rc && ns > 0)
+            rc = track_detector_learn_background(d, tf, ns, err);
+        if (!rc && keys->markers < 0 && n1 > 0)
+            rc = track_look_choose(tf1, n1, ns > 0 ? d->motion_background : NULL, d->motion_background_stride,
+                                   n_markers, dpx, d, &look, NULL, why, sizeof why, err);
     }
-done:
+    if (!rc && keys->markers < 0 && n1 > 0)
+        /* bright, the common look, at -v only (as before auto weighed the looks) */
+        icv_log(look == TRACK_LOOK_BRIGHT ? ICV_LOG_DEBUG : ICV_LOG_INFO, "camera '%s': %s", c->spec->id, why);
+    if (!rc)
+        d->look = look;
     for (int k = 0; k < N_SPREAD; k++)
         capture_frame_free(&fr[k]);
-    for (int k = 0; k < N_FIRST; k++)
+    for (int k = 0; k < N_READ; k++)
         capture_frame_free(&first[k]);
     return rc ? icv_err_prefix(err, "camera '%s' (%s): ", c->spec->id, c->spec->video) : 0;
 }

@@ -293,14 +293,19 @@ int track_detector_learn_background(track_detector *det, const track_frame *fram
 /* `auto` look: which look finds the body's markers. Runs a full scan with each look in
  * turn (bright, dark, then motion when motion_bg is given) over the n frames (a few,
  * from the clip's start), with the area limits of a marker of diameter_px (0 unknown)
- * and the roi/mask of det_like (may be NULL); a look fits when n_expected blobs are
- * kept in most frames and stay put or move little between them. Writes the first look
- * that fits to *look and why into why (one line, for icv_info). None fits: fails
- * (ICV_ENOTFOUND) with one line naming what was tried and what the brightest, darkest
- * and moving blobs looked like. */
+ * and the roi/mask of det_like (may be NULL). Bright or dark fits when it keeps blobs
+ * in half the frames or more, not over 8 a marker in every frame, and the markers'
+ * number, where kept in consecutive frames, stays near; both fitting, dark is kept when
+ * its blobs look like markers (moved from motion_bg, round, of a marker's size) by half
+ * again as much as bright's. Motion fits when neither does and it keeps n_expected
+ * blobs in 60% of the frames. Writes the look to *look and why into why (one line, for
+ * icv_info). motion_bg NULL and undecided given: when bright and dark both fit or
+ * neither does, sets *undecided to 1 and returns 0 (call again with the background);
+ * else sets it to 0. None fits: fails (ICV_ENOTFOUND) with one line naming what was
+ * tried and what the brightest, darkest and moving blobs looked like. */
 int track_look_choose(const track_frame *frames, int n, const void *motion_bg, int motion_bg_stride, int n_expected,
-                      double diameter_px, const track_detector *det_like, track_look *look, char *why, size_t n_why,
-                      icv_err *err);
+                      double diameter_px, const track_detector *det_like, track_look *look, int *undecided, char *why,
+                      size_t n_why, icv_err *err);
 
 /* ---- assignment --------------------------------------------------------- */
 

@@ -129,11 +129,130 @@ TEST(test_look_auto_failing_says_why_each_look_kept_nothing)
     track_look look = TRACK_LOOK_BRIGHT;
     char why[512] = "";
     icv_err err = {0};
-    int rc = track_look_choose(fr, N, NULL, 0, 3, 6, NULL, &look, why, sizeof why, &err);
+    int rc = track_look_choose(fr, N, NULL, 0, 3, 6, NULL, &look, NULL, why, sizeof why, &err);
     printf("    %s\n", err.msg);
     ASSERT_EQ_INT(rc, ICV_ENOTFOUND);
     /* the square fails the area limits of a 6 px marker (7 to 805 px: a quarter of its
        disc, 3 discs swept 40 px), its split parts the contrast test */
     ASSERT_STR_CONTAINS(err.msg, "bright kept no blob (up to 4 components; rejected: 1 area [7, 805] px, 18 contrast)");
     ASSERT_STR_CONTAINS(err.msg, "set track.markers"); /* the fix is not cut off */
+}
+
+/* A light bar (200) on a mid-grey backdrop (90) with three dark bands (20), 8 px wide
+ * and 10 px tall, one at the bar's left end: the bright look keeps the bar's three
+ * light pieces between and after the bands, as many blobs as markers. */
+static void draw_banded_bar(uint8_t *out, double x0, double y0, rn_rng *rng)
+{
+    rn_img im = rn_new(W, H, 90);
+    for (int y = (int)y0; y < (int)y0 + 10; y++)
+        for (int x = (int)x0; x < (int)x0 + 100; x++) {
+            int dx = x - (int)x0;
+            int band = dx < 8 || (dx >= 36 && dx < 44) || (dx >= 72 && dx < 80);
+            if (x >= 0 && x < W && y >= 0 && y < H)
+                im.px[y * W + x] = band ? 20 : 200;
+        }
+    rn_to_u8(&im, 2, rng, out);
+    rn_free(&im);
+}
+
+TEST(test_look_auto_picks_dark_bands_over_the_light_pieces_between_them)
+{
+    /* issue #18's dark bands on a light rod (random scenes 1047, 1053, 1085, 1174): the
+     * bright look keeps the rod's pieces between the bands, three a frame like the
+     * bands, so counting blobs cannot tell them apart and bright was kept (on a tie, and
+     * by the pipeline whenever bright kept blobs). The pieces are long (30 x 10 px) and
+     * four times a 9 px marker's area; the bands are round-ish and of its size. */
+    enum { N = 6, NS = 9 };
+    static uint8_t frames[N][W * H], spread[NS][W * H], bg[W * H];
+    track_frame fr[N], sf[NS];
+    rn_rng rng = {1085};
+    for (int f = 0; f < N; f++) { /* moving 4 px a frame */
+        draw_banded_bar(frames[f], 60 + 4 * f, 100 + 2 * f, &rng);
+        fr[f] = (track_frame){frames[f], W, H, W, 8};
+    }
+    for (int f = 0; f < NS; f++) { /* spread over the clip: the bar elsewhere */
+        draw_banded_bar(spread[f], 10 + 24 * f, 20 + 22 * f, &rng);
+        sf[f] = (track_frame){spread[f], W, H, W, 8};
+    }
+    ASSERT_TRUE(track_motion_background(sf, NS, bg, W, NULL) == 0);
+    track_look look = TRACK_LOOK_BRIGHT;
+    char why[768] = "";
+    icv_err err = {0};
+    int rc = track_look_choose(fr, N, bg, W, 3, 9, NULL, &look, NULL, why, sizeof why, &err);
+    printf("    %s\n", rc ? err.msg : why);
+    ASSERT_EQ_INT(rc, 0);
+    ASSERT_EQ_INT(look, TRACK_LOOK_DARK);
+    /* without the background the first frames cannot decide: both looks keep blobs */
+    int undecided = 0;
+    rc = track_look_choose(fr, N, NULL, 0, 3, 9, NULL, &look, &undecided, why, sizeof why, &err);
+    ASSERT_EQ_INT(rc, 0);
+    ASSERT_EQ_INT(undecided, 1);
+}
+
+TEST(test_look_auto_leaves_the_flash_frames_out)
+{
+    /* a short clip's first frames (auto decides from frame 0 there) hold the sync flash,
+     * which saturated the frame: no look keeps a blob in them, and 4 of 9 frames without
+     * the markers made the 60% rule fail (random scene 1006: a 45-frame clip, two of its
+     * six frames the flash). Frames brighter than the median by 12% are left out. */
+    enum { N = 9 };
+    static uint8_t buf[N][W * H];
+    track_frame fr[N];
+    rn_rng rng = {1006};
+    for (int f = 0; f < N; f++) {
+        int lit = f >= 1 && f <= 4;
+        rn_img im = rn_new(W, H, lit ? 255 : 30);
+        if (!lit)
+            for (int k = 0; k < 3; k++)
+                rn_disc(&im, 80 + 70 * k + 3 * f, 100 + 2 * f, 4, 170, 1);
+        rn_to_u8(&im, 2, &rng, buf[f]);
+        rn_free(&im);
+        fr[f] = (track_frame){buf[f], W, H, W, 8};
+    }
+    track_look look = TRACK_LOOK_DARK;
+    char why[768] = "";
+    icv_err err = {0};
+    int rc = track_look_choose(fr, N, NULL, 0, 3, 8, NULL, &look, NULL, why, sizeof why, &err);
+    printf("    %s\n", rc ? err.msg : why);
+    ASSERT_EQ_INT(rc, 0);
+    ASSERT_EQ_INT(look, TRACK_LOOK_BRIGHT);
+    ASSERT_STR_CONTAINS(why, "blobs in 5 of 5 frames");
+    ASSERT_STR_CONTAINS(why, ", 4 flash frames left out)");
+}
+
+TEST(test_look_auto_leaves_a_look_crowded_in_every_frame_out)
+{
+    /* 60 still glints (level 250, r 2) and 3 moving markers (r 4): the bright look keeps
+     * more than 8 blobs a marker in every frame, which the pipeline refuses ("more than
+     * 24 bright blobs"); the motion look sees the three markers alone */
+    enum { N = 6, NS = 9 };
+    static uint8_t frames[N][W * H], spread[NS][W * H], bg[W * H];
+    track_frame fr[N], sf[NS];
+    rn_rng rng = {24}, pos = {60};
+    double gu[60], gv[60];
+    for (int k = 0; k < 60; k++)
+        gu[k] = 10 + (W - 20) * rn_uniform(&pos), gv[k] = 10 + (H - 20) * rn_uniform(&pos);
+    for (int f = 0; f < N + NS; f++) {
+        rn_img im = rn_new(W, H, 30);
+        for (int k = 0; k < 60; k++)
+            rn_disc(&im, gu[k], gv[k], 2.5, 220, 1);
+        double du = f < N ? 5.0 * f : 25.0 * (f - N) - 100, dv = f < N ? 2.0 * f : 9.0 * (f - N) - 40;
+        for (int k = 0; k < 3; k++)
+            rn_disc(&im, 110 + 40 * k + du, 120 + dv, 4, 170, 1);
+        uint8_t *out = f < N ? frames[f] : spread[f - N];
+        rn_to_u8(&im, 2, &rng, out);
+        rn_free(&im);
+        if (f < N)
+            fr[f] = (track_frame){out, W, H, W, 8};
+        else
+            sf[f - N] = (track_frame){out, W, H, W, 8};
+    }
+    ASSERT_TRUE(track_motion_background(sf, NS, bg, W, NULL) == 0);
+    track_look look = TRACK_LOOK_BRIGHT;
+    char why[768] = "";
+    icv_err err = {0};
+    int rc = track_look_choose(fr, N, bg, W, 3, 8, NULL, &look, NULL, why, sizeof why, &err);
+    printf("    %s\n", rc ? err.msg : why);
+    ASSERT_EQ_INT(rc, 0);
+    ASSERT_EQ_INT(look, TRACK_LOOK_MOTION);
 }

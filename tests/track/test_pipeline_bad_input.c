@@ -136,6 +136,14 @@ TEST(test_track_far_more_blobs_than_markers_suggests_roi_mask_or_another_look)
 {
     scene sc = {3, -1, 60}; /* 60 still glints: more than 8 x 3 markers in every frame */
     const char *dir = make_case(&sc, W);
+    /* the bright look set by hand: auto leaves a look this crowded out (the motion look
+       sees the three markers without the still glints) */
+    char yaml[1024];
+    snprintf(yaml, sizeof yaml, "%s/experiment.yaml", dir);
+    FILE *fp = fopen(yaml, "a");
+    ASSERT_TRUE(fp != NULL);
+    fprintf(fp, "track:\n  markers: bright\n");
+    fclose(fp);
     th_proc p;
     ASSERT_EQ_INT(run_failing(dir, &p), 1);
     ASSERT_STR_CONTAINS(p.err, "camera 'a'");
@@ -146,6 +154,22 @@ TEST(test_track_far_more_blobs_than_markers_suggests_roi_mask_or_another_look)
     ASSERT(strstr(p.err, "higher") == NULL, "suggests a higher threshold: %s", p.err);
     ASSERT(one_line(p.err), "one line expected: %s", p.err);
     ASSERT(no_outputs(dir), "an output file was left");
+}
+
+TEST(test_track_markers_auto_tracks_markers_among_still_glints_with_the_motion_look)
+{
+    /* the scene above with track.markers auto: the bright look keeps more than 8 blobs a
+       marker in every frame, which the camera would be refused for; auto leaves it out
+       and the motion look sees the three moving markers without the still glints (it
+       kept bright whenever bright kept blobs, and the job failed) */
+    scene sc = {3, -1, 60};
+    const char *dir = make_case(&sc, W);
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "track %s/experiment.yaml -o %s/out", dir, dir), 0);
+    ASSERT_STR_CONTAINS(p.err, "track.markers auto: motion (");
+    char path[1200];
+    snprintf(path, sizeof path, "%s/out/tracks3d.csv", dir);
+    ASSERT(th_read_file(path) != NULL, "tracks3d.csv");
 }
 
 TEST(test_track_marker_lost_for_good_is_a_gap_warned_not_a_failure)
