@@ -97,4 +97,7 @@ TEST(test_board_views_careful_cover_every_camera)
     if (th_failed())
         return;
     check_scene("04_highspeed_1000fps.yaml", 16);
+    if (th_failed())
+        return;
+    check_scene("05_dark_stickers_light_bar.yaml", 16);
 }

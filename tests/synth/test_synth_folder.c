@@ -137,8 +137,9 @@ TEST(test_synth_bad_scenario_fails_with_one_line_naming_the_key)
 
 TEST(test_sample_videos_decode_to_the_frame_counts_truth_lists)
 {
-    const char *samples[4] = {"01_rod_slope45_stereo", "02_rod_drop_level_stereo", "03_rod_drop_planar", "04_highspeed_1000fps"};
-    for (int i = 0; i < 4; i++) {
+    const char *samples[5] = {"01_rod_slope45_stereo", "02_rod_drop_level_stereo", "03_rod_drop_planar",
+                              "04_highspeed_1000fps", "05_dark_stickers_light_bar"};
+    for (int i = 0; i < 5; i++) {
         char truth[4096], yaml[4096];
         snprintf(truth, sizeof truth, "%s/sample_videos/%s/truth.json", th_root(), samples[i]);
         snprintf(yaml, sizeof yaml, "%s/sample_videos/%s/experiment.yaml", th_root(), samples[i]);
