@@ -187,8 +187,24 @@ static int find_phases(const double *t, const double *px, const double *py, cons
     return np;
 }
 
-int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
-                           const double *t_frame, icv_err *err)
+void pl_scale_plane(pl_calib *cal, pl_cand *cand, const int *cand_n, long F, double K)
+{
+    cal->plane.t = icv_v3_scale(cal->plane.t, K);
+    cal->surf.t = icv_v3_scale(cal->surf.t, K);
+    for (long f = 0; f < F; f++)
+        for (int i = 0; i < cand_n[f]; i++) {
+            pl_cand *c = &cand[f * PL_MAX_CAND + i];
+            c->X = icv_v3_scale(c->X, K);
+            for (int r = 0; r < 3; r++)
+                for (int q = 0; q < 3; q++)
+                    c->cov[r][q] *= K * K;
+        }
+}
+
+/* apply 1: scale the plane and the candidates, kept in cal->gravity; 0: only measure,
+ * into cal->gravity_check (another scale source was applied: the factor is then ~1) */
+static int gravity_scale(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                         const double *t_frame, int apply, icv_err *err)
 {
     int nm = exp->n_markers, rc = 0;
     /* a slide or a tilt accelerates at g (sin - mu cos), not g: no scale in it */
@@ -319,17 +335,9 @@ int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *ca
                          exp->path, depth);
         goto done;
     }
-    cal->plane.t = icv_v3_scale(cal->plane.t, K);
-    cal->surf.t = icv_v3_scale(cal->surf.t, K);
-    for (long f = 0; f < F; f++)
-        for (int i = 0; i < cand_n[f]; i++) {
-            pl_cand *c = &cand[f * PL_MAX_CAND + i];
-            c->X = icv_v3_scale(c->X, K);
-            for (int r = 0; r < 3; r++)
-                for (int q = 0; q < 3; q++)
-                    c->cov[r][q] *= K * K;
-        }
-    pl_gravity_scale *gs = &cal->gravity;
+    if (apply)
+        pl_scale_plane(cal, cand, cand_n, F, K);
+    pl_gravity_scale *gs = apply ? &cal->gravity : &cal->gravity_check;
     gs->found = 1;
     gs->factor = K;
     gs->factor_sd = k * sd_an / an;
@@ -338,6 +346,8 @@ int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *ca
     gs->n_phases = n_on;
     gs->n_frames = n_used;
     gs->rms_m = s * k;
+    if (!apply)
+        goto done;
     icv_info("%s: motion_plane.scale: gravity: plane facing the camera at %.4f m (+- %.2g), from %d flight phase(s) "
              "over %ld frames falling at %.4g m/s^2 (residual %.3g mm)",
              exp->path, depth, gs->factor_sd * depth0, n_on, n_used, g, 1e3 * gs->rms_m);
@@ -350,6 +360,18 @@ done:
     free(ok);
     free(ph);
     return rc;
+}
+
+int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                           const double *t_frame, icv_err *err)
+{
+    return gravity_scale(exp, cal, cand, cand_n, F, t_frame, 1, err);
+}
+
+int pl_gravity_scale_check(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                           const double *t_frame, icv_err *err)
+{
+    return gravity_scale(exp, cal, cand, cand_n, F, t_frame, 0, err);
 }
 
 void pl_gravity_scale_json(const pl_calib *cal, json_t *root)

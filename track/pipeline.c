@@ -249,7 +249,8 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
                 icv_paths_free(p[c], n[c]);
         if (rc)
             return icv_err_prefix(err, "calibration: ");
-    } else if (nc == 1 && (exp->scale_kind == ICV_SCALE_POINTS || exp->scale_kind == ICV_SCALE_GRAVITY)) {
+    } else if (nc == 1 && (exp->scale_kind == ICV_SCALE_POINTS || exp->scale_kind == ICV_SCALE_GRAVITY ||
+                           exp->scale_kind == ICV_SCALE_SIZE)) {
         snprintf(cal->source, sizeof cal->source, "a pinhole without distortion (no calibration given)");
         if ((rc = nominal_intrinsics(exp, &cal->in[0], err)) != 0)
             return rc;
@@ -261,14 +262,14 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
     if (nc == 1 && exp->scale_kind == ICV_SCALE_POINTS) {
         if ((rc = plane_from_scale_points(exp, cal, err)) != 0)
             return rc;
-    } else if (nc == 1 && exp->scale_kind == ICV_SCALE_GRAVITY) {
-        /* a provisional depth: the job scales the plane from the free flight before the
-           template check needs metres (gravity_scale.c) */
+    } else if (nc == 1 && (exp->scale_kind == ICV_SCALE_GRAVITY || exp->scale_kind == ICV_SCALE_SIZE)) {
+        /* a provisional depth: the job scales the plane from the free flight or the ball's
+           outline before the template check needs metres (gravity_scale.c, scale_size.c) */
         if (exp->surface_kind != ICV_SURFACE_LINE_PX)
             return icv_err_set(err, ICV_EINVAL,
-                               "%s: motion_plane.scale: gravity needs surface.line_px (the surface as a line in "
+                               "%s: motion_plane.scale: %s needs surface.line_px (the surface as a line in "
                                "the image, scaled with the plane)",
-                               exp->path);
+                               exp->path, exp->scale_kind == ICV_SCALE_SIZE ? "size" : "gravity");
         plane_facing_camera(cal, PL_GRAVITY_DEPTH0);
     } else if (nc == 1) {
         calib_pt2 *uv = malloc(sizeof *uv * (size_t)board.cols * board.rows);
@@ -602,7 +603,8 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
     if (ci >= 1)
         o = icv_v3_add(icv_m3_apply(*(const icv_mat3 *)cal->R[ci], o), icv_v3_from_array(cal->T[ci]));
     double z = o.z > 0.05 ? o.z : icv_v3_norm(o);
-    int depth_known = !(exp->n_cameras == 1 && exp->scale_kind == ICV_SCALE_GRAVITY); /* provisional there */
+    int depth_known = !(exp->n_cameras == 1 && (exp->scale_kind == ICV_SCALE_GRAVITY ||
+                                                exp->scale_kind == ICV_SCALE_SIZE)); /* provisional there */
     double dpx = 0;
     if (exp->marker_diameter > 0 && z > 0.05 && depth_known) {
         dpx = track_marker_diameter_px(exp->marker_diameter, in->fx, z);
@@ -1624,6 +1626,19 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         icv_v3_to_array(cal->surf.t, res.surface_t);
         res.gravity_scale = cal->gravity.factor;
         res.gravity_scale_sd = cal->gravity.factor_sd;
+    }
+    /* scale: size: metres from the ball's outline; the free flight measured beside it */
+    if (pass == 0 && nc == 1 && exp->scale_kind == ICV_SCALE_SIZE) {
+        if ((rc = pl_size_scale_apply(exp, cal, cand, cand_n, F, err)) != 0)
+            goto done;
+        for (long f = 0; f < F; f++)
+            t3[f] = cams[0].tcam[f] - cams[0].off_s;
+        icv_err e2;
+        if (pl_gravity_scale_check(exp, cal, cand, cand_n, F, t3, &e2) == 0)
+            pl_size_scale_compare(exp, cal);
+        else
+            icv_info("%s: motion_plane.scale: size: no check by gravity (%s)", exp->path, e2.msg);
+        icv_v3_to_array(cal->surf.t, res.surface_t);
     }
 
     /* the template must fit: median of each measured inter-marker distance. One camera:

@@ -25,6 +25,20 @@ typedef struct {
     double rms_m;      /* m: RMS residual of the marker centroid about its parabolas */
 } pl_gravity_scale;
 
+/* One camera with motion_plane.scale: size (scale_size.c): the scale the ball's own
+ * apparent diameter gave the motion plane. */
+typedef struct {
+    int found;         /* 1: the plane was scaled from the ball's size */
+    double factor;     /* the provisional plane's depth and every position were multiplied by it */
+    double factor_sd;  /* its 1-sigma: the spread of the per-frame depths over the frames used */
+    double depth_m;    /* m: the ball's centre plane's distance from the camera */
+    double diameter_m; /* m: the ball's diameter given */
+    double diameter_px;/* px: its median apparent diameter over the frames used */
+    double fit_rms_px; /* px: median RMS residual of the outline's circle fit */
+    long n_frames;     /* frames used (sharp enough: blur under a quarter of the diameter) */
+    long n_fitted;     /* frames whose outline was fitted */
+} pl_size_scale;
+
 /* m: the provisional depth of a motion plane scaled from gravity (any value: the scale
  * found replaces it; 1 m keeps the provisional positions near metres) */
 #define PL_GRAVITY_DEPTH0 1.0
@@ -38,6 +52,9 @@ typedef struct pl_calib { /* track_calibration in track_pipeline.h */
     calib_surface plane;   /* one-camera mode: the motion plane (y its normal) */
     char source[ICV_PATH_MAX]; /* the calibration file, or "board images" */
     pl_gravity_scale gravity; /* one camera, motion_plane.scale: gravity; found 0 otherwise */
+    pl_gravity_scale gravity_check; /* one camera, scale: size: the free flight's factor measured
+                                       after the size scale was applied (~1 when both agree) */
+    pl_size_scale size;       /* one camera, motion_plane.scale: size; found 0 otherwise */
     calib_stereo_cov cov;       /* the stereo pair's parameter covariance (n 0: unknown): the surface
                                    frame's sigma takes the calibration's part from it */
     char quality_json[PL_QUALITY_MAX]; /* the calibration's quality made from board images, as
@@ -83,8 +100,28 @@ void pl_to_surface(const calib_surface *s, const double X[3], const double cov[3
  * of 6 frames or more is seen, or it does not fall measurably. */
 int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
                            const double *t_frame, icv_err *err);
-/* Adds "scale_from_gravity" to track_info.json's root when cal->gravity.found. */
+/* The same free-flight fit as pl_gravity_scale_apply without applying it: into
+ * cal->gravity_check (a second scale source beside scale: size). */
+int pl_gravity_scale_check(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                           const double *t_frame, icv_err *err);
+/* Multiplies the plane's depth, the surface frame's origin and every candidate
+ * (position, covariance) of F frames by K (gravity_scale.c). */
+void pl_scale_plane(pl_calib *cal, pl_cand *cand, const int *cand_n, long F, double K);
+/* scale_size.c: one camera, motion_plane.scale: size. The ball's outline is fitted with
+ * a circle at sub-pixel level in every frame where it is the one candidate (the video
+ * decoded again, luma), its depth R sqrt(1 + 1 / r^2) from the normalised radius r and
+ * the diameter 2R given; the median over the frames whose blur is under a quarter of
+ * the diameter scales the provisional plane (pl_scale_plane) and is kept in cal->size.
+ * Fails naming exp->path when the body is not one marker or too few outlines fit. */
+int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                        icv_err *err);
 struct json_t;
+/* Logs the free flight's |g| at the size's scale (cal->gravity_check) and warns when the
+ * two scales disagree beyond 3 sigma or 10% (a wrong capture rate, a wrong diameter). */
+void pl_size_scale_compare(const icv_experiment *exp, const pl_calib *cal);
+/* Adds "scale_from_size" (and "scale_check_gravity" beside it) to track_info.json. */
+void pl_size_scale_json(const pl_calib *cal, struct json_t *root);
+/* Adds "scale_from_gravity" to track_info.json's root when cal->gravity.found. */
 void pl_gravity_scale_json(const pl_calib *cal, struct json_t *root);
 
 /* band_marker.c */
