@@ -522,6 +522,52 @@ done:
     return rc ? icv_err_prefix(err, "camera '%s' (%s): ", c->spec->id, c->spec->video) : 0;
 }
 
+/* The markers' image size when the depth is only provisional (one camera, scale:
+ * gravity or size): the detector's size window (diameters 0.5-1.7 x the expected one)
+ * is tried at expected diameters of 4 to 512 px, doubling, on 15 frames spread over the
+ * clip; the one kept finds exactly the body's marker count in the most frames, fewer
+ * blobs on a tie. The default window (4 to
+ * 2000 px of area) kept codec specks and never an 85 px ball (the green ball clip). */
+static int marker_size_measured(pl_camera *c, int n_markers, icv_err *err)
+{
+    enum { N = 15 };
+    capture_frame fr[N];
+    track_frame tf[N];
+    track_blob b[64];
+    memset(fr, 0, sizeof fr);
+    int ns = 0, best_ok = -1, rc = read_frames(c, N, 1, 0, fr, tf, &ns, err);
+    double best = 0, best_mean = INFINITY, min0 = c->det->min_area_px, max0 = c->det->max_area_px;
+    for (double d = 4; d <= 512 && !rc; d *= 2) {
+        track_detector_set_marker_size(c->det, d, c->det->max_streak_px);
+        int ok = 0;
+        long total = 0;
+        for (int k = 0; k < ns && !rc; k++) {
+            int nb = 0;
+            track_detector_reset(c->det);
+            rc = track_detector_detect(c->det, &tf[k], NULL, 0, b, 64, &nb, err);
+            ok += nb == n_markers;
+            total += nb;
+        }
+        double mean = ns ? (double)total / ns : 0;
+        if (!rc && (ok > best_ok || (ok == best_ok && mean < best_mean)))
+            best_ok = ok, best = d, best_mean = mean;
+    }
+    track_detector_reset(c->det);
+    for (int k = 0; k < N; k++)
+        capture_frame_free(&fr[k]);
+    if (rc)
+        return rc;
+    if (best_ok <= 0) { /* nothing fits: the default window, and the check says so */
+        c->det->min_area_px = min0, c->det->max_area_px = max0;
+        return 0;
+    }
+    track_detector_set_marker_size(c->det, best, c->det->max_streak_px);
+    icv_info("camera '%s': marker size about %.0f px (depth not known yet: the size whose window finds exactly %d "
+             "blob(s) in %d of %d frames)",
+             c->spec->id, best, n_markers, best_ok, ns);
+    return 0;
+}
+
 static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, const track_pipeline_options *opt,
                        const pl_track_keys *keys, pl_camera *c, icv_err *err)
 {
@@ -610,7 +656,10 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
         dpx = track_marker_diameter_px(exp->marker_diameter, in->fx, z);
         track_detector_set_marker_size(c->det, dpx, c->det->max_streak_px);
     }
-    return camera_look(c, keys, exp->n_markers, dpx, err);
+    rc = camera_look(c, keys, exp->n_markers, dpx, err);
+    if (!rc && !depth_known && exp->marker_diameter > 0)
+        rc = marker_size_measured(c, exp->n_markers, err);
+    return rc;
 }
 
 /* Mean gray level of an 8-bit frame for the flash: every eighth row (a flash lights
