@@ -243,6 +243,8 @@ typedef struct {
     int has_roi;
     int roi[4];                     /* x, y, w, h in pixels */
     char mask[ICV_PATH_MAX];        /* "" = none */
+    int has_frames;
+    long frames[2];                 /* first, last frame to use (inclusive, from 0) */
 } icv_camera_spec;
 
 typedef enum { ICV_SURFACE_NONE, ICV_SURFACE_IMAGES, ICV_SURFACE_PLANE, ICV_SURFACE_LINE_PX } icv_surface_kind;

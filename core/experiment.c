@@ -3,6 +3,7 @@
  * key and the line, for every bad value. Files named are checked separately by
  * icv_experiment_check_files, so `check` can report both kinds of problem. */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,15 @@ static int read_cameras(icv_ynode root, icv_experiment *e, icv_err *err)
             cs->has_roi = 1;
             for (int k = 0; k < 4; k++)
                 cs->roi[k] = (int)r[k];
+        }
+        if (icv_ynode_exists(icv_ynode_get(c, "frames"))) {
+            double fr[2];
+            TRY(icv_yread_doubles(c, "frames", 1, fr, 2, err));
+            if (!(fr[0] >= 0 && fr[1] >= fr[0] && fr[1] <= 1e8 && fr[0] == floor(fr[0]) && fr[1] == floor(fr[1])))
+                return icv_ynode_fail(icv_ynode_get(c, "frames"), err, ICV_EINVAL,
+                                      "expected [first, last]: frame numbers from 0, first <= last <= 10^8");
+            cs->has_frames = 1;
+            cs->frames[0] = (long)fr[0], cs->frames[1] = (long)fr[1];
         }
         char mask[ICV_PATH_MAX] = "";
         TRY(icv_yread_str(c, "mask", 0, mask, sizeof mask, err));

@@ -50,6 +50,7 @@ typedef struct {
     track_pipe_point *pts;
     long *frame_start;
     long frames;
+    long first;         /* cameras[].frames' first: the frames before it are not read */
     double *tcam;       /* s, camera clock */
     double *bright;     /* gray levels per frame */
     long *dup;          /* frames whose pixels equal their predecessor's (found with the brightness) */
@@ -435,7 +436,7 @@ static int read_frames(pl_camera *c, int n, int spread, long start, capture_fram
     for (int k = 0; k < n && !rc; k++) {
         rc = capture_frame_alloc(&frames[k], c->info, err);
         if (!rc && spread)
-            rc = capture_source_seek(c->src, (long)((double)c->frames * (k + 0.5) / n), err);
+            rc = capture_source_seek(c->src, c->first + (long)((double)(c->frames - c->first) * (k + 0.5) / n), err);
         if (!rc)
             rc = capture_source_read(c->src, &frames[k], err);
         if (!rc)
@@ -476,7 +477,7 @@ static int camera_look(pl_camera *c, const pl_track_keys *keys, int n_markers, d
     int n1 = 0, ns = 0, rc = 0;
     /* auto decides on consecutive frames a tenth into the clip: past a sync flash,
        which lights everything in the first frames */
-    long start = c->frames >= 10 * N_FIRST ? c->frames / 10 : 0;
+    long span = c->frames - c->first, start = c->first + (span >= 10 * N_FIRST ? span / 10 : 0);
     if (keys->markers < 0) {
         rc = read_frames(c, N_FIRST, 0, start, first, tf1, &n1, err);
         /* bright at once when it finds blobs in half of them: today's rods, bright
@@ -588,6 +589,14 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
     c->frames = c->info->frames;
     if (opt->max_frames > 0 && c->frames > opt->max_frames)
         c->frames = opt->max_frames;
+    if (c->spec->has_frames) { /* cameras[].frames: [first, last] */
+        if (c->spec->frames[0] >= c->frames)
+            return icv_err_set(err, ICV_EINVAL, "camera '%s': cameras[].frames starts at %ld, but %s has %ld frames",
+                               c->spec->id, c->spec->frames[0], c->spec->video, c->frames);
+        c->first = c->spec->frames[0];
+        if (c->spec->frames[1] + 1 < c->frames)
+            c->frames = c->spec->frames[1] + 1;
+    }
     c->tcam = calloc((size_t)c->frames + 1, sizeof *c->tcam);
     c->bright = calloc((size_t)c->frames + 1, sizeof *c->bright);
     c->dup = malloc(sizeof *c->dup * ((size_t)c->frames + 1));
@@ -723,7 +732,9 @@ static int camera_track(pl_camera *c, pl_pass_shared *sh, icv_err *err)
     track_point out[MAXP];
     double last_b = 0;
     long k = 0;
-    for (;;) {
+    if (c->first > 0 && (rc = capture_source_seek(c->src, c->first, err)) != 0)
+        icv_err_prefix(err, "camera '%s': cameras[].frames: ", c->spec->id);
+    for (; !rc;) {
         if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
             break; /* another camera failed: the job fails with its error */
         double t0 = icv_now();

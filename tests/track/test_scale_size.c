@@ -65,3 +65,37 @@ TEST(test_scale_size_without_a_diameter_fails_naming_the_key)
     ASSERT(th_run_cli(&p, "-q check '%s'", path) != 0, "check accepted scale: size without a diameter");
     ASSERT(strstr(p.err, "motion_plane.scale") && strstr(p.err, "sphere"), "message: %s", p.err);
 }
+
+TEST(test_camera_frames_limits_the_frames_tracked)
+{
+    /* cameras[].frames: [20, 60] (issue #19 item 6): no 2D point outside those frames,
+       and the ball found in most of them (it is in view throughout) */
+    char scen[2048], exp_path[1200], path[1300], odir[1300];
+    const char *dir = th_tmpdir();
+    ball_scenario(scen, sizeof scen, 640, 360, 800, 0.45, 4, 0.8, 0.5);
+    ASSERT_EQ_INT(make_experiment(dir, scen, exp_path, sizeof exp_path), 0);
+    const char *text = th_read_file(exp_path);
+    ASSERT_TRUE(text != NULL);
+    const char *v = strstr(text, "    video: cam.mp4\n");
+    ASSERT_TRUE(v != NULL);
+    static char y[65536];
+    size_t at = (size_t)(v - text) + strlen("    video: cam.mp4\n");
+    snprintf(y, sizeof y, "%.*s    frames: [20, 60]\n%s", (int)at, text, text + at);
+    snprintf(path, sizeof path, "%s/exp/exp_frames.yaml", dir);
+    ASSERT_EQ_INT(th_write_file(path, y), 0);
+    snprintf(odir, sizeof odir, "%s/out_frames", dir);
+    th_proc p;
+    ASSERT(th_run_cli(&p, "-q track '%s' -o '%s'", path, odir) == 0, "track: %s", p.err);
+    snprintf(path, sizeof path, "%s/tracks2d_cam.csv", odir);
+    const char *csv = th_read_file(path);
+    ASSERT_TRUE(csv != NULL);
+    long lo = 1L << 30, hi = -1, n = 0;
+    for (const char *l = strchr(csv, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+        long f;
+        double u;
+        if (sscanf(l + 1, "%ld,%*[^,],%*[^,],%lf", &f, &u) == 2)
+            lo = f < lo ? f : lo, hi = f > hi ? f : hi, n++;
+    }
+    ASSERT(lo >= 20 && hi <= 60, "2D points in frames %ld-%ld, cameras[].frames [20, 60]", lo, hi);
+    ASSERT(n >= 35, "%ld 2D points in 41 frames", n);
+}
