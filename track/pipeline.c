@@ -13,6 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "calib/calib.h"
 #include "capture/capture.h"
 #include "track/pipeline_internal.h"
@@ -526,8 +529,8 @@ done:
 /* The markers' image size when the depth is only provisional (one camera, scale:
  * gravity or size): the detector's size window (diameters 0.5-1.7 x the expected one)
  * is tried at expected diameters of 4 to 512 px, doubling, on 15 frames spread over the
- * clip; the one kept finds exactly the body's marker count in the most frames, fewer
- * blobs on a tie. The default window (4 to
+ * clip; of the one that finds exactly the body's marker count in the most frames
+ * (fewer blobs on a tie), the blobs' median area gives the size kept. The default window (4 to
  * 2000 px of area) kept codec specks and never an 85 px ball (the green ball clip). */
 static int marker_size_measured(pl_camera *c, int n_markers, icv_err *err)
 {
@@ -537,21 +540,28 @@ static int marker_size_measured(pl_camera *c, int n_markers, icv_err *err)
     track_blob b[64];
     memset(fr, 0, sizeof fr);
     int ns = 0, best_ok = -1, rc = read_frames(c, N, 1, 0, fr, tf, &ns, err);
-    double best = 0, best_mean = INFINITY, min0 = c->det->min_area_px, max0 = c->det->max_area_px;
+    double best_mean = INFINITY, min0 = c->det->min_area_px, max0 = c->det->max_area_px;
+    double areas[N * 64], best_areas[N * 64];
+    int na = 0, best_na = 0;
     for (double d = 4; d <= 512 && !rc; d *= 2) {
         track_detector_set_marker_size(c->det, d, c->det->max_streak_px);
         int ok = 0;
         long total = 0;
+        na = 0;
         for (int k = 0; k < ns && !rc; k++) {
             int nb = 0;
             track_detector_reset(c->det);
             rc = track_detector_detect(c->det, &tf[k], NULL, 0, b, 64, &nb, err);
             ok += nb == n_markers;
             total += nb;
+            for (int i = 0; i < nb && nb == n_markers; i++)
+                areas[na++] = b[i].area;
         }
         double mean = ns ? (double)total / ns : 0;
-        if (!rc && (ok > best_ok || (ok == best_ok && mean < best_mean)))
-            best_ok = ok, best = d, best_mean = mean;
+        if (!rc && (ok > best_ok || (ok == best_ok && mean < best_mean))) {
+            best_ok = ok, best_mean = mean, best_na = na;
+            memcpy(best_areas, areas, sizeof *areas * (size_t)na);
+        }
     }
     track_detector_reset(c->det);
     for (int k = 0; k < N; k++)
@@ -562,10 +572,15 @@ static int marker_size_measured(pl_camera *c, int n_markers, icv_err *err)
         c->det->min_area_px = min0, c->det->max_area_px = max0;
         return 0;
     }
-    track_detector_set_marker_size(c->det, best, c->det->max_streak_px);
-    icv_info("camera '%s': marker size about %.0f px (depth not known yet: the size whose window finds exactly %d "
-             "blob(s) in %d of %d frames)",
-             c->spec->id, best, n_markers, best_ok, ns);
+    /* the window's own size is within a factor 2: the blobs it kept, measured (their
+       median area's disc), centre the window on the marker (a window at 128 px cut an
+       89 px ball clipped by the tracking window to under its 3217 px minimum) */
+    gsl_sort(best_areas, 1, (size_t)best_na);
+    double measured = 2 * sqrt(gsl_stats_median_from_sorted_data(best_areas, 1, (size_t)best_na) / M_PI);
+    track_detector_set_marker_size(c->det, measured, c->det->max_streak_px);
+    icv_info("camera '%s': marker size %.0f px, measured (depth not known yet: the blobs of the size window that finds "
+             "exactly %d blob(s) in %d of %d frames)",
+             c->spec->id, measured, n_markers, best_ok, ns);
     return 0;
 }
 
