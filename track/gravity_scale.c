@@ -313,6 +313,14 @@ static int gravity_scale(const icv_experiment *exp, pl_calib *cal, pl_cand *cand
                          exp->path, MIN_PHASE_FRAMES, n_ok, F, nm, longest);
         goto done;
     }
+    for (int k = 0; k < np; k++) {
+        double ak[2], ck[2][2], sk;
+        long nk;
+        if (fit_phases(t_frame, px, py, ph, np, k, ak, ck, &sk, &nk, NULL) == 0)
+            icv_debug("%s: motion_plane.scale: gravity: phase frames %ld-%ld%s: acceleration %.4g (provisional units), "
+                      "residual %.3g",
+                      exp->path, ph[k].f0, ph[k].f1, ph[k].on ? "" : " (left out)", hypot(ak[0], ak[1]), sk);
+    }
     double an = hypot(a[0], a[1]);
     double sd_an = an > 0 ? sqrt(a[0] * a[0] * cov_a[0][0] + a[1] * a[1] * cov_a[1][1]) / an : INFINITY;
     if (!(an > 5 * sd_an)) {
