@@ -54,11 +54,13 @@ static double luma_at(const capture_frame *f, double x, double y)
 }
 
 /* The outline's circle, in normalised coordinates, of the ball centred near (uc, vc)
- * (distorted px). prof: RAYS * (MAX_R_PX + 1) doubles; pts: RAYS points; col: MAX_R_PX + 1.
+ * (distorted px). prof: RAYS * (MAX_R_PX + 1) doubles; pts: RAYS points; col: MAX_R_PX + 1;
+ * ws: a workspace for RAYS observations of 3 parameters.
  * *r_n: normalised radius; *d_px: diameter in px; *rms_px: the fit's RMS residual (px).
  * 0, or -1 when no outline is found. */
 static int fit_outline(const capture_frame *fr, const calib_intrinsics *in, double uc, double vc, double *prof,
-                       calib_pt2 *pts, double *col, double *r_n, double *d_px, double *rms_px)
+                       calib_pt2 *pts, double *col, gsl_multifit_linear_workspace *ws, double *r_n, double *d_px,
+                       double *rms_px)
 {
     int len[RAYS];
     double er[RAYS];
@@ -140,39 +142,27 @@ static int fit_outline(const capture_frame *fr, const calib_intrinsics *in, doub
             m += use[i];
         if (m < MIN_EDGE_POINTS)
             return -1;
-        gsl_matrix *X = gsl_matrix_alloc((size_t)m, 3), *cov = gsl_matrix_alloc(3, 3);
-        gsl_vector *y = gsl_vector_alloc((size_t)m), *cf = gsl_vector_alloc(3);
-        gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc((size_t)m, 3);
-        int bad = !X || !cov || !y || !cf || !w;
+        /* views on arrays of this frame (no allocation per frame; ws is the caller's) */
+        double xb[RAYS * 3], yb[RAYS], cb[3], covb[9];
+        int r = 0;
+        for (int i = 0; i < np; i++) {
+            if (!use[i])
+                continue;
+            xb[3 * r] = pn[i].u, xb[3 * r + 1] = pn[i].v, xb[3 * r + 2] = 1;
+            yb[r] = -(pn[i].u * pn[i].u + pn[i].v * pn[i].v);
+            r++;
+        }
+        gsl_matrix_view X = gsl_matrix_view_array(xb, (size_t)m, 3), cov = gsl_matrix_view_array(covb, 3, 3);
+        gsl_vector_view y = gsl_vector_view_array(yb, (size_t)m), cf = gsl_vector_view_array(cb, 3);
         double chisq;
-        if (!bad) {
-            int r = 0;
-            for (int i = 0; i < np; i++) {
-                if (!use[i])
-                    continue;
-                gsl_matrix_set(X, (size_t)r, 0, pn[i].u);
-                gsl_matrix_set(X, (size_t)r, 1, pn[i].v);
-                gsl_matrix_set(X, (size_t)r, 2, 1);
-                gsl_vector_set(y, (size_t)r, -(pn[i].u * pn[i].u + pn[i].v * pn[i].v));
-                r++;
-            }
-            bad = gsl_multifit_linear(X, y, cf, cov, &chisq, w) != 0;
-        }
-        if (!bad) {
-            cx = -0.5 * gsl_vector_get(cf, 0);
-            cy = -0.5 * gsl_vector_get(cf, 1);
-            double r2 = cx * cx + cy * cy - gsl_vector_get(cf, 2);
-            bad = !(r2 > 0);
-            rad = bad ? 0 : sqrt(r2);
-        }
-        gsl_matrix_free(X);
-        gsl_matrix_free(cov);
-        gsl_vector_free(y);
-        gsl_vector_free(cf);
-        if (w)
-            gsl_multifit_linear_free(w);
-        if (bad)
+        if (gsl_multifit_linear(&X.matrix, &y.vector, &cf.vector, &cov.matrix, &chisq, ws))
             return -1;
+        cx = -0.5 * cb[0];
+        cy = -0.5 * cb[1];
+        double r2 = cx * cx + cy * cy - cb[2];
+        if (!(r2 > 0))
+            return -1;
+        rad = sqrt(r2);
         double res[RAYS];
         int k = 0;
         for (int i = 0; i < np; i++)
@@ -212,7 +202,8 @@ int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand,
     /* profiles, a column, and 8 arrays of F + 1 (work takes two) */
     double *buf = malloc(sizeof *buf * ((size_t)RAYS * (MAX_R_PX + 1) + (MAX_R_PX + 1) + 8 * ((size_t)F + 1)));
     calib_pt2 *pts = malloc(sizeof *pts * RAYS);
-    if (!buf || !pts) {
+    gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(RAYS, 3);
+    if (!buf || !pts || !ws) {
         rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
         goto done;
     }
@@ -232,7 +223,14 @@ int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand,
         cu[f] = uv.u, cv[f] = uv.v;
         rn[f] = 0; /* to be fitted */
     }
-    for (long f = 0; f < F; f++) {
+    long f_first = 0;
+    while (f_first < F && isnan(rn[f_first]))
+        f_first++;
+    if (f_first > 0 && f_first < F && (rc = capture_source_seek(src, f_first, err)) != 0) {
+        icv_err_prefix(err, "motion_plane.scale: size: ");
+        goto done;
+    }
+    for (long f = f_first; f < F; f++) {
         int r = capture_source_read(src, &fr, err);
         if (r == CAPTURE_EOF)
             break;
@@ -244,7 +242,7 @@ int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand,
         if (i < 0 || i >= F || isnan(rn[i]))
             continue;
         if (fr.bytes_per_sample != 1 ||
-            fit_outline(&fr, in, cu[i], cv[i], prof, pts, col, &rn[i], &dpx[i], &rms[i]) != 0)
+            fit_outline(&fr, in, cu[i], cv[i], prof, pts, col, ws, &rn[i], &dpx[i], &rms[i]) != 0)
             rn[i] = NAN;
         else
             n_fit++;
@@ -348,6 +346,8 @@ done:
     capture_source_close(src);
     free(buf);
     free(pts);
+    if (ws)
+        gsl_multifit_linear_free(ws);
     return rc;
 }
 
