@@ -384,11 +384,34 @@ int pl_gravity_scale_check(const icv_experiment *exp, pl_calib *cal, pl_cand *ca
 
 void pl_gravity_scale_json(const pl_calib *cal, json_t *root)
 {
-    const pl_gravity_scale *gs = &cal->gravity;
-    if (!gs->found)
+    const pl_gravity_scale *gs = &cal->gravity, *gc = &cal->gravity_check;
+    if (gs->found)
+        json_object_set_new(root, "scale_from_gravity",
+                            json_pack("{s:f, s:f, s:f, s:f, s:i, s:I, s:f}", "factor", gs->factor, "factor_sd",
+                                      gs->factor_sd, "plane_depth_m", gs->depth_m, "g_m_s2", gs->g_used, "phases",
+                                      gs->n_phases, "frames", (json_int_t)gs->n_frames, "residual_rms_m", gs->rms_m));
+    if (gc->found) /* measured beside another scale source: 1 when they agree */
+        json_object_set_new(root, "scale_check_gravity",
+                            json_pack("{s:f, s:f, s:i, s:I}", "factor", gc->factor, "factor_sd", gc->factor_sd,
+                                      "phases", gc->n_phases, "frames", (json_int_t)gc->n_frames));
+}
+
+void pl_gravity_scale_compare(const icv_experiment *exp, const pl_calib *cal, const char *source, double source_rel_sd,
+                              const char *causes)
+{
+    const pl_gravity_scale *gc = &cal->gravity_check;
+    if (!gc->found || !(gc->factor > 0))
         return;
-    json_object_set_new(root, "scale_from_gravity",
-                        json_pack("{s:f, s:f, s:f, s:f, s:i, s:I, s:f}", "factor", gs->factor, "factor_sd",
-                                  gs->factor_sd, "plane_depth_m", gs->depth_m, "g_m_s2", gs->g_used, "phases",
-                                  gs->n_phases, "frames", (json_int_t)gs->n_frames, "residual_rms_m", gs->rms_m));
+    /* positions are in metres from the other source: the flight's factor is 1 when both
+       agree */
+    double rel = gc->factor - 1, sd = hypot(gc->factor_sd, source_rel_sd);
+    double a = gc->g_used / gc->factor, a_sd = a * gc->factor_sd / gc->factor;
+    icv_info("%s: motion_plane.scale: the free flight falls at %.3f +- %.2g m/s^2 at the scale of %s (gravity's "
+             "scale %+.1f%% +- %.1f%% from it)",
+             exp->path, a, a_sd, source, 100 * rel, 100 * sd);
+    if (fabs(rel) > 3 * sd || fabs(rel) > 0.10)
+        icv_warn("%s: motion_plane.scale: %s and gravity disagree: at that scale the flight falls at %.3f +- %.2g "
+                 "m/s^2, not %.2f (%+.1f%%, %.1f sigma): %s; the scale of %s is kept",
+                 exp->path, source, a, a_sd, gc->g_used, 100 * (a / gc->g_used - 1), fabs(rel) / (sd > 0 ? sd : 1),
+                 causes, source);
 }

@@ -1710,10 +1710,25 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             t3[f] = cams[0].tcam[f] - cams[0].off_s;
         icv_err e2;
         if (pl_gravity_scale_check(exp, cal, cand, cand_n, F, t3, &e2) == 0)
-            pl_size_scale_compare(exp, cal);
+            pl_gravity_scale_compare(exp, cal, "the ball's size", cal->size.factor_sd / cal->size.factor,
+                                     "a wrong capture rate (cameras[].capture_fps: a slowed-down clip), a wrong ball "
+                                     "diameter, or a blurred, shadowed outline");
         else
             icv_info("%s: motion_plane.scale: size: no check by gravity (%s)", exp->path, e2.msg);
         icv_v3_to_array(cal->surf.t, res.surface_t);
+    }
+    /* scale.points_px: the free flight measured beside the known length */
+    if (pass == 0 && nc == 1 && exp->scale_kind == ICV_SCALE_POINTS && !exp->kind[0]) {
+        for (long f = 0; f < F; f++)
+            t3[f] = cams[0].tcam[f] - cams[0].off_s;
+        icv_err e2;
+        /* the two pixels' relative 1-sigma: half a pixel at each end */
+        double dpx = hypot(exp->scale_points_px[1][0] - exp->scale_points_px[0][0],
+                           exp->scale_points_px[1][1] - exp->scale_points_px[0][1]);
+        if (pl_gravity_scale_check(exp, cal, cand, cand_n, F, t3, &e2) == 0)
+            pl_gravity_scale_compare(exp, cal, "the known length (points_px)", dpx > 0 ? M_SQRT1_2 / dpx : 0,
+                                     "the length out of the ball's plane (a ruler behind it), a wrong distance, or a "
+                                     "wrong capture rate (cameras[].capture_fps)");
     }
 
     /* the template must fit: median of each measured inter-marker distance. One camera:

@@ -116,12 +116,15 @@ void pl_scale_plane(pl_calib *cal, pl_cand *cand, const int *cand_n, long F, dou
 int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
                         icv_err *err);
 struct json_t;
-/* Logs the free flight's |g| at the size's scale (cal->gravity_check) and warns when the
- * two scales disagree beyond 3 sigma or 10% (a wrong capture rate, a wrong diameter). */
-void pl_size_scale_compare(const icv_experiment *exp, const pl_calib *cal);
-/* Adds "scale_from_size" (and "scale_check_gravity" beside it) to track_info.json. */
+/* Logs the free flight's |g| at another source's scale (cal->gravity_check, measured after
+ * that scale was applied) and warns, naming `causes`, when the two disagree beyond 3
+ * sigma or 10% (source_rel_sd: the other source's relative 1-sigma). gravity_scale.c. */
+void pl_gravity_scale_compare(const icv_experiment *exp, const pl_calib *cal, const char *source, double source_rel_sd,
+                              const char *causes);
+/* Adds "scale_from_size" to track_info.json. */
 void pl_size_scale_json(const pl_calib *cal, struct json_t *root);
-/* Adds "scale_from_gravity" to track_info.json's root when cal->gravity.found. */
+/* Adds "scale_from_gravity" to track_info.json's root when cal->gravity.found, and
+ * "scale_check_gravity" when cal->gravity_check.found. */
 void pl_gravity_scale_json(const pl_calib *cal, struct json_t *root);
 
 /* band_marker.c */

@@ -361,29 +361,4 @@ void pl_size_scale_json(const pl_calib *cal, json_t *root)
                                   ss->factor_sd, "plane_depth_m", ss->depth_m, "diameter_m", ss->diameter_m,
                                   "diameter_px", ss->diameter_px, "fit_rms_px", ss->fit_rms_px, "frames",
                                   (json_int_t)ss->n_frames, "fitted", (json_int_t)ss->n_fitted));
-    const pl_gravity_scale *gc = &cal->gravity_check;
-    if (gc->found)
-        json_object_set_new(root, "scale_check_gravity",
-                            json_pack("{s:f, s:f, s:i, s:I}", "factor", gc->factor, "factor_sd", gc->factor_sd,
-                                      "phases", gc->n_phases, "frames", (json_int_t)gc->n_frames));
-}
-
-void pl_size_scale_compare(const icv_experiment *exp, const pl_calib *cal)
-{
-    const pl_size_scale *ss = &cal->size;
-    const pl_gravity_scale *gc = &cal->gravity_check;
-    if (!ss->found || !gc->found || !(gc->factor > 0))
-        return;
-    /* positions are in metres from the size: the flight's factor is 1 when both agree */
-    double rel = gc->factor - 1, sd = hypot(gc->factor_sd, ss->factor_sd / ss->factor);
-    double a = gc->g_used / gc->factor, a_sd = a * gc->factor_sd / gc->factor;
-    icv_info("%s: motion_plane.scale: size: the free flight falls at %.3f +- %.2g m/s^2 with this scale "
-             "(gravity's scale %+.1f%% +- %.1f%% from the ball's size)",
-             exp->path, a, a_sd, 100 * rel, 100 * sd);
-    if (fabs(rel) > 3 * sd || fabs(rel) > 0.10)
-        icv_warn("%s: motion_plane.scale: size and gravity disagree: with the ball's size for scale the flight "
-                 "falls at %.3f +- %.2g m/s^2, not %.2f (%+.1f%%, %.1f sigma): a wrong capture rate "
-                 "(cameras[].capture_fps: a slowed-down clip), a wrong ball diameter, or a blurred, shadowed "
-                 "outline; the size's scale is kept",
-                 exp->path, a, a_sd, gc->g_used, 100 * (a / gc->g_used - 1), fabs(rel) / (sd > 0 ? sd : 1));
 }

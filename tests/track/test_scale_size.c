@@ -13,9 +13,11 @@
 static int (*const unused_run)(const char *, int, double, double, ball_clip *, char *, size_t) = ball_clip_run;
 
 /* Renders the synth ball (seed 3) and writes DIR/exp/exp_size.yaml with
- * motion_plane.scale: {size: size_m}; runs `impactcv track` into DIR/out_size.
+ * motion_plane.scale: {size: size_m} (or, with points_m > 0, two pixels 640 px apart
+ * across the image given as points_m apart); runs `impactcv track` into DIR/out_size.
  * 0, or -1 with the reason in msg; p: the run (its stderr). */
-static int size_run(const char *dir, double size_m, th_proc *p, char *odir, size_t no, char *msg, size_t n)
+static int scale_run(const char *dir, double size_m, double points_m, th_proc *p, char *odir, size_t no, char *msg,
+                     size_t n)
 {
     char scen[2048], exp_path[1200], path[1300];
     ball_scenario(scen, sizeof scen, 640, 360, 800, 0.45, 3, 0.8, 0.5);
@@ -26,7 +28,12 @@ static int size_run(const char *dir, double size_m, th_proc *p, char *odir, size
     if (!g)
         return snprintf(msg, n, "no scale: gravity in %s", exp_path), -1;
     static char y[65536];
-    snprintf(y, sizeof y, "%.*sscale: {size: %g}%s", (int)(g - text), text, size_m, g + strlen("scale: gravity"));
+    char sc[160];
+    if (points_m > 0)
+        snprintf(sc, sizeof sc, "scale: {points_px: [[0, 180], [640, 180]], distance: %g}", points_m);
+    else
+        snprintf(sc, sizeof sc, "scale: {size: %g}", size_m);
+    snprintf(y, sizeof y, "%.*s%s%s", (int)(g - text), text, sc, g + strlen("scale: gravity"));
     snprintf(path, sizeof path, "%s/exp/exp_size.yaml", dir); /* beside the video it names */
     if (th_write_file(path, y))
         return snprintf(msg, n, "cannot write %s", path), -1;
@@ -46,7 +53,7 @@ TEST(test_scale_size_synth_ball_depth_within_1_percent)
     char odir[1300], path[1400], msg[512];
     th_proc p;
     (void)unused_run;
-    ASSERT(size_run(th_tmpdir(), 0.041, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
+    ASSERT(scale_run(th_tmpdir(), 0.041, 0, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
     snprintf(path, sizeof path, "%s/track_info.json", odir);
     json_t *info = json_load_file(path, 0, NULL);
     json_t *ss = json_object_get(info, "scale_from_size"), *gc = json_object_get(info, "scale_check_gravity");
@@ -71,7 +78,7 @@ TEST(test_scale_size_and_gravity_disagreeing_is_a_kept_warning)
        succeeds, and one warning names the disagreement and its likely causes */
     char odir[1300], path[1400], msg[512];
     th_proc p;
-    ASSERT(size_run(th_tmpdir(), 0.047, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
+    ASSERT(scale_run(th_tmpdir(), 0.047, 0, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
     const char *w = strstr(p.err, "size and gravity disagree");
     ASSERT(w != NULL, "no disagreement warning: %s", p.err);
     ASSERT(strstr(w, "capture rate") && strstr(w, "diameter"), "the warning names no cause: %s", p.err);
@@ -80,6 +87,22 @@ TEST(test_scale_size_and_gravity_disagreeing_is_a_kept_warning)
     double k = json_number_value(json_object_get(json_object_get(info, "scale_from_size"), "factor"));
     json_decref(info);
     ASSERT(fabs(k / (0.8 * 0.047 / 0.041) - 1) < 0.01, "factor %.5f: the size's scale not kept", k);
+}
+
+TEST(test_scale_points_and_gravity_disagreeing_is_a_kept_warning)
+{
+    /* a known length 12.5% too long (640 px across the plane 1 m away are 0.8 m through
+       the true fx 800 px; given as 0.9 m, a ruler in front of the ball's plane): the run
+       succeeds, one warning names the disagreement and the ruler out of the plane; the
+       right length (0.8) gives none */
+    char odir[1300], msg[512];
+    th_proc p;
+    ASSERT(scale_run(th_tmpdir(), 0, 0.9, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
+    const char *w = strstr(p.err, "points_px) and gravity disagree");
+    ASSERT(w != NULL, "no disagreement warning: %s", p.err);
+    ASSERT(strstr(w, "out of the ball's plane") && strstr(w, "capture rate"), "the warning names no cause: %s", p.err);
+    ASSERT(scale_run(th_tmpdir(), 0, 0.8, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
+    ASSERT(!strstr(p.err, "disagree"), "a warning where the two agree: %s", p.err);
 }
 
 TEST(test_scale_size_without_a_diameter_fails_naming_the_key)
