@@ -354,6 +354,7 @@ static int gravity_scale(const icv_experiment *exp, pl_calib *cal, pl_cand *cand
     gs->n_phases = n_on;
     gs->n_frames = n_used;
     gs->rms_m = s * k;
+    gs->dir[0] = a[0] / an, gs->dir[1] = a[1] / an;
     if (!apply)
         goto done;
     icv_info("%s: motion_plane.scale: gravity: plane facing the camera at %.4f m (+- %.2g), from %d flight phase(s) "

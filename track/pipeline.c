@@ -269,11 +269,6 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
     } else if (nc == 1 && (exp->scale_kind == ICV_SCALE_GRAVITY || exp->scale_kind == ICV_SCALE_SIZE)) {
         /* a provisional depth: the job scales the plane from the free flight or the ball's
            outline before the template check needs metres (gravity_scale.c, scale_size.c) */
-        if (exp->surface_kind != ICV_SURFACE_LINE_PX)
-            return icv_err_set(err, ICV_EINVAL,
-                               "%s: motion_plane.scale: %s needs surface.line_px (the surface as a line in "
-                               "the image, scaled with the plane)",
-                               exp->path, exp->scale_kind == ICV_SCALE_SIZE ? "size" : "gravity");
         plane_facing_camera(cal, PL_GRAVITY_DEPTH0);
     } else if (nc == 1) {
         calib_pt2 *uv = malloc(sizeof *uv * (size_t)board.cols * board.rows);
@@ -305,8 +300,15 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
         rc = calib_surface_from_line_px(&cal->in[0], &cal->plane, exp->line_px, &cal->surf, err);
         break;
     default:
-        if (!surface_in_file)
+        if (nc == 1 && !surface_in_file) {
+            /* one camera: the lowest point reached, placed once the candidates are in
+               metres (surface_lowest.c); until then the image's bottom row */
+            double bottom[2][2] = {{0, cal->in[0].height - 1.0}, {cal->in[0].width - 1.0, cal->in[0].height - 1.0}};
+            rc = calib_surface_from_line_px(&cal->in[0], &cal->plane, bottom, &cal->surf, err);
+            cal->surface_lowest = 1;
+        } else if (!surface_in_file) {
             return icv_err_set(err, ICV_EINVAL, "%s: surface: no way to find the surface frame given", exp->path);
+        }
     }
     if (rc)
         return icv_err_prefix(err, "surface: ");
@@ -1729,6 +1731,13 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             pl_gravity_scale_compare(exp, cal, "the known length (points_px)", dpx > 0 ? M_SQRT1_2 / dpx : 0,
                                      "the length out of the ball's plane (a ruler behind it), a wrong distance, or a "
                                      "wrong capture rate (cameras[].capture_fps)");
+    }
+    /* one camera, no surface key: the surface at the lowest point reached, in metres */
+    if (pass == 0 && nc == 1 && cal->surface_lowest) {
+        if ((rc = pl_surface_lowest_apply(exp, cal, cand, cand_n, F, err)) != 0)
+            goto done;
+        memcpy(res.surface_R, cal->surf.R.m, sizeof res.surface_R);
+        icv_v3_to_array(cal->surf.t, res.surface_t);
     }
 
     /* the template must fit: median of each measured inter-marker distance. One camera:

@@ -23,6 +23,7 @@ typedef struct {
     int n_phases;      /* flight phases fitted */
     long n_frames;     /* frames in them */
     double rms_m;      /* m: RMS residual of the marker centroid about its parabolas */
+    double dir[2];     /* the acceleration's direction, unit, surface frame x and y */
 } pl_gravity_scale;
 
 /* One camera with motion_plane.scale: size (scale_size.c): the scale the ball's own
@@ -55,6 +56,8 @@ typedef struct pl_calib { /* track_calibration in track_pipeline.h */
     pl_gravity_scale gravity_check; /* one camera, scale: size: the free flight's factor measured
                                        after the size scale was applied (~1 when both agree) */
     pl_size_scale size;       /* one camera, motion_plane.scale: size; found 0 otherwise */
+    int surface_lowest;       /* one camera, no surface key: the surface frame is provisional
+                                 until placed at the lowest point reached (surface_lowest.c) */
     calib_stereo_cov cov;       /* the stereo pair's parameter covariance (n 0: unknown): the surface
                                    frame's sigma takes the calibration's part from it */
     char quality_json[PL_QUALITY_MAX]; /* the calibration's quality made from board images, as
@@ -121,6 +124,15 @@ struct json_t;
  * sigma or 10% (source_rel_sd: the other source's relative 1-sigma). gravity_scale.c. */
 void pl_gravity_scale_compare(const icv_experiment *exp, const pl_calib *cal, const char *source, double source_rel_sd,
                               const char *causes);
+/* surface_lowest.c: one camera with no surface key (cal->surface_lowest): the surface
+ * frame placed at the lowest point the body reaches. Up is against the free flight's
+ * acceleration (cal->gravity, or cal->gravity_check) when it was measured, else the
+ * image's up; the origin is that far below the lowest marker centroid of the frames
+ * showing every marker, less the sphere's radius for a ball. Moves cal->surf and every
+ * candidate (position, covariance) of F frames to the new frame. Fails naming exp->path
+ * when no frame shows every marker. */
+int pl_surface_lowest_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                            icv_err *err);
 /* Adds "scale_from_size" to track_info.json. */
 void pl_size_scale_json(const pl_calib *cal, struct json_t *root);
 /* Adds "scale_from_gravity" to track_info.json's root when cal->gravity.found, and

@@ -14,10 +14,11 @@ static int (*const unused_run)(const char *, int, double, double, ball_clip *, c
 
 /* Renders the synth ball (seed 3) and writes DIR/exp/exp_size.yaml with
  * motion_plane.scale: {size: size_m} (or, with points_m > 0, two pixels 640 px apart
- * across the image given as points_m apart); runs `impactcv track` into DIR/out_size.
+ * across the image given as points_m apart), without its surface key when no_surface;
+ * runs `impactcv track` into DIR/out_size.
  * 0, or -1 with the reason in msg; p: the run (its stderr). */
-static int scale_run(const char *dir, double size_m, double points_m, th_proc *p, char *odir, size_t no, char *msg,
-                     size_t n)
+static int scale_run(const char *dir, double size_m, double points_m, int no_surface, th_proc *p, char *odir,
+                     size_t no, char *msg, size_t n)
 {
     char scen[2048], exp_path[1200], path[1300];
     ball_scenario(scen, sizeof scen, 640, 360, 800, 0.45, 3, 0.8, 0.5);
@@ -34,6 +35,12 @@ static int scale_run(const char *dir, double size_m, double points_m, th_proc *p
     else
         snprintf(sc, sizeof sc, "scale: {size: %g}", size_m);
     snprintf(y, sizeof y, "%.*s%s%s", (int)(g - text), text, sc, g + strlen("scale: gravity"));
+    if (no_surface) { /* the surface key taken out: one camera's lowest point reached */
+        char *a = strstr(y, "surface:\n"), *b = a ? strstr(a, "motion_plane:") : NULL;
+        if (!a || !b)
+            return snprintf(msg, n, "no surface key before motion_plane in %s", exp_path), -1;
+        memmove(a, b, strlen(b) + 1);
+    }
     snprintf(path, sizeof path, "%s/exp/exp_size.yaml", dir); /* beside the video it names */
     if (th_write_file(path, y))
         return snprintf(msg, n, "cannot write %s", path), -1;
@@ -53,7 +60,7 @@ TEST(test_scale_size_synth_ball_depth_within_1_percent)
     char odir[1300], path[1400], msg[512];
     th_proc p;
     (void)unused_run;
-    ASSERT(scale_run(th_tmpdir(), 0.041, 0, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
+    ASSERT(scale_run(th_tmpdir(), 0.041, 0, 0, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
     snprintf(path, sizeof path, "%s/track_info.json", odir);
     json_t *info = json_load_file(path, 0, NULL);
     json_t *ss = json_object_get(info, "scale_from_size"), *gc = json_object_get(info, "scale_check_gravity");
@@ -78,7 +85,7 @@ TEST(test_scale_size_and_gravity_disagreeing_is_a_kept_warning)
        succeeds, and one warning names the disagreement and its likely causes */
     char odir[1300], path[1400], msg[512];
     th_proc p;
-    ASSERT(scale_run(th_tmpdir(), 0.047, 0, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
+    ASSERT(scale_run(th_tmpdir(), 0.047, 0, 0, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
     const char *w = strstr(p.err, "size and gravity disagree");
     ASSERT(w != NULL, "no disagreement warning: %s", p.err);
     ASSERT(strstr(w, "capture rate") && strstr(w, "diameter"), "the warning names no cause: %s", p.err);
@@ -97,12 +104,50 @@ TEST(test_scale_points_and_gravity_disagreeing_is_a_kept_warning)
        right length (0.8) gives none */
     char odir[1300], msg[512];
     th_proc p;
-    ASSERT(scale_run(th_tmpdir(), 0, 0.9, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
+    ASSERT(scale_run(th_tmpdir(), 0, 0.9, 0, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
     const char *w = strstr(p.err, "points_px) and gravity disagree");
     ASSERT(w != NULL, "no disagreement warning: %s", p.err);
     ASSERT(strstr(w, "out of the ball's plane") && strstr(w, "capture rate"), "the warning names no cause: %s", p.err);
-    ASSERT(scale_run(th_tmpdir(), 0, 0.8, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
+    ASSERT(scale_run(th_tmpdir(), 0, 0.8, 0, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
     ASSERT(!strstr(p.err, "disagree"), "a warning where the two agree: %s", p.err);
+}
+
+/* the lowest marker height (m, tracks3d.csv's m0_y) of a track run in odir */
+static double lowest_y(const char *odir)
+{
+    char path[1400];
+    snprintf(path, sizeof path, "%s/tracks3d.csv", odir);
+    const char *csv = th_read_file(path);
+    double lo = INFINITY;
+    for (const char *l = csv ? strchr(csv, '\n') : NULL; l && l[1]; l = strchr(l + 1, '\n')) {
+        double x, y;
+        if (sscanf(l + 1, "%*d,%*[^,],%lf,%lf", &x, &y) == 2 && y < lo)
+            lo = y;
+    }
+    return lo;
+}
+
+TEST(test_one_camera_without_surface_takes_the_lowest_point_reached)
+{
+    /* no surface key (docs/experiment.md: one camera, the lowest point reached), scale:
+       size: the surface is placed where the ball's lowest frame touches it. Against the
+       run with synth's true floor (surface.line_px): within 3 mm (the frame nearest the
+       bounce is above the floor by up to half a frame's travel: ~1.5 m/s x 1/480 s) and
+       at most level with it (never above the lowest true position) */
+    char odir[1300], msg[512], line_dir[1300];
+    th_proc p;
+    const char *dir = th_tmpdir();
+    ASSERT(scale_run(dir, 0.041, 0, 0, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
+    snprintf(line_dir, sizeof line_dir, "%s_line", odir);
+    ASSERT(rename(odir, line_dir) == 0, "cannot keep %s", odir);
+    ASSERT(scale_run(dir, 0.041, 0, 1, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
+    ASSERT(strstr(p.err, "the lowest point reached"), "no surface placed: %s", p.err);
+    double y_line = lowest_y(line_dir), y_low = lowest_y(odir);
+    printf("    lowest centre: %.2f mm above the true floor, %.2f mm above the placed surface (radius 20)\n",
+           1e3 * y_line, 1e3 * y_low);
+    ASSERT(fabs(y_low - 0.020) < 1e-6, "the placed surface is %.3f mm under the lowest centre", 1e3 * y_low);
+    ASSERT(y_line - y_low >= -1e-4 && y_line - y_low < 0.003, "the placed surface %.2f mm above the true floor",
+           1e3 * (y_line - y_low));
 }
 
 TEST(test_scale_size_without_a_diameter_fails_naming_the_key)
