@@ -36,6 +36,13 @@ void analysis_tracks_free(analysis_tracks *tr);
  * comes from the header; rows must have increasing times. */
 int analysis_tracks_read_csv(const char *path, analysis_tracks *tr, icv_err *err);
 
+/* The tracks `analyze` reads for experiment e: a C3D or TRC file (by its first
+ * bytes; the body's markers by body.marker_labels, else the file's in order; units
+ * from the file), else the contract's tracks3d.csv. Without cameras (e->n_cameras
+ * 0) the tracks are in their own frame and are mapped to the surface frame of
+ * surface.plane (tracks_import.c). */
+int analysis_tracks_read_for(const icv_experiment *e, const char *path, analysis_tracks *tr, icv_err *err);
+
 /* Reads the track stage's tracks3d_quality.csv (`frame,time_s,marker,residual_px,
  * cov_xx_m2,cov_xy_m2,cov_xz_m2,cov_yy_m2,cov_yz_m2,cov_zz_m2,flags`, rows in frame
  * order) into tr->sigma: each point's isotropic 1-sigma sqrt(trace(cov)/3) (m);

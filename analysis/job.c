@@ -38,7 +38,7 @@ int analysis_job_run_sd(const analysis_job *job, const analysis_calib_sd *calib_
     else if ((rc = icv_path_join(tracks_path, sizeof tracks_path, job->out_dir, "tracks3d.csv", err)))
         return rc;
     analysis_tracks tr;
-    if ((rc = analysis_tracks_read_csv(tracks_path, &tr, err)))
+    if ((rc = analysis_tracks_read_for(&out->exp, tracks_path, &tr, err)))
         return rc;
     /* The track stage's covariances beside the tracks, when there, from two
      * cameras: scaled by the triangulation's residuals, they carry the model error

@@ -131,7 +131,8 @@ static int rewind_input(capture_source *s, icv_err *err)
  * the missing time held, at the nominal rate, are added as missing. The stream's own
  * duration is used, or the file's when the video is its only stream (audio may be
  * longer). Needs a gap of more than 2.5 frame periods. */
-static index_entry *add_missing_tail(capture_source *s, AVStream *st, index_entry *ix, size_t *n, size_t *cap)
+static index_entry *add_missing_tail(capture_source *s, AVStream *st, index_entry *ix, size_t *n, size_t *cap,
+                                     icv_err *err, int *rc)
 {
     AVRational fr = st->avg_frame_rate.num && st->avg_frame_rate.den ? st->avg_frame_rate : st->r_frame_rate;
     if (fr.num <= 0 || fr.den <= 0)
@@ -153,9 +154,22 @@ static index_entry *add_missing_tail(capture_source *s, AVStream *st, index_entr
     double covered = (double)(last - first) * tb + period;
     if (dur - covered <= 2.5 * period)
         return ix;
-    long extra = lround((dur - covered) / period);
+    double extra_d = (dur - covered) / period;
+    /* A frame takes at least a byte: a stated duration holding more frames than the
+       file has bytes is a damaged header (any container: AVI's strh length, mp4's
+       mdhd, Matroska's Duration), not a file to list millions of lost frames of. A
+       7 KB AVI stating 6.45 M frames took 6.2 s and 500 MB here. */
+    int64_t fsize = s->fmt->pb ? avio_size(s->fmt->pb) : -1;
+    if (fsize > 0 && (double)*n + extra_d > (double)fsize) {
+        *rc = icv_err_set(err, ICV_EFORMAT,
+                          "%s: damaged header: its duration (%.6g s at %.6g fps) states %.0f frames in a file of %lld "
+                          "bytes (a frame takes at least one); not read",
+                          s->info.path, dur, av_q2d(fr), (double)*n + extra_d, (long long)fsize);
+        return ix;
+    }
+    long extra = extra_d < 1e8 ? lround(extra_d) : 0;
     int64_t step = av_rescale_q(1, av_inv_q(fr), st->time_base);
-    if (step <= 0 || extra <= 0 || extra > 10000000)
+    if (step <= 0 || extra <= 0 || extra > ICV_MAX_FRAME_NUMBER)
         return ix;
     for (long k = 1; k <= extra; k++) {
         if (*n == *cap) {
@@ -234,9 +248,14 @@ static int build_index(capture_source *s, icv_err *err)
     size_t nread = n;
     if (!no_ts)
         ix = add_unread_entries(st, ix, &n, &cap, seen, shift);
+    int tail_rc = 0;
     if (!no_ts && n > 0)
-        ix = add_missing_tail(s, st, ix, &n, &cap);
+        ix = add_missing_tail(s, st, ix, &n, &cap, err, &tail_rc);
     free(seen);
+    if (tail_rc) {
+        free(ix);
+        return tail_rc;
+    }
     if (n > nread)
         icv_debug("%s: %zu of %zu frames the container lists cannot be read", s->info.path, n - nread, n);
     if (rc != AVERROR_EOF)

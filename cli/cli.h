@@ -28,6 +28,17 @@ void cli_summary(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 FILE *cli_summary_stream(void);
 /* True when argv holds -h or --help (before a "--"). */
 int cli_wants_help(int argc, char **argv);
+/* 0 when the experiment at path has cameras (or does not load: the command says
+ * why); else prints that only `analyze --tracks` reads it and returns CLI_FAIL.
+ * For the stages that read videos (track, run, coefficients without --tracks). */
+int cli_need_cameras(const char *path);
+/* The experiment's calibration file as the stages will read it (calibration_check.c):
+ * one camera: intrinsics; two: a stereo file in metres; more: refused. Sets the
+ * calibrated image size (0 without a file). */
+int cli_calibration_check(const icv_experiment *e, int *width, int *height, icv_err *err);
+/* The same from the experiment's path, before `track` or `run`: 0, or the one line
+   printed and CLI_FAIL */
+int cli_calibration_check_path(const char *experiment_path);
 
 int cmd_calib(int argc, char **argv);
 int cmd_check(int argc, char **argv);

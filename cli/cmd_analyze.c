@@ -10,7 +10,7 @@
 #include "cli/cli.h"
 
 static const char help[] =
-    "usage: impactcv analyze EXPERIMENT.yaml [MORE.yaml ...] -o DIR [--tracks tracks3d.csv]\n"
+    "usage: impactcv analyze EXPERIMENT.yaml [MORE.yaml ...] -o DIR [--tracks FILE]\n"
     "                        [--method fit|houbolt]\n"
     "\n"
     "Finds every impact in the 3D tracks (DIR/tracks3d.csv, or --tracks) and measures\n"
@@ -23,6 +23,12 @@ static const char help[] =
     "With several experiments, each is analysed in DIR/<name>/ (tracks from\n"
     "DIR/<name>/tracks3d.csv), then one mu and e_n are fitted to all impacts and the\n"
     "validation table is written as DIR/validation.csv and DIR/validation.md.\n"
+    "\n"
+    "  --tracks FILE     tracks3d.csv, or a C3D or TRC file from a motion-capture\n"
+    "                    system (units read from the file; the body's markers by\n"
+    "                    body.marker_labels, else the file's in order). An experiment\n"
+    "                    without cameras reads only this way: its surface.plane is in\n"
+    "                    the tracks' frame (docs/experiment.md)\n"
     "\n"
     "  --method fit      fits of free flight on each side (default)\n"
     "  --method houbolt  the seeds' third-order differences, for comparison\n"

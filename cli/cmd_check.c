@@ -34,21 +34,10 @@ int cmd_check(int argc, char **argv)
     if (!rc)
         rc = icv_experiment_check_files(exp, &err);
     int cal_w[ICV_MAX_CAMERAS] = {0}, cal_h[ICV_MAX_CAMERAS] = {0};
-    if (!rc && exp->calib_file[0] && exp->n_cameras >= 2) {
-        /* the stereo file readable, and in metres: a millimetre file is found here
-           from its T and the board's square, not later as a lost marker track */
-        calib_intrinsics in1, in2;
-        double R[3][3], T[3];
-        rc = calib_stereo_read(exp->calib_file, &in1, &in2, R, T, &err);
-        if (!rc)
-            rc = calib_units_check(exp->calib_file, T, exp->board_square, &err);
-        cal_w[0] = cal_w[1] = in1.width;
-        cal_h[0] = cal_h[1] = in1.height;
-    } else if (!rc && exp->calib_file[0]) {
-        calib_intrinsics in;
-        rc = calib_intrinsics_read(exp->calib_file, 0, &in, NULL, &err);
-        cal_w[0] = in.width;
-        cal_h[0] = in.height;
+    /* the calibration file as track and run will read it (cli/calibration_check.c) */
+    if (!rc && (rc = cli_calibration_check(exp, &cal_w[0], &cal_h[0], &err)) == 0) {
+        cal_w[1] = cal_w[0];
+        cal_h[1] = cal_h[0];
     }
     /* every video opened, its first and last frames decoded, its size the calibration's */
     for (int c = 0; !rc && c < exp->n_cameras; c++) {

@@ -51,6 +51,9 @@ int cmd_coefficients(int argc, char **argv)
         return cli_usage_error("coefficients", "expected an experiment file");
     if (tracks && n > 1)
         return cli_usage_error("coefficients", "--tracks goes with one experiment");
+    for (int i = 0; i < n && !tracks; i++)
+        if (cli_need_cameras(exps[i]))
+            return CLI_FAIL;
     analysis_coefficient res, *reps = calloc((size_t)n, sizeof *reps);
     icv_err err = {0};
     if (!reps) {

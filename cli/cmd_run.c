@@ -59,6 +59,10 @@ int cmd_run(int argc, char **argv)
         return cli_usage_error("run", "expected an experiment file");
     if (!o.out_dir)
         return cli_usage_error("run", "-o DIR is required");
+    if (cli_need_cameras(o.experiment_path))
+        return CLI_FAIL;
+    if (cli_calibration_check_path(o.experiment_path))
+        return CLI_FAIL;
     report_run_result *r = malloc(sizeof *r);
     icv_err err = {0};
     if (!r) {

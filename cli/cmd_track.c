@@ -63,6 +63,10 @@ int cmd_track(int argc, char **argv)
         return cli_usage_error("track", "an experiment.yaml is needed (see --help)");
     if (!out)
         return cli_usage_error("track", "-o DIR is needed (see --help)");
+    if (cli_need_cameras(path))
+        return CLI_FAIL;
+    if (cli_calibration_check_path(path))
+        return CLI_FAIL;
     icv_err err;
     icv_err_clear(&err);
     track_pipeline_result r;

@@ -1,6 +1,7 @@
 /* common.c: the few things every subcommand shares: the one-line error, usage
  * errors, and the "not implemented yet" exit for commands not built yet. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -49,4 +50,20 @@ int cli_wants_help(int argc, char **argv)
             return 1;
     }
     return 0;
+}
+
+int cli_need_cameras(const char *path)
+{
+    icv_experiment *e = calloc(1, sizeof *e);
+    icv_err err = {0};
+    /* a file that does not load is the command's own to report */
+    int none = e && icv_experiment_load(path, e, &err) == 0 && e->n_cameras == 0;
+    free(e);
+    if (!none)
+        return 0;
+    icv_err_set(&err, ICV_EINVAL,
+                "%s: has no cameras: only `impactcv analyze %s -o DIR --tracks FILE` reads it (3D tracks from "
+                "another system)",
+                path, path);
+    return cli_fail(&err);
 }

@@ -268,7 +268,8 @@ typedef struct {
     char dir[ICV_PATH_MAX];  /* its folder: relative paths are resolved against it */
     char name[128];
 
-    int n_cameras;           /* 1: planar (one-camera) mode; 2+: 3D mode */
+    int n_cameras;           /* 1: planar (one-camera) mode; 2+: 3D mode; 0: 3D tracks from another
+                                system (`analyze --tracks`), no calibration */
     icv_camera_spec cameras[ICV_MAX_CAMERAS];
 
     /* calibration: board images per camera, or a ready file */
@@ -281,8 +282,8 @@ typedef struct {
     /* the impact surface */
     icv_surface_kind surface_kind;
     char surface_images[ICV_MAX_CAMERAS][ICV_PATH_MAX];
-    icv_vec3 plane_point;   /* m, reference camera frame */
-    icv_vec3 plane_normal;  /* unit, reference camera frame */
+    icv_vec3 plane_point;   /* m, reference camera frame (no cameras: the tracks' frame) */
+    icv_vec3 plane_normal;  /* unit, reference camera frame (no cameras: the tracks' frame) */
     double line_px[2][2];   /* reference camera pixels */
 
     /* one-camera mode: the plane of motion and its scale */
@@ -304,6 +305,9 @@ typedef struct {
     icv_mat3 inertia;       /* kg m^2, body frame, about the centre of mass */
     int n_markers;
     icv_vec3 markers[ICV_MAX_MARKERS]; /* m, body frame, centre of mass at origin */
+    /* body.marker_labels: each marker's label in a C3D or TRC file ("" = not given:
+       the file's markers in order) */
+    char marker_labels[ICV_MAX_MARKERS][32];
     double marker_diameter; /* m */
     icv_shape shape;
 

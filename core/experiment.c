@@ -240,6 +240,28 @@ static int read_surface(icv_ynode root, icv_experiment *e, int optional, icv_err
     return 0;
 }
 
+/* No cameras: 3D tracks measured by another system (Vicon, OptiTrack, DLTdv), read by
+ * `impactcv analyze EXP --tracks FILE`. The surface is a plane in the tracks' own
+ * frame; a calibration or a motion plane would have nothing to act on. */
+static int read_without_cameras(icv_ynode root, icv_experiment *e, icv_err *err)
+{
+    static const char *const camera_only[] = {"calibration", "motion_plane"};
+    for (size_t i = 0; i < sizeof camera_only / sizeof camera_only[0]; i++)
+        if (icv_ynode_exists(icv_ynode_get(root, camera_only[i])))
+            return icv_ynode_fail(icv_ynode_get(root, camera_only[i]), err, ICV_EINVAL,
+                                  "%s: an experiment without cameras (tracks from another system, analyze --tracks) "
+                                  "has no %s; leave it out",
+                                  camera_only[i], camera_only[i]);
+    icv_ynode s = icv_ynode_get(root, "surface");
+    if (!icv_ynode_exists(s) || !icv_ynode_is_map(s) || !icv_ynode_exists(icv_ynode_get(s, "plane")) ||
+        icv_ynode_len(s) != 1)
+        return icv_ynode_fail(icv_ynode_exists(s) ? s : root, err, ICV_EINVAL,
+                              "surface: without cameras give plane {point: [x, y, z], normal: [x, y, z]} in the "
+                              "tracks' frame (metres; the normal points to the body's side)");
+    e->n_cameras = 0;
+    return 0;
+}
+
 static int read_motion_plane(icv_ynode root, icv_experiment *e, icv_err *err)
 {
     icv_ynode mp = icv_ynode_get(root, "motion_plane");
@@ -406,6 +428,29 @@ static int read_shape(icv_ynode body, icv_experiment *e, icv_err *err)
     return 0;
 }
 
+/* body.marker_labels: which markers of a C3D or TRC file are the body's, in the
+ * order of body.markers (a lab's file holds many more) */
+static int read_marker_labels(icv_ynode b, icv_experiment *e, icv_err *err)
+{
+    icv_ynode l = icv_ynode_get(b, "marker_labels");
+    if (!icv_ynode_exists(l))
+        return 0;
+    if (!icv_ynode_is_seq(l) || icv_ynode_len(l) != (size_t)e->n_markers)
+        return icv_ynode_fail(l, err, ICV_EINVAL, "expected a list of %d labels, one per body.markers entry",
+                              e->n_markers);
+    for (int i = 0; i < e->n_markers; i++) {
+        const char *t = icv_ynode_str(icv_ynode_at(l, (size_t)i));
+        if (!t || !t[0] || strlen(t) >= sizeof e->marker_labels[i])
+            return icv_ynode_fail(icv_ynode_at(l, (size_t)i), err, ICV_EINVAL, "expected a label of 1 to %zu characters",
+                                  sizeof e->marker_labels[i] - 1);
+        snprintf(e->marker_labels[i], sizeof e->marker_labels[i], "%s", t);
+        for (int j = 0; j < i; j++)
+            if (!strcmp(e->marker_labels[i], e->marker_labels[j]))
+                return icv_ynode_fail(icv_ynode_at(l, (size_t)i), err, ICV_EINVAL, "label '%s' is given twice", t);
+    }
+    return 0;
+}
+
 static int read_body(icv_ynode root, icv_experiment *e, icv_err *err)
 {
     icv_ynode b = icv_ynode_get(root, "body");
@@ -445,6 +490,7 @@ static int read_body(icv_ynode root, icv_experiment *e, icv_err *err)
             if (icv_v3_norm(icv_v3_sub(e->markers[i], e->markers[j])) < 1e-6)
                 return icv_ynode_fail(p, err, ICV_EINVAL, "marker %zu is at the same place as marker %zu", i, j);
     }
+    TRY(read_marker_labels(b, e, err));
     e->marker_diameter = 0.01;
     TRY(icv_yread_double(b, "marker_diameter", 0, &e->marker_diameter, err));
     if (!(e->marker_diameter > 0) || e->marker_diameter > 1)
@@ -610,6 +656,26 @@ static int read_kind(icv_ynode root, icv_experiment *e, icv_err *err)
     return 0;
 }
 
+/* A board is needed only where board images are used: calibration.images, and with
+ * a calibration file the surface, motion-plane and level images, which show the
+ * board whose size gives the scale. Without one the run found a "0x0 board". */
+static int check_board_given(icv_ynode root, const icv_experiment *e, icv_err *err)
+{
+    if (e->board_cols > 0)
+        return 0;
+    const char *user = e->surface_kind == ICV_SURFACE_IMAGES ? "surface.images"
+                       : e->scale_kind == ICV_SCALE_BOARD     ? "motion_plane.images"
+                       : e->level_images[0][0]                ? "coefficients.level_images"
+                                                              : NULL;
+    if (!user)
+        return 0;
+    icv_ynode cal = icv_ynode_get(root, "calibration");
+    return icv_ynode_fail(icv_ynode_exists(cal) ? cal : root, err, ICV_EINVAL,
+                          "needs board: {cols, rows, square} (inner corners, metres) beside file: %s shows the "
+                          "board, whose size gives the scale",
+                          user);
+}
+
 int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
 {
     memset(e, 0, sizeof *e);
@@ -624,14 +690,18 @@ int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
     icv_ynode_warn_unknown(root, known_top);
 
     rc = icv_yread_str(root, "name", 1, e->name, sizeof e->name, err);
-    if (!rc)
+    /* no cameras: tracks from another system (read_without_cameras) */
+    int cameras = icv_ynode_exists(icv_ynode_get(root, "cameras"));
+    if (!rc && !cameras)
+        rc = read_without_cameras(root, e, err);
+    if (!rc && cameras)
         rc = read_cameras(root, e, err);
-    if (!rc)
+    if (!rc && cameras)
         rc = read_motion_plane(root, e, err);
     /* One camera with a scale from a known length or from gravity needs no board. */
     int no_board = e->n_cameras == 1 && (e->scale_kind == ICV_SCALE_POINTS || e->scale_kind == ICV_SCALE_GRAVITY ||
                                          e->scale_kind == ICV_SCALE_SIZE);
-    if (!rc)
+    if (!rc && cameras)
         rc = read_calibration(root, e, no_board, err);
     if (!rc)
         rc = read_surface(root, e, e->n_cameras == 1, err);
@@ -654,6 +724,8 @@ int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
                                 "size needs the ball's diameter: body.shape {type: sphere, radius: m} or "
                                 "{size: m}");
     }
+    if (!rc)
+        rc = check_board_given(root, e, err);
     icv_yaml_free(doc);
     return rc;
 }
@@ -707,8 +779,11 @@ int icv_experiment_check_files(const icv_experiment *e, icv_err *err)
 void icv_experiment_summary(const icv_experiment *e, FILE *out)
 {
     fprintf(out, "experiment  %s (%s)\n", e->name, e->path);
-    fprintf(out, "mode        %s, %d camera%s\n", e->n_cameras > 1 ? "3D" : "planar (one camera)", e->n_cameras,
-            e->n_cameras > 1 ? "s" : "");
+    if (e->n_cameras == 0)
+        fprintf(out, "mode        3D tracks from another system, no cameras (impactcv analyze --tracks FILE)\n");
+    else
+        fprintf(out, "mode        %s, %d camera%s\n", e->n_cameras > 1 ? "3D" : "planar (one camera)", e->n_cameras,
+                e->n_cameras > 1 ? "s" : "");
     for (int c = 0; c < e->n_cameras; c++) {
         fprintf(out, "camera      %-8s %s", e->cameras[c].id, e->cameras[c].video);
         if (e->cameras[c].capture_fps > 0)
@@ -720,6 +795,8 @@ void icv_experiment_summary(const icv_experiment *e, FILE *out)
     else if (e->has_calibration)
         fprintf(out, "calibration board %dx%d inner corners, %.1f mm squares\n", e->board_cols, e->board_rows,
                 e->board_square * 1e3);
+    else if (e->n_cameras == 0)
+        fprintf(out, "calibration none (the tracks' units are read from the file)\n");
     else
         fprintf(out, "calibration none (scale from %s)\n",
                 e->scale_kind == ICV_SCALE_GRAVITY ? "gravity"

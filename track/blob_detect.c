@@ -112,6 +112,7 @@ void track_detector_reset(track_detector *d)
 {
     d->ws->statics.n = 0;
     d->ws->peak_ref = 0;
+    d->ws->tile_learnt = 0;
     d->ws->noise = 0;
     d->ws->n_full_scans = 0;
     d->ws->bin_statics.n = 0;
@@ -571,6 +572,82 @@ static int add_binned(track_detector *d, const track_frame *f, const track_windo
     return rc;
 }
 
+/* px: the tile side for markers diameter_px across: a tile's level is its median, so a
+   marker must cover far less than half of it (a ball 60 px across filled 32 px tiles and
+   was its own background) */
+static int tile_for_diameter(double diameter_px)
+{
+    int tile = 8 * (int)ceil(4 * diameter_px / 8);
+    return tile < TRACK_TILE_MAX ? tile : TRACK_TILE_MAX;
+}
+
+/* The markers' peak above background, which the AUTO threshold takes its fraction of,
+ * learnt from this frame's blobs and smoothed over frames (0.9 : 0.1). With the markers'
+ * count n known it is the n-th strongest blob's: the dimmest marker's when every marker
+ * is found and they stand out more than texture does (the median blob was the texture's
+ * on a textured backdrop: random scenes 1002, 1175, 1180). A frame finding fewer than n
+ * counts each missing marker at the height the threshold asked (it stood out less, or
+ * it would have been found), so the peak decays towards what is found: learnt from the
+ * survivors alone it ratcheted up, the brightest marker keeping the threshold above the
+ * others (1015: 38 -> 91 gray levels in 18 frames). A frame finding none keeps the peak:
+ * the markers out of view, hidden or looked for in the wrong look are no sign that they
+ * stand out less, and decaying there brought the threshold down to what else is in view
+ * (1140: a dark ball's bright probe found the frame's lit edge again in 3 of 6 frames
+ * and kept the bright look). Unknown count: the median blob (one glare or flash blob
+ * does not lift it).
+ * With no marker size given (track_detector_set_marker_size), the tiles grow to 4
+ * diameters of a blob the peak is learnt from (the n strongest, or those at least as
+ * strong as the median) that covers a quarter of a tile, never shrinking: a ball 33 px
+ * across filled a 32 px tile, was that tile's level and was lost in 45 of 108 full
+ * scans at half its peak (issue #9's one-camera ball, whose depth and so size are not
+ * known). Smaller blobs leave the tiles alone: a larger tile follows a plate's edge
+ * less closely. */
+static void learn_markers(track_detector *d, const track_blob *out, int n_out)
+{
+    struct track_detector_ws *w = d->ws;
+    enum { NPK = 64 };
+    double pk[NPK]; /* descending */
+    int ix[NPK];    /* the blob of each */
+    int n = n_out < NPK ? n_out : NPK;
+    for (int i = 0; i < n; i++) {
+        double p = out[i].peak - out[i].background;
+        int j = i - 1;
+        for (; j >= 0 && pk[j] < p; j--)
+            pk[j + 1] = pk[j], ix[j + 1] = ix[j];
+        pk[j + 1] = p, ix[j + 1] = i;
+    }
+    double v;
+    int k; /* the strongest k blobs are taken for markers */
+    if (d->n_markers > 0) {
+        k = n < d->n_markers ? n : d->n_markers;
+        if (n >= d->n_markers && d->n_markers <= NPK)
+            v = pk[d->n_markers - 1];
+        else if (n == 0) /* none found: no sign they are dimmer, kept (below) */
+            return;
+        else if (w->peak_ref > 0) /* a marker missing: at most the threshold's height */
+            v = fmin(pk[n - 1], d->threshold_fraction * w->peak_ref);
+        else
+            v = pk[n - 1]; /* the first frame: what stands out least of what is found */
+    } else {
+        if (n == 0)
+            return;
+        k = n / 2 + 1;
+        v = n % 2 ? pk[n / 2] : 0.5 * (pk[n / 2 - 1] + pk[n / 2]);
+    }
+    w->peak_ref = w->peak_ref > 0 ? 0.9 * w->peak_ref + 0.1 * v : v;
+    if (w->size_given || w->in_bin || d->background_tile_px <= 0)
+        return;
+    /* a marker lifts its tile's median when it covers about half of it; one covering a
+       quarter is near that (blur, a position across tiles) */
+    int tile = w->tile_learnt > d->background_tile_px ? w->tile_learnt : d->background_tile_px;
+    for (int i = 0; i < k; i++) {
+        double a = out[ix[i]].area;
+        if (a > 0.25 * tile * tile)
+            tile = tile_for_diameter(2 * sqrt(a / M_PI));
+    }
+    w->tile_learnt = tile;
+}
+
 int track_detector_detect(track_detector *d, const track_frame *f, const track_window *windows, int n_windows,
                           track_blob *out, int max_out, int *n_out, icv_err *err)
 {
@@ -599,6 +676,8 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
         return icv_err_set(err, ICV_EINVAL, "track detector: RGB frames (depth 24) are for the colour look only");
     }
     w->tile = d->background_tile_px;
+    if (w->tile > 0 && w->tile_learnt > w->tile && !w->in_bin)
+        w->tile = w->tile_learnt;
     if (w->tile > TRACK_TILE_MAX)
         w->tile = TRACK_TILE_MAX;
     if (w->tile > 0 && w->tile < 8)
@@ -685,21 +764,7 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
         }
         track_static_end(&w->statics, (const int(*)[4])w->rects, nr);
     }
-    /* the markers' typical peak above background, for the AUTO threshold: the median
-     * of this frame's blobs (one glare or flash blob does not lift it), smoothed */
-    if (*n_out > 0) {
-        double pk[64];
-        int n = *n_out < 64 ? *n_out : 64;
-        for (int i = 0; i < n; i++) {
-            double p = out[i].peak - out[i].background;
-            int j = i - 1;
-            for (; j >= 0 && pk[j] > p; j--)
-                pk[j + 1] = pk[j];
-            pk[j + 1] = p;
-        }
-        double med = n % 2 ? pk[n / 2] : 0.5 * (pk[n / 2 - 1] + pk[n / 2]);
-        w->peak_ref = w->peak_ref > 0 ? 0.9 * w->peak_ref + 0.1 * med : med;
-    }
+    learn_markers(d, out, *n_out);
     st->n_blobs = *n_out;
     if (w->bin > 1 && !w->in_bin)
         return add_binned(d, f, windows, full ? 0 : n_windows, out, max_out, n_out, err);
@@ -712,11 +777,10 @@ void track_detector_set_marker_size(track_detector *d, double diameter_px, doubl
     d->min_area_px = fmax(1, 0.25 * disc);
     d->max_area_px = 3 * (disc + diameter_px * fmax(max_streak_px, 0));
     d->max_streak_px = max_streak_px;
-    /* a tile's level is its median: a marker must cover far less than half of it (a
-       ball 60 px across filled 32 px tiles and was its own background) */
-    int tile = 8 * (int)ceil(4 * diameter_px / 8);
+    int tile = tile_for_diameter(diameter_px);
     if (d->background_tile_px > 0 && tile > d->background_tile_px)
-        d->background_tile_px = tile < TRACK_TILE_MAX ? tile : TRACK_TILE_MAX;
+        d->background_tile_px = tile;
+    d->ws->size_given = 1;
     int bin = diameter_px >= TRACK_BIN_MIN_DIAMETER ? (int)(diameter_px / 8) : 1;
     d->ws->bin = bin < TRACK_BIN_MAX ? bin : TRACK_BIN_MAX;
 }

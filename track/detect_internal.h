@@ -29,6 +29,8 @@ struct track_detector_ws {
     track_static_model statics;
     int rects[TRACK_MAX_TRACKS][4]; /* px: the regions searched this frame */
     double peak_ref;     /* gray levels above background: the markers' typical peak */
+    int size_given;      /* track_detector_set_marker_size was called: tiles sized by it */
+    int tile_learnt;     /* px: the tile side the markers found ask for (0: none yet) */
     double noise;        /* gray levels: last full-scan noise estimate (0 = none yet) */
     long n_full_scans;
     int rx0, ry0, rx1, ry1; /* px: the frame clipped to the roi, this frame */

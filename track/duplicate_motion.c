@@ -11,6 +11,12 @@
 
 #include "track/pipeline_internal.h"
 
+/* a position the detector measured: not the tracker's coasted or merged prediction */
+static int measured(const raw_point *p)
+{
+    return isfinite(p->u) && isfinite(p->v) && !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED));
+}
+
 /* the first point of frame f in raw[0..n) (sorted by frame), n when none */
 static long first_of(const raw_point *raw, long n, long f)
 {
@@ -32,7 +38,7 @@ static double median_move(const raw_point *raw, long n, long a, long b)
     int m = 0;
     for (long i = first_of(raw, n, a); i < n && raw[i].frame == a; i++)
         for (long j = first_of(raw, n, b); j < n && raw[j].frame == b; j++)
-            if (raw[j].id == raw[i].id && isfinite(raw[i].u) && isfinite(raw[j].u) && m < TRACK_MAX_TRACKS) {
+            if (raw[j].id == raw[i].id && measured(&raw[i]) && measured(&raw[j]) && m < TRACK_MAX_TRACKS) {
                 double x = hypot(raw[j].u - raw[i].u, raw[j].v - raw[i].v);
                 /* within 6 sigma of the two measurements: the track's noise, no motion (a
                    faint texture blob jitters by a pixel) */
@@ -53,5 +59,106 @@ size_t pl_duplicates_in_motion(const raw_point *raw, long n_raw, const long *dup
     for (size_t i = 0; i < n_dup; i++)
         if (median_move(raw, n_raw, dup[i] - 1, dup[i] + 1) > min_px)
             out[m++] = dup[i];
+    return m;
+}
+
+/* the point of track id in frame f, NULL when none */
+static const raw_point *point_of(const raw_point *raw, long n, long f, int id)
+{
+    for (long i = first_of(raw, n, f); i < n && raw[i].frame == f; i++)
+        if (raw[i].id == id && measured(&raw[i]))
+            return &raw[i];
+    return NULL;
+}
+
+/* frame k repeats k - 1's picture: every track that moves across the run stands still
+ * (within 3 of its sigmas of where it stood at k - 1) from k until a frame j <= k + 3,
+ * then jumps at j by about the step it made into k - 1 (within half of it and 3
+ * sigmas), that step being more than min_px and 10 sigmas; at least one track does so.
+ * So the track moves by steps of one picture's travel with standstills between: a
+ * track moving steadily, however slowly, moves alike each frame, and a noise track
+ * that stood and then jumped had no like step before. */
+static int repeats_previous(const raw_point *raw, long n, long frames, long k, double min_px)
+{
+    int moving = 0;
+    for (long i = first_of(raw, n, k - 1); i < n && raw[i].frame == k - 1; i++) {
+        const raw_point *a = &raw[i];
+        if (!measured(a))
+            continue;
+        const raw_point *prev = a;
+        for (long j = k; j <= k + 3 && j < frames; j++) {
+            const raw_point *c = point_of(raw, n, j, a->id);
+            if (!c)
+                break;
+            double s = fmax(hypot(a->sigma, c->sigma), 0.02);
+            if (hypot(c->u - a->u, c->v - a->v) <= 3 * s) {
+                prev = c;
+                continue; /* still standing: the picture may be repeated */
+            }
+            if (j == k)
+                return 0; /* it moved at k: a new picture */
+            /* the step into the picture at k - 1: from the frame before its copies */
+            long start = k - 1;
+            const raw_point *e;
+            while (start > 0 && k - 1 - start < 3 && (e = point_of(raw, n, start - 1, a->id)) &&
+                   hypot(e->u - a->u, e->v - a->v) <= 3 * s)
+                start--;
+            const raw_point *b = start > 0 ? point_of(raw, n, start - 1, a->id) : NULL;
+            double jump = hypot(c->u - prev->u, c->v - prev->v);
+            double before = b ? hypot(a->u - b->u, a->v - b->v) : 0;
+            if (before > fmax(min_px, 10 * s) && fabs(jump - before) <= 0.5 * before + 3 * s)
+                moving++;
+            break;
+        }
+    }
+    return moving > 0;
+}
+
+size_t pl_repeated_pictures(const raw_point *raw, long n_raw, long frames, double min_px, long *out,
+                            double *stored_times)
+{
+    size_t m = 0;
+    long moving_frames = 0;
+    for (long k = 1; k < frames; k++) {
+        if (repeats_previous(raw, n_raw, frames, k, min_px))
+            out[m++] = k;
+        else if (k + 1 < frames && median_move(raw, n_raw, k - 1, k) > min_px)
+            moving_frames++;
+    }
+    /* pictures while the scene moves: each new picture, and its repeats */
+    *stored_times = moving_frames > 0 ? (double)(moving_frames + (long)m) / (double)moving_frames : 1.0;
+    /* only a steady pattern is believed: single standstills come from noise a track's
+       sigma understates (a band at 6000 fps moving 0.4 px a frame), and a lone repeated
+       frame changes no fit much */
+    int k = (int)lround(*stored_times);
+    *stored_times = 1;
+    if (k < 2 || k > 4 || m < 4)
+        return 0;
+    /* every picture stored k times: the frames off the new pictures' phase are repeats
+     * too where the tracks could not tell (a marker missed in the frame before) */
+    long votes[4] = {0};
+    for (size_t i = 0; i < m; i++)
+        if (i + 1 == m || out[i + 1] != out[i] + 1)
+            votes[(out[i] + 1) % k]++;
+    int phase = 0;
+    for (int p = 1; p < k; p++)
+        if (votes[p] > votes[phase])
+            phase = p;
+    long n_new = 0;
+    for (int p = 0; p < k; p++)
+        n_new += votes[p];
+    long off_phase = 0;
+    for (long f = out[0]; f <= out[m - 1]; f++)
+        off_phase += f % k != phase;
+    if (votes[phase] < 0.9 * (double)n_new || (double)m < 0.5 * (double)off_phase)
+        return 0; /* no steady phase, or most frames off it not repeats */
+    /* one picture period beyond the first and last repeat seen: the first frames have
+       no step before them to compare, the last none after */
+    long first = out[0] - k > 1 ? out[0] - k : 1, last = out[m - 1] + k < frames ? out[m - 1] + k : frames - 1;
+    m = 0;
+    for (long f = first; f <= last; f++)
+        if (f % k != phase)
+            out[m++] = f;
+    *stored_times = k;
     return m;
 }

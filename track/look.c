@@ -156,6 +156,7 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
         if (diameter_px > 0)
             track_detector_set_marker_size(d, diameter_px, d->max_streak_px);
         d->static_frames = 0; /* a still body's markers are still markers here */
+        d->n_markers = n_expected > 0 ? n_expected : 0;
         d->look = order[li];
         d->motion_background = motion_bg;
         d->motion_background_stride = motion_bg_stride;

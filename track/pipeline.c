@@ -58,6 +58,9 @@ typedef struct {
     double *bright;     /* gray levels per frame */
     long *dup;          /* frames whose pixels equal their predecessor's (found with the brightness) */
     size_t n_dup;
+    long *repeat;       /* frames repeating the picture before them, dropped from the tracks */
+    size_t n_repeat;
+    double stored_times; /* pictures per new picture while the scene moves (1: none repeats) */
     double off_s;       /* s: this camera's sync offset (capture convention) */
     calib_intrinsics in;
     track_pipe_camera pc;
@@ -101,6 +104,7 @@ static void camera_free(pl_camera *c)
     free(c->tcam);
     free(c->bright);
     free(c->dup);
+    free(c->repeat);
     free(c->label);
     free(c->gaps);
     memset(c, 0, sizeof *c);
@@ -633,6 +637,7 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
         return icv_err_prefix(err, "camera '%s': ", c->spec->id);
     c->tr->n_expected = exp->n_markers;
     c->det->threshold_fraction = opt->threshold_fraction;
+    c->det->n_markers = exp->n_markers; /* the learnt peak is the dimmest marker's */
     c->det->min_circularity = opt->min_circularity;
     c->det->centroid_margin_px = opt->centroid_margin_px;
     pl_band bands;
@@ -1054,6 +1059,28 @@ static int camera_check(const icv_experiment *exp, const track_pipeline_options 
 }
 
 /* Sorts the points, indexes them by frame, undistorts them. */
+/* Each picture once, at its first frame's time: the points of frames that repeat the
+ * picture before them leave the tracks (their times are a frame late, and a
+ * duplicated picture counted twice pulls every fit toward it). */
+static int camera_drop_repeats(pl_camera *c, icv_err *err)
+{
+    qsort(c->raw, (size_t)c->n_raw, sizeof *c->raw, cmp_raw);
+    c->repeat = malloc(sizeof *c->repeat * ((size_t)c->frames + 1));
+    if (!c->repeat)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    c->n_repeat = pl_repeated_pictures(c->raw, c->n_raw, c->frames, 1.0, c->repeat, &c->stored_times);
+    long k = 0;
+    size_t r = 0;
+    for (long i = 0; i < c->n_raw; i++) {
+        while (r < c->n_repeat && c->repeat[r] < c->raw[i].frame)
+            r++;
+        if (!(r < c->n_repeat && c->repeat[r] == c->raw[i].frame))
+            c->raw[k++] = c->raw[i];
+    }
+    c->n_raw = k;
+    return 0;
+}
+
 static int camera_index(pl_camera *c, icv_err *err)
 {
     qsort(c->raw, (size_t)c->n_raw, sizeof *c->raw, cmp_raw);
@@ -1555,6 +1582,8 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     for (int c = 0; c < nc; c++) {
         if ((rc = camera_check(exp, &opt, &cams[c], err)) != 0)
             goto done;
+        if ((rc = camera_drop_repeats(&cams[c], err)) != 0)
+            goto done;
         track_view keep = cams[c].pc.view;
         if ((rc = camera_index(&cams[c], err)) != 0)
             goto done;
@@ -1967,7 +1996,8 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     pl_info_camera info_cams[ICV_MAX_CAMERAS];
     for (int c = 0; c < ICV_MAX_CAMERAS; c++)
         info_cams[c] = (pl_info_camera){cams[c].src, cams[c].want_brightness ? cams[c].bright : NULL, cams[c].raw,
-                                        cams[c].n_raw, cams[c].dup, cams[c].n_dup, cams[c].gaps, cams[c].n_gaps};
+                                        cams[c].n_raw, cams[c].dup, cams[c].n_dup, cams[c].gaps, cams[c].n_gaps,
+                                        cams[c].repeat, cams[c].n_repeat, cams[c].stored_times};
     /* write everything, only now that every stage has succeeded */
     if ((rc = icv_mkdirs(out_dir, err)) != 0)
         goto done;

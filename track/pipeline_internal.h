@@ -174,6 +174,18 @@ typedef struct {
 size_t pl_duplicates_in_motion(const raw_point *raw, long n_raw, const long *dup, size_t n_dup, double min_px,
                                long *out);
 
+/* Frames that repeat the picture before them (a phone or converter stored each picture
+ * again, re-encoded, so the copies differ by compression noise and no pixel test finds
+ * them): every track moving across the frame stands still at it, within 3 of its
+ * sigmas, then jumps by about the step it made into the picture before (more than
+ * min_px, px, and 10 sigmas). Believed only as a steady pattern: every picture stored
+ * k = 2-4 times, one phase, most frames off it seen to repeat; then every frame off the
+ * phase from a picture before the first repeat to one after the last is one. raw
+ * sorted by frame (duplicate_motion.c). Into out (frames room), ascending; how many.
+ * *stored_times: k, or 1 when no pattern is found (then 0 frames). */
+size_t pl_repeated_pictures(const raw_point *raw, long n_raw, long frames, double min_px, long *out,
+                            double *stored_times);
+
 /* A gap in one marker's 2D track: frames first..last where the tracker had no blob
  * for it (it kept the identity and found it again, or the clip ended). Why, from where
  * it should have been (interpolated between the measurements either side, or the
@@ -210,6 +222,9 @@ typedef struct {
     size_t n_dup;
     const pl_gap *gaps;    /* the markers' gaps, by track then frame */
     size_t n_gaps;
+    const long *repeat;    /* frames repeating the picture before them (dropped from the tracks) */
+    size_t n_repeat;
+    double stored_times;   /* pictures per new picture while the scene moves */
 } pl_info_camera;
 
 /* Keeps the quality of a calibration made from board images in cal->quality_json. */

@@ -397,6 +397,24 @@ static int camera_json(const icv_experiment *exp, const pl_calib *cal, const tra
         json_object_set_new(o, "flash", json_null());
         json_object_set_new(o, "brightness", json_null());
     }
+    /* pictures stored again (re-encoded copies: found from the tracks), dropped */
+    json_object_set_new(o, "repeated_pictures", longs(pc->repeat, pc->n_repeat));
+    json_object_set_new(o, "stored_times", num(pc->stored_times));
+    if (pc->n_repeat) {
+        char list[512];
+        frame_list(pc->repeat, pc->n_repeat, list, sizeof list);
+        if (pc->stored_times >= 1.75)
+            warnf(warn,
+                  "camera '%s': every picture is stored %.0f times while the markers move: the real rate is %.4g "
+                  "pictures/s, not %.4g; the %zu repeats (frames %s) are left out of the tracks",
+                  spec->id, round(pc->stored_times), info->capture_fps / round(pc->stored_times), info->capture_fps,
+                  pc->n_repeat, list);
+        else
+            warnf(warn,
+                  "camera '%s': %zu frame(s) repeat the picture before them while the markers move (%s): left out "
+                  "of the tracks (their times would be a frame late)",
+                  spec->id, pc->n_repeat, list);
+    }
     double off_s = res->offset_frames[c] / info->capture_fps;
     json_object_set_new(o, "offset", json_pack("{s:o, s:o, s:o}", "initial_frames", num(res->offset_initial_frames[c]),
                                                "frames", num(res->offset_frames[c]), "s", num(off_s)));

@@ -159,6 +159,10 @@ typedef struct {
                                  background) above background, once markers are seen.
                                  Default 0.25: low enough that a 15 px streak (peak
                                  ~half of a still marker's) stays whole. */
+    int n_markers;            /* AUTO: the markers expected in view (body.markers' count), 0
+                                 unknown (default). The peak the threshold takes its
+                                 fraction of is the n-th strongest blob's, and a frame
+                                 finding fewer lowers it; unknown: the median blob's. */
     int centroid_margin_px;   /* px: the centroid sums over the blob's box grown by this,
                                  so that the faint rim below threshold is not cut (cutting
                                  it biases the centroid with the noise). Default 2. Raise
@@ -228,7 +232,8 @@ typedef struct {
     int motion_background_stride; /* bytes per row of motion_background */
     int background_tile_px;   /* px: a full scan's background is the median of each tile of
                                  this side (8-256), so a lit plate or a gradient is not marker;
-                                 track_detector_set_marker_size raises it to 4 diameters;
+                                 track_detector_set_marker_size raises it to 4 diameters
+                                 (without it, a kept blob covering a quarter of a tile does);
                                  the threshold is each tile's level + the height above it.
                                  Default 32; 0: one level for the frame (the detector before
                                  issue #18, kept to compare) */

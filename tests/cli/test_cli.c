@@ -1,6 +1,8 @@
 /* test_cli.c: the impactcv binary on good and bad input: exit status and the
  * one-line message. */
 #include "core/core.h"
+#include <stdlib.h>
+
 #include "tests/harness.h"
 
 TEST(test_cli_help_lists_every_contract_command)
@@ -91,3 +93,50 @@ TEST(test_cli_check_reports_missing_video)
 
 /* Every command is built (the last, campaign, by issue #10): the list of commands
  * that said "not implemented yet" with status 2 is empty, so its test is gone. */
+
+/* issue #20: an intrinsics-only calibration file. Two cameras: check, track and run
+   refuse it with the same one line (check passed it, run failed later). One camera:
+   intrinsics are all it needs (its pose comes from the motion plane), so check
+   accepts it and run goes past the calibration. */
+TEST(test_cli_intrinsics_only_file_same_answer_from_check_track_and_run)
+{
+    char dir[1024], path[1200], text[2048];
+    snprintf(dir, sizeof dir, "%s", th_tmpdir());
+    snprintf(path, sizeof path, "%s/intr.yaml", dir);
+    th_write_file(path, "%YAML:1.0\n---\nimage_width: 160\nimage_height: 120\n"
+                        "camera_matrix: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n"
+                        "   data: [ 200., 0., 80., 0., 200., 60., 0., 0., 1. ]\n"
+                        "distortion_coefficients: !!opencv-matrix\n   rows: 5\n   cols: 1\n   dt: d\n"
+                        "   data: [ 0., 0., 0., 0., 0. ]\n");
+    char ex[1024];
+    ASSERT(realpath(th_root(), ex), "no root");
+    snprintf(text, sizeof text,
+             "name: intr\ncameras: [{id: left, video: %s/tests/data/example/left.mp4}, {id: right, video: "
+             "%s/tests/data/example/right.mp4}]\ncalibration: {file: intr.yaml}\n"
+             "surface: {plane: {point: [0, 0.1, 1], normal: [0, -1, 0]}}\nsync: {method: none}\n" TH_ROD_BODY_YAML,
+             ex, ex);
+    snprintf(path, sizeof path, "%s/two.yaml", dir);
+    th_write_file(path, text);
+    th_proc p;
+    static const char *const cmds[] = {"check '%s/two.yaml'", "track '%s/two.yaml' -o '%s/o1'",
+                                       "run '%s/two.yaml' -o '%s/o2'"};
+    char first[512] = "";
+    for (int i = 0; i < 3; i++) {
+        ASSERT_EQ_INT(th_run_cli(&p, cmds[i], dir, dir), 1);
+        ASSERT_STR_CONTAINS(p.err, "intr.yaml: holds one camera's intrinsics, not a stereo calibration: 2 cameras "
+                                   "need M1, D1, M2, D2, R and T");
+        if (i == 0)
+            snprintf(first, sizeof first, "%s", p.err);
+        else
+            ASSERT(!strcmp(first, p.err), "check said '%s', %s said '%s'", first, cmds[i], p.err);
+    }
+    snprintf(text, sizeof text,
+             "name: intr1\ncameras: [{id: left, video: %s/tests/data/example/left.mp4}]\ncalibration: {file: "
+             "intr.yaml}\nmotion_plane: {scale: gravity}\n" TH_ROD_BODY_YAML,
+             ex);
+    snprintf(path, sizeof path, "%s/one.yaml", dir);
+    th_write_file(path, text);
+    ASSERT(th_run_cli(&p, "check '%s/one.yaml'", dir) == 0, "check: %s", p.err);
+    th_run_cli(&p, "run '%s/one.yaml' -o '%s/o3'", dir, dir); /* the placeholder clip has no markers */
+    ASSERT(!strstr(p.err, "intr.yaml"), "run blamed the calibration: %s", p.err);
+}

@@ -225,3 +225,62 @@ TEST(test_experiment_check_files_names_the_missing_file)
     ASSERT(icv_experiment_check_files(&e, &err) == ICV_ENOTFOUND, "missing videos accepted");
     ASSERT_STR_CONTAINS(err.msg, "left.mp4: video of camera 'left' not found");
 }
+
+/* issue #20: `calibration: {file}` alone works where no board images are used; where
+   they are (surface, motion-plane or level images) the board's size is asked for
+   with one line at load (check), not found later as "the 0x0 board was not found" */
+TEST(test_experiment_calibration_file_alone_needs_a_board_only_for_board_images)
+{
+    static icv_experiment e;
+    icv_err err = {0};
+    const char *path = variant("calibration:\n  board: {cols: 9, rows: 6, square: 0.023}\n  images: {left: "
+                               "\"calib/left_*.png\", right: \"calib/right_*.png\"}\nsurface:\n  images: {left: "
+                               "surface_left.png, right: surface_right.png}\n",
+                               "calibration: {file: stereo.yaml}\n"
+                               "surface: {plane: {point: [0, 0.1, 1.0], normal: [0, -1, 0]}}\n");
+    ASSERT(path, "test bug");
+    ASSERT(load(path, &e, &err) == 0, "%s", err.msg);
+    ASSERT_STR_CONTAINS(e.calib_file, "stereo.yaml");
+    ASSERT_EQ_INT(e.board_cols, 0);
+    expect_reject("  board: {cols: 9, rows: 6, square: 0.023}\n  images: {left: \"calib/left_*.png\", right: "
+                  "\"calib/right_*.png\"}\n",
+                  "  file: stereo.yaml\n", "calibration",
+                  "needs board: {cols, rows, square} (inner corners, metres) beside file: surface.images shows the "
+                  "board");
+    if (th_failed())
+        return;
+    /* with the board beside the file: loads */
+    path = variant("  images: {left: \"calib/left_*.png\", right: \"calib/right_*.png\"}\n", "  file: stereo.yaml\n");
+    ASSERT(load(path, &e, &err) == 0, "%s", err.msg);
+    ASSERT_EQ_INT(e.board_cols, 9);
+    /* one camera, the board held in the motion plane */
+    const char *one = "name: one\ncameras: [{id: cam, video: cam.mp4}]\ncalibration: {file: cam.yaml}\n"
+                      "motion_plane: {images: {cam: plane.png}}\n"
+                      "body: {mass: 1, inertia: [[1,0,0],[0,1,0],[0,0,1]], markers: [[0,0,0]]}\n";
+    th_write_file(th_tmp("one.yaml"), one);
+    ASSERT(load(th_tmp("one.yaml"), &e, &err) != 0, "accepted");
+    ASSERT_STR_CONTAINS(err.msg, "one.yaml:3: calibration: needs board");
+    ASSERT_STR_CONTAINS(err.msg, "motion_plane.images shows the board");
+}
+
+/* issue #20: no cameras: tracks from another system (analyze --tracks) */
+TEST(test_experiment_without_cameras_for_tracks_from_another_system)
+{
+    static icv_experiment e;
+    icv_err err = {0};
+    th_write_file(th_tmp("lab.yaml"), "name: lab\nsurface: {plane: {point: [0, 0, 0.03], normal: [0, 0, 2]}}\n"
+                                      "body: {mass: 1, inertia: [[1,0,0],[0,1,0],[0,0,1]],\n"
+                                      "       markers: [[0,0,0], [0.1,0,0]], marker_labels: [A, B]}\n");
+    ASSERT(load(th_tmp("lab.yaml"), &e, &err) == 0, "%s", err.msg);
+    ASSERT_EQ_INT(e.n_cameras, 0);
+    ASSERT_EQ_INT(e.surface_kind, ICV_SURFACE_PLANE);
+    ASSERT_NEAR(e.plane_normal.z, 1, 1e-15);
+    ASSERT_EQ_INT(e.has_calibration, 0);
+    ASSERT_EQ_INT(e.sync, ICV_SYNC_NONE);
+    ASSERT(!strcmp(e.marker_labels[1], "B"), "label '%s'", e.marker_labels[1]);
+    th_write_file(th_tmp("lab.yaml"), "name: lab\nsurface: {plane: {point: [0, 0, 0.03], normal: [0, 0, 1]}}\n"
+                                      "body: {mass: 1, inertia: [[1,0,0],[0,1,0],[0,0,1]],\n"
+                                      "       markers: [[0,0,0], [0.1,0,0]], marker_labels: [A, A]}\n");
+    ASSERT(load(th_tmp("lab.yaml"), &e, &err) != 0, "accepted");
+    ASSERT_STR_CONTAINS(err.msg, "body.marker_labels[1]: label 'A' is given twice");
+}
