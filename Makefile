@@ -130,7 +130,7 @@ build/bench/bench_track: build/bench/cv_peer_bridge.o
 BENCH_BIN := $(patsubst bench/%.c,build/bench/%,$(BENCH_SRC))
 FUZZ_BIN := $(patsubst %.c,build-fuzz/%,$(FUZZ_SRC))
 
-.PHONY: all deps test test-plain test-asan asan demo bench accuracy fuzz fuzz-build clean FORCE
+.PHONY: all deps test test-plain test-asan asan demo bench accuracy fuzz fuzz-build clean realdata FORCE
 FORCE:
 .DEFAULT_GOAL := all
 
@@ -159,6 +159,11 @@ accuracy: build/impactcv build/test_runner
 
 demo: build/impactcv
 	@scripts/demo.sh
+
+# Every real clip of examples/real/ (videos read from ../shared/data), one table
+# (scripts/realdata.sh; skips when ../shared/data is absent).
+realdata: build/impactcv
+	@scripts/realdata.sh $(CURDIR)/build/impactcv
 
 bench: build/impactcv $(BENCH_BIN)
 	@scripts/bench.sh $(BENCH_BIN)

@@ -34,6 +34,12 @@ struct capture_source {
      * counting decoder output from the start, and every seek decodes from the start */
     int no_ts;
     long out_count;
+    /* decode-order timestamps only (AVI holding H.264 with B-frames: every packet a dts,
+     * none a pts): a decoded picture's timestamp is that of a later packet (the
+     * decoder's reorder delay), so frames are numbered by counting decoder output from
+     * the keyframe decoding started at (out_base) */
+    int count_output;
+    long out_base;
 
     /* decoding, allocated once */
     AVFormatContext *fmt;

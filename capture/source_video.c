@@ -208,11 +208,12 @@ static int build_index(capture_source *s, icv_err *err)
         free(ix);
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory for the frame index", s->info.path);
     }
-    int rc, no_ts = 0, have_shift = 0;
+    int rc, no_ts = 0, have_shift = 0, any_pts = 0;
     char eb[128];
     load_avi_index(s, st);
     while ((rc = av_read_frame(s->fmt, s->pkt)) >= 0) {
         if (s->pkt->stream_index == s->stream && !(s->pkt->flags & AV_PKT_FLAG_DISCARD)) {
+            any_pts |= s->pkt->pts != AV_NOPTS_VALUE; /* the container's own, before the AVI index's */
             fix_avi_ts(s, s->pkt);
             if (n == cap) {
                 index_entry *nx = realloc(ix, 2 * cap * sizeof *ix);
@@ -276,6 +277,10 @@ static int build_index(capture_source *s, icv_err *err)
                  s->info.path, av_q2d(fr));
     }
     s->no_ts = no_ts;
+    s->count_output = !no_ts && !any_pts && st->codecpar->video_delay > 0;
+    if (s->count_output)
+        icv_debug("%s: decode-order timestamps and a reordering codec: frames are numbered in output order",
+                  s->info.path);
     qsort(ix, n, sizeof *ix, cmp_entry);
     s->n = (long)n;
     s->pts = malloc(n * sizeof *s->pts);
@@ -442,6 +447,8 @@ static int next_decoded(capture_source *s, long *idx, icv_err *err)
                 ts = s->frm->pts;
             if (s->no_ts)
                 *idx = s->out_count;
+            else if (s->count_output)
+                *idx = s->out_base + s->out_count;
             else
                 *idx = ts == AV_NOPTS_VALUE ? s->last_index + 1 : capture_index_of(s, ts);
             s->out_count++;
@@ -523,6 +530,7 @@ static int seek_to_key(capture_source *s, long k)
     s->at_eof = 0;
     s->pending = 0;
     s->out_count = 0;
+    s->out_base = s->no_ts ? 0 : k;
     if (k == 0 || s->no_ts)
         return rewind_input(s, NULL);
     return av_seek_frame(s->fmt, s->stream, s->pts[k], AVSEEK_FLAG_BACKWARD) < 0 ? -1 : 0;

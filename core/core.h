@@ -243,10 +243,12 @@ typedef struct {
     int has_roi;
     int roi[4];                     /* x, y, w, h in pixels */
     char mask[ICV_PATH_MAX];        /* "" = none */
+    int has_frames;
+    long frames[2];                 /* first, last frame to use (inclusive, from 0) */
 } icv_camera_spec;
 
 typedef enum { ICV_SURFACE_NONE, ICV_SURFACE_IMAGES, ICV_SURFACE_PLANE, ICV_SURFACE_LINE_PX } icv_surface_kind;
-typedef enum { ICV_SCALE_NONE, ICV_SCALE_BOARD, ICV_SCALE_POINTS, ICV_SCALE_GRAVITY } icv_scale_kind;
+typedef enum { ICV_SCALE_NONE, ICV_SCALE_BOARD, ICV_SCALE_POINTS, ICV_SCALE_GRAVITY, ICV_SCALE_SIZE } icv_scale_kind;
 typedef enum { ICV_SYNC_FLASH, ICV_SYNC_NONE, ICV_SYNC_OFFSETS } icv_sync_method;
 typedef enum { ICV_SHAPE_POINTS, ICV_SHAPE_CAPSULE, ICV_SHAPE_CYLINDER, ICV_SHAPE_BOX, ICV_SHAPE_SPHERE } icv_shape_type;
 typedef enum { ICV_RESTITUTION_NEWTON, ICV_RESTITUTION_POISSON, ICV_RESTITUTION_STRONGE } icv_restitution;
@@ -289,6 +291,8 @@ typedef struct {
     char motion_plane_images[ICV_MAX_CAMERAS][ICV_PATH_MAX];
     double scale_points_px[2][2];
     double scale_distance;  /* m */
+    double scale_size;      /* m: the ball's diameter for ICV_SCALE_SIZE ({size: d}, or
+                               body.shape's sphere diameter) */
 
     int gravity_auto;       /* 1: estimate from free flight */
     icv_vec3 gravity;       /* m/s^2, surface frame, when not auto */

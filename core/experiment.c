@@ -3,6 +3,7 @@
  * key and the line, for every bad value. Files named are checked separately by
  * icv_experiment_check_files, so `check` can report both kinds of problem. */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,15 @@ static int read_cameras(icv_ynode root, icv_experiment *e, icv_err *err)
             cs->has_roi = 1;
             for (int k = 0; k < 4; k++)
                 cs->roi[k] = (int)r[k];
+        }
+        if (icv_ynode_exists(icv_ynode_get(c, "frames"))) {
+            double fr[2];
+            TRY(icv_yread_doubles(c, "frames", 1, fr, 2, err));
+            if (!(fr[0] >= 0 && fr[1] >= fr[0] && fr[1] <= 1e8 && fr[0] == floor(fr[0]) && fr[1] == floor(fr[1])))
+                return icv_ynode_fail(icv_ynode_get(c, "frames"), err, ICV_EINVAL,
+                                      "expected [first, last]: frame numbers from 0, first <= last <= 10^8");
+            cs->has_frames = 1;
+            cs->frames[0] = (long)fr[0], cs->frames[1] = (long)fr[1];
         }
         char mask[ICV_PATH_MAX] = "";
         TRY(icv_yread_str(c, "mask", 0, mask, sizeof mask, err));
@@ -273,15 +283,22 @@ static int read_motion_plane(icv_ynode root, icv_experiment *e, icv_err *err)
         return read_camera_paths(e, imgs, e->motion_plane_images, 1, err);
     }
     const char *s = icv_ynode_str(sc);
+    const char *want = "'gravity', 'size', {size: m} or {points_px: .., distance: ..}";
     if (s) {
-        if (strcmp(s, "gravity") != 0)
-            return icv_ynode_fail(sc, err, ICV_EINVAL, "expected 'gravity' or {points_px: .., distance: ..}, got '%s'",
-                                  s);
-        e->scale_kind = ICV_SCALE_GRAVITY;
-        return 0;
+        if (strcmp(s, "gravity") != 0 && strcmp(s, "size") != 0)
+            return icv_ynode_fail(sc, err, ICV_EINVAL, "expected %s, got '%s'", want, s);
+        e->scale_kind = s[0] == 'g' ? ICV_SCALE_GRAVITY : ICV_SCALE_SIZE;
+        return 0; /* size: the diameter from body.shape, checked in icv_experiment_load */
     }
     if (!icv_ynode_is_map(sc))
-        return icv_ynode_fail(sc, err, ICV_EINVAL, "expected 'gravity' or {points_px: .., distance: ..}");
+        return icv_ynode_fail(sc, err, ICV_EINVAL, "expected %s", want);
+    if (icv_ynode_exists(icv_ynode_get(sc, "size"))) {
+        e->scale_kind = ICV_SCALE_SIZE;
+        TRY(icv_yread_double(sc, "size", 1, &e->scale_size, err));
+        if (!(e->scale_size > 0 && e->scale_size <= 10))
+            return icv_ynode_fail(icv_ynode_get(sc, "size"), err, ICV_EINVAL, "must be in (0, 10] (metres)");
+        return 0;
+    }
     e->scale_kind = ICV_SCALE_POINTS;
     TRY(read_points2(sc, "points_px", e->scale_points_px, err));
     TRY(icv_yread_double(sc, "distance", 1, &e->scale_distance, err));
@@ -682,7 +699,8 @@ int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
     if (!rc && cameras)
         rc = read_motion_plane(root, e, err);
     /* One camera with a scale from a known length or from gravity needs no board. */
-    int no_board = e->n_cameras == 1 && (e->scale_kind == ICV_SCALE_POINTS || e->scale_kind == ICV_SCALE_GRAVITY);
+    int no_board = e->n_cameras == 1 && (e->scale_kind == ICV_SCALE_POINTS || e->scale_kind == ICV_SCALE_GRAVITY ||
+                                         e->scale_kind == ICV_SCALE_SIZE);
     if (!rc && cameras)
         rc = read_calibration(root, e, no_board, err);
     if (!rc)
@@ -697,6 +715,15 @@ int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
         rc = icv_experiment_model_read(icv_ynode_get(root, "model"), e, err);
     if (!rc)
         rc = read_kind(root, e, err);
+    if (!rc && e->scale_kind == ICV_SCALE_SIZE && !(e->scale_size > 0)) {
+        /* scale: size: the ball's diameter from its sphere shape when not given */
+        if (e->shape.type == ICV_SHAPE_SPHERE)
+            e->scale_size = 2 * e->shape.radius;
+        else
+            rc = icv_ynode_fail(icv_ynode_get(icv_ynode_get(root, "motion_plane"), "scale"), err, ICV_EINVAL,
+                                "size needs the ball's diameter: body.shape {type: sphere, radius: m} or "
+                                "{size: m}");
+    }
     if (!rc)
         rc = check_board_given(root, e, err);
     icv_yaml_free(doc);
@@ -771,7 +798,10 @@ void icv_experiment_summary(const icv_experiment *e, FILE *out)
     else if (e->n_cameras == 0)
         fprintf(out, "calibration none (the tracks' units are read from the file)\n");
     else
-        fprintf(out, "calibration none (scale from %s)\n", e->scale_kind == ICV_SCALE_GRAVITY ? "gravity" : "a known length");
+        fprintf(out, "calibration none (scale from %s)\n",
+                e->scale_kind == ICV_SCALE_GRAVITY ? "gravity"
+                : e->scale_kind == ICV_SCALE_SIZE  ? "the ball's apparent size"
+                                                   : "a known length");
     static const char *const sk[] = {"lowest point reached", "board images", "plane", "line in the image"};
     fprintf(out, "surface     %s\n", sk[e->surface_kind]);
     if (e->gravity_auto)

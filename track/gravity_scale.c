@@ -187,8 +187,24 @@ static int find_phases(const double *t, const double *px, const double *py, cons
     return np;
 }
 
-int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
-                           const double *t_frame, icv_err *err)
+void pl_scale_plane(pl_calib *cal, pl_cand *cand, const int *cand_n, long F, double K)
+{
+    cal->plane.t = icv_v3_scale(cal->plane.t, K);
+    cal->surf.t = icv_v3_scale(cal->surf.t, K);
+    for (long f = 0; f < F; f++)
+        for (int i = 0; i < cand_n[f]; i++) {
+            pl_cand *c = &cand[f * PL_MAX_CAND + i];
+            c->X = icv_v3_scale(c->X, K);
+            for (int r = 0; r < 3; r++)
+                for (int q = 0; q < 3; q++)
+                    c->cov[r][q] *= K * K;
+        }
+}
+
+/* apply 1: scale the plane and the candidates, kept in cal->gravity; 0: only measure,
+ * into cal->gravity_check (another scale source was applied: the factor is then ~1) */
+static int gravity_scale(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                         const double *t_frame, int apply, icv_err *err)
 {
     int nm = exp->n_markers, rc = 0;
     /* a slide or a tilt accelerates at g (sin - mu cos), not g: no scale in it */
@@ -297,6 +313,14 @@ int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *ca
                          exp->path, MIN_PHASE_FRAMES, n_ok, F, nm, longest);
         goto done;
     }
+    for (int k = 0; k < np; k++) {
+        double ak[2], ck[2][2], sk;
+        long nk;
+        if (fit_phases(t_frame, px, py, ph, np, k, ak, ck, &sk, &nk, NULL) == 0)
+            icv_debug("%s: motion_plane.scale: gravity: phase frames %ld-%ld%s: acceleration %.4g (provisional units), "
+                      "residual %.3g",
+                      exp->path, ph[k].f0, ph[k].f1, ph[k].on ? "" : " (left out)", hypot(ak[0], ak[1]), sk);
+    }
     double an = hypot(a[0], a[1]);
     double sd_an = an > 0 ? sqrt(a[0] * a[0] * cov_a[0][0] + a[1] * a[1] * cov_a[1][1]) / an : INFINITY;
     if (!(an > 5 * sd_an)) {
@@ -319,17 +343,9 @@ int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *ca
                          exp->path, depth);
         goto done;
     }
-    cal->plane.t = icv_v3_scale(cal->plane.t, K);
-    cal->surf.t = icv_v3_scale(cal->surf.t, K);
-    for (long f = 0; f < F; f++)
-        for (int i = 0; i < cand_n[f]; i++) {
-            pl_cand *c = &cand[f * PL_MAX_CAND + i];
-            c->X = icv_v3_scale(c->X, K);
-            for (int r = 0; r < 3; r++)
-                for (int q = 0; q < 3; q++)
-                    c->cov[r][q] *= K * K;
-        }
-    pl_gravity_scale *gs = &cal->gravity;
+    if (apply)
+        pl_scale_plane(cal, cand, cand_n, F, K);
+    pl_gravity_scale *gs = apply ? &cal->gravity : &cal->gravity_check;
     gs->found = 1;
     gs->factor = K;
     gs->factor_sd = k * sd_an / an;
@@ -338,6 +354,9 @@ int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *ca
     gs->n_phases = n_on;
     gs->n_frames = n_used;
     gs->rms_m = s * k;
+    gs->dir[0] = a[0] / an, gs->dir[1] = a[1] / an;
+    if (!apply)
+        goto done;
     icv_info("%s: motion_plane.scale: gravity: plane facing the camera at %.4f m (+- %.2g), from %d flight phase(s) "
              "over %ld frames falling at %.4g m/s^2 (residual %.3g mm)",
              exp->path, depth, gs->factor_sd * depth0, n_on, n_used, g, 1e3 * gs->rms_m);
@@ -352,13 +371,48 @@ done:
     return rc;
 }
 
+int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                           const double *t_frame, icv_err *err)
+{
+    return gravity_scale(exp, cal, cand, cand_n, F, t_frame, 1, err);
+}
+
+int pl_gravity_scale_check(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                           const double *t_frame, icv_err *err)
+{
+    return gravity_scale(exp, cal, cand, cand_n, F, t_frame, 0, err);
+}
+
 void pl_gravity_scale_json(const pl_calib *cal, json_t *root)
 {
-    const pl_gravity_scale *gs = &cal->gravity;
-    if (!gs->found)
+    const pl_gravity_scale *gs = &cal->gravity, *gc = &cal->gravity_check;
+    if (gs->found)
+        json_object_set_new(root, "scale_from_gravity",
+                            json_pack("{s:f, s:f, s:f, s:f, s:i, s:I, s:f}", "factor", gs->factor, "factor_sd",
+                                      gs->factor_sd, "plane_depth_m", gs->depth_m, "g_m_s2", gs->g_used, "phases",
+                                      gs->n_phases, "frames", (json_int_t)gs->n_frames, "residual_rms_m", gs->rms_m));
+    if (gc->found) /* measured beside another scale source: 1 when they agree */
+        json_object_set_new(root, "scale_check_gravity",
+                            json_pack("{s:f, s:f, s:i, s:I}", "factor", gc->factor, "factor_sd", gc->factor_sd,
+                                      "phases", gc->n_phases, "frames", (json_int_t)gc->n_frames));
+}
+
+void pl_gravity_scale_compare(const icv_experiment *exp, const pl_calib *cal, const char *source, double source_rel_sd,
+                              const char *causes)
+{
+    const pl_gravity_scale *gc = &cal->gravity_check;
+    if (!gc->found || !(gc->factor > 0))
         return;
-    json_object_set_new(root, "scale_from_gravity",
-                        json_pack("{s:f, s:f, s:f, s:f, s:i, s:I, s:f}", "factor", gs->factor, "factor_sd",
-                                  gs->factor_sd, "plane_depth_m", gs->depth_m, "g_m_s2", gs->g_used, "phases",
-                                  gs->n_phases, "frames", (json_int_t)gs->n_frames, "residual_rms_m", gs->rms_m));
+    /* positions are in metres from the other source: the flight's factor is 1 when both
+       agree */
+    double rel = gc->factor - 1, sd = hypot(gc->factor_sd, source_rel_sd);
+    double a = gc->g_used / gc->factor, a_sd = a * gc->factor_sd / gc->factor;
+    icv_info("%s: motion_plane.scale: the free flight falls at %.3f +- %.2g m/s^2 at the scale of %s (gravity's "
+             "scale %+.1f%% +- %.1f%% from it)",
+             exp->path, a, a_sd, source, 100 * rel, 100 * sd);
+    if (fabs(rel) > 3 * sd || fabs(rel) > 0.10)
+        icv_warn("%s: motion_plane.scale: %s and gravity disagree: at that scale the flight falls at %.3f +- %.2g "
+                 "m/s^2, not %.2f (%+.1f%%, %.1f sigma): %s; the scale of %s is kept",
+                 exp->path, source, a, a_sd, gc->g_used, 100 * (a / gc->g_used - 1), fabs(rel) / (sd > 0 ? sd : 1),
+                 causes, source);
 }

@@ -13,6 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include "calib/calib.h"
 #include "capture/capture.h"
 #include "track/pipeline_internal.h"
@@ -50,6 +53,7 @@ typedef struct {
     track_pipe_point *pts;
     long *frame_start;
     long frames;
+    long first;         /* cameras[].frames' first: the frames before it are not read */
     double *tcam;       /* s, camera clock */
     double *bright;     /* gray levels per frame */
     long *dup;          /* frames whose pixels equal their predecessor's (found with the brightness) */
@@ -253,7 +257,8 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
                 icv_paths_free(p[c], n[c]);
         if (rc)
             return icv_err_prefix(err, "calibration: ");
-    } else if (nc == 1 && (exp->scale_kind == ICV_SCALE_POINTS || exp->scale_kind == ICV_SCALE_GRAVITY)) {
+    } else if (nc == 1 && (exp->scale_kind == ICV_SCALE_POINTS || exp->scale_kind == ICV_SCALE_GRAVITY ||
+                           exp->scale_kind == ICV_SCALE_SIZE)) {
         snprintf(cal->source, sizeof cal->source, "a pinhole without distortion (no calibration given)");
         if ((rc = nominal_intrinsics(exp, &cal->in[0], err)) != 0)
             return rc;
@@ -265,14 +270,9 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
     if (nc == 1 && exp->scale_kind == ICV_SCALE_POINTS) {
         if ((rc = plane_from_scale_points(exp, cal, err)) != 0)
             return rc;
-    } else if (nc == 1 && exp->scale_kind == ICV_SCALE_GRAVITY) {
-        /* a provisional depth: the job scales the plane from the free flight before the
-           template check needs metres (gravity_scale.c) */
-        if (exp->surface_kind != ICV_SURFACE_LINE_PX)
-            return icv_err_set(err, ICV_EINVAL,
-                               "%s: motion_plane.scale: gravity needs surface.line_px (the surface as a line in "
-                               "the image, scaled with the plane)",
-                               exp->path);
+    } else if (nc == 1 && (exp->scale_kind == ICV_SCALE_GRAVITY || exp->scale_kind == ICV_SCALE_SIZE)) {
+        /* a provisional depth: the job scales the plane from the free flight or the ball's
+           outline before the template check needs metres (gravity_scale.c, scale_size.c) */
         plane_facing_camera(cal, PL_GRAVITY_DEPTH0);
     } else if (nc == 1) {
         calib_pt2 *uv = malloc(sizeof *uv * (size_t)board.cols * board.rows);
@@ -304,8 +304,15 @@ static int load_calibration(const icv_experiment *exp, pl_calib *cal, icv_err *e
         rc = calib_surface_from_line_px(&cal->in[0], &cal->plane, exp->line_px, &cal->surf, err);
         break;
     default:
-        if (!surface_in_file)
+        if (nc == 1 && !surface_in_file) {
+            /* one camera: the lowest point reached, placed once the candidates are in
+               metres (surface_lowest.c); until then the image's bottom row */
+            double bottom[2][2] = {{0, cal->in[0].height - 1.0}, {cal->in[0].width - 1.0, cal->in[0].height - 1.0}};
+            rc = calib_surface_from_line_px(&cal->in[0], &cal->plane, bottom, &cal->surf, err);
+            cal->surface_lowest = 1;
+        } else if (!surface_in_file) {
             return icv_err_set(err, ICV_EINVAL, "%s: surface: no way to find the surface frame given", exp->path);
+        }
     }
     if (rc)
         return icv_err_prefix(err, "surface: ");
@@ -438,7 +445,7 @@ static int read_frames(pl_camera *c, int n, int spread, long start, capture_fram
     for (int k = 0; k < n && !rc; k++) {
         rc = capture_frame_alloc(&frames[k], c->info, err);
         if (!rc && spread)
-            rc = capture_source_seek(c->src, (long)((double)c->frames * (k + 0.5) / n), err);
+            rc = capture_source_seek(c->src, c->first + (long)((double)(c->frames - c->first) * (k + 0.5) / n), err);
         if (!rc)
             rc = capture_source_read(c->src, &frames[k], err);
         if (!rc)
@@ -476,15 +483,16 @@ static int camera_look(pl_camera *c, const pl_track_keys *keys, int n_markers, d
         return 0;
     }
     int n1 = 0, ns = 0, rc = 0;
-    /* auto decides on consecutive frames a tenth into the clip (past a sync flash, which
-       lights everything in the first frames); a short clip's from frame 0, three more
-       read for its flash frames, which track_look_choose leaves out */
-    long start = c->frames >= 10 * N_FIRST ? c->frames / 10 : 0;
+    /* auto decides on consecutive frames a tenth into the frames used (past a sync
+       flash, which lights everything in the first frames); a short clip's from its
+       first frame, three more read for its flash frames, which track_look_choose
+       leaves out */
+    long span = c->frames - c->first, start = c->first + (span >= 10 * N_FIRST ? span / 10 : 0);
     int undecided = 1; /* motion, or auto until the first frames decide alone */
     char why[768];
     track_look look = TRACK_LOOK_MOTION;
     if (keys->markers < 0) {
-        rc = read_frames(c, start > 0 ? N_FIRST : N_READ, 0, start, first, tf1, &n1, err);
+        rc = read_frames(c, span >= 10 * N_FIRST ? N_FIRST : N_READ, 0, start, first, tf1, &n1, err);
         if (!rc && n1 > 0)
             rc = track_look_choose(tf1, n1, NULL, 0, n_markers, dpx, d, &look, &undecided, why, sizeof why, err);
     }
@@ -515,6 +523,64 @@ static int camera_look(pl_camera *c, const pl_track_keys *keys, int n_markers, d
     return rc ? icv_err_prefix(err, "camera '%s' (%s): ", c->spec->id, c->spec->video) : 0;
 }
 
+/* The markers' image size when the depth is only provisional (one camera, scale:
+ * gravity or size): the detector's size window (diameters 0.5-1.7 x the expected one)
+ * is tried at expected diameters of 4 to 512 px, doubling, on 15 frames spread over the
+ * clip; of the one that finds exactly the body's marker count in the most frames
+ * (fewer blobs on a tie), the blobs' median area gives the size kept. The default window (4 to
+ * 2000 px of area) kept codec specks and never an 85 px ball (the green ball clip). */
+static int marker_size_measured(pl_camera *c, int n_markers, icv_err *err)
+{
+    enum { N = 15 };
+    capture_frame fr[N];
+    track_frame tf[N];
+    track_blob b[64];
+    memset(fr, 0, sizeof fr);
+    int ns = 0, best_ok = -1, rc = read_frames(c, N, 1, 0, fr, tf, &ns, err);
+    double best_mean = INFINITY, min0 = c->det->min_area_px, max0 = c->det->max_area_px;
+    double areas[N * 64], best_areas[N * 64];
+    int na = 0, best_na = 0;
+    for (double d = 4; d <= 512 && !rc; d *= 2) {
+        track_detector_set_marker_size(c->det, d, c->det->max_streak_px);
+        int ok = 0;
+        long total = 0;
+        na = 0;
+        for (int k = 0; k < ns && !rc; k++) {
+            int nb = 0;
+            track_detector_reset(c->det);
+            rc = track_detector_detect(c->det, &tf[k], NULL, 0, b, 64, &nb, err);
+            ok += nb == n_markers;
+            total += nb;
+            for (int i = 0; i < nb && nb == n_markers; i++)
+                areas[na++] = b[i].area;
+        }
+        double mean = ns ? (double)total / ns : 0;
+        if (!rc && (ok > best_ok || (ok == best_ok && mean < best_mean))) {
+            best_ok = ok, best_mean = mean, best_na = na;
+            memcpy(best_areas, areas, sizeof *areas * (size_t)na);
+        }
+    }
+    track_detector_reset(c->det);
+    for (int k = 0; k < N; k++)
+        capture_frame_free(&fr[k]);
+    if (rc)
+        return rc;
+    if (best_ok <= 0) { /* nothing fits: the default window, and the check says so */
+        c->det->min_area_px = min0, c->det->max_area_px = max0;
+        return 0;
+    }
+    /* the window's own size is within a factor 2: the blobs it kept, measured (their
+       median area's disc), centre the window on the marker (a window at 128 px cut an
+       89 px ball clipped by the tracking window to under its 3217 px minimum) */
+    gsl_sort(best_areas, 1, (size_t)best_na);
+    double measured = 2 * sqrt(gsl_stats_median_from_sorted_data(best_areas, 1, (size_t)best_na) / M_PI);
+    track_detector_set_marker_size(c->det, measured, c->det->max_streak_px);
+    icv_info("camera '%s': marker size %.0f px, measured (depth not known yet: the blobs of the size window that finds "
+             "exactly %d blob(s) in %d of %d frames)",
+             c->spec->id, measured, n_markers, best_ok, ns);
+    return 0;
+}
+
 static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, const track_pipeline_options *opt,
                        const pl_track_keys *keys, pl_camera *c, icv_err *err)
 {
@@ -535,6 +601,14 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
     c->frames = c->info->frames;
     if (opt->max_frames > 0 && c->frames > opt->max_frames)
         c->frames = opt->max_frames;
+    if (c->spec->has_frames) { /* cameras[].frames: [first, last] */
+        if (c->spec->frames[0] >= c->frames)
+            return icv_err_set(err, ICV_EINVAL, "camera '%s': cameras[].frames starts at %ld, but %s has %ld frames",
+                               c->spec->id, c->spec->frames[0], c->spec->video, c->frames);
+        c->first = c->spec->frames[0];
+        if (c->spec->frames[1] + 1 < c->frames)
+            c->frames = c->spec->frames[1] + 1;
+    }
     c->tcam = calloc((size_t)c->frames + 1, sizeof *c->tcam);
     c->bright = calloc((size_t)c->frames + 1, sizeof *c->bright);
     c->dup = malloc(sizeof *c->dup * ((size_t)c->frames + 1));
@@ -597,13 +671,17 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
     if (ci >= 1)
         o = icv_v3_add(icv_m3_apply(*(const icv_mat3 *)cal->R[ci], o), icv_v3_from_array(cal->T[ci]));
     double z = o.z > 0.05 ? o.z : icv_v3_norm(o);
-    int depth_known = !(exp->n_cameras == 1 && exp->scale_kind == ICV_SCALE_GRAVITY); /* provisional there */
+    int depth_known = !(exp->n_cameras == 1 && (exp->scale_kind == ICV_SCALE_GRAVITY ||
+                                                exp->scale_kind == ICV_SCALE_SIZE)); /* provisional there */
     double dpx = 0;
     if (exp->marker_diameter > 0 && z > 0.05 && depth_known) {
         dpx = track_marker_diameter_px(exp->marker_diameter, in->fx, z);
         track_detector_set_marker_size(c->det, dpx, c->det->max_streak_px);
     }
-    return camera_look(c, keys, exp->n_markers, dpx, err);
+    rc = camera_look(c, keys, exp->n_markers, dpx, err);
+    if (!rc && !depth_known && exp->marker_diameter > 0)
+        rc = marker_size_measured(c, exp->n_markers, err);
+    return rc;
 }
 
 /* Mean gray level of an 8-bit frame for the flash: every eighth row (a flash lights
@@ -667,7 +745,9 @@ static int camera_track(pl_camera *c, pl_pass_shared *sh, icv_err *err)
     track_point out[MAXP];
     double last_b = 0;
     long k = 0;
-    for (;;) {
+    if (c->first > 0 && (rc = capture_source_seek(c->src, c->first, err)) != 0)
+        icv_err_prefix(err, "camera '%s': cameras[].frames: ", c->spec->id);
+    for (; !rc;) {
         if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
             break; /* another camera failed: the job fails with its error */
         double t0 = icv_now();
@@ -1643,6 +1723,41 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         icv_v3_to_array(cal->surf.t, res.surface_t);
         res.gravity_scale = cal->gravity.factor;
         res.gravity_scale_sd = cal->gravity.factor_sd;
+    }
+    /* scale: size: metres from the ball's outline; the free flight measured beside it */
+    if (pass == 0 && nc == 1 && exp->scale_kind == ICV_SCALE_SIZE) {
+        if ((rc = pl_size_scale_apply(exp, cal, cand, cand_n, F, err)) != 0)
+            goto done;
+        for (long f = 0; f < F; f++)
+            t3[f] = cams[0].tcam[f] - cams[0].off_s;
+        icv_err e2;
+        if (pl_gravity_scale_check(exp, cal, cand, cand_n, F, t3, &e2) == 0)
+            pl_gravity_scale_compare(exp, cal, "the ball's size", cal->size.factor_sd / cal->size.factor,
+                                     "a wrong capture rate (cameras[].capture_fps: a slowed-down clip), a wrong ball "
+                                     "diameter, or a blurred, shadowed outline");
+        else
+            icv_info("%s: motion_plane.scale: size: no check by gravity (%s)", exp->path, e2.msg);
+        icv_v3_to_array(cal->surf.t, res.surface_t);
+    }
+    /* scale.points_px: the free flight measured beside the known length */
+    if (pass == 0 && nc == 1 && exp->scale_kind == ICV_SCALE_POINTS && !exp->kind[0]) {
+        for (long f = 0; f < F; f++)
+            t3[f] = cams[0].tcam[f] - cams[0].off_s;
+        icv_err e2;
+        /* the two pixels' relative 1-sigma: half a pixel at each end */
+        double dpx = hypot(exp->scale_points_px[1][0] - exp->scale_points_px[0][0],
+                           exp->scale_points_px[1][1] - exp->scale_points_px[0][1]);
+        if (pl_gravity_scale_check(exp, cal, cand, cand_n, F, t3, &e2) == 0)
+            pl_gravity_scale_compare(exp, cal, "the known length (points_px)", dpx > 0 ? M_SQRT1_2 / dpx : 0,
+                                     "the length out of the ball's plane (a ruler behind it), a wrong distance, or a "
+                                     "wrong capture rate (cameras[].capture_fps)");
+    }
+    /* one camera, no surface key: the surface at the lowest point reached, in metres */
+    if (pass == 0 && nc == 1 && cal->surface_lowest) {
+        if ((rc = pl_surface_lowest_apply(exp, cal, cand, cand_n, F, err)) != 0)
+            goto done;
+        memcpy(res.surface_R, cal->surf.R.m, sizeof res.surface_R);
+        icv_v3_to_array(cal->surf.t, res.surface_t);
     }
 
     /* the template must fit: median of each measured inter-marker distance. One camera:

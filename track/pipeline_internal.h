@@ -23,7 +23,22 @@ typedef struct {
     int n_phases;      /* flight phases fitted */
     long n_frames;     /* frames in them */
     double rms_m;      /* m: RMS residual of the marker centroid about its parabolas */
+    double dir[2];     /* the acceleration's direction, unit, surface frame x and y */
 } pl_gravity_scale;
+
+/* One camera with motion_plane.scale: size (scale_size.c): the scale the ball's own
+ * apparent diameter gave the motion plane. */
+typedef struct {
+    int found;         /* 1: the plane was scaled from the ball's size */
+    double factor;     /* the provisional plane's depth and every position were multiplied by it */
+    double factor_sd;  /* its 1-sigma: the spread of the per-frame depths over the frames used */
+    double depth_m;    /* m: the ball's centre plane's distance from the camera */
+    double diameter_m; /* m: the ball's diameter given */
+    double diameter_px;/* px: its median apparent diameter over the frames used */
+    double fit_rms_px; /* px: median RMS residual of the outline's circle fit */
+    long n_frames;     /* frames used (sharp enough: blur under a quarter of the diameter) */
+    long n_fitted;     /* frames whose outline was fitted */
+} pl_size_scale;
 
 /* m: the provisional depth of a motion plane scaled from gravity (any value: the scale
  * found replaces it; 1 m keeps the provisional positions near metres) */
@@ -38,6 +53,11 @@ typedef struct pl_calib { /* track_calibration in track_pipeline.h */
     calib_surface plane;   /* one-camera mode: the motion plane (y its normal) */
     char source[ICV_PATH_MAX]; /* the calibration file, or "board images" */
     pl_gravity_scale gravity; /* one camera, motion_plane.scale: gravity; found 0 otherwise */
+    pl_gravity_scale gravity_check; /* one camera, scale: size: the free flight's factor measured
+                                       after the size scale was applied (~1 when both agree) */
+    pl_size_scale size;       /* one camera, motion_plane.scale: size; found 0 otherwise */
+    int surface_lowest;       /* one camera, no surface key: the surface frame is provisional
+                                 until placed at the lowest point reached (surface_lowest.c) */
     calib_stereo_cov cov;       /* the stereo pair's parameter covariance (n 0: unknown): the surface
                                    frame's sigma takes the calibration's part from it */
     char quality_json[PL_QUALITY_MAX]; /* the calibration's quality made from board images, as
@@ -83,8 +103,40 @@ void pl_to_surface(const calib_surface *s, const double X[3], const double cov[3
  * of 6 frames or more is seen, or it does not fall measurably. */
 int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
                            const double *t_frame, icv_err *err);
-/* Adds "scale_from_gravity" to track_info.json's root when cal->gravity.found. */
+/* The same free-flight fit as pl_gravity_scale_apply without applying it: into
+ * cal->gravity_check (a second scale source beside scale: size). */
+int pl_gravity_scale_check(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                           const double *t_frame, icv_err *err);
+/* Multiplies the plane's depth, the surface frame's origin and every candidate
+ * (position, covariance) of F frames by K (gravity_scale.c). */
+void pl_scale_plane(pl_calib *cal, pl_cand *cand, const int *cand_n, long F, double K);
+/* scale_size.c: one camera, motion_plane.scale: size. The ball's outline is fitted with
+ * a circle at sub-pixel level in every frame where it is the one candidate (the video
+ * decoded again, luma), its depth R sqrt(1 + 1 / r^2) from the normalised radius r and
+ * the diameter 2R given; the median over the frames whose blur is under a quarter of
+ * the diameter scales the provisional plane (pl_scale_plane) and is kept in cal->size.
+ * Fails naming exp->path when the body is not one marker or too few outlines fit. */
+int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                        icv_err *err);
 struct json_t;
+/* Logs the free flight's |g| at another source's scale (cal->gravity_check, measured after
+ * that scale was applied) and warns, naming `causes`, when the two disagree beyond 3
+ * sigma or 10% (source_rel_sd: the other source's relative 1-sigma). gravity_scale.c. */
+void pl_gravity_scale_compare(const icv_experiment *exp, const pl_calib *cal, const char *source, double source_rel_sd,
+                              const char *causes);
+/* surface_lowest.c: one camera with no surface key (cal->surface_lowest): the surface
+ * frame placed at the lowest point the body reaches. Up is against the free flight's
+ * acceleration (cal->gravity, or cal->gravity_check) when it was measured, else the
+ * image's up; the origin is that far below the lowest marker centroid of the frames
+ * showing every marker, less the sphere's radius for a ball. Moves cal->surf and every
+ * candidate (position, covariance) of F frames to the new frame. Fails naming exp->path
+ * when no frame shows every marker. */
+int pl_surface_lowest_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                            icv_err *err);
+/* Adds "scale_from_size" to track_info.json. */
+void pl_size_scale_json(const pl_calib *cal, struct json_t *root);
+/* Adds "scale_from_gravity" to track_info.json's root when cal->gravity.found, and
+ * "scale_check_gravity" when cal->gravity_check.found. */
 void pl_gravity_scale_json(const pl_calib *cal, struct json_t *root);
 
 /* band_marker.c */

@@ -480,6 +480,7 @@ int pl_info_write(const char *out_dir, const icv_experiment *exp, const pl_calib
     json_object_set_new(root, "experiment", json_string(exp->name));
     json_object_set_new(root, "planar", json_boolean(res->planar));
     pl_gravity_scale_json(cal, root); /* one camera, scale: gravity (gravity_scale.c) */
+    pl_size_scale_json(cal, root);    /* one camera, scale: size (scale_size.c) */
     json_object_set_new(root, "cameras", jc);
     for (int c = 0; c < nc && !rc; c++) {
         char name[ICV_ID_MAX + 32];

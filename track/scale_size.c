@@ -1,0 +1,364 @@
+/* scale_size.c: one camera with `motion_plane: {scale: size}` (issue #19 item 2): a ball
+ * is its own ruler. Its centre lies in the plane of motion by construction (unlike a
+ * ruler standing behind it), and its apparent diameter gives that plane's depth.
+ *
+ * As with scale: gravity (gravity_scale.c) the track stage meets the rays with a plane
+ * facing the camera at a provisional depth; this file finds the factor that puts it at
+ * the ball's depth. In every frame where the ball is the one candidate the video is
+ * decoded again (luma) and the outline fitted: along 64 rays from the centre, the edge is
+ * where the profile crosses halfway between the ball's level (inside half a radius) and
+ * the background's on that ray (1.3-1.6 radii), interpolated to sub-pixel; the edge
+ * points are undistorted to normalised coordinates and a circle fitted (GSL linear least
+ * squares, x^2 + y^2 + D x + E y + F = 0; points beyond 3 robust sigmas dropped, once).
+ * For a sphere of radius R at distance d on the optical axis the outline's normalised
+ * radius is r = R / sqrt(d^2 - R^2), so d = R sqrt(1 + 1 / r^2). Off the axis by an angle
+ * theta the outline is an ellipse whose radial half-axis is 1 / cos(theta) longer: the
+ * circle's mean radius overstates the depth's inverse by about (1 / cos(theta) - 1) / 2
+ * (0.15% at 6 degrees).
+ *
+ * Motion blur widens the outline along the motion: only frames whose centre moves less
+ * than half the radius from frame to frame (a full-period exposure blurs less than a
+ * quarter of the diameter) and a diameter clear of surface.line_px (the floor's edge
+ * and the shadow lie on the outline there) are used; fewer than 5, the 5 slowest. The depth
+ * is the median over them; its 1-sigma the spread of one frame (the MAD's). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <jansson.h>
+
+#include "track/pipeline_internal.h"
+
+#define RAYS 64
+#define MAX_R_PX 300     /* px: the longest ray (a ball up to ~400 px across) */
+#define MIN_CONTRAST 8.0 /* gray levels between the ball and the background on a ray */
+#define MIN_EDGE_POINTS 16
+#define MIN_FRAMES 5
+
+static double median_of(double *x, size_t n)
+{
+    gsl_sort(x, 1, n);
+    return gsl_stats_median_from_sorted_data(x, 1, n);
+}
+
+/* bilinear luma at (x, y) px; the caller keeps it a pixel inside the frame */
+static double luma_at(const capture_frame *f, double x, double y)
+{
+    int x0 = (int)floor(x), y0 = (int)floor(y);
+    double ax = x - x0, ay = y - y0;
+    const uint8_t *r0 = (const uint8_t *)f->data + (size_t)y0 * f->stride + x0, *r1 = r0 + f->stride;
+    return (1 - ay) * ((1 - ax) * r0[0] + ax * r0[1]) + ay * ((1 - ax) * r1[0] + ax * r1[1]);
+}
+
+/* The outline's circle, in normalised coordinates, of the ball centred near (uc, vc)
+ * (distorted px). prof: RAYS * (MAX_R_PX + 1) doubles; pts: RAYS points; col: MAX_R_PX + 1;
+ * ws: a workspace for RAYS observations of 3 parameters.
+ * *r_n: normalised radius; *d_px: diameter in px; *rms_px: the fit's RMS residual (px).
+ * 0, or -1 when no outline is found. */
+static int fit_outline(const capture_frame *fr, const calib_intrinsics *in, double uc, double vc, double *prof,
+                       calib_pt2 *pts, double *col, gsl_multifit_linear_workspace *ws, double *r_n, double *d_px,
+                       double *rms_px)
+{
+    int len[RAYS];
+    double er[RAYS];
+    int ne = 0;
+    /* 1: each ray's profile and its steepest step: the outline's rough radius */
+    for (int a = 0; a < RAYS; a++) {
+        double c = cos(2 * M_PI * a / RAYS), s = sin(2 * M_PI * a / RAYS);
+        int n = 0;
+        for (int r = 0; r <= MAX_R_PX; r++) {
+            double x = uc + r * c, y = vc + r * s;
+            if (!(x >= 0 && y >= 0 && x < fr->width - 1 && y < fr->height - 1))
+                break;
+            prof[a * (MAX_R_PX + 1) + r] = luma_at(fr, x, y);
+            n++;
+        }
+        len[a] = n;
+        const double *p = prof + a * (MAX_R_PX + 1);
+        double best = 0;
+        int rb = -1;
+        for (int r = 2; r + 2 < n; r++) {
+            double g = fabs(p[r + 1] - p[r - 1]);
+            if (g > best)
+                best = g, rb = r;
+        }
+        if (rb > 0)
+            er[ne++] = rb;
+    }
+    if (ne < MIN_EDGE_POINTS)
+        return -1;
+    double r0 = median_of(er, (size_t)ne);
+    if (!(r0 >= 3))
+        return -1;
+    /* 2: per ray, the halfway crossing nearest r0 (sub-pixel, linear between samples) */
+    int np = 0;
+    for (int a = 0; a < RAYS; a++) {
+        const double *p = prof + a * (MAX_R_PX + 1);
+        int n = len[a], i_hi = (int)(0.5 * r0), o_lo = (int)ceil(1.3 * r0), o_hi = (int)(1.6 * r0);
+        if (o_hi >= n || o_hi <= o_lo)
+            continue;
+        int k = 0;
+        for (int r = 0; r <= i_hi; r++)
+            col[k++] = p[r];
+        double lin = median_of(col, (size_t)k);
+        k = 0;
+        for (int r = o_lo; r <= o_hi; r++)
+            col[k++] = p[r];
+        double lout = median_of(col, (size_t)k);
+        if (fabs(lout - lin) < MIN_CONTRAST)
+            continue;
+        double mid = 0.5 * (lin + lout), best = INFINITY, x = NAN;
+        for (int r = (int)(0.6 * r0); r < (int)(1.4 * r0) && r + 1 < n; r++) {
+            double d0 = p[r] - mid, d1 = p[r + 1] - mid;
+            if ((d0 <= 0) == (d1 <= 0) || d0 == d1)
+                continue;
+            double xr = r + d0 / (d0 - d1);
+            if (fabs(xr - r0) < best)
+                best = fabs(xr - r0), x = xr;
+        }
+        if (isnan(x))
+            continue;
+        double c = cos(2 * M_PI * a / RAYS), s = sin(2 * M_PI * a / RAYS);
+        pts[np++] = (calib_pt2){uc + x * c, vc + x * s};
+    }
+    if (np < MIN_EDGE_POINTS)
+        return -1;
+    calib_pt2 pn[RAYS];
+    icv_err e2;
+    if (calib_undistort_points(in, pts, np, 1, pn, &e2))
+        return -1;
+    /* 3: the circle x^2 + y^2 + D x + E y + F = 0, fitted twice (the second without the
+       points beyond 3 robust sigmas: a shadow, a hand, the floor's edge) */
+    double cx = 0, cy = 0, rad = 0;
+    int use[RAYS];
+    for (int i = 0; i < np; i++)
+        use[i] = 1;
+    for (int pass = 0; pass < 2; pass++) {
+        int m = 0;
+        for (int i = 0; i < np; i++)
+            m += use[i];
+        if (m < MIN_EDGE_POINTS)
+            return -1;
+        /* views on arrays of this frame (no allocation per frame; ws is the caller's) */
+        double xb[RAYS * 3], yb[RAYS], cb[3], covb[9];
+        int r = 0;
+        for (int i = 0; i < np; i++) {
+            if (!use[i])
+                continue;
+            xb[3 * r] = pn[i].u, xb[3 * r + 1] = pn[i].v, xb[3 * r + 2] = 1;
+            yb[r] = -(pn[i].u * pn[i].u + pn[i].v * pn[i].v);
+            r++;
+        }
+        gsl_matrix_view X = gsl_matrix_view_array(xb, (size_t)m, 3), cov = gsl_matrix_view_array(covb, 3, 3);
+        gsl_vector_view y = gsl_vector_view_array(yb, (size_t)m), cf = gsl_vector_view_array(cb, 3);
+        double chisq;
+        if (gsl_multifit_linear(&X.matrix, &y.vector, &cf.vector, &cov.matrix, &chisq, ws))
+            return -1;
+        cx = -0.5 * cb[0];
+        cy = -0.5 * cb[1];
+        double r2 = cx * cx + cy * cy - cb[2];
+        if (!(r2 > 0))
+            return -1;
+        rad = sqrt(r2);
+        double res[RAYS];
+        int k = 0;
+        for (int i = 0; i < np; i++)
+            if (use[i])
+                col[k++] = res[i] = fabs(hypot(pn[i].u - cx, pn[i].v - cy) - rad);
+            else
+                res[i] = INFINITY;
+        double sig = 1.4826 * median_of(col, (size_t)k);
+        double ss = 0;
+        for (int i = 0; i < np; i++)
+            if (use[i])
+                ss += res[i] * res[i];
+        *rms_px = sqrt(ss / k) * in->fx;
+        for (int i = 0; i < np && pass == 0; i++)
+            use[i] = res[i] <= 3 * sig + 1e-12;
+    }
+    *r_n = rad;
+    *d_px = 2 * rad * in->fx;
+    return 0;
+}
+
+int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
+                        icv_err *err)
+{
+    if (exp->n_markers != 1)
+        return icv_err_set(err, ICV_EINVAL,
+                           "%s: motion_plane.scale: size measures a ball by its outline: body.markers must be the "
+                           "ball's one marker at its centre (%d given)",
+                           exp->path, exp->n_markers);
+    const calib_intrinsics *in = &cal->in[0];
+    capture_source *src = NULL;
+    capture_options co = {.capture_fps = exp->cameras[0].capture_fps, .want_8bit = 1};
+    capture_frame fr = {0};
+    int rc = capture_source_open(&src, exp->cameras[0].video, &co, err);
+    if (rc)
+        return icv_err_prefix(err, "motion_plane.scale: size: ");
+    /* profiles, a column, and 8 arrays of F + 1 (work takes two) */
+    double *buf = malloc(sizeof *buf * ((size_t)RAYS * (MAX_R_PX + 1) + (MAX_R_PX + 1) + 8 * ((size_t)F + 1)));
+    calib_pt2 *pts = malloc(sizeof *pts * RAYS);
+    gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(RAYS, 3);
+    if (!buf || !pts || !ws) {
+        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((rc = capture_frame_alloc(&fr, capture_source_info(src), err)) != 0)
+        goto done;
+    double *prof = buf, *col = prof + (size_t)RAYS * (MAX_R_PX + 1), *cu = col + MAX_R_PX + 1, *cv = cu + F + 1,
+           *rn = cv + F + 1, *dpx = rn + F + 1, *rms = dpx + F + 1, *spd = rms + F + 1, *work = spd + F + 1;
+    long n_fit = 0;
+    for (long f = 0; f < F; f++) {
+        rn[f] = NAN;
+        if (cand_n[f] != 1)
+            continue;
+        /* the candidate back to the image: x_cam = Rs x_s + ts */
+        icv_vec3 xc = icv_v3_add(icv_m3_apply(cal->surf.R, cand[f * PL_MAX_CAND].X), cal->surf.t);
+        calib_pt2 uv;
+        calib_project(in, &xc, 1, &uv);
+        cu[f] = uv.u, cv[f] = uv.v;
+        rn[f] = 0; /* to be fitted */
+    }
+    long f_first = 0;
+    while (f_first < F && isnan(rn[f_first]))
+        f_first++;
+    if (f_first > 0 && f_first < F && (rc = capture_source_seek(src, f_first, err)) != 0) {
+        icv_err_prefix(err, "motion_plane.scale: size: ");
+        goto done;
+    }
+    for (long f = f_first; f < F; f++) {
+        int r = capture_source_read(src, &fr, err);
+        if (r == CAPTURE_EOF)
+            break;
+        if (r) {
+            rc = icv_err_prefix(err, "motion_plane.scale: size: ");
+            goto done;
+        }
+        long i = fr.index;
+        if (i < 0 || i >= F || isnan(rn[i]))
+            continue;
+        if (fr.bytes_per_sample != 1 ||
+            fit_outline(&fr, in, cu[i], cv[i], prof, pts, col, ws, &rn[i], &dpx[i], &rms[i]) != 0)
+            rn[i] = NAN;
+        else
+            n_fit++;
+    }
+    for (long f = 0; f < F; f++)
+        if (rn[f] == 0)
+            rn[f] = NAN; /* not delivered by the decoder */
+    /* blur: the centre's move to each neighbour frame, in radii */
+    long n_sharp = 0;
+    for (long f = 0; f < F; f++) {
+        spd[f] = NAN;
+        if (isnan(rn[f]))
+            continue;
+        double m = 0;
+        int k = 0;
+        for (long g = f - 1; g <= f + 1; g += 2)
+            if (g >= 0 && g < F && cand_n[g] >= 1 && !isnan(cu[g]) && cand_n[g] == 1)
+                m = fmax(m, hypot(cu[g] - cu[f], cv[g] - cv[f])), k++;
+        spd[f] = k ? m / (0.5 * dpx[f]) : INFINITY;
+        /* against the surface (bouncing, rolling, resting) the floor's edge and the
+           ball's shadow lie on the outline: only the ball a diameter clear of the line */
+        const double(*L)[2] = exp->line_px;
+        double lx = L[1][0] - L[0][0], ly = L[1][1] - L[0][1], ll = hypot(lx, ly);
+        if (exp->surface_kind == ICV_SURFACE_LINE_PX && ll > 0 &&
+            fabs(lx * (cv[f] - L[0][1]) - ly * (cu[f] - L[0][0])) / ll < dpx[f])
+            spd[f] = INFINITY;
+        icv_debug("%s: motion_plane.scale: size: frame %ld at (%.1f, %.1f) px: %.2f px across, outline residual "
+                  "%.2f px, moving %.2f radii per frame",
+                  exp->path, f, cu[f], cv[f], dpx[f], rms[f], spd[f]);
+        n_sharp += spd[f] < 0.5;
+    }
+    if (n_fit < MIN_FRAMES) {
+        rc = icv_err_set(err, ICV_ENOTFOUND,
+                         "%s: motion_plane.scale: size: the ball's outline was fitted in %ld frames of %ld (%d "
+                         "needed): give motion_plane.scale.points_px and distance",
+                         exp->path, n_fit, F, MIN_FRAMES);
+        goto done;
+    }
+    /* the sharp frames, or the MIN_FRAMES slowest */
+    double lim = 0.5;
+    if (n_sharp < MIN_FRAMES) {
+        long k = 0;
+        for (long f = 0; f < F; f++)
+            if (!isnan(spd[f]) && isfinite(spd[f]))
+                work[k++] = spd[f];
+        gsl_sort(work, 1, (size_t)k);
+        lim = k > 0 ? work[k < MIN_FRAMES ? k - 1 : MIN_FRAMES - 1] : 0;
+    }
+    double R = 0.5 * exp->scale_size;
+    long n = 0;
+    for (long f = 0; f < F; f++)
+        if (!isnan(spd[f]) && spd[f] <= lim && isfinite(spd[f]))
+            work[n++] = R * sqrt(1 + 1 / (rn[f] * rn[f]));
+    if (n < 1) {
+        rc = icv_err_set(err, ICV_ENOTFOUND,
+                         "%s: motion_plane.scale: size: the ball's outline was fitted in %ld frames, none of them "
+                         "sharp and clear of the surface",
+                         exp->path, n_fit);
+        goto done;
+    }
+    double *z = work, *dev = work + n;
+    double zm = median_of(z, (size_t)n);
+    for (long i = 0; i < n; i++)
+        dev[i] = fabs(z[i] - zm);
+    /* the sigma of one frame (the MAD's), not of the median over n: the frames' errors
+       are mostly common (the same ball, edge and background in every frame), so the
+       median does not average them down (the synth ball: the median's own sigma, 0.04%,
+       was a sixth of its 0.19% error) */
+    double zsd = 1.4826 * median_of(dev, (size_t)n);
+    long k = 0;
+    for (long f = 0; f < F; f++)
+        if (!isnan(spd[f]) && spd[f] <= lim && isfinite(spd[f]))
+            dev[k++] = dpx[f];
+    double dmed = median_of(dev, (size_t)k);
+    k = 0;
+    for (long f = 0; f < F; f++)
+        if (!isnan(spd[f]) && spd[f] <= lim && isfinite(spd[f]))
+            dev[k++] = rms[f];
+    double rmsmed = median_of(dev, (size_t)k);
+    double depth0 = cal->plane.t.z, K = zm / depth0;
+    pl_scale_plane(cal, cand, cand_n, F, K);
+    pl_size_scale *ss = &cal->size;
+    ss->found = 1;
+    ss->factor = K;
+    ss->factor_sd = zsd / depth0;
+    ss->depth_m = zm;
+    ss->diameter_m = exp->scale_size;
+    ss->diameter_px = dmed;
+    ss->fit_rms_px = rmsmed;
+    ss->n_frames = n;
+    ss->n_fitted = n_fit;
+    icv_info("%s: motion_plane.scale: size: plane facing the camera at %.4f m (+- %.2g), the ball %.2f px across "
+             "(%.4g m) over %ld sharp frames of %ld fitted (outline residual %.2f px)",
+             exp->path, zm, zsd, dmed, exp->scale_size, n, n_fit, rmsmed);
+    if (zsd > 0.01 * zm)
+        icv_warn("%s: motion_plane.scale: size: the scale is uncertain by %.1f%% (1 sigma): the ball's outline "
+                 "varies from frame to frame (blur, shadow, background)",
+                 exp->path, 100 * zsd / zm);
+done:
+    capture_frame_free(&fr);
+    capture_source_close(src);
+    free(buf);
+    free(pts);
+    if (ws)
+        gsl_multifit_linear_free(ws);
+    return rc;
+}
+
+void pl_size_scale_json(const pl_calib *cal, json_t *root)
+{
+    const pl_size_scale *ss = &cal->size;
+    if (!ss->found)
+        return;
+    json_object_set_new(root, "scale_from_size",
+                        json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I}", "factor", ss->factor, "factor_sd",
+                                  ss->factor_sd, "plane_depth_m", ss->depth_m, "diameter_m", ss->diameter_m,
+                                  "diameter_px", ss->diameter_px, "fit_rms_px", ss->fit_rms_px, "frames",
+                                  (json_int_t)ss->n_frames, "fitted", (json_int_t)ss->n_fitted));
+}
