@@ -593,8 +593,10 @@ static int tile_for_diameter(double diameter_px)
  * the markers out of view, hidden or looked for in the wrong look are no sign that they
  * stand out less, and decaying there brought the threshold down to what else is in view
  * (1140: a dark ball's bright probe found the frame's lit edge again in 3 of 6 frames
- * and kept the bright look). Unknown count: the median blob (one glare or flash blob
- * does not lift it).
+ * and kept the bright look). One marker, or an unknown count: the median blob (one
+ * glare or flash blob does not lift it): the strongest blob of a frame is a ball's only
+ * when nothing in view is brighter, and a ruler's bands in Tracker's ball toss set the
+ * threshold above the ball (the toss's 2D test: "more than 8 bright blobs").
  * With no marker size given (track_detector_set_marker_size), the tiles grow to 4
  * diameters of a blob the peak is learnt from (the n strongest, or those at least as
  * strong as the median) that covers a quarter of a tile, never shrinking: a ball 33 px
@@ -618,7 +620,7 @@ static void learn_markers(track_detector *d, const track_blob *out, int n_out)
     }
     double v;
     int k; /* the strongest k blobs are taken for markers */
-    if (d->n_markers > 0) {
+    if (d->n_markers >= 2) {
         k = n < d->n_markers ? n : d->n_markers;
         if (n >= d->n_markers && d->n_markers <= NPK)
             v = pk[d->n_markers - 1];
