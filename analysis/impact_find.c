@@ -97,6 +97,21 @@ static int near_contact(const posed_frame *pf, int n, double sigma, int i)
  * bounded its neighbours' windows to a few frames, so none measured a jump (seed
  * 1020: 11 candidates in 36 frames; 1036: 9 in 32). Two impacts closer than
  * twice the frames a side needs cannot both be fitted anyway. */
+/* 1 when the body flies between posed frames a and b: two frames or more between them
+ * stand more than 3 sigma above both (one frame turned by noise lifts a box's lowest
+ * point by centimetres, a flight lifts several). A ball at 30 fps bounces every 8
+ * frames: the lowest-within-radius rule alone kept only the lowest of its bounces
+ * (the real green ball's bounces at frames 102 and 116 were lost, and gravity was
+ * fitted across them: 1.68 m/s^2). */
+static int lifts_off_between(const posed_frame *pf, int a, int b, double sigma)
+{
+    int lo = a < b ? a : b, hi = a < b ? b : a, up = 0;
+    double floor_gap = fmax(pf[a].gap, pf[b].gap) + 3 * sigma;
+    for (int k = lo + 1; k < hi; k++)
+        up += pf[k].gap > floor_gap;
+    return up >= 2;
+}
+
 static int find_candidates(const posed_frame *pf, int n, double sigma, int radius, int *cand)
 {
     int nc = 0;
@@ -105,7 +120,8 @@ static int find_candidates(const posed_frame *pf, int n, double sigma, int radiu
             continue;
         int lowest = 1;
         for (int j = i - radius > 0 ? i - radius : 0; j < n && j <= i + radius && lowest; j++)
-            if (j != i && near_contact(pf, n, sigma, j) && (pf[j].gap < pf[i].gap || (pf[j].gap == pf[i].gap && j < i)))
+            if (j != i && near_contact(pf, n, sigma, j) && (pf[j].gap < pf[i].gap || (pf[j].gap == pf[i].gap && j < i)) &&
+                !lifts_off_between(pf, i, j, sigma))
                 lowest = 0;
         if (!lowest)
             continue;

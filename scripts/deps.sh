@@ -24,6 +24,8 @@ tools=(
   "c++:g++"
   "ffmpeg:ffmpeg"
   "clang:clang"
+  "jq:jq"
+  "unzip:unzip"
 )
 
 # file (a glob) -> Debian package. make fuzz links clang's -fsanitize=fuzzer,address,
