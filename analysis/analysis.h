@@ -386,8 +386,9 @@ int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e,
  * experiment.yaml, or a wrong scale). sigma: m, marker 1-sigma. */
 int analysis_template_check(const analysis_tracks *tr, const analysis_template *t, double sigma, icv_err *err);
 
-/* The estimated gravity's magnitude against 9.81 m/s^2: 0 when within 2%, a
- * warning (returned 1, message in err) up to 10%, ICV_EINVAL beyond. */
+/* The estimated gravity's magnitude against 9.81 m/s^2: 0 when within 2%, else a
+ * warning (returned 1, message in err), beyond 10% calling the results physically
+ * implausible; the results are kept either way (issue #19). */
 int analysis_gravity_check(const analysis_result *res, icv_err *err);
 
 /* The model the experiment asks for. mu < 0 or e_n < 0: fit it to each impact. */

@@ -66,10 +66,15 @@ int analysis_gravity_check(const analysis_result *res, icv_err *err)
         return 0;
     const char *cause = "check the capture rate (a slow-motion clip tagged at its playback rate), the "
                         "calibration's scale (board square size) and the sync";
+    /* beyond 10% no speed or energy can be right, but the numbers are kept, flagged:
+       a run that stops gives the user nothing to look at for the cause */
     if (fabs(off) > 0.10)
-        return icv_err_set(err, ICV_EINVAL, "free flight falls at |g| = %.2f m/s^2, %.0f%% from 9.81: %s", g,
-                           100 * off, cause);
-    icv_err_set(err, ICV_OK, "free flight falls at |g| = %.2f m/s^2, %.1f%% from 9.81: %s", g, 100 * off, cause);
+        icv_err_set(err, ICV_OK,
+                    "free flight falls at |g| = %.2f m/s^2, %+.0f%% from 9.81: physically implausible, every speed "
+                    "and energy below is off with it (kept, flagged): %s",
+                    g, 100 * off, cause);
+    else
+        icv_err_set(err, ICV_OK, "free flight falls at |g| = %.2f m/s^2, %.1f%% from 9.81: %s", g, 100 * off, cause);
     return 1;
 }
 
