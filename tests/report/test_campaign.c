@@ -1,4 +1,4 @@
-/* test_campaign.c: `impactcv campaign` (issue #10 item 3) over the four sample
+/* test_campaign.c: `impactcv campaign` (issue #10 item 3) over the five sample
  * experiments and a folder with a broken one, two at a time: the broken one is
  * reported with its error and the others carried on (exit status 1, every output
  * written); each impact's fitted e_n agrees with its sample's truth; a campaign over
@@ -13,8 +13,8 @@
 #include "tests/harness.h"
 
 static const char *const samples[] = {"01_rod_slope45_stereo", "02_rod_drop_level_stereo", "03_rod_drop_planar",
-                                      "04_highspeed_1000fps"};
-#define N_SAMPLES 4
+                                      "04_highspeed_1000fps", "05_dark_stickers_light_bar"};
+#define N_SAMPLES 5
 
 typedef struct {
     char name[128];   /* experiment.yaml's name */
@@ -65,7 +65,7 @@ TEST(test_campaign_reports_the_broken_experiment_fits_jointly_to_the_truth_and_r
     ASSERT(st == 1, "status %d (expected 1: one experiment failed): %s", st, p.err);
     ASSERT_STR_CONTAINS(p.err, "impactcv: campaign: broken_sample failed");
     ASSERT_STR_CONTAINS(p.err, "no image matches"); /* its own one-line error */
-    ASSERT_STR_CONTAINS(p.out, "4 ran, 0 up to date (not run again), 1 failed; 4 impacts");
+    ASSERT_STR_CONTAINS(p.out, "5 ran, 0 up to date (not run again), 1 failed; 5 impacts");
     char path[1200];
     for (int i = 0; i < N_SAMPLES; i++) {
         snprintf(path, sizeof path, "%s/out/%s/report.html", th_tmpdir(), tr[i].name);
@@ -130,7 +130,7 @@ TEST(test_campaign_reports_the_broken_experiment_fits_jointly_to_the_truth_and_r
     /* the first campaign again: nothing runs; the broken one fails again */
     st = th_run_cli(&p, "campaign '%s' -o '%s/out' -j 2", th_tmp("all.yaml"), th_tmpdir());
     ASSERT_EQ_INT(st, 1);
-    ASSERT_STR_CONTAINS(p.out, "0 ran, 4 up to date (not run again), 1 failed");
+    ASSERT_STR_CONTAINS(p.out, "0 ran, 5 up to date (not run again), 1 failed");
     ASSERT_STR_CONTAINS(p.out, "rod_slope45_stereo: up to date, not run again");
 }
 
