@@ -301,8 +301,8 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
 /* The track stage's sidecar: calibration.stereo.baseline_m and baseline_sd_m (the
  * calibration it made from board images, or its file's),
  * calibration.surface.turn_sd_rad, offset_sd_m (the board on the surface, as calib
- * found it; plane_rms_m when a sidecar has not these), and scale_from_gravity's
- * factor and factor_sd (one camera, scale: gravity). */
+ * found it; plane_rms_m when a sidecar has not these), and scale_from_gravity's or
+ * scale_from_size's factor and factor_sd (one camera, scale: gravity or size). */
 int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e, analysis_calib_sd *out)
 {
     json_error_t je;
@@ -322,12 +322,15 @@ int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e,
     }
     /* one camera with motion_plane.scale: gravity: the scale's 1-sigma from its flight
      * fit (track/gravity_scale.c); every length is factor times the provisional one */
-    json_t *gs = json_object_get(root, "scale_from_gravity");
-    double factor = json_number_value(json_object_get(gs, "factor"));
-    double factor_sd = json_number_value(json_object_get(gs, "factor_sd"));
-    if (!(out->scale_rel > 0) && factor > 0 && factor_sd > 0) {
-        out->scale_rel = factor_sd / factor;
-        found = 1;
+    const char *scaled_by[2] = {"scale_from_gravity", "scale_from_size"}; /* scale: size, its outline's */
+    for (int k = 0; k < 2; k++) {
+        json_t *gs = json_object_get(root, scaled_by[k]);
+        double factor = json_number_value(json_object_get(gs, "factor"));
+        double factor_sd = json_number_value(json_object_get(gs, "factor_sd"));
+        if (!(out->scale_rel > 0) && factor > 0 && factor_sd > 0) {
+            out->scale_rel = factor_sd / factor;
+            found = 1;
+        }
     }
     if (!(out->tilt > 0) && (json_is_number(prms) || json_is_number(osd)) && e->n_cameras >= 2) {
         analysis_calib_sd s = {0};

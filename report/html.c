@@ -354,6 +354,17 @@ static void scale_source(FILE *f, const report_inputs *in)
                   "is then 9.81 by construction, not a check.</p>\n",
                   f);
         break;
+    case ICV_SCALE_SIZE:
+        if (t && isfinite(t->size_scale))
+            fprintf(f,
+                    "<p id=scale-source>Scale: the ball's own diameter, %.4g m, against its fitted outline of %.4g "
+                    "px (motion_plane.scale: size): factor %.5g &plusmn; %.2g (1&sigma;, %.2g%%), in the "
+                    "&sigma;s below; |g| below is then a check.</p>\n",
+                    e->scale_size, t->size_diameter_px, t->size_scale, t->size_scale_sd,
+                    100 * t->size_scale_sd / t->size_scale);
+        else
+            fputs("<p id=scale-source>Scale: the ball's own diameter (motion_plane.scale: size).</p>\n", f);
+        break;
     default:
         fputs("<p id=scale-source>Scale: from the calibration file.</p>\n", f);
     }

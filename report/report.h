@@ -169,6 +169,9 @@ typedef struct {
     double gravity_scale, gravity_scale_sd;  /* one camera, scale: gravity: the factor applied
                                                 to the plane's metres and its 1-sigma (NaN:
                                                 not that scale) */
+    double size_scale, size_scale_sd;        /* one camera, scale: size: the same from the
+                                                ball's fitted outline (NaN: not that scale) */
+    double size_diameter_px;                 /* px: the ball's fitted outline, median */
 } report_track_info;
 
 /* Reads DIR/track_info.json; free with report_track_info_free. */

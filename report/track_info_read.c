@@ -262,6 +262,10 @@ int report_track_info_read(const char *path, report_track_info *ti, icv_err *err
     json_t *gs = json_object_get(root, "scale_from_gravity");
     ti->gravity_scale = json_is_object(gs) ? num(gs, "factor") : NAN;
     ti->gravity_scale_sd = json_is_object(gs) ? num(gs, "factor_sd") : NAN;
+    json_t *ss = json_object_get(root, "scale_from_size");
+    ti->size_scale = json_is_object(ss) ? num(ss, "factor") : NAN;
+    ti->size_scale_sd = json_is_object(ss) ? num(ss, "factor_sd") : NAN;
+    ti->size_diameter_px = json_is_object(ss) ? num(ss, "diameter_px") : NAN;
     json_t *w = json_object_get(root, "warnings"), *e;
     size_t i;
     if (!rc && json_array_size(w) > 0 && !(ti->warnings = calloc(json_array_size(w), sizeof *ti->warnings)))

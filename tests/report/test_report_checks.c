@@ -133,3 +133,31 @@ TEST(test_report_checks_clean_run_says_so)
     ASSERT(!strstr(html, "class=bad><b>"), "a clean run flagged");
     ASSERT_STR_CONTAINS(html, "origin at the board's first inner corner");
 }
+
+TEST(test_report_one_camera_scaled_by_the_ball_names_its_size_and_sigma)
+{
+    /* issue #19 item 2/7: the one-camera report names the scale's source and its sigma;
+       scale: size was called "from the calibration file" */
+    icv_experiment *exp = calloc(1, sizeof *exp);
+    analysis_result *r = calloc(1, sizeof *r);
+    report_track_info *ti = calloc(1, sizeof *ti);
+    ASSERT(exp && r && ti, "out of memory");
+    snprintf(exp->name, sizeof exp->name, "green ball");
+    exp->n_cameras = 1;
+    exp->n_markers = 1;
+    exp->surface_kind = ICV_SURFACE_LINE_PX;
+    exp->scale_kind = ICV_SCALE_SIZE;
+    exp->scale_size = 0.0687;
+    ti->gravity_scale = ti->gravity_scale_sd = NAN;
+    ti->size_scale = 1.4701, ti->size_scale_sd = 0.0098, ti->size_diameter_px = 89.77;
+    r->g_estimated = 1;
+    r->g = icv_v3(0, -9.80, 0);
+    report_inputs in = {.exp = exp, .result = r, .track = ti};
+    icv_err err = {0};
+    int rc = report_write(&in, th_tmp("report.html"), &err);
+    free(exp), free(r), free(ti);
+    ASSERT(rc == 0, "%s", err.msg);
+    const char *html = th_read_file(th_tmp("report.html"));
+    ASSERT_STR_CONTAINS(html, "Scale: the ball's own diameter, 0.0687 m, against its fitted outline of 89.77 px "
+                              "(motion_plane.scale: size): factor 1.4701 &plusmn; 0.0098 (1&sigma;, 0.67%)");
+}

@@ -77,6 +77,15 @@ TEST(test_scale_size_synth_ball_depth_within_1_percent)
     /* the free flight at this scale falls at 9.81 within 2% (the second source) */
     ASSERT(fabs(kg - 1) < 0.02, "gravity's check factor %.4f", kg);
     ASSERT(!strstr(p.err, "disagree"), "a warning where the two agree: %s", p.err);
+    /* issue #19 item 2: the size scale's sigma reaches the results' uncertainties (it
+       was left out: propagated_sd.scale_rel null) */
+    ASSERT(th_run_cli(&p, "-q analyze '%s/exp/exp_size.yaml' -o '%s'", th_tmpdir(), odir) == 0, "analyze: %s", p.err);
+    snprintf(path, sizeof path, "%s/results.json", odir);
+    json_t *res = json_load_file(path, 0, NULL);
+    json_t *rel = json_object_get(json_object_get(json_object_get(res, "calibration"), "propagated_sd"), "scale_rel");
+    double scale_rel = json_is_number(rel) ? json_number_value(rel) : NAN;
+    json_decref(res);
+    ASSERT_NEAR(scale_rel, ksd / k, 1e-9 + 1e-6 * ksd / k);
 }
 
 TEST(test_scale_size_and_gravity_disagreeing_is_a_kept_warning)
