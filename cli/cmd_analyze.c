@@ -63,6 +63,19 @@ static void print_impacts(const analysis_job_result *j)
         if (im->energy_note[0])
             cli_summary("    note: %s\n", im->energy_note);
     }
+    /* issue #19 item 5: each free flight's launch, where a person reads the numbers */
+    for (int i = 0; i < r->n_flights; i++) {
+        const analysis_flight_summary *f = &r->flights[i];
+        cli_summary("  flight %d: frames %ld-%ld (%d posed), launch %.3f +- %.3f m/s at %.1f +- %.1f deg, own |g| "
+                    "%.3f m/s^2\n",
+                    i, f->frame_first, f->frame_last, f->n_frames, f->speed, f->speed_sd, f->angle_deg,
+                    f->angle_sd_deg, icv_v3_norm(f->g));
+    }
+    for (int i = 0; i < r->n_contacts; i++) {
+        const analysis_contact *c = &r->contacts[i];
+        cli_summary("  contact %d: frames %ld-%ld (t = %.4f-%.4f s), %s: not free flight\n", i, c->frame_first,
+                    c->frame_last, c->t_first, c->t_last, c->sliding ? "moving on the surface" : "resting");
+    }
     if (j->warning[0])
         fprintf(stderr, "impactcv: warning: %s\n", j->warning);
 }
@@ -131,7 +144,8 @@ int cmd_analyze(int argc, char **argv)
         }
         analysis_job job = {exps[i], tracks, dir, method, truth, cli_summary_stream()};
         rc = analysis_job_run(&job, jobs[i], &err);
-        if (jobs[i]->res.n_impacts > 0) /* also when the truth disagrees */
+        /* also when the truth disagrees; a flight-only clip has its flights */
+        if (jobs[i]->res.n_impacts > 0 || (!rc && jobs[i]->res.n_flights > 0))
             print_impacts(jobs[i]);
         if (rc)
             break;

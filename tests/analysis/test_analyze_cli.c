@@ -256,6 +256,8 @@ TEST(test_analyze_cli_flight_only_clip_writes_its_flight)
                         th_tmpdir(), th_tmpdir());
     ASSERT(st == 0, "status %d: %s", st, p.err);
     ASSERT_STR_CONTAINS(p.err, "measured as free flight, 1 flight");
+    ASSERT_STR_CONTAINS(p.out, "  flight 0: frames "); /* in the printed summary too */
+    ASSERT_STR_CONTAINS(p.out, " m/s at ");
     char path[1024];
     snprintf(path, sizeof path, "%s/out/results.json", th_tmpdir());
     json_error_t je;
