@@ -180,6 +180,15 @@ void capture_change_free(capture_change_meter *m);
 size_t capture_near_duplicates(const double *max_levels, const double *tail_levels, long n, long *out,
                                double *threshold_levels, int *stored_times);
 
+/* Every picture stored k times, from per-frame evidence: evidence[i] > 0 when frame i
+ * shows a new picture, < 0 when it is seen to repeat frame i - 1's, 0 when nothing
+ * tells. Believed when the new pictures are spaced by multiples of k (2-4) in 90% of at
+ * least 12 spacings, by 1 frame in at most 10%, and at least 4 and half of the frames
+ * off their phase are seen to repeat. Returns k, or 0 with *n_out = 0; with k, out (n
+ * entries of room) lists every frame off the phase of the new picture before it, from
+ * one period before the first new picture to one after the last, ascending. */
+int capture_stored_times(const signed char *evidence, long n, long *out, size_t *n_out);
+
 /* Mains flicker: lamps on 50/60 Hz mains flicker at 100/120 Hz; sampled at the capture
  * rate the oscillation aliases to |f - k fs| (it "beats" with the frame rate). Searches
  * the per-frame mean brightness b (time t on the capture clock, s) for a significant

@@ -144,38 +144,11 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Every picture stored k times: between the clip's new pictures, spacings of 1 frame (a
- * new picture in each of two frames) are rare (10%: slow phases are ambiguous) and 90% of
- * the spacings up to 7 frames are multiples of k; at least 20 spacings. Returns k >= 2,
- * or 0. */
-static int stored_times_of(const unsigned char *changed, long n)
-{
-    long counts[8] = {0}, total = 0, prev = -1;
-    for (long i = 0; i < n; i++)
-        if (changed[i]) {
-            if (prev >= 0 && i - prev <= 7) {
-                counts[i - prev]++;
-                total++;
-            }
-            prev = i;
-        }
-    if (total < 20 || counts[1] > 0.1 * total)
-        return 0;
-    for (int k = 2; k <= 4; k++) {
-        long mult = 0;
-        for (int g = k; g <= 7; g += k)
-            mult += counts[g];
-        if (mult >= 0.9 * total)
-            return k;
-    }
-    return 0;
-}
-
 size_t capture_near_duplicates(const double *max_levels, const double *tail_levels, long n, long *out,
                                double *threshold_levels, int *stored_times)
 {
     double *tails = malloc(sizeof *tails * (size_t)(n > 0 ? n : 1));
-    unsigned char *changed = calloc((size_t)(n > 0 ? n : 1), 1);
+    signed char *evidence = calloc((size_t)(n > 0 ? n : 1), 1);
     long nm = 0;
     for (long i = 0; tails && i < n; i++)
         if (isfinite(tail_levels[i]))
@@ -191,34 +164,23 @@ size_t capture_near_duplicates(const double *max_levels, const double *tail_leve
         *threshold_levels = thr;
     /* a new picture: a clear change that is not a dip between two larger ones
      * (a re-encoded copy beside a moving body changes more than the still parts do, at
-     * the body's edges, but far less than the pictures around it) */
-    for (long i = 0; changed && i < n; i++) {
+     * the body's edges, but far less than the pictures around it); a repeat: no clear
+     * change */
+    for (long i = 0; evidence && i < n; i++) {
+        if (!isfinite(max_levels[i]))
+            continue;
         double before = i > 0 && isfinite(max_levels[i - 1]) ? max_levels[i - 1] : 0;
         double after = i + 1 < n && isfinite(max_levels[i + 1]) ? max_levels[i + 1] : 0;
-        changed[i] = isfinite(max_levels[i]) && max_levels[i] > PATTERN_TIMES_THRESHOLD * thr &&
-                     !(max_levels[i] < DIP_RATIO * fmin(before, after));
+        int changed = max_levels[i] > PATTERN_TIMES_THRESHOLD * thr && !(max_levels[i] < DIP_RATIO * fmin(before, after));
+        evidence[i] = changed ? 1 : -1;
     }
-    int k = changed ? stored_times_of(changed, n) : 0;
+    size_t nout = 0;
+    int k = evidence ? capture_stored_times(evidence, n, out, &nout) : 0;
+    free(evidence);
     if (stored_times)
         *stored_times = k;
-    size_t nout = 0;
-    if (k >= 2) {
-        /* the pattern holds: between the first and the last change, a frame off the phase
-         * of the last new picture repeats it, even where the body rests */
-        long last_new = -1, last_change = -1;
-        for (long i = 0; i < n; i++)
-            if (changed[i])
-                last_change = i;
-        for (long i = 0; i <= last_change; i++) {
-            if (changed[i])
-                last_new = i;
-            else if (last_new >= 0 && (i - last_new) % k != 0)
-                out[nout++] = i;
-        }
-        free(changed);
+    if (k >= 2)
         return nout;
-    }
-    free(changed);
     /* pair i = (frame i - 1, frame i); runs of still pairs between changing ones */
     long i = 1;
     while (i < n) {

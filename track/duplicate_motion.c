@@ -8,6 +8,9 @@
  * k - 1), a track's move within its noise (6 sigma) counting as none: stray tracks of
  * a lit plate's texture jitter by a pixel and must not make a still scene move. */
 #include <math.h>
+#include <stdlib.h>
+
+#include "capture/capture.h"
 
 #include "track/pipeline_internal.h"
 
@@ -114,51 +117,27 @@ static int repeats_previous(const raw_point *raw, long n, long frames, long k, d
     return moving > 0;
 }
 
-size_t pl_repeated_pictures(const raw_point *raw, long n_raw, long frames, double min_px, long *out,
-                            double *stored_times)
+int pl_repeated_pictures(const raw_point *raw, long n_raw, long frames, double min_px, long *out, size_t *n_out,
+                         double *stored_times, icv_err *err)
 {
-    size_t m = 0;
-    long moving_frames = 0;
+    *stored_times = 1;
+    *n_out = 0;
+    if (frames < 2)
+        return 0;
+    /* the markers' evidence: a new picture where the scene moved from the frame before,
+       a repeat where the moving tracks stood still and then made one picture's step */
+    signed char *evidence = calloc((size_t)frames, 1);
+    if (!evidence)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory for %ld frames' repeat evidence", frames);
     for (long k = 1; k < frames; k++) {
         if (repeats_previous(raw, n_raw, frames, k, min_px))
-            out[m++] = k;
-        else if (k + 1 < frames && median_move(raw, n_raw, k - 1, k) > min_px)
-            moving_frames++;
+            evidence[k] = -1;
+        else if (median_move(raw, n_raw, k - 1, k) > min_px)
+            evidence[k] = 1;
     }
-    /* pictures while the scene moves: each new picture, and its repeats */
-    *stored_times = moving_frames > 0 ? (double)(moving_frames + (long)m) / (double)moving_frames : 1.0;
-    /* only a steady pattern is believed: single standstills come from noise a track's
-       sigma understates (a band at 6000 fps moving 0.4 px a frame), and a lone repeated
-       frame changes no fit much */
-    int k = (int)lround(*stored_times);
-    *stored_times = 1;
-    if (k < 2 || k > 4 || m < 4)
-        return 0;
-    /* every picture stored k times: the frames off the new pictures' phase are repeats
-     * too where the tracks could not tell (a marker missed in the frame before) */
-    long votes[4] = {0};
-    for (size_t i = 0; i < m; i++)
-        if (i + 1 == m || out[i + 1] != out[i] + 1)
-            votes[(out[i] + 1) % k]++;
-    int phase = 0;
-    for (int p = 1; p < k; p++)
-        if (votes[p] > votes[phase])
-            phase = p;
-    long n_new = 0;
-    for (int p = 0; p < k; p++)
-        n_new += votes[p];
-    long off_phase = 0;
-    for (long f = out[0]; f <= out[m - 1]; f++)
-        off_phase += f % k != phase;
-    if (votes[phase] < 0.9 * (double)n_new || (double)m < 0.5 * (double)off_phase)
-        return 0; /* no steady phase, or most frames off it not repeats */
-    /* one picture period beyond the first and last repeat seen: the first frames have
-       no step before them to compare, the last none after */
-    long first = out[0] - k > 1 ? out[0] - k : 1, last = out[m - 1] + k < frames ? out[m - 1] + k : frames - 1;
-    m = 0;
-    for (long f = first; f <= last; f++)
-        if (f % k != phase)
-            out[m++] = f;
-    *stored_times = k;
-    return m;
+    int k = capture_stored_times(evidence, frames, out, n_out);
+    free(evidence);
+    if (k >= 2)
+        *stored_times = k;
+    return 0;
 }

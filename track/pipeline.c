@@ -1059,7 +1059,8 @@ static int camera_drop_repeats(pl_camera *c, icv_err *err)
     c->repeat = malloc(sizeof *c->repeat * ((size_t)c->frames + 1));
     if (!c->repeat)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
-    c->n_repeat = pl_repeated_pictures(c->raw, c->n_raw, c->frames, 1.0, c->repeat, &c->stored_times);
+    if (pl_repeated_pictures(c->raw, c->n_raw, c->frames, 1.0, c->repeat, &c->n_repeat, &c->stored_times, err))
+        return -1;
     long k = 0;
     size_t r = 0;
     for (long i = 0; i < c->n_raw; i++) {

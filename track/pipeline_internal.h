@@ -176,15 +176,15 @@ size_t pl_duplicates_in_motion(const raw_point *raw, long n_raw, const long *dup
 
 /* Frames that repeat the picture before them (a phone or converter stored each picture
  * again, re-encoded, so the copies differ by compression noise and no pixel test finds
- * them): every track moving across the frame stands still at it, within 3 of its
- * sigmas, then jumps by about the step it made into the picture before (more than
- * min_px, px, and 10 sigmas). Believed only as a steady pattern: every picture stored
- * k = 2-4 times, one phase, most frames off it seen to repeat; then every frame off the
- * phase from a picture before the first repeat to one after the last is one. raw
- * sorted by frame (duplicate_motion.c). Into out (frames room), ascending; how many.
- * *stored_times: k, or 1 when no pattern is found (then 0 frames). */
-size_t pl_repeated_pictures(const raw_point *raw, long n_raw, long frames, double min_px, long *out,
-                            double *stored_times);
+ * them), from the tracks: a frame is seen to repeat when every track moving across the
+ * frame stands still at it, within 3 of its sigmas, then jumps by about the step it made
+ * into the picture before (more than min_px, px, and 10 sigmas); it shows a new picture
+ * when the tracks moved by their median more than min_px. capture_stored_times tells
+ * the pattern from that evidence. raw sorted by frame (duplicate_motion.c). Into out
+ * (frames room), ascending, *n_out of them; *stored_times: k, or 1 when no pattern is
+ * found (then 0 frames). */
+int pl_repeated_pictures(const raw_point *raw, long n_raw, long frames, double min_px, long *out, size_t *n_out,
+                         double *stored_times, icv_err *err);
 
 /* A gap in one marker's 2D track: frames first..last where the tracker had no blob
  * for it (it kept the identity and found it again, or the clip ended). Why, from where

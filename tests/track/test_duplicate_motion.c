@@ -52,6 +52,16 @@ TEST(test_duplicates_in_a_still_scene_stay_still_beside_one_stray_track)
     ASSERT_EQ_INT((int)pl_duplicates_in_motion(raw, n, dup, 1, 1.0, out), 0);
 }
 
+/* pl_repeated_pictures' count of frames (0 with no pattern), asserting no error */
+static size_t repeats(const raw_point *raw, long n, long frames, long *out, double *times)
+{
+    size_t m = 99;
+    icv_err err = {0};
+    if (pl_repeated_pictures(raw, n, frames, 1.0, out, &m, times, &err) != 0)
+        return 99;
+    return m;
+}
+
 /* a marker along u: picture p at u0 + step p (+ a fixed jitter of the re-encoding),
  * each picture stored `times` times from frame 0; missing: a frame with no point */
 static int stored_track(raw_point *raw, long frames, int times, double step, double sigma, long missing)
@@ -77,7 +87,7 @@ TEST(test_repeated_pictures_every_picture_stored_twice_found_from_the_tracks)
     long out[64];
     double times;
     int n = stored_track(raw, 40, 2, 8.0, 0.05, -1);
-    size_t m = pl_repeated_pictures(raw, n, 40, 1.0, out, &times);
+    size_t m = repeats(raw, n, 40, out, &times);
     ASSERT_EQ_INT((int)m, 20); /* 1, 3, ..., 39 (1 and 39 by the phase: no step before 1, no
                                   jump after 39) */
     for (size_t i = 0; i < m; i++)
@@ -86,12 +96,12 @@ TEST(test_repeated_pictures_every_picture_stored_twice_found_from_the_tracks)
     /* the marker missed in frame 10: frame 11 (the repeat of 10) cannot be compared with
        it, and is one by the pictures' phase */
     n = stored_track(raw, 40, 2, 8.0, 0.05, 10);
-    m = pl_repeated_pictures(raw, n, 40, 1.0, out, &times);
+    m = repeats(raw, n, 40, out, &times);
     ASSERT_EQ_INT((int)m, 20);
     ASSERT_EQ_INT((int)out[5], 11);
     /* three times */
     n = stored_track(raw, 45, 3, 8.0, 0.05, -1);
-    m = pl_repeated_pictures(raw, n, 45, 1.0, out, &times);
+    m = repeats(raw, n, 45, out, &times);
     ASSERT_EQ_INT((int)m, 30); /* 1, 2, 4, 5, ..., 43, 44 */
     ASSERT_NEAR(times, 3.0, 0.15);
 }
@@ -103,7 +113,7 @@ TEST(test_repeated_pictures_none_in_a_steady_or_slow_track)
     double times;
     /* each picture once, 8 px a frame: none */
     int n = stored_track(raw, 40, 1, 8.0, 0.05, -1);
-    ASSERT_EQ_INT((int)pl_repeated_pictures(raw, n, 40, 1.0, out, &times), 0);
+    ASSERT_EQ_INT((int)repeats(raw, n, 40, out, &times), 0);
     ASSERT_NEAR(times, 1.0, 1e-9);
     /* a slow track at a high rate: 0.25 px a frame with 0.1 px noise per point (within
        3 sigma every frame, yet 1 px in 4 frames): steady, no repeat */
@@ -111,10 +121,10 @@ TEST(test_repeated_pictures_none_in_a_steady_or_slow_track)
         double noise = 0.1 * (((f * 7919) % 7) - 3) / 3.0;
         raw[f] = (raw_point){f, 0, 100 + 0.25 * (double)f + noise, 50, 0.1, 30, 0, NAN, NAN};
     }
-    ASSERT_EQ_INT((int)pl_repeated_pictures(raw, 200, 200, 1.0, out, &times), 0);
+    ASSERT_EQ_INT((int)repeats(raw, 200, 200, out, &times), 0);
     /* still: none */
     n = stored_track(raw, 40, 2, 0.0, 0.05, -1);
-    ASSERT_EQ_INT((int)pl_repeated_pictures(raw, n, 40, 1.0, out, &times), 0);
+    ASSERT_EQ_INT((int)repeats(raw, n, 40, out, &times), 0);
 }
 
 TEST(test_repeated_pictures_a_few_standstills_of_noise_are_no_pattern)
@@ -129,6 +139,6 @@ TEST(test_repeated_pictures_a_few_standstills_of_noise_are_no_pattern)
         long g = f - (f >= 20) - (f >= 45) - (f >= 70) - (f >= 95); /* one step behind after each */
         raw[f] = (raw_point){f, 0, 100 + 1.2 * (double)g, 50, 0.05, 30, 0, NAN, NAN};
     }
-    ASSERT_EQ_INT((int)pl_repeated_pictures(raw, 120, 120, 1.0, out, &times), 0);
+    ASSERT_EQ_INT((int)repeats(raw, 120, 120, out, &times), 0);
     ASSERT_NEAR(times, 1.0, 1e-9);
 }
