@@ -195,11 +195,13 @@ double analysis_contact_rate(const analysis_body *b, const side_fit *s, const ic
 
 /* The impact instant from both sides' flights (impact_instant.c): where the
  * pre-impact flight reaches the surface (t_line) and where the flights meet
- * (t_meet), each with its 1-sigma; t is t_line unless the two disagree by more
- * than 3 combined sigmas and the meeting lies between the windows (lo, hi: the
- * pre-impact window's last frame and the post-impact one's first, s; margin s),
- * then t_meet (from_meet 1): the surface line is the likelier to be off (a line
- * drawn a few pixels off, a surface offset), the flights' meeting needs no surface.
+ * (t_meet), each with its 1-sigma; t is t_line unless the meeting lies between the
+ * windows (lo, hi: the pre-impact window's last frame and the post-impact one's
+ * first, s; margin s) and the two disagree by more than 3 combined sigmas, or the
+ * flight crosses the surface outside [lo, hi] by more than 3 of t_line's sigmas
+ * (t_line is then that crossing), then t_meet (from_meet 1): the surface line is the
+ * likelier to be off (a line drawn a few pixels off, a surface offset), the flights'
+ * meeting needs no surface.
  * line_gap: the contact point's height above the surface at t_meet (m). */
 typedef struct {
     double t, t_line, t_line_sd, t_meet, t_meet_sd, line_gap;

@@ -766,10 +766,10 @@ restart:;
         if (im->t_from_meet)
             icv_warn("impact at t = %.5f s: the flights on each side meet at t = %.5f +- %.5f s, %.2f frames from "
                      "where the pre-impact flight reaches the surface (t = %.5f +- %.5f s): the flights' meeting is "
-                     "used, as it needs no surface; the contact point is %.1f mm above the surface there: check "
+                     "used, as it needs no surface; the contact point is %.1f mm %s the surface there: check "
                      "the surface (line_px, plane or board)",
                      im->t, im->t_meet, im->t_meet_sd, (im->t_meet - im->t_line) / period, im->t_line, im->t_line_sd,
-                     im->meet_gap * 1e3);
+                     fabs(im->meet_gap) * 1e3, im->meet_gap < 0 ? "below" : "above");
         if (im->implausible[0])
             icv_warn("impact at t = %.5f s is physically implausible: %s; likely causes: the surface (its line or "
                      "plane), the scale, duplicated frames or a wrong capture rate",

@@ -4,20 +4,64 @@
  * the two flights meet (the centre of mass does not jump in an impact: needs only
  * the flights, at any frame rate, whether or not a frame shows the body near the
  * surface). The surface line's is kept while they agree (its sigma is the smaller
- * at high frame rates); beyond 3 combined sigmas the meeting is used. */
+ * at high frame rates); beyond 3 combined sigmas the meeting is used, and so it is
+ * when the flight crosses the surface outside the frames between the windows: the
+ * frames themselves then say the surface is off (the body seen below it before the
+ * impact, or above it after). */
 #include <math.h>
 
 #include "analysis/analysis_internal.h"
+
+/* t in [a, b] where the pre-impact flight's gap changes sign (it does at the ends),
+ * by bisection to 1e-10 s */
+static double gap_root(const analysis_body *b, const side_fit *pre, const icv_vec3 *g, double a, double c)
+{
+    double ga = analysis_contact_gap(b, pre, g, a);
+    for (int it = 0; it < 80 && c - a > 1e-10; it++) {
+        double m = 0.5 * (a + c), gm = analysis_contact_gap(b, pre, g, m);
+        if ((gm > 0) == (ga > 0))
+            a = m, ga = gm;
+        else
+            c = m;
+    }
+    return 0.5 * (a + c);
+}
+
+/* Whether the approaching pre-impact flight misses the surface between lo and hi by
+ * more than noise_m (m): already below it at lo, or still above it at hi and
+ * descending. Then *t_cross is where it crosses, searched over span s beyond the
+ * bracket (left as it is when it does not cross there). */
+static int crosses_outside(const analysis_body *b, const side_fit *pre, const icv_vec3 *g, double lo, double hi,
+                           double span, double noise_m, double *t_cross)
+{
+    double glo = analysis_contact_gap(b, pre, g, lo), ghi = analysis_contact_gap(b, pre, g, hi);
+    if ((glo > 0) != (ghi > 0))
+        return 0;
+    if (glo < -noise_m) {
+        if (analysis_contact_gap(b, pre, g, lo - span) > 0)
+            *t_cross = gap_root(b, pre, g, lo - span, lo);
+        return 1;
+    }
+    double h = 1e-3 * fmax(hi - lo, 1e-6);
+    if (ghi > noise_m && analysis_contact_rate(b, pre, g, hi, h) < 0) {
+        if (analysis_contact_gap(b, pre, g, hi + span) < 0)
+            *t_cross = gap_root(b, pre, g, hi, hi + span);
+        return 1;
+    }
+    return 0;
+}
 
 void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const side_fit *post, const icv_vec3 *g,
                              double t_guess, double lo, double hi, double margin, double offset_sd,
                              impact_instant *out)
 {
     out->t_line = analysis_contact_instant(b, pre, g, t_guess, lo, hi);
+    out->t = out->t_line;
+    double noise = 3 * hypot(pre->p_sd.y, offset_sd);
+    int line_off = crosses_outside(b, pre, g, lo, hi, fmax(lo - pre->t_first, hi - lo), noise, &out->t_line);
     double h = 1e-3 * fmax(hi - lo, 1e-6);
     double rate = fabs(analysis_contact_rate(b, pre, g, out->t_line, h));
     out->t_line_sd = rate > 0 ? hypot(pre->p_sd.y, offset_sd) / rate : INFINITY;
-    out->t = out->t_line;
     out->from_meet = 0;
     out->meet_ok = analysis_flights_meet(pre, post, g, out->t_line, &out->t_meet, &out->t_meet_sd) == 0;
     out->line_gap = out->meet_ok ? analysis_contact_gap(b, pre, g, out->t_meet) : NAN;
@@ -25,7 +69,7 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
         return;
     double lim = 3 * hypot(out->t_line_sd, out->t_meet_sd);
     int inside = out->t_meet > lo - margin - 3 * out->t_meet_sd && out->t_meet < hi + margin + 3 * out->t_meet_sd;
-    if (inside && !(fabs(out->t_meet - out->t_line) <= lim)) {
+    if (inside && (line_off || !(fabs(out->t_meet - out->t_line) <= lim))) {
         out->t = out->t_meet;
         out->from_meet = 1;
     }
