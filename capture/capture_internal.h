@@ -77,6 +77,11 @@ struct capture_source {
 /* An mp4/mov header's sample counts against the file's size (header_check.c):
  * ICV_EFORMAT naming the file when it states more frames than the file has bytes. */
 int capture_header_check(const char *path, icv_err *err);
+/* A RIFF file's (AVI, WAVE) header chunks against the file's size (riff_check.c): a
+ * chunk inside hdrl, strl, odml or INFO stating more bytes than the file has left is
+ * refused (FFmpeg allocates INFO tags at their stated size). f open, fsize bytes;
+ * 0 when not RIFF or sound. */
+int capture_riff_check(FILE *f, int64_t fsize, const char *path, icv_err *err);
 int capture_video_open(capture_source *s, icv_err *err);
 int capture_video_read(capture_source *s, capture_frame *f, icv_err *err);
 int capture_video_seek(capture_source *s, long n, icv_err *err);

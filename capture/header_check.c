@@ -3,7 +3,7 @@
  * demuxer reserves an index entry per sample the header states, so a 1.5 KB file
  * whose stsz claims 3.9 M frames took 130 MB and a second. A frame takes at least a
  * byte of the file; a header claiming more samples than the file has bytes is
- * refused. Other containers are left to FFmpeg. */
+ * refused. RIFF files (AVI, WAVE): riff_check.c. Other containers are left to FFmpeg. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -66,7 +66,10 @@ int capture_header_check(const char *path, icv_err *err)
     uint64_t claimed = 0;
     if (iso)
         walk(f, 0, fsize, 0, &claimed);
+    int rc = iso ? 0 : capture_riff_check(f, fsize, path, err);
     fclose(f);
+    if (rc)
+        return rc;
     if (iso && claimed > (uint64_t)fsize)
         return icv_err_set(err, ICV_EFORMAT,
                            "%s: damaged header: it states %llu frames in a file of %lld bytes (a frame takes at least "
