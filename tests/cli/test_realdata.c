@@ -1,8 +1,8 @@
 /* test_realdata.c: the real clips of examples/real/ (issue #19 item 8), read from
  * ../shared/data as a user's experiment.yaml names them; skipped, saying so, when
- * ../shared/data is absent. The issue's figures for the green ball (|g| within 2%, e per
- * bounce within 2 sigma of sqrt(h2/h1)) are not met yet: its run stops at the look
- * (docs/experiment.md, real clips); what is asserted is what holds. */
+ * ../shared/data is absent. Of the issue's figures for the green ball, e per bounce
+ * within 2 sigma of sqrt(h2/h1) holds and is asserted; |g| within 2% does not (9.215,
+ * -6.1%: the phone's pitch, docs/experiment.md, real clips). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,8 +35,8 @@ TEST(test_realdata_green_ball_tracked_and_scaled_by_its_size)
        and scale: size gives an outline 80-100 px across (the author's threshold gave
        85 px; the edge profiles of frame 97 give 89-90 px). Not asserted (not met):
        |g| within 2% (the flights fall at 11700-12080 px/s^2: 9.0-9.3 m/s^2 at 89.8 px
-       per 68.7 mm) and e per bounce (the analysis takes the apexes for impacts at 30
-       fps): docs/experiment.md, real clips. */
+       per 68.7 mm; the camera's pitch: docs/experiment.md, real clips); e per bounce:
+       the test below. */
     if (!th_shared("data/real/ball_bounce_green_30fps/original/bounceAmeen.avi"))
         SKIP("../shared/data is absent: the real clip is not here");
     if (!th_accuracy())
@@ -187,11 +187,11 @@ TEST(test_realdata_green_ball_e_agrees_with_the_bounce_heights)
        each side extrapolated with the shared g as if exact, while the flights fall at
        9.19, 9.06 and 8.94 m/s^2 on their own) bounces 0-2 were 1.6, 0.25 and 0.4
        combined sigma off with the new sigma, and 5.1, 3.1 and 3.9 with the old.
-       `impactcv run` on 1080p: make accuracy, as the track test above. */
+       `impactcv run` on 1080p, 10 s: make accuracy, as the track test above. */
     if (!th_shared("data/real/ball_bounce_green_30fps/original/bounceAmeen.avi"))
         SKIP("../shared/data is absent: the real clip is not here");
     if (!th_accuracy())
-        SKIP("5 s of 1080p decoding and analysis: make accuracy runs it");
+        SKIP("10 s of 1080p decoding, analysis and report: make accuracy runs it");
     char path[1200], out[1200];
     snprintf(path, sizeof path, "%s/examples/real/green_ball/experiment.yaml", th_root());
     snprintf(out, sizeof out, "%s/green_e", th_tmpdir());
