@@ -30,6 +30,9 @@ typedef struct {
     int spin_observable;
     int fixed;              /* 1: states at t_ref as they are, not carried to the
                                impact instant (Houbolt, as the seeds report them) */
+    /* s^2, s: the fitted p and v at t_ref move by these times an error (m/s^2) in the
+       acceleration the fit was given (the window's least-squares lever, given g) */
+    double g_lever_p, g_lever_v;
 } side_fit;
 
 /* The factor (1 + rho) / (1 - rho) by which the variance of a fitted state grows
@@ -114,6 +117,11 @@ typedef struct {
     int n_seg;
     analysis_noise_mode mode[ANALYSIS_MAX_PHASES][3];
     int n_modes[ANALYSIS_MAX_PHASES];
+    /* m/s^2: how far the phases' own accelerations along g scatter beyond their noise
+       (a random effect, DerSimonian-Laird's tau; 0 when they agree, g given or one
+       phase): each flight's own acceleration differs from the shared g by about this
+       much, and a side extrapolated to its impact with the shared g errs by it */
+    double g_spread;
 } analysis_flight_noise;
 
 /* h_g zero, no phases; -1 out of memory */
@@ -258,8 +266,11 @@ double analysis_model_loss_scoped(const analysis_body *b, const analysis_impact 
  * give the states' and the instant's sigmas. meet: t is where the flights meet
  * (analysis_flights_meet), found again so in every draw; else where the pre-impact
  * flight reaches the surface. */
+/* g_spread (m/s^2, analysis_flight_noise's): each side's own flight accelerates off
+ * the shared g by that 1-sigma along g, drawn apart for the two sides (two flights). */
 void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
-                      int meet, const analysis_params *prm, const double (*cov15)[15], analysis_impact *imp);
+                      int meet, const analysis_params *prm, const double (*cov15)[15], double g_spread,
+                      analysis_impact *imp);
 
 /* Adds the calibration's uncertainty c (where known) and, when g was estimated
  * (g_cov its covariance, (m/s^2)^2; NULL when g's error is already in the Monte

@@ -125,6 +125,7 @@ int analysis_flight_noise_alloc(analysis_flight_noise *nz, int n)
 
 void analysis_flight_noise_reset(analysis_flight_noise *nz)
 {
+    nz->g_spread = 0;
     for (int i = 0; i < nz->n; i++)
         nz->seg[i] = -1;
     nz->n_seg = 0;

@@ -78,6 +78,17 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
         bf.v_sd[0] = icv_v3_scale(bf.v_sd[0], f);
         bf.p0_sd[0] = icv_v3_scale(bf.p0_sd[0], f);
     }
+    { /* the lever of an error in the given acceleration: the fit of p + v tau to the
+         unmodelled tau^2 / 2 over the window (equal weights, as the fit's) */
+        double s0 = n, s1 = 0, s2 = 0, b0 = 0, b1 = 0;
+        for (int i = 0; i < n; i++) {
+            double tau = t[i] - t_ref;
+            s1 += tau, s2 += tau * tau, b0 += 0.5 * tau * tau, b1 += 0.5 * tau * tau * tau;
+        }
+        double det = s0 * s2 - s1 * s1;
+        out->g_lever_p = det > 0 ? (s2 * b0 - s1 * b1) / det : 0;
+        out->g_lever_v = det > 0 ? (s0 * b1 - s1 * b0) / det : 0;
+    }
     out->first = first;
     out->last = last;
     out->t_first = pf[first].t;
@@ -513,7 +524,8 @@ static void advance_state(const analysis_body *b, const icv_vec3 *g, double dt, 
 }
 
 void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit *pre, const side_fit *post, double t,
-                      int meet, const analysis_params *prm, const double (*cov15)[15], analysis_impact *imp)
+                      int meet, const analysis_params *prm, const double (*cov15)[15], double g_spread,
+                      analysis_impact *imp)
 {
     analysis_measure_values(b, g, pre, post, t, imp);
     derived d = {imp->e_kinematic, imp->impulse_ratio, imp->loss_fraction};
@@ -563,6 +575,21 @@ void analysis_measure(const analysis_body *b, const icv_vec3 *g, const side_fit 
         }
         draw_state(rng, &tpre, x[1], x[2], pre->fixed ? zero : x[0], Lpre, &a);
         draw_state(rng, &tpost, x[3], x[4], post->fixed ? zero : x[0], Lpost, &q);
+        if (g_spread > 0) { /* each side's own flight off the shared g along it, apart */
+            double gn = icv_v3_norm(*g);
+            icv_vec3 u = gn > 0 ? icv_v3_scale(*g, 1 / gn) : zero;
+            side_state *st[2] = {&a, &q};
+            const side_fit *sf[2] = {pre, post};
+            const side_transport *tt[2] = {&tpre, &tpost};
+            for (int sd = 0; sd < 2; sd++) {
+                if (sf[sd]->fixed) /* Houbolt's states: no flight fitted with g */
+                    continue;
+                double d = gsl_ran_gaussian(rng, g_spread), tau = tt[sd]->tau;
+                st[sd]->p = icv_v3_axpy(d * (sf[sd]->g_lever_p + sf[sd]->g_lever_v * tau - 0.5 * tau * tau), u,
+                                        st[sd]->p);
+                st[sd]->v = icv_v3_axpy(d * (sf[sd]->g_lever_v - tau), u, st[sd]->v);
+            }
+        }
         double dt = 0;
         if (move_instant) {
             icv_vec3 gd = icv_v3_add(*g, x[0]);

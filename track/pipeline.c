@@ -1735,7 +1735,9 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         if (pl_gravity_scale_check(exp, cal, cand, cand_n, F, t3, &e2) == 0)
             pl_gravity_scale_compare(exp, cal, "the ball's size", cal->size.factor_sd / cal->size.factor,
                                      "a wrong capture rate (cameras[].capture_fps: a slowed-down clip), a wrong ball "
-                                     "diameter, or a blurred, shadowed outline");
+                                     "diameter, a camera pitched to the plane of motion (the plane is taken to face "
+                                     "it: vertical lines in view that converge show the pitch, and the fall comes "
+                                     "out short), or a blurred, shadowed outline");
         else
             icv_info("%s: motion_plane.scale: size: no check by gravity (%s)", exp->path, e2.msg);
         icv_v3_to_array(cal->surf.t, res.surface_t);

@@ -1,12 +1,15 @@
 /* test_realdata.c: the real clips of examples/real/ (issue #19 item 8), read from
  * ../shared/data as a user's experiment.yaml names them; skipped, saying so, when
- * ../shared/data is absent. The issue's figures for the green ball (|g| within 2%, e per
- * bounce within 2 sigma of sqrt(h2/h1)) are not met yet: its run stops at the look
- * (docs/experiment.md, real clips); what is asserted is what holds. */
+ * ../shared/data is absent. Of the issue's figures for the green ball, e per bounce
+ * within 2 sigma of sqrt(h2/h1) holds and is asserted; |g| within 2% does not (9.215,
+ * -6.1%: the phone's pitch, docs/experiment.md, real clips). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_multifit.h>
+#include <jansson.h>
 
 #include "tests/harness.h"
 
@@ -32,8 +35,8 @@ TEST(test_realdata_green_ball_tracked_and_scaled_by_its_size)
        and scale: size gives an outline 80-100 px across (the author's threshold gave
        85 px; the edge profiles of frame 97 give 89-90 px). Not asserted (not met):
        |g| within 2% (the flights fall at 11700-12080 px/s^2: 9.0-9.3 m/s^2 at 89.8 px
-       per 68.7 mm) and e per bounce (the analysis takes the apexes for impacts at 30
-       fps): docs/experiment.md, real clips. */
+       per 68.7 mm; the camera's pitch: docs/experiment.md, real clips); e per bounce:
+       the test below. */
     if (!th_shared("data/real/ball_bounce_green_30fps/original/bounceAmeen.avi"))
         SKIP("../shared/data is absent: the real clip is not here");
     if (!th_accuracy())
@@ -128,4 +131,147 @@ TEST(test_realdata_tracker_ball_toss_centres_within_1_5_px_of_the_hand_track)
            near, worst);
     ASSERT(near >= 6, "the ball labelled in %d frames", near);
     ASSERT(worst < 1.5, "a centre %.2f px from the hand track", worst);
+}
+
+/* A flight's height y(t) = c0 + c1 t + c2 t^2 (least squares, GSL; cov residual-scaled) */
+typedef struct {
+    double c[3], cov[3][3];
+} parabola;
+
+static int parabola_fit(const double *t, const double *y, int n, parabola *pb)
+{
+    gsl_matrix *X = gsl_matrix_alloc((size_t)n, 3), *cov = gsl_matrix_alloc(3, 3);
+    gsl_vector *yv = gsl_vector_alloc((size_t)n), *c = gsl_vector_alloc(3);
+    gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc((size_t)n, 3);
+    double chisq;
+    for (int i = 0; i < n; i++) {
+        gsl_matrix_set(X, (size_t)i, 0, 1);
+        gsl_matrix_set(X, (size_t)i, 1, t[i]);
+        gsl_matrix_set(X, (size_t)i, 2, t[i] * t[i]);
+        gsl_vector_set(yv, (size_t)i, y[i]);
+    }
+    int rc = gsl_multifit_linear(X, yv, c, cov, &chisq, w);
+    for (int i = 0; i < 3; i++) {
+        pb->c[i] = gsl_vector_get(c, (size_t)i);
+        for (int j = 0; j < 3; j++)
+            pb->cov[i][j] = gsl_matrix_get(cov, (size_t)i, (size_t)j);
+    }
+    gsl_matrix_free(X), gsl_matrix_free(cov), gsl_vector_free(yv), gsl_vector_free(c);
+    gsl_multifit_linear_free(w);
+    return rc;
+}
+
+/* sqrt(h_after / h_before) at the bounce between flights a and b: both apexes' heights
+   above the point where the two parabolas meet (the root nearest t_guess) */
+static double height_ratio(const parabola *a, const parabola *b, double t_guess)
+{
+    double A = a->c[2] - b->c[2], B = a->c[1] - b->c[1], D = a->c[0] - b->c[0], disc = B * B - 4 * A * D;
+    if (!(disc >= 0) || A == 0)
+        return NAN;
+    double r1 = (-B + sqrt(disc)) / (2 * A), r2 = (-B - sqrt(disc)) / (2 * A);
+    double tm = fabs(r1 - t_guess) < fabs(r2 - t_guess) ? r1 : r2;
+    double ym = a->c[0] + a->c[1] * tm + a->c[2] * tm * tm;
+    double ha = a->c[0] - a->c[1] * a->c[1] / (4 * a->c[2]) - ym, hb = b->c[0] - b->c[1] * b->c[1] / (4 * b->c[2]) - ym;
+    return sqrt(hb / ha);
+}
+
+TEST(test_realdata_green_ball_e_agrees_with_the_bounce_heights)
+{
+    /* Issue #19, measured: e of each of the first three bounces within 2 sigma of
+       sqrt(h_after / h_before) of the same flights, and in 0.6-0.8. The heights are
+       computed here, apart from the analysis: tracks3d.csv's height cut into flights at
+       its local minima (each minimum and its two neighbours left out: the ball touches
+       or squashes there), a parabola per flight with its own curvature, the two
+       parabolas' meeting point at each bounce, each apex's height above it. The two
+       sigmas are combined (both are measured). On the old e sigma (+- 0.0005-0.0008:
+       each side extrapolated with the shared g as if exact, while the flights fall at
+       9.19, 9.06 and 8.94 m/s^2 on their own) bounces 0-2 were 1.6, 0.25 and 0.4
+       combined sigma off with the new sigma, and 5.1, 3.1 and 3.9 with the old.
+       `impactcv run` on 1080p, 10 s: make accuracy, as the track test above. */
+    if (!th_shared("data/real/ball_bounce_green_30fps/original/bounceAmeen.avi"))
+        SKIP("../shared/data is absent: the real clip is not here");
+    if (!th_accuracy())
+        SKIP("10 s of 1080p decoding, analysis and report: make accuracy runs it");
+    char path[1200], out[1200];
+    snprintf(path, sizeof path, "%s/examples/real/green_ball/experiment.yaml", th_root());
+    snprintf(out, sizeof out, "%s/green_e", th_tmpdir());
+    th_proc p;
+    ASSERT(th_run_cli(&p, "-q run '%s' -o '%s'", path, out) == 0, "run: %s", p.err);
+    /* the heights: frame, t, x, y (m, y up from the surface) */
+    enum { MAXF = 512 };
+    static long fr[MAXF];
+    static double t[MAXF], y[MAXF];
+    int n = 0;
+    snprintf(path, sizeof path, "%s/tracks3d.csv", out);
+    const char *csv = th_read_file(path);
+    ASSERT_TRUE(csv != NULL);
+    for (const char *l = strchr(csv, '\n'); l && l[1] && n < MAXF; l = strchr(l + 1, '\n'))
+        if (sscanf(l + 1, "%ld,%lf,%*[^,],%lf", &fr[n], &t[n], &y[n]) == 3)
+            n++;
+    ASSERT(n >= 30, "%d positions", n);
+    /* local minima (consecutive frames), the last frame when it is lower than the one before */
+    static unsigned char out_of_flight[MAXF];
+    memset(out_of_flight, 0, sizeof out_of_flight);
+    for (int i = 1; i < n; i++) {
+        int prev_ok = fr[i - 1] == fr[i] - 1, next_ok = i + 1 < n && fr[i + 1] == fr[i] + 1;
+        if (prev_ok && y[i] < y[i - 1] && (i + 1 == n || (next_ok && y[i] < y[i + 1])))
+            for (int k = i - 1; k <= i + 1 && k < n; k++)
+                out_of_flight[k] = 1;
+    }
+    parabola pb[16];
+    double t0[16], t1[16];
+    int nf = 0;
+    for (int i = 0; i < n && nf < 16;) {
+        if (out_of_flight[i]) {
+            i++;
+            continue;
+        }
+        int j = i;
+        while (j + 1 < n && !out_of_flight[j + 1])
+            j++;
+        if (j - i + 1 >= 5) { /* 3 coefficients and 2 degrees of freedom */
+            ASSERT_EQ_INT(parabola_fit(t + i, y + i, j - i + 1, &pb[nf]), 0);
+            t0[nf] = t[i], t1[nf] = t[j];
+            nf++;
+        }
+        i = j + 1;
+    }
+    ASSERT(nf >= 4, "%d flights of 5 frames or more", nf);
+    snprintf(path, sizeof path, "%s/results.json", out);
+    json_t *res = json_load_file(path, 0, NULL);
+    json_t *imps = json_object_get(res, "impacts");
+    ASSERT(json_array_size(imps) >= 3, "%zu impacts", json_array_size(imps));
+    for (int k = 0; k < 3; k++) {
+        json_t *im = json_array_get(imps, (size_t)k);
+        double e = json_number_value(json_object_get(im, "e_kinematic"));
+        double se = json_number_value(json_object_get(json_object_get(im, "uncertainty"), "e_kinematic"));
+        double ti = json_number_value(json_object_get(im, "time_s"));
+        int a = -1; /* the flight that ends before this impact */
+        for (int f = 0; f + 1 < nf; f++)
+            if (t1[f] < ti && t0[f + 1] > ti)
+                a = f;
+        ASSERT(a >= 0, "impact %d at %.4f s: no flight on each side", k, ti);
+        double tg = 0.5 * (t1[a] + t0[a + 1]), eh = height_ratio(&pb[a], &pb[a + 1], tg);
+        /* e_h's sigma: its gradient in both parabolas' coefficients through their covariances */
+        double var = 0;
+        for (int s = 0; s < 2; s++) {
+            double gr[3];
+            for (int i = 0; i < 3; i++) {
+                parabola q[2] = {pb[a], pb[a + 1]};
+                double h = 1e-7 * fmax(1e-3, fabs(q[s].c[i]));
+                q[s].c[i] += h;
+                gr[i] = (height_ratio(&q[0], &q[1], tg) - eh) / h;
+            }
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    var += gr[i] * pb[a + s].cov[i][j] * gr[j];
+        }
+        double sc = sqrt(se * se + var);
+        printf("    bounce %d: e %.4f +- %.4f, sqrt(h2/h1) %.4f +- %.4f: %.2f combined sigma apart\n", k, e, se, eh,
+               sqrt(var), fabs(e - eh) / sc);
+        ASSERT(e > 0.6 && e < 0.8, "bounce %d: e %.4f", k, e);
+        ASSERT(fabs(e - eh) < 2 * sc, "bounce %d: e %.4f +- %.4f vs sqrt(h2/h1) %.4f +- %.4f", k, e, se, eh,
+               sqrt(var));
+    }
+    json_decref(res);
 }

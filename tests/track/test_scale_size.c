@@ -97,7 +97,10 @@ TEST(test_scale_size_and_gravity_disagreeing_is_a_kept_warning)
     ASSERT(scale_run(th_tmpdir(), 0.047, 0, 0, &p, odir, sizeof odir, msg, sizeof msg) == 0, "%s", msg);
     const char *w = strstr(p.err, "size and gravity disagree");
     ASSERT(w != NULL, "no disagreement warning: %s", p.err);
-    ASSERT(strstr(w, "capture rate") && strstr(w, "diameter"), "the warning names no cause: %s", p.err);
+    /* the camera's pitch among the causes: the green ball's phone looks down ~11 degrees
+       at its poster (docs/experiment.md, real clips), which shortens the fall ~5% */
+    ASSERT(strstr(w, "capture rate") && strstr(w, "diameter") && strstr(w, "pitched"),
+           "the warning names no cause: %s", p.err);
     snprintf(path, sizeof path, "%s/track_info.json", odir);
     json_t *info = json_load_file(path, 0, NULL);
     double k = json_number_value(json_object_get(json_object_get(info, "scale_from_size"), "factor"));

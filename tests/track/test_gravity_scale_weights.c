@@ -1,0 +1,65 @@
+/* test_gravity_scale_weights.c: scale: gravity's joint parabola fit (gravity_scale.c)
+ * weighs each flight phase by its own residual variance: constructed candidates, a
+ * clean flight beside a noisier release that does not fall freely. */
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tests/harness.h"
+#include "track/pipeline_internal.h"
+
+TEST(test_gravity_scale_noisy_release_does_not_pull_the_clean_flight)
+{
+    /* 30 fps, provisional units = metres (the factor's truth is 1). Phase A, frames
+       0-7: the release, 0.3 mm of noise per coordinate, falling at 8.3 m/s^2 (a hand
+       still on it, a rolling shutter: the green ball's release fell at 8.25 at the
+       scale its clean flight gives 9.06); phase B, frames 12-19: the clean flight, 0.1
+       mm, at 9.81. Weighed alike (and judged with the joint noise scale), A
+       pulled the factor to 1.08 in 2 of 6 seeds, and in 2 more the clean B was left
+       out for A (1.17, 1.18; the green ball's check went to 8.52); each phase weighed by its own
+       residual variance and judged against its own sigma, A is left out. Over 6
+       seeds: the factor within 0.5% (B alone: ~0.15% 1-sigma) */
+    enum { F = 20 };
+    static icv_experiment exp;
+    snprintf(exp.path, sizeof exp.path, "weights.yaml");
+    exp.n_markers = 1;
+    exp.gravity_auto = 1;
+    const double fps = 30, g = 9.81;
+    double worst = 0;
+    for (int seed = 1; seed <= 6; seed++) {
+        static pl_cand cand[F * PL_MAX_CAND];
+        int cand_n[F];
+        double t[F];
+        gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+        gsl_rng_set(rng, (unsigned long)seed);
+        for (int f = 0; f < F; f++) {
+            t[f] = f / fps;
+            int in_a = f <= 7, in_b = f >= 12;
+            cand_n[f] = in_a || in_b;
+            if (!cand_n[f])
+                continue;
+            /* A: thrown up at 1 m/s from 0.5 m; B: 1.2 m/s up from 0.1 m */
+            double tau = in_a ? t[f] : t[f] - t[12], s = in_a ? 3e-4 : 1e-4;
+            double x = 0.1 + 0.2 * t[f], y = in_a ? 0.5 + 1.0 * tau - 0.5 * 8.3 * tau * tau
+                                                  : 0.1 + 1.2 * tau - 0.5 * g * tau * tau;
+            pl_cand *c = &cand[f * PL_MAX_CAND];
+            *c = (pl_cand){0};
+            c->X = icv_v3(x + gsl_ran_gaussian(rng, s), y + gsl_ran_gaussian(rng, s), 0);
+            c->nv = 1;
+        }
+        gsl_rng_free(rng);
+        static pl_calib cal;
+        cal = (pl_calib){0};
+        cal.plane.t = icv_v3(0, 0, PL_GRAVITY_DEPTH0);
+        cal.surf.R = icv_m3_identity();
+        icv_err err = {0};
+        ASSERT(pl_gravity_scale_check(&exp, &cal, cand, cand_n, F, t, &err) == 0, "%s", err.msg);
+        const pl_gravity_scale *gc = &cal.gravity_check;
+        printf("    seed %d: factor %.5f +- %.2g from %d phase(s)\n", seed, gc->factor, gc->factor_sd, gc->n_phases);
+        worst = fmax(worst, fabs(gc->factor - 1));
+    }
+    printf("    worst factor error %.3f%%\n", 100 * worst);
+    ASSERT(worst < 0.005, "worst factor error %.3f%%", 100 * worst);
+}
