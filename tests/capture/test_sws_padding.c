@@ -3,9 +3,11 @@
  * capture_image_read's output and capture_frame_alloc's frames had no room for it, and
  * fuzz_image's heap corruption (ASan CHECK in free) came from that. The buffers now
  * carry CAPTURE_SWS_PAD bytes more; this checks that the pad covers what swscale does
- * on this machine, and that tiny images read back right. */
+ * on this machine, that both buffers have that room (the exact-size ones of before
+ * fail), and that tiny images read back right. */
 #include <libavutil/imgutils.h>
 #include <libswscale/swscale.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,7 +75,29 @@ TEST(test_sws_padding_tiny_images_read_back)
         int gw = 0, gh = 0;
         ASSERT(capture_image_read(th_tmp("tiny.png"), 3, &got, &gw, &gh, &err) == 0, "%s", err.msg);
         int same = gw == w && gh == 3 && !memcmp(got, px, (size_t)w * 9);
+        /* room for what swscale writes past the pixels (glibc's rounding gave the exact-size
+           buffer of before at most 23 bytes more) */
+        size_t room = malloc_usable_size(got);
         free(got);
+        ASSERT(room >= (size_t)w * 9 + CAPTURE_SWS_PAD, "%dx3 RGB image: a %zu-byte buffer for %d bytes and the pad",
+               w, room, w * 9);
         ASSERT(same, "%dx3 image read back as %dx%d or with other pixels", w, gw, gh);
     }
+}
+
+TEST(test_sws_padding_frames_have_room_past_their_pixels)
+{
+    /* capture_frame_alloc's frames are luma.c's swscale target: 1-8 px wide, 1-3 rows */
+    for (int w = 1; w <= 8; w++)
+        for (int h = 1; h <= 3; h++) {
+            capture_info info;
+            memset(&info, 0, sizeof info);
+            info.width = w, info.height = h;
+            capture_frame f;
+            icv_err err = {0};
+            ASSERT(capture_frame_alloc(&f, &info, &err) == 0, "%s", err.msg);
+            size_t room = malloc_usable_size(f.data), need = f.stride * (size_t)h + CAPTURE_SWS_PAD;
+            capture_frame_free(&f);
+            ASSERT(room >= need, "%dx%d frame: %zu bytes, %zu needed", w, h, room, need);
+        }
 }
