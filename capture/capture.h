@@ -264,6 +264,8 @@ typedef struct {
     int stored_times;         /* >= 2: every picture of the moving part is stored this many
                                  times (the real rate is capture_fps / stored_times); 0: no
                                  such pattern */
+    int still;                /* 1: no frame changes from the one before beyond the clip's
+                                 own noise (change_threshold): the clip holds one picture */
     long *lost;             /* frames that could not be decoded */
     size_t n_lost;
     capture_flicker flicker;

@@ -13,6 +13,11 @@
 #define FLICKER_MAX_SAMPLES 2048 /* enough for the frequency resolution; bounds the cost */
 #define FLICKER_WINDOW 41        /* running-median width (frames): keeps periods <= 20 frames */
 #define FLICKER_SNR_MIN 6.0      /* max/median of noise-only spectra is ~3 for 2000 bins */
+/* and the peak at least this many gray levels of the samples: a still clip's frames
+ * alternate by 1e-5 levels where the encoder alternates its frame types (an even/odd
+ * pattern sits at fs / 2, the alias of 120 Hz at 240 fps); a lamp's flicker is
+ * tenths of a level and more */
+#define FLICKER_MIN_LEVELS 0.05
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -101,7 +106,7 @@ void capture_flicker_detect(const double *t_s, const double *b, long n, double f
     out->alias_hz = fbest;
     out->amplitude = best;
     out->snr = med > 0 ? best / med : 0.0;
-    if (out->snr < FLICKER_SNR_MIN)
+    if (out->snr < FLICKER_SNR_MIN || best < FLICKER_MIN_LEVELS)
         goto done;
     /* the peak must be at a mains alias, within the spectral resolution 1 / span */
     double tol = 1.5 / span, d100 = fabs(alias_of(100.0, fs) - fbest), d120 = fabs(alias_of(120.0, fs) - fbest);

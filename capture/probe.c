@@ -24,6 +24,11 @@ void capture_probe_free(capture_probe *p)
 static void merge_near_duplicates(capture_probe *p, const double *chg_max, const double *chg_tail, long n, long *near)
 {
     size_t nn = capture_near_duplicates(chg_max, chg_tail, n, near, &p->change_threshold, &p->stored_times);
+    long measured = 0, changed = 0;
+    for (long i = 1; i < n; i++)
+        if (isfinite(chg_max[i]))
+            measured++, changed += chg_max[i] > p->change_threshold;
+    p->still = measured > 0 && changed == 0;
     long *all = malloc(sizeof *all * (p->n_duplicates + nn + 1));
     if (!all)
         return;
@@ -231,6 +236,9 @@ void capture_probe_print(const capture_probe *p, FILE *out)
         fprintf(out, "          %zu of them repeat the previous picture re-encoded (no cell changes by more than "
                      "%.2g gray levels, the clip's own noise)\n",
                 p->n_near_duplicates, p->change_threshold);
+    if (p->still || (in->frames > 1 && p->n_duplicates + 1 >= (size_t)in->frames))
+        fprintf(out, "          every frame repeats the first picture (within the clip's own noise): the clip "
+                     "holds one picture, nothing moves\n");
     if (p->stored_times >= 2)
         fprintf(out, "          every picture is stored %d times: the real rate is %.6g pictures/s, not %.6g\n",
                 p->stored_times, in->capture_fps / p->stored_times, in->capture_fps);

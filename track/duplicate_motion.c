@@ -141,3 +141,33 @@ int pl_repeated_pictures(const raw_point *raw, long n_raw, long frames, double m
         *stored_times = k;
     return 0;
 }
+
+int pl_anything_moves(const raw_point *raw, long n_raw, double min_px, int *moves, icv_err *err)
+{
+    *moves = 0;
+    int max_id = -1;
+    for (long i = 0; i < n_raw; i++)
+        if (raw[i].id > max_id)
+            max_id = raw[i].id;
+    if (max_id < 0)
+        return 0;
+    /* each track's first measured point; the others against it */
+    long *first = malloc(sizeof *first * ((size_t)max_id + 1));
+    if (!first)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory for %d tracks", max_id + 1);
+    for (int k = 0; k <= max_id; k++)
+        first[k] = -1;
+    for (long i = 0; i < n_raw && !*moves; i++) {
+        const raw_point *p = &raw[i];
+        if (p->id < 0 || !measured(p))
+            continue;
+        if (first[p->id] < 0) {
+            first[p->id] = i;
+            continue;
+        }
+        const raw_point *a = &raw[first[p->id]];
+        *moves = hypot(p->u - a->u, p->v - a->v) > fmax(min_px, 6 * hypot(a->sigma, p->sigma));
+    }
+    free(first);
+    return 0;
+}

@@ -61,6 +61,7 @@ typedef struct {
     long *repeat;       /* frames repeating the picture before them, dropped from the tracks */
     size_t n_repeat;
     double stored_times; /* pictures per new picture while the scene moves (1: none repeats) */
+    int moves;           /* some track moved over the clip (beyond noise) */
     double off_s;       /* s: this camera's sync offset (capture convention) */
     calib_intrinsics in;
     track_pipe_camera pc;
@@ -1059,8 +1060,11 @@ static int camera_drop_repeats(pl_camera *c, icv_err *err)
     c->repeat = malloc(sizeof *c->repeat * ((size_t)c->frames + 1));
     if (!c->repeat)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
-    if (pl_repeated_pictures(c->raw, c->n_raw, c->frames, 1.0, c->repeat, &c->n_repeat, &c->stored_times, err))
-        return -1;
+    int rc = pl_repeated_pictures(c->raw, c->n_raw, c->frames, 1.0, c->repeat, &c->n_repeat, &c->stored_times, err);
+    if (rc)
+        return rc;
+    if ((rc = pl_anything_moves(c->raw, c->n_raw, 1.0, &c->moves, err)) != 0)
+        return rc;
     long k = 0;
     size_t r = 0;
     for (long i = 0; i < c->n_raw; i++) {
@@ -1071,6 +1075,20 @@ static int camera_drop_repeats(pl_camera *c, icv_err *err)
     }
     c->n_raw = k;
     return 0;
+}
+
+/* A clip in which nothing moves (one picture stored as a video, or only still things
+ * tracked) has no motion to measure: said here, where it is known, rather than as "too
+ * few posed frames" or "no impact" later. */
+static int camera_check_motion(const pl_camera *c, icv_err *err)
+{
+    if (c->moves || c->frames < 3)
+        return 0;
+    return icv_err_set(err, ICV_EINVAL,
+                       "camera '%s' (%s): nothing tracked moves in any of its %ld frames: every frame repeats the "
+                       "first picture (one picture stored as a video?), or only still things are found (check "
+                       "track.markers and cameras[].frames)",
+                       c->spec->id, c->spec->video, c->frames);
 }
 
 static int camera_index(pl_camera *c, icv_err *err)
@@ -1575,6 +1593,8 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         if ((rc = camera_check(exp, &opt, &cams[c], err)) != 0)
             goto done;
         if ((rc = camera_drop_repeats(&cams[c], err)) != 0)
+            goto done;
+        if ((rc = camera_check_motion(&cams[c], err)) != 0)
             goto done;
         track_view keep = cams[c].pc.view;
         if ((rc = camera_index(&cams[c], err)) != 0)

@@ -186,6 +186,11 @@ size_t pl_duplicates_in_motion(const raw_point *raw, long n_raw, const long *dup
 int pl_repeated_pictures(const raw_point *raw, long n_raw, long frames, double min_px, long *out, size_t *n_out,
                          double *stored_times, icv_err *err);
 
+/* *moves = 1 when some track's measured point lies more than min_px (px) and 6 of
+ * their sigmas from the track's first one, else 0 (nothing tracked moves over the
+ * clip: a still picture stored as a video). 0, or ICV_ENOMEM. */
+int pl_anything_moves(const raw_point *raw, long n_raw, double min_px, int *moves, icv_err *err);
+
 /* A gap in one marker's 2D track: frames first..last where the tracker had no blob
  * for it (it kept the identity and found it again, or the clip ended). Why, from where
  * it should have been (interpolated between the measurements either side, or the
