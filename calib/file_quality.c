@@ -118,10 +118,14 @@ int calib_camera_file_read(const char *path, calib_camera *cam, icv_err *err)
     int r, c;
     if (cvb_fs_read_mat(fs, "coverage_map", &r, &c, cov, CALIB_COV_ROWS * CALIB_COV_COLS) == 0 &&
         r == CALIB_COV_ROWS && c == CALIB_COV_COLS) {
-        for (int j = 0; j < CALIB_COV_ROWS; j++)
+        int counts = 1; /* views per cell: whole numbers an unsigned short holds, else the map is unknown */
+        for (int k = 0; k < CALIB_COV_ROWS * CALIB_COV_COLS; k++)
+            counts &= cov[k] >= 0 && cov[k] <= 65535;
+        for (int j = 0; counts && j < CALIB_COV_ROWS; j++)
             for (int i = 0; i < CALIB_COV_COLS; i++)
                 cam->coverage_map[j][i] = (unsigned short)cov[j * CALIB_COV_COLS + i];
-        cam->coverage = real_or_nan(fs, "coverage");
+        if (counts)
+            cam->coverage = real_or_nan(fs, "coverage");
     }
     read_verdict(fs, &cam->verdict_ok, cam->verdict);
     rc = read_views(fs, path, cam, err);

@@ -147,6 +147,9 @@ int capture_source_read(capture_source *s, capture_frame *f, icv_err *err)
     if (rc)
         return rc;
     rc = s->info.is_image_sequence ? capture_images_read(s, f, err) : capture_video_read(s, f, err);
+    if (rc == 0 && (f->index < 0 || f->index >= s->n))
+        rc = icv_err_set(err, ICV_EFORMAT, "%s: frame %ld decoded beyond the index of %ld frames: a damaged file",
+                         s->info.path, f->index, s->n);
     if (rc == 0) {
         f->bits = s->info.bits;
         f->pts_s = s->pts_s[f->index];
