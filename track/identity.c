@@ -380,6 +380,25 @@ static double fit_points(const track_identity *cid, const icv_vec3 *X, const icv
     return np ? sqrt(ss / np) : 0.0;
 }
 
+/* The labelling with the most markers whose every pair fits the template (no
+ * prediction); how many it labels. */
+static int gated_points(const track_identity *cid, const icv_vec3 *X, const icv_vec3 *Xm, int n, int *label)
+{
+    track_identity id = *cid;
+    for (int j = 0; j < id.n; j++)
+        id.has_pred[j] = 0;
+    run_search(&id, X, Xm, n, 1);
+    int count = 0;
+    for (int i = 0; i < n; i++)
+        label[i] = -1;
+    for (int j = 0; j < id.n; j++)
+        if (id.best[j] >= 0) {
+            label[id.best[j]] = j;
+            count++;
+        }
+    return count;
+}
+
 double track_identity_fit(const track_identity *id, const icv_vec3 *X, int n, int *label)
 {
     return fit_points(id, X, NULL, n, label);
@@ -445,7 +464,12 @@ int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_
         tmp.X = X ? X + f * stride : NULL;
         tmp.Xm = Xm ? Xm + f * stride * nm : NULL;
         int lab[ID_MAX_POINTS], at[ICV_MAX_MARKERS];
-        fit_points(id, tmp.X, tmp.Xm, np, lab);
+        /* three markers or more whose every pair fits are the body, not chance (a pair
+           of clutter points at a template distance is common in a crowded frame, a
+           triangle is not): their distances are the frame's. Else the ungated fit, which
+           labels clutter where a marker is missing but shows a wrong template or scale */
+        if (gated_points(id, tmp.X, tmp.Xm, np, lab) < (nm < 3 ? nm : 3))
+            fit_points(id, tmp.X, tmp.Xm, np, lab);
         for (int j = 0; j < nm; j++)
             at[j] = -1;
         for (int i = 0; i < np; i++)

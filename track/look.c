@@ -161,14 +161,21 @@ static double frame_mean(const track_frame *f)
     return cnt ? sum / cnt : 0;
 }
 
-int track_look_choose(const track_frame *frames, int n, const void *motion_bg, int motion_bg_stride, int n_expected,
-                      double diameter_px, const track_detector *like, track_look *look, int *undecided, char *why,
-                      size_t n_why, icv_err *err)
+/* The look for nc cameras filming the same markers (nc 1: track_look_choose): each
+ * camera's frames scored with its own detector settings, the scores added. */
+static int choose_many(const track_frame *const *frames_c, const int *n_c, const void *const *bg_c,
+                       const int *bg_stride_c, int nc, int n_expected, const double *dpx_c,
+                       const track_detector *const *like_c, track_look *look, int *undecided, char *why,
+                       size_t n_why, icv_err *err)
 {
     if (undecided)
         *undecided = 0;
-    if (!frames || n < 1)
-        return icv_err_set(err, ICV_EINVAL, "track.markers auto: no frame to decide from");
+    enum { MAXF = 64, MAXC = 8 };
+    if (nc < 1 || nc > MAXC)
+        return icv_err_set(err, ICV_EINVAL, "track.markers auto: %d cameras (1 to %d)", nc, MAXC);
+    for (int c = 0; c < nc; c++)
+        if (!frames_c[c] || n_c[c] < 1)
+            return icv_err_set(err, ICV_EINVAL, "track.markers auto: no frame to decide from");
     const track_look order[3] = {TRACK_LOOK_BRIGHT, TRACK_LOOK_DARK, TRACK_LOOK_MOTION};
     look_score sc[3];
     memset(sc, 0, sizeof sc);
@@ -176,27 +183,31 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
        frames) are left out: brighter than the frames' median by 12% + 2 levels (a flash
        seen half adds 20% or more; a flicker of 20% depth may drop a frame too, which
        costs nothing) */
-    enum { MAXF = 64 };
-    int use[MAXF], n_flash = 0, n_all = n < MAXF ? n : MAXF;
-    double mean[MAXF], sorted[MAXF];
-    for (int i = 0; i < n_all; i++) {
-        sorted[i] = mean[i] = frame_mean(&frames[i]);
-        for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) { /* insertion sort: n is small */
-            double t = sorted[j];
-            sorted[j] = sorted[j - 1];
-            sorted[j - 1] = t;
+    int use[MAXC][MAXF], n_use[MAXC], n_flash = 0, n = 0, all_bg = 1, any_bg = 0;
+    for (int c = 0; c < nc; c++) {
+        const track_frame *frames = frames_c[c];
+        int n_all = n_c[c] < MAXF ? n_c[c] : MAXF;
+        double mean[MAXF], sorted[MAXF];
+        for (int i = 0; i < n_all; i++) {
+            sorted[i] = mean[i] = frame_mean(&frames[i]);
+            for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) { /* insertion sort: n is small */
+                double t = sorted[j];
+                sorted[j] = sorted[j - 1];
+                sorted[j - 1] = t;
+            }
         }
-    }
-    n = 0;
-    for (int i = 0; i < n_all; i++) {
-        if (n_all >= 3 && mean[i] > 1.12 * sorted[n_all / 2] + 2) {
-            n_flash++;
-            continue;
+        n_use[c] = 0;
+        for (int i = 0; i < n_all; i++) {
+            if (n_all >= 3 && mean[i] > 1.12 * sorted[n_all / 2] + 2) {
+                n_flash++;
+                continue;
+            }
+            use[c][n_use[c]++] = i;
         }
-        use[n++] = i;
+        n += n_use[c];
+        all_bg &= bg_c[c] != NULL;
+        any_bg |= bg_c[c] != NULL;
     }
-    /* px: how far a marker may move between two of the frames and still be "the same" */
-    double near = fmax(40, 4 * diameter_px);
     int need = (n + 1) / 2;
     enum { MAXB = 64 };
     track_blob *prev = malloc(sizeof *prev * MAXB), *cur = malloc(sizeof *cur * MAXB);
@@ -210,91 +221,100 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
        the one that explains the markers best */
     int chosen = -1, rc = 0;
     for (int li = 0; li < 3 && !rc; li++) {
-        if (order[li] == TRACK_LOOK_MOTION && !motion_bg)
+        if (order[li] == TRACK_LOOK_MOTION && !all_bg)
             continue;
-        track_detector *d = track_detector_alloc(frames[0].width, frames[0].height, err);
-        if (!d) {
-            rc = ICV_ENOMEM;
-            break;
-        }
-        if (like) {
-            memcpy(d->roi, like->roi, sizeof d->roi);
-            d->mask = like->mask;
-            d->mask_stride = like->mask_stride;
-            d->threshold_fraction = like->threshold_fraction;
-            d->min_circularity = like->min_circularity;
-            d->min_area_px = like->min_area_px;
-            d->max_area_px = like->max_area_px;
-        }
-        if (diameter_px > 0)
-            track_detector_set_marker_size(d, diameter_px, d->max_streak_px);
-        d->static_frames = 0; /* a still body's markers are still markers here */
-        d->n_markers = n_expected > 0 ? n_expected : 0;
-        d->look = order[li];
-        d->motion_background = motion_bg;
-        d->motion_background_stride = motion_bg_stride;
         look_score *s = &sc[li];
         s->tried = 1;
         s->n_min = MAXB;
-        int prev_n = -1;
-        for (int ii = 0; ii < n; ii++) {
-            int i = use[ii], nb = 0;
-            rc = track_detector_detect(d, &frames[i], NULL, 0, cur, MAXB, &nb, err);
-            if (rc)
+        for (int c = 0; c < nc && !rc; c++) {
+            const track_frame *frames = frames_c[c];
+            const void *motion_bg = bg_c[c];
+            int motion_bg_stride = bg_stride_c[c];
+            double diameter_px = dpx_c[c];
+            const track_detector *like = like_c[c];
+            /* px: how far a marker may move between two of the frames and still be "the same" */
+            double near = fmax(40, 4 * diameter_px);
+            track_detector *d = track_detector_alloc(frames[0].width, frames[0].height, err);
+            if (!d) {
+                rc = ICV_ENOMEM;
                 break;
-            if (d->stats.n_components > s->components)
-                s->components = d->stats.n_components;
-            s->rej_area += d->stats.n_rejected_area;
-            s->rej_contrast += d->stats.n_rejected_contrast;
-            s->rej_shape += d->stats.n_rejected_shape;
-            s->rej_edge += d->stats.n_rejected_edge;
-            s->rej_overflow += d->stats.n_overflow;
-            s->min_area = d->min_area_px;
-            s->max_area = d->max_area_px;
-            s->brightest = fmax(s->brightest, d->stats.brightest);
-            s->n_min = nb < s->n_min ? nb : s->n_min;
-            s->n_max = nb > s->n_max ? nb : s->n_max;
-            for (int k = 0; k < nb; k++)
-                if (!s->has_best || cur[k].peak - cur[k].background > s->best.peak - s->best.background) {
-                    s->best = cur[k];
-                    s->has_best = 1;
-                }
-            int exact = n_expected > 0 ? nb == n_expected : nb > 0;
-            s->n_exact += exact;
-            s->n_some += nb > 0;
-            /* the n_expected most marker-like blobs' likeness (all of them, n unknown):
-               insertion into a short sorted list */
-            double top[MAXB];
-            int nt = 0, keep = n_expected > 0 && n_expected < MAXB ? n_expected : MAXB;
-            for (int k = 0; k < nb; k++) {
-                double w = order[li] == TRACK_LOOK_MOTION ? 0
-                                                          : marker_likeness(&cur[k], &frames[i], motion_bg,
-                                                                            motion_bg_stride, diameter_px);
-                int j = nt < keep ? nt++ : keep;
-                for (; j > 0 && top[j - 1] < w; j--)
+            }
+            if (like) {
+                memcpy(d->roi, like->roi, sizeof d->roi);
+                d->mask = like->mask;
+                d->mask_stride = like->mask_stride;
+                d->threshold_fraction = like->threshold_fraction;
+                d->min_circularity = like->min_circularity;
+                d->min_area_px = like->min_area_px;
+                d->max_area_px = like->max_area_px;
+            }
+            if (diameter_px > 0)
+                track_detector_set_marker_size(d, diameter_px, d->max_streak_px);
+            d->static_frames = 0; /* a still body's markers are still markers here */
+            d->n_markers = n_expected > 0 ? n_expected : 0;
+            d->look = order[li];
+            d->motion_background = motion_bg;
+            d->motion_background_stride = motion_bg_stride;
+            int prev_n = -1;
+            for (int ii = 0; ii < n_use[c]; ii++) {
+                int i = use[c][ii], nb = 0;
+                rc = track_detector_detect(d, &frames[i], NULL, 0, cur, MAXB, &nb, err);
+                if (rc)
+                    break;
+                if (d->stats.n_components > s->components)
+                    s->components = d->stats.n_components;
+                s->rej_area += d->stats.n_rejected_area;
+                s->rej_contrast += d->stats.n_rejected_contrast;
+                s->rej_shape += d->stats.n_rejected_shape;
+                s->rej_edge += d->stats.n_rejected_edge;
+                s->rej_overflow += d->stats.n_overflow;
+                s->min_area = d->min_area_px;
+                s->max_area = d->max_area_px;
+                s->brightest = fmax(s->brightest, d->stats.brightest);
+                s->n_min = nb < s->n_min ? nb : s->n_min;
+                s->n_max = nb > s->n_max ? nb : s->n_max;
+                for (int k = 0; k < nb; k++)
+                    if (!s->has_best || cur[k].peak - cur[k].background > s->best.peak - s->best.background) {
+                        s->best = cur[k];
+                        s->has_best = 1;
+                    }
+                int exact = n_expected > 0 ? nb == n_expected : nb > 0;
+                s->n_exact += exact;
+                s->n_some += nb > 0;
+                /* the n_expected most marker-like blobs' likeness (all of them, n unknown):
+                   insertion into a short sorted list */
+                double top[MAXB];
+                int nt = 0, keep = n_expected > 0 && n_expected < MAXB ? n_expected : MAXB;
+                for (int k = 0; k < nb; k++) {
+                    double w = order[li] == TRACK_LOOK_MOTION ? 0
+                                                              : marker_likeness(&cur[k], &frames[i], motion_bg,
+                                                                                motion_bg_stride, diameter_px);
+                    int j = nt < keep ? nt++ : keep;
+                    for (; j > 0 && top[j - 1] < w; j--)
+                        if (j < keep)
+                            top[j] = top[j - 1];
                     if (j < keep)
-                        top[j] = top[j - 1];
-                if (j < keep)
-                    top[j] = w;
-            }
-            for (int k = 0; k < nt; k++)
-                s->likeness += top[k];
-            if (exact && prev_n == nb) {
-                int ok = 1;
-                for (int k = 0; k < nb && ok; k++) {
-                    double dmin = INFINITY;
-                    for (int j = 0; j < prev_n; j++)
-                        dmin = fmin(dmin, hypot(cur[k].u - prev[j].u, cur[k].v - prev[j].v));
-                    ok = dmin <= near;
+                        top[j] = w;
                 }
-                s->pairs++;
-                s->steady += ok;
+                for (int k = 0; k < nt; k++)
+                    s->likeness += top[k];
+                if (exact && prev_n == nb) {
+                    int ok = 1;
+                    for (int k = 0; k < nb && ok; k++) {
+                        double dmin = INFINITY;
+                        for (int j = 0; j < prev_n; j++)
+                            dmin = fmin(dmin, hypot(cur[k].u - prev[j].u, cur[k].v - prev[j].v));
+                        ok = dmin <= near;
+                    }
+                    s->pairs++;
+                    s->steady += ok;
+                }
+                prev_n = exact ? nb : -1;
+                track_blob *t = prev;
+                prev = cur, cur = t;
             }
-            prev_n = exact ? nb : -1;
-            track_blob *t = prev;
-            prev = cur, cur = t;
+            track_detector_free(d);
         }
-        track_detector_free(d);
     }
     /* Bright or dark may be chosen when it keeps blobs in half the frames or more and,
        where it keeps the markers' number in consecutive frames, they stay near in most
@@ -317,7 +337,7 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
     }
     int n60 = (int)ceil(0.6 * n), bright_exact = sc[0].n_exact >= n60 && sc[1].n_exact < n60;
     int both = fits[0] && fits[1] && !bright_exact;
-    if (!rc && !motion_bg && undecided &&
+    if (!rc && !any_bg && undecided &&
         (both || (!fits[0] && !fits[1]) || (n_expected > 0 && sc[fits[0] ? 0 : 1].n_min > 8 * n_expected))) {
         /* both, neither or a crowded one: the blobs' motion (or the motion look) decides */
         *undecided = 1;
@@ -346,7 +366,7 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
     free(cur);
     if (rc)
         return rc;
-    int depth = frames[0].depth;
+    int depth = frames_c[0][0].depth;
     char flash[48] = "";
     if (n_flash)
         snprintf(flash, sizeof flash, ", %d flash frame%s left out", n_flash, n_flash > 1 ? "s" : "");
@@ -387,4 +407,23 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
                        "track.markers (bright, dark, motion or {color: [r, g, b], tolerance: t}), cameras[].roi or "
                        "cameras[].mask",
                        n_expected, need, n, flash, a, b, c);
+}
+
+int track_look_choose(const track_frame *frames, int n, const void *motion_bg, int motion_bg_stride, int n_expected,
+                      double diameter_px, const track_detector *like, track_look *look, int *undecided, char *why,
+                      size_t n_why, icv_err *err)
+{
+    if (!frames || n < 1)
+        return icv_err_set(err, ICV_EINVAL, "track.markers auto: no frame to decide from");
+    return choose_many(&frames, &n, &motion_bg, &motion_bg_stride, 1, n_expected, &diameter_px, &like, look,
+                       undecided, why, n_why, err);
+}
+
+int track_look_choose_joint(const track_frame *const *frames, const int *n, const void *const *motion_bg,
+                            const int *motion_bg_stride, int n_cameras, int n_expected, const double *diameter_px,
+                            const track_detector *const *det_like, track_look *look, char *why, size_t n_why,
+                            icv_err *err)
+{
+    return choose_many(frames, n, motion_bg, motion_bg_stride, n_cameras, n_expected, diameter_px, det_like, look,
+                       NULL, why, n_why, err);
 }

@@ -256,3 +256,50 @@ TEST(test_look_auto_leaves_a_look_crowded_in_every_frame_out)
     ASSERT_EQ_INT(rc, 0);
     ASSERT_EQ_INT(look, TRACK_LOOK_MOTION);
 }
+
+TEST(test_look_auto_joint_takes_one_look_for_cameras_that_disagree_alone)
+{
+    /* issue #18's stereo scenes where the cameras chose alone and disagreed (random
+     * scenes 1042, 1091, 1123, 1148: one camera bright, the other dark; one of them
+     * tracked the body's other parts). Camera B sees three dark stickers (30 on 120,
+     * 8 px); camera A sees them only 3 levels under the body (below 6 sigma of noise 2)
+     * and three light streaks of the body, 24 x 6 px. Alone, A keeps bright (the one look
+     * with blobs) and B dark; weighed together the round marker-sized dark blobs win. */
+    enum { N = 6 };
+    static uint8_t a[N][W * H], b[N][W * H];
+    track_frame fa[N], fb[N];
+    rn_rng rng = {1148};
+    for (int f = 0; f < N; f++) {
+        rn_img ia = rn_new(W, H, 120), ib = rn_new(W, H, 120);
+        for (int k = 0; k < 3; k++) {
+            double u = 70 + 80 * k + 3 * f, v = 110 + 2 * f;
+            rn_disc(&ib, u, v, 4, -90, 1); /* rn_disc adds its level */
+            rn_disc(&ia, u, v, 4, -3, 1);
+            rn_disc_streak(&ia, u + 8, v + 30, u + 32, v + 30, 3, 100);
+        }
+        rn_to_u8(&ia, 2, &rng, a[f]);
+        rn_to_u8(&ib, 2, &rng, b[f]);
+        rn_free(&ia);
+        rn_free(&ib);
+        fa[f] = (track_frame){a[f], W, H, W, 8};
+        fb[f] = (track_frame){b[f], W, H, W, 8};
+    }
+    track_look la = TRACK_LOOK_DARK, lb = TRACK_LOOK_BRIGHT, lj = TRACK_LOOK_BRIGHT;
+    char why[768] = "";
+    icv_err err = {0};
+    ASSERT_EQ_INT(track_look_choose(fa, N, NULL, 0, 3, 8, NULL, &la, NULL, why, sizeof why, &err), 0);
+    printf("    A alone: %s\n", why);
+    ASSERT_EQ_INT(track_look_choose(fb, N, NULL, 0, 3, 8, NULL, &lb, NULL, why, sizeof why, &err), 0);
+    printf("    B alone: %s\n", why);
+    ASSERT_EQ_INT(la, TRACK_LOOK_BRIGHT);
+    ASSERT_EQ_INT(lb, TRACK_LOOK_DARK);
+    const track_frame *fr[2] = {fa, fb};
+    const int n[2] = {N, N}, stride[2] = {0, 0};
+    const void *bg[2] = {NULL, NULL};
+    const double dpx[2] = {8, 8};
+    const track_detector *like[2] = {NULL, NULL};
+    int rc = track_look_choose_joint(fr, n, bg, stride, 2, 3, dpx, like, &lj, why, sizeof why, &err);
+    printf("    together: %s\n", rc ? err.msg : why);
+    ASSERT_EQ_INT(rc, 0);
+    ASSERT_EQ_INT(lj, TRACK_LOOK_DARK);
+}
