@@ -124,7 +124,8 @@ TEST(test_impact_any_rate_phone_video_balls_stored_twice_and_turned_meet_the_iss
        seed per rate and 30 fps seed 9, the tolerances only: one seed does not measure
        a spread). ICV_PHONE_SEEDS=N runs N per rate. */
     if (th_sanitized())
-        SKIP("the pipeline's CLI is not sanitized: nothing here a sanitizer would see");
+        SKIP("5 scenes of synth, ffmpeg, track and analyze, 30 s plain, several times that under the sanitizers: "
+             "test_low_rate_toss and test_repeated_pictures run the same stages there");
     const double rates[] = {30, 60, 120, 240};
     int seeds = th_accuracy() ? 20 : 1;
     if (getenv("ICV_PHONE_SEEDS"))
