@@ -370,6 +370,85 @@ static void scale_source(FILE *f, const report_inputs *in)
     }
 }
 
+/* The run's warnings that concern the numbers just above (those whose text holds
+ * `needle`), repeated beside them (issue #19 item 7: where a person reads them). */
+static void warnings_near(FILE *f, const report_inputs *in, const char *needle)
+{
+    int n = 0;
+    for (int i = 0; i < in->n_warnings; i++)
+        if (in->warnings[i] && strstr(in->warnings[i], needle)) {
+            fputs(n++ ? "<li>" : "<ul class=\"near-warnings bad\"><li>", f);
+            icv_fput_html(f, in->warnings[i]);
+            fputs("</li>\n", f);
+        }
+    if (n)
+        fputs("</ul>\n", f);
+}
+
+/* |g|'s 1-sigma from its components' (first order) */
+static double norm_sd(icv_vec3 v, icv_vec3 sd)
+{
+    double n = icv_v3_norm(v);
+    return n > 0 ? sqrt(pow(v.x * sd.x, 2) + pow(v.y * sd.y, 2) + pow(v.z * sd.z, 2)) / n : NAN;
+}
+
+/* Issue #19 items 4-5: each free flight (its frames, launch speed and angle at its
+ * first frame, its own |g|), and each stretch in contact with the surface. A clip
+ * with no impact has its flights as its result, so they come first there. */
+static void flights_and_contacts(FILE *f, const report_inputs *in)
+{
+    const analysis_result *r = in->result;
+    if (r->n_flights > 0) {
+        fputs(r->n_impacts ? "<h3>Free flights</h3>\n"
+                           : "<h3>Free flight: no impact in this clip, the flights are its result</h3>\n",
+              f);
+        fputs("<table class=summary id=summary-flights><tr><th>flight</th><th>frames (posed)</th><th>t (s)</th>"
+              "<th>launch speed (m/s)</th><th>launch angle (deg, above the horizontal)</th><th>own |g| "
+              "(m/s&sup2;)</th><th>RMS residual (mm)</th></tr>\n",
+              f);
+        for (int i = 0; i < r->n_flights; i++) {
+            const analysis_flight_summary *fl = &r->flights[i];
+            double g = icv_v3_norm(fl->g), gsd = norm_sd(fl->g, fl->g_sd);
+            fprintf(f,
+                    "<tr id=summary-flight-%d><td>%d</td><td>%ld&ndash;%ld (%d)</td><td>%.5f&ndash;%.5f</td>"
+                    "<td>%.4g &plusmn; %.2g</td><td>%.2f &plusmn; %.2g</td>",
+                    i, i + 1, fl->frame_first, fl->frame_last, fl->n_frames, fl->t_start, fl->t_end, fl->speed,
+                    fl->speed_sd, fl->angle_deg, fl->angle_sd_deg);
+            if (gsd > 0)
+                fprintf(f, "<td>%.4g &plusmn; %.2g</td>", g, gsd);
+            else /* too short for its own fit: the clip's g was used */
+                fprintf(f, "<td>&ndash; (too short to fit its own; the clip's %.4g used)</td>", g);
+            fprintf(f, "<td>%.3g</td></tr>\n", 1e3 * fl->rms);
+        }
+        fputs("</table>\n", f);
+        fputs("<p class=note>Launch: the centre of mass's velocity at the flight's first frame; 1&sigma; beside "
+              "each number. Own |g|: a parabola with g free fitted to that flight alone.</p>\n",
+              f);
+        warnings_near(f, in, "no impact found");
+        warnings_near(f, in, "too short to fit a flight");
+    }
+    if (r->n_contacts > 0) {
+        fputs("<h3>In contact with the surface (not free flight)</h3>\n<table class=summary id=summary-contacts>"
+              "<tr><th>stretch</th><th>frames</th><th>t (s)</th><th>kind</th></tr>\n",
+              f);
+        for (int i = 0; i < r->n_contacts; i++) {
+            const analysis_contact *c = &r->contacts[i];
+            fprintf(f, "<tr id=summary-contact-%d><td>%d</td><td>%ld&ndash;%ld</td><td>%.4f&ndash;%.4f</td><td>%s</td></tr>\n",
+                    i, i + 1, c->frame_first, c->frame_last, c->t_first, c->t_last,
+                    c->sliding ? "moving on the surface (sliding, rolling or rocking)" : "resting");
+        }
+        fputs("</table>\n<p class=note>These frames are left out of gravity's estimate and of every flight's "
+              "fit.</p>\n",
+              f);
+        for (int i = 0; i < r->n_contacts; i++) {
+            char at[64];
+            snprintf(at, sizeof at, "frames %ld-%ld (t =", r->contacts[i].frame_first, r->contacts[i].frame_last);
+            warnings_near(f, in, at);
+        }
+        warnings_near(f, in, "stays on the surface after it");
+    }
+}
+
 static void summary(FILE *f, const report_inputs *in)
 {
     fputs("<section id=summary><h2>Measured quantities and the model</h2>\n", f);
@@ -384,6 +463,9 @@ static void summary(FILE *f, const report_inputs *in)
     fprintf(f, "<p>Gravity used: [%.4g, %.4g, %.4g] m/s&sup2; (surface frame, %s). %d impact%s found.</p>\n", r->g.x,
             r->g.y, r->g.z, r->g_estimated ? "estimated from free flight" : "as given", r->n_impacts,
             r->n_impacts == 1 ? "" : "s");
+    warnings_near(f, in, "|g|");
+    if (r->n_impacts == 0)
+        flights_and_contacts(f, in);
     for (int i = 0; i < r->n_impacts; i++) {
         const analysis_impact *im = &r->impacts[i];
         fprintf(f, "<h3>Impact %d at t = %.5f s</h3>\n<table class=summary id=summary-impact-%d>"
@@ -431,7 +513,12 @@ static void summary(FILE *f, const report_inputs *in)
         fputs("</table>\n", f);
         if (im->model.note[0])
             note(f, im->model.note);
+        char at[64];
+        snprintf(at, sizeof at, "impact at t = %.5f", im->t);
+        warnings_near(f, in, at);
     }
+    if (r->n_impacts > 0)
+        flights_and_contacts(f, in);
     fputs("</section>\n", f);
 }
 

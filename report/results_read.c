@@ -131,6 +131,38 @@ int report_results_read(const char *path, analysis_result *res, icv_err *err)
             snprintf(im->model.note, sizeof im->model.note, "%s", note ? note : "");
         }
     }
+    /* issue #19 items 4-5: the free flights and the contact stretches */
+    json_t *fl = json_object_get(root, "flights");
+    for (size_t i = 0; i < json_array_size(fl) && res->n_flights < ANALYSIS_MAX_FLIGHTS; i++) {
+        json_t *o = json_array_get(fl, i), *fr = json_object_get(o, "frames"), *u = json_object_get(o, "uncertainty");
+        analysis_flight_summary *f = &res->flights[res->n_flights++];
+        f->t_start = num(o, "t_start_s");
+        f->t_end = num(o, "t_end_s");
+        f->frame_first = (long)json_integer_value(json_array_get(fr, 0));
+        f->frame_last = (long)json_integer_value(json_array_get(fr, 1));
+        f->n_frames = (int)json_integer_value(json_object_get(o, "n_frames"));
+        f->p = vec(o, "p");
+        f->v = vec(o, "v");
+        f->speed = num(o, "speed");
+        f->angle_deg = num(o, "angle_deg");
+        f->g = vec(o, "gravity");
+        f->rms = num(o, "rms_m");
+        f->v_sd = vec(u, "v");
+        f->speed_sd = num(u, "speed");
+        f->angle_sd_deg = num(u, "angle_deg");
+        f->g_sd = vec(u, "gravity");
+    }
+    json_t *ct = json_object_get(root, "contacts");
+    for (size_t i = 0; i < json_array_size(ct) && res->n_contacts < ANALYSIS_MAX_CONTACTS; i++) {
+        json_t *o = json_array_get(ct, i), *fr = json_object_get(o, "frames");
+        analysis_contact *c = &res->contacts[res->n_contacts++];
+        c->frame_first = (long)json_integer_value(json_array_get(fr, 0));
+        c->frame_last = (long)json_integer_value(json_array_get(fr, 1));
+        c->t_first = num(o, "t_start_s");
+        c->t_last = num(o, "t_end_s");
+        const char *kind = json_string_value(json_object_get(o, "kind"));
+        c->sliding = kind && !strcmp(kind, "sliding");
+    }
     json_decref(root);
     return 0;
 }

@@ -531,7 +531,7 @@ static int camera_look(pl_camera *c, const pl_track_keys *keys, int n_markers, d
  * clip; of the one that finds exactly the body's marker count in the most frames
  * (fewer blobs on a tie), the blobs' median area gives the size kept. The default window (4 to
  * 2000 px of area) kept codec specks and never an 85 px ball (the green ball clip). */
-static int marker_size_measured(pl_camera *c, int n_markers, icv_err *err)
+static int marker_size_measured(pl_camera *c, int n_markers, double *measured_px, icv_err *err)
 {
     enum { N = 15 };
     capture_frame fr[N];
@@ -577,6 +577,7 @@ static int marker_size_measured(pl_camera *c, int n_markers, icv_err *err)
     gsl_sort(best_areas, 1, (size_t)best_na);
     double measured = 2 * sqrt(gsl_stats_median_from_sorted_data(best_areas, 1, (size_t)best_na) / M_PI);
     track_detector_set_marker_size(c->det, measured, c->det->max_streak_px);
+    *measured_px = measured;
     icv_info("camera '%s': marker size %.0f px, measured (depth not known yet: the blobs of the size window that finds "
              "exactly %d blob(s) in %d of %d frames)",
              c->spec->id, measured, n_markers, best_ok, ns);
@@ -650,6 +651,38 @@ static int cameras_look_joint(pl_camera *cams, int nc, int n_markers, icv_err *e
         for (int k = 0; k < N_READ; k++)
             capture_frame_free(&first[c][k]);
     return rc;
+}
+
+/* Gravity in camera ci's image (px/frame^2) at the surface's origin, for the tracker's
+ * initial acceleration and its sigma. Its filter started every track at 0 +- 2
+ * px/frame^2: a ball falling at 15 px/frame^2 (15 fps, 340 px/m) was predicted 60 px
+ * short by its 9th frame, its blob cut by the window, and lost while plainly in view.
+ * size_px > 0: the depth is provisional (one camera, scale gravity or size), the
+ * marker's measured diameter gives it (f D / size_px). Left 0 when no depth is known. */
+static void set_view(track_view *v, const calib_intrinsics *in, const double R[3][3], const double T[3]);
+static void tracker_gravity(const icv_experiment *exp, int ci, const pl_calib *cal, double size_px, pl_camera *c)
+{
+    const calib_intrinsics *in = &cal->in[ci];
+    icv_vec3 o = cal->surf.t;
+    icv_mat3 R = cal->surf.R;
+    if (ci >= 1) {
+        const icv_mat3 *Rc = (const icv_mat3 *)cal->R[ci];
+        o = icv_v3_add(icv_m3_apply(*Rc, o), icv_v3_from_array(cal->T[ci]));
+        R = icv_m3_mul(*Rc, R);
+    }
+    if (!(o.z > 0.05))
+        return; /* the origin behind or at the camera: no depth to scale by */
+    if (size_px > 0)
+        o = icv_v3_scale(o, in->fx * exp->marker_diameter / size_px / o.z);
+    icv_vec3 g = icv_m3_apply(R, exp->gravity_auto ? icv_v3(0, -9.81, 0) : exp->gravity);
+    track_view v;
+    set_view(&v, in, NULL, NULL);
+    double X[3] = {o.x, o.y, o.z}, gv[3] = {g.x, g.y, g.z}, gu_px, gv_px;
+    if (track_gravity_px(&v, X, gv, c->info->capture_fps, &gu_px, &gv_px, NULL))
+        return;
+    c->tr->gravity_u = gu_px, c->tr->gravity_v = gv_px;
+    /* wide enough for a body at rest too (a hand, a glint): both 0 and g lie within 1 sigma */
+    c->tr->init_acc_sigma = fmax(c->tr->init_acc_sigma, hypot(gu_px, gv_px));
 }
 
 static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, const track_pipeline_options *opt,
@@ -752,7 +785,9 @@ static int camera_open(const icv_experiment *exp, int ci, const pl_calib *cal, c
     c->dpx = dpx;
     rc = camera_look(c, keys, exp->n_markers, dpx, err);
     if (!rc && !depth_known && exp->marker_diameter > 0)
-        rc = marker_size_measured(c, exp->n_markers, err);
+        rc = marker_size_measured(c, exp->n_markers, &dpx, err);
+    if (!rc && (depth_known || dpx > 0))
+        tracker_gravity(exp, ci, cal, depth_known ? 0 : dpx, c);
     return rc;
 }
 

@@ -21,6 +21,8 @@ typedef struct {
     track_kalman alt; /* the filter without its last measurement: that measurement a blip (a
                          marker half hidden, merged for a frame), the flight as before */
     int alt_on;       /* alt holds that state (the last frame was measured and updated) */
+    track_kalman kf_prev; /* the filter before this frame's prediction */
+    int repeated;     /* 1: the last frame repeated the picture before it (not fed to kf) */
     int id;          /* identity once confirmed, -1 before */
     int hits;        /* detections so far */
     int misses;      /* frames since the last detection */
@@ -208,6 +210,29 @@ static int sim_plausible(const sim2 *s)
 {
     double sc = hypot(s->a, s->b);
     return sc > 0.8 && sc < 1.25 && fabs(atan2(s->b, s->a)) < 1.3;
+}
+
+/* A picture stored twice (a phone's "60 fps" file of 30 pictures/s): the markers where
+ * they were while their flights move them on. Fed to the filters, the stop-and-go
+ * halved their velocities and predictions, and a ball turned by a bounce between two
+ * pictures fell outside its window and was lost (issue #19, the phone study's 30 fps
+ * seed 9). For confirmed track i measured last frame and assigned blob j: 1 when it
+ * stands still (within 3 sigma, 0.5 px at least) while predicted to move by 4 times
+ * that (2 px at least), -1 when it moved, 0 when it cannot tell (a new or lost track,
+ * a slow one, or one whose last frame was already taken for a repeat: standing still
+ * the next frame too is a stop). */
+static int repeat_candidate(const track_tracker *t, int i, int j)
+{
+    const struct track_tracker_ws *w = t->ws;
+    const trk *k = &w->tracks[i];
+    const track_blob *b = &w->blobs[j];
+    if (k->id < 0 || k->misses > 0 || k->hits < 3)
+        return 0;
+    double still = fmax(0.5, 3 * b->sigma), moved = hypot(b->u - k->last_u, b->v - k->last_v);
+    if (moved >= still)
+        return -1;
+    double step = hypot(w->pred_u[i] - k->last_u, w->pred_v[i] - k->last_v);
+    return !k->repeated && step > fmax(2.0, 4 * still);
 }
 
 /* Blob j is near enough to track i to be it: within its reach of the prediction (the
@@ -504,6 +529,7 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
     int n_active = 0, long_lost = 0, n_seen = 0;
     for (int i = 0; i < nt; i++) {
         trk *k = &w->tracks[i];
+        k->kf_prev = k->kf;
         track_kalman_predict(&k->kf, t->accel_noise);
         w->pred_u[i] = k->kf.xu[0];
         w->pred_v[i] = k->kf.xv[0];
@@ -688,6 +714,15 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
     }
     carry_config(t, nt, tol_cfg);
     int confirm = t->confirm_hits < 1 ? 1 : t->confirm_hits > MAX_PENDING + 1 ? MAX_PENDING + 1 : t->confirm_hits;
+    /* a repeated picture: every confirmed track seen stands still, at least one while
+       its flight moves it on */
+    int n_still = 0, n_moved = 0;
+    for (int i = 0; i < nt; i++) {
+        int c = w->assign[i] >= 0 ? repeat_candidate(t, i, w->assign[i]) : 0;
+        n_still += c == 1;
+        n_moved += c == -1;
+    }
+    int frame_repeat = n_still > 0 && n_moved == 0;
     for (int i = 0; i < nt; i++) {
         trk *k = &w->tracks[i];
         int j = w->assign[i];
@@ -698,9 +733,13 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
             const track_blob *b = &w->blobs[j];
             double S, d2 = gate_d2(t, k, i, b->u, b->v, b->sigma, &S);
             int use_alt = w->alt_used[i];
-            int restart = k->id >= 0 && (k->misses > 0 || d2 >= t->gate_chi2);
+            int repeat = frame_repeat && repeat_candidate(t, i, j) == 1;
+            int restart = !repeat && k->id >= 0 && (k->misses > 0 || d2 >= t->gate_chi2);
             k->alt_on = 0;
-            if (restart) {
+            k->repeated = repeat;
+            if (repeat) {
+                k->kf = k->kf_prev;
+            } else if (restart) {
                 double speed = k->misses > 0 && n_mv ? hypot(mvu, mvv) : hypot(k->kf.xu[1], k->kf.xv[1]);
                 track_kalman_init(&k->kf, b->u, b->v, fmax(b->sigma, 1), fmax(2, speed), t->gravity_u, t->gravity_v,
                                   t->init_acc_sigma);
@@ -800,6 +839,7 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
         k->hits = 1;
         k->misses = 0;
         k->alt_on = 0;
+        k->repeated = 0;
         k->area = b->area;
         k->sigma = b->sigma;
         k->last_u = k->cfg_u = k->umin = k->umax = b->u;

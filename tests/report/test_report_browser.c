@@ -157,7 +157,7 @@ TEST(test_report_renders_in_headless_chromium_without_errors_or_requests)
     dom = report_fixture_read(th_tmp("report.dom"));
     ASSERT(dom && strstr(dom, "</html>"), "chromium gave no DOM: %s", th_read_file(th_tmp("report.log")));
     static const char *const ids[] = {
-        "id=\"summary\"", "id=\"summary-impact-0\"", "id=\"overlays\"", "id=\"overlay-left-30\"", "id=\"overlay-right-30\"",
+        "id=\"summary\"", "id=\"summary-impact-0\"", "id=\"summary-flights\"", "id=\"summary-flight-0\"", "id=\"overlays\"", "id=\"overlay-left-30\"", "id=\"overlay-right-30\"",
         "id=\"plots\"", "id=\"plot-com-position\"", "id=\"plot-com-velocity\"", "id=\"plot-euler\"", "id=\"plot-omega\"",
         "id=\"plot-contact-height\"", "id=\"plot-fit-residuals\"", "id=\"calibration\"", "id=\"plot-calib-views-0\"",
         "id=\"plot-calib-coverage-0\"", "id=\"plot-calib-views-1\"", "id=\"sync\"", "id=\"plot-flash\"", "id=\"timing\"",
