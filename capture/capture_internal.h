@@ -111,7 +111,18 @@ const char *capture_averr(int code, char *buf, size_t n);
 
 /* Counts one frame out of a decoder (capture_decoded_frames). */
 void capture_count_decoded(void);
-/* FFmpeg's own messages to icv_log's debug level (library code prints nothing). */
-void capture_quiet_ffmpeg(void);
+/* FFmpeg's process-wide settings: its messages to icv_log's debug level (library
+ * code prints nothing), and no block larger than CAPTURE_FFMPEG_MAX_BLOCK. */
+void capture_ffmpeg_setup(void);
+/* bytes: FFmpeg sizes some buffers from a header's claim (a tag, an index, a frame
+ * size), so a few bytes of a damaged file could ask for gigabytes; the largest true
+ * block, one plane of an 8192 x 8192 16-bit frame, is 128 MiB. */
+#define CAPTURE_FFMPEG_MAX_BLOCK ((size_t)512 << 20)
+/* pixels: the largest frame read, 8192 x 4608 (8K video is 7680 x 4320; high-speed
+ * cameras record at most a few megapixels). A decoder told of a larger frame by a
+ * damaged header would allocate a buffer per plane and per reference frame. */
+#define CAPTURE_MAX_PIXELS ((int64_t)8192 * 4608)
+/* A decoder's context given capture's limits (CAPTURE_MAX_PIXELS), before it opens. */
+void capture_decoder_limits(AVCodecContext *dec);
 
 #endif

@@ -35,14 +35,20 @@ static void av_log_to_icv(void *avcl, int level, const char *fmt, va_list vl)
     icv_debug("ffmpeg: %s", line);
 }
 
-void capture_quiet_ffmpeg(void) { av_log_set_callback(av_log_to_icv); }
+void capture_ffmpeg_setup(void)
+{
+    av_log_set_callback(av_log_to_icv);
+    av_max_alloc(CAPTURE_FFMPEG_MAX_BLOCK);
+}
+
+void capture_decoder_limits(AVCodecContext *dec) { dec->max_pixels = CAPTURE_MAX_PIXELS; }
 
 int capture_source_open(capture_source **out, const char *path, const capture_options *opt, icv_err *err)
 {
     *out = NULL;
     if (!path || !*path)
         return icv_err_set(err, ICV_EINVAL, "capture: no video path given");
-    capture_quiet_ffmpeg();
+    capture_ffmpeg_setup();
     capture_source *s = calloc(1, sizeof *s);
     if (!s)
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);

@@ -196,6 +196,7 @@ int capture_images_open(capture_source *s, icv_err *err)
     s->dec = avcodec_alloc_context3(codec);
     if (!s->pkt || !s->frm || !s->dec)
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", pat);
+    capture_decoder_limits(s->dec);
     /* slice threads only: with frame threads an image decoder would delay its output */
     s->dec->thread_count = s->opt.threads;
     s->dec->thread_type = FF_THREAD_SLICE;

@@ -391,6 +391,7 @@ int capture_video_open(capture_source *s, icv_err *err)
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
     if ((rc = avcodec_parameters_to_context(s->dec, par)) < 0)
         return icv_err_set(err, ICV_EFORMAT, "%s: bad codec parameters (%s)", path, capture_averr(rc, eb, sizeof eb));
+    capture_decoder_limits(s->dec);
     s->dec->pkt_timebase = st->time_base;
     s->dec->thread_count = s->opt.threads; /* 0: FFmpeg picks one per core */
     s->dec->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;

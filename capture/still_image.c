@@ -101,7 +101,7 @@ int capture_image_read(const char *path, int channels, unsigned char **pixels, i
         return icv_err_set(err, ICV_EINVAL, "%s: %d channels asked (1 or 3)", path, channels);
     if (!icv_file_exists(path))
         return icv_err_set(err, ICV_ENOTFOUND, "%s: image not found", path);
-    capture_quiet_ffmpeg();
+    capture_ffmpeg_setup();
     AVFormatContext *fmt = NULL;
     AVCodecContext *dec = NULL;
     AVPacket *pk = av_packet_alloc();
@@ -120,7 +120,8 @@ int capture_image_read(const char *path, int channels, unsigned char **pixels, i
     const AVCodec *codec = NULL;
     int si = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
     if (si < 0 || !codec || !(dec = avcodec_alloc_context3(codec)) ||
-        avcodec_parameters_to_context(dec, fmt->streams[si]->codecpar) < 0 || avcodec_open2(dec, codec, NULL) < 0) {
+        avcodec_parameters_to_context(dec, fmt->streams[si]->codecpar) < 0 ||
+        (capture_decoder_limits(dec), avcodec_open2(dec, codec, NULL) < 0)) {
         rc = icv_err_set(err, ICV_EFORMAT, "%s: not an image FFmpeg can decode", path);
         goto out;
     }
@@ -163,7 +164,7 @@ int capture_image_encode(const unsigned char *pixels, int width, int height, int
     *len = 0;
     if (width < 1 || height < 1 || (channels != 1 && channels != 3))
         return icv_err_set(err, ICV_EINVAL, "image: bad size %dx%d x %d channels", width, height, channels);
-    capture_quiet_ffmpeg();
+    capture_ffmpeg_setup();
     static const struct {
         const char *ext;
         enum AVCodecID id;

@@ -1,4 +1,4 @@
-/* test_fuzz_regressions.c: the inputs of the 30-minute fuzz runs' findings (session 9),
+/* test_fuzz_regressions.c: the inputs of the fuzz runs' findings (30-minute runs, CI's),
  * read as the harnesses read them. They overflowed under ASan and UBSan (the
  * sanitizer pass of make test is where these fail on the old code); here each must
  * come back as data or one error line. */
@@ -35,6 +35,20 @@ TEST(test_fuzz_regression_video_frame_decoded_beyond_the_index)
         capture_frame_free(&f);
         capture_source_close(src);
     }
+}
+
+TEST(test_fuzz_regression_video_info_list_inside_a_damaged_list)
+{
+    /* CI's 60 s fuzz_video run: an 802-byte AVI whose stream list type is damaged
+       ("ytrl", stating more than the file) holds a LIST INFO with a tag stating
+       1,821,679,180 bytes; FFmpeg reads into any list and allocated the tag (libFuzzer
+       out-of-memory, 2.4 GB) */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/fuzz/corpus/video/regress_avi_info_in_damaged_list.avi", th_root());
+    capture_source *src = NULL;
+    icv_err err = {0};
+    ASSERT(capture_source_open(&src, path, NULL, &err) == ICV_EFORMAT, "opened: %s", err.msg);
+    ASSERT_STR_CONTAINS(err.msg, "damaged header: a chunk at byte 432 states 1821679180 bytes");
 }
 
 TEST(test_fuzz_regression_calib_coverage_map_beyond_a_count)
