@@ -1,5 +1,4 @@
-/* impact_instant.c: the impact instant from the flights on each side (issue #19
- * item 3). Two estimates: where the pre-impact flight brings the contact point onto
+/* impact_instant.c: the impact instant from the flights on each side. Two estimates: where the pre-impact flight brings the contact point onto
  * the surface (needs the surface: a line drawn a few pixels off moves it), and where
  * the two flights meet (the centre of mass does not jump in an impact: needs only
  * the flights, at any frame rate, whether or not a frame shows the body near the
@@ -12,25 +11,11 @@
 
 #include "analysis/analysis_internal.h"
 
-/* t in [a, b] where the pre-impact flight's gap changes sign (it does at the ends),
- * by bisection to 1e-10 s */
-static double gap_root(const analysis_body *b, const side_fit *pre, const icv_vec3 *g, double a, double c)
-{
-    double ga = analysis_contact_gap(b, pre, g, a);
-    for (int it = 0; it < 80 && c - a > 1e-10; it++) {
-        double m = 0.5 * (a + c), gm = analysis_contact_gap(b, pre, g, m);
-        if ((gm > 0) == (ga > 0))
-            a = m, ga = gm;
-        else
-            c = m;
-    }
-    return 0.5 * (a + c);
-}
-
 /* Whether the approaching pre-impact flight misses the surface between lo and hi by
  * more than noise_m (m): already below it at lo, or still above it at hi and
  * descending. Then *t_cross is where it crosses, searched over span s beyond the
- * bracket (left as it is when it does not cross there). */
+ * bracket (left as it is when it does not cross there), by the contact instant's
+ * root solve on the bracket where the gap changes sign. */
 static int crosses_outside(const analysis_body *b, const side_fit *pre, const icv_vec3 *g, double lo, double hi,
                            double span, double noise_m, double *t_cross)
 {
@@ -39,13 +24,13 @@ static int crosses_outside(const analysis_body *b, const side_fit *pre, const ic
         return 0;
     if (glo < -noise_m) {
         if (analysis_contact_gap(b, pre, g, lo - span) > 0)
-            *t_cross = gap_root(b, pre, g, lo - span, lo);
+            *t_cross = analysis_contact_instant(b, pre, g, lo, lo - span, lo);
         return 1;
     }
     double h = 1e-3 * fmax(hi - lo, 1e-6);
     if (ghi > noise_m && analysis_contact_rate(b, pre, g, hi, h) < 0) {
         if (analysis_contact_gap(b, pre, g, hi + span) < 0)
-            *t_cross = gap_root(b, pre, g, hi, hi + span);
+            *t_cross = analysis_contact_instant(b, pre, g, hi, hi, hi + span);
         return 1;
     }
     return 0;
