@@ -176,9 +176,11 @@ void capture_change_free(capture_change_meter *m);
  * quiet pairs, at least 1.5 levels: *threshold_levels) while the frames on both sides
  * change, in runs of at most 3. When the changes show every picture stored k times
  * (*stored_times = k >= 2, else 0), every frame off the new pictures' phase is one,
- * from the first change to the last. out holds n entries; returns how many. */
+ * from the first change to the last. *still = 1 when changes were measured and none
+ * passes the threshold (every frame repeats the first picture). out holds n entries;
+ * returns how many. */
 size_t capture_near_duplicates(const double *max_levels, const double *tail_levels, long n, long *out,
-                               double *threshold_levels, int *stored_times);
+                               double *threshold_levels, int *stored_times, int *still);
 
 /* Every picture stored k times, from per-frame evidence: evidence[i] > 0 when frame i
  * shows a new picture, < 0 when it is seen to repeat frame i - 1's, 0 when nothing

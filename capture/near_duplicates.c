@@ -145,7 +145,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 size_t capture_near_duplicates(const double *max_levels, const double *tail_levels, long n, long *out,
-                               double *threshold_levels, int *stored_times)
+                               double *threshold_levels, int *stored_times, int *still)
 {
     double *tails = malloc(sizeof *tails * (size_t)(n > 0 ? n : 1));
     signed char *evidence = calloc((size_t)(n > 0 ? n : 1), 1);
@@ -162,6 +162,13 @@ size_t capture_near_duplicates(const double *max_levels, const double *tail_leve
     double thr = fmax(CHANGE_TIMES_P99 * quiet, CHANGE_MIN_LEVELS);
     if (threshold_levels)
         *threshold_levels = thr;
+    if (still) {
+        long measured = 0, changed = 0;
+        for (long i = 1; i < n; i++)
+            if (isfinite(max_levels[i]))
+                measured++, changed += max_levels[i] > thr;
+        *still = measured > 0 && changed == 0;
+    }
     /* a new picture: a clear change that is not a dip between two larger ones
      * (a re-encoded copy beside a moving body changes more than the still parts do, at
      * the body's edges, but far less than the pictures around it); a repeat: no clear

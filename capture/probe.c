@@ -23,12 +23,8 @@ void capture_probe_free(capture_probe *p)
 /* The near-duplicates joined to the exact ones (ascending, once each). */
 static void merge_near_duplicates(capture_probe *p, const double *chg_max, const double *chg_tail, long n, long *near)
 {
-    size_t nn = capture_near_duplicates(chg_max, chg_tail, n, near, &p->change_threshold, &p->stored_times);
-    long measured = 0, changed = 0;
-    for (long i = 1; i < n; i++)
-        if (isfinite(chg_max[i]))
-            measured++, changed += chg_max[i] > p->change_threshold;
-    p->still = measured > 0 && changed == 0;
+    size_t nn =
+        capture_near_duplicates(chg_max, chg_tail, n, near, &p->change_threshold, &p->stored_times, &p->still);
     long *all = malloc(sizeof *all * (p->n_duplicates + nn + 1));
     if (!all)
         return;
