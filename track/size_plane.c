@@ -181,8 +181,10 @@ int pl_size_plane_fit(const double *x, const double *y, const double *w, long n,
         for (int k = 0; k < 2; k++) {
             int sl[2] = {k == 0, k == 1};
             memset(&one[k], 0, sizeof one[k]);
-            if (fit_model(x, y, w, n, sl, work, c1[k], C1[k], &m1[k], &s1[k], &mad1[k]) != 0)
+            if (fit_model(x, y, w, n, sl, work, c1[k], C1[k], &m1[k], &s1[k], &mad1[k]) != 0) {
+                one[k].yaw = one[k].yaw_sd = one[k].pitch = one[k].pitch_sd = NAN; /* not measured */
                 continue;
+            }
             angles(c1[k], C1[k], &one[k]);
             if (slope_kept(c1[k], C1[k], k, m1[k] - 2))
                 t[k] = fabs(c1[k][k + 1]) / sqrt(C1[k][k + 1][k + 1]);
