@@ -364,6 +364,18 @@ static void scale_source(FILE *f, const report_inputs *in)
                     100 * t->size_scale_sd / t->size_scale);
         else
             fputs("<p id=scale-source>Scale: the ball's own diameter (motion_plane.scale: size).</p>\n", f);
+        if (t && t->size_tilt_fitted && t->size_tilted)
+            fprintf(f,
+                    "<p id=plane-tilt>The plane of motion is tilted to the camera by %.1f &plusmn; %.1f&deg; "
+                    "(looking down at it %.1f &plusmn; %.1f&deg;), from the ball's apparent size across the "
+                    "image: positions are mapped to that plane, not by one scale.</p>\n",
+                    t->size_tilt_deg, t->size_tilt_sd_deg, t->size_pitch_deg, t->size_pitch_sd_deg);
+        else if (t && t->size_tilt_fitted)
+            fprintf(f,
+                    "<p id=plane-tilt>No tilt of the plane to the camera shows in the ball's apparent size "
+                    "(looking down at it %.1f &plusmn; %.1f&deg;): one scale, the plane taken to face the "
+                    "camera.</p>\n",
+                    t->size_pitch_deg, t->size_pitch_sd_deg);
         break;
     default:
         fputs("<p id=scale-source>Scale: from the calibration file.</p>\n", f);

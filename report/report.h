@@ -172,6 +172,11 @@ typedef struct {
     double size_scale, size_scale_sd;        /* one camera, scale: size: the same from the
                                                 ball's fitted outline (NaN: not that scale) */
     double size_diameter_px;                 /* px: the ball's fitted outline, median */
+    int size_tilt_fitted;                    /* 1: the ball's sizes were fitted for a tilt */
+    int size_tilted;                         /* 1: the plane turned to the tilt they show;
+                                                0: one scale */
+    double size_tilt_deg, size_tilt_sd_deg;  /* deg: that tilt to the camera, 1-sigma */
+    double size_pitch_deg, size_pitch_sd_deg;/* deg: its part looking down at the plane */
 } report_track_info;
 
 /* Reads DIR/track_info.json; free with report_track_info_free. */

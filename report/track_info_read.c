@@ -266,6 +266,13 @@ int report_track_info_read(const char *path, report_track_info *ti, icv_err *err
     ti->size_scale = json_is_object(ss) ? num(ss, "factor") : NAN;
     ti->size_scale_sd = json_is_object(ss) ? num(ss, "factor_sd") : NAN;
     ti->size_diameter_px = json_is_object(ss) ? num(ss, "diameter_px") : NAN;
+    json_t *tl = json_object_get(ss, "tilted");
+    ti->size_tilt_fitted = json_is_boolean(tl);
+    ti->size_tilted = json_is_true(tl);
+    ti->size_tilt_deg = ti->size_tilt_fitted ? num(ss, "tilt_deg") : NAN;
+    ti->size_tilt_sd_deg = ti->size_tilt_fitted ? num(ss, "tilt_sd_deg") : NAN;
+    ti->size_pitch_deg = ti->size_tilt_fitted ? num(ss, "pitch_deg") : NAN;
+    ti->size_pitch_sd_deg = ti->size_tilt_fitted ? num(ss, "pitch_sd_deg") : NAN;
     json_t *w = json_object_get(root, "warnings"), *e;
     size_t i;
     if (!rc && json_array_size(w) > 0 && !(ti->warnings = calloc(json_array_size(w), sizeof *ti->warnings)))

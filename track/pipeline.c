@@ -1859,6 +1859,14 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     if (pass == 0 && nc == 1 && exp->scale_kind == ICV_SCALE_SIZE) {
         if ((rc = pl_size_scale_apply(exp, cal, cand, cand_n, F, err)) != 0)
             goto done;
+        /* the plane turned to the tilt the sizes show: every ray met with it again */
+        for (long f = 0; f < F && cal->size.tilted; f++) {
+            double t = cams[0].tcam[f] - cams[0].off_s;
+            if ((rc = frame_candidates(cams, nc, cal, &opt, f, t, cand + f * PL_MAX_CAND, &cand_n[f],
+                                       rays + f * TRACK_IDENTITY_MAX_RAYS, &rays_n[f], err)) != 0)
+                goto done;
+        }
+        memcpy(res.surface_R, cal->surf.R.m, sizeof res.surface_R);
         for (long f = 0; f < F; f++)
             t3[f] = cams[0].tcam[f] - cams[0].off_s;
         icv_err e2;

@@ -26,9 +26,35 @@ typedef struct {
     double dir[2];     /* the acceleration's direction, unit, surface frame x and y */
 } pl_gravity_scale;
 
+/* The plane of motion from the ball's apparent size (size_plane.c): w = R / z fitted as
+ * a + b x + c y over the frames used, (x, y) normalised image coordinates of the ball's
+ * centre; the plane's normal is along (b, c, a) in the camera frame, its distance R /
+ * |(b, c, a)|. Angles in radians. */
+typedef struct {
+    int fitted;              /* 1: the fit was made (enough frames, not degenerate) */
+    int significant;         /* 1: a slope is kept: the plane is tilted to the camera */
+    int free_b, free_c;      /* 1: that slope kept (fitted); 0: held at 0 (not measured) */
+    double a, b, c;          /* R / z at the image centre, and its slopes per normalised unit
+                                (the slopes not kept 0) */
+    double cov[3][3];        /* their covariance (a, b, c) */
+    double resid_sd;         /* one frame's residual 1-sigma (n - 3 degrees of freedom) */
+    double resid_mad;        /* its robust (MAD) estimate */
+    double tilt, tilt_sd;    /* rad: the normal's angle to the optical axis */
+    double pitch, pitch_sd;  /* rad: about the camera's x (looking down at the plane > 0) */
+    double yaw, yaw_sd;      /* rad: about the camera's y (the image's right side further > 0) */
+    long n_used;             /* frames in the fit (after the robust pass) */
+} pl_size_plane;
+
+/* Fits w[i] = a + b x[i] + c y[i] over n frames (size_plane.c). work: 3 n doubles.
+ * 0, or -1 when there are fewer than 6 frames or the fit is degenerate (out->fitted 0). */
+int pl_size_plane_fit(const double *x, const double *y, const double *w, long n, double *work, pl_size_plane *out);
+
 /* One camera with motion_plane.scale: size (scale_size.c): the scale the ball's own
  * apparent diameter gave the motion plane. */
 typedef struct {
+    int tilted;        /* 1: the plane was turned to the tilt fitted (plane below); the
+                          candidates must be met with it again */
+    pl_size_plane plane; /* the tilt's fit from the sizes (plane.fitted 0: too few frames) */
     int found;         /* 1: the plane was scaled from the ball's size */
     double factor;     /* the provisional plane's depth and every position were multiplied by it */
     double factor_sd;  /* its 1-sigma: the spread of the per-frame depths over the frames used */
@@ -115,6 +141,10 @@ void pl_scale_plane(pl_calib *cal, pl_cand *cand, const int *cand_n, long F, dou
  * decoded again, luma), its depth R sqrt(1 + 1 / r^2) from the normalised radius r and
  * the diameter 2R given; the median over the frames whose blur is under a quarter of
  * the diameter scales the provisional plane (pl_scale_plane) and is kept in cal->size.
+ * When the sizes show the plane tilted to the camera (size_plane.c) and the surface
+ * comes from pixels (surface.line_px, or the lowest point reached), the plane is turned
+ * to the fit instead and the surface frame found again on it; cal->size.tilted is then
+ * 1 and the caller meets every candidate's ray with the new plane.
  * Fails naming exp->path when the body is not one marker or too few outlines fit. */
 int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
                         icv_err *err);

@@ -13,14 +13,22 @@
  * For a sphere of radius R at distance d on the optical axis the outline's normalised
  * radius is r = R / sqrt(d^2 - R^2), so d = R sqrt(1 + 1 / r^2). Off the axis by an angle
  * theta the outline is an ellipse whose radial half-axis is 1 / cos(theta) longer: the
- * circle's mean radius overstates the depth's inverse by about (1 / cos(theta) - 1) / 2
- * (0.15% at 6 degrees).
+ * circle's mean radius is taken back to the half-axis across the line of sight, which
+ * gives the depth z (size_w; without it the depth came out 1.2-2.0% short 13-16 degrees off
+ * the axis, a trend across the image that looks like a tilt).
+ *
+ * The depths of the frames used give the plane's tilt to the camera (size_plane.c: R / z
+ * is affine in the image position on a plane). A tilt beyond chance turns the plane (a
+ * homography from the image instead of one scale: a phone looking down at a vertical
+ * plane of motion shortens the fall by ~cos(a) - y sin(a) otherwise); else the median
+ * depth scales the plane facing the camera.
  *
  * Motion blur widens the outline along the motion: only frames whose centre moves less
  * than half the radius from frame to frame (a full-period exposure blurs less than a
  * quarter of the diameter) and a diameter clear of surface.line_px (the floor's edge
  * and the shadow lie on the outline there) are used; fewer than 5, the 5 slowest. The depth
- * is the median over them; its 1-sigma the spread of one frame (the MAD's). */
+ * is the median over them; its 1-sigma the spread of one frame (the MAD's; with a
+ * tilt, about the plane's fit). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,11 +64,12 @@ static double luma_at(const capture_frame *f, double x, double y)
 /* The outline's circle, in normalised coordinates, of the ball centred near (uc, vc)
  * (distorted px). prof: RAYS * (MAX_R_PX + 1) doubles; pts: RAYS points; col: MAX_R_PX + 1;
  * ws: a workspace for RAYS observations of 3 parameters.
- * *r_n: normalised radius; *d_px: diameter in px; *rms_px: the fit's RMS residual (px).
+ * *r_n: normalised radius; *x_n, *y_n: the circle's centre (normalised); *d_px: diameter
+ * in px; *rms_px: the fit's RMS residual (px).
  * 0, or -1 when no outline is found. */
 static int fit_outline(const capture_frame *fr, const calib_intrinsics *in, double uc, double vc, double *prof,
-                       calib_pt2 *pts, double *col, gsl_multifit_linear_workspace *ws, double *r_n, double *d_px,
-                       double *rms_px)
+                       calib_pt2 *pts, double *col, gsl_multifit_linear_workspace *ws, double *r_n, double *x_n,
+                       double *y_n, double *d_px, double *rms_px)
 {
     int len[RAYS];
     double er[RAYS];
@@ -180,7 +189,44 @@ static int fit_outline(const capture_frame *fr, const calib_intrinsics *in, doub
             use[i] = res[i] <= 3 * sig + 1e-12;
     }
     *r_n = rad;
+    *x_n = cx, *y_n = cy;
     *d_px = 2 * rad * in->fx;
+    return 0;
+}
+
+/* R / z, the depth's inverse in ball radii, of an outline of mean normalised radius r
+ * centred at normalised (x, y): off the axis by theta the outline is an ellipse whose
+ * half-axis across the line of sight is tan(beta) / cos(theta) (beta the ball's angular
+ * radius, sin(beta) = R / range) and the radial one 1 / cos(theta) longer, so the
+ * circle's mean radius is that across times (1 + 1 / cos(theta)) / 2; R / z = sin(beta)
+ * / cos(theta). On the axis R / z = r / sqrt(1 + r^2): z = R sqrt(1 + 1 / r^2). */
+static double size_w(double r, double x, double y)
+{
+    double sec = sqrt(1 + x * x + y * y), across = 2 * r / (1 + sec); /* tan(beta) / cos(theta) */
+    return across / sqrt(1 + across * across / (sec * sec));
+}
+
+/* The motion plane turned to the tilt the sizes gave (cal->size.plane): its normal along
+ * (b, c, a) away from the camera, through (0, 0, R / a); the surface frame found again
+ * on it from its pixels. 0, or -1 (nothing changed) when the surface line's rays do not
+ * meet the turned plane in front of the camera. */
+static int turn_plane(const icv_experiment *exp, pl_calib *cal, double R)
+{
+    const pl_size_plane *sp = &cal->size.plane;
+    icv_vec3 n = icv_v3_unit(icv_v3(sp->b, sp->c, sp->a));
+    icv_vec3 y = icv_v3_scale(n, -1); /* towards the camera, as plane_facing_camera's */
+    icv_vec3 x = icv_v3_unit(icv_v3_axpy(-n.x, n, icv_v3(1, 0, 0)));
+    icv_vec3 z = icv_v3_cross(x, y);
+    calib_surface plane = {0}, surf;
+    for (int k = 0; k < 3; k++)
+        plane.R.m[k][0] = icv_v3_get(x, k), plane.R.m[k][1] = icv_v3_get(y, k), plane.R.m[k][2] = icv_v3_get(z, k);
+    plane.t = icv_v3(0, 0, R / sp->a);
+    double bottom[2][2] = {{0, cal->in[0].height - 1.0}, {cal->in[0].width - 1.0, cal->in[0].height - 1.0}};
+    icv_err e2;
+    if (calib_surface_from_line_px(&cal->in[0], &plane, cal->surface_lowest ? bottom : exp->line_px, &surf, &e2))
+        return -1;
+    cal->plane = plane;
+    cal->surf = surf;
     return 0;
 }
 
@@ -199,8 +245,9 @@ int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand,
     int rc = capture_source_open(&src, exp->cameras[0].video, &co, err);
     if (rc)
         return icv_err_prefix(err, "motion_plane.scale: size: ");
-    /* profiles, a column, and 8 arrays of F + 1 (work takes two) */
-    double *buf = malloc(sizeof *buf * ((size_t)RAYS * (MAX_R_PX + 1) + (MAX_R_PX + 1) + 8 * ((size_t)F + 1)));
+    /* profiles, a column, and 10 arrays of F + 1 (work takes two) */
+    double *buf = malloc(sizeof *buf * ((size_t)RAYS * (MAX_R_PX + 1) + (MAX_R_PX + 1) + 10 * ((size_t)F + 1)));
+    double *fit = NULL; /* the tilt's fit: x, y, w and 3 of work, of the frames used */
     calib_pt2 *pts = malloc(sizeof *pts * RAYS);
     gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(RAYS, 3);
     if (!buf || !pts || !ws) {
@@ -210,7 +257,8 @@ int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand,
     if ((rc = capture_frame_alloc(&fr, capture_source_info(src), err)) != 0)
         goto done;
     double *prof = buf, *col = prof + (size_t)RAYS * (MAX_R_PX + 1), *cu = col + MAX_R_PX + 1, *cv = cu + F + 1,
-           *rn = cv + F + 1, *dpx = rn + F + 1, *rms = dpx + F + 1, *spd = rms + F + 1, *work = spd + F + 1;
+           *rn = cv + F + 1, *dpx = rn + F + 1, *rms = dpx + F + 1, *spd = rms + F + 1, *xn = spd + F + 1,
+           *yn = xn + F + 1, *work = yn + F + 1;
     long n_fit = 0;
     for (long f = 0; f < F; f++) {
         rn[f] = NAN;
@@ -242,7 +290,7 @@ int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand,
         if (i < 0 || i >= F || isnan(rn[i]))
             continue;
         if (fr.bytes_per_sample != 1 ||
-            fit_outline(&fr, in, cu[i], cv[i], prof, pts, col, ws, &rn[i], &dpx[i], &rms[i]) != 0)
+            fit_outline(&fr, in, cu[i], cv[i], prof, pts, col, ws, &rn[i], &xn[i], &yn[i], &dpx[i], &rms[i]) != 0)
             rn[i] = NAN;
         else
             n_fit++;
@@ -295,7 +343,7 @@ int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand,
     long n = 0;
     for (long f = 0; f < F; f++)
         if (!isnan(spd[f]) && spd[f] <= lim && isfinite(spd[f]))
-            work[n++] = R * sqrt(1 + 1 / (rn[f] * rn[f]));
+            work[n++] = R / size_w(rn[f], xn[f], yn[f]);
     if (n < 1) {
         rc = icv_err_set(err, ICV_ENOTFOUND,
                          "%s: motion_plane.scale: size: the ball's outline was fitted in %ld frames, none of them "
@@ -323,8 +371,47 @@ int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand,
             dev[k++] = rms[f];
     double rmsmed = median_of(dev, (size_t)k);
     double depth0 = cal->plane.t.z, K = zm / depth0;
-    pl_scale_plane(cal, cand, cand_n, F, K);
     pl_size_scale *ss = &cal->size;
+    memset(ss, 0, sizeof *ss);
+    /* the plane's tilt from the sizes: applied when significant and the surface can be
+       found again on the turned plane (it comes from pixels) */
+    fit = malloc(sizeof *fit * 6 * (size_t)n);
+    if (!fit) {
+        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        goto done;
+    }
+    long m = 0;
+    for (long f = 0; f < F; f++)
+        if (!isnan(spd[f]) && spd[f] <= lim && isfinite(spd[f])) {
+            fit[m] = xn[f], fit[n + m] = yn[f], fit[2 * n + m] = size_w(rn[f], xn[f], yn[f]);
+            m++;
+        }
+    pl_size_plane *sp = &ss->plane;
+    pl_size_plane_fit(fit, fit + n, fit + 2 * n, n, fit + 3 * n, sp);
+    int surface_from_px = exp->surface_kind == ICV_SURFACE_LINE_PX || cal->surface_lowest;
+    const double deg = 180 / M_PI;
+    if (sp->fitted && sp->significant && surface_from_px && turn_plane(exp, cal, R) == 0) {
+        ss->tilted = 1;
+        /* one frame's relative spread about the plane's fit, as the flat scale's */
+        zsd = zm * sp->resid_mad / (R / zm);
+        icv_info("%s: motion_plane.scale: size: the plane of motion is tilted to the camera by %.2f +- %.2f degrees "
+                 "(looking down at it %.2f +- %.2f%s, its right side further %.2f +- %.2f%s; over %ld frames): the "
+                 "image is mapped to it through that tilt, not one scale",
+                 exp->path, sp->tilt * deg, sp->tilt_sd * deg, sp->pitch * deg, sp->pitch_sd * deg,
+                 sp->free_c ? "" : " (not measured: held)", sp->yaw * deg, sp->yaw_sd * deg,
+                 sp->free_b ? "" : " (not measured: held)", sp->n_used);
+    } else {
+        if (sp->fitted && sp->significant)
+            icv_warn("%s: motion_plane.scale: size: the ball's sizes show the plane tilted to the camera by %.2f +- "
+                     "%.2f degrees, not applied (the surface is not given in pixels): one scale is used",
+                     exp->path, sp->tilt * deg, sp->tilt_sd * deg);
+        else if (sp->fitted)
+            icv_info("%s: motion_plane.scale: size: no tilt of the plane shows in the ball's sizes beyond chance and "
+                     "the outline's bias (looking down at it %.2f +- %.2f degrees, its right side further %.2f +- "
+                     "%.2f, over %ld frames): one scale",
+                     exp->path, sp->pitch * deg, sp->pitch_sd * deg, sp->yaw * deg, sp->yaw_sd * deg, sp->n_used);
+        pl_scale_plane(cal, cand, cand_n, F, K);
+    }
     ss->found = 1;
     ss->factor = K;
     ss->factor_sd = zsd / depth0;
@@ -334,9 +421,10 @@ int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand,
     ss->fit_rms_px = rmsmed;
     ss->n_frames = n;
     ss->n_fitted = n_fit;
-    icv_info("%s: motion_plane.scale: size: plane facing the camera at %.4f m (+- %.2g), the ball %.2f px across "
-             "(%.4g m) over %ld sharp frames of %ld fitted (outline residual %.2f px)",
-             exp->path, zm, zsd, dmed, exp->scale_size, n, n_fit, rmsmed);
+    icv_info("%s: motion_plane.scale: size: plane %s at %.4f m (+- %.2g), the ball %.2f px across (%.4g m) over %ld "
+             "sharp frames of %ld fitted (outline residual %.2f px)",
+             exp->path, ss->tilted ? "met at the frames' median depth" : "facing the camera", zm, zsd, dmed,
+             exp->scale_size, n, n_fit, rmsmed);
     if (zsd > 0.01 * zm)
         icv_warn("%s: motion_plane.scale: size: the scale is uncertain by %.1f%% (1 sigma): the ball's outline "
                  "varies from frame to frame (blur, shadow, background)",
@@ -345,6 +433,7 @@ done:
     capture_frame_free(&fr);
     capture_source_close(src);
     free(buf);
+    free(fit);
     free(pts);
     if (ws)
         gsl_multifit_linear_free(ws);
@@ -361,4 +450,17 @@ void pl_size_scale_json(const pl_calib *cal, json_t *root)
                                   ss->factor_sd, "plane_depth_m", ss->depth_m, "diameter_m", ss->diameter_m,
                                   "diameter_px", ss->diameter_px, "fit_rms_px", ss->fit_rms_px, "frames",
                                   (json_int_t)ss->n_frames, "fitted", (json_int_t)ss->n_fitted));
+    const pl_size_plane *sp = &ss->plane;
+    if (!sp->fitted)
+        return;
+    const double deg = 180 / M_PI;
+    json_t *o = json_object_get(root, "scale_from_size");
+    json_object_set_new(o, "tilted", json_boolean(ss->tilted));
+    json_object_set_new(o, "tilt_deg", json_real(sp->tilt * deg));
+    json_object_set_new(o, "tilt_sd_deg", json_real(sp->tilt_sd * deg));
+    json_object_set_new(o, "pitch_deg", json_real(sp->pitch * deg));
+    json_object_set_new(o, "pitch_sd_deg", json_real(sp->pitch_sd * deg));
+    json_object_set_new(o, "yaw_deg", json_real(sp->yaw * deg));
+    json_object_set_new(o, "yaw_sd_deg", json_real(sp->yaw_sd * deg));
+    json_object_set_new(o, "tilt_frames", json_integer((json_int_t)sp->n_used));
 }

@@ -161,3 +161,43 @@ TEST(test_report_one_camera_scaled_by_the_ball_names_its_size_and_sigma)
     ASSERT_STR_CONTAINS(html, "Scale: the ball's own diameter, 0.0687 m, against its fitted outline of 89.77 px "
                               "(motion_plane.scale: size): factor 1.4701 &plusmn; 0.0098 (1&sigma;, 0.67%)");
 }
+
+TEST(test_report_one_camera_scaled_by_the_ball_names_the_plane_tilt)
+{
+    /* the plane's tilt the ball's sizes show (track/size_plane.c) is named beside the
+       scale: applied, or fitted and not applied; nothing when it was not fitted */
+    for (int k = 0; k < 3; k++) {
+        icv_experiment *exp = calloc(1, sizeof *exp);
+        analysis_result *r = calloc(1, sizeof *r);
+        report_track_info *ti = calloc(1, sizeof *ti);
+        ASSERT(exp && r && ti, "out of memory");
+        snprintf(exp->name, sizeof exp->name, "pitched ball");
+        exp->n_cameras = 1;
+        exp->n_markers = 1;
+        exp->surface_kind = ICV_SURFACE_LINE_PX;
+        exp->scale_kind = ICV_SCALE_SIZE;
+        exp->scale_size = 0.041;
+        ti->gravity_scale = ti->gravity_scale_sd = NAN;
+        ti->size_scale = 0.8, ti->size_scale_sd = 0.002, ti->size_diameter_px = 33.2;
+        ti->size_tilt_fitted = k > 0, ti->size_tilted = k == 2;
+        ti->size_tilt_deg = 12.26, ti->size_tilt_sd_deg = 0.51, ti->size_pitch_deg = 12.26,
+        ti->size_pitch_sd_deg = 0.51;
+        r->g_estimated = 1;
+        r->g = icv_v3(0, -9.85, 0);
+        report_inputs in = {.exp = exp, .result = r, .track = ti};
+        icv_err err = {0};
+        int rc = report_write(&in, th_tmp("report.html"), &err);
+        free(exp), free(r), free(ti);
+        ASSERT(rc == 0, "%s", err.msg);
+        const char *html = th_read_file(th_tmp("report.html"));
+        ASSERT_STR_CONTAINS(html, "Scale: the ball's own diameter, 0.041 m");
+        if (k == 2)
+            ASSERT_STR_CONTAINS(html, "The plane of motion is tilted to the camera by 12.3 &plusmn; 0.5&deg; "
+                                      "(looking down at it 12.3 &plusmn; 0.5&deg;)");
+        else if (k == 1)
+            ASSERT_STR_CONTAINS(html, "No tilt of the plane to the camera shows in the ball's apparent size "
+                                      "(looking down at it 12.3 &plusmn; 0.5&deg;)");
+        else
+            ASSERT(!strstr(html, "id=plane-tilt"), "a tilt named where none was fitted");
+    }
+}
