@@ -256,7 +256,10 @@ typedef struct {
     long frames_decoded;    /* frames delivered by the decoder */
     double *pts_s;          /* frames entries: container times (s) */
     double *time_s;         /* frames entries: capture clock times (s) */
-    double *brightness;     /* frames entries: mean gray level (NaN for a lost frame) */
+    double *brightness;     /* n_brightness entries from frame brightness_first: mean gray
+                               level (NaN for a lost frame) */
+    long brightness_first;  /* probe: 0; read back from track_info.json: its window's first */
+    long n_brightness;      /* probe: frames; from track_info.json: its window's length */
     capture_timing timing;  /* timing.dropped points into this struct's own array */
     long *duplicates;       /* frames repeating their predecessor: identical, or the same picture
                                re-encoded (near-duplicates); ascending */

@@ -59,6 +59,7 @@ int capture_probe_run(const char *path, const capture_options *opt, capture_prob
     p->pts_s = malloc((size_t)n * sizeof *p->pts_s);
     p->time_s = malloc((size_t)n * sizeof *p->time_s);
     p->brightness = malloc((size_t)n * sizeof *p->brightness);
+    p->n_brightness = p->brightness ? n : 0;
     p->duplicates = malloc((size_t)n * sizeof *p->duplicates);
     p->lost = malloc((size_t)n * sizeof *p->lost);
     if (!dropped || !p->pts_s || !p->time_s || !p->brightness || !p->duplicates || !p->lost) {

@@ -877,9 +877,9 @@ static void sync_section(page *pg, const report_inputs *in)
         double *x = buf + 82 * ns, *y = x + 41;
         int m = 0;
         for (long k = p->flash.frame - 20; k <= p->flash.frame + 20; k++)
-            if (k >= 0 && k < p->frames_decoded) {
+            if (k >= p->brightness_first && k < p->brightness_first + p->n_brightness) {
                 x[m] = (double)(k - p->flash.frame);
-                y[m++] = p->brightness[k];
+                y[m++] = p->brightness[k - p->brightness_first];
             }
         snprintf(lab[ns], sizeof lab[ns], "%s", cam_id(in, c));
         s[ns] = (report_series){m, x, y, 0, ns, lab[ns]};

@@ -154,13 +154,19 @@ static void probe(json_t *o, capture_probe *p, int *dup_checked, int *flicker_ch
         p->flash.baseline = num(fa, "baseline");
         p->flash.plateau = num(fa, "plateau");
     }
+    /* the file keeps a window (the flash's 41 frames): the series is that window, not
+     * frames_tracked long (a damaged file may state 1e8) */
     json_t *b = json_object_get(o, "brightness");
-    long n = p->frames_decoded;
+    json_t *v = json_object_get(b, "mean_gray");
+    long k0 = (long)json_integer_value(json_object_get(b, "first_frame"));
+    long n = (long)json_array_size(v);
+    if (k0 + n > p->frames_decoded)
+        n = p->frames_decoded - k0;
     if (json_is_object(b) && n > 0 && (p->brightness = malloc(sizeof *p->brightness * (size_t)n))) {
-        long k0 = (long)json_integer_value(json_object_get(b, "first_frame"));
-        json_t *v = json_object_get(b, "mean_gray");
+        p->brightness_first = k0;
+        p->n_brightness = n;
         for (long k = 0; k < n; k++) {
-            json_t *e = k >= k0 ? json_array_get(v, (size_t)(k - k0)) : NULL;
+            json_t *e = json_array_get(v, (size_t)k);
             p->brightness[k] = json_is_number(e) ? json_number_value(e) : NAN;
         }
     }

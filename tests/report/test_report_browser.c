@@ -133,6 +133,7 @@ TEST(test_report_renders_in_headless_chromium_without_errors_or_requests)
         for (int k = 0; k < 120; k++)
             bright[c][k] = k < 20 + c ? 60 : k == 20 + c ? 116 : 200;
         probes[c].brightness = bright[c];
+        probes[c].n_brightness = 120;
         sync[c].offset_frames = c * 1.0;
         sync[c].offset_s = c / 120.0;
     }

@@ -27,6 +27,26 @@ TEST(test_track_info_read_takes_a_flash_window)
     ASSERT(rc == 0, "%s", err.msg);
 }
 
+/* the series is the file's window: frames_tracked at the limit (1e8) with a 3-frame
+ * window late in it asked for 800 MB before */
+TEST(test_track_info_read_keeps_the_window_not_the_frames_tracked)
+{
+    const char *json = "{\"schema\": \"impactcv-track-info-1\", \"cameras\": [{\"id\": \"left\", \"frames\": "
+                       "100000000, \"frames_tracked\": 100000000, \"flash\": {\"frame\": 99999990}, "
+                       "\"brightness\": {\"first_frame\": 99999989, \"mean_gray\": [1, 2, 3]}}]}";
+    ASSERT_EQ_INT(th_write_file(th_tmp("track_info.json"), json), 0);
+    static report_track_info ti;
+    icv_err err = {0};
+    ASSERT(report_track_info_read(th_tmp("track_info.json"), &ti, &err) == 0, "%s", err.msg);
+    const capture_probe *p = &ti.probe[0];
+    long n = p->n_brightness, first = p->brightness_first;
+    double mid = p->brightness ? p->brightness[1] : NAN;
+    report_track_info_free(&ti);
+    ASSERT_EQ_INT((int)n, 3);
+    ASSERT_EQ_INT((int)first, 99999989);
+    ASSERT(mid == 2.0, "frame 99999990's brightness %g, want 2", mid);
+}
+
 TEST(test_track_info_read_refuses_frame_numbers_beyond_the_limit)
 {
     const char *bad[] = {"{\"frames_tracked\": 1000000000000000, \"brightness\": {\"first_frame\": 0, \"mean_gray\": [1]}}",
