@@ -59,12 +59,25 @@ typedef struct {
                        no rotation at all */
     int collinear;  /* 1: all markers on one line; the spin about it cannot be seen */
     icv_vec3 axis;  /* unit, body frame: that line's direction (when collinear) */
+    int planar;     /* 1: one-camera (planar) mode: the tracks are the markers' places
+                       in the motion plane (z written 0) and the body turns about z
+                       only; markers[] hold the body's markers with z left out */
 } analysis_template;
 
 /* Checks the template (1 marker, or >= 2 distinct ones) and finds whether it is collinear
  * (every marker within 1e-6 of the line through the two farthest apart, relative
  * to their distance). */
 int analysis_template_init(analysis_template *t, const icv_vec3 *markers, int n, icv_err *err);
+
+/* The template of a one-camera (planar) experiment (contract: the body moves in the
+ * motion plane, turning about its normal z; the tracks' z is written 0). The track
+ * stage already placed each marker at its own depth (its body z) off the plane, so
+ * the tracks are the markers' in-plane places: the template keeps x and y, z is left
+ * out, and analysis_pose_fit turns it about z only. A 3D fit of the template with its
+ * z to those points tilts the body out of the plane to flatten the markers' depths
+ * (balls on posts 7 mm apart in z: 0.06 rad), which moves its lowest point and the
+ * instant the pre-impact flight meets the surface (0.35 frame at 3000 fps). */
+int analysis_template_init_planar(analysis_template *t, const icv_vec3 *markers, int n, icv_err *err);
 
 /* ---- pose per frame ---------------------------------------------------- */
 
@@ -90,8 +103,9 @@ typedef struct {
  * equal weights) weights it by 1/sigma^2. Needs >= 3 non-collinear markers, or >= 2
  * for a collinear template; for a collinear template the rotation about its line
  * is the smallest rotation taking the template's line onto the measured one (the
- * spin is not observable and is reported as such by the caller). Outliers are
- * dropped one at a time while the pose stays determined. */
+ * spin is not observable and is reported as such by the caller). A planar template
+ * is turned about z only (the in-plane Procrustes angle). Outliers are dropped one
+ * at a time while the pose stays determined. */
 int analysis_pose_fit(const analysis_template *t, const icv_vec3 *points, const int *valid, const double *sigma,
                       const analysis_pose_params *params, analysis_pose *pose, icv_err *err);
 

@@ -69,6 +69,17 @@ int analysis_template_init(analysis_template *t, const icv_vec3 *markers, int n,
     return 0;
 }
 
+int analysis_template_init_planar(analysis_template *t, const icv_vec3 *markers, int n, icv_err *err)
+{
+    icv_vec3 flat[ICV_MAX_MARKERS];
+    for (int k = 0; k < n && k < ICV_MAX_MARKERS; k++)
+        flat[k] = icv_v3(markers[k].x, markers[k].y, 0);
+    int rc = analysis_template_init(t, flat, n, err);
+    if (!rc)
+        t->planar = 1;
+    return rc;
+}
+
 /* The smallest rotation taking unit a onto unit d. When d = -a (a half turn about
  * any perpendicular axis) the perpendicular axis is chosen from the coordinate axis
  * least aligned with a, so the result is deterministic. */
@@ -135,6 +146,19 @@ static void fit_once(const analysis_template *t, const icv_vec3 *x, const double
         if (sgn_acc < 0)
             dir = icv_v3_scale(dir, -1);
         *R = rotation_between(t->axis, dir);
+    } else if (t->planar) {
+        /* about z only: the angle that best turns the template's x-y onto the
+         * points' (weighted Procrustes in the plane; never a half turn about an
+         * in-plane axis, which a 3D fit of a flat template may take when noise
+         * makes the mirrored placement fit better) */
+        double sc = 0, ss = 0;
+        for (int k = 0; k < n; k++)
+            if (use[k]) {
+                icv_vec3 b = icv_v3_sub(t->markers[k], bm), q = icv_v3_sub(x[k], xm);
+                sc += w[k] * (b.x * q.x + b.y * q.y);
+                ss += w[k] * (b.x * q.y - b.y * q.x);
+            }
+        *R = icv_rot_from_axis_angle(icv_v3(0, 0, atan2(ss, sc)));
     } else {
         double h[9] = {0}, v[9], sv[3], work[3];
         for (int k = 0; k < n; k++)

@@ -118,3 +118,61 @@ TEST(test_rod_in_the_motion_plane_meets_the_3d_tolerances)
     ASSERT_NEAR(im->e_kinematic, s.e, 0.01);
     ASSERT_NEAR(im->impulse_ratio, s.ratio, 0.01);
 }
+
+TEST(test_planar_rod_with_markers_off_the_motion_plane_is_posed_in_the_plane)
+{
+    /* Random scene 1149 (issue #18): balls on posts 48 mm beside a capsule's axis and
+     * 2-7 mm apart in body z, one camera at 3000 fps. The track stage places each
+     * marker at its own depth and writes its in-plane place with z = 0 (contract); a
+     * 3D fit of the template with its z to those points tilted the rod 0.06 rad out of
+     * the plane, which moved its lowest point and the instant where the pre-impact
+     * flight meets the surface by -0.35 frame (issue #9's tolerance: 0.2) on the
+     * truth's own tracks. Here that capsule, its markers and its state before the
+     * impact (seed 1149's truth; g along -y), 10 um of noise, the default 0.3 mm
+     * sigma: the instant within 0.05 frame (measured 0.004; -0.350 before), the
+     * attitude turned about z only (within 1e-3 rad: the tilt was 0.06), the contact
+     * point on the plane (0.1 mm: it was 6.2 mm off it) and omega_z within issue
+     * #9's 2%. */
+    scenario s;
+    make_scenario(&s, 1);
+    s.body.mass = 0.2265; /* seed 1149's capsule, its markers and its state before the impact */
+    s.body.inertia = icv_m3_diag(1.1053e-3, 1.858e-5, 1.1053e-3);
+    s.body.shape.length = 0.24097;
+    s.body.shape.radius = 0.012809;
+    s.markers[0] = icv_v3(0.048586, -0.096412, 0.0022219);
+    s.markers[1] = icv_v3(-0.048128, 0.016680, 0.0070162);
+    s.markers[2] = icv_v3(0.048587, 0.089747, -0.0022139);
+    s.R = icv_rot_z(-1.0106);
+    s.v_pre = icv_v3(0.894, -2.644, 0);
+    s.w_pre = icv_v3(0, 0, -4.668);
+    scenario_finish(&s);
+    const double fps = 3000;
+    analysis_tracks tr;
+    sample_at(&s, s.t_star - 0.03, s.t_star + 0.03, fps, 1e-5, 3, &tr);
+    for (int i = 0; i < tr.n_frames * tr.n_markers; i++)
+        tr.pos[i].z = 0; /* the in-plane places, as the track stage writes them */
+    icv_experiment *e = calloc(1, sizeof *e);
+    ASSERT(e != NULL, "out of memory");
+    e->n_cameras = 1;
+    e->mass = s.body.mass;
+    e->inertia = s.body.inertia;
+    e->shape = s.body.shape;
+    e->n_markers = 3;
+    memcpy(e->markers, s.markers, sizeof s.markers[0] * 3);
+    analysis_body b;
+    icv_err err = {0};
+    int rc = analysis_body_from_experiment(e, &b, &err);
+    free(e);
+    ASSERT(rc == 0, "%s", err.msg);
+    analysis_result res;
+    rc = analysis_run(&tr, &b, &G, NULL, &res, &err); /* the default 0.3 mm sigma, as for one camera's tracks */
+    analysis_tracks_free(&tr);
+    ASSERT(rc == 0, "%s", err.msg);
+    ASSERT_EQ_INT(res.n_impacts, 1);
+    const analysis_impact *im = &res.impacts[0];
+    ASSERT_NEAR((im->t - s.t_star) * fps, 0, 0.05);
+    ASSERT_NEAR(im->pre.euler213.x, 0, 1e-3);
+    ASSERT_NEAR(im->pre.euler213.y, 0, 1e-3);
+    ASSERT_NEAR(im->contact_point.z, 0, 1e-4);
+    ASSERT_NEAR(im->pre.omega.z, s.w_pre.z, fmax(0.02 * fabs(s.w_pre.z), 0.1));
+}
