@@ -1639,12 +1639,13 @@ static int label_2d(const pl_camera *c, long f, int id)
 }
 
 /* Whether the template's markers with have[] set fix a pose: 2 on a line template, else
- * 3 not on one line (as analysis's pose fit asks). */
+ * 3 not on one line (as analysis's pose fit asks). have NULL: whether the template is a
+ * line (all its markers then fix it only as a line's 2 would). */
 static int pose_determined(const icv_vec3 *tmpl, int nm, const int *have)
 {
     int idx[ICV_MAX_MARKERS], n = 0, line = 1;
     for (int k = 0; k < nm; k++)
-        if (have[k])
+        if (!have || have[k])
             idx[n++] = k;
     for (int a = 0; a < nm && line; a++)
         for (int b = a + 1; b < nm && line; b++)
@@ -1652,7 +1653,9 @@ static int pose_determined(const icv_vec3 *tmpl, int nm, const int *have)
                 line = icv_v3_norm(icv_v3_cross(icv_v3_sub(tmpl[b], tmpl[a]), icv_v3_sub(tmpl[c], tmpl[a]))) <=
                        1e-9;
     if (line)
-        return n >= 2;
+        return have ? n >= 2 : 1;
+    if (!have)
+        return 0;
     for (int a = 0; a < n; a++)
         for (int b = a + 1; b < n; b++)
             for (int c = b + 1; c < n; c++)
@@ -1662,12 +1665,12 @@ static int pose_determined(const icv_vec3 *tmpl, int nm, const int *have)
     return 0;
 }
 
-/* The frame's rays as markers of the body, in a frame whose labelled points do not fix
- * its pose: a ray whose 2D track was labelled a marker not in the frame is that marker;
- * a ray of a track never labelled is a marker when it alone fits the template with the
- * others. The pose from the points and those rays (ray_pose.c) places each such marker on
- * its ray: written to xyz (this frame's nm x 3) and qrows, flag one_view, its 2D track
- * labelled. prior / prior_f: the last frame's pose (updated). Returns the positions added. */
+/* The frame's rays as markers of the body, in a frame whose labelled points (two at
+ * least, one on a line) do not fix its pose: a ray whose 2D track was labelled a marker
+ * not in the frame is that marker. The pose from the points and those rays (ray_pose.c;
+ * failing that, the best without one ray) places each such marker on its ray: written to
+ * xyz (this frame's nm x 3) and qrows, flag one_view, its 2D track labelled. prior /
+ * prior_f: the last frame's pose (updated). Returns the positions added. */
 static int ray_pose_frame(pl_camera *cams, const icv_vec3 *tmpl, int nm, const pl_cand *cf, const int *lab,
                           int n_cand, long f, double t, const track_identity_ray *rays, int n_rays,
                           double sigma_scale, track_pose *prior, long *prior_f, double *xyz, track_quality3d *qrows,
@@ -1692,7 +1695,11 @@ static int ray_pose_frame(pl_camera *cams, const icv_vec3 *tmpl, int nm, const p
             *prior = pose, *prior_f = f;
         return 0;
     }
-    int n_pt = n, free_ray[TRACK_IDENTITY_MAX_RAYS], n_free = 0;
+    /* two points at least (one on a line): rays alone fix the depth poorly (random scenes
+       1027, 1042: 5-15 mm off where two points and a ray give 0.1-0.5 mm) */
+    int n_pt = n;
+    if (n_pt < (pose_determined(tmpl, nm, NULL) ? 1 : 2))
+        return 0;
     for (int r = 0; r < n_rays && n < TRACK_POSE_MAX_OBS; r++) {
         const track_identity_ray *ry = &rays[r];
         pl_camera *cm = &cams[ry->cam];
@@ -1704,42 +1711,15 @@ static int ray_pose_frame(pl_camera *cams, const icv_vec3 *tmpl, int nm, const p
         int m = label_2d(cm, g, ry->track);
         if (m >= nm)
             continue;
-        if (m < 0) {
-            free_ray[n_free++] = r;
-            continue;
-        }
-        if (have[m] == 1) /* its marker is in 3D: not this one */
+        if (m < 0 || have[m] == 1) /* a track never labelled (a glint, a new track: taken as
+                                       a marker wherever it crossed the template's circle,
+                                       scenes 1028, 1036), or of a marker in 3D */
             continue;
         have[m] = 2;
         obs[n] = (track_pose_obs){.marker = m, .is_ray = 1, .o = ry->o, .d = ry->d,
                                   .sigma_rad = ry->sigma_rad * sigma_scale};
         g_of[n] = g;
         ray_of[n++] = r;
-    }
-    /* a marker still unseen: the one free ray that fits it, when only one does */
-    for (int m = 0; m < nm && n < TRACK_POSE_MAX_OBS; m++) {
-        if (have[m])
-            continue;
-        int found = -1, n_found = 0;
-        for (int k = 0; k < n_free; k++) {
-            const track_identity_ray *ry = &rays[free_ray[k]];
-            obs[n] = (track_pose_obs){.marker = m, .is_ray = 1, .o = ry->o, .d = ry->d,
-                                      .sigma_rad = ry->sigma_rad * sigma_scale};
-            if (track_ray_pose_fit(tmpl, nm, obs, n + 1, pr, &pose, NULL) == 0) {
-                found = k;
-                n_found++;
-            }
-        }
-        if (n_found != 1)
-            continue;
-        const track_identity_ray *ry = &rays[free_ray[found]];
-        pl_camera *cm = &cams[ry->cam];
-        have[m] = 2;
-        obs[n] = (track_pose_obs){.marker = m, .is_ray = 1, .o = ry->o, .d = ry->d,
-                                  .sigma_rad = ry->sigma_rad * sigma_scale};
-        g_of[n] = ry->cam >= 1 ? lround((t + cm->off_s - cm->tcam[0]) * cm->pc.fps) : f;
-        ray_of[n++] = free_ray[found];
-        free_ray[found] = free_ray[--n_free];
     }
     icv_err e2 = {0};
     int fit = n > n_pt && track_ray_pose_fit(tmpl, nm, obs, n, pr, &pose, &e2) == 0;
@@ -1769,12 +1749,14 @@ static int ray_pose_frame(pl_camera *cams, const icv_vec3 *tmpl, int nm, const p
         }
     }
     if (!fit) {
-        icv_debug("frame %ld: ray pose: %d points, %d rays of %d (%d free): %s", f, n_pt, n - n_pt, n_rays, n_free,
+        icv_debug("frame %ld: ray pose: %d points, %d rays of %d: %s", f, n_pt, n - n_pt, n_rays,
                   n == n_pt ? "no ray is a marker" : e2.msg);
         return 0;
     }
     *prior = pose;
     *prior_f = f;
+    icv_debug("frame %ld: ray pose from %d points and %d rays, chi-square %.1f of %d", f, n_pt, n - n_pt, pose.chi2,
+              pose.dof);
     int added = 0;
     for (int i = n_pt; i < n; i++) {
         const track_identity_ray *ry = &rays[ray_of[i]];
