@@ -133,7 +133,8 @@ static double refine(const fit_ctx *c, icv_mat3 *R, icv_vec3 *p, double cov[MAX_
     int nw = rot_basis(c, *R, B), np = nw + 3;
     int m = residuals(c, *R, *p, B, nw, r, J);
     double cost = sumsq(r, m), lambda = 1e-3;
-    for (int it = 0; it < 50; it++) {
+    int converged = 0;
+    for (int it = 0; it < 50 && !converged; it++) {
         double A[MAX_PAR * MAX_PAR], g[MAX_PAR], dx[MAX_PAR];
         for (int a = 0; a < np; a++) {
             g[a] = 0;
@@ -170,7 +171,7 @@ static double refine(const fit_ctx *c, icv_mat3 *R, icv_vec3 *p, double cov[MAX_
             double ct = sumsq(rt, mt);
             if (ct <= cost) {
                 double step = icv_v3_norm(w) + icv_v3_norm(icv_v3(dx[nw], dx[nw + 1], dx[nw + 2]));
-                int done = cost - ct <= 1e-10 * (1 + cost) || step < 1e-12;
+                converged = cost - ct <= 1e-10 * (1 + cost) || step < 1e-12;
                 *R = Rn;
                 *p = pn;
                 cost = ct;
@@ -178,8 +179,6 @@ static double refine(const fit_ctx *c, icv_mat3 *R, icv_vec3 *p, double cov[MAX_
                 nw = rot_basis(c, *R, B);
                 m = residuals(c, *R, *p, B, nw, r, J);
                 accepted = 1;
-                if (done)
-                    it = 50;
             } else
                 lambda *= 10;
         }
