@@ -2236,8 +2236,9 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             rss += cf[i].residual * cf[i].residual;
         }
         if (nc >= 2 && opt.ray_pose) {
-            int k = ray_pose_frame(cams, exp->markers, nm, cf, lab, cand_n[f], f, t, rays + f * TRACK_IDENTITY_MAX_RAYS,
-                                   rays_n[f] + rays_extra[f], res.sigma_scale, &ray_prior, &ray_prior_f, xyz + f * nm * 3, qrows, &nq);
+            int k = ray_pose_frame(cams, exp->markers, nm, cf, lab, cand_n[f], f, t,
+                                   rays + f * TRACK_IDENTITY_MAX_RAYS, rays_n[f] + rays_extra[f], res.sigma_scale,
+                                   &ray_prior, &ray_prior_f, xyz + f * nm * 3, qrows, &nq);
             res.one_view3d += k;
             res.points3d += k;
         }

@@ -48,7 +48,8 @@ static int rot_basis(const fit_ctx *c, icv_mat3 R, icv_vec3 B[3])
 
 /* Whitened residuals and their Jacobian rows (np parameters) at pose (R, p); returns
  * the number of residuals. r, J sized 3 n. */
-static int residuals(const fit_ctx *c, icv_mat3 R, icv_vec3 p, const icv_vec3 *B, int nw, double *r, double (*J)[MAX_PAR])
+static int residuals(const fit_ctx *c, icv_mat3 R, icv_vec3 p, const icv_vec3 *B, int nw, double *r,
+                     double (*J)[MAX_PAR])
 {
     int m = 0;
     for (int i = 0; i < c->n; i++) {
@@ -156,7 +157,8 @@ static double refine(const fit_ctx *c, icv_mat3 *R, icv_vec3 *p, double cov[MAX_
             gsl_matrix_view Av = gsl_matrix_view_array(Ad, (size_t)np, (size_t)np);
             gsl_vector_view gv = gsl_vector_view_array(g, (size_t)np), xv = gsl_vector_view_array(dx, (size_t)np);
             gsl_error_handler_t *old = gsl_set_error_handler_off();
-            int bad = gsl_linalg_cholesky_decomp1(&Av.matrix) || gsl_linalg_cholesky_solve(&Av.matrix, &gv.vector, &xv.vector);
+            int bad = gsl_linalg_cholesky_decomp1(&Av.matrix) ||
+                      gsl_linalg_cholesky_solve(&Av.matrix, &gv.vector, &xv.vector);
             gsl_set_error_handler(old);
             if (bad) {
                 lambda *= 10;
@@ -315,8 +317,9 @@ int track_ray_pose_fit(const icv_vec3 *tmpl, int nm, const track_pose_obs *obs, 
 {
     memset(out, 0, sizeof *out);
     if (nm < 2 || n < 1 || n > TRACK_POSE_MAX_OBS)
-        return icv_err_set(err, ICV_EINVAL, "ray pose: %d markers, %d observations (need 2+ markers, 1-%d observations)",
-                           nm, n, TRACK_POSE_MAX_OBS);
+        return icv_err_set(err, ICV_EINVAL,
+                           "ray pose: %d markers, %d observations (need 2+ markers, 1-%d observations)", nm, n,
+                           TRACK_POSE_MAX_OBS);
     fit_ctx c = {tmpl, obs, n, 0, icv_v3(0, 0, 0)};
     c.collinear = template_collinear(tmpl, nm, &c.axis);
     int nres = 0, npt = 0;

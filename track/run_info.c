@@ -504,7 +504,8 @@ int pl_info_write(const char *out_dir, const icv_experiment *exp, const pl_calib
     if (!rc)
         rc = calibration_json(exp, cal, root, warn, err);
     json_object_set_new(root, "tracking",
-                        json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:I, s:o}", "rows3d", (json_int_t)res->rows3d,
+                        json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:I, s:o}", "rows3d",
+                                  (json_int_t)res->rows3d,
                                   "points3d", (json_int_t)res->points3d, "outliers3d", (json_int_t)res->outliers3d,
                                   "interpolated3d", (json_int_t)res->interpolated3d, "one_view3d",
                                   (json_int_t)res->one_view3d, "residual_rms_px",
