@@ -83,10 +83,11 @@ int cmd_track(int argc, char **argv)
                    r.offset_sigma_each[c], r.offset_residual_each_px[c]);
         cli_summary("\n");
     }
-    cli_summary("3D (%s): %ld rows, %ld marker positions (%ld with an interpolated second view, %ld bands moved to "
-           "the rod's axis), %ld outliers, RMS residual %.3f px, template misfit %.2f mm RMS, %ld swaps repaired\n",
+    cli_summary("3D (%s): %ld rows, %ld marker positions (%ld with an interpolated second view, %ld on one camera's "
+           "ray at the body's pose, %ld bands moved to the rod's axis), %ld outliers, RMS residual %.3f px, template "
+           "misfit %.2f mm RMS, %ld swaps repaired\n",
            r.planar ? "one camera, motion plane" : "triangulated", r.rows3d, r.points3d, r.interpolated3d,
-           r.band_corrected, r.outliers3d, r.residual_rms_px, 1e3 * r.template_rms_m, r.swaps_repaired);
+           r.one_view3d, r.band_corrected, r.outliers3d, r.residual_rms_px, 1e3 * r.template_rms_m, r.swaps_repaired);
     cli_summary("wrote %s/tracks2d_*.csv, tracks3d.csv, tracks3d_quality.csv in %.2f s (decoding %.2f s)\n", out,
            r.seconds, r.decode_seconds);
     return CLI_OK;

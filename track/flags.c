@@ -6,7 +6,7 @@
 #include "track/track.h"
 
 static const char *const flag_names[] = {"coasted", "interpolated", "merged", "saturated", "blurred", "outlier",
-                                           "extrapolated"};
+                                           "extrapolated", "one_view"};
 
 const char *track_flags_format(unsigned flags, char *out, size_t n)
 {

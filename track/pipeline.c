@@ -36,6 +36,7 @@ void track_pipeline_options_default(track_pipeline_options *o)
     o->sigma_floor_px = 0.03;
     o->extrapolate_frames = 1;
     o->band_correction = 1;
+    o->ray_pose = 1;
     o->band_coverage = 0;
     o->debug_frames = 0;
     o->centroid_margin_px = 1;
@@ -1301,8 +1302,13 @@ static void other_views(const pl_camera *b, const track_pipeline_options *opt, d
 
 /* The ray of a view's pixel, in the surface frame (for the identity: a point one camera
  * alone sees). */
-static void view_ray(const track_view *v, const calib_surface *s, track_identity_ray *r)
+static void view_ray(const track_view *v, const calib_surface *s, int cam, int track, double sigma_floor_px,
+                     track_identity_ray *r)
 {
+    r->cam = cam;
+    r->track = track;
+    r->f_px = sqrt(v->K[0][0] * v->K[1][1]);
+    r->sigma_rad = hypot(v->sigma, sigma_floor_px) / r->f_px;
     double y = (v->v - v->K[1][2]) / v->K[1][1], x = (v->u - v->K[0][2] - v->K[0][1] * y) / v->K[0][0];
     double dc[3] = {x, y, 1}, d[3], c[3];
     for (int i = 0; i < 3; i++) { /* the reference camera's frame: R^T (.), centre -R^T t */
@@ -1441,11 +1447,11 @@ static int frame_candidates(pl_camera *cams, int nc, const pl_calib *cal, const 
     }
     for (int i = 0; i < na && *n_rays < TRACK_IDENTITY_MAX_RAYS; i++)
         if (!took[0][i])
-            view_ray(&va[i], &cal->surf, &rays[(*n_rays)++]);
+            view_ray(&va[i], &cal->surf, 0, ida[i], opt->sigma_floor_px, &rays[(*n_rays)++]);
     for (int k = 1; k < nc; k++)
         for (int m = 0; m < nb[k] && *n_rays < TRACK_IDENTITY_MAX_RAYS; m++)
             if (!took[k][m] && !(fb[k][m] & TRACK_FLAG_EXTRAPOLATED))
-                view_ray(&vb[k][m], &cal->surf, &rays[(*n_rays)++]);
+                view_ray(&vb[k][m], &cal->surf, k, idb[k][m], opt->sigma_floor_px, &rays[(*n_rays)++]);
     return 0;
 }
 
@@ -1460,8 +1466,12 @@ static int cmp_double(const void *a, const void *b)
  * chi-square against that of a chi-square of their degrees of freedom (0.455 for two
  * views) scales the sigmas (never down), so the covariance stays honest; a point beyond
  * the 99.9% limit at that scale is an outlier and is dropped. */
-static int flag_outliers(pl_cand *cand, int *cand_n, long F, pl_camera *ref, long *n_out, double *scale, icv_err *err)
+static int flag_outliers(pl_cand *cand, int *cand_n, long F, pl_camera *ref, const calib_surface *surf,
+                         track_identity_ray *rays, const int *rays_n, int *rays_extra, long *n_out, double *scale,
+                         icv_err *err)
 {
+    for (long f = 0; f < F; f++)
+        rays_extra[f] = 0;
     long n = 0;
     for (long f = 0; f < F; f++)
         n += cand_n[f];
@@ -1500,6 +1510,12 @@ static int flag_outliers(pl_cand *cand, int *cand_n, long F, pl_camera *ref, lon
                 for (long r = ref->frame_start[f]; r < ref->frame_start[f + 1]; r++)
                     if (ref->raw[r].id == c[i].id[0])
                         ref->raw[r].flags |= TRACK_FLAG_OUTLIER;
+                /* each view on its own is a ray for the ray pose (one of them may be
+                   right: a marker half hidden from one camera); after the identity's
+                   rays, which it does not see */
+                for (int w = 0; w < c[i].nv && rays_n[f] + rays_extra[f] < TRACK_IDENTITY_MAX_RAYS; w++)
+                    view_ray(&c[i].v[w], surf, c[i].cam[w], c[i].id[w], 0,
+                             &rays[f * TRACK_IDENTITY_MAX_RAYS + rays_n[f] + rays_extra[f]++]);
                 continue;
             }
             c[m] = c[i];
@@ -1622,6 +1638,149 @@ static int label_2d(const pl_camera *c, long f, int id)
     return best;
 }
 
+/* Whether the template's markers with have[] set fix a pose: 2 on a line template, else
+ * 3 not on one line (as analysis's pose fit asks). have NULL: whether the template is a
+ * line (all its markers then fix it only as a line's 2 would). */
+static int pose_determined(const icv_vec3 *tmpl, int nm, const int *have)
+{
+    int idx[ICV_MAX_MARKERS], n = 0, line = 1;
+    for (int k = 0; k < nm; k++)
+        if (!have || have[k])
+            idx[n++] = k;
+    for (int a = 0; a < nm && line; a++)
+        for (int b = a + 1; b < nm && line; b++)
+            for (int c = b + 1; c < nm && line; c++)
+                line = icv_v3_norm(icv_v3_cross(icv_v3_sub(tmpl[b], tmpl[a]), icv_v3_sub(tmpl[c], tmpl[a]))) <=
+                       1e-9;
+    if (line)
+        return have ? n >= 2 : 1;
+    if (!have)
+        return 0;
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++)
+            for (int c = b + 1; c < n; c++)
+                if (icv_v3_norm(icv_v3_cross(icv_v3_sub(tmpl[idx[b]], tmpl[idx[a]]),
+                                             icv_v3_sub(tmpl[idx[c]], tmpl[idx[a]]))) > 1e-9)
+                    return 1;
+    return 0;
+}
+
+/* The frame's rays as markers of the body, in a frame whose labelled points (two at
+ * least, one on a line) do not fix its pose: a ray whose 2D track was labelled a marker
+ * not in the frame is that marker. The pose from the points and those rays (ray_pose.c;
+ * failing that, the best without one ray) places each such marker on its ray: written to
+ * xyz (this frame's nm x 3) and qrows, flag one_view, its 2D track labelled. prior /
+ * prior_f: the last frame's pose (updated). Returns the positions added. */
+static int ray_pose_frame(pl_camera *cams, const icv_vec3 *tmpl, int nm, const pl_cand *cf, const int *lab,
+                          int n_cand, long f, double t, const track_identity_ray *rays, int n_rays,
+                          double sigma_scale, track_pose *prior, long *prior_f, double *xyz, track_quality3d *qrows,
+                          long *nq)
+{
+    if (nm < 2)
+        return 0;
+    track_pose_obs obs[TRACK_POSE_MAX_OBS];
+    int n = 0, have[ICV_MAX_MARKERS] = {0}, ray_of[TRACK_POSE_MAX_OBS];
+    long g_of[TRACK_POSE_MAX_OBS];
+    for (int i = 0; i < n_cand && n < TRACK_POSE_MAX_OBS; i++)
+        if (lab[i] >= 0 && !have[lab[i]]) {
+            have[lab[i]] = 1;
+            obs[n] = (track_pose_obs){.marker = lab[i], .X = cf[i].X};
+            memcpy(obs[n].cov, cf[i].cov, sizeof obs[n].cov);
+            ray_of[n++] = -1;
+        }
+    const track_pose *pr = *prior_f >= f - 3 && *prior_f < f ? prior : NULL;
+    track_pose pose;
+    if (pose_determined(tmpl, nm, have)) { /* posed without rays: the next frame's prior */
+        if (track_ray_pose_fit(tmpl, nm, obs, n, pr, &pose, NULL) == 0)
+            *prior = pose, *prior_f = f;
+        return 0;
+    }
+    /* two points at least (one on a line): rays alone fix the depth poorly (random scenes
+       1027, 1042: 5-15 mm off where two points and a ray give 0.1-0.5 mm) */
+    int n_pt = n;
+    if (n_pt < (pose_determined(tmpl, nm, NULL) ? 1 : 2))
+        return 0;
+    for (int r = 0; r < n_rays && n < TRACK_POSE_MAX_OBS; r++) {
+        const track_identity_ray *ry = &rays[r];
+        pl_camera *cm = &cams[ry->cam];
+        long g = f;
+        if (ry->cam >= 1)
+            g = lround((t + cm->off_s - cm->tcam[0]) * cm->pc.fps);
+        if (g < 0 || g >= cm->frames || ry->track < 0 || ry->track >= cm->n_ids)
+            continue;
+        int m = label_2d(cm, g, ry->track);
+        if (m >= nm)
+            continue;
+        if (m < 0 || have[m] == 1) /* a track never labelled (a glint, a new track: taken as
+                                       a marker wherever it crossed the template's circle,
+                                       scenes 1028, 1036), or of a marker in 3D */
+            continue;
+        have[m] = 2;
+        obs[n] = (track_pose_obs){.marker = m, .is_ray = 1, .o = ry->o, .d = ry->d,
+                                  .sigma_rad = ry->sigma_rad * sigma_scale};
+        g_of[n] = g;
+        ray_of[n++] = r;
+    }
+    icv_err e2 = {0};
+    int fit = n > n_pt && track_ray_pose_fit(tmpl, nm, obs, n, pr, &pose, &e2) == 0;
+    if (!fit && n - n_pt >= 2) { /* one ray may be wrong (a marker half hidden): the best fit without one */
+        track_pose_obs o2[TRACK_POSE_MAX_OBS];
+        track_pose best;
+        int out = -1;
+        for (int k = n_pt; k < n; k++) {
+            int m = 0;
+            for (int i = 0; i < n; i++)
+                if (i != k)
+                    o2[m++] = obs[i];
+            if (track_ray_pose_fit(tmpl, nm, o2, m, pr, &pose, NULL) == 0 && (out < 0 || pose.chi2 < best.chi2)) {
+                best = pose;
+                out = k;
+            }
+        }
+        if (out >= 0) {
+            for (int i = out; i + 1 < n; i++) {
+                obs[i] = obs[i + 1];
+                g_of[i] = g_of[i + 1];
+                ray_of[i] = ray_of[i + 1];
+            }
+            n--;
+            pose = best;
+            fit = 1;
+        }
+    }
+    if (!fit) {
+        icv_debug("frame %ld: ray pose: %d points, %d rays of %d: %s", f, n_pt, n - n_pt, n_rays,
+                  n == n_pt ? "no ray is a marker" : e2.msg);
+        return 0;
+    }
+    *prior = pose;
+    *prior_f = f;
+    icv_debug("frame %ld: ray pose from %d points and %d rays, chi-square %.1f of %d", f, n_pt, n - n_pt, pose.chi2,
+              pose.dof);
+    int added = 0;
+    for (int i = n_pt; i < n; i++) {
+        const track_identity_ray *ry = &rays[ray_of[i]];
+        int m = obs[i].marker;
+        double *o = xyz + (size_t)m * 3;
+        if (isfinite(o[0])) /* two rays of one marker: one position */
+            continue;
+        icv_vec3 Y;
+        track_quality3d *q = &qrows[(*nq)++];
+        track_ray_pose_marker(&pose, tmpl[m], &Y, q->cov);
+        o[0] = Y.x, o[1] = Y.y, o[2] = Y.z;
+        icv_vec3 e = icv_v3_sub(Y, ry->o);
+        double s = icv_v3_dot(e, ry->d);
+        q->frame = f;
+        q->time_s = t;
+        q->marker = m;
+        q->residual_px = ry->f_px * icv_v3_norm(icv_v3_axpy(-s, ry->d, e)) / s;
+        q->flags = TRACK_FLAG_ONE_VIEW;
+        cams[ry->cam].label[g_of[i] * cams[ry->cam].n_ids + ry->track] = m;
+        added++;
+    }
+    return added;
+}
+
 static void remove_written(char paths[][ICV_PATH_MAX], int n)
 {
     for (int i = 0; i < n; i++)
@@ -1648,6 +1807,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     int *cand_n = NULL;
     track_identity_ray *rays = NULL; /* per reference frame: the views no candidate took */
     int *rays_n = NULL;
+    int *rays_extra = NULL; /* per reference frame: rays after those, the views of outliers */
     track_row2d *rows2d = NULL;
     track_quality3d *qrows = NULL;
     long *fr3 = NULL;
@@ -1781,13 +1941,14 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     cand = malloc(sizeof *cand * (size_t)(F * PL_MAX_CAND + 1));
     rays = malloc(sizeof *rays * (size_t)(F * TRACK_IDENTITY_MAX_RAYS + 1));
     rays_n = calloc((size_t)F + 1, sizeof *rays_n);
+    rays_extra = calloc((size_t)F + 1, sizeof *rays_extra);
     cand_n = calloc((size_t)F + 1, sizeof *cand_n);
     fr3 = malloc(sizeof *fr3 * (size_t)(F + 1));
     t3 = malloc(sizeof *t3 * (size_t)(F + 1));
     xyz = malloc(sizeof *xyz * (size_t)(F * nm * 3 + 1));
     qrows = malloc(sizeof *qrows * (size_t)(F * nm + 1));
     axes = malloc(sizeof *axes * (size_t)(F + 1));
-    if (!cand || !cand_n || !rays || !rays_n || !fr3 || !t3 || !xyz || !qrows || !axes) {
+    if (!cand || !cand_n || !rays || !rays_n || !rays_extra || !fr3 || !t3 || !xyz || !qrows || !axes) {
         rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
         goto done;
     }
@@ -1830,7 +1991,7 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         track_identity_free(ident);
         ident = NULL;
         res.outliers3d = res.points3d = res.interpolated3d = res.extrapolated3d = res.band_corrected =
-            res.swaps_repaired = 0;
+            res.swaps_repaired = res.one_view3d = 0;
         memset(res.points3d_by_views, 0, sizeof res.points3d_by_views);
         nq = 0;
         band.t_axis = -INFINITY;
@@ -1843,7 +2004,8 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
     }
     for (long r = 0; r < cams[0].n_raw; r++) /* this pass's outliers only */
         cams[0].raw[r].flags &= ~(unsigned)TRACK_FLAG_OUTLIER;
-    if (nc >= 2 && (rc = flag_outliers(cand, cand_n, F, &cams[0], &res.outliers3d, &res.sigma_scale, err)) != 0)
+    if (nc >= 2 && (rc = flag_outliers(cand, cand_n, F, &cams[0], &cal->surf, rays, rays_n, rays_extra, &res.outliers3d,
+                                          &res.sigma_scale, err)) != 0)
         goto done;
     /* one camera, scale: gravity: metres from the free flight, before the template needs them */
     if (pass == 0 && nc == 1 && exp->scale_kind == ICV_SCALE_GRAVITY) {
@@ -1998,6 +2160,8 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
         goto done;
     }
     double rss = 0;
+    track_pose ray_prior;
+    long ray_prior_f = -10;
     for (long f = 0; f < F; f++) {
         double t = cams[0].tcam[f] - cams[0].off_s;
         fr3[f] = f;
@@ -2078,6 +2242,13 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
             res.interpolated3d += (cf[i].flags & TRACK_FLAG_INTERPOLATED) != 0;
             res.extrapolated3d += (cf[i].flags & TRACK_FLAG_EXTRAPOLATED) != 0;
             rss += cf[i].residual * cf[i].residual;
+        }
+        if (nc >= 2 && opt.ray_pose) {
+            int k = ray_pose_frame(cams, exp->markers, nm, cf, lab, cand_n[f], f, t,
+                                   rays + f * TRACK_IDENTITY_MAX_RAYS, rays_n[f] + rays_extra[f], res.sigma_scale,
+                                   &ray_prior, &ray_prior_f, xyz + f * nm * 3, qrows, &nq);
+            res.one_view3d += k;
+            res.points3d += k;
         }
     }
     free(travel);
@@ -2185,6 +2356,7 @@ done:
     free(cand_n);
     free(rays);
     free(rays_n);
+    free(rays_extra);
     free(rows2d);
     free(qrows);
     free(fr3);

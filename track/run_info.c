@@ -504,9 +504,11 @@ int pl_info_write(const char *out_dir, const icv_experiment *exp, const pl_calib
     if (!rc)
         rc = calibration_json(exp, cal, root, warn, err);
     json_object_set_new(root, "tracking",
-                        json_pack("{s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:I, s:o}", "rows3d", (json_int_t)res->rows3d,
+                        json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:I, s:o}", "rows3d",
+                                  (json_int_t)res->rows3d,
                                   "points3d", (json_int_t)res->points3d, "outliers3d", (json_int_t)res->outliers3d,
-                                  "interpolated3d", (json_int_t)res->interpolated3d, "residual_rms_px",
+                                  "interpolated3d", (json_int_t)res->interpolated3d, "one_view3d",
+                                  (json_int_t)res->one_view3d, "residual_rms_px",
                                   num(res->residual_rms_px), "sigma_scale", num(res->sigma_scale), "band_corrected",
                                   (json_int_t)res->band_corrected, "swaps_repaired", (json_int_t)res->swaps_repaired,
                                   "template_rms_m", num(res->template_rms_m)));

@@ -42,6 +42,7 @@ enum {
     TRACK_FLAG_BLURRED = 1 << 4,
     TRACK_FLAG_OUTLIER = 1 << 5,
     TRACK_FLAG_EXTRAPOLATED = 1 << 6,
+    TRACK_FLAG_ONE_VIEW = 1 << 7, /* a 3D position on one camera's ray, from the body's pose */
 };
 
 /* Writes the flag names joined by '|' into out ("" for none); returns out. */

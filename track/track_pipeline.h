@@ -65,6 +65,10 @@ typedef struct {
                                Default 1: with any sub-frame offset, the one reference
                                frame at each end that no pair of the other camera's frames
                                brackets; 0 turns it off */
+    int ray_pose;           /* 1 (default): a frame whose triangulated markers do not fix the
+                               body's pose gets the markers one camera alone sees from the
+                               pose fitted to its points and those rays (ray_pose.c; flag
+                               one_view in tracks3d_quality.csv); 0 off */
     int band_correction;    /* 1 (default): markers on the axis of a capsule or cylinder are
                                bands round it; their centroids are moved back to the axis
                                (pipeline.c, band markers) */
@@ -115,6 +119,9 @@ typedef struct {
                                                     (index n; 1: one-camera mode) */
     long outliers3d;                       /* triangulated points flagged outlier (not written) */
     long interpolated3d;                   /* positions from an interpolated second view */
+    long one_view3d;                       /* positions of markers one camera alone saw, on
+                                              its ray at the pose the frame's other markers
+                                              and rays fix (ray_pose) */
     long extrapolated3d;                   /* positions from a second view extrapolated past
                                               the end of that camera's clip */
     double residual_rms_px;                /* px: RMS reprojection residual of written points */
@@ -176,12 +183,58 @@ typedef struct {
     double travel;
 } track_identity_hint;
 
-/* A point one camera alone sees (no 3D position): its ray, surface frame (d unit). */
+/* A point one camera alone sees (no 3D position): its ray, surface frame (d unit); the
+ * camera, its 2D track, and the pixel's 1-sigma over the focal length (rad), for the
+ * pose of a frame short of triangulated markers (ray_pose.c). */
 typedef struct {
     icv_vec3 o, d;
+    int cam, track;
+    double sigma_rad, f_px; /* rad; px: the focal length */
 } track_identity_ray;
 
 #define TRACK_IDENTITY_MAX_RAYS 16
+
+/* One observation of a body marker for track_ray_pose_fit: a triangulated point (X,
+ * cov; surface frame, m and m^2) or a ray one camera alone gives (o, d unit, sigma_rad:
+ * the pixel's 1-sigma over the focal length). */
+typedef struct {
+    int marker; /* index in the template */
+    int is_ray;
+    icv_vec3 X;
+    double cov[3][3];
+    icv_vec3 o, d;
+    double sigma_rad;
+} track_pose_obs;
+
+#define TRACK_POSE_MAX_OBS 32
+
+/* A body pose x = R b + p (surface frame) and its covariance over the fit's parameters
+ * (a rotation increment, world frame: 3, or 2 perpendicular to the line for markers on
+ * one line, whose roll is not measured; then the translation, m). */
+typedef struct {
+    icv_mat3 R;
+    icv_vec3 p;          /* m */
+    double chi2;         /* of the whitened residuals */
+    int dof;             /* measured values less the pose's parameters */
+    int n_par;           /* 6, or 5 for a line */
+    int collinear;
+    icv_vec3 axis_world; /* a line's direction, surface frame */
+    double cov[6][6];
+} track_pose;
+
+/* The pose of a body with template tmpl (nm markers, body frame, m) from n observations
+ * (at least one more measured value than the pose has parameters; a ray gives 2, a
+ * point 3): maximum likelihood by Levenberg-Marquardt from the prior (the last frame's,
+ * or NULL) and from the depths on each ray at which the template's distances to the
+ * points hold. Fails (ICV_ENOTFOUND) when the best chi-square is beyond its 99.9%
+ * limit, or when two distinct poses fit and the prior does not tell them apart.
+ * Allocates nothing. */
+int track_ray_pose_fit(const icv_vec3 *tmpl, int nm, const track_pose_obs *obs, int n, const track_pose *prior,
+                       track_pose *out, icv_err *err);
+
+/* Template point b (body frame, m) at the pose: Y (surface frame, m) and its covariance
+ * from the pose's (m^2). */
+void track_ray_pose_marker(const track_pose *pose, icv_vec3 b, icv_vec3 *Y, double cov[3][3]);
 
 /* As track_identity_label (X), or _per_marker (Xm, X NULL), with hint[i] for point i:
  * a one-marker body's point is the one on the track it was labelled on last, else the

@@ -193,8 +193,8 @@ TEST(test_identity_a_marker_one_camera_alone_sees_orders_a_pair)
     icv_vec3 M[3] = {{-0.0024, 0.0383, 0.0093}, {-0.0089, 0.0824, 0.0093}, {0.0143, 0.0537, -0.0031}};
     icv_vec3 c = {0.1, 0.2, 0.05}, o = {0.3, 0.5, 0.8}; /* m: the body's origin, the camera's centre */
     icv_vec3 Y = icv_v3_add(c, M[2]);
-    track_identity_ray ray = {o, icv_v3_scale(icv_v3_sub(Y, o), 1.0 / icv_v3_norm(icv_v3_sub(Y, o)))};
-    track_identity_ray glint = {o, icv_v3_scale(icv_v3(-0.2, -0.25, -0.8), 1.0 / sqrt(0.04 + 0.0625 + 0.64))};
+    track_identity_ray ray = {.o = o, .d = icv_v3_scale(icv_v3_sub(Y, o), 1.0 / icv_v3_norm(icv_v3_sub(Y, o)))};
+    track_identity_ray glint = {.o = o, .d = icv_v3_scale(icv_v3(-0.2, -0.25, -0.8), 1.0 / sqrt(0.04 + 0.0625 + 0.64))};
     for (int order = 0; order < 2; order++) {
         icv_vec3 P[2];
         P[order] = icv_v3_add(c, M[0]), P[1 - order] = icv_v3_add(c, M[1]);

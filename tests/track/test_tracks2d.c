@@ -40,6 +40,8 @@ TEST(test_flag_names_cover_the_vocabulary)
     char buf[128];
     ASSERT_TRUE(strcmp(track_flags_format(0x3f, buf, sizeof buf),
                        "coasted|interpolated|merged|saturated|blurred|outlier") == 0);
+    ASSERT_TRUE(strcmp(track_flags_format(TRACK_FLAG_EXTRAPOLATED | TRACK_FLAG_ONE_VIEW, buf, sizeof buf),
+                       "extrapolated|one_view") == 0);
     ASSERT_TRUE(strcmp(track_flags_format(0, buf, sizeof buf), "") == 0);
 }
 
