@@ -29,6 +29,7 @@ typedef struct {
     double area;     /* px: last blob area */
     double sigma;    /* px: last centroid sigma */
     double last_u, last_v; /* px: last measured position */
+    double last_speed; /* px/frame: the filter's speed at the last measurement */
     double cfg_u, cfg_v; /* px: where the body's configuration puts it in the last frame: its
                             blob when measured, else carried by the similarity of the tracks
                             measured (the prior of a lost track) */
@@ -65,6 +66,10 @@ struct track_tracker_ws {
     int alt_used[TRACK_MAX_TRACKS]; /* this frame gates track i round alt's prediction */
     double reach[TRACK_MAX_TRACKS]; /* px: how far a blob may be from the prediction or the
                                        last position and be this track's (INFINITY: anywhere) */
+    double reach_last[TRACK_MAX_TRACKS]; /* px: of a lost track, how far from its last position
+                                            the marker can be: its speed and gravity over the
+                                            frames since (a bounce turns the flight back, and
+                                            restitution only slows it); at least reach */
     int body[TRACK_MAX_TRACKS];     /* tracks in the configuration this frame */
     int hyp[TRACK_MAX_TRACKS], best_hyp[TRACK_MAX_TRACKS]; /* blob per body track */
     double su[TRACK_MAX_TRACKS], sv[TRACK_MAX_TRACKS], du[TRACK_MAX_TRACKS], dv[TRACK_MAX_TRACKS];
@@ -236,13 +241,14 @@ static int repeat_candidate(const track_tracker *t, int i, int j)
 }
 
 /* Blob j is near enough to track i to be it: within its reach of the prediction (the
- * flight continued) or of its last position (the flight stopped at a surface). */
+ * flight continued) or of its last position (the flight stopped at a surface, or turned
+ * back by it: reach_last). */
 static int near_track(const struct track_tracker_ws *w, const trk *k, int i, int j)
 {
     const track_blob *b = &w->blobs[j];
     double r2 = w->reach[i] * w->reach[i], du = b->u - w->pred_u[i], dv = b->v - w->pred_v[i];
-    double lu = b->u - k->last_u, lv = b->v - k->last_v;
-    return du * du + dv * dv <= r2 || lu * lu + lv * lv <= r2;
+    double rl2 = w->reach_last[i] * w->reach_last[i], lu = b->u - k->last_u, lv = b->v - k->last_v;
+    return du * du + dv * dv <= r2 || lu * lu + lv * lv <= rl2;
 }
 
 /* One hypothesis of where the body's tracks are (qu, qv per body track): each takes the
@@ -562,6 +568,9 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
             w->reach[i] = k->misses > t->lost_window_frames ? INFINITY
                                                               : t->reacquire_px + t->lost_grow_px * k->misses;
         }
+        double m1 = k->misses + 1.0; /* frames since the last measurement */
+        w->reach_last[i] = fmax(w->reach[i], t->reacquire_px + k->last_speed * m1 +
+                                                 0.5 * hypot(t->gravity_u, t->gravity_v) * m1 * m1);
         int still = k->umax - k->umin < 2 && k->vmax - k->vmin < 2;
         n_active += k->misses <= t->lost_window_frames;
         long_lost |= k->misses > t->lost_window_frames && !still;
@@ -589,6 +598,13 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
             if (k->id >= 0 && k->misses == 0 && hypot(k->last_u - u0, k->last_v - v0) > 0.5 * r) {
                 u0 = fmin(u0, k->last_u), u1 = fmax(u1, k->last_u);
                 v0 = fmin(v0, k->last_v), v1 = fmax(v1, k->last_v);
+            }
+            /* and round its last position, where a bounce may have turned it back further
+               than the reach round the prediction looks */
+            if (k->id >= 0 && k->misses > 0 && isfinite(w->reach_last[i]) && w->reach_last[i] > w->reach[i]) {
+                double rl = fmin(w->reach_last[i] + rad + 0.5 * blur, 4.0 * (frame->width + frame->height));
+                u0 = fmin(u0 - r, k->last_u - rl) + r, u1 = fmax(u1 + r, k->last_u + rl) - r;
+                v0 = fmin(v0 - r, k->last_v - rl) + r, v1 = fmax(v1 + r, k->last_v + rl) - r;
             }
             w->windows[nw++] = (track_window){(int)floor(u0 - r), (int)floor(v0 - r), (int)ceil(u1 + r),
                                               (int)ceil(v1 + r), blur};
@@ -760,6 +776,7 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
             k->sigma = b->sigma;
             k->last_u = b->u;
             k->last_v = b->v;
+            k->last_speed = hypot(k->kf.xu[1], k->kf.xv[1]);
             k->umin = fmin(k->umin, b->u), k->umax = fmax(k->umax, b->u);
             k->vmin = fmin(k->vmin, b->v), k->vmax = fmax(k->vmax, b->v);
             cur.u = b->u;
@@ -844,6 +861,7 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
         k->sigma = b->sigma;
         k->last_u = k->cfg_u = k->umin = k->umax = b->u;
         k->last_v = k->cfg_v = k->vmin = k->vmax = b->v;
+        k->last_speed = 0;
         track_point p = {-1, b->u, b->v, b->sigma, b->area, b->u, b->v, b->flags, 0};
         k->n_pending = 0;
         if (confirm <= 1) {

@@ -218,3 +218,69 @@ TEST(test_rod_spinning_at_60_rad_s_keeps_identities)
     ASSERT_EQ_INT(st.missed_visible, 0);
     ASSERT_EQ_INT(st.far, 0);
 }
+
+/* A lone ball as a 30 fps phone films it: falling 20 px/frame^2, 120 px/frame at the
+ * floor, turned back by a bounce (restitution 0.7) between two pictures, and not
+ * detected in the picture nearest the bounce (squashed against the floor, merged with
+ * its shadow). The next picture shows it ~140 px above its last position, ~440 px from
+ * the flight continued: the reach of a lost track is its own speed and gravity over the
+ * frames since (before: a fixed 30 px + 10 px a frame, so the real green ball was lost
+ * for two pictures after each bounce and came back as a new track). */
+TEST(test_lone_ball_turned_back_by_a_bounce_between_pictures_keeps_its_track)
+{
+    static uint8_t buf[W * H];
+    const double g = 20, e = 0.7, floor_v = 380, r = 8;
+    rn_rng rng = {21};
+    track_detector *det = track_detector_alloc(W, H, NULL);
+    track_tracker *tr = track_tracker_alloc(NULL);
+    ASSERT_TRUE(det && tr);
+    tr->n_expected = 1;
+    tr->gravity_v = g;
+    double u = 250, v = 30, vv = 0, vu = 1.5; /* px, px/frame */
+    int hidden = -1, seen_after = 0, frames_after = 0, bounced = 0;
+    long ids_seen = 0;
+    for (int f = 0; f < 20; f++) {
+        if (f > 0) { /* one frame of flight in 100 sub-steps, the bounce at the floor */
+            for (int s = 0; s < 100; s++) {
+                double dt = 0.01;
+                u += vu * dt;
+                v += vv * dt + 0.5 * g * dt * dt;
+                vv += g * dt;
+                if (v > floor_v - r && vv > 0) {
+                    vv = -e * vv;
+                    bounced = 1;
+                    if (hidden < 0)
+                        hidden = f; /* the picture right after the bounce is the one missed */
+                }
+            }
+        }
+        rn_img im = rn_new(W, H, 20);
+        if (f != hidden)
+            rn_disc(&im, u, v, r, 200, 1);
+        rn_to_u8(&im, 2, &rng, buf);
+        rn_free(&im);
+        track_frame fr = {buf, W, H, W, 8};
+        track_point pts[8];
+        int np;
+        ASSERT_TRUE(track_tracker_step(tr, det, &fr, pts, 8, &np, NULL) == 0);
+        for (int i = 0; i < np; i++) {
+            if (pts[i].flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED))
+                continue;
+            ids_seen |= 1L << (pts[i].marker & 31);
+            if (bounced && f > hidden && pts[i].frame_offset == 0) {
+                seen_after++;
+                ASSERT(hypot(pts[i].u - u, pts[i].v - v) < 1.0, "frame %d: %.1f px off", f,
+                       hypot(pts[i].u - u, pts[i].v - v));
+            }
+        }
+        frames_after += bounced && f > hidden;
+    }
+    int n_ids = tr->n_identities;
+    track_tracker_free(tr);
+    track_detector_free(det);
+    printf("    bounce hid frame %d; identities %d, seen %d of %d pictures after it\n", hidden, n_ids, seen_after,
+           frames_after);
+    ASSERT(hidden > 3 && hidden < 12, "the bounce in frame %d (the test's premise)", hidden);
+    ASSERT_EQ_INT(n_ids, 1);                  /* the same track after the bounce */
+    ASSERT_EQ_INT(seen_after, frames_after); /* every picture after the missed one */
+}
