@@ -200,8 +200,8 @@ int analysis_tracks_read_quality(const char *path, analysis_tracks *tr, icv_err 
         if (line[0] == '\n' || line[0] == '\r')
             continue;
         char *s = line;
-        double v[9];
-        for (int c = 0; c < 9 && !rc; c++) {
+        double v[10]; /* frame, time_s, marker, residual_px, cov xx xy xz yy yz zz */
+        for (int c = 0; c < 10 && !rc; c++) {
             char *fl = field(&s);
             if (!fl || !parse_num(fl, &v[c]))
                 rc = icv_err_set(err, ICV_EFORMAT, "%s:%d: column %d is not a number", path, lineno, c + 1);
@@ -219,7 +219,7 @@ int analysis_tracks_read_quality(const char *path, analysis_tracks *tr, icv_err 
         int k = (int)v[2];
         if (row >= tr->n_frames || tr->frame[row] != (int)v[0] || k < 0 || k >= tr->n_markers)
             continue; /* a point tracks3d.csv does not have */
-        double tr3 = v[4] + v[7] + v[8]; /* cov_xx + cov_yy + cov_zz, m^2 */
+        double tr3 = v[4] + v[7] + v[9]; /* cov_xx + cov_yy + cov_zz, m^2 */
         if (tr3 > 0)
             sig[row * tr->n_markers + k] = sqrt(tr3 / 3);
     }

@@ -85,3 +85,29 @@ TEST(test_tracks3d_read_escapes_binary_bytes_in_its_message)
     ASSERT_EQ_INT(raw, 0);
     ASSERT_STR_CONTAINS(err.msg, "bin.csv:2: m0_y: not a number: '\\x1B[2J\\xFF\\xFE'");
 }
+
+/* tracks3d_quality.csv's covariance: each point's sigma is sqrt(trace / 3) of its
+ * 6 stored terms xx xy xz yy yz zz. The reader took the 9th column (yz) for zz, so a
+ * stereo point's depth variance (there usually the largest) was left out: here
+ * sqrt((1 + 4 + 16) / 3) mm = 2.65 mm, read as sqrt((1 + 4 - 3) / 3) = 0.82 mm. */
+TEST(test_tracks3d_quality_sigma_takes_the_depth_variance)
+{
+    char csv[512];
+    snprintf(csv, sizeof csv, "%s0,0.0,0.1,0.2,0.3,0.4,0.5,0.6\n1,0.01,0.1,0.2,0.3,0.4,0.5,0.6\n", HEAD);
+    ASSERT_EQ_INT(th_write_file(th_tmp("tracks3d.csv"), csv), 0);
+    ASSERT_EQ_INT(th_write_file(th_tmp("tracks3d_quality.csv"),
+                                "frame,time_s,marker,residual_px,cov_xx_m2,cov_xy_m2,cov_xz_m2,cov_yy_m2,cov_yz_m2,"
+                                "cov_zz_m2,flags\n"
+                                "0,0.0,0,0.1,1e-6,0,0,4e-6,-3e-6,16e-6,\n"
+                                "0,0.0,1,0.1,1e-6,0,0,4e-6,-3e-6,16e-6,\n"),
+                  0);
+    analysis_tracks tr;
+    icv_err err = {0};
+    ASSERT(analysis_tracks_read_csv(th_tmp("tracks3d.csv"), &tr, &err) == 0, "%s", err.msg);
+    int rc = analysis_tracks_read_quality(th_tmp("tracks3d_quality.csv"), &tr, &err);
+    double s0 = rc == 0 ? tr.sigma[0] : NAN, s_missing = rc == 0 ? tr.sigma[2] : NAN;
+    analysis_tracks_free(&tr);
+    ASSERT(rc == 0, "%s", err.msg);
+    ASSERT_NEAR(s0, sqrt(21e-6 / 3), 1e-12);        /* 2.646 mm */
+    ASSERT_NEAR(s_missing, sqrt(21e-6 / 3), 1e-12); /* frame 1 not listed: the median */
+}
