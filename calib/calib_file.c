@@ -3,6 +3,8 @@
  * R, T, E, F), written through cv::FileStorage to memory and then atomically to
  * disk; and reading one camera or a stereo pair from files of other tools
  * (OpenCV's samples, cv2 scripts, ROS camera_info). */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,11 +244,35 @@ static int read_camera(void *fs, const char *path, int which, calib_intrinsics *
     return 0;
 }
 
+/* A YAML calibration file is checked by libyaml before OpenCV's FileStorage parses it:
+ * FileStorage loops for ever on some malformed files (fuzz_calib: a 256-byte file,
+ * docs/calib.md); XML files (first character '<') are left to it. */
+static int yaml_well_formed(const char *path, icv_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return icv_err_set(err, ICV_EIO, "%s: cannot open: %s", path, strerror(errno));
+    char *text = malloc((size_t)ICV_YAML_MAX_BYTES + 1);
+    size_t n = text ? fread(text, 1, (size_t)ICV_YAML_MAX_BYTES + 1, f) : 0;
+    fclose(f);
+    if (!text)
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
+    size_t k = 0;
+    while (k < n && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n'))
+        k++;
+    int rc = k < n && text[k] == '<' ? 0 : icv_yaml_check_text(text, n, path, err);
+    free(text);
+    return rc;
+}
+
 int calib_file_open_reader(const char *path, void **fs, icv_err *err)
 {
     char msg[300];
     if (!icv_file_exists(path))
         return icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
+    int rc = yaml_well_formed(path, err);
+    if (rc)
+        return rc;
     *fs = cvb_fs_reader_open(path, msg, sizeof msg);
     if (!*fs)
         return icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);

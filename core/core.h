@@ -380,6 +380,10 @@ typedef struct {
 #define ICV_YAML_MAX_DEPTH 64
 #define ICV_YAML_MAX_ITEMS 100000
 int icv_yaml_load(const char *path, icv_yaml **doc, icv_ynode *root, icv_err *err);
+/* Whether text (n bytes, path for messages) is one well-formed YAML document within
+ * the limits above, for YAML another parser reads (OpenCV's FileStorage loops for ever
+ * on some malformed files). OpenCV's directive "%YAML:1.x" is left out. */
+int icv_yaml_check_text(const char *text, size_t n, const char *path, icv_err *err);
 void icv_yaml_free(icv_yaml *doc);
 const char *icv_yaml_path(const icv_yaml *doc);
 

@@ -42,19 +42,17 @@ static void shape_path(const shape_level *lv, int depth, char *out, size_t n)
         snprintf(out, n, "(top level)");
 }
 
-static int shape_check(FILE *f, const char *path, icv_err *err)
+/* p: a parser given its input; deleted here */
+static int shape_check(yaml_parser_t *p, const char *path, icv_err *err)
 {
-    yaml_parser_t p;
-    yaml_parser_initialize(&p);
-    yaml_parser_set_input_file(&p, f);
     shape_level lv[ICV_YAML_MAX_DEPTH + 2];
     int depth = 0, docs = 0, rc = 0;
     char where[192];
     for (;;) {
         yaml_event_t ev;
-        if (!yaml_parser_parse(&p, &ev)) {
-            rc = icv_err_set(err, ICV_EFORMAT, "%s:%zu: not valid YAML: %s", path, p.problem_mark.line + 1,
-                             p.problem ? p.problem : "parse error");
+        if (!yaml_parser_parse(p, &ev)) {
+            rc = icv_err_set(err, ICV_EFORMAT, "%s:%zu: not valid YAML: %s", path, p->problem_mark.line + 1,
+                             p->problem ? p->problem : "parse error");
             break;
         }
         size_t line = ev.start_mark.line + 1;
@@ -106,7 +104,34 @@ static int shape_check(FILE *f, const char *path, icv_err *err)
             depth--;
         }
     }
-    yaml_parser_delete(&p);
+    yaml_parser_delete(p);
+    return rc;
+}
+
+int icv_yaml_check_text(const char *text, size_t n, const char *path, icv_err *err)
+{
+    if (n > (size_t)ICV_YAML_MAX_BYTES)
+        return icv_err_set(err, ICV_EFORMAT, "%s: %zu bytes, above the limit of %d bytes for a YAML file", path, n,
+                           ICV_YAML_MAX_BYTES);
+    /* OpenCV's directive "%YAML:1.0": blanked (libyaml reads YAML 1.1 and refuses a
+       1.0 directive; the two agree on what OpenCV writes) */
+    size_t k = 0;
+    while (k < n && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n'))
+        k++;
+    char *copy = NULL;
+    if (n - k >= 6 && !memcmp(text + k, "%YAML:", 6)) {
+        if (!(copy = malloc(n)))
+            return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
+        memcpy(copy, text, n);
+        for (size_t i = k; i < n && copy[i] != '\n' && copy[i] != '\r'; i++)
+            copy[i] = ' ';
+        text = copy;
+    }
+    yaml_parser_t p;
+    yaml_parser_initialize(&p);
+    yaml_parser_set_input_string(&p, (const unsigned char *)text, n);
+    int rc = shape_check(&p, path, err);
+    free(copy);
     return rc;
 }
 
@@ -165,7 +190,10 @@ int icv_yaml_load(const char *path, icv_yaml **out, icv_ynode *root, icv_err *er
         return icv_err_set(err, ICV_EFORMAT, "%s: %lld bytes, above the limit of %d bytes for a YAML file", path,
                            (long long)st.st_size, ICV_YAML_MAX_BYTES);
     }
-    int rc = shape_check(f, path, err);
+    yaml_parser_t shape;
+    yaml_parser_initialize(&shape);
+    yaml_parser_set_input_file(&shape, f);
+    int rc = shape_check(&shape, path, err);
     if (!rc && fseek(f, 0, SEEK_SET) != 0)
         rc = icv_err_set(err, ICV_EIO, "%s: cannot read it twice: %s", path, strerror(errno));
     if (rc) {
