@@ -238,7 +238,6 @@ TEST(test_lone_ball_turned_back_by_a_bounce_between_pictures_keeps_its_track)
     tr->gravity_v = g;
     double u = 250, v = 30, vv = 0, vu = 1.5; /* px, px/frame */
     int hidden = -1, seen_after = 0, frames_after = 0, bounced = 0;
-    long ids_seen = 0;
     for (int f = 0; f < 20; f++) {
         if (f > 0) { /* one frame of flight in 100 sub-steps, the bounce at the floor */
             for (int s = 0; s < 100; s++) {
@@ -266,7 +265,6 @@ TEST(test_lone_ball_turned_back_by_a_bounce_between_pictures_keeps_its_track)
         for (int i = 0; i < np; i++) {
             if (pts[i].flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED))
                 continue;
-            ids_seen |= 1L << (pts[i].marker & 31);
             if (bounced && f > hidden && pts[i].frame_offset == 0) {
                 seen_after++;
                 ASSERT(hypot(pts[i].u - u, pts[i].v - v) < 1.0, "frame %d: %.1f px off", f,
