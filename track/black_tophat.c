@@ -5,7 +5,7 @@
  * light rod over a black floor: max - I read the band and the floor as one region).
  * Dilation then erosion by an octagon (a square, then a diamond along both diagonals
  * and a cross), each 1D pass the van Herk / Gil-Werman running extremum: three
- * comparisons a pixel whatever r. */
+ * comparisons a pixel whatever r, every pass along rows. */
 #include <string.h>
 
 #include "track/detect_internal.h"
@@ -39,47 +39,79 @@ static void running_extremum(const uint16_t *in, long in_step, uint16_t *out, lo
     }
 }
 
-/* Dilation (is_max) or erosion of src by the square of half side r over the region
- * [x0, x1] x [y0, y1] (frame-sized planes, width w) into dst: rows into tmp, then
- * columns. */
-static void square_pass(struct track_detector_ws *ws, const uint16_t *src, uint16_t *tmp, uint16_t *dst, int x0,
-                        int y0, int x1, int y1, int r, int is_max)
+static inline uint16_t ext(uint16_t a, uint16_t b, int is_max)
 {
-    long w = ws->width;
-    int nx = x1 - x0 + 1, ny = y1 - y0 + 1;
-    for (int y = y0; y <= y1; y++)
-        running_extremum(src + y * w + x0, 1, tmp + y * w + x0, 1, nx, r, is_max, ws->line_pad, ws->line_g,
-                         ws->line_h);
-    for (int x = x0; x <= x1; x++)
-        running_extremum(tmp + y0 * w + x, w, dst + y0 * w + x, w, ny, r, is_max, ws->line_pad, ws->line_g,
-                         ws->line_h);
+    return is_max ? (a > b ? a : b) : (a < b ? a : b);
 }
 
-/* The same along both diagonals, the segments {(i, i)} then {(i, -i)}, |i| <= k, in
- * place in p: their sum is the diamond |x| + |y| <= 2k with its odd points left out,
- * which the cross pass fills. */
-static void diagonal_pass(struct track_detector_ws *ws, uint16_t *p, int x0, int y0, int x1, int y1, int k, int is_max)
+/* The running extremum along the lines of direction (dx, 1), dx -1, 0 or 1, over
+ * |i| <= k: dst(x, y) = extremum of src(x + dx i, y + i), clipped to the region
+ * [x0, x1] x [y0, y1] (frame-sized planes, width w). Done row by row, the van Herk /
+ * Gil-Werman blocks of 2k + 1 rows (the same for every line), so every access runs
+ * along a row: by columns, one cache line a pixel, a 1280x720 closing took 0.3 s.
+ * hbuf holds the backward extrema; src must be neither hbuf nor dst. */
+static void line_pass(struct track_detector_ws *ws, const uint16_t *src, uint16_t *hbuf, uint16_t *dst, int x0, int y0,
+                      int x1, int y1, int k, int dx, int is_max)
 {
     long w = ws->width;
-    for (int y = y0; y <= y1; y++) { /* down-right diagonals from the left side */
-        int n = (x1 - x0 < y1 - y ? x1 - x0 : y1 - y) + 1;
-        running_extremum(p + y * w + x0, w + 1, p + y * w + x0, w + 1, n, k, is_max, ws->line_pad, ws->line_g,
-                         ws->line_h);
+    int s = 2 * k + 1, ny = y1 - y0 + 1, np = ny + 2 * k;
+    uint16_t id = is_max ? 0 : 65535, *acc = ws->line_g;
+    /* forward: acc at padded row t is the extremum from its block's first row along
+       each line; rows t >= 2k are the window's far end of row t - 2k, kept in dst */
+    for (int t = 0; t < np; t++) {
+        int y = y0 + t - k, real = t >= k && t < k + ny;
+        const uint16_t *in = real ? src + y * w : NULL;
+        if (t % s == 0) {
+            for (int x = x0; x <= x1; x++)
+                acc[x] = real ? in[x] : id;
+        } else if (dx >= 0) { /* acc(x) from acc(x - dx): descending x, in place */
+            for (int x = x1; x >= x0; x--) {
+                uint16_t prev = x - dx >= x0 ? acc[x - dx] : id;
+                acc[x] = real ? ext(prev, in[x], is_max) : prev;
+            }
+        } else {
+            for (int x = x0; x <= x1; x++) {
+                uint16_t prev = x + 1 <= x1 ? acc[x + 1] : id;
+                acc[x] = real ? ext(prev, in[x], is_max) : prev;
+            }
+        }
+        if (t >= 2 * k)
+            memcpy(dst + (y0 + t - 2 * k) * w + x0, acc + x0, sizeof *acc * (size_t)(x1 - x0 + 1));
     }
-    for (int x = x0 + 1; x <= x1; x++) { /* and from the top */
-        int n = (x1 - x < y1 - y0 ? x1 - x : y1 - y0) + 1;
-        running_extremum(p + y0 * w + x, w + 1, p + y0 * w + x, w + 1, n, k, is_max, ws->line_pad, ws->line_g,
-                         ws->line_h);
+    /* backward: acc at padded row t is the extremum to its block's last row; rows t <
+       ny are the window's near end of row t, kept in hbuf */
+    for (int t = np - 1; t >= 0; t--) {
+        int y = y0 + t - k, real = t >= k && t < k + ny;
+        const uint16_t *in = real ? src + y * w : NULL;
+        if (t % s == s - 1 || t == np - 1) {
+            for (int x = x0; x <= x1; x++)
+                acc[x] = real ? in[x] : id;
+        } else if (dx >= 0) { /* acc(x) from acc(x + dx): ascending x, in place */
+            for (int x = x0; x <= x1; x++) {
+                uint16_t next = x + dx <= x1 ? acc[x + dx] : id;
+                acc[x] = real ? ext(next, in[x], is_max) : next;
+            }
+        } else {
+            for (int x = x1; x >= x0; x--) {
+                uint16_t next = x - 1 >= x0 ? acc[x - 1] : id;
+                acc[x] = real ? ext(next, in[x], is_max) : next;
+            }
+        }
+        if (t < ny)
+            memcpy(hbuf + (y0 + t) * w + x0, acc + x0, sizeof *acc * (size_t)(x1 - x0 + 1));
     }
-    for (int y = y0; y <= y1; y++) { /* up-right diagonals from the left side */
-        int n = (x1 - x0 < y - y0 ? x1 - x0 : y - y0) + 1;
-        running_extremum(p + y * w + x0, 1 - w, p + y * w + x0, 1 - w, n, k, is_max, ws->line_pad, ws->line_g,
-                         ws->line_h);
-    }
-    for (int x = x0 + 1; x <= x1; x++) { /* and from the bottom */
-        int n = (x1 - x < y1 - y0 ? x1 - x : y1 - y0) + 1;
-        running_extremum(p + y1 * w + x, 1 - w, p + y1 * w + x, 1 - w, n, k, is_max, ws->line_pad, ws->line_g,
-                         ws->line_h);
+    /* row t's window: its near end at (x - dx k) in hbuf, its far end at (x + dx k) in
+       dst, read before dst(x) is written */
+    int sh = dx * k;
+    for (int t = 0; t < ny; t++) {
+        uint16_t *g = dst + (y0 + t) * w;
+        const uint16_t *h = hbuf + (y0 + t) * w;
+        if (sh >= 0)
+            for (int x = x0; x <= x1; x++)
+                g[x] = ext(x - sh >= x0 ? h[x - sh] : id, x + sh <= x1 ? g[x + sh] : id, is_max);
+        else
+            for (int x = x1; x >= x0; x--)
+                g[x] = ext(x - sh <= x1 ? h[x - sh] : id, x + sh >= x0 ? g[x + sh] : id, is_max);
     }
 }
 
@@ -94,19 +126,26 @@ static void cross_pass(struct track_detector_ws *ws, const uint16_t *src, uint16
             const uint16_t *c = src + y * w + x;
             uint16_t v = c[0], q[4] = {x > x0 ? c[-1] : v, x < x1 ? c[1] : v, y > y0 ? c[-w] : v, y < y1 ? c[w] : v};
             for (int i = 0; i < 4; i++)
-                v = is_max ? (q[i] > v ? q[i] : v) : (q[i] < v ? q[i] : v);
+                v = ext(v, q[i], is_max);
             dst[y * w + x] = v;
         }
 }
 
-/* Dilation or erosion by the octagon: the square of half side a, then the diamond of
- * radius 2k + 1 (diagonals, then the cross): src into dst through tmp. */
-static void octagon_pass(struct track_detector_ws *ws, const uint16_t *src, uint16_t *tmp, uint16_t *dst, int x0,
-                         int y0, int x1, int y1, int a, int k, int is_max)
+/* Dilation or erosion of a, in place, by the octagon: the square of half side sq (rows,
+ * then columns), then the diamond of radius 2k + 1 (the diagonal segments {(i, i)} and
+ * {(i, -i)}, |i| <= k, whose sum is the diamond's even points, then the cross, which
+ * fills its odd ones); b and c are scratch. */
+static void octagon_pass(struct track_detector_ws *ws, uint16_t *a, uint16_t *b, uint16_t *c, int x0, int y0, int x1,
+                         int y1, int sq, int k, int is_max)
 {
-    square_pass(ws, src, dst, tmp, x0, y0, x1, y1, a, is_max);
-    diagonal_pass(ws, tmp, x0, y0, x1, y1, k, is_max);
-    cross_pass(ws, tmp, dst, x0, y0, x1, y1, is_max);
+    long w = ws->width;
+    int nx = x1 - x0 + 1;
+    for (int y = y0; y <= y1; y++)
+        running_extremum(a + y * w + x0, 1, a + y * w + x0, 1, nx, sq, is_max, ws->line_pad, ws->line_g, ws->line_h);
+    line_pass(ws, a, b, c, x0, y0, x1, y1, sq, 0, is_max);
+    line_pass(ws, c, b, a, x0, y0, x1, y1, k, 1, is_max);
+    line_pass(ws, a, b, c, x0, y0, x1, y1, k, -1, is_max);
+    cross_pass(ws, c, a, x0, y0, x1, y1, is_max);
 }
 
 void track_black_tophat(struct track_detector_ws *ws, const track_frame *f, int r, int x0, int y0, int x1, int y1)
@@ -130,8 +169,8 @@ void track_black_tophat(struct track_detector_ws *ws, const track_frame *f, int 
     k = k < 0 ? 0 : k;
     int sq = r - (2 * k + 1) < 0 ? 0 : r - (2 * k + 1);
     uint16_t *c = ws->morph_c;
-    octagon_pass(ws, a, b, c, gx0, gy0, gx1, gy1, sq, k, 1); /* dilation, in c */
-    octagon_pass(ws, c, b, a, gx0, gy0, gx1, gy1, sq, k, 0); /* closing, in a */
+    octagon_pass(ws, a, b, c, gx0, gy0, gx1, gy1, sq, k, 1); /* dilation */
+    octagon_pass(ws, a, b, c, gx0, gy0, gx1, gy1, sq, k, 0); /* closing, in a */
     int wide = f->depth == 16;
     for (int y = y0; y <= y1; y++) {
         const unsigned char *row = (const unsigned char *)f->data + (size_t)y * (size_t)f->stride;
