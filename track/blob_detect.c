@@ -829,11 +829,14 @@ void track_detector_set_marker_size(track_detector *d, double diameter_px, doubl
     if (d->background_tile_px > 0 && tile > d->background_tile_px)
         d->background_tile_px = tile;
     d->ws->size_given = 1;
-    /* the dark look's top-hat square: side 2d + 1, wider than a marker seen up to twice
-       its expected size (a band, a ball, a streak's width), which it fills from the body
-       round it */
+    /* the dark look's top-hat octagon: radius d, wider than a marker seen up to twice
+       its expected size (a band, a bead, a sticker, a streak's width), which it fills
+       from the body round it. Markers found binned too (16 px or more: balls, most of
+       them the whole body, seen against the plate) keep max - I: the closing reaches 2d
+       (100 px and more) over the plate's glints and the body's other parts, and the
+       study's 54-64 px balls lost |g| and v with it (docs/track.md, session 11) */
     int tr = (int)ceil(diameter_px);
-    d->ws->tophat_r = tr < 1 ? 1 : tr > TRACK_TOPHAT_MAX_R ? TRACK_TOPHAT_MAX_R : tr;
+    d->ws->tophat_r = diameter_px >= TRACK_BIN_MIN_DIAMETER ? 0 : tr < 1 ? 1 : tr;
     int bin = diameter_px >= TRACK_BIN_MIN_DIAMETER ? (int)(diameter_px / 8) : 1;
     d->ws->bin = bin < TRACK_BIN_MAX ? bin : TRACK_BIN_MAX;
 }

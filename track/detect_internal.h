@@ -77,8 +77,8 @@ struct track_detector_ws {
    blobs keep the box centroid */
 #define TRACK_COV_MAX_PX 16384
 
-/* px: the largest half side of the dark look's top-hat square (a marker 128 px across) */
-#define TRACK_TOPHAT_MAX_R 128
+/* px: the largest radius of the dark look's top-hat octagon (markers of 16 px or more keep max - I) */
+#define TRACK_TOPHAT_MAX_R 16
 
 /* The dark look's plane over [x0, x1] x [y0, y1]: closing(I) - I with a square of side
  * 2r + 1 (r at most TRACK_TOPHAT_MAX_R), the frame read up to 2r beyond the region. */
