@@ -72,10 +72,18 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     w->plane = malloc((size_t)width * (size_t)height * 2); /* 16-bit at most */
     w->still = malloc((size_t)width * (size_t)height * 2);
     w->binned = malloc((size_t)(width / 2 + 1) * (size_t)(height / 2 + 1) * 2);
+    w->morph_a = malloc(sizeof(uint16_t) * (size_t)width * (size_t)height);
+    w->morph_b = malloc(sizeof(uint16_t) * (size_t)width * (size_t)height);
+    w->morph_c = malloc(sizeof(uint16_t) * (size_t)width * (size_t)height);
+    size_t line = (size_t)(width > height ? width : height) + 2 * TRACK_TOPHAT_MAX_R + 1;
+    w->line_pad = malloc(sizeof(uint16_t) * line);
+    w->line_g = malloc(sizeof(uint16_t) * line);
+    w->line_h = malloc(sizeof(uint16_t) * line);
     w->bin = 1;
-    d->n_allocs = 17;
+    d->n_allocs = 23;
     if (!w->runs || !w->parent || !w->label || !w->comps || !w->hist || !w->cov_class || !w->cov_near ||
-        !w->cov_grad || !w->tile_level || !w->tile_t || !w->tile_noise || !w->samp || !w->plane || !w->still || !w->binned) {
+        !w->cov_grad || !w->tile_level || !w->tile_t || !w->tile_noise || !w->samp || !w->plane || !w->still || !w->binned ||
+        !w->morph_a || !w->morph_b || !w->morph_c || !w->line_pad || !w->line_g || !w->line_h) {
         track_detector_free(d);
         icv_err_set(err, ICV_ENOMEM, "track detector: out of memory for a %dx%d workspace", width, height);
         return NULL;
@@ -103,6 +111,12 @@ void track_detector_free(track_detector *d)
         free(d->ws->plane);
         free(d->ws->still);
         free(d->ws->binned);
+        free(d->ws->morph_a);
+        free(d->ws->morph_b);
+        free(d->ws->morph_c);
+        free(d->ws->line_pad);
+        free(d->ws->line_g);
+        free(d->ws->line_h);
         free(d->ws);
     }
     free(d);
@@ -365,6 +379,10 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
 static void look_fill(const track_detector *d, const track_frame *f, int x0, int y0, int x1, int y1)
 {
     struct track_detector_ws *w = d->ws;
+    if (d->look == TRACK_LOOK_DARK && w->tophat_r > 0) {
+        track_black_tophat(w, f, w->tophat_r, x0, y0, x1, y1);
+        return;
+    }
     int wide = f->depth == 16 && d->look != TRACK_LOOK_COLOR;
     for (int y = y0; y <= y1; y++) {
         const unsigned char *row = (const unsigned char *)f->data + (size_t)y * (size_t)f->stride;
@@ -403,6 +421,34 @@ static void look_fill(const track_detector *d, const track_frame *f, int x0, int
             }
         }
     }
+}
+
+double track_look_diff3(const track_detector *d, const track_frame *f, const track_frame *bg, int x, int y)
+{
+    int x0 = x - 1 < 0 ? 0 : x - 1, y0 = y - 1 < 0 ? 0 : y - 1;
+    int x1 = x + 1 >= f->width ? f->width - 1 : x + 1, y1 = y + 1 >= f->height ? f->height - 1 : y + 1;
+    if (x1 < x0 || y1 < y0)
+        return 0;
+    double v[9];
+    int k = 0;
+    const track_frame *src[2] = {f, bg};
+    double sum = 0;
+    for (int i = 0; i < 2; i++) {
+        track_frame plane = *src[i];
+        if (d->look != TRACK_LOOK_BRIGHT) {
+            look_fill(d, src[i], x0, y0, x1, y1);
+            int pd = f->depth == 16 && d->look != TRACK_LOOK_COLOR ? 16 : 8;
+            plane = (track_frame){d->ws->plane, f->width, f->height, f->width * pd / 8, pd};
+        }
+        k = 0;
+        for (int yy = y0; yy <= y1; yy++)
+            for (int xx = x0; xx <= x1; xx++, k++)
+                if (i == 0)
+                    v[k] = pix(&plane, xx, yy);
+                else
+                    sum += fabs(v[k] - pix(&plane, xx, yy));
+    }
+    return sum / k;
 }
 
 /* px: how far past a window the plane is filled: the ring, the centroid's margin and
@@ -783,6 +829,14 @@ void track_detector_set_marker_size(track_detector *d, double diameter_px, doubl
     if (d->background_tile_px > 0 && tile > d->background_tile_px)
         d->background_tile_px = tile;
     d->ws->size_given = 1;
+    /* the dark look's top-hat octagon: radius d, wider than a marker seen up to twice
+       its expected size (a band, a bead, a sticker, a streak's width), which it fills
+       from the body round it. Markers found binned too (16 px or more: balls, most of
+       them the whole body, seen against the plate) keep max - I: the closing reaches 2d
+       (100 px and more) over the plate's glints and the body's other parts, and the
+       study's 54-64 px balls lost |g| and v with it (docs/track.md, session 11) */
+    int tr = (int)ceil(diameter_px);
+    d->ws->tophat_r = diameter_px >= TRACK_BIN_MIN_DIAMETER ? 0 : tr < 1 ? 1 : tr;
     int bin = diameter_px >= TRACK_BIN_MIN_DIAMETER ? (int)(diameter_px / 8) : 1;
     d->ws->bin = bin < TRACK_BIN_MAX ? bin : TRACK_BIN_MAX;
 }

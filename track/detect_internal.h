@@ -45,6 +45,11 @@ struct track_detector_ws {
     int *tile_t;              /* gray levels, integer: pixels above it are marker */
     int *samp;                /* TRACK_SPLIT_SAMPLES: a split component's level */
     void *plane;              /* a look's gray plane (dark, colour, motion): w x h, 16-bit */
+    /* the dark look's black top-hat (black_tophat.c), with a marker size given: the
+       closing's three frame-sized planes and its line buffers (max(w, h) + 2 r_max + 1) */
+    int tophat_r;             /* px: the square's half side (0: the plain inversion max - I) */
+    uint16_t *morph_a, *morph_b, *morph_c;
+    uint16_t *line_pad, *line_g, *line_h;
     void *still;              /* the learnt still background (track_detector_learn_background) */
     double key_ycc[3];        /* the colour look's key in track_rgb_to_ycc's space */
     /* large markers (track_detector_set_marker_size): also looked for in the frame binned
@@ -71,6 +76,18 @@ struct track_detector_ws {
 /* px: the largest patch (blob box grown by 2) the coverage centroid measures; larger
    blobs keep the box centroid */
 #define TRACK_COV_MAX_PX 16384
+
+/* px: the largest radius of the dark look's top-hat octagon (markers of 16 px or more keep max - I) */
+#define TRACK_TOPHAT_MAX_R 16
+
+/* The dark look's plane over [x0, x1] x [y0, y1]: closing(I) - I with a square of side
+ * 2r + 1 (r at most TRACK_TOPHAT_MAX_R), the frame read up to 2r beyond the region. */
+void track_black_tophat(struct track_detector_ws *ws, const track_frame *f, int r, int x0, int y0, int x1, int y1);
+
+/* The mean over the 3x3 pixels round (x, y) (clipped) of |look(f) - look(bg)|, the
+ * detector's look plane made from frame f and from bg (the frames themselves for
+ * bright): the plane's pixels there are overwritten. */
+double track_look_diff3(const track_detector *d, const track_frame *f, const track_frame *bg, int x, int y);
 
 /* A gamma-encoded RGB pixel (0-255) to luma-weighted YCbCr (BT.601, 0-255 scale): the
  * colour look's distance weighs luma by half, so shading changes it less than hue. */

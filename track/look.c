@@ -67,6 +67,8 @@ typedef struct {
     int pairs, steady; /* consecutive exact frames; those whose blobs stayed near */
     track_blob best;   /* the blob standing out most (peak over its background) */
     int has_best;
+    int tophat;        /* dark read as the black top-hat (a marker size given): the
+                          blobs' levels are depths under their surroundings */
     double brightest;  /* the detector's brightest measured blob (kept or not) */
     int components;    /* most components in a frame */
     /* summed over the frames: why the components were not kept, and the area limits */
@@ -108,6 +110,12 @@ static void describe_score(const look_score *s, track_look look, int depth, char
         return;
     }
     const track_blob *b = &s->best;
+    if (look == TRACK_LOOK_DARK && s->tophat) {
+        snprintf(buf, n, "%s kept %d-%d blobs a frame (darkest: %.0f levels under what surrounds it, %.0f px at %.0f, "
+                 "%.0f)",
+                 track_look_name(look), s->n_min, s->n_max, b->peak - b->background, b->area, b->u, b->v);
+        return;
+    }
     double peak = look == TRACK_LOOK_DARK ? top - b->peak : b->peak;
     double bg = look == TRACK_LOOK_DARK ? top - b->background : b->background;
     const char *what = look == TRACK_LOOK_DARK ? "darkest" : look == TRACK_LOOK_MOTION ? "moving" : "brightest";
@@ -117,27 +125,23 @@ static void describe_score(const look_score *s, track_look look, int depth, char
 }
 
 /* How much a kept blob looks like one of the body's markers, 0 to 1: it moved (the
- * frame differs from the still background at its centre by more than 8 levels and a
- * third of its contrast: a glint, a board square or the reference cylinder does not),
- * it is round (major / minor RMS extent up to 1.5: a rod's piece between two bands is
- * long) and of a marker's area (exp(-|ln(area / disc)|), disc pi d^2 / 4; d unknown:
- * 1). No background: every blob moved. */
-static double marker_likeness(const track_blob *b, const track_frame *f, const void *motion_bg, int motion_bg_stride,
-                              double diameter_px)
+ * look's plane differs from the still background's at its centre by more than 8 levels
+ * and a third of its contrast: a glint, a board square or the reference cylinder does
+ * not; the plane, not the frame: a dark band on a light rod over a black floor is the
+ * floor's level in the frame, and stands out only in the dark look's top-hat, whose
+ * still background there is the floor's nothing), it is round (major / minor RMS extent
+ * up to 1.5: a rod's piece between two bands is long) and of a marker's area
+ * (exp(-|ln(area / disc)|), disc pi d^2 / 4; d unknown: 1). No background: every blob
+ * moved. d: the detector that found the blob (its look). */
+static double marker_likeness(const track_detector *d, const track_blob *b, const track_frame *f, const void *motion_bg,
+                              int motion_bg_stride, double diameter_px)
 {
     double w = 1;
     if (motion_bg) {
         track_frame bg = {motion_bg, f->width, f->height, motion_bg_stride, f->depth};
-        int x = (int)lround(b->u), y = (int)lround(b->v), cnt = 0;
-        double diff = 0;
-        for (int yy = y - 1; yy <= y + 1; yy++)
-            for (int xx = x - 1; xx <= x + 1; xx++)
-                if (xx >= 0 && yy >= 0 && xx < f->width && yy < f->height) {
-                    diff += fabs(pix(f, xx, yy) - pix(&bg, xx, yy));
-                    cnt++;
-                }
+        double diff = track_look_diff3(d, f, &bg, (int)lround(b->u), (int)lround(b->v));
         double level = f->depth == 16 ? 256 : 1; /* 8 levels of an 8-bit frame */
-        if (!cnt || diff / cnt <= fmax(8 * level, fabs(b->peak - b->background) / 3))
+        if (diff <= fmax(8 * level, fabs(b->peak - b->background) / 3))
             return 0;
     }
     double elong = b->minor > 0 ? b->major / b->minor : 1e9;
@@ -253,6 +257,7 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
             d->static_frames = 0; /* a still body's markers are still markers here */
             d->n_markers = n_expected > 0 ? n_expected : 0;
             d->look = order[li];
+            s->tophat = d->ws->tophat_r > 0;
             d->motion_background = motion_bg;
             d->motion_background_stride = motion_bg_stride;
             int prev_n = -1;
@@ -287,7 +292,7 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
                 int nt = 0, keep = n_expected > 0 && n_expected < MAXB ? n_expected : MAXB;
                 for (int k = 0; k < nb; k++) {
                     double w = order[li] == TRACK_LOOK_MOTION ? 0
-                                                              : marker_likeness(&cur[k], &frames[i], motion_bg,
+                                                              : marker_likeness(d, &cur[k], &frames[i], motion_bg,
                                                                                 motion_bg_stride, diameter_px);
                     int j = nt < keep ? nt++ : keep;
                     for (; j > 0 && top[j - 1] < w; j--)

@@ -72,7 +72,12 @@ typedef enum {
  * threshold and centroid below is in that plane's gray levels. */
 typedef enum {
     TRACK_LOOK_BRIGHT, /* brighter than what surrounds it (the frame as it is) */
-    TRACK_LOOK_DARK,   /* darker than its surroundings: the frame inverted (max - I) */
+    TRACK_LOOK_DARK,   /* darker than its surroundings: with a marker size given
+                          (track_detector_set_marker_size, diameter d px) the black
+                          top-hat closing(I) - I by an octagon of radius d, how much
+                          darker a pixel is than the brightest ring round it (a dark
+                          band on a light rod over a floor as dark as the band); else
+                          the frame inverted (max - I) */
     TRACK_LOOK_COLOR,  /* near color_rgb: 255 (1 - distance / color_tolerance), RGB frames */
     TRACK_LOOK_MOTION, /* away from the still background: |I - motion_background| */
 } track_look;
