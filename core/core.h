@@ -181,6 +181,9 @@ int icv_path_join(char *out, size_t n, const char *dir, const char *rel, icv_err
 /* The folder part of path ("." when there is none). */
 void icv_path_dirname(char *out, size_t n, const char *path);
 int icv_file_exists(const char *path);
+/* A whole file into *data (malloc'd, caller frees; NUL-terminated, the NUL not counted
+ * in *len). max_bytes > 0: a larger file is refused, naming the limit. */
+int icv_file_read(const char *path, size_t max_bytes, char **data, size_t *len, icv_err *err);
 
 /* Expands a glob pattern or a folder (all regular files in it) into a sorted list of
  * paths. *paths is allocated (free with icv_paths_free). Zero matches is not an

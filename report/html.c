@@ -1138,7 +1138,8 @@ int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned ch
     return rc;
 }
 
-int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err)
+int report_from_dir(const char *dir, const icv_experiment *exp, const char *const *stage_warns,
+                    int n_stage_warns, icv_err *err)
 {
     char p[ICV_PATH_MAX];
     analysis_result *res = malloc(sizeof *res);
@@ -1152,8 +1153,7 @@ int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err)
     report_overlay *ov = NULL;
     unsigned char **pngs = NULL;
     const char **warns = NULL;
-    char **stage_warns = NULL;
-    int nrows = 0, n_ov = 0, rc, have_ti = 0, n_stage_warns = 0;
+    int nrows = 0, n_ov = 0, rc, have_ti = 0;
     analysis_tracks tr;
     memset(&tr, 0, sizeof tr);
     int have_tracks = 0;
@@ -1185,10 +1185,8 @@ int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err)
             in.n_calib_cameras = 1;
         }
     }
-    /* every stage's warnings (kept by run: stage_warnings.c), then the track stage's
-     * sidecar's that the log did not carry (a folder made by `impactcv track` alone) */
-    if ((rc = report_stage_warnings_read(dir, &stage_warns, &n_stage_warns, err)))
-        goto out;
+    /* every stage's warnings, then the track stage's sidecar's that the log did not
+     * carry (a folder made by `impactcv track` alone) */
     int n_ti = have_ti ? ti->n_warnings : 0;
     if (!(warns = malloc(sizeof *warns * (size_t)(n_stage_warns + n_ti + 1)))) {
         rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
@@ -1226,9 +1224,6 @@ out:
     free(pngs);
     free(ov);
     free(warns);
-    for (int i = 0; i < n_stage_warns; i++)
-        free(stage_warns[i]);
-    free(stage_warns);
     free(rows);
     free(res);
     free(ti);

@@ -47,20 +47,4 @@ int report_plot_open(const char *path, int width_px, int height_px, icv_atomic_f
 int report_plot_close(icv_atomic_file *af, icv_err *err);
 void report_plot_finish(void);
 
-/* The warnings a stage of `impactcv run` prints (stage_warnings.c): teed from the log
- * while the stage runs, kept in DIR/.impactcv/warnings_<stage>.txt with its files. */
-enum { REPORT_MAX_STAGE_WARNINGS = 200 };
-typedef struct {
-    char line[REPORT_MAX_STAGE_WARNINGS][600];
-    int n;
-    icv_log_sink prev; /* the sink before begin, put back by end */
-    void *prev_user;
-} report_stage_warnings;
-void report_stage_warnings_begin(report_stage_warnings *w);
-/* Puts the sink back; writes dir's warnings_<stage>.txt when there were warnings. */
-int report_stage_warnings_end(report_stage_warnings *w, const char *dir, const char *stage, icv_err *err);
-/* Every kept warning of dir in stage order (track, analyze, model, overlays) as
- * "stage: message"; free each line and the array. */
-int report_stage_warnings_read(const char *dir, char ***lines, int *n, icv_err *err);
-
 #endif

@@ -17,7 +17,7 @@ TEST(test_report_from_dir_has_every_section_in_order_and_is_self_contained)
     ASSERT(exp, "out of memory");
     int rc = icv_experiment_load(th_tmp("experiment.yaml"), exp, &err);
     if (!rc)
-        rc = report_from_dir(th_tmpdir(), exp, &err);
+        rc = report_from_dir(th_tmpdir(), exp, NULL, 0, &err);
     free(exp);
     ASSERT(rc == 0, "report_from_dir: %s", err.msg);
     static char *html;
@@ -93,7 +93,7 @@ TEST(test_report_from_dir_without_results_names_the_file)
     icv_experiment *exp = calloc(1, sizeof *exp);
     icv_err err = {0};
     ASSERT(exp, "out of memory");
-    int rc = report_from_dir(th_tmpdir(), exp, &err);
+    int rc = report_from_dir(th_tmpdir(), exp, NULL, 0, &err);
     free(exp);
     ASSERT(rc != 0, "no error on an empty folder");
     ASSERT_STR_CONTAINS(err.msg, "results.json");

@@ -82,7 +82,7 @@ static int shared_run(void)
         run_exp = job->exp;
     if (!rc && (rc = report_overlays_write(out, &job->exp, &err)))
         snprintf(run_err, sizeof run_err, "overlays: %s", err.msg);
-    if (!rc && (rc = report_from_dir(out, &job->exp, &err)))
+    if (!rc && (rc = report_from_dir(out, &job->exp, NULL, 0, &err)))
         snprintf(run_err, sizeof run_err, "report: %s", err.msg);
     icv_log_set_level(level);
     free(job);
@@ -421,7 +421,7 @@ TEST(test_overlays_and_sections_of_a_one_camera_run)
     if (!rc)
         rc = report_overlays_write(out, &job.exp, &err);
     if (!rc)
-        rc = report_from_dir(out, &job.exp, &err);
+        rc = report_from_dir(out, &job.exp, NULL, 0, &err);
     icv_log_set_level(level);
     ASSERT(rc == 0, "%s", err.msg);
     static json_t *index;
@@ -607,7 +607,7 @@ TEST(test_report_without_the_sidecar_says_why_its_sections_are_empty)
                             th_tmpdir(), run_dir, th_tmpdir()),
                   0);
     icv_err err = {0};
-    int rc = report_from_dir(th_tmp("o"), &run_exp, &err);
+    int rc = report_from_dir(th_tmp("o"), &run_exp, NULL, 0, &err);
     ASSERT(rc == 0, "%s", err.msg);
     static char *page;
     free(page);
