@@ -562,12 +562,6 @@ int analysis_coefficient_drop(const analysis_result *res, analysis_coefficient *
 void analysis_coefficient_combine(const analysis_coefficient *reps, int n, analysis_coefficient *out,
                                   double *chi2, double *p_value);
 
-/* `impactcv coefficients`: each experiment (its `experiment:` kind: tilt, slide or
- * drop) measured, repeats of one kind combined, coefficients.json written into
- * out_dir. Tracks: tracks_path (one experiment), else <out_dir>/tracks3d.csv (one)
- * or <out_dir>/<name>/tracks3d.csv (several). reps holds n entries. */
-int analysis_coefficients_job(const char *const *experiments, int n, const char *tracks_path, const char *out_dir,
-                              analysis_coefficient *result, analysis_coefficient *reps, icv_err *err);
 
 /* coefficients.json (schema impactcv-coefficients-1, docs/coefficients.md). */
 int analysis_coefficient_write(const char *path, const analysis_coefficient *c, const analysis_coefficient *repeats,
@@ -585,20 +579,11 @@ int analysis_coefficient_write(const char *path, const analysis_coefficient *c, 
 int analysis_truth_compare(const char *truth_path, const analysis_result *res, const analysis_body *b, double frame_s,
                            FILE *out, icv_err *err);
 
-/* ---- the analyze job (impactcv analyze) ------------------------------- */
+/* ---- an experiment measured -------------------------------------------- */
 
-/* The body of an experiment as the analysis needs it. */
+/* The body of an experiment as the analysis needs it (body.c). */
 int analysis_body_from_experiment(const icv_experiment *e, analysis_body *b, icv_err *err);
 
-typedef struct {
-    const char *experiment_path;
-    const char *tracks_path;  /* NULL: <out_dir>/tracks3d.csv */
-    const char *out_dir;      /* results.json and fits.csv go here */
-    int method;               /* ANALYSIS_FIT | ANALYSIS_HOUBOLT */
-    const char *truth_path;   /* NULL, or a synth truth.json to compare with (after
-                                 the outputs are written; a disagreement fails) */
-    FILE *truth_table;        /* where the comparison table goes (NULL: nowhere) */
-} analysis_job;
 
 typedef struct {
     icv_experiment exp;
@@ -606,23 +591,14 @@ typedef struct {
     analysis_model model;
     analysis_result res;
     char warning[ICV_ERR_MSG_MAX]; /* "" or a warning the user must see (gravity) */
-} analysis_job_result;
+} analysis_experiment_result; /* what `impactcv analyze` measured (job_analyze) */
 
-/* Reads the experiment and the tracks, checks the template, finds and measures the
- * impacts, checks gravity, compares with the model, and writes results.json and
- * fits.csv into out_dir (created if needed; nothing is written on failure). */
-int analysis_job_run(const analysis_job *job, analysis_job_result *out, icv_err *err);
-/* The same with the calibration's uncertainty given (a caller that calibrated, e.g.
- * from images, and knows it); NULL: what the experiment's calibration file says
- * (analysis_calib_sd_from_experiment), which analysis_job_run uses. */
-int analysis_job_run_sd(const analysis_job *job, const analysis_calib_sd *calib_sd, analysis_job_result *out,
-                        icv_err *err);
 
 /* One (mu, e_n) fitted to every impact of several experiments (issue #9 item 6),
  * then the validation table in the layout of Han Sun's Tables 4.6 and 4.9 written
  * as validation.csv and validation.md into dir. The model law and method are
  * those of the first experiment. Fills the fit's result. */
-int analysis_validation_write(const char *dir, analysis_job_result *const *jobs, int n_jobs, impact_fit_result *fit,
-                              icv_err *err);
+int analysis_validation_write(const char *dir, analysis_experiment_result *const *jobs, int n_jobs,
+                              impact_fit_result *fit, icv_err *err);
 
 #endif

@@ -311,7 +311,7 @@ static void run_children(report_campaign_result *r, const int *todo, int n_todo,
 
 /* ---- after the runs ----------------------------------------------------- */
 
-static void provenance(const analysis_job_result *j, const analysis_impact *im, int has_model, int mu,
+static void provenance(const analysis_experiment_result *j, const analysis_impact *im, int has_model, int mu,
                        char *out, size_t n)
 {
     const char *from = mu ? j->exp.mu_k_from : j->exp.e_n_from;
@@ -326,7 +326,7 @@ static void provenance(const analysis_job_result *j, const analysis_impact *im, 
         snprintf(out, n, "given in %s", has_model ? "campaign.yaml" : "experiment.yaml");
 }
 
-static int make_rows(report_campaign_result *r, analysis_job_result **jobs, const int *job_exp, int nj,
+static int make_rows(report_campaign_result *r, analysis_experiment_result **jobs, const int *job_exp, int nj,
                      int has_model, report_campaign_row **rows, icv_err *err)
 {
     int n = 0;
@@ -363,7 +363,8 @@ static int make_rows(report_campaign_result *r, analysis_job_result **jobs, cons
 
 /* The joint (mu, e_n) over every impact (analysis's fit, whose own table goes to
  * DIR/joint/), then each impact compared with it. */
-static int joint_fit(const char *dir, report_campaign_result *r, analysis_job_result **jobs, int nj, icv_err *err)
+static int joint_fit(const char *dir, report_campaign_result *r, analysis_experiment_result **jobs, int nj,
+                     icv_err *err)
 {
     char jdir[ICV_PATH_MAX];
     int rc = icv_path_join(jdir, sizeof jdir, dir, "joint", err);
@@ -377,8 +378,8 @@ static int joint_fit(const char *dir, report_campaign_result *r, analysis_job_re
     return rc;
 }
 
-static int write_outputs(const char *dir, report_campaign_result *r, analysis_job_result **jobs, const int *job_exp,
-                         int nj, int has_model, icv_err *err)
+static int write_outputs(const char *dir, report_campaign_result *r, analysis_experiment_result **jobs,
+                         const int *job_exp, int nj, int has_model, icv_err *err)
 {
     report_campaign_row *rows = NULL;
     char note[ICV_ERR_MSG_MAX] = "";
@@ -403,7 +404,7 @@ int job_campaign_run(const job_campaign_options *o, report_campaign_result *r, i
     double t0 = icv_now();
     icv_experiment *model = calloc(1, sizeof *model);
     int *todo = NULL, has_model = 0, nj = 0, *job_exp = NULL;
-    analysis_job_result **jobs = NULL;
+    analysis_experiment_result **jobs = NULL;
     int rc = model ? read_campaign(o->campaign_path, r, model, &has_model, err)
                    : icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
     if (!rc && !(rc = icv_mkdirs(o->out_dir, err)))

@@ -7,6 +7,37 @@
 
 #include "report/report.h"
 
+/* ---- impactcv analyze (analyze.c) ------------------------------------------ */
+
+typedef struct {
+    const char *experiment_path;
+    const char *tracks_path;  /* NULL: <out_dir>/tracks3d.csv */
+    const char *out_dir;      /* results.json and fits.csv go here */
+    int method;               /* ANALYSIS_FIT | ANALYSIS_HOUBOLT */
+    const char *truth_path;   /* NULL, or a synth truth.json to compare with (after
+                                 the outputs are written; a disagreement fails) */
+    FILE *truth_table;        /* where the comparison table goes (NULL: nowhere) */
+} job_analyze_options;
+
+/* Reads the experiment and the tracks, checks the template, finds and measures the
+ * impacts, checks gravity, compares with the model, and writes results.json and
+ * fits.csv into out_dir (created if needed; nothing is written on failure). */
+int job_analyze(const job_analyze_options *job, analysis_experiment_result *out, icv_err *err);
+/* The same with the calibration's uncertainty given (a caller that calibrated, e.g.
+ * from images, and knows it); NULL: what the experiment's calibration file says
+ * (analysis_calib_sd_from_experiment), which job_analyze uses. */
+int job_analyze_sd(const job_analyze_options *job, const analysis_calib_sd *calib_sd,
+                   analysis_experiment_result *out, icv_err *err);
+
+/* ---- impactcv coefficients (coefficients.c) ---------------------------------- */
+
+/* `impactcv coefficients`: each experiment (its `experiment:` kind: tilt, slide or
+ * drop) measured, repeats of one kind combined, coefficients.json written into
+ * out_dir. Tracks: tracks_path (one experiment), else <out_dir>/tracks3d.csv (one)
+ * or <out_dir>/<name>/tracks3d.csv (several). reps holds n entries. */
+int job_coefficients_run(const char *const *experiments, int n, const char *tracks_path, const char *out_dir,
+                         analysis_coefficient *result, analysis_coefficient *reps, icv_err *err);
+
 /* ---- impactcv run (run.c) ---------------------------------------------- */
 
 /* The run's stages, in the order they run. Each is cached in DIR by the content of
@@ -50,7 +81,7 @@ typedef struct {
 
 /* What the run measured, for the CLI's summary. */
 typedef struct {
-    analysis_job_result job;  /* the experiment, the body, the model, the impacts */
+    analysis_experiment_result job;  /* the experiment, the body, the model, the impacts */
     char report_path[ICV_PATH_MAX];
     double seconds;           /* s, wall time of the whole run */
     int ran[JOB_N_STAGES]; /* 1: the stage ran; 0: its files were reused from DIR */
@@ -83,7 +114,7 @@ int job_run_up_to_date(const job_run_options *o, int *up_to_date, icv_err *err);
  * .impactcv/result.bin), with the experiment and body reloaded from experiment_path
  * and the model settings of `model` (NULL: the experiment's own). */
 int job_run_load(const char *experiment_path, const icv_experiment *model, const char *out_dir,
-                    analysis_job_result *job, icv_err *err);
+                    analysis_experiment_result *job, icv_err *err);
 
 /* ---- campaigns (campaign.c; the tables and plots: report/campaign_table.c, _plot.c)
  * `impactcv campaign CAMPAIGN.yaml -o DIR [-j N]` (issue #10 item 3; campaign.yaml:

@@ -45,7 +45,7 @@ static int blob_path(const char *dir, const char *name, char *out, icv_err *err)
     return rc ? rc : icv_path_join(out, ICV_PATH_MAX, sub, name, err);
 }
 
-static int blob_write(const char *dir, const char *name, const analysis_job_result *j, icv_err *err)
+static int blob_write(const char *dir, const char *name, const analysis_experiment_result *j, icv_err *err)
 {
     char path[ICV_PATH_MAX];
     icv_atomic_file af;
@@ -61,7 +61,7 @@ static int blob_write(const char *dir, const char *name, const analysis_job_resu
     return icv_atomic_commit(&af, err);
 }
 
-static int blob_read(const char *dir, const char *name, analysis_job_result *j, icv_err *err)
+static int blob_read(const char *dir, const char *name, analysis_experiment_result *j, icv_err *err)
 {
     char path[ICV_PATH_MAX], sub[ICV_PATH_MAX];
     int rc = icv_path_join(sub, sizeof sub, dir, JOB_CACHE_DIR, err);
@@ -91,7 +91,7 @@ typedef struct {
     int dry;
     icv_yaml *doc;              /* experiment.yaml, for the keys' subtrees */
     icv_ynode root;
-    analysis_job_result *job;   /* the experiment (model replaced by o->model), body,
+    analysis_experiment_result *job;   /* the experiment (model replaced by o->model), body,
                                    model, the analysis's result */
     analysis_tracks tracks;     /* work/tracks3d.csv, read when first needed */
     int have_tracks;
@@ -130,7 +130,7 @@ static void model_replace(icv_experiment *e, const icv_experiment *m)
     memcpy(e->e_n_from, m->e_n_from, sizeof e->e_n_from);
 }
 
-static int load_experiment(const char *path, const icv_experiment *model, analysis_job_result *j, icv_err *err)
+static int load_experiment(const char *path, const icv_experiment *model, analysis_experiment_result *j, icv_err *err)
 {
     int rc = icv_experiment_load(path, &j->exp, err);
     if (rc)
@@ -322,17 +322,17 @@ static int run_track(run_ctx *c, icv_err *err)
     return track_pipeline_run(c->o->experiment_path, c->work, NULL, NULL, err);
 }
 
-/* analysis_job_run measures and also compares the experiment's own model and writes
+/* job_analyze measures and also compares the experiment's own model and writes
  * results.json: the model and results.json are the model stage's, so the analysis's
  * result is kept without its model and its results.json is removed. */
 static int run_analyze(run_ctx *c, icv_err *err)
 {
-    analysis_job job = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL};
-    analysis_job_result *j = calloc(1, sizeof *j);
+    job_analyze_options job = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL};
+    analysis_experiment_result *j = calloc(1, sizeof *j);
     if (!j)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     char path[ICV_PATH_MAX];
-    int rc = analysis_job_run(&job, j, err);
+    int rc = job_analyze(&job, j, err);
     if (!rc && !(rc = icv_path_join(path, sizeof path, c->work, "results.json", err)) && remove(path) != 0)
         rc = icv_err_set(err, ICV_EIO, "%s: cannot remove: %s", path, strerror(errno));
     if (!rc) {
@@ -348,7 +348,7 @@ static int run_analyze(run_ctx *c, icv_err *err)
 
 static int run_model(run_ctx *c, icv_err *err)
 {
-    analysis_job_result *j = c->job;
+    analysis_experiment_result *j = c->job;
     char path[ICV_PATH_MAX];
     int rc = analysis_model_compare(&j->body, &j->model, &j->res, err);
     if (!rc && !(rc = icv_path_join(path, sizeof path, c->work, "results.json", err))) {
@@ -471,7 +471,7 @@ static int run_stages(run_ctx *c, int from, int *up_to_date, icv_err *err)
     return 0;
 }
 
-static int ctx_open(run_ctx *c, const job_run_options *o, analysis_job_result *job, icv_err *err)
+static int ctx_open(run_ctx *c, const job_run_options *o, analysis_experiment_result *job, icv_err *err)
 {
     memset(c, 0, sizeof *c);
     c->o = o;
@@ -610,7 +610,7 @@ int job_run_up_to_date(const job_run_options *o, int *up_to_date, icv_err *err)
     char dir[ICV_PATH_MAX];
     o = without_slash(o, &copy, dir);
     *up_to_date = 0;
-    analysis_job_result *job = calloc(1, sizeof *job);
+    analysis_experiment_result *job = calloc(1, sizeof *job);
     if (!job)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     run_ctx c;
@@ -625,7 +625,7 @@ int job_run_up_to_date(const job_run_options *o, int *up_to_date, icv_err *err)
 }
 
 int job_run_load(const char *experiment_path, const icv_experiment *model, const char *out_dir,
-                    analysis_job_result *job, icv_err *err)
+                    analysis_experiment_result *job, icv_err *err)
 {
     memset(job, 0, sizeof *job);
     int rc = load_experiment(experiment_path, model, job, err);

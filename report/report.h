@@ -333,7 +333,7 @@ void report_campaign_result_free(report_campaign_result *r);
 /* One row per impact of the validation table, with the model compared (the joint one,
  * or each experiment's own) and where its coefficients came from. */
 typedef struct {
-    const analysis_job_result *job;  /* the experiment: body, model law, results */
+    const analysis_experiment_result *job;  /* the experiment: body, model law, results */
     const report_campaign_experiment *exp;
     int impact;                      /* index in job->res.impacts */
     const analysis_impact *im;       /* measured, and im->model: the model compared */

@@ -18,6 +18,7 @@
 #include "tests/report/browser.h"
 #include "tests/report/report_fixture.h"
 #include "track/track_pipeline.h"
+#include "job/job.h"
 
 /* ---- the shared run ------------------------------------------------------ */
 
@@ -69,14 +70,14 @@ static int shared_run(void)
     snprintf(exp_path, sizeof exp_path, "%s/experiment.yaml", run_dir);
     snprintf(out, sizeof out, "%s/out", run_dir);
     icv_err err = {0};
-    analysis_job_result *job = malloc(sizeof *job);
+    analysis_experiment_result *job = malloc(sizeof *job);
     icv_log_level level = icv_log_get_level();
     icv_log_set_level(ICV_LOG_WARN); /* calib's per-image lines are not this test's */
     int rc = track_pipeline_run(exp_path, out, NULL, &run_track, &err);
     if (rc)
         snprintf(run_err, sizeof run_err, "track: %s", err.msg);
-    analysis_job aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
-    if (!rc && (rc = analysis_job_run(&aj, job, &err)))
+    job_analyze_options aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
+    if (!rc && (rc = job_analyze(&aj, job, &err)))
         snprintf(run_err, sizeof run_err, "analyze: %s", err.msg);
     if (!rc)
         run_exp = job->exp;
@@ -410,14 +411,14 @@ TEST(test_overlays_and_sections_of_a_one_camera_run)
     char exp_path[1024], out[1024];
     snprintf(exp_path, sizeof exp_path, "%s/sample_videos/04_highspeed_1000fps/experiment.yaml", th_root());
     snprintf(out, sizeof out, "%s/out", th_tmpdir());
-    static analysis_job_result job;
+    static analysis_experiment_result job;
     icv_err err = {0};
     icv_log_level level = icv_log_get_level();
     icv_log_set_level(ICV_LOG_WARN);
     int rc = track_pipeline_run(exp_path, out, NULL, NULL, &err);
-    analysis_job aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
+    job_analyze_options aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
     if (!rc)
-        rc = analysis_job_run(&aj, &job, &err);
+        rc = job_analyze(&aj, &job, &err);
     if (!rc)
         rc = report_overlays_write(out, &job.exp, &err);
     if (!rc)
