@@ -38,6 +38,35 @@ int job_analyze_sd(const job_analyze_options *job, const analysis_calib_sd *cali
 int job_coefficients_run(const char *const *experiments, int n, const char *tracks_path, const char *out_dir,
                          analysis_coefficient *result, analysis_coefficient *reps, icv_err *err);
 
+/* ---- the run's pictures and page (overlays.c, report_page.c) --------------- */
+
+/* DIR/overlays/<camera>_<frame>.png: per camera, the frames before, at and after
+ * each impact (the frame nearest the impact instant from DIR/results.json, placed on
+ * the camera's clock by its offset) with the detections of DIR/tracks2d_<camera>.csv
+ * in their marker's colour, the tracker's predicted positions
+ * (DIR/predicted2d_<camera>.csv) as magenta crosses and the fitted body outline
+ * (the side's ballistic and torque-free fit at that frame's time; DIR/fits.csv gives
+ * its position) drawn over the decoded video frame, projected through the camera
+ * model of DIR/track_info.json. Each image is the part of the frame round the body
+ * (at least 240 px a side); DIR/overlays/index.json lists them with that crop
+ * (crop_px: x0, y0, width, height in the frame's pixels), the frame's time, the
+ * impact and the role (before, at, after). The only step after tracking that decodes video
+ * (a few frames by seek): `impactcv run` caches it as its own stage, keyed by the
+ * videos, the tracks and the impact frames. The folder is replaced whole, only when
+ * every image is made. A run with no impact writes none (and removes an older
+ * folder). Errors name the camera, the file and the frame. */
+int job_overlays_write(const char *dir, const icv_experiment *exp, icv_err *err);
+
+/* DIR/report.html from DIR/results.json, DIR/fits.csv and DIR/tracks3d.csv (the
+ * files `impactcv analyze` leaves), for the experiment exp; with DIR/track_info.json
+ * (the track stage's sidecar) the calibration, sync and timing sections and the
+ * track stage's warnings, with DIR/overlays/ (job_overlays_write) the overlays.
+ * stage_warnings (n_stage_warnings, may be NULL and 0): the warnings the stages that
+ * made DIR printed, "stage: message", shown first in the summary. A section whose file
+ * is absent says why. */
+int job_report_write(const char *dir, const icv_experiment *exp, const char *const *stage_warnings,
+                     int n_stage_warnings, icv_err *err);
+
 /* ---- impactcv run (run.c) ---------------------------------------------- */
 
 /* The run's stages, in the order they run. Each is cached in DIR by the content of
@@ -46,7 +75,7 @@ int job_coefficients_run(const char *const *experiments, int n, const char *trac
  *   analyze   impacts, fits, the measured quantities and their sigma (fits.csv), without
  *             the model
  *   model     the model compared with each impact (results.json)
- *   overlays  the pictures over the video (report_overlays_write)
+ *   overlays  the pictures over the video (job_overlays_write)
  *   report    report.html
  *   exports   exports/ (TRC, C3D, pose CSV) */
 enum {

@@ -362,7 +362,7 @@ static int run_model(run_ctx *c, icv_err *err)
     return rc ? rc : blob_write(c->work, "result.bin", j, err);
 }
 
-static int run_overlays(run_ctx *c, icv_err *err) { return report_overlays_write(c->work, &c->job->exp, err); }
+static int run_overlays(run_ctx *c, icv_err *err) { return job_overlays_write(c->work, &c->job->exp, err); }
 
 static int run_report(run_ctx *c, icv_err *err)
 {
@@ -370,7 +370,7 @@ static int run_report(run_ctx *c, icv_err *err)
     int n = 0;
     int rc = job_stage_warnings_read(c->work, &warns, &n, err);
     if (!rc)
-        rc = report_from_dir(c->work, &c->job->exp, (const char *const *)warns, n, err);
+        rc = job_report_write(c->work, &c->job->exp, (const char *const *)warns, n, err);
     for (int i = 0; i < n; i++)
         free(warns[i]);
     free(warns);

@@ -539,7 +539,7 @@ static void overlays(FILE *f, const report_inputs *in)
     fputs("<section id=overlays><h2>Detections over the video at the impact</h2>\n", f);
     if (in->n_overlays == 0)
         note(f, "No overlay images were given: impactcv run draws them from the videos into DIR/overlays/ "
-                "(report_overlays_write); a folder impactcv analyze made alone has none, and a run without an "
+                "(job_overlays_write); a folder impactcv analyze made alone has none, and a run without an "
                 "impact draws none.");
     if (in->n_overlays > 0) {
         fputs("<p class=legend>Over each video frame: the detections in their marker's colour (", f);
@@ -1053,7 +1053,7 @@ int report_write(const report_inputs *in, const char *path, icv_err *err)
     return icv_atomic_commit(&af, err);
 }
 
-/* The images of DIR/overlays/index.json (report_overlays_write), in its order;
+/* The images of DIR/overlays/index.json (job_overlays_write), in its order;
  * *pngs holds their bytes (free each, then the array). A folder without the index
  * gives none. */
 /* An integer of the index in [0, hi] into *out (absent: 0); -1 otherwise: the label's
@@ -1069,13 +1069,14 @@ static int index_int(json_t *v, long hi, long *out)
     return 0;
 }
 
-int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned char ***pngs, int *n, icv_err *err)
+int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned char ***pngs, int *n,
+                               icv_err *err)
 {
     char p[ICV_PATH_MAX];
     *ov = NULL;
     *pngs = NULL;
     *n = 0;
-    int rc = icv_path_join(p, sizeof p, dir, "overlays/index.json", err);
+    int rc = icv_path_join(p, sizeof p, dir, "index.json", err);
     if (rc || !icv_file_exists(p))
         return rc;
     json_t *root, *a, *e;
@@ -1096,7 +1097,7 @@ int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned ch
                    *cam = json_string_value(json_object_get(e, "camera")),
                    *role = json_string_value(json_object_get(e, "role"));
         char img[ICV_PATH_MAX];
-        if (!file || !cam || snprintf(img, sizeof img, "%s/overlays/%s", dir, file) >= (int)sizeof img) {
+        if (!file || !cam || snprintf(img, sizeof img, "%s/%s", dir, file) >= (int)sizeof img) {
             rc = icv_err_set(err, ICV_EFORMAT, "%s: entry %zu: no file or camera", p, i);
             break;
         }
@@ -1135,97 +1136,5 @@ int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned ch
         (*n)++;
     }
     json_decref(root);
-    return rc;
-}
-
-int report_from_dir(const char *dir, const icv_experiment *exp, const char *const *stage_warns,
-                    int n_stage_warns, icv_err *err)
-{
-    char p[ICV_PATH_MAX];
-    analysis_result *res = malloc(sizeof *res);
-    report_track_info *ti = calloc(1, sizeof *ti);
-    if (!res || !ti) {
-        free(res);
-        free(ti);
-        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
-    }
-    report_fit_row *rows = NULL;
-    report_overlay *ov = NULL;
-    unsigned char **pngs = NULL;
-    const char **warns = NULL;
-    int nrows = 0, n_ov = 0, rc, have_ti = 0;
-    analysis_tracks tr;
-    memset(&tr, 0, sizeof tr);
-    int have_tracks = 0;
-    if ((rc = icv_path_join(p, sizeof p, dir, "results.json", err)) || (rc = report_results_read(p, res, err)))
-        goto out;
-    if ((rc = icv_path_join(p, sizeof p, dir, "fits.csv", err)) || (rc = report_fits_read(p, &rows, &nrows, err)))
-        goto out;
-    report_fits_apply(rows, nrows, res);
-    if ((rc = icv_path_join(p, sizeof p, dir, "tracks3d.csv", err)) || (rc = analysis_tracks_read_csv(p, &tr, err)))
-        goto out;
-    have_tracks = 1;
-    report_inputs in = {.exp = exp, .result = res, .tracks = &tr, .fits = rows, .n_fits = nrows};
-    /* the track stage's sidecar: calibration, sync, timing, its warnings */
-    if ((rc = icv_path_join(p, sizeof p, dir, "track_info.json", err)))
-        goto out;
-    if (icv_file_exists(p)) {
-        if ((rc = report_track_info_read(p, ti, err)))
-            goto out;
-        have_ti = 1;
-        in.track = ti;
-        in.probes = ti->probe;
-        in.n_probes = ti->n_cameras;
-        in.sync = ti->sync;
-        in.n_sync = ti->n_cameras;
-        if (ti->has_stereo)
-            in.calib_stereo = &ti->stereo;
-        else if (ti->has_mono) {
-            in.calib_cameras = &ti->mono;
-            in.n_calib_cameras = 1;
-        }
-    }
-    /* every stage's warnings, then the track stage's sidecar's that the log did not
-     * carry (a folder made by `impactcv track` alone) */
-    int n_ti = have_ti ? ti->n_warnings : 0;
-    if (!(warns = malloc(sizeof *warns * (size_t)(n_stage_warns + n_ti + 1)))) {
-        rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
-        goto out;
-    }
-    int nw = 0;
-    for (int i = 0; i < n_stage_warns; i++)
-        warns[nw++] = stage_warns[i];
-    for (int i = 0; i < n_ti; i++) {
-        int seen = 0;
-        size_t lt = strlen(ti->warnings[i]);
-        for (int k = 0; k < n_stage_warns && !seen; k++) { /* the log's line may carry a file prefix */
-            size_t ls = strlen(stage_warns[k]);
-            seen = !strncmp(stage_warns[k], "track: ", 7) && ls >= lt + 7 &&
-                   !strcmp(stage_warns[k] + ls - lt, ti->warnings[i]);
-        }
-        if (!seen)
-            warns[nw++] = ti->warnings[i];
-    }
-    in.warnings = warns;
-    in.n_warnings = nw;
-    if ((rc = report_overlays_index_read(dir, &ov, &pngs, &n_ov, err)))
-        goto out;
-    in.overlays = ov;
-    in.n_overlays = n_ov;
-    if (!(rc = icv_path_join(p, sizeof p, dir, "report.html", err)))
-        rc = report_write(&in, p, err);
-out:
-    if (have_tracks)
-        analysis_tracks_free(&tr);
-    if (have_ti)
-        report_track_info_free(ti);
-    for (int i = 0; pngs && i < n_ov; i++)
-        free(pngs[i]);
-    free(pngs);
-    free(ov);
-    free(warns);
-    free(rows);
-    free(res);
-    free(ti);
     return rc;
 }

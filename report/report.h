@@ -228,34 +228,52 @@ int report_fits_read(const char *path, report_fit_row **rows, int *n, icv_err *e
  * curve in fits.csv: p = fit - v tau - g tau^2 / 2, tau = t - t_impact. */
 void report_fits_apply(const report_fit_row *rows, int n, analysis_result *res);
 
-/* DIR/report.html from DIR/results.json, DIR/fits.csv and DIR/tracks3d.csv (the
- * files `impactcv analyze` leaves), for the experiment exp; with DIR/track_info.json
- * (the track stage's sidecar) the calibration, sync and timing sections and the
- * track stage's warnings, with DIR/overlays/ (report_overlays_write) the overlays.
- * stage_warnings (n_stage_warnings, may be NULL and 0): the warnings the stages that
- * made DIR printed, "stage: message", shown first in the summary. A section whose file
- * is absent says why. */
-int report_from_dir(const char *dir, const icv_experiment *exp, const char *const *stage_warnings,
-                    int n_stage_warnings, icv_err *err);
 
-/* ---- the run's pictures (report/run_overlays.c) --------------------------- */
 
-/* DIR/overlays/<camera>_<frame>.png: per camera, the frames before, at and after
- * each impact (the frame nearest the impact instant from DIR/results.json, placed on
- * the camera's clock by its offset) with the detections of DIR/tracks2d_<camera>.csv
- * in their marker's colour, the tracker's predicted positions
- * (DIR/predicted2d_<camera>.csv) as magenta crosses and the fitted body outline
- * (the side's ballistic and torque-free fit at that frame's time; DIR/fits.csv gives
- * its position) drawn over the decoded video frame, projected through the camera
- * model of DIR/track_info.json. Each image is the part of the frame round the body
- * (at least 240 px a side); DIR/overlays/index.json lists them with that crop
- * (crop_px: x0, y0, width, height in the frame's pixels), the frame's time, the
- * impact and the role (before, at, after). The only report step that decodes video
- * (a few frames by seek): `impactcv run` caches it as its own stage, keyed by the
- * videos, the tracks and the impact frames. The folder is replaced whole, only when
- * every image is made. A run with no impact writes none (and removes an older
- * folder). Errors name the camera, the file and the frame. */
-int report_overlays_write(const char *dir, const icv_experiment *exp, icv_err *err);
+/* ---- the run's pictures (report/overlay_frame.c, rows2d_read.c, html.c) ---- */
+
+/* One row of tracks2d_<camera>.csv (id: the marker column) or of
+ * predicted2d_<camera>.csv (id: the track column; u, v the predicted position). */
+typedef struct {
+    long frame;
+    int id;
+    double u, v; /* px; NaN where the file has none (a coasted or merged point) */
+} report_row2d;
+
+/* Reads DIR/tracks2d_<camera>.csv (predicted 0) or DIR/predicted2d_<camera>.csv
+ * (predicted 1); *rows malloc'd (caller frees). */
+int report_rows2d_read(const char *path, int predicted, report_row2d **rows, long *n, icv_err *err);
+
+/* What one camera's overlay images draw over its frames. */
+typedef struct {
+    const icv_experiment *exp;
+    const analysis_result *res;    /* the impacts, each side's fitted flight */
+    const analysis_body *body;
+    const analysis_tracks *tracks; /* NULL: no fallback pose where a side's position is unknown */
+    const report_track_info *ti;   /* the camera models the tracks were made with */
+    int k;                         /* the camera's index in ti */
+    const report_row2d *det, *pred; /* its detections (tracks2d) and predictions (predicted2d) */
+    long n_det, n_pred;
+} report_overlay_scene;
+
+/* One overlay image of a decoded 8-bit frame (gray_frame: width x height, stride
+ * bytes a row), frame number `frame` at experiment time t (s) near impact `impact`:
+ * the frame's detections in their marker's colour (white: a 2D track no 3D point
+ * labelled), the predictions as magenta crosses and the body's outline at the side's
+ * fitted pose of time t (or the template fitted to the tracks3d row within half a
+ * frame), projected through camera k. The image is the part of the frame round the
+ * body (a margin of 40 px plus 15%, at least 240 px a side; the whole frame when
+ * nothing is drawn): crop[4] = x0, y0, width, height in the frame's pixels. PNG bytes
+ * in *png (malloc'd). */
+int report_overlay_frame_png(const report_overlay_scene *s, const unsigned char *gray_frame, int width, int height,
+                             int stride, long frame, int impact, double t, unsigned char **png, size_t *len,
+                             int crop[4], icv_err *err);
+
+/* The images listed in overlays_dir/index.json (schema impactcv-overlays-1, written
+ * by job_overlays_write), in its order; *pngs holds their bytes (free each, then the
+ * array). No index.json: none, not an error. */
+int report_overlays_index_read(const char *overlays_dir, report_overlay **ov, unsigned char ***pngs, int *n,
+                               icv_err *err);
 
 /* ---- exports (report/export_*.c) ------------------------------------------ */
 

@@ -23,21 +23,7 @@ double report_tracks_rate(const analysis_tracks *tr);
 void report_side_state(const analysis_result *res, int i, int post, const analysis_body *b, double t, icv_vec3 *p,
                        icv_vec3 *v, icv_mat3 *R, icv_vec3 *w);
 
-/* One row of tracks2d_<camera>.csv (id: the marker column) or of
- * predicted2d_<camera>.csv (id: the track column; u, v the predicted position). */
-typedef struct {
-    long frame;
-    int id;
-    double u, v; /* px; NaN where the file has none (a coasted or merged point) */
-} report_row2d;
 
-/* Reads DIR/tracks2d_<camera>.csv (predicted 0) or DIR/predicted2d_<camera>.csv
- * (predicted 1); *rows malloc'd (caller frees). */
-int report_rows2d_read(const char *path, int predicted, report_row2d **rows, long *n, icv_err *err);
-
-/* The images of DIR/overlays/index.json (report_overlays_write), in its order (html.c;
- * here for its fuzz harness); *pngs holds their bytes (free each, then the array). */
-int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned char ***pngs, int *n, icv_err *err);
 
 /* Starts an SVG plot of width_px x height_px into a temporary name beside path (PLplot's
  * "svg" device, white page, ink colour 15 black); report_plot_close ends it and renames
