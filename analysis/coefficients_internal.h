@@ -6,7 +6,7 @@
 
 #include <gsl/gsl_matrix.h>
 
-#include "analysis/analysis.h"
+#include "analysis/coefficients.h"
 
 #define COEF_MAX_P 4 /* parameters of the fits: a cubic at most */
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/coefficients.h"
 #include "cli/cli.h"
 #include "job/job.h"
 

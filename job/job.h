@@ -5,6 +5,7 @@
 #ifndef ICV_JOB_H
 #define ICV_JOB_H
 
+#include "analysis/coefficients.h"
 #include "report/report.h"
 
 /* ---- impactcv analyze (analyze.c) ------------------------------------------ */

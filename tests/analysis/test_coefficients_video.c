@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/coefficients.h"
 #include "synth/synth.h"
 #include "job/job.h"
 #include "tests/harness.h"
