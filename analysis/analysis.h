@@ -395,6 +395,38 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
  * scale_from_gravity.factor_sd / factor. */
 int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e, analysis_calib_sd *out);
 
+/* ---- the fitted and measured motion, for plots and overlays ------------ */
+
+/* The fitted motion of impact i's side (post: 0 before, 1 after) at time t (s,
+ * experiment clock): centre of mass p (m) and velocity v (m/s), surface frame, from
+ * the ballistic fit with res->g; attitude R (body -> surface) and angular velocity w
+ * (rad/s, surface frame) from the torque-free rotation of the side's state at the
+ * impact instant (b->inertia). p is NaN when the side's position is unknown
+ * (the side's centre of mass not set: report_fits_apply). */
+void analysis_side_state(const analysis_result *res, int i, int post, const analysis_body *b, double t, icv_vec3 *p,
+                         icv_vec3 *v, icv_mat3 *R, icv_vec3 *w);
+
+/* The measured motion frame by frame, for plots against the fitted curves: each
+ * frame's pose by the template fit, and differences of consecutive poses. Arrays of
+ * n (t, p, euler213, h) or n - 1 (tm, v, w) values, in one block (mem). */
+typedef struct {
+    int n;            /* frames with a pose */
+    double *t;        /* s, experiment clock */
+    double *p[3];     /* m, centre of mass, surface frame */
+    double *e[3];     /* rad, euler213, each angle unwrapped across frames */
+    double *h;        /* m, the body's lowest point above the surface */
+    double *tm;       /* s, midpoints of consecutive poses */
+    double *v[3];     /* m/s, surface frame, finite differences */
+    double *w[3];     /* rad/s, surface frame, from R_{i+1} R_i^T */
+    double *mem;
+} analysis_motion_series;
+
+/* Fills m from every frame of tr with a pose (analysis_pose_fit_frame). Fails only
+ * out of memory; free with analysis_motion_series_free. */
+int analysis_motion_series_measure(const analysis_tracks *tr, const analysis_body *b, analysis_motion_series *m,
+                                   icv_err *err);
+void analysis_motion_series_free(analysis_motion_series *m);
+
 /* ---- checks, model, outputs ------------------------------------------- */
 
 /* Checks the tracks against the template's inter-marker distances: fails naming

@@ -41,10 +41,11 @@ static double unwrap_deg(double prev, double a)
     return a;
 }
 
-static int motion_measure(const analysis_tracks *tr, const analysis_body *b, motion *m)
+/* m in the plots' units (mm, deg) from the analysis's measured series (SI) */
+static int motion_in_plot_units(const analysis_motion_series *s, motion *m)
 {
     memset(m, 0, sizeof *m);
-    size_t n = (size_t)tr->n_frames;
+    size_t n = (size_t)s->n;
     m->mem = calloc(n * 20 + 1, sizeof(double));
     if (!m->mem)
         return -1;
@@ -58,32 +59,17 @@ static int motion_measure(const analysis_tracks *tr, const analysis_body *b, mot
         m->v[k] = q, q += n;
         m->w[k] = q, q += n;
     }
-    icv_mat3 Rprev = icv_m3_identity();
-    double eprev[3] = {NAN, NAN, NAN};
-    for (int i = 0; i < tr->n_frames; i++) {
-        analysis_pose ps;
-        if (analysis_pose_fit_frame(tr, i, &b->tmpl, 0, NULL, &ps, NULL))
-            continue;
-        int j = m->n;
-        m->t[j] = tr->t[i];
-        double pe[3] = {ps.p.x, ps.p.y, ps.p.z}, ee[3] = {ps.euler213.x, ps.euler213.y, ps.euler213.z};
-        for (int k = 0; k < 3; k++) {
-            m->p[k][j] = 1e3 * pe[k];
-            m->e[k][j] = eprev[k] = unwrap_deg(eprev[k], ee[k] * 180 / M_PI);
+    m->n = s->n;
+    for (int j = 0; j < s->n; j++) {
+        m->t[j] = s->t[j];
+        m->h[j] = 1e3 * s->h[j];
+        for (int k = 0; k < 3; k++)
+            m->p[k][j] = 1e3 * s->p[k][j], m->e[k][j] = s->e[k][j] * 180 / M_PI;
+        if (j + 1 < s->n) {
+            m->tm[j] = s->tm[j];
+            for (int k = 0; k < 3; k++)
+                m->v[k][j] = s->v[k][j], m->w[k][j] = s->w[k][j];
         }
-        m->h[j] = 1e3 * icv_shape_lowest_point(&b->shape, ps.R, ps.p, icv_v3(0, 1, 0)).y;
-        if (j > 0) {
-            double dt = m->t[j] - m->t[j - 1];
-            m->tm[j - 1] = 0.5 * (m->t[j] + m->t[j - 1]);
-            icv_vec3 w = icv_v3_scale(icv_rot_to_axis_angle(icv_m3_mul(ps.R, icv_m3_transpose(Rprev))), 1 / dt);
-            double wv[3] = {w.x, w.y, w.z};
-            for (int k = 0; k < 3; k++) {
-                m->v[k][j - 1] = 1e-3 * (m->p[k][j] - m->p[k][j - 1]) / dt;
-                m->w[k][j - 1] = wv[k];
-            }
-        }
-        Rprev = ps.R;
-        m->n++;
     }
     return 0;
 }
@@ -117,7 +103,7 @@ static void fitted_sample(const analysis_result *res, const analysis_body *b, fi
                 F->t[c][j] = t;
                 icv_mat3 R;
                 icv_vec3 p, v, w, e;
-                report_side_state(res, i, sd, b, t, &p, &v, &R, &w);
+                analysis_side_state(res, i, sd, b, t, &p, &v, &R, &w);
                 icv_euler213_from_matrix(R, &e);
                 double pv[3] = {p.x, p.y, p.z}, vv[3] = {v.x, v.y, v.z}, ev[3] = {e.x, e.y, e.z},
                        wv[3] = {w.x, w.y, w.z};
@@ -595,7 +581,16 @@ static void plots(page *pg, const report_inputs *in)
         fputs("</section>\n", f);
         return;
     }
-    if (motion_measure(in->tracks, &b, &m)) {
+    analysis_motion_series series;
+    if (analysis_motion_series_measure(in->tracks, &b, &series, &e)) {
+        pg->failed = 1;
+        snprintf(pg->why, sizeof pg->why, "%s", e.msg);
+        fputs("</section>\n", f);
+        return;
+    }
+    int no_mem = motion_in_plot_units(&series, &m);
+    analysis_motion_series_free(&series);
+    if (no_mem) {
         pg->failed = 1;
         snprintf(pg->why, sizeof pg->why, "out of memory measuring the poses");
         fputs("</section>\n", f);

@@ -14,7 +14,7 @@
 static int body_pose(const report_overlay_scene *s, int i, double t, icv_mat3 *R, icv_vec3 *p)
 {
     icv_vec3 v, w;
-    report_side_state(s->res, i, t >= s->res->impacts[i].t, s->body, t, p, &v, R, &w);
+    analysis_side_state(s->res, i, t >= s->res->impacts[i].t, s->body, t, p, &v, R, &w);
     if (isfinite(p->x) && isfinite(p->y) && isfinite(p->z))
         return 0;
     const analysis_tracks *tr = s->tracks;

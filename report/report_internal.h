@@ -14,14 +14,6 @@ int report_json_load(const char *path, const char *schema, const char *array_key
 /* Hz: 1 / the median interval between the tracks' frames (0 when unknown). */
 double report_tracks_rate(const analysis_tracks *tr);
 
-/* The fitted motion of impact i's side (post: 0 before, 1 after) at time t (s,
- * experiment clock): centre of mass p (m) and velocity v (m/s), surface frame, from
- * the ballistic fit with res->g; attitude R (body -> surface) and angular velocity w
- * (rad/s, surface frame) from the torque-free rotation of the side's state at the
- * impact instant (b->inertia). p is NaN when the side's position is unknown
- * (report_fits_apply not run). */
-void report_side_state(const analysis_result *res, int i, int post, const analysis_body *b, double t, icv_vec3 *p,
-                       icv_vec3 *v, icv_mat3 *R, icv_vec3 *w);
 
 
 
