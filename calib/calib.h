@@ -1,4 +1,4 @@
-/* calib.h: camera calibration from checkerboard shots (issue #6).
+/* calib.h: camera calibration from checkerboard shots.
  *
  * Board detection (OpenCV's findChessboardCornersSB, then the classic detector),
  * mono calibration with OpenCV's 5-parameter distortion model, standard errors of

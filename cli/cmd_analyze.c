@@ -64,7 +64,7 @@ static void print_impacts(const analysis_experiment_result *j)
         if (im->energy_note[0])
             cli_summary("    note: %s\n", im->energy_note);
     }
-    /* issue #19 item 5: each free flight's launch, where a person reads the numbers */
+    /* each free flight's launch, where a person reads the numbers */
     for (int i = 0; i < r->n_flights; i++) {
         const analysis_flight_summary *f = &r->flights[i];
         cli_summary("  flight %d: frames %ld-%ld (%d posed), launch %.3f +- %.3f m/s at %.1f +- %.1f deg, own |g| "

@@ -324,7 +324,7 @@ typedef struct {
      * named by {from: file} (resolved path) */
     char mu_s_from[ICV_PATH_MAX], mu_k_from[ICV_PATH_MAX], e_n_from[ICV_PATH_MAX];
 
-    /* a coefficient experiment (issue #11): "" for an impact experiment, or
+    /* a coefficient experiment: "" for an impact experiment, or
      * "tilt" | "slide" | "drop" (key `experiment`) */
     char kind[8];
     int has_tilt_angle;     /* coefficients.angle_deg given (the ruler method) */

@@ -1,5 +1,5 @@
 /* analyze.c: `impactcv analyze` as one call: experiment and tracks in,
- * results.json and fits.csv out (issue #9 item 8). Every file is written
+ * results.json and fits.csv out. Every file is written
  * atomically and only once everything has succeeded, so a failed run leaves the
  * previous results untouched. */
 #include <string.h>

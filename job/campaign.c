@@ -1,4 +1,4 @@
-/* campaign.c: `impactcv campaign` (issue #10 item 3). Reads campaign.yaml, runs every
+/* campaign.c: `impactcv campaign`. Reads campaign.yaml, runs every
  * experiment as `impactcv run` into DIR/<name>/ (job_run), each in a child process
  * made by fork: PLplot is not thread-safe, and a crash stays in its child. At most
  * -j children run at once; each sends its log lines and, last, one result line

@@ -1,4 +1,4 @@
-/* coefficients_job.c: `impactcv coefficients` as one library call (issue #11):
+/* coefficients.c: `impactcv coefficients` as one call:
  * experiment files in, coefficients.json out. DIR changes only when every repeat
  * was measured (a working folder beside it swapped into place, core's atomic_dir.c). */
 #include <jansson.h>

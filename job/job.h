@@ -120,7 +120,7 @@ typedef struct {
                                  (capture_decoded_frames) */
 } job_run_result;
 
-/* The whole pipeline in one call (issue #10): `impactcv track` (calibration, sync,
+/* The whole pipeline in one call: `impactcv track` (calibration, sync,
  * tracking, triangulation), `impactcv analyze` (impacts, fits.csv), the model
  * (results.json; with truth_path, the comparison with the truth), the overlays,
  * report.html and the exports (DIR/exports/: TRC, C3D, pose CSV). A stage whose key
@@ -147,7 +147,7 @@ int job_run_load(const char *experiment_path, const icv_experiment *model, const
                     analysis_experiment_result *job, icv_err *err);
 
 /* ---- campaigns (campaign.c; the tables and plots: report/campaign_table.c, _plot.c)
- * `impactcv campaign CAMPAIGN.yaml -o DIR [-j N]` (issue #10 item 3; campaign.yaml:
+ * `impactcv campaign CAMPAIGN.yaml -o DIR [-j N]` (campaign.yaml:
  * docs/campaign.md): every experiment run as `impactcv run` into DIR/<name>/ (in
  * parallel, each in a process of its own: PLplot is not thread-safe), the ones whose
  * results are up to date left alone, a failed one reported and the others carried

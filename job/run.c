@@ -1,5 +1,5 @@
 /* run.c: `impactcv run`: the stages one after the other in a temporary folder that
- * replaces DIR only when all succeeded (issue #10 items 1 and 6), each stage reused
+ * replaces DIR only when all succeeded, each stage reused
  * from DIR when its key, the digest of everything it reads, matches the one DIR's
  * manifest recorded (the stage cache: job_internal.h, docs/report.md). */
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* campaign_plot.c: a campaign's parameter plot (issue #10 item 3): the measured
+/* campaign_plot.c: a campaign's parameter plot: the measured
  * Newton ratio e at the contact and the impulse ratio |P_t| / P_n of every impact
  * against its impact angle and its slip ratio, with the model's value at each
  * measured state and the model's curve, drawn with PLplot (report_plot_xy).

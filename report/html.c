@@ -1,4 +1,4 @@
-/* html.c: report.html, the page a person reads (issue #10 item 2): the measured
+/* html.c: report.html, the page a person reads: the measured
  * quantities with their uncertainties beside the model, overlays, the plots of
  * the motion with the fits and the impact instants (PLplot SVG), calibration
  * quality, sync, timing, and every warning. One file: CSS inline, plots as SVG
@@ -369,7 +369,7 @@ static void scale_source(FILE *f, const report_inputs *in)
 }
 
 /* The run's warnings that concern the numbers just above (those whose text holds
- * `needle`), repeated beside them (issue #19 item 7: where a person reads them). */
+ * `needle`), repeated beside them (where a person reads them). */
 static void warnings_near(FILE *f, const report_inputs *in, const char *needle)
 {
     int n = 0;

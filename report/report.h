@@ -1,6 +1,6 @@
-/* report.h: report.html, plots, exports.
- * report.html and the exports are issue #10; the plotting helpers below (report/plot.c)
- * are in place (used by `impactcv sweep`). */
+/* report.h: report.html, plots, overlay images and exports, drawn from what the
+ * caller gives (the jobs read the files: job.h); the plotting helpers (report/plot.c)
+ * also serve `impactcv sweep`. */
 #ifndef ICV_REPORT_H
 #define ICV_REPORT_H
 
