@@ -244,11 +244,14 @@ static int read_camera(void *fs, const char *path, int which, calib_intrinsics *
     return 0;
 }
 
-/* A YAML calibration file is checked by libyaml before OpenCV's FileStorage parses it:
- * FileStorage loops for ever on some malformed files (fuzz_calib: a 256-byte file,
- * docs/calib.md); XML files (first character '<') are left to it. */
-static int yaml_well_formed(const char *path, icv_err *err)
+/* The file is read once: libyaml checks a YAML calibration before OpenCV's
+ * FileStorage parses the same text, because FileStorage loops for ever on some
+ * malformed files (fuzz_calib: a 256-byte file, docs/calib.md); XML (first character
+ * '<') is left to FileStorage. */
+int calib_file_open_reader(const char *path, void **fs, icv_err *err)
 {
+    if (!icv_file_exists(path))
+        return icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
     FILE *f = fopen(path, "rb");
     if (!f)
         return icv_err_set(err, ICV_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -257,26 +260,19 @@ static int yaml_well_formed(const char *path, icv_err *err)
     fclose(f);
     if (!text)
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
-    size_t k = 0;
-    while (k < n && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n'))
-        k++;
+    size_t k = icv_text_blank_prefix(text, n);
     int rc = k < n && text[k] == '<' ? 0 : icv_yaml_check_text(text, n, path, err);
+    if (rc == 0 && n > (size_t)ICV_YAML_MAX_BYTES) /* XML too: a calibration is kilobytes */
+        rc = icv_err_set(err, ICV_EFORMAT, "%s: above the limit of %d bytes for a calibration file", path,
+                         ICV_YAML_MAX_BYTES);
+    if (rc == 0) {
+        char msg[300];
+        *fs = cvb_fs_reader_open(text, n, msg, sizeof msg);
+        if (!*fs)
+            rc = icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);
+    }
     free(text);
     return rc;
-}
-
-int calib_file_open_reader(const char *path, void **fs, icv_err *err)
-{
-    char msg[300];
-    if (!icv_file_exists(path))
-        return icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
-    int rc = yaml_well_formed(path, err);
-    if (rc)
-        return rc;
-    *fs = cvb_fs_reader_open(path, msg, sizeof msg);
-    if (!*fs)
-        return icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);
-    return 0;
 }
 
 int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, calib_intrinsics *std, icv_err *err)

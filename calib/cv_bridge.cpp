@@ -12,7 +12,6 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 #include <algorithm>
-#include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -458,13 +457,12 @@ extern "C" int cvb_fs_writer_release(void *fs, char **text, char *msg, size_t ms
     }
 }
 
-extern "C" void *cvb_fs_reader_open(const char *path, char *msg, size_t msg_n)
+extern "C" void *cvb_fs_reader_open(const char *data, size_t n, char *msg, size_t msg_n)
 {
     try {
         /* OpenCV wants "%YAML:1.0" first in a YAML file; ROS and hand-written
          * files lack it: add it. */
-        std::ifstream in(path, std::ios::binary);
-        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::string text(data, n);
         size_t k = text.find_first_not_of(" \t\r\n");
         if (k == std::string::npos) {
             set_msg(msg, msg_n, "empty file");

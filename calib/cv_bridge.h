@@ -83,8 +83,9 @@ int cvb_fs_write_str(void *fs, const char *name, const char *v);
 int cvb_fs_write_strs(void *fs, const char *name, int n, const char *const *v);
 int cvb_fs_writer_release(void *fs, char **text, char *msg, size_t msg_n);
 
-/* A reader of a YAML/XML/JSON file FileStorage can open. */
-void *cvb_fs_reader_open(const char *path, char *msg, size_t msg_n);
+/* A reader of the text of a YAML/XML/JSON file FileStorage can open (data: n bytes,
+ * copied). */
+void *cvb_fs_reader_open(const char *data, size_t n, char *msg, size_t msg_n);
 /* A matrix (OpenCV's !!opencv-matrix, a {rows, cols, data} map as ROS writes, or a
  * sequence of numbers) named name: fills up to max values, sets
  * rows, cols. Returns 0, -1 absent, -2 not a matrix of numbers. */

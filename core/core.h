@@ -387,6 +387,9 @@ int icv_yaml_load(const char *path, icv_yaml **doc, icv_ynode *root, icv_err *er
  * the limits above, for YAML another parser reads (OpenCV's FileStorage loops for ever
  * on some malformed files). OpenCV's directive "%YAML:1.x" is left out. */
 int icv_yaml_check_text(const char *text, size_t n, const char *path, icv_err *err);
+/* How many bytes of text (n bytes) are blanks (space, tab, CR, LF) before the first
+ * other character. */
+size_t icv_text_blank_prefix(const char *text, size_t n);
 void icv_yaml_free(icv_yaml *doc);
 const char *icv_yaml_path(const icv_yaml *doc);
 

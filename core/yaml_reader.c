@@ -108,6 +108,14 @@ static int shape_check(yaml_parser_t *p, const char *path, icv_err *err)
     return rc;
 }
 
+size_t icv_text_blank_prefix(const char *text, size_t n)
+{
+    size_t k = 0;
+    while (k < n && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n'))
+        k++;
+    return k;
+}
+
 int icv_yaml_check_text(const char *text, size_t n, const char *path, icv_err *err)
 {
     if (n > (size_t)ICV_YAML_MAX_BYTES)
@@ -115,9 +123,7 @@ int icv_yaml_check_text(const char *text, size_t n, const char *path, icv_err *e
                            ICV_YAML_MAX_BYTES);
     /* OpenCV's directive "%YAML:1.0": blanked (libyaml reads YAML 1.1 and refuses a
        1.0 directive; the two agree on what OpenCV writes) */
-    size_t k = 0;
-    while (k < n && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n'))
-        k++;
+    size_t k = icv_text_blank_prefix(text, n);
     char *copy = NULL;
     if (n - k >= 6 && !memcmp(text + k, "%YAML:", 6)) {
         if (!(copy = malloc(n)))

@@ -66,10 +66,12 @@ struct track_tracker_ws {
     int alt_used[TRACK_MAX_TRACKS]; /* this frame gates track i round alt's prediction */
     double reach[TRACK_MAX_TRACKS]; /* px: how far a blob may be from the prediction or the
                                        last position and be this track's (INFINITY: anywhere) */
-    double reach_last[TRACK_MAX_TRACKS]; /* px: of a lost track, how far from its last position
+    double reach_last[TRACK_MAX_TRACKS]; /* px: of every track, how far from its last position
                                             the marker can be: its speed and gravity over the
                                             frames since (a bounce turns the flight back, and
-                                            restitution only slows it); at least reach */
+                                            restitution only slows it); at least reach. A track
+                                            seen last frame gets it too (a bounce between two
+                                            pictures); only a lost one's window grows by it */
     int body[TRACK_MAX_TRACKS];     /* tracks in the configuration this frame */
     int hyp[TRACK_MAX_TRACKS], best_hyp[TRACK_MAX_TRACKS]; /* blob per body track */
     double su[TRACK_MAX_TRACKS], sv[TRACK_MAX_TRACKS], du[TRACK_MAX_TRACKS], dv[TRACK_MAX_TRACKS];
@@ -594,20 +596,21 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
                 if (r > 4 * (frame->width + frame->height))
                     r = 4 * (frame->width + frame->height);
             }
-            double u0 = w->pred_u[i], v0 = w->pred_v[i], u1 = u0, v1 = v0;
-            if (k->id >= 0 && k->misses == 0 && hypot(k->last_u - u0, k->last_v - v0) > 0.5 * r) {
-                u0 = fmin(u0, k->last_u), u1 = fmax(u1, k->last_u);
-                v0 = fmin(v0, k->last_v), v1 = fmax(v1, k->last_v);
+            /* the box r round the prediction, stretched to the last position when they
+               stand apart */
+            double x0 = w->pred_u[i] - r, y0 = w->pred_v[i] - r, x1 = w->pred_u[i] + r, y1 = w->pred_v[i] + r;
+            if (k->id >= 0 && k->misses == 0 && hypot(k->last_u - w->pred_u[i], k->last_v - w->pred_v[i]) > 0.5 * r) {
+                x0 = fmin(x0, k->last_u - r), x1 = fmax(x1, k->last_u + r);
+                y0 = fmin(y0, k->last_v - r), y1 = fmax(y1, k->last_v + r);
             }
-            /* and round its last position, where a bounce may have turned it back further
-               than the reach round the prediction looks */
+            /* a lost track's box also covers rl round its last position, where a bounce may
+               have turned it back further than the reach round the prediction looks */
             if (k->id >= 0 && k->misses > 0 && isfinite(w->reach_last[i]) && w->reach_last[i] > w->reach[i]) {
                 double rl = fmin(w->reach_last[i] + rad + 0.5 * blur, 4.0 * (frame->width + frame->height));
-                u0 = fmin(u0 - r, k->last_u - rl) + r, u1 = fmax(u1 + r, k->last_u + rl) - r;
-                v0 = fmin(v0 - r, k->last_v - rl) + r, v1 = fmax(v1 + r, k->last_v + rl) - r;
+                x0 = fmin(x0, k->last_u - rl), x1 = fmax(x1, k->last_u + rl);
+                y0 = fmin(y0, k->last_v - rl), y1 = fmax(y1, k->last_v + rl);
             }
-            w->windows[nw++] = (track_window){(int)floor(u0 - r), (int)floor(v0 - r), (int)ceil(u1 + r),
-                                              (int)ceil(v1 + r), blur};
+            w->windows[nw++] = (track_window){(int)floor(x0), (int)floor(y0), (int)ceil(x1), (int)ceil(y1), blur};
         }
         nw = merge_windows(w->windows, nw);
     }
