@@ -7,9 +7,9 @@
 # build-asan/ (AddressSanitizer + UndefinedBehaviorSanitizer) and build-fuzz/ (clang,
 # libFuzzer's coverage + ASan + UBSan: the harnesses tests/fuzz/fuzz_*.c, make fuzz).
 
-MODULES := core solver capture calib track analysis synth report
+MODULES := core solver capture calib track analysis synth report job
 # Link order: a library before the ones it uses.
-LINK_ORDER := report analysis track calib synth capture solver core
+LINK_ORDER := job report analysis track calib synth capture solver core
 
 PKGS := libavformat libavcodec libswscale libavutil gsl yaml-0.1 jansson plplot libcrypto
 PKGS_CXX := opencv4

@@ -175,6 +175,9 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
                           int collinear, icv_vec3 axis_body, double sigma_angle, analysis_rotation *out,
                           icv_err *err);
 
+#define ANALYSIS_G_STANDARD 9.81 /* m/s^2: |g| where the experiment gives only its direction
+                                    (a level board): the contract's and synth's */
+
 /* ---- impacts --------------------------------------------------------- */
 
 /* What the analysis needs of the body (from experiment.yaml's body). */
@@ -392,6 +395,38 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
  * scale_from_gravity.factor_sd / factor. */
 int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e, analysis_calib_sd *out);
 
+/* ---- the fitted and measured motion, for plots and overlays ------------ */
+
+/* The fitted motion of impact i's side (post: 0 before, 1 after) at time t (s,
+ * experiment clock): centre of mass p (m) and velocity v (m/s), surface frame, from
+ * the ballistic fit with res->g; attitude R (body -> surface) and angular velocity w
+ * (rad/s, surface frame) from the torque-free rotation of the side's state at the
+ * impact instant (b->inertia). p is NaN when the side's position is unknown
+ * (the side's centre of mass not set: report_fits_apply). */
+void analysis_side_state(const analysis_result *res, int i, int post, const analysis_body *b, double t, icv_vec3 *p,
+                         icv_vec3 *v, icv_mat3 *R, icv_vec3 *w);
+
+/* The measured motion frame by frame, for plots against the fitted curves: each
+ * frame's pose by the template fit, and differences of consecutive poses. Arrays of
+ * n (t, p, euler213, h) or n - 1 (tm, v, w) values, in one block (mem). */
+typedef struct {
+    int n;            /* frames with a pose */
+    double *t;        /* s, experiment clock */
+    double *p[3];     /* m, centre of mass, surface frame */
+    double *e[3];     /* rad, euler213, each angle unwrapped across frames */
+    double *h;        /* m, the body's lowest point above the surface */
+    double *tm;       /* s, midpoints of consecutive poses */
+    double *v[3];     /* m/s, surface frame, finite differences */
+    double *w[3];     /* rad/s, surface frame, from R_{i+1} R_i^T */
+    double *mem;
+} analysis_motion_series;
+
+/* Fills m from every frame of tr with a pose (analysis_pose_fit_frame). Fails only
+ * out of memory; free with analysis_motion_series_free. */
+int analysis_motion_series_measure(const analysis_tracks *tr, const analysis_body *b, analysis_motion_series *m,
+                                   icv_err *err);
+void analysis_motion_series_free(analysis_motion_series *m);
+
 /* ---- checks, model, outputs ------------------------------------------- */
 
 /* Checks the tracks against the template's inter-marker distances: fails naming
@@ -453,126 +488,6 @@ int analysis_results_write(const char *path, const char *experiment, const analy
 int analysis_fits_write(const char *path, const analysis_tracks *tr, const analysis_body *b,
                         const analysis_result *res, icv_err *err);
 
-/* ---- coefficients from their own experiments (issue #11) -------------- */
-
-#define ANALYSIS_MAX_WARNINGS 4
-#define ANALYSIS_G_STANDARD 9.81 /* m/s^2: |g| where the experiment gives only its direction
-                                    (a level board): the contract's and synth's */
-
-/* A measured coefficient: mu_s (tilt), mu_k (incline slide) or e_n (drop). */
-typedef struct {
-    char coefficient[8];  /* "mu_s", "mu_k" or "e_n" */
-    char kind[8];         /* "tilt", "slide" or "drop" */
-    double value, sd;     /* the coefficient and its 1-sigma */
-    char method[96];      /* how it was measured, with the equation */
-    int first_frame, last_frame; /* frames used (-1 when none, e.g. a ruler angle) */
-    double theta, theta_sd;      /* rad: incline angle (tilt, slide) */
-    double a, a_sd;              /* m/s^2: acceleration along the slope (slide) */
-    double jerk, jerk_sd;        /* m/s^3: the cubic term of the slide fit (constancy test) */
-    double onset_s, onset_sd;    /* s: the onset of sliding (tilt from video), 1-sigma */
-    double noise, noise_rho;     /* m: the slide fit's residual 1-sigma (the centre's position
-                                    noise along the slope), and the residuals' correlation
-                                    between neighbouring frames (its sigmas allow for it) */
-    int n_warnings;
-    char warnings[ANALYSIS_MAX_WARNINGS][200];
-    /* the slide's incline: where it came from ("given", "level board" or "flight"), the
-     * flight's frames (-1 unless from flight), and |g| (m/s^2) with its 1-sigma (0 unless
-     * fitted to the flight: a given or standard |g| is exact) */
-    char incline_method[16];
-    int incline_first, incline_last;
-    double g_norm, g_norm_sd;
-} analysis_coefficient;
-
-/* mu_k from a body sliding down the surface (Han Sun eqs. 4.35-4.38, done by a
- * fit): the centre of mass along the downhill direction (gravity's part in the
- * surface plane, g in the surface frame, m/s^2, taken as exact) is fitted by
- * s0 + v0 t + a t^2/2 over the sliding frames, chosen
- * automatically (from the start of motion until it stops or the track ends), and
- * mu_k = tan(theta) - a / (|g| cos(theta)) with theta the incline angle from g.
- * The fit's sigmas come from its residuals (their scatter and their correlation
- * between neighbouring frames); marker_sigma (m, one marker's expected 1-sigma) only
- * sets the thresholds that find the sliding frames. A significant cubic term is a
- * warning: the acceleration is not constant (mu depends on speed, or the body rolls
- * or rocks). Fails when no motion is found. */
-int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g, double marker_sigma,
-                               analysis_coefficient *out, icv_err *err);
-
-/* The same over the frames from t_from on (s, experiment clock): the body is sliding
- * there already (it landed on the incline just before), so the sliding frames start
- * at the first of them and end where it stops or the track ends. -INFINITY: as
- * analysis_coefficient_slide (from rest). g_cov, g's covariance ((m/s^2)^2, surface
- * frame; NULL: g exact): theta's and |g|'s sigmas and their covariance by first order
- * (J g_cov J^T), and mu_k's sigma from them (issue #11: g from one flight has
- * correlated axes; the acceleration and gravity from different frames, independent). */
-int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g,
-                                     const double g_cov[3][3], double marker_sigma, double t_from,
-                                     analysis_coefficient *out, icv_err *err);
-
-/* A slide's incline from the free flight before the body lands on it (the body
- * dropped or tossed onto the incline): the frames from the release (a hold in the air
- * before it left out; tossed off the incline: from the first frame off it) to two
- * frames before the landing (the next frame whose lowest point is within 5 marker
- * sigmas of the surface, the surface frame's y = 0; the frame before may have its
- * exposure across the landing) fitted by a parabola (analysis_gravity_from_flight, as
- * `gravity: auto`); g's 1-sigma per axis the roots of its covariance from the
- * residuals' scatter and their correlation between frames. t_slide: the slide starts there (the frame after the landing
- * frame). Fails (ICV_ENOTFOUND) with one line when the body never lands, or flies for
- * fewer than ANALYSIS_MIN_FLIGHT_FRAMES frames before it does. */
-#define ANALYSIS_MIN_FLIGHT_FRAMES 8
-typedef struct {
-    icv_vec3 g, g_sd;            /* m/s^2, surface frame; 1-sigma per axis from the
-                                    residuals (the incline: the angle between -g and the
-                                    surface's y axis, its normal, up) */
-    int first_frame, last_frame; /* the flight frames fitted (frame numbers) */
-    int landing_frame;           /* the first frame on the incline */
-    double t_slide;              /* s: the first frame of the slide */
-    double g_cov[3][3];          /* (m/s^2)^2, surface frame: g's full covariance
-                                    (g_sd its diagonal's roots) */
-} analysis_slide_flight;
-int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body *b, double marker_sigma,
-                                  analysis_slide_flight *out, icv_err *err);
-
-/* mu_s = tan(theta) from the incline angle at which sliding began, measured with a
- * ruler (Han Sun eq. 4.32): angle and its 1-sigma in degrees. */
-void analysis_coefficient_tilt_angle(double angle_deg, double angle_sd_deg, analysis_coefficient *out);
-
-/* The incline's 1-sigma (rad) from elsewhere (a level reference board): sets theta_sd
- * and adds it to the slide's sigma (g: |g|, m/s^2; c->g_norm_sd's part too). */
-void analysis_coefficient_slide_incline_sd(analysis_coefficient *c, double g, double theta_sd);
-
-/* mu_s from a filmed tilt: per frame, t (s), the plate's angle from level (rad) and the
- * body's displacement down the plate (m), NaN where not measured (track_tilt_run).
- * The onset of sliding is where the displacement leaves its rest line (the markers'
- * parallax drifts slowly as the plate turns) for good, refined by fitting the rest
- * line plus the slide's a tau^2/2 and its growth as the plate goes on rising (g:
- * ANALYSIS_G_STANDARD); mu_s = tan(angle at t0), its sigma from the angle's line fit
- * near t0, t0's sigma along it, and the level board's own view: one frame's angle
- * scatter times level_noise_ratio (its corners' noise over a frame's, e.g. the PnP
- * residuals' ratio; <= 0: 1). Fails (ICV_ENOTFOUND) when the body never slides. */
-int analysis_coefficient_tilt_video(const double *t, const double *angle, const double *s, long n,
-                                    double level_noise_ratio, analysis_coefficient *out, icv_err *err);
-
-/* e_n = -v'_y / v_y at the contact point (Han Sun eq. 4.44) from the first impact of
- * an analysed drop, with warnings when the drop is not central (rotation before or
- * after, or a horizontal velocity above 5% of the vertical). */
-int analysis_coefficient_drop(const analysis_result *res, analysis_coefficient *out, icv_err *err);
-
-/* Several repeats of one coefficient: the weighted mean, its standard error, and a
- * chi^2 test of their spread against their sigmas (a warning below p = 0.01). */
-void analysis_coefficient_combine(const analysis_coefficient *reps, int n, analysis_coefficient *out,
-                                  double *chi2, double *p_value);
-
-/* `impactcv coefficients`: each experiment (its `experiment:` kind: tilt, slide or
- * drop) measured, repeats of one kind combined, coefficients.json written into
- * out_dir. Tracks: tracks_path (one experiment), else <out_dir>/tracks3d.csv (one)
- * or <out_dir>/<name>/tracks3d.csv (several). reps holds n entries. */
-int analysis_coefficients_job(const char *const *experiments, int n, const char *tracks_path, const char *out_dir,
-                              analysis_coefficient *result, analysis_coefficient *reps, icv_err *err);
-
-/* coefficients.json (schema impactcv-coefficients-1, docs/coefficients.md). */
-int analysis_coefficient_write(const char *path, const analysis_coefficient *c, const analysis_coefficient *repeats,
-                               int n_repeats, icv_err *err);
-
 /* ---- against a synth experiment's truth.json --------------------------- */
 
 /* Compares the measured impacts with truth.json (schema impactcv-truth-1) using
@@ -585,20 +500,11 @@ int analysis_coefficient_write(const char *path, const analysis_coefficient *c, 
 int analysis_truth_compare(const char *truth_path, const analysis_result *res, const analysis_body *b, double frame_s,
                            FILE *out, icv_err *err);
 
-/* ---- the analyze job (impactcv analyze) ------------------------------- */
+/* ---- an experiment measured -------------------------------------------- */
 
-/* The body of an experiment as the analysis needs it. */
+/* The body of an experiment as the analysis needs it (body.c). */
 int analysis_body_from_experiment(const icv_experiment *e, analysis_body *b, icv_err *err);
 
-typedef struct {
-    const char *experiment_path;
-    const char *tracks_path;  /* NULL: <out_dir>/tracks3d.csv */
-    const char *out_dir;      /* results.json and fits.csv go here */
-    int method;               /* ANALYSIS_FIT | ANALYSIS_HOUBOLT */
-    const char *truth_path;   /* NULL, or a synth truth.json to compare with (after
-                                 the outputs are written; a disagreement fails) */
-    FILE *truth_table;        /* where the comparison table goes (NULL: nowhere) */
-} analysis_job;
 
 typedef struct {
     icv_experiment exp;
@@ -606,23 +512,14 @@ typedef struct {
     analysis_model model;
     analysis_result res;
     char warning[ICV_ERR_MSG_MAX]; /* "" or a warning the user must see (gravity) */
-} analysis_job_result;
+} analysis_experiment_result; /* what `impactcv analyze` measured (job_analyze) */
 
-/* Reads the experiment and the tracks, checks the template, finds and measures the
- * impacts, checks gravity, compares with the model, and writes results.json and
- * fits.csv into out_dir (created if needed; nothing is written on failure). */
-int analysis_job_run(const analysis_job *job, analysis_job_result *out, icv_err *err);
-/* The same with the calibration's uncertainty given (a caller that calibrated, e.g.
- * from images, and knows it); NULL: what the experiment's calibration file says
- * (analysis_calib_sd_from_experiment), which analysis_job_run uses. */
-int analysis_job_run_sd(const analysis_job *job, const analysis_calib_sd *calib_sd, analysis_job_result *out,
-                        icv_err *err);
 
 /* One (mu, e_n) fitted to every impact of several experiments (issue #9 item 6),
  * then the validation table in the layout of Han Sun's Tables 4.6 and 4.9 written
  * as validation.csv and validation.md into dir. The model law and method are
  * those of the first experiment. Fills the fit's result. */
-int analysis_validation_write(const char *dir, analysis_job_result *const *jobs, int n_jobs, impact_fit_result *fit,
-                              icv_err *err);
+int analysis_validation_write(const char *dir, analysis_experiment_result *const *jobs, int n_jobs,
+                              impact_fit_result *fit, icv_err *err);
 
 #endif

@@ -24,7 +24,7 @@ static void warn(analysis_coefficient *c, const char *fmt, ...)
 }
 
 /* Least-squares polynomial s = sum c_k tau^k / k! (k < deg, tau = t - t0) with the
- * noise taken from the fit itself (coef_ar1_noise: its variance and its correlation
+ * noise taken from the fit itself (analysis_coef_ar1_noise: its variance and its correlation
  * between neighbouring frames f, from the residuals); the coefficients' 1-sigma from
  * that. A noise assumed beforehand would have to be right: the default 0.3 mm per
  * marker made the sigma of mu_k 5 times the error on synth's stereo slides. given:
@@ -49,7 +49,7 @@ static int poly_fit(const double *t, const double *s, const int *f, int n, doubl
         }
         if (!gsl_multifit_linear(X, y, cv, cov, &chisq, ws)) {
             gsl_blas_dgemv(CblasNoTrans, -1, X, cv, 1, y); /* y: the residuals */
-            rc = coef_ar1_noise(X, y->data, f, n, 0.95, given, nz);
+            rc = analysis_coef_ar1_noise(X, y->data, f, n, 0.95, given, nz);
         }
     }
     if (!rc) {

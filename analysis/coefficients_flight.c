@@ -5,7 +5,7 @@
  * incline. The fit is `gravity: auto`'s (analysis_gravity_from_flight). */
 #include <stdlib.h>
 
-#include "analysis/analysis.h"
+#include "analysis/coefficients.h"
 #include "analysis/analysis_internal.h"
 
 int analysis_slide_flight_gravity(const analysis_tracks *tr, const analysis_body *b, double marker_sigma,

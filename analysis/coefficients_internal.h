@@ -6,7 +6,7 @@
 
 #include <gsl/gsl_matrix.h>
 
-#include "analysis/analysis.h"
+#include "analysis/coefficients.h"
 
 #define COEF_MAX_P 4 /* parameters of the fits: a cubic at most */
 
@@ -23,7 +23,7 @@ typedef struct {
  * given (may be NULL): rho and s2 taken from it instead (r unused): a smaller fit of
  * the same samples under the noise the full model's residuals showed.
  * Returns 0, or -1 (n <= p, p too large, a singular design, out of memory). */
-int coef_ar1_noise(const gsl_matrix *X, const double *r, const int *f, int n, double max_rho, const coef_noise *given,
-                   coef_noise *out);
+int analysis_coef_ar1_noise(const gsl_matrix *X, const double *r, const int *f, int n, double max_rho,
+                            const coef_noise *given, coef_noise *out);
 
 #endif

@@ -111,8 +111,8 @@ static void traces(moments *m, double rho, double *tAR, double *tALAR, double XR
     *tALAR = tLR - 2 * tHLR + tr2(CL, CR, p);
 }
 
-int coef_ar1_noise(const gsl_matrix *X, const double *r, const int *f, int n, double max_rho, const coef_noise *given,
-                   coef_noise *out)
+int analysis_coef_ar1_noise(const gsl_matrix *X, const double *r, const int *f, int n, double max_rho,
+                            const coef_noise *given, coef_noise *out)
 {
     int p = (int)X->size2;
     out->rho = given ? given->rho : 0;

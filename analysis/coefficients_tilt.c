@@ -219,7 +219,7 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
                         d[m] = d[i - i0], fi[m++] = (int)i;
                 gsl_matrix_view Xv = gsl_matrix_submatrix(X, 0, 0, (size_t)m, 3);
                 coef_noise nz;
-                rho = coef_ar1_noise(&Xv.matrix, d, fi, m, 0.9, NULL, &nz) == 0 ? nz.rho : 0;
+                rho = analysis_coef_ar1_noise(&Xv.matrix, d, fi, m, 0.9, NULL, &nz) == 0 ? nz.rho : 0;
             }
             best = INFINITY;
             for (int k = 0; k <= STEPS; k++) {

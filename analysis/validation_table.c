@@ -8,7 +8,7 @@
 #include "analysis/analysis.h"
 #include "analysis/analysis_internal.h"
 
-static void case_of(const analysis_job_result *j, const analysis_impact *im, impact_case *c)
+static void case_of(const analysis_experiment_result *j, const analysis_impact *im, impact_case *c)
 {
     impact_case_init(c);
     c->mass = j->body.mass;
@@ -21,8 +21,8 @@ static void case_of(const analysis_job_result *j, const analysis_impact *im, imp
     c->method = j->model.method;
 }
 
-int analysis_validation_write(const char *dir, analysis_job_result *const *jobs, int n_jobs, impact_fit_result *fit,
-                              icv_err *err)
+int analysis_validation_write(const char *dir, analysis_experiment_result *const *jobs, int n_jobs,
+                              impact_fit_result *fit, icv_err *err)
 {
     int n = 0;
     for (int j = 0; j < n_jobs; j++)

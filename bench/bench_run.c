@@ -1,6 +1,6 @@
 /* bench_run.c: issue #10's performance figures (make bench; no timed assertions).
  *
- * 1. `impactcv run` (report_run) on the demo experiment, sample_videos/01_rod_slope45_stereo
+ * 1. `impactcv run` (job_run) on the demo experiment, sample_videos/01_rod_slope45_stereo
  *    (2 x 76 frames of 1280x720 H.264): cold, cached (nothing changed) and with only
  *    model: changed; and the cold run with the calibration taken from a file against
  *    decoding its two videos alone (goal <= 1.5x): the median over 9 runs of a run's
@@ -21,7 +21,7 @@
 
 #include <gsl/gsl_errno.h>
 
-#include "report/report.h"
+#include "job/job.h"
 
 #define DEMO "sample_videos/01_rod_slope45_stereo"
 static const char *const samples[] = {"01_rod_slope45_stereo", "02_rod_drop_level_stereo", "03_rod_drop_planar",
@@ -98,14 +98,14 @@ static int write_calibration(const char *root, const char *dir, calib_surface *s
     return rc;
 }
 
-static double best_run(const char *exp, const char *out, const char *from, int reps, report_run_result *r)
+static double best_run(const char *exp, const char *out, const char *from, int reps, job_run_result *r)
 {
     double best = INFINITY;
-    report_run_result *cur = malloc(sizeof *cur);
+    job_run_result *cur = malloc(sizeof *cur);
     for (int i = 0; cur && i < reps; i++) {
-        report_run_options o = {.experiment_path = exp, .out_dir = out, .from = from};
+        job_run_options o = {.experiment_path = exp, .out_dir = out, .from = from};
         icv_err err = {0};
-        if (report_run(&o, cur, &err)) {
+        if (job_run(&o, cur, &err)) {
             fprintf(stderr, "bench_run: %s: %s\n", exp, err.msg);
             free(cur);
             return NAN;
@@ -119,12 +119,12 @@ static double best_run(const char *exp, const char *out, const char *from, int r
     return best;
 }
 
-static void print_stages(const report_run_result *r)
+static void print_stages(const job_run_result *r)
 {
     printf("bench_run:     stages:");
-    for (int s = 0; s < REPORT_N_STAGES; s++)
+    for (int s = 0; s < JOB_N_STAGES; s++)
         if (r->ran[s])
-            printf(" %s %.3f s", report_stage_name(s), r->stage_seconds[s]);
+            printf(" %s %.3f s", job_stage_name(s), r->stage_seconds[s]);
     printf("\n");
 }
 
@@ -180,7 +180,7 @@ static int bench_demo(const char *root, const char *dir)
     snprintf(out, sizeof out, "%s/demo_out", dir);
     if (sh("cp -r '%s/%s' '%s'", root, DEMO, copy))
         return 1;
-    report_run_result *r = malloc(sizeof *r);
+    job_run_result *r = malloc(sizeof *r);
     double cold = best_run(exp, out, "track", 3, r);
     print_stages(r);
     long frames = r->decoded_frames;
@@ -228,7 +228,7 @@ static int bench_demo(const char *root, const char *dir)
      * timed just before it, and the median ratio is the figure */
     enum { N = 9 };
     double ratio[N], ratio_conc[N], nocal = INFINITY;
-    report_run_result *best = malloc(sizeof *best);
+    job_run_result *best = malloc(sizeof *best);
     for (int i = 0; best && i < N; i++) {
         double d = decode_both(copy, 0), dc = decode_both(copy, 1);
         double t = best_run(fexp, fout, "track", 1, r);
@@ -277,11 +277,11 @@ static double children_cpu(void)
  * machine gave the campaign that many cores). */
 static double campaign(const char *yaml, const char *out, int jobs, double *cpu)
 {
-    report_campaign_options o = {.campaign_path = yaml, .out_dir = out, .jobs = jobs};
+    job_campaign_options o = {.campaign_path = yaml, .out_dir = out, .jobs = jobs};
     report_campaign_result r;
     icv_err err = {0};
     double c0 = children_cpu();
-    int rc = report_campaign_run(&o, &r, &err);
+    int rc = job_campaign_run(&o, &r, &err);
     *cpu = children_cpu() - c0;
     double t = r.seconds;
     if (rc || r.n_failed)

@@ -1,4 +1,4 @@
-/* calib.h: camera calibration from checkerboard shots (issue #6).
+/* calib.h: camera calibration from checkerboard shots.
  *
  * Board detection (OpenCV's findChessboardCornersSB, then the classic detector),
  * mono calibration with OpenCV's 5-parameter distortion model, standard errors of
@@ -134,7 +134,7 @@ int calib_undistort_points(const calib_intrinsics *in, const calib_pt2 *uv, int 
 /* Writes an undistorted copy of an image file (format from out's extension). */
 int calib_undistort_image_file(const calib_intrinsics *in, const char *image, const char *out, icv_err *err);
 
-/* ---- the surface frame (type; functions below) ------------------------- */
+/* ---- the surface frame ---------------------------------------------------- */
 
 /* The surface frame in the reference camera's frame: x_cam = R x_surface + t
  * (contract: origin at the first inner corner as the detector orders them, x along
@@ -154,6 +154,51 @@ typedef struct {
     int sd_with_calibration; /* 1: turn_sd, offset_sd include the stereo calibration's
                               * part (calib_surface_add_calibration_sd) */
 } calib_surface;
+
+/* (its type: stereo calibration, below) */
+typedef struct calib_stereo_cov calib_stereo_cov;
+
+/* Mono: solvePnP of the board seen by one calibrated camera. */
+int calib_surface_from_view(const calib_intrinsics *in, const calib_board *b, const calib_pt2 *uv,
+                            calib_surface *s, icv_err *err);
+/* The same with the board's points X (calib_board_points, m) given: a caller posing
+ * the board in every frame makes them once (OpenCV's solvePnP still allocates inside). */
+int calib_surface_from_view_points(const calib_intrinsics *in, const calib_board *b, const icv_vec3 *X,
+                                   const calib_pt2 *uv, calib_surface *s, icv_err *err);
+/* Stereo: triangulates every corner, fits the plane (least squares, SVD) and the
+ * board's in-plane axes (Kabsch), in camera 1's frame; turn_sd and offset_sd from
+ * the corners' reprojection scatter. */
+int calib_surface_from_stereo(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
+                              const double T[3], const calib_board *b, const calib_pt2 *uv1,
+                              const calib_pt2 *uv2, calib_surface *s, icv_err *err);
+/* The stereo calibration's part of the surface frame's sigmas, added in
+ * quadrature to s->turn_sd and s->offset_sd (which hold the corners' part, from
+ * calib_surface_from_stereo): how far the frame, found again from the same board
+ * with the rig moved along the calibration's covariance, turns and moves against
+ * points triangulated with that rig in the space a body flies through above the
+ * board (the tracks are triangulated with the same rig, so most of a rig error
+ * moves both alike and cancels; docs/calib.md). Sets s->sd_with_calibration. */
+int calib_surface_add_calibration_sd(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
+                                     const double T[3], const calib_stereo_cov *cov, const calib_board *b,
+                                     calib_surface *s, icv_err *err);
+/* From images of the board lying on the surface (one per camera; uv2 may be NULL). */
+int calib_surface_from_images(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
+                              const double T[3], const calib_board *b, const char *img1, const char *img2,
+                              calib_surface *s, icv_err *err);
+/* From the experiment's `surface.plane` (point, normal in the reference camera
+ * frame, m): origin at point, y the normal turned towards the camera, x the camera's
+ * x axis projected into the plane (the contract leaves x free here), z = x cross y. */
+int calib_surface_from_plane(icv_vec3 point, icv_vec3 normal, calib_surface *s, icv_err *err);
+
+/* One-camera mode. The motion plane from a board held in it (its pose, as above),
+ * then the surface line from two pixels on it (`surface.line_px`): rays through
+ * them meet the motion plane at P1, P2; x = (P2 - P1)/|P2 - P1|, z the motion
+ * plane's normal chosen so that y = z cross x points to the image's top side of
+ * the line (where the body falls from in an upright camera), origin P1. */
+int calib_motion_plane_from_view(const calib_intrinsics *in, const calib_board *b, const calib_pt2 *uv,
+                                 calib_surface *plane, icv_err *err);
+int calib_surface_from_line_px(const calib_intrinsics *in, const calib_surface *motion_plane,
+                               const double line_px[2][2], calib_surface *s, icv_err *err);
 
 /* ---- mono calibration --------------------------------------------------- */
 
@@ -278,10 +323,10 @@ void calib_camera_free(calib_camera *cam);
  * of camera 2, om (rad, R's axis-angle vector), T (m): n = 22 (k3 fixed) or 24;
  * 0 unknown. Written to the file as params_cov. */
 #define CALIB_STEREO_NCOV 24
-typedef struct {
+struct calib_stereo_cov {
     int n;
     double c[CALIB_STEREO_NCOV][CALIB_STEREO_NCOV];
-} calib_stereo_cov;
+};
 
 typedef struct {
     char name1[CALIB_NAME_MAX], name2[CALIB_NAME_MAX];
@@ -363,6 +408,8 @@ int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, cal
  * surface_plane_rms, surface_reproj_rms; written when has_surface is set):
  * 0, ICV_ENOTFOUND when the file has none. */
 int calib_surface_read(const char *path, calib_surface *s, icv_err *err);
+/* A stereo file's params_cov: 0, ICV_ENOTFOUND when it has none (cov->n = 0). */
+int calib_stereo_cov_read(const char *path, calib_stereo_cov *cov, icv_err *err);
 /* A stereo calibration's unit from its T: a baseline over CALIB_MAX_BASELINE_M, or
  * over 5000 of the board's squares (square_m > 0: the experiment's
  * calibration.board.square; 0: unknown), is refused, said to be millimetres when
@@ -386,53 +433,6 @@ int calib_report_write_camera(const calib_camera *cam, char *const *paths, size_
                               icv_err *err);
 int calib_report_write_stereo(const calib_stereo *st, char *const *paths1, size_t n, const char *path,
                               icv_err *err);
-
-/* ---- the surface frame -------------------------------------------------- */
-
-
-/* Mono: solvePnP of the board seen by one calibrated camera. */
-int calib_surface_from_view(const calib_intrinsics *in, const calib_board *b, const calib_pt2 *uv,
-                            calib_surface *s, icv_err *err);
-/* The same with the board's points X (calib_board_points, m) given: a caller posing
- * the board in every frame makes them once (OpenCV's solvePnP still allocates inside). */
-int calib_surface_from_view_points(const calib_intrinsics *in, const calib_board *b, const icv_vec3 *X,
-                                   const calib_pt2 *uv, calib_surface *s, icv_err *err);
-/* Stereo: triangulates every corner, fits the plane (least squares, SVD) and the
- * board's in-plane axes (Kabsch), in camera 1's frame; turn_sd and offset_sd from
- * the corners' reprojection scatter. */
-int calib_surface_from_stereo(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
-                              const double T[3], const calib_board *b, const calib_pt2 *uv1,
-                              const calib_pt2 *uv2, calib_surface *s, icv_err *err);
-/* The stereo calibration's part of the surface frame's sigmas, added in
- * quadrature to s->turn_sd and s->offset_sd (which hold the corners' part, from
- * calib_surface_from_stereo): how far the frame, found again from the same board
- * with the rig moved along the calibration's covariance, turns and moves against
- * points triangulated with that rig in the space a body flies through above the
- * board (the tracks are triangulated with the same rig, so most of a rig error
- * moves both alike and cancels; docs/calib.md). Sets s->sd_with_calibration. */
-int calib_surface_add_calibration_sd(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
-                                     const double T[3], const calib_stereo_cov *cov, const calib_board *b,
-                                     calib_surface *s, icv_err *err);
-/* A stereo file's params_cov: 0, ICV_ENOTFOUND when it has none (cov->n = 0). */
-int calib_stereo_cov_read(const char *path, calib_stereo_cov *cov, icv_err *err);
-/* From images of the board lying on the surface (one per camera; uv2 may be NULL). */
-int calib_surface_from_images(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
-                              const double T[3], const calib_board *b, const char *img1, const char *img2,
-                              calib_surface *s, icv_err *err);
-/* From the experiment's `surface.plane` (point, normal in the reference camera
- * frame, m): origin at point, y the normal turned towards the camera, x the camera's
- * x axis projected into the plane (the contract leaves x free here), z = x cross y. */
-int calib_surface_from_plane(icv_vec3 point, icv_vec3 normal, calib_surface *s, icv_err *err);
-
-/* One-camera mode. The motion plane from a board held in it (its pose, as above),
- * then the surface line from two pixels on it (`surface.line_px`): rays through
- * them meet the motion plane at P1, P2; x = (P2 - P1)/|P2 - P1|, z the motion
- * plane's normal chosen so that y = z cross x points to the image's top side of
- * the line (where the body falls from in an upright camera), origin P1. */
-int calib_motion_plane_from_view(const calib_intrinsics *in, const calib_board *b, const calib_pt2 *uv,
-                                 calib_surface *plane, icv_err *err);
-int calib_surface_from_line_px(const calib_intrinsics *in, const calib_surface *motion_plane,
-                               const double line_px[2][2], calib_surface *s, icv_err *err);
 
 /* ---- what a calibration file says of its quality (file_quality.c) -------- */
 

@@ -252,19 +252,13 @@ int calib_file_open_reader(const char *path, void **fs, icv_err *err)
 {
     if (!icv_file_exists(path))
         return icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return icv_err_set(err, ICV_EIO, "%s: cannot open: %s", path, strerror(errno));
-    char *text = malloc((size_t)ICV_YAML_MAX_BYTES + 1);
-    size_t n = text ? fread(text, 1, (size_t)ICV_YAML_MAX_BYTES + 1, f) : 0;
-    fclose(f);
-    if (!text)
-        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
+    char *text;
+    size_t n;
+    int rc = icv_file_read(path, ICV_YAML_MAX_BYTES, &text, &n, err);
+    if (rc)
+        return rc;
     size_t k = icv_text_blank_prefix(text, n);
-    int rc = k < n && text[k] == '<' ? 0 : icv_yaml_check_text(text, n, path, err);
-    if (rc == 0 && n > (size_t)ICV_YAML_MAX_BYTES) /* XML too: a calibration is kilobytes */
-        rc = icv_err_set(err, ICV_EFORMAT, "%s: above the limit of %d bytes for a calibration file", path,
-                         ICV_YAML_MAX_BYTES);
+    rc = k < n && text[k] == '<' ? 0 : icv_yaml_check_text(text, n, path, err);
     if (rc == 0) {
         char msg[300];
         *fs = cvb_fs_reader_open(text, n, msg, sizeof msg);

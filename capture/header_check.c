@@ -1,5 +1,5 @@
 /* header_check.c: an ISO base media file's (mp4, mov, 3gp, m4v) sample counts
- * checked against the file's size before FFmpeg reads it (issue #20 item 8): the
+ * checked against the file's size before FFmpeg reads it: the
  * demuxer reserves an index entry per sample the header states, so a 1.5 KB file
  * whose stsz claims 3.9 M frames took 130 MB and a second. A frame takes at least a
  * byte of the file; a header claiming more samples than the file has bytes is

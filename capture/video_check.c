@@ -1,5 +1,5 @@
 /* video_check.c: a video opened and its first and last frames decoded, for
- * `impactcv check` (issue #20): an empty file, noise, an audio-only file (open
+ * `impactcv check`: an empty file, noise, an audio-only file (open
  * fails, naming why), a file cut short (its last frame cannot be decoded) or one
  * whose frames are lost is found before a long run, not as a tracking failure. */
 #include <string.h>

@@ -1,6 +1,6 @@
 /* calibration_check.c: what `check`, `track` and `run` say of a calibration file
- * before any video is read, so that the three agree (issue #20: an intrinsics-only
- * file passed `check` and failed in `run`). One camera needs only intrinsics (its
+ * before any video is read, so that the three agree (an intrinsics-only file
+ * once passed `check` and failed in `run`). One camera needs only intrinsics (its
  * pose comes from the motion plane): a mono file, or a stereo file's first camera.
  * Two cameras need a stereo file (M1, D1, M2, D2, R, T) in metres. More than two are
  * calibrated from images. */

@@ -8,6 +8,7 @@
 
 #include "analysis/analysis.h"
 #include "cli/cli.h"
+#include "job/job.h"
 
 static const char help[] =
     "usage: impactcv analyze EXPERIMENT.yaml [MORE.yaml ...] -o DIR [--tracks FILE]\n"
@@ -35,7 +36,7 @@ static const char help[] =
     "  --truth truth.json  compare with a synth experiment's truth (issue #9's\n"
     "                    tolerances): prints the table, fails on a disagreement\n";
 
-static void print_impacts(const analysis_job_result *j)
+static void print_impacts(const analysis_experiment_result *j)
 {
     const analysis_result *r = &j->res;
     cli_summary("%s: %d impact%s, gravity |g| = %.3f m/s^2 (%s)\n", j->exp.name, r->n_impacts, r->n_impacts == 1 ? "" : "s",
@@ -63,7 +64,7 @@ static void print_impacts(const analysis_job_result *j)
         if (im->energy_note[0])
             cli_summary("    note: %s\n", im->energy_note);
     }
-    /* issue #19 item 5: each free flight's launch, where a person reads the numbers */
+    /* each free flight's launch, where a person reads the numbers */
     for (int i = 0; i < r->n_flights; i++) {
         const analysis_flight_summary *f = &r->flights[i];
         cli_summary("  flight %d: frames %ld-%ld (%d posed), launch %.3f +- %.3f m/s at %.1f +- %.1f deg, own |g| "
@@ -117,7 +118,7 @@ int cmd_analyze(int argc, char **argv)
         return cli_usage_error("analyze", "expected an experiment file");
     if ((tracks || truth) && n > 1)
         return cli_usage_error("analyze", "--tracks and --truth go with one experiment");
-    analysis_job_result **jobs = calloc((size_t)n, sizeof *jobs);
+    analysis_experiment_result **jobs = calloc((size_t)n, sizeof *jobs);
     icv_err err = {0};
     int rc = jobs ? 0 : icv_err_set(&err, ICV_ENOMEM, "out of memory");
     for (int i = 0; i < n && !rc; i++) {
@@ -142,8 +143,8 @@ int cmd_analyze(int argc, char **argv)
             if (rc)
                 break;
         }
-        analysis_job job = {exps[i], tracks, dir, method, truth, cli_summary_stream()};
-        rc = analysis_job_run(&job, jobs[i], &err);
+        job_analyze_options job = {exps[i], tracks, dir, method, truth, cli_summary_stream()};
+        rc = job_analyze(&job, jobs[i], &err);
         /* also when the truth disagrees; a flight-only clip has its flights */
         if (jobs[i]->res.n_impacts > 0 || (!rc && jobs[i]->res.n_flights > 0))
             print_impacts(jobs[i]);

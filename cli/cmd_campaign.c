@@ -1,11 +1,11 @@
 /* cmd_campaign.c: `impactcv campaign CAMPAIGN.yaml -o DIR [-j N]`: many experiments,
- * one validation table (report/campaign.c), and a summary. */
+ * one validation table (job/campaign.c), and a summary. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "report/report.h"
+#include "job/job.h"
 
 static const char help[] =
     "usage: impactcv campaign CAMPAIGN.yaml -o DIR [-j N]\n"
@@ -31,7 +31,7 @@ int cmd_campaign(int argc, char **argv)
         fputs(help, stdout);
         return CLI_OK;
     }
-    report_campaign_options o = {.jobs = 1};
+    job_campaign_options o = {.jobs = 1};
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             o.out_dir = argv[++i];
@@ -55,7 +55,7 @@ int cmd_campaign(int argc, char **argv)
         return cli_usage_error("campaign", "-o DIR is required");
     report_campaign_result r;
     icv_err err = {0};
-    int rc = report_campaign_run(&o, &r, &err);
+    int rc = job_campaign_run(&o, &r, &err);
     for (int i = 0; i < r.n; i++)
         if (r.exps[i].status == REPORT_EXP_FAILED)
             fprintf(stderr, "impactcv: campaign: %s failed (%s): %s\n", r.exps[i].name, r.exps[i].path,

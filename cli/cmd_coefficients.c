@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/coefficients.h"
 #include "cli/cli.h"
+#include "job/job.h"
 
 static const char help[] =
     "usage: impactcv coefficients EXPERIMENT.yaml [MORE.yaml ...] -o DIR [--tracks tracks3d.csv]\n"
@@ -60,7 +61,7 @@ int cmd_coefficients(int argc, char **argv)
         icv_err_set(&err, ICV_ENOMEM, "out of memory");
         return cli_fail(&err);
     }
-    int rc = analysis_coefficients_job(exps, n, tracks, out, &res, reps, &err);
+    int rc = job_coefficients_run(exps, n, tracks, out, &res, reps, &err);
     if (!rc) {
         for (int i = 0; n > 1 && i < n; i++)
             cli_summary("  %s: %s = %.4f +- %.4f\n", exps[i], reps[i].coefficient, reps[i].value, reps[i].sd);

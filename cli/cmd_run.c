@@ -1,11 +1,11 @@
 /* cmd_run.c: `impactcv run EXPERIMENT.yaml -o DIR [--truth truth.json]`: the whole
- * pipeline in one command (report/run.c) and a short summary. */
+ * pipeline in one command (job/run.c) and a short summary. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "report/report.h"
+#include "job/job.h"
 
 static const char help[] =
     "usage: impactcv run EXPERIMENT.yaml -o DIR [--truth truth.json] [--from STAGE] [--force]\n"
@@ -33,7 +33,7 @@ int cmd_run(int argc, char **argv)
         fputs(help, stdout);
         return CLI_OK;
     }
-    report_run_options o = {0};
+    job_run_options o = {0};
     o.truth_table = cli_summary_stream();
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
@@ -44,7 +44,7 @@ int cmd_run(int argc, char **argv)
             o.truth_path = argv[++i];
         else if (!strcmp(argv[i], "--from") && i + 1 < argc) {
             o.from = argv[++i];
-            if (report_stage_parse(o.from) < 0)
+            if (job_stage_parse(o.from) < 0)
                 return cli_usage_error("run", "--from %s: no such stage (track, analyze, model, overlays, report, "
                                               "exports)", o.from);
         }
@@ -63,22 +63,22 @@ int cmd_run(int argc, char **argv)
         return CLI_FAIL;
     if (cli_calibration_check_path(o.experiment_path))
         return CLI_FAIL;
-    report_run_result *r = malloc(sizeof *r);
+    job_run_result *r = malloc(sizeof *r);
     icv_err err = {0};
     if (!r) {
         icv_err_set(&err, ICV_ENOMEM, "out of memory");
         return cli_fail(&err);
     }
-    int rc = report_run(&o, r, &err);
+    int rc = job_run(&o, r, &err);
     if (!rc) {
         const analysis_result *res = &r->job.res;
         cli_summary("%s: %d impact%s in %.1f s; |g| = %.3f m/s^2 (%s)\n", r->job.exp.name, res->n_impacts,
                res->n_impacts == 1 ? "" : "s", r->seconds, icv_v3_norm(res->g),
                res->g_estimated ? "from free flight" : "given");
         char ran[160] = "", reused[160] = "";
-        for (int st = 0; st < REPORT_N_STAGES; st++) {
+        for (int st = 0; st < JOB_N_STAGES; st++) {
             char *l = r->ran[st] ? ran : reused;
-            snprintf(l + strlen(l), sizeof ran - strlen(l), "%s%s", *l ? ", " : "", report_stage_name(st));
+            snprintf(l + strlen(l), sizeof ran - strlen(l), "%s%s", *l ? ", " : "", job_stage_name(st));
         }
         cli_summary("  ran: %s; reused from %s: %s\n", *ran ? ran : "nothing", o.out_dir, *reused ? reused : "nothing");
         for (int i = 0; i < res->n_impacts; i++) {

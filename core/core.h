@@ -181,6 +181,9 @@ int icv_path_join(char *out, size_t n, const char *dir, const char *rel, icv_err
 /* The folder part of path ("." when there is none). */
 void icv_path_dirname(char *out, size_t n, const char *path);
 int icv_file_exists(const char *path);
+/* A whole file into *data (malloc'd, caller frees; NUL-terminated, the NUL not counted
+ * in *len). max_bytes > 0: a larger file is refused, naming the limit. */
+int icv_file_read(const char *path, size_t max_bytes, char **data, size_t *len, icv_err *err);
 
 /* Expands a glob pattern or a folder (all regular files in it) into a sorted list of
  * paths. *paths is allocated (free with icv_paths_free). Zero matches is not an
@@ -321,7 +324,7 @@ typedef struct {
      * named by {from: file} (resolved path) */
     char mu_s_from[ICV_PATH_MAX], mu_k_from[ICV_PATH_MAX], e_n_from[ICV_PATH_MAX];
 
-    /* a coefficient experiment (issue #11): "" for an impact experiment, or
+    /* a coefficient experiment: "" for an impact experiment, or
      * "tilt" | "slide" | "drop" (key `experiment`) */
     char kind[8];
     int has_tilt_angle;     /* coefficients.angle_deg given (the ruler method) */

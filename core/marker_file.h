@@ -1,6 +1,6 @@
 /* marker_file.h: 3D marker trajectories written by motion-capture systems (Vicon,
  * OptiTrack, Qualisys, Optotrak: C3D; OpenSim, Cortex, Mokka: TRC), read for
- * `impactcv analyze --tracks FILE` on an experiment without cameras (issue #20).
+ * `impactcv analyze --tracks FILE` on an experiment without cameras.
  * Positions are converted to metres from the unit the file states; the frame is
  * the file's own (the caller maps it to the surface frame). */
 #ifndef ICV_MARKER_FILE_H

@@ -1,4 +1,4 @@
-/* campaign_plot.c: a campaign's parameter plot (issue #10 item 3): the measured
+/* campaign_plot.c: a campaign's parameter plot: the measured
  * Newton ratio e at the contact and the impulse ratio |P_t| / P_n of every impact
  * against its impact angle and its slip ratio, with the model's value at each
  * measured state and the model's curve, drawn with PLplot (report_plot_xy).
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/campaign_internal.h"
+#include "report/report.h"
 
 #define N_SWEEP 61
 
@@ -36,7 +36,7 @@ static void ratios(icv_vec3 u_pre, icv_vec3 u_post, icv_vec3 impulse, double *e,
     *ratio = hypot(impulse.x, impulse.z) / impulse.y;
 }
 
-void campaign_row_kinematics(campaign_row *w)
+void report_campaign_row_kinematics(report_campaign_row *w)
 {
     const analysis_impact *im = w->im;
     icv_vec3 u = im->pre.contact_velocity, r = icv_v3_sub(im->contact_point, im->pre.p);
@@ -49,7 +49,7 @@ void campaign_row_kinematics(campaign_row *w)
 }
 
 /* The model on the first row's state with attitude R, centre-of-mass velocity v. */
-static void model_at(const campaign_row *w, icv_mat3 R, icv_vec3 v, double *angle, double *slip, double *e,
+static void model_at(const report_campaign_row *w, icv_mat3 R, icv_vec3 v, double *angle, double *slip, double *e,
                      double *ratio)
 {
     const analysis_impact *im = w->im;
@@ -68,7 +68,7 @@ static void model_at(const campaign_row *w, icv_mat3 R, icv_vec3 v, double *angl
     }
 }
 
-static void sweep_slip(const campaign_row *w, double s_max, double *x, double *e, double *ratio)
+static void sweep_slip(const report_campaign_row *w, double s_max, double *x, double *e, double *ratio)
 {
     const analysis_impact *im = w->im;
     icv_vec3 u = im->pre.contact_velocity, t = icv_v3(u.x, 0, u.z);
@@ -81,7 +81,7 @@ static void sweep_slip(const campaign_row *w, double s_max, double *x, double *e
     }
 }
 
-static void sweep_angle(const campaign_row *w, double *x, double *e, double *ratio)
+static void sweep_angle(const report_campaign_row *w, double *x, double *e, double *ratio)
 {
     const analysis_impact *im = w->im;
     icv_vec3 arm = icv_v3_sub(im->pre.p, im->contact_point), a = icv_v3_cross(normal, arm);
@@ -96,7 +96,7 @@ static void sweep_angle(const campaign_row *w, double *x, double *e, double *rat
 
 /* Whether every row was compared with one model (law, mu, e_n): only then is one
  * curve the model's. */
-static int one_model(const campaign_row *rows, int n)
+static int one_model(const report_campaign_row *rows, int n)
 {
     for (int i = 0; i < n; i++)
         if (!rows[i].im->model.done || rows[i].im->model.law != rows[0].im->model.law ||
@@ -106,7 +106,7 @@ static int one_model(const campaign_row *rows, int n)
     return 1;
 }
 
-static int plot_one(const char *path, const char *title, const char *xlabel, const campaign_row *rows, int n,
+static int plot_one(const char *path, const char *title, const char *xlabel, const report_campaign_row *rows, int n,
                     int by_angle, int curve, icv_err *err)
 {
     double *buf = malloc(sizeof(double) * (size_t)(5 * n + 3 * N_SWEEP));
@@ -143,7 +143,7 @@ static int plot_one(const char *path, const char *title, const char *xlabel, con
     return rc;
 }
 
-int campaign_plots_write(const char *dir, const campaign_row *rows, int n, char note[ICV_ERR_MSG_MAX], icv_err *err)
+int report_campaign_plots_write(const char *dir, const report_campaign_row *rows, int n, char note[ICV_ERR_MSG_MAX], icv_err *err)
 {
     char pa[ICV_PATH_MAX], ps[ICV_PATH_MAX];
     int curve = one_model(rows, n);

@@ -10,8 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/campaign_internal.h"
-#include "report/run_cache.h"
+#include "report/report.h"
+
+void report_campaign_result_free(report_campaign_result *r)
+{
+    free(r->exps);
+    r->exps = NULL;
+    r->n = 0;
+}
 
 static void csv_str(FILE *f, const char *s)
 {
@@ -36,9 +42,9 @@ static void fmt_vec(char *out, size_t n, icv_vec3 v, const icv_vec3 *sd, int pre
         snprintf(out, n, "(%.*f, %.*f, %.*f)", prec, v.x, prec, v.y, prec, v.z);
 }
 
-static const char *case_of(const campaign_row *w) { return w->im->model.done ? w->im->model.case_label : "none"; }
+static const char *case_of(const report_campaign_row *w) { return w->im->model.done ? w->im->model.case_label : "none"; }
 
-static void coefficients_line(FILE *f, const report_campaign_result *r, const campaign_row *rows)
+static void coefficients_line(FILE *f, const report_campaign_result *r, const report_campaign_row *rows)
 {
     if (r->joint)
         fprintf(f, "One mu = %.3f +- %.3f and e_n = %.3f +- %.3f (%s restitution) fitted jointly to the %d impacts%s",
@@ -48,7 +54,7 @@ static void coefficients_line(FILE *f, const report_campaign_result *r, const ca
         fprintf(f, "Each impact compared with its experiment's model (its mu and e_n and their source on each row).");
 }
 
-int campaign_tables_write(const char *dir, const report_campaign_result *r, const campaign_row *rows, int n,
+int report_campaign_tables_write(const char *dir, const report_campaign_result *r, const report_campaign_row *rows, int n,
                           icv_err *err)
 {
     char cp[ICV_PATH_MAX], mp[ICV_PATH_MAX];
@@ -72,7 +78,7 @@ int campaign_tables_write(const char *dir, const report_campaign_result *r, cons
           "| energy dissipation | mu | e_n |\n|---|---|---|---|---|---|---|---|---|---|\n",
           md.fp);
     for (int k = 0; k < n; k++) {
-        const campaign_row *w = &rows[k];
+        const report_campaign_row *w = &rows[k];
         const analysis_impact *im = w->im;
         FILE *f = csv.fp;
         char link[sizeof w->exp->name + 16];
@@ -168,7 +174,7 @@ static void experiments_section(FILE *f, const report_campaign_result *r)
     fputs("</table></section>\n", f);
 }
 
-static void table_section(FILE *f, const report_campaign_result *r, const campaign_row *rows, int n)
+static void table_section(FILE *f, const report_campaign_result *r, const report_campaign_row *rows, int n)
 {
     fputs("<section id=validation><h2>Validation table</h2><p>", f);
     coefficients_line(f, r, rows);
@@ -179,7 +185,7 @@ static void table_section(FILE *f, const report_campaign_result *r, const campai
           "<th>e<sub>n</sub> (source)</th></tr>\n",
           f);
     for (int k = 0; k < n; k++) {
-        const campaign_row *w = &rows[k];
+        const report_campaign_row *w = &rows[k];
         const analysis_impact *im = w->im;
         char v[160], o[160], t[240];
         fputs("<tr><td rowspan=2><a href=\"", f);
@@ -222,7 +228,7 @@ static int embed_svg(FILE *f, const char *dir, const char *file, const char *id,
     char path[ICV_PATH_MAX], *data;
     size_t len;
     int rc = icv_path_join(path, sizeof path, dir, file, err);
-    if (rc || (rc = report_file_read(path, &data, &len, err)))
+    if (rc || (rc = icv_file_read(path, 0, &data, &len, err)))
         return rc;
     fprintf(f, "<figure><img id=\"%s\" class=plot alt=\"", id);
     icv_fput_html(f, caption);
@@ -235,7 +241,7 @@ static int embed_svg(FILE *f, const char *dir, const char *file, const char *id,
     return 0;
 }
 
-int campaign_html_write(const char *dir, const report_campaign_result *r, const campaign_row *rows, int n,
+int report_campaign_html_write(const char *dir, const report_campaign_result *r, const report_campaign_row *rows, int n,
                         const char *plot_note, icv_err *err)
 {
     char path[ICV_PATH_MAX];

@@ -1,4 +1,4 @@
-/* html.c: report.html, the page a person reads (issue #10 item 2): the measured
+/* html.c: report.html, the page a person reads: the measured
  * quantities with their uncertainties beside the model, overlays, the plots of
  * the motion with the fits and the impact instants (PLplot SVG), calibration
  * quality, sync, timing, and every warning. One file: CSS inline, plots as SVG
@@ -41,10 +41,11 @@ static double unwrap_deg(double prev, double a)
     return a;
 }
 
-static int motion_measure(const analysis_tracks *tr, const analysis_body *b, motion *m)
+/* m in the plots' units (mm, deg) from the analysis's measured series (SI) */
+static int motion_in_plot_units(const analysis_motion_series *s, motion *m)
 {
     memset(m, 0, sizeof *m);
-    size_t n = (size_t)tr->n_frames;
+    size_t n = (size_t)s->n;
     m->mem = calloc(n * 20 + 1, sizeof(double));
     if (!m->mem)
         return -1;
@@ -58,32 +59,17 @@ static int motion_measure(const analysis_tracks *tr, const analysis_body *b, mot
         m->v[k] = q, q += n;
         m->w[k] = q, q += n;
     }
-    icv_mat3 Rprev = icv_m3_identity();
-    double eprev[3] = {NAN, NAN, NAN};
-    for (int i = 0; i < tr->n_frames; i++) {
-        analysis_pose ps;
-        if (analysis_pose_fit_frame(tr, i, &b->tmpl, 0, NULL, &ps, NULL))
-            continue;
-        int j = m->n;
-        m->t[j] = tr->t[i];
-        double pe[3] = {ps.p.x, ps.p.y, ps.p.z}, ee[3] = {ps.euler213.x, ps.euler213.y, ps.euler213.z};
-        for (int k = 0; k < 3; k++) {
-            m->p[k][j] = 1e3 * pe[k];
-            m->e[k][j] = eprev[k] = unwrap_deg(eprev[k], ee[k] * 180 / M_PI);
+    m->n = s->n;
+    for (int j = 0; j < s->n; j++) {
+        m->t[j] = s->t[j];
+        m->h[j] = 1e3 * s->h[j];
+        for (int k = 0; k < 3; k++)
+            m->p[k][j] = 1e3 * s->p[k][j], m->e[k][j] = s->e[k][j] * 180 / M_PI;
+        if (j + 1 < s->n) {
+            m->tm[j] = s->tm[j];
+            for (int k = 0; k < 3; k++)
+                m->v[k][j] = s->v[k][j], m->w[k][j] = s->w[k][j];
         }
-        m->h[j] = 1e3 * icv_shape_lowest_point(&b->shape, ps.R, ps.p, icv_v3(0, 1, 0)).y;
-        if (j > 0) {
-            double dt = m->t[j] - m->t[j - 1];
-            m->tm[j - 1] = 0.5 * (m->t[j] + m->t[j - 1]);
-            icv_vec3 w = icv_v3_scale(icv_rot_to_axis_angle(icv_m3_mul(ps.R, icv_m3_transpose(Rprev))), 1 / dt);
-            double wv[3] = {w.x, w.y, w.z};
-            for (int k = 0; k < 3; k++) {
-                m->v[k][j - 1] = 1e-3 * (m->p[k][j] - m->p[k][j - 1]) / dt;
-                m->w[k][j - 1] = wv[k];
-            }
-        }
-        Rprev = ps.R;
-        m->n++;
     }
     return 0;
 }
@@ -117,7 +103,7 @@ static void fitted_sample(const analysis_result *res, const analysis_body *b, fi
                 F->t[c][j] = t;
                 icv_mat3 R;
                 icv_vec3 p, v, w, e;
-                report_side_state(res, i, sd, b, t, &p, &v, &R, &w);
+                analysis_side_state(res, i, sd, b, t, &p, &v, &R, &w);
                 icv_euler213_from_matrix(R, &e);
                 double pv[3] = {p.x, p.y, p.z}, vv[3] = {v.x, v.y, v.z}, ev[3] = {e.x, e.y, e.z},
                        wv[3] = {w.x, w.y, w.z};
@@ -383,7 +369,7 @@ static void scale_source(FILE *f, const report_inputs *in)
 }
 
 /* The run's warnings that concern the numbers just above (those whose text holds
- * `needle`), repeated beside them (issue #19 item 7: where a person reads them). */
+ * `needle`), repeated beside them (where a person reads them). */
 static void warnings_near(FILE *f, const report_inputs *in, const char *needle)
 {
     int n = 0;
@@ -539,7 +525,7 @@ static void overlays(FILE *f, const report_inputs *in)
     fputs("<section id=overlays><h2>Detections over the video at the impact</h2>\n", f);
     if (in->n_overlays == 0)
         note(f, "No overlay images were given: impactcv run draws them from the videos into DIR/overlays/ "
-                "(report_overlays_write); a folder impactcv analyze made alone has none, and a run without an "
+                "(job_overlays_write); a folder impactcv analyze made alone has none, and a run without an "
                 "impact draws none.");
     if (in->n_overlays > 0) {
         fputs("<p class=legend>Over each video frame: the detections in their marker's colour (", f);
@@ -595,7 +581,16 @@ static void plots(page *pg, const report_inputs *in)
         fputs("</section>\n", f);
         return;
     }
-    if (motion_measure(in->tracks, &b, &m)) {
+    analysis_motion_series series;
+    if (analysis_motion_series_measure(in->tracks, &b, &series, &e)) {
+        pg->failed = 1;
+        snprintf(pg->why, sizeof pg->why, "%s", e.msg);
+        fputs("</section>\n", f);
+        return;
+    }
+    int no_mem = motion_in_plot_units(&series, &m);
+    analysis_motion_series_free(&series);
+    if (no_mem) {
         pg->failed = 1;
         snprintf(pg->why, sizeof pg->why, "out of memory measuring the poses");
         fputs("</section>\n", f);
@@ -1053,7 +1048,7 @@ int report_write(const report_inputs *in, const char *path, icv_err *err)
     return icv_atomic_commit(&af, err);
 }
 
-/* The images of DIR/overlays/index.json (report_overlays_write), in its order;
+/* The images of DIR/overlays/index.json (job_overlays_write), in its order;
  * *pngs holds their bytes (free each, then the array). A folder without the index
  * gives none. */
 /* An integer of the index in [0, hi] into *out (absent: 0); -1 otherwise: the label's
@@ -1069,13 +1064,14 @@ static int index_int(json_t *v, long hi, long *out)
     return 0;
 }
 
-int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned char ***pngs, int *n, icv_err *err)
+int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned char ***pngs, int *n,
+                               icv_err *err)
 {
     char p[ICV_PATH_MAX];
     *ov = NULL;
     *pngs = NULL;
     *n = 0;
-    int rc = icv_path_join(p, sizeof p, dir, "overlays/index.json", err);
+    int rc = icv_path_join(p, sizeof p, dir, "index.json", err);
     if (rc || !icv_file_exists(p))
         return rc;
     json_t *root, *a, *e;
@@ -1096,7 +1092,7 @@ int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned ch
                    *cam = json_string_value(json_object_get(e, "camera")),
                    *role = json_string_value(json_object_get(e, "role"));
         char img[ICV_PATH_MAX];
-        if (!file || !cam || snprintf(img, sizeof img, "%s/overlays/%s", dir, file) >= (int)sizeof img) {
+        if (!file || !cam || snprintf(img, sizeof img, "%s/%s", dir, file) >= (int)sizeof img) {
             rc = icv_err_set(err, ICV_EFORMAT, "%s: entry %zu: no file or camera", p, i);
             break;
         }
@@ -1135,102 +1131,5 @@ int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned ch
         (*n)++;
     }
     json_decref(root);
-    return rc;
-}
-
-int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err)
-{
-    char p[ICV_PATH_MAX];
-    analysis_result *res = malloc(sizeof *res);
-    report_track_info *ti = calloc(1, sizeof *ti);
-    if (!res || !ti) {
-        free(res);
-        free(ti);
-        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
-    }
-    report_fit_row *rows = NULL;
-    report_overlay *ov = NULL;
-    unsigned char **pngs = NULL;
-    const char **warns = NULL;
-    char **stage_warns = NULL;
-    int nrows = 0, n_ov = 0, rc, have_ti = 0, n_stage_warns = 0;
-    analysis_tracks tr;
-    memset(&tr, 0, sizeof tr);
-    int have_tracks = 0;
-    if ((rc = icv_path_join(p, sizeof p, dir, "results.json", err)) || (rc = report_results_read(p, res, err)))
-        goto out;
-    if ((rc = icv_path_join(p, sizeof p, dir, "fits.csv", err)) || (rc = report_fits_read(p, &rows, &nrows, err)))
-        goto out;
-    report_fits_apply(rows, nrows, res);
-    if ((rc = icv_path_join(p, sizeof p, dir, "tracks3d.csv", err)) || (rc = analysis_tracks_read_csv(p, &tr, err)))
-        goto out;
-    have_tracks = 1;
-    report_inputs in = {.exp = exp, .result = res, .tracks = &tr, .fits = rows, .n_fits = nrows};
-    /* the track stage's sidecar: calibration, sync, timing, its warnings */
-    if ((rc = icv_path_join(p, sizeof p, dir, "track_info.json", err)))
-        goto out;
-    if (icv_file_exists(p)) {
-        if ((rc = report_track_info_read(p, ti, err)))
-            goto out;
-        have_ti = 1;
-        in.track = ti;
-        in.probes = ti->probe;
-        in.n_probes = ti->n_cameras;
-        in.sync = ti->sync;
-        in.n_sync = ti->n_cameras;
-        if (ti->has_stereo)
-            in.calib_stereo = &ti->stereo;
-        else if (ti->has_mono) {
-            in.calib_cameras = &ti->mono;
-            in.n_calib_cameras = 1;
-        }
-    }
-    /* every stage's warnings (kept by run: stage_warnings.c), then the track stage's
-     * sidecar's that the log did not carry (a folder made by `impactcv track` alone) */
-    if ((rc = report_stage_warnings_read(dir, &stage_warns, &n_stage_warns, err)))
-        goto out;
-    int n_ti = have_ti ? ti->n_warnings : 0;
-    if (!(warns = malloc(sizeof *warns * (size_t)(n_stage_warns + n_ti + 1)))) {
-        rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
-        goto out;
-    }
-    int nw = 0;
-    for (int i = 0; i < n_stage_warns; i++)
-        warns[nw++] = stage_warns[i];
-    for (int i = 0; i < n_ti; i++) {
-        int seen = 0;
-        size_t lt = strlen(ti->warnings[i]);
-        for (int k = 0; k < n_stage_warns && !seen; k++) { /* the log's line may carry a file prefix */
-            size_t ls = strlen(stage_warns[k]);
-            seen = !strncmp(stage_warns[k], "track: ", 7) && ls >= lt + 7 &&
-                   !strcmp(stage_warns[k] + ls - lt, ti->warnings[i]);
-        }
-        if (!seen)
-            warns[nw++] = ti->warnings[i];
-    }
-    in.warnings = warns;
-    in.n_warnings = nw;
-    if ((rc = report_overlays_index_read(dir, &ov, &pngs, &n_ov, err)))
-        goto out;
-    in.overlays = ov;
-    in.n_overlays = n_ov;
-    if (!(rc = icv_path_join(p, sizeof p, dir, "report.html", err)))
-        rc = report_write(&in, p, err);
-out:
-    if (have_tracks)
-        analysis_tracks_free(&tr);
-    if (have_ti)
-        report_track_info_free(ti);
-    for (int i = 0; pngs && i < n_ov; i++)
-        free(pngs[i]);
-    free(pngs);
-    free(ov);
-    free(warns);
-    for (int i = 0; i < n_stage_warns; i++)
-        free(stage_warns[i]);
-    free(stage_warns);
-    free(rows);
-    free(res);
-    free(ti);
     return rc;
 }

@@ -1,6 +1,6 @@
-/* report.h: report.html, plots, exports.
- * report.html and the exports are issue #10; the plotting helpers below (report/plot.c)
- * are in place (used by `impactcv sweep`). */
+/* report.h: report.html, plots, overlay images and exports, drawn from what the
+ * caller gives (the jobs read the files: job.h); the plotting helpers (report/plot.c)
+ * also serve `impactcv sweep`. */
 #ifndef ICV_REPORT_H
 #define ICV_REPORT_H
 
@@ -228,31 +228,52 @@ int report_fits_read(const char *path, report_fit_row **rows, int *n, icv_err *e
  * curve in fits.csv: p = fit - v tau - g tau^2 / 2, tau = t - t_impact. */
 void report_fits_apply(const report_fit_row *rows, int n, analysis_result *res);
 
-/* DIR/report.html from DIR/results.json, DIR/fits.csv and DIR/tracks3d.csv (the
- * files `impactcv analyze` leaves), for the experiment exp; with DIR/track_info.json
- * (the track stage's sidecar) the calibration, sync and timing sections and the
- * track stage's warnings, with DIR/overlays/ (report_overlays_write) the overlays.
- * A section whose file is absent says why. */
-int report_from_dir(const char *dir, const icv_experiment *exp, icv_err *err);
 
-/* ---- the run's pictures (report/run_overlays.c) --------------------------- */
 
-/* DIR/overlays/<camera>_<frame>.png: per camera, the frames before, at and after
- * each impact (the frame nearest the impact instant from DIR/results.json, placed on
- * the camera's clock by its offset) with the detections of DIR/tracks2d_<camera>.csv
- * in their marker's colour, the tracker's predicted positions
- * (DIR/predicted2d_<camera>.csv) as magenta crosses and the fitted body outline
- * (the side's ballistic and torque-free fit at that frame's time; DIR/fits.csv gives
- * its position) drawn over the decoded video frame, projected through the camera
- * model of DIR/track_info.json. Each image is the part of the frame round the body
- * (at least 240 px a side); DIR/overlays/index.json lists them with that crop
- * (crop_px: x0, y0, width, height in the frame's pixels), the frame's time, the
- * impact and the role (before, at, after). The only report step that decodes video
- * (a few frames by seek): `impactcv run` caches it as its own stage, keyed by the
- * videos, the tracks and the impact frames. The folder is replaced whole, only when
- * every image is made. A run with no impact writes none (and removes an older
- * folder). Errors name the camera, the file and the frame. */
-int report_overlays_write(const char *dir, const icv_experiment *exp, icv_err *err);
+/* ---- the run's pictures (report/overlay_frame.c, rows2d_read.c, html.c) ---- */
+
+/* One row of tracks2d_<camera>.csv (id: the marker column) or of
+ * predicted2d_<camera>.csv (id: the track column; u, v the predicted position). */
+typedef struct {
+    long frame;
+    int id;
+    double u, v; /* px; NaN where the file has none (a coasted or merged point) */
+} report_row2d;
+
+/* Reads DIR/tracks2d_<camera>.csv (predicted 0) or DIR/predicted2d_<camera>.csv
+ * (predicted 1); *rows malloc'd (caller frees). */
+int report_rows2d_read(const char *path, int predicted, report_row2d **rows, long *n, icv_err *err);
+
+/* What one camera's overlay images draw over its frames. */
+typedef struct {
+    const icv_experiment *exp;
+    const analysis_result *res;    /* the impacts, each side's fitted flight */
+    const analysis_body *body;
+    const analysis_tracks *tracks; /* NULL: no fallback pose where a side's position is unknown */
+    const report_track_info *ti;   /* the camera models the tracks were made with */
+    int k;                         /* the camera's index in ti */
+    const report_row2d *det, *pred; /* its detections (tracks2d) and predictions (predicted2d) */
+    long n_det, n_pred;
+} report_overlay_scene;
+
+/* One overlay image of a decoded 8-bit frame (gray_frame: width x height, stride
+ * bytes a row), frame number `frame` at experiment time t (s) near impact `impact`:
+ * the frame's detections in their marker's colour (white: a 2D track no 3D point
+ * labelled), the predictions as magenta crosses and the body's outline at the side's
+ * fitted pose of time t (or the template fitted to the tracks3d row within half a
+ * frame), projected through camera k. The image is the part of the frame round the
+ * body (a margin of 40 px plus 15%, at least 240 px a side; the whole frame when
+ * nothing is drawn): crop[4] = x0, y0, width, height in the frame's pixels. PNG bytes
+ * in *png (malloc'd). */
+int report_overlay_frame_png(const report_overlay_scene *s, const unsigned char *gray_frame, int width, int height,
+                             int stride, long frame, int impact, double t, unsigned char **png, size_t *len,
+                             int crop[4], icv_err *err);
+
+/* The images listed in overlays_dir/index.json (schema impactcv-overlays-1, written
+ * by job_overlays_write), in its order; *pngs holds their bytes (free each, then the
+ * array). No index.json: none, not an error. */
+int report_overlays_index_read(const char *overlays_dir, report_overlay **ov, unsigned char ***pngs, int *n,
+                               icv_err *err);
 
 /* ---- exports (report/export_*.c) ------------------------------------------ */
 
@@ -296,92 +317,9 @@ int report_export_pose_csv(const char *path, const analysis_tracks *tr, const an
  * `impactcv run` leaves beside tracks3d.csv). */
 int report_exports_write(const char *dir, const analysis_tracks *tr, const analysis_body *b, icv_err *err);
 
-/* ---- impactcv run (run.c) ---------------------------------------------- */
-
-/* The run's stages, in the order they run. Each is cached in DIR by the content of
- * what it reads (report/run_cache.h; docs/report.md, "The stage cache"):
- *   track     calibration, capture and sync, tracking, triangulation (tracks2d, tracks3d)
- *   analyze   impacts, fits, the measured quantities and their sigma (fits.csv), without
- *             the model
- *   model     the model compared with each impact (results.json)
- *   overlays  the pictures over the video (report_overlays_write)
- *   report    report.html
- *   exports   exports/ (TRC, C3D, pose CSV) */
-enum {
-    REPORT_STAGE_TRACK,
-    REPORT_STAGE_ANALYZE,
-    REPORT_STAGE_MODEL,
-    REPORT_STAGE_OVERLAYS,
-    REPORT_STAGE_REPORT,
-    REPORT_STAGE_EXPORTS,
-    REPORT_N_STAGES
-};
-
-/* "track", "analyze", ... */
-const char *report_stage_name(int stage);
-/* A stage's index from its name, or -1. */
-int report_stage_parse(const char *name);
-
-typedef struct {
-    const char *experiment_path;
-    const char *out_dir;
-    const char *truth_path;   /* NULL, or a synth truth.json to compare with */
-    FILE *truth_table;        /* where the comparison table goes (NULL: nowhere) */
-    const char *from;         /* NULL: every stage whose key matches DIR's manifest is
-                                 reused; a stage's name: it and every stage after it run
-                                 again */
-    const icv_experiment *model; /* NULL, or the model settings that replace the
-                                 experiment's model: (restitution, mu_s, mu_k, e_n, their
-                                 *_measured and *_from; a campaign's shared model) */
-    int force;                /* 1: DIR may be a folder (or file) that is not an earlier
-                                 result (its files are kept); never one holding an input */
-} report_run_options;
-
-/* What the run measured, for the CLI's summary. */
-typedef struct {
-    analysis_job_result job;  /* the experiment, the body, the model, the impacts */
-    char report_path[ICV_PATH_MAX];
-    double seconds;           /* s, wall time of the whole run */
-    int ran[REPORT_N_STAGES]; /* 1: the stage ran; 0: its files were reused from DIR */
-    double stage_seconds[REPORT_N_STAGES]; /* s, wall time of each stage that ran */
-    long decoded_frames;      /* video frames and images decoded during the run
-                                 (capture_decoded_frames) */
-} report_run_result;
-
-/* The whole pipeline in one call (issue #10): `impactcv track` (calibration, sync,
- * tracking, triangulation), `impactcv analyze` (impacts, fits.csv), the model
- * (results.json; with truth_path, the comparison with the truth), the overlays,
- * report.html and the exports (DIR/exports/: TRC, C3D, pose CSV). A stage whose key
- * (the digest of the files and experiment.yaml keys it reads, and of the program)
- * matches DIR/.impactcv/manifest.json, and whose files in DIR are intact, is not run:
- * its files are reused. Everything is made in a temporary folder beside DIR and swapped
- * into place only when every stage succeeded (when no stage ran, DIR is left as it
- * is): a failed run leaves the previous complete results untouched. The error names
- * the stage. DIR must be new, empty or an earlier result (its manifest) unless
- * o->force, and may never be or hold one of the experiment's inputs
- * (icv_outdir_check); files in DIR that no stage wrote are the user's and are carried
- * into the new results. */
-int report_run(const report_run_options *o, report_run_result *r, icv_err *err);
-
-/* *up_to_date = 1 when DIR holds the complete results of this run: every stage's key
- * matches DIR's manifest and its files are intact (what a campaign's resume asks).
- * Reads, never writes. o->from is ignored. */
-int report_run_up_to_date(const report_run_options *o, int *up_to_date, icv_err *err);
-
-/* The analysis and model of the last complete run in out_dir (its
- * .impactcv/result.bin), with the experiment and body reloaded from experiment_path
- * and the model settings of `model` (NULL: the experiment's own). */
-int report_run_load(const char *experiment_path, const icv_experiment *model, const char *out_dir,
-                    analysis_job_result *job, icv_err *err);
-
-/* ---- campaigns (report/campaign.c, campaign_table.c, campaign_plot.c) --------
- * `impactcv campaign CAMPAIGN.yaml -o DIR [-j N]` (issue #10 item 3; campaign.yaml:
- * docs/campaign.md): every experiment run as `impactcv run` into DIR/<name>/ (in
- * parallel, each in a process of its own: PLplot is not thread-safe), the ones whose
- * results are up to date left alone, a failed one reported and the others carried
- * on; then the validation table (Han Sun Tables 4.6 and 4.9: DIR/validation.csv,
- * DIR/validation.md, DIR/campaign.html linking each report) and the parameter plot
- * (DIR/parameters_angle.svg, DIR/parameters_slip.svg, inline in campaign.html). */
+/* ---- campaigns: what the campaign page shows (campaign_table.c, campaign_plot.c) ----
+ * A campaign's experiments and its joint fit, as job_campaign_run (job/job.h) fills
+ * them; the writers below draw and write them. */
 
 enum { REPORT_EXP_RAN = 1, REPORT_EXP_UP_TO_DATE = 2, REPORT_EXP_FAILED = 3 };
 
@@ -395,11 +333,6 @@ typedef struct {
     int n_impacts;
 } report_campaign_experiment;
 
-typedef struct {
-    const char *campaign_path;
-    const char *out_dir;
-    int jobs;                    /* experiments run at once (-j N); < 1 means 1 */
-} report_campaign_options;
 
 typedef struct {
     char name[128];
@@ -413,14 +346,46 @@ typedef struct {
     double seconds;                     /* s, wall time of the whole campaign */
 } report_campaign_result;
 
-/* Runs a campaign. Returns 0 when the campaign itself went through (the tables are
- * written) even if experiments failed: r->n_failed says how many, each with its
- * error; fails (one line naming campaign.yaml's key, or the reason) when the campaign
- * file is wrong, no experiment succeeded, or the tables cannot be written. Progress
- * goes to icv_log (info: each experiment as it ends, up to date or not). r is filled
- * as far as the campaign got, also on failure; free it with
- * report_campaign_result_free. */
-int report_campaign_run(const report_campaign_options *o, report_campaign_result *r, icv_err *err);
 void report_campaign_result_free(report_campaign_result *r);
+
+/* One row per impact of the validation table, with the model compared (the joint one,
+ * or each experiment's own) and where its coefficients came from. */
+typedef struct {
+    const analysis_experiment_result *job;  /* the experiment: body, model law, results */
+    const report_campaign_experiment *exp;
+    int impact;                      /* index in job->res.impacts */
+    const analysis_impact *im;       /* measured, and im->model: the model compared */
+    double angle_deg;                /* impact angle: between the line from the contact
+                                        point to the centre of mass and the surface
+                                        normal, before impact (deg; 0 = the centre of
+                                        mass straight above the contact) */
+    double slip;                     /* slip ratio: |tangential| / |normal| contact-point
+                                        velocity before impact */
+    double e_model, ratio_model;     /* the model's Newton ratio at the contact and
+                                        impulse ratio (NaN when it has no solution) */
+    char mu_source[200], e_n_source[200]; /* coefficient provenance */
+} report_campaign_row;
+
+/* The impact angle, slip ratio and the model's e and impulse ratio of row->im
+ * (campaign_plot.c). */
+void report_campaign_row_kinematics(report_campaign_row *row);
+
+/* DIR/validation.csv and DIR/validation.md (campaign_table.c). */
+int report_campaign_tables_write(const char *dir, const report_campaign_result *r, const report_campaign_row *rows, int n,
+                          icv_err *err);
+
+/* DIR/parameters_angle.svg and DIR/parameters_slip.svg: measured e and impulse ratio
+ * against the impact angle and the slip ratio, the model's value at each measured
+ * state, and, when every row shares one (mu, e_n), the model's curve through the first
+ * row's state with that variable swept (campaign_plot.c). note gets the legend's
+ * explanation for the page. */
+int report_campaign_plots_write(const char *dir, const report_campaign_row *rows, int n, char note[ICV_ERR_MSG_MAX], icv_err *err);
+
+/* DIR/campaign.html: self-contained (inline CSS, the plots as SVG data URIs), each
+ * experiment's status and report link, the validation table with uncertainties and
+ * provenance (campaign_table.c). */
+int report_campaign_html_write(const char *dir, const report_campaign_result *r, const report_campaign_row *rows, int n,
+                        const char *plot_note, icv_err *err);
+
 
 #endif

@@ -14,30 +14,8 @@ int report_json_load(const char *path, const char *schema, const char *array_key
 /* Hz: 1 / the median interval between the tracks' frames (0 when unknown). */
 double report_tracks_rate(const analysis_tracks *tr);
 
-/* The fitted motion of impact i's side (post: 0 before, 1 after) at time t (s,
- * experiment clock): centre of mass p (m) and velocity v (m/s), surface frame, from
- * the ballistic fit with res->g; attitude R (body -> surface) and angular velocity w
- * (rad/s, surface frame) from the torque-free rotation of the side's state at the
- * impact instant (b->inertia). p is NaN when the side's position is unknown
- * (report_fits_apply not run). */
-void report_side_state(const analysis_result *res, int i, int post, const analysis_body *b, double t, icv_vec3 *p,
-                       icv_vec3 *v, icv_mat3 *R, icv_vec3 *w);
 
-/* One row of tracks2d_<camera>.csv (id: the marker column) or of
- * predicted2d_<camera>.csv (id: the track column; u, v the predicted position). */
-typedef struct {
-    long frame;
-    int id;
-    double u, v; /* px; NaN where the file has none (a coasted or merged point) */
-} report_row2d;
 
-/* Reads DIR/tracks2d_<camera>.csv (predicted 0) or DIR/predicted2d_<camera>.csv
- * (predicted 1); *rows malloc'd (caller frees). */
-int report_rows2d_read(const char *path, int predicted, report_row2d **rows, long *n, icv_err *err);
-
-/* The images of DIR/overlays/index.json (report_overlays_write), in its order (html.c;
- * here for its fuzz harness); *pngs holds their bytes (free each, then the array). */
-int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned char ***pngs, int *n, icv_err *err);
 
 /* Starts an SVG plot of width_px x height_px into a temporary name beside path (PLplot's
  * "svg" device, white page, ink colour 15 black); report_plot_close ends it and renames
@@ -46,21 +24,5 @@ int report_overlays_index_read(const char *dir, report_overlay **ov, unsigned ch
 int report_plot_open(const char *path, int width_px, int height_px, icv_atomic_file *af, icv_err *err);
 int report_plot_close(icv_atomic_file *af, icv_err *err);
 void report_plot_finish(void);
-
-/* The warnings a stage of `impactcv run` prints (stage_warnings.c): teed from the log
- * while the stage runs, kept in DIR/.impactcv/warnings_<stage>.txt with its files. */
-enum { REPORT_MAX_STAGE_WARNINGS = 200 };
-typedef struct {
-    char line[REPORT_MAX_STAGE_WARNINGS][600];
-    int n;
-    icv_log_sink prev; /* the sink before begin, put back by end */
-    void *prev_user;
-} report_stage_warnings;
-void report_stage_warnings_begin(report_stage_warnings *w);
-/* Puts the sink back; writes dir's warnings_<stage>.txt when there were warnings. */
-int report_stage_warnings_end(report_stage_warnings *w, const char *dir, const char *stage, icv_err *err);
-/* Every kept warning of dir in stage order (track, analyze, model, overlays) as
- * "stage: message"; free each line and the array. */
-int report_stage_warnings_read(const char *dir, char ***lines, int *n, icv_err *err);
 
 #endif

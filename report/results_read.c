@@ -131,7 +131,7 @@ int report_results_read(const char *path, analysis_result *res, icv_err *err)
             snprintf(im->model.note, sizeof im->model.note, "%s", note ? note : "");
         }
     }
-    /* issue #19 items 4-5: the free flights and the contact stretches */
+    /* the free flights and the contact stretches */
     json_t *fl = json_object_get(root, "flights");
     for (size_t i = 0; i < json_array_size(fl) && res->n_flights < ANALYSIS_MAX_FLIGHTS; i++) {
         json_t *o = json_array_get(fl, i), *fr = json_object_get(o, "frames"), *u = json_object_get(o, "uncertainty");

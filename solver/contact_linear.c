@@ -5,7 +5,7 @@
 
 #include "solver/impact_internal.h"
 
-void contact_state_start(const contact_problem *pr, contact_state *st)
+void impact_contact_state_start(const contact_problem *pr, contact_state *st)
 {
     st->ut[0] = pr->ut0[0];
     st->ut[1] = pr->ut0[1];
@@ -16,7 +16,7 @@ void contact_state_start(const contact_problem *pr, contact_state *st)
     st->stage = 'c';
 }
 
-double contact_stage_remaining(const contact_problem *pr, const contact_state *st, double rn)
+double impact_contact_stage_remaining(const contact_problem *pr, const contact_state *st, double rn)
 {
     if (st->stage == 'c')
         return rn > 0 ? fmax(-st->un / rn, 0) : INFINITY;
@@ -43,8 +43,8 @@ double contact_stage_remaining(const contact_problem *pr, const contact_state *s
     }
 }
 
-int contact_advance(const contact_problem *pr, contact_state *st, const double phi[2], double dp_stop,
-                    double *dp_taken, icv_err *err)
+int impact_contact_advance(const contact_problem *pr, contact_state *st, const double phi[2], double dp_stop,
+                           double *dp_taken, icv_err *err)
 {
     double rt0 = pr->B[0][0] * phi[0] + pr->B[0][1] * phi[1] + pr->d[0];
     double rt1 = pr->B[1][0] * phi[0] + pr->B[1][1] * phi[1] + pr->d[1];
@@ -54,7 +54,7 @@ int contact_advance(const contact_problem *pr, contact_state *st, const double p
                            "impact: du_n/dp_n = %.6g <= 0 while compressing: the compression never ends "
                            "(Painleve-type inconsistency; mu too large for this geometry)",
                            rn);
-    double xe = contact_stage_remaining(pr, st, rn);
+    double xe = impact_contact_stage_remaining(pr, st, rn);
     if (!isfinite(xe) && !isfinite(dp_stop))
         return icv_err_set(err, ICV_ENUMERIC,
                            "impact: the restitution stage never ends (du_n/dp_n = %.6g in restitution): Painleve-type inconsistency", rn);
@@ -99,7 +99,7 @@ int contact_advance(const contact_problem *pr, contact_state *st, const double p
     return ev;
 }
 
-double contact_stick_ratio(const contact_problem *pr)
+double impact_contact_stick_ratio(const contact_problem *pr)
 {
     double det = pr->B[0][0] * pr->B[1][1] - pr->B[0][1] * pr->B[1][0];
     double a = (pr->B[1][1] * pr->d[0] - pr->B[0][1] * pr->d[1]) / det;

@@ -242,7 +242,7 @@ static int slide_phase(const contact_problem *pr, contact_state *st, char *stop_
                 for (;;) {
                     char stage = st->stage;
                     double taken;
-                    int ev = contact_advance(pr, st, phi, dp_arr, &taken, err);
+                    int ev = impact_contact_advance(pr, st, phi, dp_arr, &taken, err);
                     if (ev < 0) {
                         rc = ev;
                         goto done;
@@ -352,14 +352,14 @@ done:
 
 /* A phase whose impulse direction phi is fixed (stick, reverse slide, frictionless):
  * linear in the impulse, advanced event to event (at most 4: the compression and
- * restitution ends) and recorded as mode. 0, or the error of contact_advance. */
+ * restitution ends) and recorded as mode. 0, or the error of impact_contact_advance. */
 static int linear_phase(const contact_problem *pr, contact_state *st, const double phi[2], impact_mode mode,
                         impact_result *res, icv_err *err)
 {
     for (int i = 0; i < 4; i++) {
         double pt0[2] = {st->pt[0], st->pt[1]}, pn0 = st->pn;
         char stage = st->stage;
-        int ev = contact_advance(pr, st, phi, INFINITY, NULL, err);
+        int ev = impact_contact_advance(pr, st, phi, INFINITY, NULL, err);
         if (ev < 0)
             return ev;
         impact_period_record(res, stage, mode, pt0, pn0, st);
@@ -371,8 +371,8 @@ static int linear_phase(const contact_problem *pr, contact_state *st, const doub
 
 static int solve_scaled(const contact_problem *pr, contact_state *st, impact_result *res, icv_err *err)
 {
-    contact_state_start(pr, st);
-    const int stick_ok = contact_stick_ratio(pr) <= pr->mu_s;
+    impact_contact_state_start(pr, st);
+    const int stick_ok = impact_contact_stick_ratio(pr) <= pr->mu_s;
     const double s0 = hypot(pr->ut0[0], pr->ut0[1]);
     const int start_slip = s0 > 1e-13 * fabs(pr->un0);
     char stop_stage = 0;

@@ -30,22 +30,22 @@ typedef struct {
 
 enum { LIN_STOP = 1, LIN_ENDC = 2, LIN_ENDR = 4 }; /* event bits */
 
-void contact_state_start(const contact_problem *pr, contact_state *st);
+void impact_contact_state_start(const contact_problem *pr, contact_state *st);
 
 /* The normal-impulse length left in the current stage if the rates stay du_n/dp_n =
  * rn from now on (+inf if the stage would never end). */
-double contact_stage_remaining(const contact_problem *pr, const contact_state *st, double rn);
+double impact_contact_stage_remaining(const contact_problem *pr, const contact_state *st, double rn);
 
 /* Advances along constant friction ratio phi = dp_t/dp_n (2-vector) for at most
  * dp_stop (the slip-arrest length, or +inf), stopping at the end of the stage
  * first. Returns the events that happened as LIN_* bits (an arrest that ties with
  * the stage boundary gives both, spec sec. 8.7), or ICV_ENUMERIC through *err when the
  * stage never ends (Painleve-type inconsistency or no restitution root). */
-int contact_advance(const contact_problem *pr, contact_state *st, const double phi[2], double dp_stop,
-                    double *dp_taken, icv_err *err);
+int impact_contact_advance(const contact_problem *pr, contact_state *st, const double phi[2], double dp_stop,
+                           double *dp_taken, icv_err *err);
 
 /* ||B^-1 d||: the friction coefficient needed to stick (spec sec. 2.3, 3.4). */
-double contact_stick_ratio(const contact_problem *pr);
+double impact_contact_stick_ratio(const contact_problem *pr);
 
 /* Appends the period from the state before (pt0, pn0) to st (nothing if empty). */
 void impact_period_record(impact_result *res, char stage, impact_mode mode, const double pt0[2], double pn0,

@@ -409,7 +409,7 @@ int impact_reference_compute(int i, double *value, icv_err *err)
         contact_problem pr;
         fw_icosa(&pr);
         if (!strcmp(id, "FW-icosa-Binvd")) {
-            *value = contact_stick_ratio(&pr);
+            *value = impact_contact_stick_ratio(&pr);
         } else {
             contact_state st;
             impact_result tmp;

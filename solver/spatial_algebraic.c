@@ -95,8 +95,8 @@ static int arrest_direction(const contact_problem *pr, const double ut[2], doubl
 
 int impact_sb_solve(const contact_problem *pr, contact_state *st, impact_result *res, icv_err *err)
 {
-    contact_state_start(pr, st);
-    const double ratio = contact_stick_ratio(pr);
+    impact_contact_state_start(pr, st);
+    const double ratio = impact_contact_stick_ratio(pr);
     const int stick_ok = ratio <= pr->mu_s;
     const double s0 = hypot(pr->ut0[0], pr->ut0[1]);
     const int start_slip = s0 > 1e-13 * fabs(pr->un0);
@@ -116,12 +116,12 @@ int impact_sb_solve(const contact_problem *pr, contact_state *st, impact_result 
         int ev;
         if (mode == IMPACT_STICK) {
             double phi[2] = {-inv_d[0], -inv_d[1]};
-            ev = contact_advance(pr, st, phi, INFINITY, NULL, err);
+            ev = impact_contact_advance(pr, st, phi, INFINITY, NULL, err);
         } else if (mode == IMPACT_RSLIDE) {
             double phi[2] = {-pr->mu_k * dhat[0], -pr->mu_k * dhat[1]};
-            ev = contact_advance(pr, st, phi, INFINITY, NULL, err);
+            ev = impact_contact_advance(pr, st, phi, INFINITY, NULL, err);
         } else {
-            double p0 = contact_stage_remaining(pr, st, pr->w); /* frictionless stage */
+            double p0 = impact_contact_stage_remaining(pr, st, pr->w); /* frictionless stage */
             double ue[2] = {st->ut[0] + pr->d[0] * p0, st->ut[1] + pr->d[1] * p0};
             double ne = hypot(ue[0], ue[1]);
             if (!(ne > 1e-12 * hypot(st->ut[0], st->ut[1])) || !isfinite(ne)) {
@@ -134,15 +134,15 @@ int impact_sb_solve(const contact_problem *pr, contact_state *st, impact_result 
             int arrest = 0;
             if (arrest_direction(pr, st->ut, &pa, ha)) {
                 double rn = pr->w - pr->mu_k * (pr->d[0] * ha[0] + pr->d[1] * ha[1]);
-                if (pa <= contact_stage_remaining(pr, st, rn) * (1 + 1e-12))
+                if (pa <= impact_contact_stage_remaining(pr, st, rn) * (1 + 1e-12))
                     arrest = 1;
             }
             if (arrest) {
                 double phi[2] = {-pr->mu_k * ha[0], -pr->mu_k * ha[1]};
-                ev = contact_advance(pr, st, phi, pa, NULL, err);
+                ev = impact_contact_advance(pr, st, phi, pa, NULL, err);
             } else {
                 double phi[2] = {-pr->mu_k * h[0], -pr->mu_k * h[1]};
-                ev = contact_advance(pr, st, phi, INFINITY, NULL, err);
+                ev = impact_contact_advance(pr, st, phi, INFINITY, NULL, err);
                 if (ev > 0)
                     ev &= ~LIN_STOP;
             }

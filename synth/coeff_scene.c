@@ -1,4 +1,4 @@
-/* coeff_scene.c: the coefficient experiments of issue #11 as synthetic videos with
+/* coeff_scene.c: the coefficient experiments (docs/coefficients.md) as synthetic videos with
  * exact truth. A slide: the body rests on the inclined plate, is released and slides
  * down at the constant acceleration |g| (sin theta - mu_k cos theta) (an analytic
  * motion: no impact physics). A tilt: the plate (the board lying on it) is raised
@@ -83,7 +83,7 @@ static double slide_accel(const synth_scenario *sc, icv_vec3 *downhill)
     return gt - sc->mu_k * -g.y;
 }
 
-/* A slide may start with a free flight (the incline from the flight, issue #11): the
+/* A slide may start with a free flight (the incline from the flight): the
  * body released above the plate (release.position's lowest point above y = 0) or with
  * release.velocity flies ballistically under g without turning until its lowest point
  * reaches the plate at t_land; there its normal velocity is removed (a perfectly

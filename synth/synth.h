@@ -143,7 +143,7 @@ typedef struct synth_scenario {
     char preset[32];          /* x264 preset */
     int mjpeg_q;              /* MJPEG qscale 2..31 */
     int experiment_gravity_given; /* 1: experiment.yaml gives the true gravity, 0: auto */
-    /* a coefficient experiment (issue #11, synth/coeff_scene.c, docs/synth.md) */
+    /* a coefficient experiment (synth/coeff_scene.c, docs/synth.md) */
     int kind;                 /* SYNTH_KIND_IMPACT (0), _SLIDE, _TILT or _DROP */
     double tilt_start;        /* rad: the plate's angle before it is raised (tilt) */
     double tilt_rate;         /* rad/s: how fast it is raised, from tilt_time on */
@@ -336,7 +336,7 @@ int synth_truth_write(const char *path, const synth_scenario *sc, const synth_fl
  * motion-plane) images, truth.json, scenario.yaml (a copy). Deterministic for a seed. */
 int synth_experiment_write(const synth_scenario *sc, const char *dir, icv_err *err);
 
-/* ---- coefficient experiments (coeff_scene.c; issue #11) ------------------ */
+/* ---- coefficient experiments (coeff_scene.c) ------------------------------ */
 
 /* The scenario keys `kind` (impact | slide | tilt | drop) and `tilt`, read over sc. */
 int synth_coeff_scenario_read(icv_ynode root, synth_scenario *sc, icv_err *err);

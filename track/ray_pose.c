@@ -156,10 +156,8 @@ static double refine(const fit_ctx *c, icv_mat3 *R, icv_vec3 *p, double cov[MAX_
                 Ad[a * np + a] += lambda * (A[a * np + a] > 0 ? A[a * np + a] : 1);
             gsl_matrix_view Av = gsl_matrix_view_array(Ad, (size_t)np, (size_t)np);
             gsl_vector_view gv = gsl_vector_view_array(g, (size_t)np), xv = gsl_vector_view_array(dx, (size_t)np);
-            gsl_error_handler_t *old = gsl_set_error_handler_off();
             int bad = gsl_linalg_cholesky_decomp1(&Av.matrix) ||
                       gsl_linalg_cholesky_solve(&Av.matrix, &gv.vector, &xv.vector);
-            gsl_set_error_handler(old);
             if (bad) {
                 lambda *= 10;
                 continue;
@@ -197,9 +195,7 @@ static double refine(const fit_ctx *c, icv_mat3 *R, icv_vec3 *p, double cov[MAX_
                 A[a * np + b] = s;
             }
         gsl_matrix_view Av = gsl_matrix_view_array(A, (size_t)np, (size_t)np);
-        gsl_error_handler_t *old = gsl_set_error_handler_off();
         int bad = gsl_linalg_cholesky_decomp1(&Av.matrix) || gsl_linalg_cholesky_invert(&Av.matrix);
-        gsl_set_error_handler(old);
         for (int a = 0; a < np; a++)
             for (int b = 0; b < np; b++)
                 cov[a][b] = bad ? NAN : A[a * np + b];

@@ -123,8 +123,8 @@ TEST(test_ball_energy_joint_fit_leaves_the_unmeasured_spin_out)
     /* three balls sliding through their impacts (mu = impulse ratio 0.1, e 0.83),
      * thrown at different speeds, spinning before: one (mu, e_n) for all. The
      * table's model loss is of the translational energy, as the measured one. */
-    static analysis_job_result jr[3];
-    analysis_job_result *jobs[3];
+    static analysis_experiment_result jr[3];
+    analysis_experiment_result *jobs[3];
     for (int k = 0; k < 3; k++) {
         scenario s;
         make_ball(&s);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "analysis/analysis.h"
+#include "analysis/coefficients.h"
 #include "tests/analysis/impact_scenario.h"
 #include "tests/harness.h"
 

@@ -10,8 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/coefficients.h"
 #include "synth/synth.h"
+#include "job/job.h"
 #include "tests/harness.h"
 
 /* a box with three stickers on its top face, resting on the plate (slide, tilt) */
@@ -114,7 +115,7 @@ static int measure(const char *exp, const char *out, analysis_coefficient *c, ic
 {
     analysis_coefficient rep;
     const char *one[1] = {exp};
-    return analysis_coefficients_job(one, 1, NULL, out, c, &rep, err);
+    return job_coefficients_run(one, 1, NULL, out, c, &rep, err);
 }
 
 typedef struct {

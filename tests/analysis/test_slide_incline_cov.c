@@ -6,7 +6,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "analysis/analysis.h"
+#include "analysis/coefficients.h"
 #include "tests/harness.h"
 
 TEST(test_slide_incline_sigma_from_full_gravity_covariance)

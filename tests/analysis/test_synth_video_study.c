@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "job/job.h"
 #include "tests/harness.h"
 
 static const char *SCENARIO =
@@ -149,13 +150,13 @@ static int run_seed(int seed, int jitter, seed_result *r)
     }
 
 analyse:;
-    analysis_job job = {exp, NULL, out, ANALYSIS_FIT, NULL, NULL};
-    analysis_job_result *fit = malloc(sizeof *fit), *hb = malloc(sizeof *hb);
+    job_analyze_options job = {exp, NULL, out, ANALYSIS_FIT, NULL, NULL};
+    analysis_experiment_result *fit = malloc(sizeof *fit), *hb = malloc(sizeof *hb);
     icv_err err = {0};
-    int rc = fit && hb ? analysis_job_run(&job, fit, &err) : -1;
+    int rc = fit && hb ? job_analyze(&job, fit, &err) : -1;
     if (!rc) {
-        analysis_job jh = {exp, tracks, out_h, ANALYSIS_HOUBOLT, NULL, NULL};
-        rc = analysis_job_run(&jh, hb, &err);
+        job_analyze_options jh = {exp, tracks, out_h, ANALYSIS_HOUBOLT, NULL, NULL};
+        rc = job_analyze(&jh, hb, &err);
     }
     json_error_t je;
     json_t *root = rc ? NULL : json_load_file(truth, 0, &je);

@@ -36,3 +36,25 @@ TEST(test_calib_file_limits_garbage_rows_and_cols_are_refused)
     ASSERT(calib_intrinsics_read(th_tmp("cam.yaml"), 0, &in, NULL, &err) == 0, "%s", err.msg);
     ASSERT_EQ_INT(in.width, 1280);
 }
+
+TEST(test_calib_file_limits_a_file_beyond_4_mib_is_refused_xml_too)
+{
+    /* a calibration is kilobytes; the file is read once for libyaml's check and
+       FileStorage, bounded, whatever its format */
+    static const char *heads[] = {"%YAML:1.0\n---\nimage_width: 1280\n", "<?xml version=\"1.0\"?>\n<opencv_storage>\n"};
+    for (int i = 0; i < 2; i++) {
+        FILE *f = fopen(th_tmp("big.yaml"), "w");
+        ASSERT(f, "cannot write");
+        fputs(heads[i], f);
+        for (int k = 0; k < (5 << 20) / 64; k++)
+            fputs(i ? "<!-- a comment that only makes the file larger than 4 MiB. -->\n"
+                    : "# a comment line that only makes the file larger than the limit.\n",
+                  f);
+        fclose(f);
+        calib_intrinsics in;
+        icv_err err = {0};
+        int rc = calib_intrinsics_read(th_tmp("big.yaml"), 0, &in, NULL, &err);
+        ASSERT(rc == ICV_EFORMAT, "%s: rc %d: %s", i ? "XML" : "YAML", rc, err.msg);
+        ASSERT_STR_CONTAINS(err.msg, "big.yaml: above the limit of 4194304 bytes");
+    }
+}

@@ -1,9 +1,9 @@
-/* DIR/overlays/index.json (report/html.c: report_overlays_index_read) from any bytes,
+/* overlays/index.json (report/html.c: report_overlays_index_read) from any bytes,
  * in a folder that also holds one small image the index may name (a.png). */
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "report/report_internal.h"
+#include "report/report.h"
 #include "tests/fuzz/fuzz_file.h"
 
 static char dir[256], sub[300], index_path[320], png[320];
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned char **pngs = NULL;
     int n = 0;
     icv_err err = {0};
-    report_overlays_index_read(dir, &ov, &pngs, &n, &err);
+    report_overlays_index_read(sub, &ov, &pngs, &n, &err);
     for (int i = 0; pngs && i < n; i++)
         free(pngs[i]);
     free(pngs);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "report/report_internal.h"
+#include "report/report.h"
 #include "tests/harness.h"
 
 static int read_index(const char *json, icv_err *err, int *n)
@@ -18,7 +18,7 @@ static int read_index(const char *json, icv_err *err, int *n)
     report_overlay *ov = NULL;
     unsigned char **pngs = NULL;
     *n = 0;
-    int rc = report_overlays_index_read(th_tmpdir(), &ov, &pngs, n, err);
+    int rc = report_overlays_index_read(sub, &ov, &pngs, n, err);
     for (int i = 0; pngs && i < *n; i++)
         free(pngs[i]);
     free(pngs);

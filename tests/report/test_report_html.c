@@ -1,10 +1,10 @@
 /* test_report_html.c: report.html built from the files `impactcv analyze` leaves
- * (report_from_dir): every section and plot is there in the issue's order, every
+ * (job_report_write): every section and plot is there in the issue's order, every
  * image is inline, nothing refers to the network, and the numbers are those of
  * results.json. */
 #include <stdlib.h>
 
-#include "report/report.h"
+#include "job/job.h"
 #include "tests/report/report_fixture.h"
 
 TEST(test_report_from_dir_has_every_section_in_order_and_is_self_contained)
@@ -17,9 +17,9 @@ TEST(test_report_from_dir_has_every_section_in_order_and_is_self_contained)
     ASSERT(exp, "out of memory");
     int rc = icv_experiment_load(th_tmp("experiment.yaml"), exp, &err);
     if (!rc)
-        rc = report_from_dir(th_tmpdir(), exp, &err);
+        rc = job_report_write(th_tmpdir(), exp, NULL, 0, &err);
     free(exp);
-    ASSERT(rc == 0, "report_from_dir: %s", err.msg);
+    ASSERT(rc == 0, "job_report_write: %s", err.msg);
     static char *html;
     free(html); /* static: a failed ASSERT returns without freeing */
     html = report_fixture_read(th_tmp("report.html"));
@@ -93,7 +93,7 @@ TEST(test_report_from_dir_without_results_names_the_file)
     icv_experiment *exp = calloc(1, sizeof *exp);
     icv_err err = {0};
     ASSERT(exp, "out of memory");
-    int rc = report_from_dir(th_tmpdir(), exp, &err);
+    int rc = job_report_write(th_tmpdir(), exp, NULL, 0, &err);
     free(exp);
     ASSERT(rc != 0, "no error on an empty folder");
     ASSERT_STR_CONTAINS(err.msg, "results.json");

@@ -3,7 +3,7 @@
  * of sample_videos/02_rod_drop_level_stereo (two 1280x720 H.264 cameras at 240 fps,
  * calibration from board images, flash sync, one impact), shared by the tests of this
  * file, then: the track stage's sidecar holds the offsets the track result gave and
- * the duplicated frame capture's own probe finds; report_overlays_write leaves the
+ * the duplicated frame capture's own probe finds; job_overlays_write leaves the
  * frames before, at and after the impact per camera with the detections drawn in
  * their marker's colour at the tracks2d positions; report.html carries the sidecar's
  * numbers in its calibration, sync and timing sections and the overlays; headless
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "report/report.h"
+#include "job/job.h"
 #include "tests/report/browser.h"
 #include "tests/report/report_fixture.h"
 #include "track/track_pipeline.h"
@@ -69,20 +69,20 @@ static int shared_run(void)
     snprintf(exp_path, sizeof exp_path, "%s/experiment.yaml", run_dir);
     snprintf(out, sizeof out, "%s/out", run_dir);
     icv_err err = {0};
-    analysis_job_result *job = malloc(sizeof *job);
+    analysis_experiment_result *job = malloc(sizeof *job);
     icv_log_level level = icv_log_get_level();
     icv_log_set_level(ICV_LOG_WARN); /* calib's per-image lines are not this test's */
     int rc = track_pipeline_run(exp_path, out, NULL, &run_track, &err);
     if (rc)
         snprintf(run_err, sizeof run_err, "track: %s", err.msg);
-    analysis_job aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
-    if (!rc && (rc = analysis_job_run(&aj, job, &err)))
+    job_analyze_options aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
+    if (!rc && (rc = job_analyze(&aj, job, &err)))
         snprintf(run_err, sizeof run_err, "analyze: %s", err.msg);
     if (!rc)
         run_exp = job->exp;
-    if (!rc && (rc = report_overlays_write(out, &job->exp, &err)))
+    if (!rc && (rc = job_overlays_write(out, &job->exp, &err)))
         snprintf(run_err, sizeof run_err, "overlays: %s", err.msg);
-    if (!rc && (rc = report_from_dir(out, &job->exp, &err)))
+    if (!rc && (rc = job_report_write(out, &job->exp, NULL, 0, &err)))
         snprintf(run_err, sizeof run_err, "report: %s", err.msg);
     icv_log_set_level(level);
     free(job);
@@ -410,18 +410,18 @@ TEST(test_overlays_and_sections_of_a_one_camera_run)
     char exp_path[1024], out[1024];
     snprintf(exp_path, sizeof exp_path, "%s/sample_videos/04_highspeed_1000fps/experiment.yaml", th_root());
     snprintf(out, sizeof out, "%s/out", th_tmpdir());
-    static analysis_job_result job;
+    static analysis_experiment_result job;
     icv_err err = {0};
     icv_log_level level = icv_log_get_level();
     icv_log_set_level(ICV_LOG_WARN);
     int rc = track_pipeline_run(exp_path, out, NULL, NULL, &err);
-    analysis_job aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
+    job_analyze_options aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
     if (!rc)
-        rc = analysis_job_run(&aj, &job, &err);
+        rc = job_analyze(&aj, &job, &err);
     if (!rc)
-        rc = report_overlays_write(out, &job.exp, &err);
+        rc = job_overlays_write(out, &job.exp, &err);
     if (!rc)
-        rc = report_from_dir(out, &job.exp, &err);
+        rc = job_report_write(out, &job.exp, NULL, 0, &err);
     icv_log_set_level(level);
     ASSERT(rc == 0, "%s", err.msg);
     static json_t *index;
@@ -458,7 +458,7 @@ TEST(test_overlays_of_a_run_without_impact_are_none_and_without_error)
     json_dump_file(res, th_tmp("o/results.json"), 0);
     json_decref(res);
     icv_err err = {0};
-    int rc = report_overlays_write(th_tmp("o"), &run_exp, &err);
+    int rc = job_overlays_write(th_tmp("o"), &run_exp, &err);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT(access(th_tmp("o/overlays"), F_OK) != 0, "an overlays folder is left");
 }
@@ -473,14 +473,14 @@ TEST(test_overlays_errors_name_the_file_and_the_camera)
     static icv_experiment exp; /* the run's, with a camera's video changed below */
     exp = run_exp;
     icv_err err = {0};
-    int rc = report_overlays_write(th_tmp("o"), &exp, &err);
+    int rc = job_overlays_write(th_tmp("o"), &exp, &err);
     char msg[ICV_ERR_MSG_MAX];
     snprintf(msg, sizeof msg, "%s", err.msg);
     ASSERT(rc != 0, "no error without track_info.json");
     /* a video that is not there: the camera and the file */
     snprintf(exp.cameras[1].video, sizeof exp.cameras[1].video, "%s/missing.mp4", run_dir);
     icv_err err2 = {0};
-    int rc2 = report_overlays_write(out_path(""), &exp, &err2);
+    int rc2 = job_overlays_write(out_path(""), &exp, &err2);
     ASSERT_STR_CONTAINS(msg, "track_info.json");
     ASSERT(rc2 != 0, "no error for a missing video");
     ASSERT_STR_CONTAINS(err2.msg, "camera 'right'");
@@ -607,7 +607,7 @@ TEST(test_report_without_the_sidecar_says_why_its_sections_are_empty)
                             th_tmpdir(), run_dir, th_tmpdir()),
                   0);
     icv_err err = {0};
-    int rc = report_from_dir(th_tmp("o"), &run_exp, &err);
+    int rc = job_report_write(th_tmp("o"), &run_exp, NULL, 0, &err);
     ASSERT(rc == 0, "%s", err.msg);
     static char *page;
     free(page);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "job/job.h"
 #include "tests/harness.h"
 #include "tests/track/true_stereo.h"
 #include "track/track_pipeline.h"
@@ -502,14 +503,14 @@ TEST(test_pipeline_calibration_from_images_hands_its_sd_to_the_analysis)
     ASSERT(b > 0.7 && b < 0.8, "baseline %g m", b);
     ASSERT(bsd > 0 && bsd < 1e-3, "baseline sigma %g m", bsd);
     ASSERT(prms > 0 && prms < 1e-3, "surface plane RMS %g m", prms);
-    analysis_job job = {yaml, NULL, ana, ANALYSIS_FIT, NULL, NULL};
+    job_analyze_options job = {yaml, NULL, ana, ANALYSIS_FIT, NULL, NULL};
     char tracks[1200];
     snprintf(tracks, sizeof tracks, "%s/tracks3d.csv", r->out);
     job.tracks_path = tracks;
-    analysis_job_result *a = malloc(sizeof *a);
+    analysis_experiment_result *a = malloc(sizeof *a);
     ASSERT(a, "out of memory");
     icv_err err = {0};
-    int rc = analysis_job_run(&job, a, &err);
+    int rc = job_analyze(&job, a, &err);
     free(a);
     ASSERT(rc == 0, "analysis: %s", err.msg);
     json_t *rj = json_load_file(res, 0, &je);

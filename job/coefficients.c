@@ -1,4 +1,4 @@
-/* coefficients_job.c: `impactcv coefficients` as one library call (issue #11):
+/* coefficients.c: `impactcv coefficients` as one call:
  * experiment files in, coefficients.json out. DIR changes only when every repeat
  * was measured (a working folder beside it swapped into place, core's atomic_dir.c). */
 #include <jansson.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "analysis/analysis.h"
+#include "job/job.h"
 #include "track/track_pipeline.h"
 
 /* mu_s from the tilt's video: the plate and the body tracked (track_tilt_run),
@@ -179,12 +179,12 @@ static int measure_one(const icv_experiment *e, const char *tracks_path, const c
     } else { /* drop: the impact measured as `impactcv analyze` does (the track stage's
               * covariances and the calibration's uncertainty with it), its results.json
               * and fits.csv beside coefficients.json */
-        analysis_job job = {.experiment_path = e->path, .tracks_path = tracks_path, .out_dir = dir,
+        job_analyze_options job = {.experiment_path = e->path, .tracks_path = tracks_path, .out_dir = dir,
                             .method = ANALYSIS_FIT};
-        analysis_job_result *jr = malloc(sizeof *jr);
+        analysis_experiment_result *jr = malloc(sizeof *jr);
         if (!jr)
             return icv_err_set(err, ICV_ENOMEM, "out of memory");
-        rc = analysis_job_run(&job, jr, err);
+        rc = job_analyze(&job, jr, err);
         if (rc == ICV_ENOTFOUND) /* no impact in a drop */
             icv_err_prefix(err, "drop: not a drop: ");
         if (!rc)
@@ -205,7 +205,7 @@ static int is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int analysis_coefficients_job(const char *const *experiments, int n, const char *tracks_path, const char *out_dir,
+int job_coefficients_run(const char *const *experiments, int n, const char *tracks_path, const char *out_dir,
                               analysis_coefficient *result, analysis_coefficient *reps, icv_err *err)
 {
     /* everything is made in a working folder beside out_dir that starts as out_dir was

@@ -7,18 +7,18 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "report/report.h"
+#include "job/job.h"
 #include "tests/harness.h"
 
 #define SAMPLE "sample_videos/03_rod_drop_planar"
 
-static int run(const char *exp, const char *out, const char *from, report_run_result *r, icv_err *err)
+static int run(const char *exp, const char *out, const char *from, job_run_result *r, icv_err *err)
 {
-    report_run_options o = {0};
+    job_run_options o = {0};
     o.experiment_path = exp;
     o.out_dir = out;
     o.from = from;
-    return report_run(&o, r, err);
+    return job_run(&o, r, err);
 }
 
 /* The experiment's text with `old` replaced by `new` (once). */
@@ -46,12 +46,12 @@ static double results_e_n(const char *out)
     return res.impacts[0].model.e_n;
 }
 
-static int all_ran(const report_run_result *r)
+static int all_ran(const job_run_result *r)
 {
     int n = 0;
-    for (int s = 0; s < REPORT_N_STAGES; s++)
+    for (int s = 0; s < JOB_N_STAGES; s++)
         n += r->ran[s];
-    return n == REPORT_N_STAGES;
+    return n == JOB_N_STAGES;
 }
 
 TEST(test_run_cache_reuses_tracks_when_only_the_model_changes_and_reruns_what_inputs_changed)
@@ -61,7 +61,7 @@ TEST(test_run_cache_reuses_tracks_when_only_the_model_changes_and_reruns_what_in
     ASSERT_EQ_INT(th_run_sh(&p, "cp -r '%s/" SAMPLE "' '%s/exp'", th_root(), th_tmpdir()), 0);
     snprintf(exp, sizeof exp, "%s/exp/experiment.yaml", th_tmpdir());
     snprintf(out, sizeof out, "%s/out", th_tmpdir());
-    report_run_result *r = calloc(1, sizeof *r);
+    job_run_result *r = calloc(1, sizeof *r);
     icv_err err = {0};
 
     /* cold: every stage runs and decodes the video (plus the calibration's images) */
@@ -81,24 +81,24 @@ TEST(test_run_cache_reuses_tracks_when_only_the_model_changes_and_reruns_what_in
     printf("    cold run %.2f s (%ld frames decoded); model changed: %.3f s, %ld frames decoded\n", cold_s,
            cold_frames, r->seconds, r->decoded_frames);
     ASSERT_EQ_INT(r->decoded_frames, 0);
-    ASSERT_EQ_INT(r->ran[REPORT_STAGE_TRACK], 0);
-    ASSERT_EQ_INT(r->ran[REPORT_STAGE_ANALYZE], 0);
-    ASSERT_EQ_INT(r->ran[REPORT_STAGE_OVERLAYS], 0);
-    ASSERT_EQ_INT(r->ran[REPORT_STAGE_EXPORTS], 0);
-    ASSERT_EQ_INT(r->ran[REPORT_STAGE_MODEL], 1);
-    ASSERT_EQ_INT(r->ran[REPORT_STAGE_REPORT], 1);
+    ASSERT_EQ_INT(r->ran[JOB_STAGE_TRACK], 0);
+    ASSERT_EQ_INT(r->ran[JOB_STAGE_ANALYZE], 0);
+    ASSERT_EQ_INT(r->ran[JOB_STAGE_OVERLAYS], 0);
+    ASSERT_EQ_INT(r->ran[JOB_STAGE_EXPORTS], 0);
+    ASSERT_EQ_INT(r->ran[JOB_STAGE_MODEL], 1);
+    ASSERT_EQ_INT(r->ran[JOB_STAGE_REPORT], 1);
     ASSERT_NEAR(results_e_n(out), 0.35, 1e-12); /* the given e_n, written as is */
     ASSERT_NEAR(r->job.res.impacts[0].model.e_n, 0.35, 1e-12);
 
     /* the same again: nothing runs, DIR is left as it is */
     rc = run(exp, out, NULL, r, &err);
     ASSERT(rc == 0, "cached run: %s", err.msg);
-    for (int s = 0; s < REPORT_N_STAGES; s++)
-        ASSERT(!r->ran[s], "stage %s ran again with nothing changed", report_stage_name(s));
+    for (int s = 0; s < JOB_N_STAGES; s++)
+        ASSERT(!r->ran[s], "stage %s ran again with nothing changed", job_stage_name(s));
     ASSERT_EQ_INT(r->decoded_frames, 0);
     int up = 0;
-    report_run_options o = {.experiment_path = exp, .out_dir = out};
-    ASSERT_EQ_INT(report_run_up_to_date(&o, &up, &err), 0);
+    job_run_options o = {.experiment_path = exp, .out_dir = out};
+    ASSERT_EQ_INT(job_run_up_to_date(&o, &up, &err), 0);
     ASSERT_EQ_INT(up, 1);
 
     /* a video with other bytes (remuxed with a title: the same frames) -> track runs;
@@ -109,14 +109,14 @@ TEST(test_run_cache_reuses_tracks_when_only_the_model_changes_and_reruns_what_in
                                 "-metadata title=again re.mp4 && mv re.mp4 cam.mp4",
                                 th_tmpdir()),
                       0);
-        ASSERT_EQ_INT(report_run_up_to_date(&o, &up, &err), 0);
+        ASSERT_EQ_INT(job_run_up_to_date(&o, &up, &err), 0);
         ASSERT_EQ_INT(up, 0);
         rc = run(exp, out, NULL, r, &err);
         ASSERT(rc == 0, "changed video: %s", err.msg);
-        ASSERT_EQ_INT(r->ran[REPORT_STAGE_TRACK], 1);
+        ASSERT_EQ_INT(r->ran[JOB_STAGE_TRACK], 1);
         ASSERT(r->decoded_frames >= 96, "changed video: %ld frames decoded", r->decoded_frames);
-        ASSERT_EQ_INT(r->ran[REPORT_STAGE_ANALYZE], 0);
-        ASSERT_EQ_INT(r->ran[REPORT_STAGE_OVERLAYS], 1); /* keyed by the video itself */
+        ASSERT_EQ_INT(r->ran[JOB_STAGE_ANALYZE], 0);
+        ASSERT_EQ_INT(r->ran[JOB_STAGE_OVERLAYS], 1); /* keyed by the video itself */
     }
 
     /* a board image changed (the last view replaced by the first: a different
@@ -124,9 +124,9 @@ TEST(test_run_cache_reuses_tracks_when_only_the_model_changes_and_reruns_what_in
     ASSERT_EQ_INT(th_run_sh(&p, "cd '%s/exp/calib' && cp cam_00.png cam_09.png", th_tmpdir()), 0);
     rc = run(exp, out, NULL, r, &err);
     ASSERT(rc == 0, "changed board image: %s", err.msg);
-    ASSERT_EQ_INT(r->ran[REPORT_STAGE_TRACK], 1);
-    ASSERT_EQ_INT(r->ran[REPORT_STAGE_ANALYZE], 1); /* other calibration, other tracks3d.csv bytes */
-    ASSERT_EQ_INT(r->ran[REPORT_STAGE_EXPORTS], 1);
+    ASSERT_EQ_INT(r->ran[JOB_STAGE_TRACK], 1);
+    ASSERT_EQ_INT(r->ran[JOB_STAGE_ANALYZE], 1); /* other calibration, other tracks3d.csv bytes */
+    ASSERT_EQ_INT(r->ran[JOB_STAGE_EXPORTS], 1);
 
     /* --from track: every stage runs although nothing changed */
     rc = run(exp, out, "track", r, &err);
@@ -151,8 +151,8 @@ TEST(test_run_cache_reuses_tracks_when_only_the_model_changes_and_reruns_what_in
     ASSERT_EQ_INT(th_run_sh(&p, "cd '%s/exp' && mv keep.mp4 cam.mp4", th_tmpdir()), 0);
     rc = run(exp, out, NULL, r, &err);
     ASSERT(rc == 0, "restored: %s", err.msg);
-    for (int s = 0; s < REPORT_N_STAGES; s++)
-        ASSERT(!r->ran[s], "stage %s ran after a failed run (its cache was damaged)", report_stage_name(s));
+    for (int s = 0; s < JOB_N_STAGES; s++)
+        ASSERT(!r->ran[s], "stage %s ran after a failed run (its cache was damaged)", job_stage_name(s));
     free(r);
 }
 

@@ -7,13 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_internal.h"
-#include "report/run_cache.h"
+#include "job/job_internal.h"
 
 static void tee(icv_log_level level, const char *line, void *user)
 {
-    report_stage_warnings *w = user;
-    if (level == ICV_LOG_WARN && w->n < REPORT_MAX_STAGE_WARNINGS) {
+    job_stage_warnings *w = user;
+    if (level == ICV_LOG_WARN && w->n < JOB_MAX_STAGE_WARNINGS) {
         snprintf(w->line[w->n], sizeof w->line[0], "%s", line);
         /* one line each in the file */
         for (char *p = w->line[w->n]; *p; p++)
@@ -27,21 +26,21 @@ static void tee(icv_log_level level, const char *line, void *user)
         icv_log_default_sink(level, line, NULL);
 }
 
-void report_stage_warnings_begin(report_stage_warnings *w)
+void job_stage_warnings_begin(job_stage_warnings *w)
 {
     w->n = 0;
     icv_log_get_sink(&w->prev, &w->prev_user);
     icv_log_set_sink(tee, w);
 }
 
-int report_stage_warnings_end(report_stage_warnings *w, const char *dir, const char *stage, icv_err *err)
+int job_stage_warnings_end(job_stage_warnings *w, const char *dir, const char *stage, icv_err *err)
 {
     icv_log_set_sink(w->prev, w->prev_user);
     if (w->n == 0)
         return 0;
     char sub[ICV_PATH_MAX], name[64], path[ICV_PATH_MAX];
     snprintf(name, sizeof name, "warnings_%s.txt", stage);
-    int rc = icv_path_join(sub, sizeof sub, dir, REPORT_CACHE_DIR, err);
+    int rc = icv_path_join(sub, sizeof sub, dir, JOB_CACHE_DIR, err);
     if (!rc)
         rc = icv_mkdirs(sub, err);
     if (!rc)
@@ -56,7 +55,7 @@ int report_stage_warnings_end(report_stage_warnings *w, const char *dir, const c
     return icv_atomic_commit(&af, err);
 }
 
-int report_stage_warnings_read(const char *dir, char ***lines, int *n, icv_err *err)
+int job_stage_warnings_read(const char *dir, char ***lines, int *n, icv_err *err)
 {
     static const char *const stages[] = {"track", "analyze", "model", "overlays"};
     *lines = NULL;
@@ -64,7 +63,7 @@ int report_stage_warnings_read(const char *dir, char ***lines, int *n, icv_err *
     int cap = 0;
     for (size_t s = 0; s < sizeof stages / sizeof stages[0]; s++) {
         char path[ICV_PATH_MAX], rel[64];
-        snprintf(rel, sizeof rel, "%s/warnings_%s.txt", REPORT_CACHE_DIR, stages[s]);
+        snprintf(rel, sizeof rel, "%s/warnings_%s.txt", JOB_CACHE_DIR, stages[s]);
         int rc = icv_path_join(path, sizeof path, dir, rel, err);
         if (rc)
             return rc;

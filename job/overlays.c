@@ -1,19 +1,18 @@
-/* run_overlays.c: the overlay images of a run (report.h, docs/report.md): per camera
- * the frames before, at and after each impact, decoded by seek, with what the track
- * stage saw drawn over them: the detections of tracks2d_<camera>.csv in their
- * marker's colour, the tracker's predictions (predicted2d_<camera>.csv) and the body's
- * outline at the fitted pose of that frame's time, projected through the camera model
- * the tracks were made with (track_info.json); each image is the part of the frame
- * round the body (index.json gives where), so the markers are seen at full size. The images and their index.json are
- * made in a working folder beside DIR/overlays that replaces it when all are made.
- * The cameras are decoded concurrently, one thread each. */
+/* overlays.c: the overlay images of a run (job.h, docs/report.md): per camera the
+ * frames before, at and after each impact, decoded by seek, with what the track stage
+ * saw drawn over them by report_overlay_frame_png (the detections of
+ * tracks2d_<camera>.csv, the predictions of predicted2d_<camera>.csv, the body's
+ * outline through the camera model of track_info.json). The images and their
+ * index.json are made in a working folder beside DIR/overlays that replaces it when
+ * all are made. The cameras are decoded concurrently, one thread each. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <dirent.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "report/report_internal.h"
+#include "job/job_internal.h"
 
 /* removes a folder of plain files (what this file makes); quiet when absent */
 static void remove_folder(const char *path)
@@ -60,130 +59,11 @@ static int cmp_shot(const void *a, const void *b)
     return (x->frame > y->frame) - (x->frame < y->frame);
 }
 
-/* Everything one camera's images need. */
-typedef struct {
-    const icv_experiment *exp;
-    const analysis_result *res;
-    const analysis_body *body;
-    const analysis_tracks *tracks; /* NULL: no fallback pose */
-    const report_track_info *ti;
-    int k;                         /* the camera's index in ti */
-    const report_row2d *det, *pred;
-    long n_det, n_pred;
-} scene;
-
-/* The body's pose at experiment time t near impact i: its side's fitted flight, or
- * (the side's position unknown, no fits.csv) the template fitted to the tracks3d row
- * within half a frame of t. 0 found, -1 none. */
-static int body_pose(const scene *s, int i, double t, icv_mat3 *R, icv_vec3 *p)
-{
-    icv_vec3 v, w;
-    report_side_state(s->res, i, t >= s->res->impacts[i].t, s->body, t, p, &v, R, &w);
-    if (isfinite(p->x) && isfinite(p->y) && isfinite(p->z))
-        return 0;
-    const analysis_tracks *tr = s->tracks;
-    if (!tr || tr->n_frames < 2)
-        return -1;
-    int best = 0;
-    for (int r = 1; r < tr->n_frames; r++)
-        if (fabs(tr->t[r] - t) < fabs(tr->t[best] - t))
-            best = r;
-    double half = 0.5 * fabs(tr->t[1] - tr->t[0]);
-    analysis_pose ps;
-    if (fabs(tr->t[best] - t) > half * 1.01 || analysis_pose_fit_frame(tr, best, &s->body->tmpl, 0, NULL, &ps, NULL))
-        return -1;
-    *R = ps.R;
-    *p = ps.p;
-    return 0;
-}
-
-/* grows box b (x0, y0, x1, y1) to hold (u, v) when it lies on the w x h image */
-static void box_add(double b[4], double u, double v, int w, int h)
-{
-    if (!isfinite(u) || !isfinite(v) || u < 0 || v < 0 || u > w - 1 || v > h - 1)
-        return;
-    b[0] = fmin(b[0], u), b[1] = fmin(b[1], v), b[2] = fmax(b[2], u), b[3] = fmax(b[3], v);
-}
-
-/* The part of the frame an image shows: the body (its outline, detections and
- * predictions) with a margin of 40 px plus 15% of its size, at least 240 px a
- * side, inside the frame; the whole frame when nothing is drawn. */
-static void crop_box(const report_point2d *pts, int np, const report_polyline *lines, int nl, int w, int h, int c[4])
-{
-    double b[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    for (int i = 0; i < np; i++)
-        box_add(b, pts[i].u, pts[i].v, w, h);
-    for (int l = 0; l < nl; l++)
-        for (int i = 0; i < lines[l].n; i++)
-            box_add(b, lines[l].uv[2 * i], lines[l].uv[2 * i + 1], w, h);
-    if (!(b[2] >= b[0])) {
-        c[0] = c[1] = 0, c[2] = w, c[3] = h;
-        return;
-    }
-    double m = 40 + 0.15 * fmax(b[2] - b[0], b[3] - b[1]);
-    int lim[2] = {w, h};
-    for (int a = 0; a < 2; a++) {
-        double lo = b[a] - m, hi = b[a + 2] + m, need = 240 - (hi - lo);
-        if (need > 0)
-            lo -= need / 2, hi += need / 2;
-        if (lo < 0)
-            hi -= lo, lo = 0;
-        if (hi > lim[a] - 1)
-            lo -= hi - (lim[a] - 1), hi = lim[a] - 1;
-        c[a] = lo < 0 ? 0 : (int)floor(lo);
-        c[a + 2] = (int)ceil(hi) + 1 - c[a]; /* width, height */
-    }
-}
-
-/* One image: the part of the frame round the body with the detections,
- * predictions and outline; crop[4] = x0, y0, width, height (px of the frame). */
-static int draw(const scene *s, const capture_frame *f, const shot *sh, double t, unsigned char **png, size_t *len,
-                int crop[4], icv_err *err)
-{
-    long n = 0;
-    for (long i = 0; i < s->n_det; i++)
-        n += s->det[i].frame == sh->frame;
-    for (long i = 0; i < s->n_pred; i++)
-        n += s->pred[i].frame == sh->frame;
-    report_point2d *pts = malloc(sizeof *pts * (size_t)(n + 1));
-    if (!pts)
-        return icv_err_set(err, ICV_ENOMEM, "out of memory");
-    int np = 0;
-    for (long i = 0; i < s->n_pred; i++)
-        if (s->pred[i].frame == sh->frame)
-            pts[np++] = (report_point2d){s->pred[i].u, s->pred[i].v, -1, 1};
-    for (long i = 0; i < s->n_det; i++)
-        if (s->det[i].frame == sh->frame) /* a 2D track no 3D point labelled: white */
-            pts[np++] = (report_point2d){s->det[i].u, s->det[i].v,
-                                         s->det[i].id < s->exp->n_markers ? s->det[i].id : -1, 0};
-    double uv[2 * REPORT_OUTLINE_MAX_PTS];
-    report_polyline lines[REPORT_OUTLINE_MAX_LINES];
-    int nl = 0;
-    icv_mat3 R;
-    icv_vec3 p;
-    if (body_pose(s, sh->impact, t, &R, &p) == 0) {
-        report_outline o;
-        report_outline_of_shape(&s->exp->shape, R, p, &o);
-        nl = report_outline_project(&o, &s->ti->in[s->k], s->ti->R[s->k], s->ti->t[s->k], uv, lines);
-    }
-    crop_box(pts, np, lines, nl, f->width, f->height, crop);
-    for (int i = 0; i < np; i++)
-        pts[i].u -= crop[0], pts[i].v -= crop[1];
-    for (int l = 0; l < nl; l++) /* the lines point into uv */
-        for (long i = lines[l].uv - uv; i < lines[l].uv - uv + 2 * lines[l].n; i += 2)
-            uv[i] -= crop[0], uv[i + 1] -= crop[1];
-    /* px: a ring round a marker's blob; 8 at 1280 px wide */
-    double radius = f->width / 160.0 > 5 ? f->width / 160.0 : 5;
-    const unsigned char *gray = (const unsigned char *)f->data + (size_t)crop[1] * f->stride + (size_t)crop[0];
-    int rc = report_overlay_png(gray, crop[2], crop[3], (int)f->stride, pts, np, lines, nl, radius, png, len, err);
-    free(pts);
-    return rc;
-}
-
 static const char *const role_name[3] = {"before", "at", "after"};
 
 /* Camera c's images into tmp, their entries into index. */
-static int camera_overlays(scene *s, int c, const char *dir, const char *tmp, json_t *index, icv_err *err)
+static int camera_overlays(report_overlay_scene *s, int c, const char *dir, const char *tmp, json_t *index,
+                           icv_err *err)
 {
     const icv_camera_spec *spec = &s->exp->cameras[c];
     char path[ICV_PATH_MAX], name[ICV_ID_MAX + 32];
@@ -248,7 +128,8 @@ static int camera_overlays(scene *s, int c, const char *dir, const char *tmp, js
         size_t len = 0;
         int crop[4];
         snprintf(name, sizeof name, "%s_%ld.png", spec->id, sh->frame);
-        if (!(rc = draw(s, &f, sh, t, &png, &len, crop, err)) &&
+        if (!(rc = report_overlay_frame_png(s, (const unsigned char *)f.data, f.width, f.height, (int)f.stride,
+                                            sh->frame, sh->impact, t, &png, &len, crop, err)) &&
             !(rc = icv_path_join(path, sizeof path, tmp, name, err)))
             rc = icv_atomic_write(path, png, len, err);
         free(png);
@@ -271,7 +152,7 @@ out:
 
 /* One camera's images, on a thread of its own. */
 typedef struct {
-    scene sc;
+    report_overlay_scene sc;
     int c;
     const char *dir, *tmp;
     json_t *index;
@@ -290,7 +171,7 @@ static void *camera_job_run(void *arg)
  * cameras run concurrently: each decodes its own video from the keyframe before its
  * frames, which is most of this stage's time. The first camera's error in camera
  * order is the one reported. */
-static int all_cameras(const scene *proto, const char *dir, const char *tmp, json_t *index, icv_err *err)
+static int all_cameras(const report_overlay_scene *proto, const char *dir, const char *tmp, json_t *index, icv_err *err)
 {
     int n = proto->exp->n_cameras, rc = 0;
     camera_job *jobs = calloc((size_t)n, sizeof *jobs);
@@ -321,7 +202,7 @@ out:
     return rc;
 }
 
-int report_overlays_write(const char *dir, const icv_experiment *exp, icv_err *err)
+int job_overlays_write(const char *dir, const icv_experiment *exp, icv_err *err)
 {
     char path[ICV_PATH_MAX], final[ICV_PATH_MAX], tmp[ICV_PATH_MAX] = "";
     analysis_result *res = malloc(sizeof *res);
@@ -374,8 +255,8 @@ int report_overlays_write(const char *dir, const icv_experiment *exp, icv_err *e
         tmp[0] = 0;
         goto out;
     }
-    rc = all_cameras(&(scene){exp, res, &body, have_tracks ? &tr : NULL, ti, 0, NULL, NULL, 0, 0}, dir, tmp, index,
-                     err);
+    rc = all_cameras(&(report_overlay_scene){exp, res, &body, have_tracks ? &tr : NULL, ti, 0, NULL, NULL, 0, 0}, dir,
+                     tmp, index, err);
     if (!rc) {
         json_t *root = json_pack("{s:s, s:O}", "schema", "impactcv-overlays-1", "overlays", index);
         char *text = root ? json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) : NULL;

@@ -9,24 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/run_cache.h"
+#include "job/job_internal.h"
 
-struct report_hash {
+struct job_hash {
     EVP_MD_CTX *ctx;
 };
 
-int report_hash_begin(report_hash **h, icv_err *err)
+int job_hash_begin(job_hash **h, icv_err *err)
 {
     *h = calloc(1, sizeof **h);
     if (!*h || !((*h)->ctx = EVP_MD_CTX_new()) || EVP_DigestInit_ex((*h)->ctx, EVP_sha256(), NULL) != 1) {
-        report_hash_free(*h);
+        job_hash_free(*h);
         *h = NULL;
         return icv_err_set(err, ICV_ENOMEM, "cache: cannot start a SHA-256 digest (libcrypto)");
     }
     return 0;
 }
 
-void report_hash_free(report_hash *h)
+void job_hash_free(job_hash *h)
 {
     if (h) {
         EVP_MD_CTX_free(h->ctx);
@@ -34,17 +34,17 @@ void report_hash_free(report_hash *h)
     }
 }
 
-void report_hash_end(report_hash *h, char hex[REPORT_DIGEST_HEX])
+void job_hash_end(job_hash *h, char hex[JOB_DIGEST_HEX])
 {
     unsigned char md[EVP_MAX_MD_SIZE];
     unsigned int n = 0;
     EVP_DigestFinal_ex(h->ctx, md, &n);
-    for (unsigned i = 0; i < n && 2 * i + 2 < REPORT_DIGEST_HEX; i++)
+    for (unsigned i = 0; i < n && 2 * i + 2 < JOB_DIGEST_HEX; i++)
         snprintf(hex + 2 * i, 3, "%02x", md[i]);
-    report_hash_free(h);
+    job_hash_free(h);
 }
 
-static void item(report_hash *h, char type, const void *data, uint64_t n)
+static void item(job_hash *h, char type, const void *data, uint64_t n)
 {
     EVP_DigestUpdate(h->ctx, &type, 1);
     EVP_DigestUpdate(h->ctx, &n, sizeof n);
@@ -52,27 +52,27 @@ static void item(report_hash *h, char type, const void *data, uint64_t n)
         EVP_DigestUpdate(h->ctx, data, n);
 }
 
-void report_hash_str(report_hash *h, const char *s)
+void job_hash_str(job_hash *h, const char *s)
 {
     item(h, 's', s ? s : "", s ? strlen(s) : 0);
 }
 
-void report_hash_bytes(report_hash *h, const void *data, size_t n) { item(h, 'b', data, n); }
+void job_hash_bytes(job_hash *h, const void *data, size_t n) { item(h, 'b', data, n); }
 
-void report_hash_double(report_hash *h, double x)
+void job_hash_double(job_hash *h, double x)
 {
     char buf[40]; /* the value, not its bytes: -0 and 0, and every NaN, hash alike */
     snprintf(buf, sizeof buf, "%.17g", x == 0 ? 0.0 : x);
     item(h, 'd', buf, strlen(buf));
 }
 
-void report_hash_int(report_hash *h, long x)
+void job_hash_int(job_hash *h, long x)
 {
     int64_t v = x;
     item(h, 'i', &v, sizeof v);
 }
 
-int report_hash_file(report_hash *h, const char *path, icv_err *err)
+int job_hash_file(job_hash *h, const char *path, icv_err *err)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp)
@@ -100,39 +100,39 @@ int report_hash_file(report_hash *h, const char *path, icv_err *err)
     return 0;
 }
 
-void report_hash_yaml(report_hash *h, icv_ynode n)
+void job_hash_yaml(job_hash *h, icv_ynode n)
 {
     if (!icv_ynode_exists(n)) {
         item(h, '-', NULL, 0);
     } else if (icv_ynode_is_scalar(n)) {
-        report_hash_str(h, icv_ynode_str(n));
+        job_hash_str(h, icv_ynode_str(n));
     } else if (icv_ynode_is_seq(n)) {
         size_t len = icv_ynode_len(n);
         item(h, '[', &len, sizeof len);
         for (size_t i = 0; i < len; i++)
-            report_hash_yaml(h, icv_ynode_at(n, i));
+            job_hash_yaml(h, icv_ynode_at(n, i));
     } else {
         size_t len = icv_ynode_len(n);
         item(h, '{', &len, sizeof len);
         for (size_t i = 0; i < len; i++) {
             const char *k;
             icv_ynode v = icv_ynode_pair(n, i, &k);
-            report_hash_str(h, k);
-            report_hash_yaml(h, v);
+            job_hash_str(h, k);
+            job_hash_yaml(h, v);
         }
     }
 }
 
-int report_file_digest(const char *path, char hex[REPORT_DIGEST_HEX], icv_err *err)
+int job_file_digest(const char *path, char hex[JOB_DIGEST_HEX], icv_err *err)
 {
-    report_hash *h;
-    int rc = report_hash_begin(&h, err);
+    job_hash *h;
+    int rc = job_hash_begin(&h, err);
     if (rc)
         return rc;
-    if ((rc = report_hash_file(h, path, err))) {
-        report_hash_free(h);
+    if ((rc = job_hash_file(h, path, err))) {
+        job_hash_free(h);
         return rc;
     }
-    report_hash_end(h, hex);
+    job_hash_end(h, hex);
     return 0;
 }

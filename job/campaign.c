@@ -1,10 +1,10 @@
-/* campaign.c: `impactcv campaign` (issue #10 item 3). Reads campaign.yaml, runs every
- * experiment as `impactcv run` into DIR/<name>/ (report_run), each in a child process
+/* campaign.c: `impactcv campaign`. Reads campaign.yaml, runs every
+ * experiment as `impactcv run` into DIR/<name>/ (job_run), each in a child process
  * made by fork: PLplot is not thread-safe, and a crash stays in its child. At most
  * -j children run at once; each sends its log lines and, last, one result line
  * through a pipe ("L<level> text", then "O <seconds> <impacts>" or "E <error>"), and
  * ends with _exit (a forked child must not return into its parent's code). An
- * experiment whose results are up to date (report_run_up_to_date) is not run. Then
+ * experiment whose results are up to date (job_run_up_to_date) is not run. Then
  * the joint fit (analysis_validation_write), the tables and the parameter plot. */
 #include <errno.h>
 #include <limits.h>
@@ -15,16 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report/campaign_internal.h"
+#include "job/job.h"
 
 #define MAX_JOBS 64
-
-void report_campaign_result_free(report_campaign_result *r)
-{
-    free(r->exps);
-    r->exps = NULL;
-    r->n = 0;
-}
 
 /* ---- campaign.yaml ------------------------------------------------------ */
 
@@ -177,10 +170,10 @@ static void child_main(int fd, const report_campaign_experiment *x, const icv_ex
     icv_log_set_sink(child_sink, NULL);
     if (icv_log_get_level() > ICV_LOG_WARN) /* no progress bars from several children at once */
         icv_log_set_level(ICV_LOG_WARN);
-    report_run_options o = {.experiment_path = x->path, .out_dir = x->out_dir, .model = model};
-    report_run_result *r = malloc(sizeof *r);
+    job_run_options o = {.experiment_path = x->path, .out_dir = x->out_dir, .model = model};
+    job_run_result *r = malloc(sizeof *r);
     icv_err err = {0};
-    int rc = r ? report_run(&o, r, &err) : icv_err_set(&err, ICV_ENOMEM, "out of memory");
+    int rc = r ? job_run(&o, r, &err) : icv_err_set(&err, ICV_ENOMEM, "out of memory");
     char line[ICV_ERR_MSG_MAX + 64];
     if (rc)
         snprintf(line, sizeof line - 1, "E %s", err.msg);
@@ -318,7 +311,7 @@ static void run_children(report_campaign_result *r, const int *todo, int n_todo,
 
 /* ---- after the runs ----------------------------------------------------- */
 
-static void provenance(const analysis_job_result *j, const analysis_impact *im, int has_model, int mu,
+static void provenance(const analysis_experiment_result *j, const analysis_impact *im, int has_model, int mu,
                        char *out, size_t n)
 {
     const char *from = mu ? j->exp.mu_k_from : j->exp.e_n_from;
@@ -333,8 +326,8 @@ static void provenance(const analysis_job_result *j, const analysis_impact *im, 
         snprintf(out, n, "given in %s", has_model ? "campaign.yaml" : "experiment.yaml");
 }
 
-static int make_rows(report_campaign_result *r, analysis_job_result **jobs, const int *job_exp, int nj,
-                     int has_model, campaign_row **rows, icv_err *err)
+static int make_rows(report_campaign_result *r, analysis_experiment_result **jobs, const int *job_exp, int nj,
+                     int has_model, report_campaign_row **rows, icv_err *err)
 {
     int n = 0;
     for (int j = 0; j < nj; j++)
@@ -345,7 +338,7 @@ static int make_rows(report_campaign_result *r, analysis_job_result **jobs, cons
     int k = 0;
     for (int j = 0; j < nj; j++)
         for (int i = 0; i < jobs[j]->res.n_impacts; i++, k++) {
-            campaign_row *w = &(*rows)[k];
+            report_campaign_row *w = &(*rows)[k];
             w->job = jobs[j];
             w->exp = &r->exps[job_exp[j]];
             w->impact = i;
@@ -362,7 +355,7 @@ static int make_rows(report_campaign_result *r, analysis_job_result **jobs, cons
                 provenance(jobs[j], w->im, has_model, 1, w->mu_source, sizeof w->mu_source);
                 provenance(jobs[j], w->im, has_model, 0, w->e_n_source, sizeof w->e_n_source);
             }
-            campaign_row_kinematics(w);
+            report_campaign_row_kinematics(w);
         }
     r->n_impacts = n;
     return 0;
@@ -370,7 +363,8 @@ static int make_rows(report_campaign_result *r, analysis_job_result **jobs, cons
 
 /* The joint (mu, e_n) over every impact (analysis's fit, whose own table goes to
  * DIR/joint/), then each impact compared with it. */
-static int joint_fit(const char *dir, report_campaign_result *r, analysis_job_result **jobs, int nj, icv_err *err)
+static int joint_fit(const char *dir, report_campaign_result *r, analysis_experiment_result **jobs, int nj,
+                     icv_err *err)
 {
     char jdir[ICV_PATH_MAX];
     int rc = icv_path_join(jdir, sizeof jdir, dir, "joint", err);
@@ -384,10 +378,10 @@ static int joint_fit(const char *dir, report_campaign_result *r, analysis_job_re
     return rc;
 }
 
-static int write_outputs(const char *dir, report_campaign_result *r, analysis_job_result **jobs, const int *job_exp,
-                         int nj, int has_model, icv_err *err)
+static int write_outputs(const char *dir, report_campaign_result *r, analysis_experiment_result **jobs,
+                         const int *job_exp, int nj, int has_model, icv_err *err)
 {
-    campaign_row *rows = NULL;
+    report_campaign_row *rows = NULL;
     char note[ICV_ERR_MSG_MAX] = "";
     int rc = r->joint ? joint_fit(dir, r, jobs, nj, err) : 0;
     if (!rc)
@@ -395,22 +389,22 @@ static int write_outputs(const char *dir, report_campaign_result *r, analysis_jo
     if (!rc && r->n_impacts == 0)
         rc = icv_err_set(err, ICV_ENOTFOUND, "campaign: no impact in the %d experiments that ran", nj);
     if (!rc)
-        rc = campaign_tables_write(dir, r, rows, r->n_impacts, err);
+        rc = report_campaign_tables_write(dir, r, rows, r->n_impacts, err);
     if (!rc)
-        rc = campaign_plots_write(dir, rows, r->n_impacts, note, err);
+        rc = report_campaign_plots_write(dir, rows, r->n_impacts, note, err);
     if (!rc)
-        rc = campaign_html_write(dir, r, rows, r->n_impacts, note, err);
+        rc = report_campaign_html_write(dir, r, rows, r->n_impacts, note, err);
     free(rows);
     return rc;
 }
 
-int report_campaign_run(const report_campaign_options *o, report_campaign_result *r, icv_err *err)
+int job_campaign_run(const job_campaign_options *o, report_campaign_result *r, icv_err *err)
 {
     memset(r, 0, sizeof *r);
     double t0 = icv_now();
     icv_experiment *model = calloc(1, sizeof *model);
     int *todo = NULL, has_model = 0, nj = 0, *job_exp = NULL;
-    analysis_job_result **jobs = NULL;
+    analysis_experiment_result **jobs = NULL;
     int rc = model ? read_campaign(o->campaign_path, r, model, &has_model, err)
                    : icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
     if (!rc && !(rc = icv_mkdirs(o->out_dir, err)))
@@ -420,12 +414,12 @@ int report_campaign_run(const report_campaign_options *o, report_campaign_result
     int n_todo = 0;
     for (int i = 0; !rc && i < r->n; i++) {
         report_campaign_experiment *x = &r->exps[i];
-        report_run_options ro = {.experiment_path = x->path, .out_dir = x->out_dir, .model = has_model ? model : NULL};
+        job_run_options ro = {.experiment_path = x->path, .out_dir = x->out_dir, .model = has_model ? model : NULL};
         int up = 0;
         icv_err uerr = {0};
         if (x->status == REPORT_EXP_FAILED)
             continue;
-        if (report_run_up_to_date(&ro, &up, &uerr) == 0 && up) {
+        if (job_run_up_to_date(&ro, &up, &uerr) == 0 && up) {
             x->status = REPORT_EXP_UP_TO_DATE;
             icv_info("%s: up to date in %s, not run again", x->name, x->out_dir);
         } else {
@@ -445,7 +439,7 @@ int report_campaign_run(const report_campaign_options *o, report_campaign_result
             continue;
         if (!(jobs[nj] = malloc(sizeof **jobs))) {
             rc = icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
-        } else if (report_run_load(x->path, has_model ? model : NULL, x->out_dir, jobs[nj], &lerr)) {
+        } else if (job_run_load(x->path, has_model ? model : NULL, x->out_dir, jobs[nj], &lerr)) {
             x->status = REPORT_EXP_FAILED;
             snprintf(x->error, sizeof x->error, "%s", lerr.msg);
             free(jobs[nj]);

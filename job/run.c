@@ -1,7 +1,7 @@
 /* run.c: `impactcv run`: the stages one after the other in a temporary folder that
- * replaces DIR only when all succeeded (issue #10 items 1 and 6), each stage reused
+ * replaces DIR only when all succeeded, each stage reused
  * from DIR when its key, the digest of everything it reads, matches the one DIR's
- * manifest recorded (the stage cache: run_cache.h, docs/report.md). */
+ * manifest recorded (the stage cache: job_internal.h, docs/report.md). */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -10,17 +10,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report/report_internal.h"
-#include "report/run_cache.h"
+#include "job/job_internal.h"
 #include "track/track_pipeline.h"
 
-static const char *const stage_names[REPORT_N_STAGES] = {"track", "analyze", "model", "overlays", "report", "exports"};
+static const char *const stage_names[JOB_N_STAGES] = {"track", "analyze", "model", "overlays", "report", "exports"};
 
-const char *report_stage_name(int stage) { return stage >= 0 && stage < REPORT_N_STAGES ? stage_names[stage] : "?"; }
+const char *job_stage_name(int stage) { return stage >= 0 && stage < JOB_N_STAGES ? stage_names[stage] : "?"; }
 
-int report_stage_parse(const char *name)
+int job_stage_parse(const char *name)
 {
-    for (int s = 0; name && s < REPORT_N_STAGES; s++)
+    for (int s = 0; name && s < JOB_N_STAGES; s++)
         if (!strcmp(name, stage_names[s]))
             return s;
     return -1;
@@ -40,13 +39,13 @@ typedef struct {
 static int blob_path(const char *dir, const char *name, char *out, icv_err *err)
 {
     char sub[ICV_PATH_MAX];
-    int rc = icv_path_join(sub, sizeof sub, dir, REPORT_CACHE_DIR, err);
+    int rc = icv_path_join(sub, sizeof sub, dir, JOB_CACHE_DIR, err);
     if (!rc)
         rc = icv_mkdirs(sub, err);
     return rc ? rc : icv_path_join(out, ICV_PATH_MAX, sub, name, err);
 }
 
-static int blob_write(const char *dir, const char *name, const analysis_job_result *j, icv_err *err)
+static int blob_write(const char *dir, const char *name, const analysis_experiment_result *j, icv_err *err)
 {
     char path[ICV_PATH_MAX];
     icv_atomic_file af;
@@ -62,10 +61,10 @@ static int blob_write(const char *dir, const char *name, const analysis_job_resu
     return icv_atomic_commit(&af, err);
 }
 
-static int blob_read(const char *dir, const char *name, analysis_job_result *j, icv_err *err)
+static int blob_read(const char *dir, const char *name, analysis_experiment_result *j, icv_err *err)
 {
     char path[ICV_PATH_MAX], sub[ICV_PATH_MAX];
-    int rc = icv_path_join(sub, sizeof sub, dir, REPORT_CACHE_DIR, err);
+    int rc = icv_path_join(sub, sizeof sub, dir, JOB_CACHE_DIR, err);
     if (rc || (rc = icv_path_join(path, sizeof path, sub, name, err)))
         return rc;
     FILE *fp = fopen(path, "rb");
@@ -85,33 +84,33 @@ static int blob_read(const char *dir, const char *name, analysis_job_result *j, 
 /* ---- the run's state ----------------------------------------------------- */
 
 typedef struct {
-    const report_run_options *o;
+    const job_run_options *o;
     const char *dir;            /* DIR: the previous results and their manifest */
     char work[ICV_PATH_MAX];    /* where the stages read and write: a new folder, or
                                    DIR itself when only checking (dry) */
     int dry;
     icv_yaml *doc;              /* experiment.yaml, for the keys' subtrees */
     icv_ynode root;
-    analysis_job_result *job;   /* the experiment (model replaced by o->model), body,
+    analysis_experiment_result *job;   /* the experiment (model replaced by o->model), body,
                                    model, the analysis's result */
     analysis_tracks tracks;     /* work/tracks3d.csv, read when first needed */
     int have_tracks;
-    char program[REPORT_DIGEST_HEX];
-    char keys[REPORT_N_STAGES][REPORT_DIGEST_HEX];
-    report_cache_manifest old, now;
-    report_run_result *r;       /* NULL when dry */
+    char program[JOB_DIGEST_HEX];
+    char keys[JOB_N_STAGES][JOB_DIGEST_HEX];
+    job_cache_manifest old, now;
+    job_run_result *r;       /* NULL when dry */
 } run_ctx;
 
 /* The program is part of every key: a rebuilt impactcv runs every stage again. */
-static int program_digest(char hex[REPORT_DIGEST_HEX], icv_err *err)
+static int program_digest(char hex[JOB_DIGEST_HEX], icv_err *err)
 {
-    static char digest[REPORT_DIGEST_HEX]; /* once per process: the file cannot change under it */
+    static char digest[JOB_DIGEST_HEX]; /* once per process: the file cannot change under it */
     if (!digest[0]) {
-        int rc = report_file_digest("/proc/self/exe", digest, err);
+        int rc = job_file_digest("/proc/self/exe", digest, err);
         if (rc)
             return icv_err_prefix(err, "the program's own file: ");
     }
-    memcpy(hex, digest, REPORT_DIGEST_HEX);
+    memcpy(hex, digest, JOB_DIGEST_HEX);
     return 0;
 }
 
@@ -131,7 +130,7 @@ static void model_replace(icv_experiment *e, const icv_experiment *m)
     memcpy(e->e_n_from, m->e_n_from, sizeof e->e_n_from);
 }
 
-static int load_experiment(const char *path, const icv_experiment *model, analysis_job_result *j, icv_err *err)
+static int load_experiment(const char *path, const icv_experiment *model, analysis_experiment_result *j, icv_err *err)
 {
     int rc = icv_experiment_load(path, &j->exp, err);
     if (rc)
@@ -167,11 +166,11 @@ static icv_ynode yaml_at(icv_ynode n, const char *dotted)
     return n;
 }
 
-static void hash_keys(report_hash *h, icv_ynode root, const char *const *keys)
+static void hash_keys(job_hash *h, icv_ynode root, const char *const *keys)
 {
     for (; *keys; keys++) {
-        report_hash_str(h, *keys);
-        report_hash_yaml(h, yaml_at(root, *keys));
+        job_hash_str(h, *keys);
+        job_hash_yaml(h, yaml_at(root, *keys));
     }
 }
 
@@ -183,19 +182,19 @@ static const char *base_name(const char *p)
 
 /* A file the experiment names, by its bytes (a missing one as missing: the stage
  * then fails with its own message). */
-static int hash_input(report_hash *h, const char *role, const char *path, icv_err *err)
+static int hash_input(job_hash *h, const char *role, const char *path, icv_err *err)
 {
-    report_hash_str(h, role);
+    job_hash_str(h, role);
     if (!path[0] || !icv_file_exists(path)) {
-        report_hash_str(h, path[0] ? "<missing>" : "<none>");
+        job_hash_str(h, path[0] ? "<missing>" : "<none>");
         return 0;
     }
-    return report_hash_file(h, path, err);
+    return job_hash_file(h, path, err);
 }
 
 /* Every file track reads: videos, masks, board images (each glob's files by name and
  * bytes), the calibration file, surface and motion-plane images. */
-static int hash_experiment_files(report_hash *h, const icv_experiment *e, icv_err *err)
+static int hash_experiment_files(job_hash *h, const icv_experiment *e, icv_err *err)
 {
     int rc = hash_input(h, "calibration.file", e->calib_file, err);
     for (int k = 0; !rc && k < e->n_cameras; k++) {
@@ -206,7 +205,7 @@ static int hash_experiment_files(report_hash *h, const icv_experiment *e, icv_er
         char **paths = NULL;
         size_t n = 0;
         if (!rc && e->calib_images[k][0] && !(rc = icv_paths_expand(e->calib_images[k], &paths, &n, err))) {
-            report_hash_int(h, (long)n);
+            job_hash_int(h, (long)n);
             for (size_t i = 0; !rc && i < n; i++)
                 rc = hash_input(h, base_name(paths[i]), paths[i], err);
             icv_paths_free(paths, n);
@@ -215,104 +214,104 @@ static int hash_experiment_files(report_hash *h, const icv_experiment *e, icv_er
     return rc;
 }
 
-static void hash_model(report_hash *h, const icv_experiment *e)
+static void hash_model(job_hash *h, const icv_experiment *e)
 {
-    report_hash_int(h, e->restitution);
-    report_hash_int(h, e->mu_measured);
-    report_hash_double(h, e->mu_s);
-    report_hash_double(h, e->mu_k);
-    report_hash_int(h, e->e_n_measured);
-    report_hash_double(h, e->e_n);
+    job_hash_int(h, e->restitution);
+    job_hash_int(h, e->mu_measured);
+    job_hash_double(h, e->mu_s);
+    job_hash_double(h, e->mu_k);
+    job_hash_int(h, e->e_n_measured);
+    job_hash_double(h, e->e_n);
     const char *from[] = {e->mu_s_from, e->mu_k_from, e->e_n_from};
     for (int i = 0; i < 3; i++) /* the file's name for the provenance; its value is above */
-        report_hash_str(h, base_name(from[i]));
+        job_hash_str(h, base_name(from[i]));
 }
 
-static void hash_stage_files(report_hash *h, const report_cache_stage *s)
+static void hash_stage_files(job_hash *h, const job_cache_stage *s)
 {
-    report_hash_int(h, s->n_files);
+    job_hash_int(h, s->n_files);
     for (int i = 0; i < s->n_files; i++) {
-        report_hash_str(h, s->files[i].rel);
-        report_hash_str(h, s->files[i].digest);
+        job_hash_str(h, s->files[i].rel);
+        job_hash_str(h, s->files[i].digest);
     }
 }
 
-static void hash_one_file(report_hash *h, const report_cache_stage *s, const char *rel)
+static void hash_one_file(job_hash *h, const job_cache_stage *s, const char *rel)
 {
-    const char *d = report_cache_digest_of(s, rel);
-    report_hash_str(h, rel);
-    report_hash_str(h, d ? d : "<none>");
+    const char *d = job_cache_digest_of(s, rel);
+    job_hash_str(h, rel);
+    job_hash_str(h, d ? d : "<none>");
 }
 
 /* The frame of the tracks nearest each impact: what the overlays draw. */
-static int hash_impact_frames(run_ctx *c, report_hash *h, icv_err *err)
+static int hash_impact_frames(run_ctx *c, job_hash *h, icv_err *err)
 {
     int rc = need_tracks(c, err);
     if (rc)
         return rc;
     const analysis_result *res = &c->job->res;
-    report_hash_int(h, res->n_impacts);
+    job_hash_int(h, res->n_impacts);
     for (int i = 0; i < res->n_impacts; i++) {
         int best = 0;
         for (int f = 1; f < c->tracks.n_frames; f++)
             if (fabs(c->tracks.t[f] - res->impacts[i].t) < fabs(c->tracks.t[best] - res->impacts[i].t))
                 best = f;
-        report_hash_int(h, c->tracks.n_frames ? c->tracks.frame[best] : -1);
+        job_hash_int(h, c->tracks.n_frames ? c->tracks.frame[best] : -1);
     }
     return 0;
 }
 
-static int stage_key(run_ctx *c, int s, char key[REPORT_DIGEST_HEX], icv_err *err)
+static int stage_key(run_ctx *c, int s, char key[JOB_DIGEST_HEX], icv_err *err)
 {
     static const char *const track_keys[] = {"cameras", "calibration", "surface", "motion_plane", "sync", "track",
                                              "body.markers", "body.marker_diameter", "body.shape", NULL};
     static const char *const analyze_keys[] = {"body", "gravity", "analysis", NULL};
     static const char *const model_keys[] = {"name", "body", NULL};
     static const char *const body_key[] = {"body", NULL};
-    const report_cache_stage *done = c->now.stage;
-    report_hash *h;
-    int rc = report_hash_begin(&h, err);
+    const job_cache_stage *done = c->now.stage;
+    job_hash *h;
+    int rc = job_hash_begin(&h, err);
     if (rc)
         return rc;
-    report_hash_str(h, "impactcv-run-cache-1");
-    report_hash_str(h, c->program);
-    report_hash_str(h, report_stage_name(s));
+    job_hash_str(h, "impactcv-run-cache-1");
+    job_hash_str(h, c->program);
+    job_hash_str(h, job_stage_name(s));
     switch (s) {
-    case REPORT_STAGE_TRACK:
+    case JOB_STAGE_TRACK:
         hash_keys(h, c->root, track_keys);
         rc = hash_experiment_files(h, &c->job->exp, err);
         break;
-    case REPORT_STAGE_ANALYZE:
-        hash_one_file(h, &done[REPORT_STAGE_TRACK], "tracks3d.csv");
+    case JOB_STAGE_ANALYZE:
+        hash_one_file(h, &done[JOB_STAGE_TRACK], "tracks3d.csv");
         hash_keys(h, c->root, analyze_keys);
         break;
-    case REPORT_STAGE_MODEL:
-        hash_stage_files(h, &done[REPORT_STAGE_ANALYZE]);
+    case JOB_STAGE_MODEL:
+        hash_stage_files(h, &done[JOB_STAGE_ANALYZE]);
         hash_keys(h, c->root, model_keys);
         hash_model(h, &c->job->exp);
         break;
-    case REPORT_STAGE_OVERLAYS:
-        report_hash_str(h, c->keys[REPORT_STAGE_TRACK]); /* the videos, the calibration */
-        hash_stage_files(h, &done[REPORT_STAGE_TRACK]);
+    case JOB_STAGE_OVERLAYS:
+        job_hash_str(h, c->keys[JOB_STAGE_TRACK]); /* the videos, the calibration */
+        hash_stage_files(h, &done[JOB_STAGE_TRACK]);
         hash_keys(h, c->root, body_key);
         rc = hash_impact_frames(c, h, err);
         break;
-    case REPORT_STAGE_REPORT:
-        for (int p = 0; p < REPORT_STAGE_REPORT; p++)
+    case JOB_STAGE_REPORT:
+        for (int p = 0; p < JOB_STAGE_REPORT; p++)
             hash_stage_files(h, &done[p]);
-        report_hash_yaml(h, c->root); /* the report may show any of it */
+        job_hash_yaml(h, c->root); /* the report may show any of it */
         hash_model(h, &c->job->exp);
         break;
     default: /* exports */
-        hash_one_file(h, &done[REPORT_STAGE_TRACK], "tracks3d.csv");
+        hash_one_file(h, &done[JOB_STAGE_TRACK], "tracks3d.csv");
         hash_keys(h, c->root, body_key);
         break;
     }
     if (rc) {
-        report_hash_free(h);
+        job_hash_free(h);
         return rc;
     }
-    report_hash_end(h, key);
+    job_hash_end(h, key);
     return 0;
 }
 
@@ -323,17 +322,17 @@ static int run_track(run_ctx *c, icv_err *err)
     return track_pipeline_run(c->o->experiment_path, c->work, NULL, NULL, err);
 }
 
-/* analysis_job_run measures and also compares the experiment's own model and writes
+/* job_analyze measures and also compares the experiment's own model and writes
  * results.json: the model and results.json are the model stage's, so the analysis's
  * result is kept without its model and its results.json is removed. */
 static int run_analyze(run_ctx *c, icv_err *err)
 {
-    analysis_job job = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL};
-    analysis_job_result *j = calloc(1, sizeof *j);
+    job_analyze_options job = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL};
+    analysis_experiment_result *j = calloc(1, sizeof *j);
     if (!j)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     char path[ICV_PATH_MAX];
-    int rc = analysis_job_run(&job, j, err);
+    int rc = job_analyze(&job, j, err);
     if (!rc && !(rc = icv_path_join(path, sizeof path, c->work, "results.json", err)) && remove(path) != 0)
         rc = icv_err_set(err, ICV_EIO, "%s: cannot remove: %s", path, strerror(errno));
     if (!rc) {
@@ -349,7 +348,7 @@ static int run_analyze(run_ctx *c, icv_err *err)
 
 static int run_model(run_ctx *c, icv_err *err)
 {
-    analysis_job_result *j = c->job;
+    analysis_experiment_result *j = c->job;
     char path[ICV_PATH_MAX];
     int rc = analysis_model_compare(&j->body, &j->model, &j->res, err);
     if (!rc && !(rc = icv_path_join(path, sizeof path, c->work, "results.json", err))) {
@@ -363,9 +362,20 @@ static int run_model(run_ctx *c, icv_err *err)
     return rc ? rc : blob_write(c->work, "result.bin", j, err);
 }
 
-static int run_overlays(run_ctx *c, icv_err *err) { return report_overlays_write(c->work, &c->job->exp, err); }
+static int run_overlays(run_ctx *c, icv_err *err) { return job_overlays_write(c->work, &c->job->exp, err); }
 
-static int run_report(run_ctx *c, icv_err *err) { return report_from_dir(c->work, &c->job->exp, err); }
+static int run_report(run_ctx *c, icv_err *err)
+{
+    char **warns = NULL;
+    int n = 0;
+    int rc = job_stage_warnings_read(c->work, &warns, &n, err);
+    if (!rc)
+        rc = job_report_write(c->work, &c->job->exp, (const char *const *)warns, n, err);
+    for (int i = 0; i < n; i++)
+        free(warns[i]);
+    free(warns);
+    return rc;
+}
 
 static int run_exports(run_ctx *c, icv_err *err)
 {
@@ -377,18 +387,18 @@ static int run_exports(run_ctx *c, icv_err *err)
     return rc;
 }
 
-static int (*const stage_run[REPORT_N_STAGES])(run_ctx *, icv_err *) = {run_track,    run_analyze, run_model,
+static int (*const stage_run[JOB_N_STAGES])(run_ctx *, icv_err *) = {run_track,    run_analyze, run_model,
                                                                          run_overlays, run_report,  run_exports};
 
 /* After a stage, ran or reused: what later stages need in memory. */
 static int stage_after(run_ctx *c, int s, int ran, icv_err *err)
 {
     int rc = 0;
-    if (s == REPORT_STAGE_ANALYZE && !ran)
+    if (s == JOB_STAGE_ANALYZE && !ran)
         rc = blob_read(c->work, "analysis.bin", c->job, err);
-    if (s == REPORT_STAGE_MODEL && !ran)
+    if (s == JOB_STAGE_MODEL && !ran)
         rc = blob_read(c->work, "result.bin", c->job, err);
-    if (!rc && s == REPORT_STAGE_ANALYZE && c->o->truth_path && !c->dry && !(rc = need_tracks(c, err))) {
+    if (!rc && s == JOB_STAGE_ANALYZE && c->o->truth_path && !c->dry && !(rc = need_tracks(c, err))) {
         const analysis_tracks *t = &c->tracks;
         int last = t->n_frames - 1;
         double frame_s =
@@ -406,44 +416,44 @@ static int stage_after(run_ctx *c, int s, int ran, icv_err *err)
 static int run_stages(run_ctx *c, int from, int *up_to_date, icv_err *err)
 {
     *up_to_date = 1;
-    for (int s = 0; s < REPORT_N_STAGES; s++) {
-        const report_cache_stage *old = &c->old.stage[s];
-        report_cache_stage *now = &c->now.stage[s];
+    for (int s = 0; s < JOB_N_STAGES; s++) {
+        const job_cache_stage *old = &c->old.stage[s];
+        job_cache_stage *now = &c->now.stage[s];
         int rc = stage_key(c, s, c->keys[s], err);
         int reuse =
-            !rc && s < from && old->present && !strcmp(old->key, c->keys[s]) && report_cache_verify(c->dir, old);
+            !rc && s < from && old->present && !strcmp(old->key, c->keys[s]) && job_cache_verify(c->dir, old);
         if (!rc && c->dry && !reuse) {
             *up_to_date = 0;
             return 0;
         }
         if (!rc && reuse) {
-            rc = report_cache_stage_copy(now, old, err);
+            rc = job_cache_stage_copy(now, old, err);
             if (!rc && !c->dry)
-                rc = report_cache_link(c->dir, c->work, old, err);
-            icv_debug("run: %s reused from %s", report_stage_name(s), c->dir);
+                rc = job_cache_link(c->dir, c->work, old, err);
+            icv_debug("run: %s reused from %s", job_stage_name(s), c->dir);
         } else if (!rc) {
             char **before;
             size_t n_before;
             double t0 = icv_now();
-            icv_debug("run: %s", report_stage_name(s));
-            if (!(rc = report_cache_list(c->work, &before, &n_before, err))) {
+            icv_debug("run: %s", job_stage_name(s));
+            if (!(rc = job_cache_list(c->work, &before, &n_before, err))) {
                 /* the stage's warnings are kept for the report (its own included: none) */
-                report_stage_warnings *w = s < REPORT_STAGE_REPORT ? malloc(sizeof *w) : NULL;
+                job_stage_warnings *w = s < JOB_STAGE_REPORT ? malloc(sizeof *w) : NULL;
                 if (w)
-                    report_stage_warnings_begin(w);
-                if (s < REPORT_STAGE_REPORT && !w)
+                    job_stage_warnings_begin(w);
+                if (s < JOB_STAGE_REPORT && !w)
                     rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
                 else
                     rc = stage_run[s](c, err);
                 if (w) {
                     icv_err e2 = {0};
-                    int rw = report_stage_warnings_end(w, c->work, report_stage_name(s), &e2);
+                    int rw = job_stage_warnings_end(w, c->work, job_stage_name(s), &e2);
                     free(w);
                     if (!rc && rw)
                         rc = icv_err_set(err, e2.code, "%s", e2.msg);
                 }
                 if (!rc)
-                    rc = report_cache_record_new(c->work, before, n_before, now, err);
+                    rc = job_cache_record_new(c->work, before, n_before, now, err);
                 icv_paths_free(before, n_before);
             }
             now->seconds = icv_now() - t0;
@@ -456,12 +466,12 @@ static int run_stages(run_ctx *c, int from, int *up_to_date, icv_err *err)
             rc = stage_after(c, s, !reuse, err);
         }
         if (rc)
-            return icv_err_prefix(err, "%s: ", report_stage_name(s));
+            return icv_err_prefix(err, "%s: ", job_stage_name(s));
     }
     return 0;
 }
 
-static int ctx_open(run_ctx *c, const report_run_options *o, analysis_job_result *job, icv_err *err)
+static int ctx_open(run_ctx *c, const job_run_options *o, analysis_experiment_result *job, icv_err *err)
 {
     memset(c, 0, sizeof *c);
     c->o = o;
@@ -473,7 +483,7 @@ static int ctx_open(run_ctx *c, const report_run_options *o, analysis_job_result
     if (!rc)
         rc = program_digest(c->program, err);
     if (!rc)
-        rc = report_cache_read(o->out_dir, &c->old, err);
+        rc = job_cache_read(o->out_dir, &c->old, err);
     return rc;
 }
 
@@ -482,8 +492,8 @@ static void ctx_close(run_ctx *c)
     icv_yaml_free(c->doc);
     if (c->have_tracks)
         analysis_tracks_free(&c->tracks);
-    report_cache_free(&c->old);
-    report_cache_free(&c->now);
+    job_cache_free(&c->old);
+    job_cache_free(&c->now);
 }
 
 /* DIR may be replaced: new, empty, an earlier result, or forced; never an input. */
@@ -512,16 +522,16 @@ static int check_out_dir(const run_ctx *c, icv_err *err)
             icv_path_dirname(glob_dirs[i], sizeof glob_dirs[i], e->calib_images[i]);
         in[n++] = glob_dirs[i];
     }
-    return icv_outdir_check(c->o->out_dir, REPORT_CACHE_DIR "/manifest.json", c->o->force, in, n, err);
+    return icv_outdir_check(c->o->out_dir, JOB_CACHE_DIR "/manifest.json", c->o->force, in, n, err);
 }
 
 /* A file in DIR that the last run's manifest does not list, nor .impactcv/, is the user's. */
 static int not_users(const char *rel, void *user)
 {
-    const report_cache_manifest *m = user;
-    if (!strcmp(rel, REPORT_CACHE_DIR))
+    const job_cache_manifest *m = user;
+    if (!strcmp(rel, JOB_CACHE_DIR))
         return 1;
-    for (int s = 0; s < REPORT_N_STAGES; s++)
+    for (int s = 0; s < JOB_N_STAGES; s++)
         for (int i = 0; i < m->stage[s].n_files; i++)
             if (!strcmp(m->stage[s].files[i].rel, rel))
                 return 1;
@@ -539,7 +549,7 @@ static int carry_user_files(run_ctx *c, icv_err *err)
 
 /* o with DIR's trailing slashes taken off ("out/" would put the working folder
  * inside DIR itself). */
-static const report_run_options *without_slash(const report_run_options *o, report_run_options *copy,
+static const job_run_options *without_slash(const job_run_options *o, job_run_options *copy,
                                                char buf[ICV_PATH_MAX])
 {
     size_t n = strlen(o->out_dir);
@@ -554,16 +564,16 @@ static const report_run_options *without_slash(const report_run_options *o, repo
     return copy;
 }
 
-int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
+int job_run(const job_run_options *o, job_run_result *r, icv_err *err)
 {
-    report_run_options copy;
+    job_run_options copy;
     char dir[ICV_PATH_MAX];
     o = without_slash(o, &copy, dir);
     memset(r, 0, sizeof *r);
     double t0 = icv_now();
     long decoded0 = capture_decoded_frames();
-    int from = REPORT_N_STAGES;
-    if (o->from && (from = report_stage_parse(o->from)) < 0)
+    int from = JOB_N_STAGES;
+    if (o->from && (from = job_stage_parse(o->from)) < 0)
         return icv_err_set(err, ICV_EINVAL,
                            "--from %s: no such stage (track, analyze, model, overlays, report, exports)", o->from);
     run_ctx c;
@@ -577,9 +587,9 @@ int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
     if (!rc)
         rc = run_stages(&c, from, &up, err);
     int ran = 0;
-    for (int s = 0; s < REPORT_N_STAGES; s++)
+    for (int s = 0; s < JOB_N_STAGES; s++)
         ran |= r->ran[s];
-    if (!rc && ran && !(rc = carry_user_files(&c, err)) && !(rc = report_cache_write(c.work, &c.now, err)))
+    if (!rc && ran && !(rc = carry_user_files(&c, err)) && !(rc = job_cache_write(c.work, &c.now, err)))
         rc = icv_dir_swap(c.work, o->out_dir, err);
     if (made && rc)
         icv_err_rename_path(err, c.work, o->out_dir); /* the working folder is removed: name DIR */
@@ -594,13 +604,13 @@ int report_run(const report_run_options *o, report_run_result *r, icv_err *err)
     return 0;
 }
 
-int report_run_up_to_date(const report_run_options *o, int *up_to_date, icv_err *err)
+int job_run_up_to_date(const job_run_options *o, int *up_to_date, icv_err *err)
 {
-    report_run_options copy;
+    job_run_options copy;
     char dir[ICV_PATH_MAX];
     o = without_slash(o, &copy, dir);
     *up_to_date = 0;
-    analysis_job_result *job = calloc(1, sizeof *job);
+    analysis_experiment_result *job = calloc(1, sizeof *job);
     if (!job)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     run_ctx c;
@@ -608,14 +618,14 @@ int report_run_up_to_date(const report_run_options *o, int *up_to_date, icv_err 
     c.dry = 1;
     snprintf(c.work, sizeof c.work, "%s", o->out_dir);
     if (!rc)
-        rc = run_stages(&c, REPORT_N_STAGES, up_to_date, err);
+        rc = run_stages(&c, JOB_N_STAGES, up_to_date, err);
     ctx_close(&c);
     free(job);
     return rc;
 }
 
-int report_run_load(const char *experiment_path, const icv_experiment *model, const char *out_dir,
-                    analysis_job_result *job, icv_err *err)
+int job_run_load(const char *experiment_path, const icv_experiment *model, const char *out_dir,
+                    analysis_experiment_result *job, icv_err *err)
 {
     memset(job, 0, sizeof *job);
     int rc = load_experiment(experiment_path, model, job, err);

@@ -1,30 +1,18 @@
-/* job.c: `impactcv analyze` as one library call: experiment and tracks in,
- * results.json and fits.csv out (issue #9 item 8). Every file is written
+/* analyze.c: `impactcv analyze` as one call: experiment and tracks in,
+ * results.json and fits.csv out. Every file is written
  * atomically and only once everything has succeeded, so a failed run leaves the
  * previous results untouched. */
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "job/job.h"
 
-int analysis_body_from_experiment(const icv_experiment *e, analysis_body *b, icv_err *err)
+
+int job_analyze(const job_analyze_options *job, analysis_experiment_result *out, icv_err *err)
 {
-    memset(b, 0, sizeof *b);
-    b->mass = e->mass;
-    b->inertia = e->inertia;
-    b->shape = e->shape;
-    int rc = e->n_cameras == 1 ? analysis_template_init_planar(&b->tmpl, e->markers, e->n_markers, err)
-                               : analysis_template_init(&b->tmpl, e->markers, e->n_markers, err);
-    if (rc)
-        icv_err_prefix(err, "%s: ", e->path);
-    return rc;
+    return job_analyze_sd(job, NULL, out, err);
 }
 
-int analysis_job_run(const analysis_job *job, analysis_job_result *out, icv_err *err)
-{
-    return analysis_job_run_sd(job, NULL, out, err);
-}
-
-int analysis_job_run_sd(const analysis_job *job, const analysis_calib_sd *calib_sd, analysis_job_result *out,
+int job_analyze_sd(const job_analyze_options *job, const analysis_calib_sd *calib_sd, analysis_experiment_result *out,
                         icv_err *err)
 {
     memset(out, 0, sizeof *out);

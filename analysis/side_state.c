@@ -1,12 +1,11 @@
 /* side_state.c: the fitted motion of one side of an impact at any time: the
  * ballistic fit of the centre of mass (p + v tau + g tau^2 / 2) and the torque-free
  * rotation from the side's attitude and angular velocity at the impact instant.
- * Shared by the report's fitted curves (html.c) and the outline drawn over the
- * video (run_overlays.c). */
-#include "report/report_internal.h"
+ * Shared by the report's fitted curves and the outline drawn over the video. */
+#include "analysis/analysis.h"
 
-void report_side_state(const analysis_result *res, int i, int post, const analysis_body *b, double t, icv_vec3 *p,
-                       icv_vec3 *v, icv_mat3 *R, icv_vec3 *w)
+void analysis_side_state(const analysis_result *res, int i, int post, const analysis_body *b, double t, icv_vec3 *p,
+                         icv_vec3 *v, icv_mat3 *R, icv_vec3 *w)
 {
     const analysis_impact *im = &res->impacts[i];
     const analysis_side *s = post ? &im->post : &im->pre;

@@ -11,18 +11,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/run_cache.h"
+#include "job/job_internal.h"
 
 #define SCHEMA "impactcv-run-cache-1"
 
 static int manifest_path(const char *dir, char *out, icv_err *err)
 {
     char sub[ICV_PATH_MAX];
-    int rc = icv_path_join(sub, sizeof sub, dir, REPORT_CACHE_DIR, err);
+    int rc = icv_path_join(sub, sizeof sub, dir, JOB_CACHE_DIR, err);
     return rc ? rc : icv_path_join(out, ICV_PATH_MAX, sub, "manifest.json", err);
 }
 
-void report_cache_stage_clear(report_cache_stage *s)
+void job_cache_stage_clear(job_cache_stage *s)
 {
     for (int i = 0; i < s->n_files; i++)
         free(s->files[i].rel);
@@ -30,29 +30,29 @@ void report_cache_stage_clear(report_cache_stage *s)
     memset(s, 0, sizeof *s);
 }
 
-void report_cache_free(report_cache_manifest *m)
+void job_cache_free(job_cache_manifest *m)
 {
-    for (int s = 0; s < REPORT_N_STAGES; s++)
-        report_cache_stage_clear(&m->stage[s]);
+    for (int s = 0; s < JOB_N_STAGES; s++)
+        job_cache_stage_clear(&m->stage[s]);
 }
 
-static int add_file(report_cache_stage *s, const char *rel, const char *digest, icv_err *err)
+static int add_file(job_cache_stage *s, const char *rel, const char *digest, icv_err *err)
 {
-    report_cache_file *f = realloc(s->files, (size_t)(s->n_files + 1) * sizeof *f);
+    job_cache_file *f = realloc(s->files, (size_t)(s->n_files + 1) * sizeof *f);
     if (!f)
         return icv_err_set(err, ICV_ENOMEM, "cache: out of memory");
     s->files = f;
     f[s->n_files].rel = strdup(rel);
     if (!f[s->n_files].rel)
         return icv_err_set(err, ICV_ENOMEM, "cache: out of memory");
-    snprintf(f[s->n_files].digest, REPORT_DIGEST_HEX, "%s", digest);
+    snprintf(f[s->n_files].digest, JOB_DIGEST_HEX, "%s", digest);
     s->n_files++;
     return 0;
 }
 
-int report_cache_stage_copy(report_cache_stage *dst, const report_cache_stage *src, icv_err *err)
+int job_cache_stage_copy(job_cache_stage *dst, const job_cache_stage *src, icv_err *err)
 {
-    report_cache_stage_clear(dst);
+    job_cache_stage_clear(dst);
     dst->present = src->present;
     dst->seconds = src->seconds;
     snprintf(dst->key, sizeof dst->key, "%s", src->key);
@@ -64,7 +64,7 @@ int report_cache_stage_copy(report_cache_stage *dst, const report_cache_stage *s
     return 0;
 }
 
-const char *report_cache_digest_of(const report_cache_stage *s, const char *rel)
+const char *job_cache_digest_of(const job_cache_stage *s, const char *rel)
 {
     for (int i = 0; i < s->n_files; i++)
         if (!strcmp(s->files[i].rel, rel))
@@ -72,7 +72,7 @@ const char *report_cache_digest_of(const report_cache_stage *s, const char *rel)
     return NULL;
 }
 
-int report_cache_read(const char *dir, report_cache_manifest *m, icv_err *err)
+int job_cache_read(const char *dir, job_cache_manifest *m, icv_err *err)
 {
     memset(m, 0, sizeof *m);
     char path[ICV_PATH_MAX];
@@ -87,13 +87,13 @@ int report_cache_read(const char *dir, report_cache_manifest *m, icv_err *err)
         return 0;
     }
     json_t *stages = json_object_get(root, "stages");
-    for (int s = 0; s < REPORT_N_STAGES; s++) {
-        json_t *st = json_object_get(stages, report_stage_name(s));
+    for (int s = 0; s < JOB_N_STAGES; s++) {
+        json_t *st = json_object_get(stages, job_stage_name(s));
         const char *key = json_string_value(json_object_get(st, "key"));
         json_t *files = json_object_get(st, "files");
         if (!key || !json_is_object(files))
             continue;
-        report_cache_stage *cs = &m->stage[s];
+        job_cache_stage *cs = &m->stage[s];
         snprintf(cs->key, sizeof cs->key, "%s", key);
         cs->seconds = json_number_value(json_object_get(st, "seconds"));
         const char *rel;
@@ -102,7 +102,7 @@ int report_cache_read(const char *dir, report_cache_manifest *m, icv_err *err)
         {
             if (json_is_string(d) && add_file(cs, rel, json_string_value(d), err)) {
                 json_decref(root);
-                report_cache_free(m);
+                job_cache_free(m);
                 return ICV_ENOMEM;
             }
         }
@@ -112,7 +112,7 @@ int report_cache_read(const char *dir, report_cache_manifest *m, icv_err *err)
     return 0;
 }
 
-int report_cache_write(const char *dir, const report_cache_manifest *m, icv_err *err)
+int job_cache_write(const char *dir, const job_cache_manifest *m, icv_err *err)
 {
     char path[ICV_PATH_MAX], sub[ICV_PATH_MAX];
     int rc = manifest_path(dir, path, err);
@@ -122,14 +122,14 @@ int report_cache_write(const char *dir, const report_cache_manifest *m, icv_err 
     if ((rc = icv_mkdirs(sub, err)))
         return rc;
     json_t *stages = json_object();
-    for (int s = 0; s < REPORT_N_STAGES; s++) {
-        const report_cache_stage *cs = &m->stage[s];
+    for (int s = 0; s < JOB_N_STAGES; s++) {
+        const job_cache_stage *cs = &m->stage[s];
         if (!cs->present)
             continue;
         json_t *files = json_object();
         for (int i = 0; i < cs->n_files; i++)
             json_object_set_new(files, cs->files[i].rel, json_string(cs->files[i].digest));
-        json_object_set_new(stages, report_stage_name(s),
+        json_object_set_new(stages, job_stage_name(s),
                             json_pack("{s:s, s:f, s:o}", "key", cs->key, "seconds", cs->seconds, "files", files));
     }
     json_t *root = json_pack("{s:s, s:s, s:o}", "schema", SCHEMA, "digest", "sha256", "stages", stages);
@@ -183,7 +183,7 @@ static int list_dir(const char *root, const char *rel, str_list *l, icv_err *err
             continue;
         if (S_ISDIR(st.st_mode))
             rc = list_dir(root, sub, l, err);
-        else if (S_ISREG(st.st_mode) && strcmp(sub, REPORT_CACHE_DIR "/manifest.json") && list_push(l, sub))
+        else if (S_ISREG(st.st_mode) && strcmp(sub, JOB_CACHE_DIR "/manifest.json") && list_push(l, sub))
             rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", root);
     }
     closedir(d);
@@ -192,7 +192,7 @@ static int list_dir(const char *root, const char *rel, str_list *l, icv_err *err
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-int report_cache_list(const char *dir, char ***rel, size_t *n, icv_err *err)
+int job_cache_list(const char *dir, char ***rel, size_t *n, icv_err *err)
 {
     str_list l = {0};
     int rc = list_dir(dir, "", &l, err);
@@ -207,11 +207,11 @@ int report_cache_list(const char *dir, char ***rel, size_t *n, icv_err *err)
     return 0;
 }
 
-int report_cache_verify(const char *dir, const report_cache_stage *s)
+int job_cache_verify(const char *dir, const job_cache_stage *s)
 {
     for (int i = 0; i < s->n_files; i++) {
-        char path[ICV_PATH_MAX], d[REPORT_DIGEST_HEX];
-        if (icv_path_join(path, sizeof path, dir, s->files[i].rel, NULL) || report_file_digest(path, d, NULL) ||
+        char path[ICV_PATH_MAX], d[JOB_DIGEST_HEX];
+        if (icv_path_join(path, sizeof path, dir, s->files[i].rel, NULL) || job_file_digest(path, d, NULL) ||
             strcmp(d, s->files[i].digest)) {
             icv_debug("%s: changed or missing since the run that wrote it", path);
             return 0;
@@ -220,46 +220,19 @@ int report_cache_verify(const char *dir, const report_cache_stage *s)
     return 1;
 }
 
-int report_file_read(const char *path, char **data, size_t *len, icv_err *err)
-{
-    *data = NULL;
-    *len = 0;
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return icv_err_set(err, ICV_EIO, "%s: cannot read: %s", path, strerror(errno));
-    size_t cap = 0, n;
-    char chunk[65536];
-    while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0 || !*data) {
-        if (*len + n + 1 > cap) {
-            char *b = realloc(*data, cap = 2 * (*len + n + 1));
-            if (!b) {
-                free(*data);
-                *data = NULL;
-                fclose(fp);
-                return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
-            }
-            *data = b;
-        }
-        memcpy(*data + *len, chunk, n);
-        *len += n;
-        (*data)[*len] = '\0';
-    }
-    fclose(fp);
-    return 0;
-}
 
 static int copy_file(const char *from, const char *to, icv_err *err)
 {
     char *buf;
     size_t len;
-    int rc = report_file_read(from, &buf, &len, err);
+    int rc = icv_file_read(from, 0, &buf, &len, err);
     if (!rc)
         rc = icv_atomic_write(to, buf, len, err);
     free(buf);
     return rc;
 }
 
-int report_cache_link(const char *src, const char *dst, const report_cache_stage *s, icv_err *err)
+int job_cache_link(const char *src, const char *dst, const job_cache_stage *s, icv_err *err)
 {
     for (int i = 0; i < s->n_files; i++) {
         char from[ICV_PATH_MAX], to[ICV_PATH_MAX], parent[ICV_PATH_MAX];
@@ -278,17 +251,17 @@ int report_cache_link(const char *src, const char *dst, const report_cache_stage
     return 0;
 }
 
-int report_cache_record_new(const char *dir, char *const *before, size_t n_before, report_cache_stage *s,
+int job_cache_record_new(const char *dir, char *const *before, size_t n_before, job_cache_stage *s,
                             icv_err *err)
 {
     char **now;
     size_t n;
-    int rc = report_cache_list(dir, &now, &n, err);
+    int rc = job_cache_list(dir, &now, &n, err);
     for (size_t i = 0; !rc && i < n; i++) {
         if (n_before && bsearch(&now[i], before, n_before, sizeof *before, cmp_str))
             continue;
-        char path[ICV_PATH_MAX], d[REPORT_DIGEST_HEX];
-        if (!(rc = icv_path_join(path, sizeof path, dir, now[i], err)) && !(rc = report_file_digest(path, d, err)))
+        char path[ICV_PATH_MAX], d[JOB_DIGEST_HEX];
+        if (!(rc = icv_path_join(path, sizeof path, dir, now[i], err)) && !(rc = job_file_digest(path, d, err)))
             rc = add_file(s, now[i], d, err);
     }
     icv_paths_free(now, n);
