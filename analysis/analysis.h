@@ -421,6 +421,8 @@ typedef struct {
     double *mem;
 } analysis_motion_series;
 
+/* Room for n frames in m (m->n = 0): the arrays in one block. */
+int analysis_motion_series_alloc(int n, analysis_motion_series *m, icv_err *err);
 /* Fills m from every frame of tr with a pose (analysis_pose_fit_frame). Fails only
  * out of memory; free with analysis_motion_series_free. */
 int analysis_motion_series_measure(const analysis_tracks *tr, const analysis_body *b, analysis_motion_series *m,

@@ -18,24 +18,32 @@ static double unwrap(double prev, double a)
     return a;
 }
 
+int analysis_motion_series_alloc(int n, analysis_motion_series *m, icv_err *err)
+{
+    memset(m, 0, sizeof *m);
+    size_t nn = n > 0 ? (size_t)n : 0;
+    m->mem = calloc(nn * 20 + 1, sizeof(double));
+    if (!m->mem)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory for the poses of %zu frames", nn);
+    double *q = m->mem;
+    m->t = q, q += nn;
+    m->h = q, q += nn;
+    m->tm = q, q += nn;
+    for (int k = 0; k < 3; k++) {
+        m->p[k] = q, q += nn;
+        m->e[k] = q, q += nn;
+        m->v[k] = q, q += nn;
+        m->w[k] = q, q += nn;
+    }
+    return 0;
+}
+
 int analysis_motion_series_measure(const analysis_tracks *tr, const analysis_body *b, analysis_motion_series *m,
                                    icv_err *err)
 {
-    memset(m, 0, sizeof *m);
-    size_t n = (size_t)tr->n_frames;
-    m->mem = calloc(n * 20 + 1, sizeof(double));
-    if (!m->mem)
-        return icv_err_set(err, ICV_ENOMEM, "out of memory measuring the poses of %zu frames", n);
-    double *q = m->mem;
-    m->t = q, q += n;
-    m->h = q, q += n;
-    m->tm = q, q += n;
-    for (int k = 0; k < 3; k++) {
-        m->p[k] = q, q += n;
-        m->e[k] = q, q += n;
-        m->v[k] = q, q += n;
-        m->w[k] = q, q += n;
-    }
+    int rc = analysis_motion_series_alloc(tr->n_frames, m, err);
+    if (rc)
+        return rc;
     icv_mat3 Rprev = icv_m3_identity();
     double eprev[3] = {NAN, NAN, NAN};
     for (int i = 0; i < tr->n_frames; i++) {

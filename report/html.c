@@ -18,17 +18,9 @@ static void note(FILE *f, const char *text)
 
 /* ---- the measured motion, per frame --------------------------------------- */
 
-typedef struct {
-    int n;            /* frames with a pose */
-    double *t;        /* s */
-    double *p[3];     /* mm, centre of mass */
-    double *e[3];     /* deg, euler213 (unwrapped) */
-    double *h;        /* mm, contact point's height above the surface */
-    double *tm;       /* s, midpoints of consecutive poses */
-    double *v[3];     /* m/s, finite differences */
-    double *w[3];     /* rad/s, surface frame, from R_{i+1} R_i^T */
-    double *mem;
-} motion;
+/* The measured motion in the plots' units: an analysis_motion_series whose p and h
+ * are in mm and e in degrees (t, tm s; v m/s; w rad/s as measured). */
+typedef analysis_motion_series motion;
 
 static double unwrap_deg(double prev, double a)
 {
@@ -44,21 +36,8 @@ static double unwrap_deg(double prev, double a)
 /* m in the plots' units (mm, deg) from the analysis's measured series (SI) */
 static int motion_in_plot_units(const analysis_motion_series *s, motion *m)
 {
-    memset(m, 0, sizeof *m);
-    size_t n = (size_t)s->n;
-    m->mem = calloc(n * 20 + 1, sizeof(double));
-    if (!m->mem)
+    if (analysis_motion_series_alloc(s->n, m, NULL))
         return -1;
-    double *q = m->mem;
-    m->t = q, q += n;
-    m->h = q, q += n;
-    m->tm = q, q += n;
-    for (int k = 0; k < 3; k++) {
-        m->p[k] = q, q += n;
-        m->e[k] = q, q += n;
-        m->v[k] = q, q += n;
-        m->w[k] = q, q += n;
-    }
     m->n = s->n;
     for (int j = 0; j < s->n; j++) {
         m->t[j] = s->t[j];
@@ -663,7 +642,7 @@ static void plots(page *pg, const report_inputs *in)
         free(t);
     }
     free(F);
-    free(m.mem);
+    analysis_motion_series_free(&m);
     fputs("</section>\n", f);
 }
 
