@@ -26,6 +26,158 @@ double track_saturation_level(const track_detector *d, const track_frame *f)
     return d->saturation_level > 0 ? d->saturation_level : f->depth == 8 ? 255 : 65535;
 }
 
+/* The background under a blob whose surround is uneven (a ball over a plate's far
+ * edge: the dark wall above, the lit plate below). The ring's mean is then neither
+ * side's level: the margin's plate pixels count as marker and the rim over the plate
+ * keeps the plate's level, both on the plate's side, and the centroid came 0.25-1.2 mm
+ * (0.1-0.5 px) towards the plate within 1.5 diameters of it (docs/track.md). There
+ * the background is the Coons patch of the ring: b(x, y) interpolates its four sides
+ * (bilinear blending of the left and right columns and the top and bottom rows, less
+ * the corners' bilinear), exact for a straight step or a ramp across the box. */
+typedef struct {
+    int on;             /* 0: the ring's mean, `mean`, everywhere */
+    int X0, Y0, X1, Y1; /* the grown box; the ring is one pixel outside it */
+    double mean, c00, c10, c01, c11;
+} ring_bg;
+
+static double ring_bg_at(const track_frame *f, const ring_bg *r, int x, int y)
+{
+    if (!r->on)
+        return r->mean;
+    int xl = r->X0 - 1, xr = r->X1 + 1, yt = r->Y0 - 1, yb = r->Y1 + 1;
+    x = x < xl ? xl : x > xr ? xr : x;
+    y = y < yt ? yt : y > yb ? yb : y;
+    double s = (double)(x - xl) / (xr - xl), t = (double)(y - yt) / (yb - yt);
+    return (1 - s) * pix(f, xl, y) + s * pix(f, xr, y) + (1 - t) * pix(f, x, yt) + t * pix(f, x, yb) -
+           ((1 - s) * (1 - t) * r->c00 + s * (1 - t) * r->c10 + (1 - s) * t * r->c01 + s * t * r->c11);
+}
+
+/* Whether the ring's opposite sides differ beyond their noise (frame noise s, from
+ * the full scan): beyond 4 sigma of the difference of two means, a step or a ramp
+ * across the box rather than noise about one level. All of the ring must lie in the
+ * frame and at or below the threshold (another object's pixels are not background). */
+static int ring_uneven(const track_frame *f, int X0, int Y0, int X1, int Y1, double t, double s)
+{
+    if (X0 < 1 || Y0 < 1 || X1 > f->width - 2 || Y1 > f->height - 2)
+        return 0;
+    double top = 0, bot = 0, left = 0, right = 0;
+    for (int x = X0 - 1; x <= X1 + 1; x++) {
+        double a = pix(f, x, Y0 - 1), b = pix(f, x, Y1 + 1);
+        if (a > t || b > t)
+            return 0;
+        top += a, bot += b;
+    }
+    for (int y = Y0 - 1; y <= Y1 + 1; y++) {
+        double a = pix(f, X0 - 1, y), b = pix(f, X1 + 1, y);
+        if (a > t || b > t)
+            return 0;
+        left += a, right += b;
+    }
+    int nx = X1 - X0 + 3, ny = Y1 - Y0 + 3;
+    return fabs(top - bot) / nx > 4 * s * sqrt(2.0 / nx) || fabs(left - right) / ny > 4 * s * sqrt(2.0 / ny);
+}
+
+/* The variance of the box centroid's u from the patch's ring pixels (each of variance
+ * s2), first order over the whole box: u moves by -sum_i (db_i / dr_k)(x_i - u) / W for
+ * ring pixel r_k. Along x: each of the h rows' left and right ring pixels weighs
+ * S0 = sum_x (1 - s)(x - u) and S1 = sum_x s (x - u); the top and bottom rows' pixel
+ * above and below column x weigh (x - u) T0 and (x - u) T1, T0 = sum_y (1 - t),
+ * T1 = sum_y t; the corners -S0 T0 and the like. u is box-relative (from X0). */
+static double ring_bg_var(int n_along, int n_across, double u, double s2, double W)
+{
+    double S0 = 0, S1 = 0, Q = 0, T0 = 0, T1 = 0;
+    for (int i = 0; i < n_along; i++) {
+        double sx = (i + 1.0) / (n_along + 1), d = i - u;
+        S0 += (1 - sx) * d;
+        S1 += sx * d;
+        Q += d * d;
+    }
+    for (int j = 0; j < n_across; j++) {
+        double ty = (j + 1.0) / (n_across + 1);
+        T0 += 1 - ty;
+        T1 += ty;
+    }
+    double a = S0 * S0 + S1 * S1, b = T0 * T0 + T1 * T1;
+    return s2 * (n_across * a + b * Q + a * b) / (W * W);
+}
+
+/* The area centroid of a flat blob (a disc, a ball's outline: a plateau at level M)
+ * over the patch's background N_i: a pixel covered by a fraction a reads
+ * I = a M + (1 - a) N, so a = (I - N) / (M - N) and u = sum(a x) / sum(a), whatever
+ * lies behind each pixel (blob_coverage.c's model, with N from the patch; the weights
+ * I - N instead would weigh the ball's half over the dark wall more than its half over
+ * the plate: 0.9 px away from the plate on a 17 px ball, seen). M: the mean of the
+ * component's pixels within a tenth of (peak - b) of the peak. Pixels darker than N by
+ * more than `dark`, and above t outside the component's box, are left out as in the
+ * box centroid. 1-sigma, first order: du/dI_i = (x_i - u) / (A (M - N_i)) with
+ * variance s2 + gain (I - N)+ each, and the patch's ring pixels through N
+ * (du/dN_i = -(1 - a_i)(x_i - u) / (A (M - N_i)), taken with 1 - a_i <= 1 and M - N_i
+ * ~ M - b: ring_bg_var with W = A (M - b), an upper bound). Returns 0, or -1 (the box
+ * centroid kept) without a plateau 6 noise sigmas above every N. */
+static int patch_coverage(const track_detector *d, const track_frame *f, const comp *c, const ring_bg *rb, double t,
+                          double dark, double s2, double *u, double *v, double *varx, double *vary)
+{
+    double peak = -INFINITY;
+    for (int y = c->y0; y <= c->y1; y++)
+        for (int x = c->x0; x <= c->x1; x++)
+            peak = fmax(peak, pix(f, x, y));
+    /* the plateau: the pixels within a tenth of (peak - b) below the mean of those
+       within a tenth of the peak, twice (the peak alone is a noise spike's: the phone
+       study's plateau at 235-240 with peaks of 255 held 20-40% of the ball) */
+    double ms = 0, mn = 0, M = peak;
+    for (int pass = 0; pass < 2; pass++) {
+        double lv = M - 0.1 * (peak - rb->mean);
+        ms = mn = 0;
+        for (int y = c->y0; y <= c->y1; y++)
+            for (int x = c->x0; x <= c->x1; x++)
+                if (pix(f, x, y) >= lv)
+                    ms += pix(f, x, y), mn++;
+        M = ms / mn;
+    }
+    double nmax = fmax(fmax(rb->c00, rb->c10), fmax(rb->c01, rb->c11));
+    for (int x = rb->X0; x <= rb->X1; x++)
+        nmax = fmax(nmax, fmax(pix(f, x, rb->Y0 - 1), pix(f, x, rb->Y1 + 1)));
+    for (int y = rb->Y0; y <= rb->Y1; y++)
+        nmax = fmax(nmax, fmax(pix(f, rb->X0 - 1, y), pix(f, rb->X1 + 1, y)));
+    /* the model needs the interior covered through the whole exposure (a = 1 whatever N
+       is behind it): the plateau is to hold 70% of a sharp disc's of the blob's area
+       (its pixels over 1 px inside the edge, (1 - 1 / r)^2 of it), a disc blurred by
+       under about a third of its radius. A shaded body (the real green ball, 85 px: its
+       plateau 33-59% of the blob, a sharp disc's 96%) or a streak has none, and I - N
+       over its interior varies with N (the green ball's centres moved by up to 1.4 px,
+       |g|'s sigma tripled); the phone study's 17 px ball: 64-87%, a sharp disc's 78% */
+    double r = sqrt(c->area / M_PI), sharp = r > 1 ? (1 - 1 / r) * (1 - 1 / r) : 0;
+    if (!(M - nmax > 6 * sqrt(s2)) || mn < 0.7 * sharp * c->area)
+        return -1;
+    double A = 0, Ax = 0, Ay = 0;
+    for (int y = rb->Y0; y <= rb->Y1; y++)
+        for (int x = rb->X0; x <= rb->X1; x++) {
+            double p = pix(f, x, y), n = fmin(ring_bg_at(f, rb, x, y), nmax); /* a blend can overshoot */
+            if (p - n < dark || (p > t && (x < c->x0 || x > c->x1 || y < c->y0 || y > c->y1)))
+                continue;
+            double a = (p - n) / (M - n);
+            A += a, Ax += a * (x - rb->X0), Ay += a * (y - rb->Y0);
+        }
+    if (!(A > 0))
+        return -1;
+    double cx = Ax / A, cy = Ay / A, vx = 0, vy = 0;
+    for (int y = rb->Y0; y <= rb->Y1; y++)
+        for (int x = rb->X0; x <= rb->X1; x++) {
+            double p = pix(f, x, y), n = fmin(ring_bg_at(f, rb, x, y), nmax); /* a blend can overshoot */
+            if (p - n < dark || (p > t && (x < c->x0 || x > c->x1 || y < c->y0 || y > c->y1)))
+                continue;
+            double k = (s2 + d->gain * fmax(p - n, 0)) / ((M - n) * (M - n)), dx = x - rb->X0 - cx, dy = y - rb->Y0 - cy;
+            vx += k * dx * dx;
+            vy += k * dy * dy;
+        }
+    int nx = rb->X1 - rb->X0 + 1, ny = rb->Y1 - rb->Y0 + 1;
+    *u = rb->X0 + cx;
+    *v = rb->Y0 + cy;
+    *varx = vx / (A * A) + ring_bg_var(nx, ny, cx, s2, A * (M - rb->mean));
+    *vary = vy / (A * A) + ring_bg_var(ny, nx, cy, s2, A * (M - rb->mean));
+    return 0;
+}
+
 /* Gaussian-windowed centroid: the fixed point of sum w_i g_i (x_i - u) = 0 with the window
  * g_i = exp(-|x_i - u|^2 / (2 sw^2)) centred on the estimate (the matched filter of a
  * Gaussian spot of RMS radius sw). Any blob symmetric about its centre is a fixed point,
@@ -172,6 +324,12 @@ int track_blob_measure(const track_detector *d, const track_frame *f, const comp
         bg = rs / rn;
         noise = sqrt(fmax(rs2 / rn - bg * bg, 0) * rn / (rn - 1.0));
     }
+    double pn = fmax(fmax(d->ws->noise, 1.0), d->noise_floor); /* the frame's pixel noise */
+    ring_bg rb = {!crowded && rn >= 8 && ring_uneven(f, X0, Y0, X1, Y1, t, pn), X0, Y0, X1, Y1, bg, 0, 0, 0, 0};
+    if (rb.on) {
+        rb.c00 = pix(f, X0 - 1, Y0 - 1), rb.c10 = pix(f, X1 + 1, Y0 - 1);
+        rb.c01 = pix(f, X0 - 1, Y1 + 1), rb.c11 = pix(f, X1 + 1, Y1 + 1);
+    }
     /* sums relative to the box origin keep the moments well conditioned */
     double W = 0, Sx = 0, Sy = 0, Sxx = 0, Syy = 0, Sxy = 0, peak = -1;
     double Wp = 0, Wpx = 0, Wpy = 0, Wpxx = 0, Wpyy = 0; /* positive weights, for shot noise */
@@ -243,7 +401,6 @@ int track_blob_measure(const track_detector *d, const track_frame *f, const comp
         double cu, cv, cvx, cvy;
         /* the frame's pixel noise (full scan, robust; one gray level at least, and
            noise_floor): the ring's spread round a band is the rod and the plate */
-        double pn = fmax(fmax(d->ws->noise, 1.0), d->noise_floor);
         if (track_blob_coverage(d, f, c, t, bg, pn, &cu, &cv, &cvx, &cvy) == 0)
             u = cu, v = cv, varx = cvx, vary = cvy;
     }
@@ -253,6 +410,13 @@ int track_blob_measure(const track_detector *d, const track_frame *f, const comp
        would weigh down: 12 px discs after H.264 0.038 -> 0.045 px, 15 px streaks 0.076 ->
        0.101 px). */
     double m2 = 0.5 * tr, flat = peak > bg && m2 > 0 ? W / ((peak - bg) * 2 * M_PI * m2) : INFINITY;
+    /* a flat blob over an uneven surround (the ring's sides differ beyond noise): its
+       area centroid over the ring's patch */
+    if (rb.on && !d->centroid_coverage && flat >= 1.5) {
+        double pu, pv, pvx, pvy;
+        if (patch_coverage(d, f, c, &rb, t, dark, pn * pn, &pu, &pv, &pvx, &pvy) == 0)
+            u = pu, v = pv, varx = pvx, vary = pvy;
+    }
     if (d->centroid_window && !crowded && flat < 1.5 && l2 >= 0.5 * l1) {
         double wu = u, wv = v, wvx, wvy;
         if (window_refine(d, f, bg, dark, s2, sb2, sqrt(m2), &wu, &wv, &wvx, &wvy) == 0) {
