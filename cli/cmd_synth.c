@@ -10,8 +10,8 @@
 #include "synth/synth.h"
 
 static const char help[] =
-    "usage: impactcv synth SCENARIO.yaml -o DIR\n"
-    "       impactcv synth --random SEED [--cameras 1|2] -o DIR\n"
+    "usage: impactcv synth SCENARIO.yaml [--crf N] -o DIR\n"
+    "       impactcv synth --random SEED [--cameras 1|2] [--crf N] -o DIR\n"
     "\n"
     "Writes a synthetic experiment folder with its ground truth: experiment.yaml (paths\n"
     "relative), one video per camera, calib/ board shots, the surface (or motion-plane)\n"
@@ -22,7 +22,9 @@ static const char help[] =
     "  --random SEED  a whole random scene drawn from the seed (body, markers, lighting,\n"
     "                 cameras, frame rate, blur, noise, clutter: docs/synth.md, \"Random\n"
     "                 scenes\"); the same as a scenario file holding `random: SEED`\n"
-    "  --cameras N    with --random: one camera (planar) or two (default: drawn)\n";
+    "  --cameras N    with --random: one camera (planar) or two (default: drawn)\n"
+    "  --crf N        the H.264 crf instead of the scenario's or the draw's (0..51; 0 is\n"
+    "                 lossless): the same scene on other frames (a study's control)\n";
 
 int cmd_synth(int argc, char **argv)
 {
@@ -32,6 +34,7 @@ int cmd_synth(int argc, char **argv)
     }
     const char *scenario = NULL, *out = NULL, *random = NULL;
     synth_random_opts ro = {0};
+    int crf = -1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--random")) {
             if (++i >= argc)
@@ -41,6 +44,10 @@ int cmd_synth(int argc, char **argv)
             if (++i >= argc || (strcmp(argv[i], "1") && strcmp(argv[i], "2")))
                 return cli_usage_error("synth", "--cameras needs 1 or 2");
             ro.cameras = atoi(argv[i]);
+        } else if (!strcmp(argv[i], "--crf")) {
+            char *end;
+            if (++i >= argc || (crf = (int)strtol(argv[i], &end, 10), end == argv[i] || *end) || crf < 0 || crf > 51)
+                return cli_usage_error("synth", "--crf needs an integer 0..51");
         } else if (!strcmp(argv[i], "-o")) {
             if (++i >= argc)
                 return cli_usage_error("synth", "-o needs a folder");
@@ -74,6 +81,14 @@ int cmd_synth(int argc, char **argv)
         cli_summary("random scene %lu: %s\n", seed, sc.random_desc);
     } else if (synth_scenario_load(scenario, &sc, &err)) {
         return cli_fail(&err);
+    }
+    if (crf >= 0) {
+        /* after the draw: every other choice, and so every frame before compression, is
+         * the scene's own; the description keeps the drawn crf and says so */
+        size_t n = strlen(sc.random_desc);
+        if (random)
+            snprintf(sc.random_desc + n, sizeof sc.random_desc - n, " (encoded at crf %d: --crf)", crf);
+        sc.crf = crf;
     }
     if (synth_experiment_write(&sc, out, &err))
         return cli_fail(&err);

@@ -3,6 +3,7 @@
  * truth.json lists, determinism for a seed, every codec, and one-line errors. */
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/core.h"
 #include "tests/harness.h"
@@ -120,6 +121,43 @@ TEST(test_synth_every_codec_decodes_to_the_listed_frames)
         ASSERT_STR_CONTAINS(th_read_file(yaml), "line_px:"); /* one camera: planar mode */
         ASSERT_EQ_INT(th_run_cli(&p, "check '%s'", yaml), 0);
     }
+}
+
+/* the luma of every frame of a video, as hex digest of its raw bytes (ffmpeg), in out */
+static int luma_digest(const char *video, char *out, size_t n)
+{
+    th_proc p;
+    if (th_run_sh(&p, "ffmpeg -v error -i '%s' -vf extractplanes=y -f rawvideo - | sha256sum", video) != 0)
+        return -1;
+    snprintf(out, n, "%.64s", p.out);
+    return 0;
+}
+
+TEST(test_synth_crf_0_encodes_the_frames_losslessly)
+{
+    /* `--crf 0` (the scene study's control without the codec): the H.264 video's luma
+     * is byte for byte the lossless FFV1 video's of the same scenario; at the default
+     * crf 18 it is not (so the comparison can fail) */
+    const char *dir = th_tmpdir();
+    char sc[4096], sc2[4096], out[3][4096], v[4096], d[3][80];
+    snprintf(sc, sizeof sc, "%s/s.yaml", dir);
+    snprintf(sc2, sizeof sc2, "%s/s_ffv1.yaml", dir);
+    ASSERT_EQ_INT(th_write_file(sc, scenario("h264", 1)), 0);
+    ASSERT_EQ_INT(th_write_file(sc2, scenario("ffv1", 1)), 0);
+    const char *opts[3] = {"--crf 0", "", ""};
+    for (int i = 0; i < 3; i++) {
+        snprintf(out[i], sizeof out[i], "%s/exp%d", dir, i);
+        th_proc p;
+        int st = th_run_cli(&p, "synth '%s' %s -o '%s'", i == 2 ? sc2 : sc, opts[i], out[i]);
+        ASSERT(st == 0, "status %d: %s", st, p.err);
+        snprintf(v, sizeof v, "%s/left.%s", out[i], i == 2 ? "mkv" : "mp4");
+        ASSERT_EQ_INT(luma_digest(v, d[i], sizeof d[i]), 0);
+    }
+    ASSERT(!strcmp(d[0], d[2]), "crf 0: the luma differs from FFV1's (%s vs %s)", d[0], d[2]);
+    ASSERT(strcmp(d[1], d[2]), "crf 18: the luma equals FFV1's: the comparison cannot fail");
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "synth '%s' --crf 52 -o '%s/bad'", sc, dir), 2);
+    ASSERT_STR_CONTAINS(p.err, "--crf needs an integer 0..51");
 }
 
 TEST(test_synth_bad_scenario_fails_with_one_line_naming_the_key)
