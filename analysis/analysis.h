@@ -1,4 +1,4 @@
-/* analysis.h: from 3D marker tracks to the numbers of an impact (issue #9).
+/* analysis.h: from 3D marker tracks to the numbers of an impact.
  *
  * Poses per frame (weighted Kabsch/Horn), gravity, impacts, ballistic and
  * torque-free fits over automatic windows, the measured quantities with their
@@ -46,8 +46,7 @@ int analysis_tracks_read_for(const icv_experiment *e, const char *path, analysis
 /* Reads the track stage's tracks3d_quality.csv (`frame,time_s,marker,residual_px,
  * cov_xx_m2,cov_xy_m2,cov_xz_m2,cov_yy_m2,cov_yz_m2,cov_zz_m2,flags`, rows in frame
  * order) into tr->sigma: each point's isotropic 1-sigma sqrt(trace(cov)/3) (m);
- * points it does not list get the median. The weights item 1 of issue #9 asks
- * for, and the noise level every fit's sigma starts from. */
+ * points it does not list get the median. The pose fit's weights, and the noise level every fit's sigma starts from. */
 int analysis_tracks_read_quality(const char *path, analysis_tracks *tr, icv_err *err);
 
 /* ---- the body's marker template --------------------------------------- */
@@ -307,15 +306,15 @@ typedef struct {
 
 #define ANALYSIS_MAX_CONTACTS 16
 
-/* A stretch of frames in contact with the surface without flying (issue #19 item
- * 4): the gap within 5 marker sigmas for longer than free flight can stay there. */
+/* A stretch of frames in contact with the surface without flying (docs/analysis.md):
+ * the gap within 5 marker sigmas for longer than free flight can stay there. */
 typedef struct {
     long frame_first, frame_last;
     double t_first, t_last; /* s */
     int sliding;            /* 1: moving on the surface (sliding, rolling, rocking); 0: resting */
 } analysis_contact;
 
-/* One free flight (issue #19 item 5): the stretch between impacts (or the clip's
+/* One free flight: the stretch between impacts (or the clip's
  * ends) where nothing touches, its launch state at its first frame. */
 typedef struct {
     double t_start, t_end;   /* s, its first and last frame used */
@@ -354,7 +353,7 @@ typedef struct {
     analysis_flight_summary flights[ANALYSIS_MAX_FLIGHTS];
 } analysis_result;
 
-/* Finds every impact in the tracks and measures each (issue #9 items 2-5).
+/* Finds every impact in the tracks and measures each.
  * gravity: a given vector (m/s^2, surface frame) or NULL to estimate it from the
  * free-flight phases. Fails with ICV_ENOTFOUND naming the smallest gap when there
  * is no impact, and ICV_EINVAL when an impact has too few frames on a side.
@@ -439,7 +438,7 @@ int analysis_template_check(const analysis_tracks *tr, const analysis_template *
 
 /* The estimated gravity's magnitude against 9.81 m/s^2: 0 when within 2%, else a
  * warning (returned 1, message in err), beyond 10% calling the results physically
- * implausible; the results are kept either way (issue #19). */
+ * implausible; the results are kept either way. */
 int analysis_gravity_check(const analysis_result *res, icv_err *err);
 
 /* The model the experiment asks for. mu < 0 or e_n < 0: fit it to each impact. */
@@ -493,8 +492,8 @@ int analysis_fits_write(const char *path, const analysis_tracks *tr, const analy
 /* ---- against a synth experiment's truth.json --------------------------- */
 
 /* Compares the measured impacts with truth.json (schema impactcv-truth-1) using
- * issue #9's tolerances: the instant within 0.2 frame (frame_s, s), velocity
- * components within 0.5% of the impact speed, omega within 2% of |omega| or 0.1
+ * the stated tolerances (docs/analysis.md): the instant within 0.2 frame (frame_s,
+ * s), velocity components within 0.5% of the impact speed, omega within 2% of |omega| or 0.1
  * rad/s (its part perpendicular to the markers' line when the spin is not
  * measured), e_kinematic, impulse_ratio and loss_fraction within 0.01, |g| within
  * 0.5% when estimated. Writes a table to out (may be NULL). Returns 0 when all
@@ -517,7 +516,7 @@ typedef struct {
 } analysis_experiment_result; /* what `impactcv analyze` measured (job_analyze) */
 
 
-/* One (mu, e_n) fitted to every impact of several experiments (issue #9 item 6),
+/* One (mu, e_n) fitted to every impact of several experiments,
  * then the validation table in the layout of Han Sun's Tables 4.6 and 4.9 written
  * as validation.csv and validation.md into dir. The model law and method are
  * those of the first experiment. Fills the fit's result. */

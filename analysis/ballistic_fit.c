@@ -1,6 +1,6 @@
 /* ballistic_fit.c: the centre of mass in free flight, p0 + v tau + g tau^2 / 2
  * (tau = t - t_ref), fitted to several flight phases at once so that they share
- * one gravity vector (issue #9 items 2 and 4). Weighted linear least squares per
+ * one gravity vector. Weighted linear least squares per
  * axis (GSL gsl_multifit_wlinear); the covariance is (X^T W X)^-1 when the sample
  * sigmas are given, and that scaled by chi^2/dof when they are not. */
 #include <gsl/gsl_eigen.h>

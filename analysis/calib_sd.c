@@ -1,5 +1,5 @@
 /* calib_sd.c: errors common to every frame of a clip, propagated into the
- * measured quantities: the calibration's (issue #9 item 5: "including the
+ * measured quantities: the calibration's ("including the
  * uncertainty ... of the calibration where it is known") and, with gravity auto,
  * the estimated gravity's (the side fits take g as exact).
  *

@@ -1,5 +1,5 @@
-/* coefficients.c: mu_s, mu_k and e_n from their own experiments (issue #11;
- * Han Sun sec. 4.4 did these with an angle ruler, two frames read by eye and hand
+/* coefficients.c: mu_s, mu_k and e_n from their own experiments (Han
+ * Sun sec. 4.4 did these with an angle ruler, two frames read by eye and hand
  * arithmetic). Slide: a fit of the motion along the slope instead of two
  * displacements (eqs. 4.35-4.38); tilt: tan of the angle at which sliding began
  * (4.32); drop: Newton's ratio at the contact point (4.44). */

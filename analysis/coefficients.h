@@ -54,7 +54,7 @@ int analysis_coefficient_slide(const analysis_tracks *tr, const analysis_body *b
  * at the first of them and end where it stops or the track ends. -INFINITY: as
  * analysis_coefficient_slide (from rest). g_cov, g's covariance ((m/s^2)^2, surface
  * frame; NULL: g exact): theta's and |g|'s sigmas and their covariance by first order
- * (J g_cov J^T), and mu_k's sigma from them (issue #11: g from one flight has
+ * (J g_cov J^T), and mu_k's sigma from them (g from one flight has
  * correlated axes; the acceleration and gravity from different frames, independent). */
 int analysis_coefficient_slide_after(const analysis_tracks *tr, const analysis_body *b, icv_vec3 g,
                                      const double g_cov[3][3], double marker_sigma, double t_from,

@@ -1,5 +1,5 @@
 /* coefficients_flight.c: a slide's incline from the free flight of the same clip
- * (issue #11 item 1's third way): the body is dropped or tossed onto the incline, so
+ * (the third way, docs/coefficients.md): the body is dropped or tossed onto the incline, so
  * the frames before it lands show gravity in the surface frame (the board lying on
  * the incline) and the angle between -g and the surface's normal (its y axis) is the
  * incline. The fit is `gravity: auto`'s (analysis_gravity_from_flight). */

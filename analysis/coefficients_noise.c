@@ -1,5 +1,5 @@
 /* coefficients_noise.c: the noise of a least-squares fit taken from its own residuals,
- * correlated between neighbouring frames (issue #11: coded video and the per-frame
+ * correlated between neighbouring frames (coded video and the per-frame
  * pose fits leave neighbours' errors alike, which a white-noise sigma ignores).
  *
  * Model: AR(1), cov(e_i, e_j) = s^2 rho^|f_i - f_j| (f: frame numbers). The residuals

@@ -1,4 +1,4 @@
-/* coefficients_tilt.c: mu_s from a tilt filmed (issue #11; Han Sun eq. 4.32 read the
+/* coefficients_tilt.c: mu_s from a tilt filmed (Han Sun eq. 4.32 read the
  * angle off a ruler). From the plate's angle and the body's displacement down the
  * plate per frame (track_tilt_run): the noise of the displacement from its
  * frame-to-frame differences while at rest; the onset first as the frame after which

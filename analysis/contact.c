@@ -4,7 +4,7 @@
  * parabola with its apex in the band); a run of posed frames whose gap stays within
  * c = 5 marker sigmas for longer is held there by the surface: its acceleration is
  * not g. Those frames are neither a flight for gravity nor a side's window. On real
- * cubes tossed onto a table (issue #19) the frames where they slid, rocked and
+ * cubes tossed onto a table the frames where they slid, rocked and
  * tumbled were taken as free flight: |g| 2-8.6 m/s^2. */
 #include <math.h>
 

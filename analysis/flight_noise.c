@@ -1,5 +1,5 @@
 /* flight_noise.c: the joint covariance of the estimated gravity and both sides'
- * fitted centre-of-mass states (issue #9 item 5), from one model of the track
+ * fitted centre-of-mass states, from one model of the track
  * noise.
  *
  * Every one of these estimates is linear in the per-frame centres: g_hat =

@@ -1,4 +1,4 @@
-/* flights.c: the free flights of a clip (issue #19 item 5): between the impacts and
+/* flights.c: the free flights of a clip: between the impacts and
  * the clip's ends, each as a parabola, its launch state (velocity, speed and angle
  * above the plane square to g) at its first frame with 1-sigmas, and its own g.
  * A flight-only clip (a toss, a free fall) is measured by this alone. */

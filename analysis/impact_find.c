@@ -1,4 +1,4 @@
-/* impact_find.c: from 3D tracks to impacts (issue #9 items 2-4). Poses per frame,
+/* impact_find.c: from 3D tracks to impacts. Poses per frame,
  * the gap between the body's shape and the surface (y = 0 of the surface frame),
  * candidate contacts at the gap's minima, gravity from every free-flight phase
  * at once, then per candidate: fit each side's flight (ballistic centre of mass,

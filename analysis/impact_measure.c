@@ -1,5 +1,5 @@
 /* impact_measure.c: each side's flight fitted and carried to the impact instant,
- * and the measured quantities of the contract's results.json (issue #9 item 5):
+ * and the measured quantities of the contract's results.json:
  * contact velocities, impulse m dv, Newton's ratio at the contact point, the
  * impulse ratio (friction used), energies. Their 1-sigma comes from Monte Carlo
  * draws of the fitted states with the fits' covariances (seeded: reproducible). */

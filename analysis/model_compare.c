@@ -1,5 +1,5 @@
-/* model_compare.c: the solver on each measured pre-impact state (issue #9 item
- * 6). The contact lever arm comes from the shape's lowest point at the impact;
+/* model_compare.c: the solver on each measured pre-impact state (docs/analysis.md). The
+ * contact lever arm comes from the shape's lowest point at the impact;
  * mu and e_n are the experiment's, or fitted to the impact by the solver's
  * inverse when the experiment says `measured`. */
 #include <string.h>

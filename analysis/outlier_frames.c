@@ -1,5 +1,5 @@
-/* outlier_frames.c: a single frame off the body's motion (issue #9 item 4: "a
- * single outlier frame does not move the result"). A frame whose markers all moved
+/* outlier_frames.c: a single frame off the body's motion ("a single
+ * outlier frame does not move the result"). A frame whose markers all moved
  * together (a glitch in one camera's image, a mismatched pair the 3D check let
  * through, a frame from the wrong instant) fits the template as well as any other,
  * so the pose fit's per-marker check cannot see it; the motion can. Each frame's

@@ -2,7 +2,7 @@
  * contract's keys (../shared/spec/contract.md), plus a few documented extras
  * (time_sd_s, t_meet_s, spin_observable, window frames, model notes, gravity_sd,
  * gravity_estimated, outlier_frames (the frames left out as outliers), flights
- * (issue #19: each free flight's frames, launch state and own g), contacts (the
+ * (each free flight's frames, launch state and own g), contacts (the
  * stretches in contact with the surface: frames, times, sliding or resting), the
  * calibration's propagated sigmas and their part in each uncertainty, energy.counts and, where a
  * spin is not measured, energy.note with the spin change the impulse implies). Non-finite numbers are written as null. */

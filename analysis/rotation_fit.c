@@ -2,7 +2,7 @@
  * the poses of one flight phase, by fitting torque-free rotation (Euler's
  * equations with the body's inertia, core's closed form icv_free_rotation) rather
  * than differencing poses: exact for any body, not only for symmetric ones where
- * omega is constant (issue #9 item 4).
+ * omega is constant.
  *
  * Parameters: a small rotation d (rad, surface axes) and u (rad/s, surface
  * axes); the model attitude at t_i is exp([d]x) F(t_i - t_ref; R_0, u), F the free

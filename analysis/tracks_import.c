@@ -1,5 +1,5 @@
 /* tracks_import.c: the tracks `analyze` reads: the contract's tracks3d.csv, or a C3D
- * or TRC file written by a motion-capture system (core/marker_file.h, issue #20).
+ * or TRC file written by a motion-capture system (core/marker_file.h).
  * With an experiment without cameras the tracks are in their system's frame and are
  * mapped to the surface frame that surface.plane defines there. */
 #include <string.h>

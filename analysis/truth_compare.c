@@ -1,6 +1,6 @@
 /* truth_compare.c: measured impacts against a synth experiment's truth.json, with
- * issue #9's tolerances: what `impactcv analyze --truth` and `make demo` use to say
- * whether the pipeline got the physics right. */
+ * the stated tolerances (docs/analysis.md): what `impactcv analyze --truth` and
+ * `make demo` use to say whether the pipeline got the physics right. */
 #include <jansson.h>
 #include <string.h>
 

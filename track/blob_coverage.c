@@ -9,8 +9,8 @@
  * b for the whole box (the ring's mean): each pixel of the box whose N is not b adds
  * (N - b) at its place, so the rod's and the plate's pixels in the box, which the
  * box's integer edges take in or leave out as the marker moves, pulled it by up to
- * 0.15 px from frame to frame, the same way on every noise seed (issue #9's video
- * study: the rod's spin 0.011 rad/s off, docs/track.md).
+ * 0.15 px from frame to frame, the same way on every noise seed (the video study:
+ * the rod's spin 0.011 rad/s off, docs/track.md).
  *
  * N per pixel: the pixels above the threshold (the component), their rim (8-neighbours
  * of the component) and the outer ring (8-neighbours of the rim): the rim holds the

@@ -647,7 +647,7 @@ static int tile_for_diameter(double diameter_px)
  * diameters of a blob the peak is learnt from (the n strongest, or those at least as
  * strong as the median) that covers a quarter of a tile, never shrinking: a ball 33 px
  * across filled a 32 px tile, was that tile's level and was lost in 45 of 108 full
- * scans at half its peak (issue #9's one-camera ball, whose depth and so size are not
+ * scans at half its peak (the video study's one-camera ball, whose depth and so size are not
  * known). Smaller blobs leave the tiles alone: a larger tile follows a plate's edge
  * less closely. */
 static void learn_markers(track_detector *d, const track_blob *out, int n_out)

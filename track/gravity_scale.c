@@ -1,4 +1,4 @@
-/* gravity_scale.c: one camera with `motion_plane: {scale: gravity}` (issue #9 item 7):
+/* gravity_scale.c: one camera with `motion_plane: {scale: gravity}`:
  * footage with no length in view, scaled by the free flight.
  *
  * The track stage meets the rays with a plane facing the camera at a provisional depth

@@ -1,5 +1,5 @@
 /* job_calibration.c: an experiment's calibration and surface frame loaded once and
- * handed to the jobs that need it (issue #11: a slide measures the incline from its
+ * handed to the jobs that need it (a slide measures the incline from its
  * level board, then tracks; calibrating the board images twice took half its time). */
 #include <stdlib.h>
 

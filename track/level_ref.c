@@ -1,5 +1,5 @@
-/* level_ref.c: the vertical from a board lying on a level reference (issue #11
- * item 1: the incline's angle without a given gravity). The surface board and the
+/* level_ref.c: the vertical from a board lying on a level reference (the
+ * incline's angle without a given gravity). The surface board and the
  * level board are found the same way (calib_surface_from_images: stereo plane fit, or
  * PnP with one camera); gravity in the surface frame is -g0 times the level board's
  * normal expressed there. */

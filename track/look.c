@@ -328,8 +328,8 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
        plate's texture either. Then bright when it alone keeps the markers' number in 60%
        of the frames (today's rods; no still background needed), else dark when its blobs
        look like markers (moving, round, of a marker's size: marker_likeness) by half
-       again as much as bright's, bright being the common case (issue #18's tuning
-       scenes: the look that sees the markers in 223 of 249 cameras, against 209 keeping
+       again as much as bright's, bright being the common case (the scene study's
+       tuning seeds: the look that sees the markers in 223 of 249 cameras, against 209 keeping
        bright whenever it kept blobs). Motion, whose centroids the body's own edges and
        the background's errors pull, only when neither fits and it keeps the markers'
        number in 60% of the frames. */

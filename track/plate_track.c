@@ -1,4 +1,4 @@
-/* plate_track.c: the tilt from video (issue #11, mu_s). The plate is not a static
+/* plate_track.c: the tilt from video (mu_s). The plate is not a static
  * scene: it turns slowly with the body on it. What is measured per frame of the
  * reference camera: the plate's pose from the board lying on it (found in full once,
  * then each corner refined from where it was, at the centre of point symmetry: the

@@ -1,5 +1,5 @@
 /* ray_pose.c: the body's pose in one frame from its triangulated markers and the
- * rays of markers one camera alone sees (issue #18): a frame with two markers in 3D
+ * rays of markers one camera alone sees: a frame with two markers in 3D
  * and a third on one camera's ray still fixes the pose. Maximum likelihood over the
  * pose's 6 parameters (5 for markers on one line, whose roll is not seen): each point
  * whitened by its triangulation covariance, each ray by its pixel sigma (the

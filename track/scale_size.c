@@ -1,4 +1,4 @@
-/* scale_size.c: one camera with `motion_plane: {scale: size}` (issue #19 item 2): a ball
+/* scale_size.c: one camera with `motion_plane: {scale: size}`: a ball
  * is its own ruler. Its centre lies in the plane of motion by construction (unlike a
  * ruler standing behind it), and its apparent diameter gives that plane's depth.
  *

@@ -241,8 +241,8 @@ typedef struct {
                                  track_detector_set_marker_size raises it to 4 diameters
                                  (without it, a kept blob covering a quarter of a tile does);
                                  the threshold is each tile's level + the height above it.
-                                 Default 32; 0: one level for the frame (the detector before
-                                 issue #18, kept to compare) */
+                                 Default 32; 0: one level for the frame (the global-threshold
+                                 detector, kept to compare) */
     int split_components;     /* 1 (default): a component larger than max_area_px, failing
                                  the shape test or whose ring is a quarter above its level is
                                  thresholded again in its own box, between its own level

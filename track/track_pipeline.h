@@ -76,8 +76,8 @@ typedef struct {
                                (track.h centroid_coverage): the box centroid of a band on
                                its black rod in front of the lit plate moved 0.05-0.15 px
                                with the box's integer edges, the same on every noise seed,
-                               and turned the rod's fitted spin 0.011 rad/s (issue #9's
-                               video study); 0 (default): under motion blur (a rod spinning
+                               and turned the rod's fitted spin 0.011 rad/s (the video
+                               study); 0 (default): under motion blur (a rod spinning
                                ~10 rad/s) its background model breaks and omega's errors
                                grow (docs/pipeline.md) */
     int debug_frames;       /* 1: at debug level (-v), one line per frame and camera: the
@@ -349,7 +349,7 @@ void track_pipe_mark_breaks(track_pipe_point *pts, long n_pts, const long *frame
 int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b, double center, double range,
                           double max_px, double *offset, double *sigma, double *rms_px, icv_err *err);
 
-/* ---- coefficient experiments (issue #11): the vertical and the tilt ------ */
+/* ---- coefficient experiments: the vertical and the tilt ------ */
 
 /* An experiment's calibration and surface frame as the track job loads them (from
  * calibration.file or by calibrating the board images: seconds), loaded once for a

@@ -222,7 +222,7 @@ static int sim_plausible(const sim2 *s)
 /* A picture stored twice (a phone's "60 fps" file of 30 pictures/s): the markers where
  * they were while their flights move them on. Fed to the filters, the stop-and-go
  * halved their velocities and predictions, and a ball turned by a bounce between two
- * pictures fell outside its window and was lost (issue #19, the phone study's 30 fps
+ * pictures fell outside its window and was lost (the phone study's 30 fps
  * seed 9). For confirmed track i measured last frame and assigned blob j: 1 when it
  * stands still (within 3 sigma, 0.5 px at least) while predicted to move by 4 times
  * that (2 px at least), -1 when it moved, 0 when it cannot tell (a new or lost track,
