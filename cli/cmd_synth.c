@@ -46,8 +46,10 @@ int cmd_synth(int argc, char **argv)
             ro.cameras = atoi(argv[i]);
         } else if (!strcmp(argv[i], "--crf")) {
             char *end;
-            if (++i >= argc || (crf = (int)strtol(argv[i], &end, 10), end == argv[i] || *end) || crf < 0 || crf > 51)
+            long v = ++i < argc ? strtol(argv[i], &end, 10) : -1;
+            if (i >= argc || end == argv[i] || *end || v < 0 || v > 51)
                 return cli_usage_error("synth", "--crf needs an integer 0..51");
+            crf = (int)v;
         } else if (!strcmp(argv[i], "-o")) {
             if (++i >= argc)
                 return cli_usage_error("synth", "-o needs a folder");

@@ -158,6 +158,9 @@ TEST(test_synth_crf_0_encodes_the_frames_losslessly)
     th_proc p;
     ASSERT_EQ_INT(th_run_cli(&p, "synth '%s' --crf 52 -o '%s/bad'", sc, dir), 2);
     ASSERT_STR_CONTAINS(p.err, "--crf needs an integer 0..51");
+    /* 2^32 + 5 is not 5 */
+    ASSERT_EQ_INT(th_run_cli(&p, "synth '%s' --crf 4294967301 -o '%s/bad'", sc, dir), 2);
+    ASSERT_STR_CONTAINS(p.err, "--crf needs an integer 0..51");
 }
 
 TEST(test_synth_bad_scenario_fails_with_one_line_naming_the_key)
