@@ -149,27 +149,23 @@ static int patch_coverage(const track_detector *d, const track_frame *f, const c
     double r = sqrt(c->area / M_PI), sharp = r > 1 ? (1 - 1 / r) * (1 - 1 / r) : 0;
     if (!(M - nmax > 6 * sqrt(s2)) || mn < 0.7 * sharp * c->area)
         return -1;
-    double A = 0, Ax = 0, Ay = 0;
+    /* one pass: the coverage's moments, and those of each pixel's variance weight k
+       for the centroid's variance about (cx, cy) (box-relative coordinates: small) */
+    double A = 0, Ax = 0, Ay = 0, K = 0, Kx = 0, Ky = 0, Kxx = 0, Kyy = 0;
     for (int y = rb->Y0; y <= rb->Y1; y++)
         for (int x = rb->X0; x <= rb->X1; x++) {
             double p = pix(f, x, y), n = fmin(ring_bg_at(f, rb, x, y), nmax); /* a blend can overshoot */
             if (p - n < dark || (p > t && (x < c->x0 || x > c->x1 || y < c->y0 || y > c->y1)))
                 continue;
-            double a = (p - n) / (M - n);
-            A += a, Ax += a * (x - rb->X0), Ay += a * (y - rb->Y0);
+            double a = (p - n) / (M - n), k = (s2 + d->gain * fmax(p - n, 0)) / ((M - n) * (M - n));
+            double xr = x - rb->X0, yr = y - rb->Y0;
+            A += a, Ax += a * xr, Ay += a * yr;
+            K += k, Kx += k * xr, Ky += k * yr, Kxx += k * xr * xr, Kyy += k * yr * yr;
         }
     if (!(A > 0))
         return -1;
-    double cx = Ax / A, cy = Ay / A, vx = 0, vy = 0;
-    for (int y = rb->Y0; y <= rb->Y1; y++)
-        for (int x = rb->X0; x <= rb->X1; x++) {
-            double p = pix(f, x, y), n = fmin(ring_bg_at(f, rb, x, y), nmax); /* a blend can overshoot */
-            if (p - n < dark || (p > t && (x < c->x0 || x > c->x1 || y < c->y0 || y > c->y1)))
-                continue;
-            double k = (s2 + d->gain * fmax(p - n, 0)) / ((M - n) * (M - n)), dx = x - rb->X0 - cx, dy = y - rb->Y0 - cy;
-            vx += k * dx * dx;
-            vy += k * dy * dy;
-        }
+    double cx = Ax / A, cy = Ay / A;
+    double vx = fmax(Kxx - 2 * cx * Kx + cx * cx * K, 0), vy = fmax(Kyy - 2 * cy * Ky + cy * cy * K, 0);
     int nx = rb->X1 - rb->X0 + 1, ny = rb->Y1 - rb->Y0 + 1;
     *u = rb->X0 + cx;
     *v = rb->Y0 + cy;
