@@ -1,8 +1,7 @@
 /* test_marker_file.c: C3D and TRC marker files (core/marker_file.h, issue #20).
  *
- * Files by other writers, when ../shared/data/interop_mocap/ holds them (see its
- * README: ezc3d's test files, MIT; the first row of OpenSim's subject01_static.trc,
- * Apache-2.0): the
+ * Files by other writers in tests/data/interop_mocap/ (see its README: ezc3d's test
+ * files, MIT; the first row of OpenSim's subject01_static.trc, Apache-2.0): the
  * counts and rates are those ezc3d's own tests assert (test_ezc3d.cpp) and the
  * files' headers state; the first coordinates were decoded independently with
  * Python's struct from the C3D User Guide's layout (float32, Intel order, from
@@ -33,9 +32,8 @@ static int label_index(const icv_marker_file *m, const char *label)
 
 TEST(test_marker_file_ezc3d_optotrak_c3d)
 {
-    const char *p = th_shared("data/interop_mocap/ezc3d_Optotrak.c3d");
-    if (!p)
-        SKIP("../shared/data/interop_mocap/ezc3d_Optotrak.c3d is absent");
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/data/interop_mocap/ezc3d_Optotrak.c3d", th_root());
     icv_marker_file m;
     icv_err err = {0};
     ASSERT(icv_marker_file_read(p, &m, &err) == 0, "%s", err.msg);
@@ -56,9 +54,8 @@ TEST(test_marker_file_ezc3d_optotrak_c3d)
 
 TEST(test_marker_file_ezc3d_vicon_and_qualisys_c3d)
 {
-    const char *p = th_shared("data/interop_mocap/ezc3d_Vicon.c3d");
-    if (!p)
-        SKIP("../shared/data/interop_mocap/ezc3d_Vicon.c3d is absent");
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/data/interop_mocap/ezc3d_Vicon.c3d", th_root());
     icv_marker_file m;
     icv_err err = {0};
     ASSERT(icv_marker_file_read(p, &m, &err) == 0, "%s", err.msg);
@@ -83,9 +80,7 @@ TEST(test_marker_file_ezc3d_vicon_and_qualisys_c3d)
                 ASSERT(icv_v3_norm(icv_v3_sub(m.pos[a], m.pos[b])) < 0.05, "frame %d marker %d jumps", i, k);
         }
     icv_marker_file_free(&m);
-    p = th_shared("data/interop_mocap/ezc3d_Qualisys.c3d");
-    if (!p)
-        return;
+    snprintf(p, sizeof p, "%s/tests/data/interop_mocap/ezc3d_Qualisys.c3d", th_root());
     ASSERT(icv_marker_file_read(p, &m, &err) == 0, "%s", err.msg);
     /* header: 55 points, frames 705-1044 (340), 200 Hz, 690 analog samples a frame */
     ASSERT_EQ_INT(m.n_markers, 55);
@@ -102,9 +97,8 @@ TEST(test_marker_file_opensim_trc)
 {
     /* the first 7 lines of OpenSim's Applications/Scale/tests/resources/
        subject01_static.trc (5 header lines, a blank line, frame 1), as written */
-    const char *p = th_shared("data/interop_mocap/opensim_subject01_static_first_row.trc");
-    if (!p)
-        SKIP("../shared/data/interop_mocap/opensim_subject01_static_first_row.trc is absent");
+    char p[1024];
+    snprintf(p, sizeof p, "%s/tests/data/interop_mocap/opensim_subject01_static_first_row.trc", th_root());
     icv_marker_file m;
     icv_err err = {0};
     ASSERT(icv_marker_file_read(p, &m, &err) == 0, "%s", err.msg);
