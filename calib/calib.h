@@ -4,7 +4,7 @@
  * mono calibration with OpenCV's 5-parameter distortion model, standard errors of
  * every intrinsic, outlier-view rejection, a coverage map and a verdict; stereo
  * calibration (R, T, E, F, baseline with its standard error); the surface frame
- * from a board lying on the surface; OpenCV FileStorage YAML in and out;
+ * from a board lying on the surface; OpenCV FileStorage YAML out, its YAML or XML in;
  * undistortion of points and images.
  *
  * Frames and units (docs/conventions.md): pixels with the top-left pixel's centre at

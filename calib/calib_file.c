@@ -170,11 +170,11 @@ int calib_stereo_write(const calib_stereo *st, const char *path, icv_err *err)
 }
 
 /* The first of several names that is present: 0, -1 none present, -2 malformed. */
-static int read_mat_any(void *fs, const char *const *names, int *rows, int *cols, double *d, int max,
+static int read_mat_any(const calib_store *fs, const char *const *names, int *rows, int *cols, double *d, int max,
                         const char **found)
 {
     for (int i = 0; names[i]; i++) {
-        int rc = cvb_fs_read_mat(fs, names[i], rows, cols, d, max);
+        int rc = calib_store_mat(fs, names[i], rows, cols, d, max);
         if (rc != -1) {
             *found = names[i];
             return rc;
@@ -183,7 +183,7 @@ static int read_mat_any(void *fs, const char *const *names, int *rows, int *cols
     return -1;
 }
 
-static int read_camera(void *fs, const char *path, int which, calib_intrinsics *in, calib_intrinsics *sd,
+static int read_camera(const calib_store *fs, const char *path, int which, calib_intrinsics *in, calib_intrinsics *sd,
                        icv_err *err)
 {
     static const char *const kn[2][6] = {{"camera_matrix", "cameraMatrix", "K", "M1", "K1", NULL},
@@ -217,12 +217,12 @@ static int read_camera(void *fs, const char *path, int which, calib_intrinsics *
                                path, name, i + 1, d[i]);
     double dist[5] = {d[0], d[1], d[2], d[3], nd >= 5 ? d[4] : 0};
     double w = 0, h = 0, sz[4];
-    if (cvb_fs_read_real(fs, "image_width", &w) || cvb_fs_read_real(fs, "image_height", &h)) {
+    if (calib_store_real(fs, "image_width", &w) || calib_store_real(fs, "image_height", &h)) {
         /* OpenCV's stereo sample and cv2 scripts: imageSize: [w, h] */
-        if (cvb_fs_read_mat(fs, "imageSize", &r, &c, sz, 4) == 0 && r * c == 2) {
+        if (calib_store_mat(fs, "imageSize", &r, &c, sz, 4) == 0 && r * c == 2) {
             w = sz[0];
             h = sz[1];
-        } else if (cvb_fs_read_mat(fs, "image_size", &r, &c, sz, 4) == 0 && r * c == 2) {
+        } else if (calib_store_mat(fs, "image_size", &r, &c, sz, 4) == 0 && r * c == 2) {
             w = sz[0];
             h = sz[1];
         } else {
@@ -244,11 +244,9 @@ static int read_camera(void *fs, const char *path, int which, calib_intrinsics *
     return 0;
 }
 
-/* The file is read once: libyaml checks a YAML calibration before OpenCV's
- * FileStorage parses the same text, because FileStorage loops for ever on some
- * malformed files (fuzz_calib: a 256-byte file, docs/calib.md); XML (first character
- * '<') is left to FileStorage. */
-int calib_file_open_reader(const char *path, void **fs, icv_err *err)
+/* The file is read once, bounded, and parsed by libyaml or libxml2 (storage_read.c),
+ * never by OpenCV's FileStorage parsers (docs/calib.md). */
+int calib_file_open_reader(const char *path, calib_store **fs, icv_err *err)
 {
     if (!icv_file_exists(path))
         return icv_err_set(err, ICV_ENOTFOUND, "%s: calibration file not found", path);
@@ -257,26 +255,19 @@ int calib_file_open_reader(const char *path, void **fs, icv_err *err)
     int rc = icv_file_read(path, ICV_YAML_MAX_BYTES, &text, &n, err);
     if (rc)
         return rc;
-    size_t k = icv_text_blank_prefix(text, n);
-    rc = k < n && text[k] == '<' ? 0 : icv_yaml_check_text(text, n, path, err);
-    if (rc == 0) {
-        char msg[300];
-        *fs = cvb_fs_reader_open(text, n, msg, sizeof msg);
-        if (!*fs)
-            rc = icv_err_set(err, ICV_EFORMAT, "%s: %s", path, msg);
-    }
+    rc = calib_store_open(text, n, path, fs, err);
     free(text);
     return rc;
 }
 
 int calib_intrinsics_read(const char *path, int which, calib_intrinsics *in, calib_intrinsics *std, icv_err *err)
 {
-    void *fs;
+    calib_store *fs;
     int rc0 = calib_file_open_reader(path, &fs, err);
     if (rc0)
         return rc0;
     int rc = read_camera(fs, path, which ? 1 : 0, in, std, err);
-    cvb_fs_reader_close(fs);
+    calib_store_close(fs);
     return rc;
 }
 
@@ -307,7 +298,7 @@ int calib_units_check(const char *path, const double T[3], double square_m, icv_
 int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics *in2, double R[3][3], double T[3],
                       icv_err *err)
 {
-    void *fs;
+    calib_store *fs;
     int rc0 = calib_file_open_reader(path, &fs, err);
     if (rc0)
         return rc0;
@@ -319,9 +310,9 @@ int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics 
     double r[16], t[16];
     int rr, rcn;
     if (!rc) {
-        if (cvb_fs_read_mat(fs, "R", &rr, &rcn, r, 16) || rr * rcn != 9)
+        if (calib_store_mat(fs, "R", &rr, &rcn, r, 16) || rr * rcn != 9)
             rc = icv_err_set(err, ICV_EFORMAT, "%s: R: missing or not a 3x3 matrix", path);
-        else if (cvb_fs_read_mat(fs, "T", &rr, &rcn, t, 16) || rr * rcn != 3)
+        else if (calib_store_mat(fs, "T", &rr, &rcn, t, 16) || rr * rcn != 3)
             rc = icv_err_set(err, ICV_EFORMAT, "%s: T: missing or not 3 numbers", path);
     }
     if (!rc) {
@@ -339,32 +330,32 @@ int calib_stereo_read(const char *path, calib_intrinsics *in1, calib_intrinsics 
         if (!rc)
             rc = calib_units_check(path, t, 0, err);
     }
-    cvb_fs_reader_close(fs);
+    calib_store_close(fs);
     return rc;
 }
 
 int calib_surface_read(const char *path, calib_surface *s, icv_err *err)
 {
-    void *fs;
+    calib_store *fs;
     int rc0 = calib_file_open_reader(path, &fs, err);
     if (rc0)
         return rc0;
     double r[16], t[16];
     int rr, rc2, rc = 0;
     memset(s, 0, sizeof *s);
-    int a = cvb_fs_read_mat(fs, "surface_R", &rr, &rc2, r, 16);
+    int a = calib_store_mat(fs, "surface_R", &rr, &rc2, r, 16);
     if (a == -1)
         rc = icv_err_set(err, ICV_ENOTFOUND, "%s: no surface frame (surface_R)", path);
     else if (a || rr * rc2 != 9)
         rc = icv_err_set(err, ICV_EFORMAT, "%s: surface_R: not a 3x3 matrix", path);
-    else if (cvb_fs_read_mat(fs, "surface_t", &rr, &rc2, t, 16) || rr * rc2 != 3)
+    else if (calib_store_mat(fs, "surface_t", &rr, &rc2, t, 16) || rr * rc2 != 3)
         rc = icv_err_set(err, ICV_EFORMAT, "%s: surface_t: missing or not 3 numbers", path);
     if (!rc) {
         memcpy(s->R.m, r, sizeof s->R.m);
         s->t = icv_v3_from_array(t);
-        cvb_fs_read_real(fs, "surface_plane_rms", &s->plane_rms);
-        cvb_fs_read_real(fs, "surface_reproj_rms", &s->reproj_rms);
+        calib_store_real(fs, "surface_plane_rms", &s->plane_rms);
+        calib_store_real(fs, "surface_reproj_rms", &s->reproj_rms);
     }
-    cvb_fs_reader_close(fs);
+    calib_store_close(fs);
     return rc;
 }

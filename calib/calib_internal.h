@@ -35,9 +35,27 @@ int calib_detections_fail_none(const calib_detections *ds, const calib_board *b,
 void calib_names_join(char *out, size_t n, char *const *names, const int *pick, size_t count);
 const char *calib_basename(const char *path);
 
-/* Opens a calibration file for reading (cv_bridge's FileStorage reader, *fs); the
- * error says whether it is missing or not a calibration file. */
-int calib_file_open_reader(const char *path, void **fs, icv_err *err);
+/* An OpenCV FileStorage file's text (YAML, or XML <opencv_storage>; n bytes, path for
+ * messages) read by libyaml or libxml2 (storage_read.c): its top-level values by name. */
+typedef struct calib_store calib_store;
+int calib_store_open(const char *text, size_t n, const char *path, calib_store **s, icv_err *err);
+void calib_store_close(calib_store *s);
+/* A matrix (OpenCV's !!opencv-matrix, read as rows x (cols * channels); a {rows, cols,
+ * data} map as ROS writes; or a sequence of numbers, a column) named name: fills up
+ * to max values row by row, sets rows, cols. 0, -1 absent, -2 not a matrix of numbers. */
+int calib_store_mat(const calib_store *s, const char *name, int *rows, int *cols, double *data, int max);
+/* A number: 0, -1 absent, -2 not a number. */
+int calib_store_real(const calib_store *s, const char *name, double *v);
+/* A string, copied into buf (cut to n bytes): 0, -1 absent, -2 not a string. */
+int calib_store_str(const calib_store *s, const char *name, char *buf, size_t n);
+/* A sequence of strings (one string alone: a sequence of one): the first max copied
+ * into buf, each in `each` bytes (cut); *count = the sequence's length. 0, -1 absent,
+ * -2 not strings. */
+int calib_store_strs(const calib_store *s, const char *name, char *buf, size_t each, int max, int *count);
+
+/* Opens a calibration file for reading (at most ICV_YAML_MAX_BYTES); the error says
+ * whether it is missing or not a calibration file. */
+int calib_file_open_reader(const char *path, calib_store **s, icv_err *err);
 
 /* Fills coverage_map, coverage and the verdict of a calibrated camera. */
 void calib_camera_assess(calib_camera *cam, const calib_observations *obs);

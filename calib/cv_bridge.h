@@ -83,21 +83,6 @@ int cvb_fs_write_str(void *fs, const char *name, const char *v);
 int cvb_fs_write_strs(void *fs, const char *name, int n, const char *const *v);
 int cvb_fs_writer_release(void *fs, char **text, char *msg, size_t msg_n);
 
-/* A reader of the text of a YAML/XML/JSON file FileStorage can open (data: n bytes,
- * copied). */
-void *cvb_fs_reader_open(const char *data, size_t n, char *msg, size_t msg_n);
-/* A matrix (OpenCV's !!opencv-matrix, a {rows, cols, data} map as ROS writes, or a
- * sequence of numbers) named name: fills up to max values, sets
- * rows, cols. Returns 0, -1 absent, -2 not a matrix of numbers. */
-int cvb_fs_read_mat(void *fs, const char *name, int *rows, int *cols, double *data, int max);
-/* A number: 0, -1 absent, -2 not a number. */
-int cvb_fs_read_real(void *fs, const char *name, double *v);
-/* A string, copied into buf (cut to n bytes): 0, -1 absent, -2 not a string. */
-int cvb_fs_read_str(void *fs, const char *name, char *buf, size_t n);
-/* A sequence of strings: the first max copied into buf, each in `each` bytes (cut);
- * *count = the sequence's length. 0, -1 absent, -2 not a sequence of strings. */
-int cvb_fs_read_strs(void *fs, const char *name, char *buf, size_t each, int max, int *count);
-void cvb_fs_reader_close(void *fs);
 
 #ifdef __cplusplus
 }

@@ -26,18 +26,18 @@ int calib_view_status_parse(const char *name)
     return -1;
 }
 
-static double real_or_nan(void *fs, const char *name)
+static double real_or_nan(const calib_store *fs, const char *name)
 {
     double v;
-    return cvb_fs_read_real(fs, name, &v) == 0 ? v : NAN;
+    return calib_store_real(fs, name, &v) == 0 ? v : NAN;
 }
 
 /* verdict_ok (-1 absent) and the verdict's text */
-static void read_verdict(void *fs, int *ok, char *verdict)
+static void read_verdict(const calib_store *fs, int *ok, char *verdict)
 {
     double v;
-    *ok = cvb_fs_read_real(fs, "verdict_ok", &v) == 0 ? v != 0 : -1;
-    if (cvb_fs_read_str(fs, "verdict", verdict, CALIB_VERDICT_MAX) != 0)
+    *ok = calib_store_real(fs, "verdict_ok", &v) == 0 ? v != 0 : -1;
+    if (calib_store_str(fs, "verdict", verdict, CALIB_VERDICT_MAX) != 0)
         verdict[0] = 0;
 }
 
@@ -50,7 +50,7 @@ static void unknown_quality(calib_camera *cam)
 
 /* The views of a mono file: `views` names the used views in per_view_errors' order;
  * `views_not_used` holds "name: status" for the others. */
-static int read_views(void *fs, const char *path, calib_camera *cam, icv_err *err)
+static int read_views(const calib_store *fs, const char *path, calib_camera *cam, icv_err *err)
 {
     enum { MAXV = 4096 };
     double *pv = malloc(sizeof *pv * MAXV);
@@ -61,11 +61,11 @@ static int read_views(void *fs, const char *path, calib_camera *cam, icv_err *er
         rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
         goto out;
     }
-    int have = cvb_fs_read_mat(fs, "per_view_errors", &r, &c, pv, MAXV) == 0;
+    int have = calib_store_mat(fs, "per_view_errors", &r, &c, pv, MAXV) == 0;
     int nu = have ? (r * c < MAXV ? r * c : MAXV) : 0;
-    if (cvb_fs_read_strs(fs, "views", &names[0][0], CALIB_NAME_MAX, MAXV, &n_names) != 0)
+    if (calib_store_strs(fs, "views", &names[0][0], CALIB_NAME_MAX, MAXV, &n_names) != 0)
         n_names = 0;
-    if (cvb_fs_read_strs(fs, "views_not_used", &other[0][0], sizeof other[0], MAXV, &n_other) != 0)
+    if (calib_store_strs(fs, "views_not_used", &other[0][0], sizeof other[0], MAXV, &n_other) != 0)
         n_other = 0;
     if (n_other > MAXV)
         n_other = MAXV;
@@ -109,14 +109,14 @@ int calib_camera_file_read(const char *path, calib_camera *cam, icv_err *err)
     int rc = calib_intrinsics_read(path, 0, &cam->in, &cam->std, err);
     if (rc)
         return rc;
-    void *fs;
+    calib_store *fs;
     if ((rc = calib_file_open_reader(path, &fs, err)))
         return rc;
     unknown_quality(cam);
     cam->rms = real_or_nan(fs, "rms");
     double cov[CALIB_COV_ROWS * CALIB_COV_COLS];
     int r, c;
-    if (cvb_fs_read_mat(fs, "coverage_map", &r, &c, cov, CALIB_COV_ROWS * CALIB_COV_COLS) == 0 &&
+    if (calib_store_mat(fs, "coverage_map", &r, &c, cov, CALIB_COV_ROWS * CALIB_COV_COLS) == 0 &&
         r == CALIB_COV_ROWS && c == CALIB_COV_COLS) {
         int counts = 1; /* views per cell: whole numbers an unsigned short holds, else the map is unknown */
         for (int k = 0; k < CALIB_COV_ROWS * CALIB_COV_COLS; k++)
@@ -129,7 +129,7 @@ int calib_camera_file_read(const char *path, calib_camera *cam, icv_err *err)
     }
     read_verdict(fs, &cam->verdict_ok, cam->verdict);
     rc = read_views(fs, path, cam, err);
-    cvb_fs_reader_close(fs);
+    calib_store_close(fs);
     if (rc)
         calib_camera_free(cam);
     return rc;
@@ -141,7 +141,7 @@ int calib_stereo_file_read(const char *path, calib_stereo *st, icv_err *err)
     int rc = calib_stereo_read(path, &st->cam[0].in, &st->cam[1].in, st->R, st->T, err);
     if (rc)
         return rc;
-    void *fs;
+    calib_store *fs;
     if ((rc = calib_file_open_reader(path, &fs, err)))
         return rc;
     for (int c = 0; c < 2; c++)
@@ -158,7 +158,7 @@ int calib_stereo_file_read(const char *path, calib_stereo *st, icv_err *err)
     int r = 0, c = 0;
     if (!pp)
         rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
-    else if (cvb_fs_read_mat(fs, "per_pair_errors", &r, &c, pp, 3 * MAXP) == 0 && c == 3 && r > 0) {
+    else if (calib_store_mat(fs, "per_pair_errors", &r, &c, pp, 3 * MAXP) == 0 && c == 3 && r > 0) {
         int n = r < MAXP ? r : MAXP;
         st->pairs = calloc((size_t)n, sizeof *st->pairs);
         if (!st->pairs)
@@ -175,7 +175,7 @@ int calib_stereo_file_read(const char *path, calib_stereo *st, icv_err *err)
         }
     }
     free(pp);
-    cvb_fs_reader_close(fs);
+    calib_store_close(fs);
     if (rc)
         calib_stereo_free(st);
     return rc;

@@ -117,7 +117,7 @@ int calib_similarity_fit(const icv_vec3 *xt, const icv_vec3 *xs, size_t n, icv_v
 int calib_stereo_cov_read(const char *path, calib_stereo_cov *cov, icv_err *err)
 {
     memset(cov, 0, sizeof *cov);
-    void *fs;
+    calib_store *fs;
     int rc = calib_file_open_reader(path, &fs, err);
     if (rc)
         return rc;
@@ -125,7 +125,7 @@ int calib_stereo_cov_read(const char *path, calib_stereo_cov *cov, icv_err *err)
     int r = 0, c = 0;
     if (!buf)
         rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
-    else if (cvb_fs_read_mat(fs, "params_cov", &r, &c, buf, CALIB_STEREO_NCOV * CALIB_STEREO_NCOV) || r != c ||
+    else if (calib_store_mat(fs, "params_cov", &r, &c, buf, CALIB_STEREO_NCOV * CALIB_STEREO_NCOV) || r != c ||
              (r != 22 && r != 24))
         rc = icv_err_set(err, ICV_ENOTFOUND, "%s: no params_cov (22x22 or 24x24)", path);
     else {
@@ -135,7 +135,7 @@ int calib_stereo_cov_read(const char *path, calib_stereo_cov *cov, icv_err *err)
                 cov->c[i][j] = buf[i * r + j];
     }
     free(buf);
-    cvb_fs_reader_close(fs);
+    calib_store_close(fs);
     return rc;
 }
 

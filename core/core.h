@@ -387,6 +387,9 @@ int icv_yaml_load(const char *path, icv_yaml **doc, icv_ynode *root, icv_err *er
  * the limits above, for YAML another parser reads (OpenCV's FileStorage loops for ever
  * on some malformed files). OpenCV's directive "%YAML:1.x" is left out. */
 int icv_yaml_check_text(const char *text, size_t n, const char *path, icv_err *err);
+/* icv_yaml_load from text already read (n bytes; path for messages), checked as
+ * icv_yaml_check_text checks it. */
+int icv_yaml_load_text(const char *text, size_t n, const char *path, icv_yaml **doc, icv_ynode *root, icv_err *err);
 /* How many bytes of text (n bytes) are blanks (space, tab, CR, LF) before the first
  * other character. */
 size_t icv_text_blank_prefix(const char *text, size_t n);
@@ -404,6 +407,7 @@ icv_ynode icv_ynode_at(icv_ynode seq, size_t i);
 /* i-th pair of a mapping: its value, and its key through *key */
 icv_ynode icv_ynode_pair(icv_ynode map, size_t i, const char **key);
 const char *icv_ynode_str(icv_ynode n);   /* scalar text, or NULL */
+int icv_ynode_quoted(icv_ynode n);        /* a scalar written in quotes (or as a block): a string, never a number */
 
 /* Fails with "FILE:LINE: key: reason". Returns code. */
 int icv_ynode_fail(icv_ynode n, icv_err *err, int code, const char *fmt, ...)

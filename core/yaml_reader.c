@@ -116,29 +116,31 @@ size_t icv_text_blank_prefix(const char *text, size_t n)
     return k;
 }
 
+/* OpenCV's directive "%YAML:1.0" blanked (libyaml reads YAML 1.1 and refuses a 1.0
+ * directive; the two agree on what OpenCV writes): text itself, or a blanked copy
+ * left in *copy for the caller to free; NULL when out of memory. */
+static const char *opencv_directive_blanked(const char *text, size_t n, char **copy)
+{
+    *copy = NULL;
+    size_t k = icv_text_blank_prefix(text, n);
+    if (n - k < 6 || memcmp(text + k, "%YAML:", 6))
+        return text;
+    if (!(*copy = malloc(n)))
+        return NULL;
+    memcpy(*copy, text, n);
+    for (size_t i = k; i < n && (*copy)[i] != '\n' && (*copy)[i] != '\r'; i++)
+        (*copy)[i] = ' ';
+    return *copy;
+}
+
+/* The shape check of text and, with out, the document loaded from it (declared
+ * below: it needs the duplicate check). */
+static int text_read(const char *text, size_t n, const char *path, icv_yaml **out, icv_ynode *root,
+                     icv_err *err);
+
 int icv_yaml_check_text(const char *text, size_t n, const char *path, icv_err *err)
 {
-    if (n > (size_t)ICV_YAML_MAX_BYTES)
-        return icv_err_set(err, ICV_EFORMAT, "%s: %zu bytes, above the limit of %d bytes for a YAML file", path, n,
-                           ICV_YAML_MAX_BYTES);
-    /* OpenCV's directive "%YAML:1.0": blanked (libyaml reads YAML 1.1 and refuses a
-       1.0 directive; the two agree on what OpenCV writes) */
-    size_t k = icv_text_blank_prefix(text, n);
-    char *copy = NULL;
-    if (n - k >= 6 && !memcmp(text + k, "%YAML:", 6)) {
-        if (!(copy = malloc(n)))
-            return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
-        memcpy(copy, text, n);
-        for (size_t i = k; i < n && copy[i] != '\n' && copy[i] != '\r'; i++)
-            copy[i] = ' ';
-        text = copy;
-    }
-    yaml_parser_t p;
-    yaml_parser_initialize(&p);
-    yaml_parser_set_input_string(&p, (const unsigned char *)text, n);
-    int rc = shape_check(&p, path, err);
-    free(copy);
-    return rc;
+    return text_read(text, n, path, NULL, NULL, err);
 }
 
 static int cmp_key(const void *a, const void *b)
@@ -184,6 +186,42 @@ static int duplicate_check(yaml_document_t *doc, const char *path, icv_err *err)
     return 0;
 }
 
+/* The document from a parser set to its input (shape checked), its root a mapping
+ * and no key twice in a mapping; deletes the parser. */
+static int document_load(yaml_parser_t *p, const char *path, icv_yaml **out, icv_ynode *root, icv_err *err)
+{
+    icv_yaml *y = calloc(1, sizeof *y);
+    if (!y) {
+        yaml_parser_delete(p);
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
+    }
+    snprintf(y->path, sizeof y->path, "%s", path);
+    int rc = 0;
+    if (!yaml_parser_load(p, &y->doc)) {
+        rc = icv_err_set(err, ICV_EFORMAT, "%s:%zu: not valid YAML: %s", path, p->problem_mark.line + 1,
+                         p->problem ? p->problem : "parse error");
+        yaml_parser_delete(p);
+        free(y);
+        return rc;
+    }
+    yaml_parser_delete(p);
+    yaml_node_t *r = yaml_document_get_root_node(&y->doc);
+    if (!r || r->type != YAML_MAPPING_NODE)
+        rc = icv_err_set(err, ICV_EFORMAT, "%s: expected a mapping of keys at the top level", path);
+    if (!rc)
+        rc = duplicate_check(&y->doc, path, err);
+    if (rc) {
+        yaml_document_delete(&y->doc);
+        free(y);
+        return rc;
+    }
+    *out = y;
+    root->doc = y;
+    root->node = 1; /* libyaml's root node index */
+    root->key[0] = '\0';
+    return 0;
+}
+
 int icv_yaml_load(const char *path, icv_yaml **out, icv_ynode *root, icv_err *err)
 {
     *out = NULL;
@@ -206,42 +244,41 @@ int icv_yaml_load(const char *path, icv_yaml **out, icv_ynode *root, icv_err *er
         fclose(f);
         return rc;
     }
-    icv_yaml *y = calloc(1, sizeof *y);
-    if (!y) {
-        fclose(f);
-        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
-    }
-    snprintf(y->path, sizeof y->path, "%s", path);
     yaml_parser_t p;
     yaml_parser_initialize(&p);
     yaml_parser_set_input_file(&p, f);
-    int ok = yaml_parser_load(&p, &y->doc);
-    if (!ok) {
-        rc = icv_err_set(err, ICV_EFORMAT, "%s:%zu: not valid YAML: %s", path, p.problem_mark.line + 1,
-                         p.problem ? p.problem : "parse error");
-        yaml_parser_delete(&p);
-        fclose(f);
-        free(y);
-        return rc;
-    }
-    yaml_parser_delete(&p);
+    rc = document_load(&p, path, out, root, err);
     fclose(f);
-    yaml_node_t *r = yaml_document_get_root_node(&y->doc);
-    if (!r || r->type != YAML_MAPPING_NODE) {
-        yaml_document_delete(&y->doc);
-        free(y);
-        return icv_err_set(err, ICV_EFORMAT, "%s: expected a mapping of keys at the top level", path);
+    return rc;
+}
+
+static int text_read(const char *text, size_t n, const char *path, icv_yaml **out, icv_ynode *root,
+                     icv_err *err)
+{
+    if (n > (size_t)ICV_YAML_MAX_BYTES)
+        return icv_err_set(err, ICV_EFORMAT, "%s: %zu bytes, above the limit of %d bytes for a YAML file", path, n,
+                           ICV_YAML_MAX_BYTES);
+    char *copy;
+    const char *t = opencv_directive_blanked(text, n, &copy);
+    if (!t)
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
+    yaml_parser_t p;
+    yaml_parser_initialize(&p);
+    yaml_parser_set_input_string(&p, (const unsigned char *)t, n);
+    int rc = shape_check(&p, path, err);
+    if (!rc && out) {
+        yaml_parser_initialize(&p);
+        yaml_parser_set_input_string(&p, (const unsigned char *)t, n);
+        rc = document_load(&p, path, out, root, err);
     }
-    if ((rc = duplicate_check(&y->doc, path, err))) {
-        yaml_document_delete(&y->doc);
-        free(y);
-        return rc;
-    }
-    *out = y;
-    root->doc = y;
-    root->node = 1; /* libyaml's root node index */
-    root->key[0] = '\0';
-    return 0;
+    free(copy);
+    return rc;
+}
+
+int icv_yaml_load_text(const char *text, size_t n, const char *path, icv_yaml **out, icv_ynode *root, icv_err *err)
+{
+    *out = NULL;
+    return text_read(text, n, path, out, root, err);
 }
 
 void icv_yaml_free(icv_yaml *y)
@@ -332,6 +369,13 @@ icv_ynode icv_ynode_pair(icv_ynode map, size_t i, const char **key)
     child_key(r.key, sizeof r.key, map.key, *key);
     r.node = p->value;
     return r;
+}
+
+int icv_ynode_quoted(icv_ynode n)
+{
+    yaml_node_t *y = node_of(n);
+    return y && y->type == YAML_SCALAR_NODE && y->data.scalar.style != YAML_PLAIN_SCALAR_STYLE &&
+           y->data.scalar.style != YAML_ANY_SCALAR_STYLE;
 }
 
 const char *icv_ynode_str(icv_ynode n)

@@ -13,6 +13,7 @@ libs=(
   "opencv4:libopencv-dev"
   "gsl:libgsl-dev"
   "yaml-0.1:libyaml-dev"
+  "libxml-2.0:libxml2-dev"
   "jansson:libjansson-dev"
   "plplot:libplplot-dev"
   "libcrypto:libssl-dev"

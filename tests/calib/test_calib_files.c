@@ -1,9 +1,10 @@
-/* test_calib_files.c: calibration files. Ours round-trip through cv::FileStorage
- * (the bridge reads what we wrote, with the contract's names); files written by
- * other tools import (OpenCV's calibration sample, a cv2 script, ROS
- * camera_info, OpenCV's stereo sample); unsupported models are refused. */
+/* test_calib_files.c: calibration files. Ours round-trip (FileStorage writes them,
+ * libyaml reads them back, with the contract's names); files written by other tools
+ * import (OpenCV's calibration sample, a cv2 script, ROS camera_info, OpenCV's stereo
+ * sample, FileStorage's XML); unsupported models and damaged files are refused. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "calib/calib.h"
@@ -182,4 +183,97 @@ TEST(test_calib_write_into_missing_folder_fails_and_leaves_nothing)
     ASSERT(calib_camera_write(&cam, p, &err) != 0, "wrote into a missing folder");
     ASSERT_STR_CONTAINS(err.msg, "cam.yaml");
     ASSERT(access(p, F_OK) != 0, "file exists");
+}
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* The struct without its owned arrays, for comparing two reads of one calibration. */
+static void camera_unlinked(calib_camera *c)
+{
+    c->views = NULL;
+}
+
+TEST(test_calib_opencv_xml_reads_as_the_same_calibration_in_yaml)
+{
+    /* tests/fuzz/corpus/calib/{mono,stereo}_opencv.xml: our YAML files read by
+       cv::FileStorage and written back by it as XML (OpenCV 4.6): every value read
+       from the XML equals the YAML's, bit for bit (both print 17 digits) */
+    char y[1024], x[1024];
+    icv_err err = {0};
+    snprintf(y, sizeof y, "%s/tests/fuzz/corpus/calib/mono_impactcv.yaml", th_root());
+    snprintf(x, sizeof x, "%s/tests/fuzz/corpus/calib/mono_opencv.xml", th_root());
+    calib_camera a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    ASSERT(calib_camera_file_read(y, &a, &err) == 0, "%s", err.msg);
+    ASSERT(calib_camera_file_read(x, &b, &err) == 0, "%s", err.msg);
+    ASSERT_EQ_INT(a.n_views, b.n_views);
+    ASSERT(a.n_views > 10, "%d views", a.n_views);
+    ASSERT(memcmp(a.views, b.views, sizeof *a.views * (size_t)a.n_views) == 0, "the views differ");
+    ASSERT(a.in.fx > 0 && a.verdict[0], "fx %g, verdict '%s'", a.in.fx, a.verdict);
+    calib_camera a2 = a, b2 = b;
+    camera_unlinked(&a2);
+    camera_unlinked(&b2);
+    ASSERT(memcmp(&a2, &b2, sizeof a2) == 0, "mono: fx %.17g / %.17g, verdict '%s' / '%s'", a.in.fx, b.in.fx,
+           a.verdict, b.verdict);
+    calib_camera_free(&a);
+    calib_camera_free(&b);
+
+    snprintf(y, sizeof y, "%s/tests/fuzz/corpus/calib/stereo_impactcv.yaml", th_root());
+    snprintf(x, sizeof x, "%s/tests/fuzz/corpus/calib/stereo_opencv.xml", th_root());
+    calib_stereo s, t;
+    memset(&s, 0, sizeof s);
+    memset(&t, 0, sizeof t);
+    ASSERT(calib_stereo_file_read(y, &s, &err) == 0, "%s", err.msg);
+    ASSERT(calib_stereo_file_read(x, &t, &err) == 0, "%s", err.msg);
+    ASSERT_EQ_INT(s.n_pairs, t.n_pairs);
+    ASSERT(s.n_pairs > 10, "%d pairs", s.n_pairs);
+    ASSERT(memcmp(s.pairs, t.pairs, sizeof *s.pairs * (size_t)s.n_pairs) == 0, "the pairs differ");
+    for (int c = 0; c < 2; c++) {
+        ASSERT_EQ_INT(s.cam[c].n_views, t.cam[c].n_views);
+        if (s.cam[c].n_views)
+            ASSERT(memcmp(s.cam[c].views, t.cam[c].views, sizeof *s.cam[c].views * (size_t)s.cam[c].n_views) == 0,
+                   "camera %d's views differ", c);
+    }
+    calib_stereo s2 = s, t2 = t;
+    for (int c = 0; c < 2; c++) {
+        camera_unlinked(&s2.cam[c]);
+        camera_unlinked(&t2.cam[c]);
+    }
+    s2.pairs = t2.pairs = NULL;
+    ASSERT(memcmp(&s2, &t2, sizeof s2) == 0, "stereo: T %.17g / %.17g, baseline %.17g / %.17g", s.T[0], t.T[0],
+           s.baseline, t.baseline);
+    calib_stereo_free(&s);
+    calib_stereo_free(&t);
+}
+
+TEST(test_calib_file_reader_refuses_what_would_grow_without_bound)
+{
+    /* YAML aliases of aliases: 9 levels of 10 give 10^9 values from 300 bytes; an
+       XML DTD's entities do the same; both are refused quickly, not expanded */
+    char text[2048];
+    size_t k = (size_t)snprintf(text, sizeof text, "a0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n");
+    for (int i = 1; i < 9; i++)
+        k += (size_t)snprintf(text + k, sizeof text - k, "a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n",
+                              i, i, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1, i - 1);
+    ASSERT_EQ_INT(th_write_file(th_tmp("aliases.yaml"), text), 0);
+    calib_intrinsics in;
+    icv_err err = {0};
+    double t0 = seconds_now();
+    ASSERT(calib_intrinsics_read(th_tmp("aliases.yaml"), 0, &in, NULL, &err) == ICV_EFORMAT, "read");
+    ASSERT_STR_CONTAINS(err.msg, "aliases.yaml: more than 1000000 values");
+    ASSERT(seconds_now() - t0 < 5, "%.1f s", seconds_now() - t0);
+    ASSERT_EQ_INT(th_write_file(th_tmp("dtd.xml"), "<?xml version=\"1.0\"?>\n<!DOCTYPE lol [<!ENTITY a \"aaaa\">]>\n"
+                                                  "<opencv_storage><image_width>&a;</image_width></opencv_storage>\n"),
+                  0);
+    ASSERT(calib_intrinsics_read(th_tmp("dtd.xml"), 0, &in, NULL, &err) == ICV_EFORMAT, "read");
+    ASSERT_STR_CONTAINS(err.msg, "dtd.xml: an XML calibration file with a DTD");
+    ASSERT_EQ_INT(th_write_file(th_tmp("html.xml"), "<html><body>1</body></html>\n"), 0);
+    ASSERT(calib_intrinsics_read(th_tmp("html.xml"), 0, &in, NULL, &err) == ICV_EFORMAT, "read");
+    ASSERT_STR_CONTAINS(err.msg, "html.xml: XML whose root is <html>, not OpenCV's <opencv_storage>");
 }

@@ -81,3 +81,17 @@ TEST(test_fuzz_regression_calib_file_that_filestorage_never_finishes)
     ASSERT_STR_CONTAINS(err.msg, "regress_filestorage_loops.yaml:");
     ASSERT_STR_CONTAINS(err.msg, "not valid YAML");
 }
+
+TEST(test_fuzz_regression_calib_xml_with_nul_bytes_is_refused_not_read_by_opencv)
+{
+    /* fuzz_calib (session 12): an OpenCV XML calibration with NUL bytes inside a tag
+       made OpenCV 4.6's FileStorage XML parser read through a null pointer (SEGV);
+       calibration files are parsed by libyaml / libxml2 now, and a NUL byte is refused */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/tests/fuzz/corpus/calib/regress_xml_nul_bytes.xml", th_root());
+    calib_camera cam;
+    memset(&cam, 0, sizeof cam);
+    icv_err err = {0};
+    ASSERT(calib_camera_file_read(path, &cam, &err) == ICV_EFORMAT, "read: %s", err.msg);
+    ASSERT_STR_CONTAINS(err.msg, "regress_xml_nul_bytes.xml: holds a NUL byte");
+}
