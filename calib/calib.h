@@ -221,8 +221,8 @@ static inline const icv_vec3 *calib_obs_board(const calib_observations *o, int v
     return o->board + (o->board_per_view ? (size_t)v * o->n_points : 0);
 }
 
-/* How calibration views are sampled from a video (calib_camera_from_video,
- * calib_stereo_from_videos). */
+/* How calibration views are sampled from a video (calib_camera_from_clip,
+ * calib_stereo_from_clips). */
 typedef struct {
     int max_examined;      /* frames (pairs) the board is looked for in, at most: every k-th
                             * frame with k = ceil(frames / max_examined), which bounds the
@@ -372,22 +372,34 @@ void calib_stereo_free(calib_stereo *st);
  * jp2 exr hdr sr ras); globs, folders and image files give 0. */
 int calib_input_is_video(const char *arg);
 
-/* Mono calibration from a video (anything capture/ opens): the board is looked for
- * in every k-th frame (opt->video.max_examined at most), views whose board edges
- * are wider than detector.max_sharpness are rejected as motion-blurred, and up to
- * video.max_views views are kept by greedy farthest-point selection on the RMS
- * distance between corner sets (the sharpest first), never closer than
- * video.min_change; then calib_camera_calibrate. cam->views holds the kept views
- * (names "CLIP frame N", frame set), cam->sampling the counts. Fails with one line
- * on an unreadable video, no board in any examined frame (saying when a board of
- * another size was seen), or too few distinct sharp views. */
-int calib_camera_from_video(const char *path, const calib_board *b, const calib_options *opt, calib_camera *cam,
-                            icv_err *err);
-/* Stereo from two synchronised videos: frame n of the first pairs with frame n +
+/* A clip's frames, handed in by the caller (job/ decodes videos with capture/;
+ * calib/ never opens one). */
+typedef struct {
+    const char *name;   /* for messages and view names ("NAME frame N"): the file */
+    int width, height;  /* px */
+    long frames;        /* frames 0 .. frames - 1 may be asked for */
+    void *ctx;
+    /* Frame n as 8-bit gray into *img (valid until the next call): 0, or non-zero
+     * when it cannot be decoded (err says why; the frame is skipped). */
+    int (*frame)(void *ctx, long n, calib_image *img, icv_err *err);
+} calib_clip;
+
+/* Mono calibration from a clip: the board is looked for in every k-th frame
+ * (opt->video.max_examined at most), views whose board edges are wider than
+ * detector.max_sharpness are rejected as motion-blurred, and up to video.max_views
+ * views are kept by greedy farthest-point selection on the RMS distance between
+ * corner sets (the sharpest first), never closer than video.min_change; then
+ * calib_camera_calibrate. cam->views holds the kept views (names "CLIP frame N",
+ * frame set), cam->sampling the counts. Fails with one line on no board in any
+ * examined frame (saying when a board of another size was seen), or too few
+ * distinct sharp views. */
+int calib_camera_from_clip(const calib_clip *clip, const calib_board *b, const calib_options *opt, calib_camera *cam,
+                           icv_err *err);
+/* Stereo from two synchronised clips: frame n of the first pairs with frame n +
  * opt->video.offset of the second; a pair is a candidate when both views show the
  * whole board sharply; distance between pairs is the RMS of both cameras'. */
-int calib_stereo_from_videos(const char *path1, const char *path2, const calib_board *b, const calib_options *opt,
-                             calib_stereo *st, icv_err *err);
+int calib_stereo_from_clips(const calib_clip *clip1, const calib_clip *clip2, const calib_board *b,
+                            const calib_options *opt, calib_stereo *st, icv_err *err);
 
 /* ---- files (OpenCV FileStorage YAML, the contract's names) -------------- */
 

@@ -5,8 +5,8 @@
  * (estimateChessboardSharpness, board_detect.c), and up to max_views views are
  * kept by greedy farthest-point selection (Gonzalez 1985) on the RMS distance
  * between corner sets, from the sharpest view on, never closer than min_change:
- * distinct poses and no duplicates. Frames come from capture/ (seek, then read
- * into one caller-owned buffer per camera). */
+ * distinct poses and no duplicates. Frames come from the caller's calib_clip (the
+ * job decodes them with capture/): calib/ never opens a video. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 
 #include "calib/calib_internal.h"
-#include "capture/capture.h"
 
 int calib_input_is_video(const char *arg)
 {
@@ -31,59 +30,23 @@ int calib_input_is_video(const char *arg)
     return 1;
 }
 
-/* One camera's clip: the source and its frame buffer. */
-typedef struct {
-    const char *path;
-    capture_source *src;
-    capture_frame f;
-    const capture_info *info;
-} clip;
-
-static void clip_close(clip *c)
-{
-    capture_frame_free(&c->f);
-    capture_source_close(c->src);
-    c->src = NULL;
-}
-
-static int clip_open(clip *c, const char *path, icv_err *err)
-{
-    memset(c, 0, sizeof *c);
-    c->path = path;
-    capture_options o = {0};
-    o.want_8bit = 1; /* the detector works on 8-bit gray; 16-bit sources are shifted */
-    int rc = capture_source_open(&c->src, path, &o, err);
-    if (rc)
-        return rc;
-    c->info = capture_source_info(c->src);
-    rc = capture_frame_alloc(&c->f, c->info, err);
-    if (!rc && c->f.bytes_per_sample != 1)
-        rc = icv_err_set(err, ICV_EFORMAT, "%s: frames are not delivered as 8-bit gray", path);
-    if (rc)
-        clip_close(c);
-    return rc;
-}
-
-/* Frame n as a gray image pointing into the clip's buffer: 0, or 1 when the frame
- * cannot be decoded (it is then skipped, as capture_source_read skips it). */
-static int clip_frame(clip *c, long n, calib_image *img)
+/* Frame n of a clip as a gray image: 0, or 1 when it cannot be decoded (it is then
+ * skipped, as the decoder skips it). */
+static int clip_frame(const calib_clip *c, long n, calib_image *img)
 {
     icv_err e = {0};
-    int rc = capture_source_seek(c->src, n, &e);
-    if (!rc)
-        rc = capture_source_read(c->src, &c->f, &e);
-    if (rc || c->f.index != n) {
-        icv_debug("%s: frame %ld skipped: %s", c->path, n, rc ? e.msg : "not decodable");
+    int rc = c->frame(c->ctx, n, img, &e);
+    if (rc) {
+        icv_debug("%s: frame %ld skipped: %s", c->name, n, e.msg[0] ? e.msg : "not decodable");
         return 1;
     }
-    *img = (calib_image){c->f.width, c->f.height, (int)c->f.stride, c->f.data};
     return 0;
 }
 
 /* The candidates: frames (pairs) whose board was found whole and sharp. */
 typedef struct {
     int n_cams, np, width, height;
-    clip cam[2];
+    const calib_clip *cam[2];
     long lo, hi, step;           /* camera 1's frames lo, lo + step, ... < hi are examined */
     long off;                    /* camera 2's frame = camera 1's + off */
     int n, cap;
@@ -99,7 +62,6 @@ typedef struct {
 static void vsample_free(vsample *vs)
 {
     for (int c = 0; c < 2; c++) {
-        clip_close(&vs->cam[c]);
         free(vs->uv[c]);
         free(vs->sharp[c]);
         free(vs->method[c]);
@@ -166,7 +128,7 @@ static int select_views(vsample *vs, const calib_video_options *vo, icv_err *err
  * is in it (three frames spread over the clip are probed). */
 static int fail_no_board(vsample *vs, int c, const calib_board *b, icv_err *err)
 {
-    clip *k = &vs->cam[c];
+    const calib_clip *k = vs->cam[c];
     for (int q = 1; q <= 3; q++) {
         long n = vs->lo + (vs->hi - vs->lo) * q / 4 + (c ? vs->off : 0);
         calib_image img;
@@ -186,15 +148,15 @@ static int fail_no_board(vsample *vs, int c, const calib_board *b, icv_err *err)
             return icv_err_set(err, ICV_ENOTFOUND,
                                "%s: no %dx%d board found in any of %d frames examined (every %ld of %ld); frame %ld "
                                "shows a board of %dx%d inner corners: check --board (inner corners, not squares)",
-                               k->path, b->cols, b->rows, vs->st.examined, vs->step, (long)k->info->frames, n,
+                               k->name, b->cols, b->rows, vs->st.examined, vs->step, k->frames, n,
                                info.probe_cols, info.probe_rows);
     }
     return icv_err_set(err, ICV_ENOTFOUND, "%s: no %dx%d board found in any of %d frames examined (every %ld of %ld)",
-                       k->path, b->cols, b->rows, vs->st.examined, vs->step, (long)k->info->frames);
+                       k->name, b->cols, b->rows, vs->st.examined, vs->step, k->frames);
 }
 
-/* Opens the clips, examines every step-th frame (pair), selects the views. */
-static int vsample_run(const char *const *paths, int n_cams, const calib_board *b, const calib_options *opt,
+/* Examines every step-th frame (pair) of the clips, selects the views. */
+static int vsample_run(const calib_clip *const *clips, int n_cams, const calib_board *b, const calib_options *opt,
                        vsample *vs, icv_err *err)
 {
     memset(vs, 0, sizeof *vs);
@@ -203,12 +165,14 @@ static int vsample_run(const char *const *paths, int n_cams, const calib_board *
     const calib_video_options *vo = &opt->video;
     if (vo->max_examined < 1 || vo->max_views < 1 || !(vo->min_change >= 0))
         return icv_err_set(err, ICV_EINVAL, "video sampling: max_examined and max_views must be >= 1, min_change >= 0");
+    const char *paths[2];
     for (int c = 0; c < n_cams; c++) {
-        int rc = clip_open(&vs->cam[c], paths[c], err);
-        if (rc)
-            return rc;
+        vs->cam[c] = clips[c];
+        paths[c] = clips[c]->name;
+        if (!clips[c]->frame || clips[c]->width < 1 || clips[c]->height < 1)
+            return icv_err_set(err, ICV_EINVAL, "%s: no frames to sample", paths[c]);
     }
-    const capture_info *i1 = vs->cam[0].info, *i2 = n_cams > 1 ? vs->cam[1].info : NULL;
+    const calib_clip *i1 = clips[0], *i2 = n_cams > 1 ? clips[1] : NULL;
     vs->width = i1->width;
     vs->height = i1->height;
     long off = vs->off = n_cams > 1 ? vo->offset : 0;
@@ -250,7 +214,7 @@ static int vsample_run(const char *const *paths, int n_cams, const calib_board *
         int k = vs->n, found = 1, sharp = 1, lost = 0;
         for (int c = 0; c < n_cams && found && !lost; c++) {
             calib_image img;
-            if (clip_frame(&vs->cam[c], n + (c ? off : 0), &img)) {
+            if (clip_frame(vs->cam[c], n + (c ? off : 0), &img)) {
                 lost = 1;
                 break;
             }
@@ -297,7 +261,7 @@ static int kept_views(const vsample *vs, int c, calib_pt2 *uv, char (*names)[CAL
         if (!vs->keep[i])
             continue;
         memcpy(uv + (size_t)m * vs->np, vs->uv[c] + (size_t)i * vs->np, sizeof *uv * vs->np);
-        snprintf(names[m], CALIB_NAME_MAX, "%s frame %ld", calib_basename(vs->cam[c].path),
+        snprintf(names[m], CALIB_NAME_MAX, "%s frame %ld", calib_basename(vs->cam[c]->name),
                  vs->frame[i] + (c ? vs->off : 0));
         np[m] = names[m];
         m++;
@@ -314,8 +278,8 @@ static void sampling_note(const calib_sampling *s, char *verdict)
              s->kept, s->step, s->frames, s->examined, s->found, s->blurred, s->similar, s->surplus);
 }
 
-int calib_camera_from_video(const char *path, const calib_board *b, const calib_options *opt, calib_camera *cam,
-                            icv_err *err)
+int calib_camera_from_clip(const calib_clip *clip, const calib_board *b, const calib_options *opt, calib_camera *cam,
+                           icv_err *err)
 {
     calib_options def;
     if (!opt) {
@@ -324,7 +288,7 @@ int calib_camera_from_video(const char *path, const calib_board *b, const calib_
     }
     memset(cam, 0, sizeof *cam);
     vsample vs;
-    int rc = vsample_run(&path, 1, b, opt, &vs, err);
+    int rc = vsample_run(&clip, 1, b, opt, &vs, err);
     if (rc) {
         vsample_free(&vs);
         return rc;
@@ -335,7 +299,7 @@ int calib_camera_from_video(const char *path, const calib_board *b, const calib_
     const char **np = malloc(sizeof *np * (size_t)k);
     icv_vec3 *X = malloc(sizeof *X * (size_t)vs.np);
     if (!uv || !names || !np || !X) {
-        rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
+        rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", clip->name);
         goto out;
     }
     kept_views(&vs, 0, uv, names, np);
@@ -358,8 +322,8 @@ out:
     return rc;
 }
 
-int calib_stereo_from_videos(const char *path1, const char *path2, const calib_board *b, const calib_options *opt,
-                             calib_stereo *st, icv_err *err)
+int calib_stereo_from_clips(const calib_clip *clip1, const calib_clip *clip2, const calib_board *b,
+                            const calib_options *opt, calib_stereo *st, icv_err *err)
 {
     calib_options def;
     if (!opt) {
@@ -367,9 +331,9 @@ int calib_stereo_from_videos(const char *path1, const char *path2, const calib_b
         opt = &def;
     }
     memset(st, 0, sizeof *st);
-    const char *paths[2] = {path1, path2};
+    const calib_clip *clips[2] = {clip1, clip2};
     vsample vs;
-    int rc = vsample_run(paths, 2, b, opt, &vs, err);
+    int rc = vsample_run(clips, 2, b, opt, &vs, err);
     if (rc) {
         vsample_free(&vs);
         return rc;

@@ -7,6 +7,7 @@
 
 #include "calib/calib.h"
 #include "cli/cli.h"
+#include "job/job.h"
 
 static const char help[] =
     "usage: impactcv calib --board COLSxROWS@SQUARE [--stereo] -o OUT.yaml 'IMAGES' ['IMAGES2']\n"
@@ -45,7 +46,7 @@ static int calib_from_video(const char *const *vid, int stereo, const calib_boar
     int rc;
     if (!stereo) {
         calib_camera cam;
-        rc = calib_camera_from_video(vid[0], b, opt, &cam, &err);
+        rc = job_calib_camera_from_video(vid[0], b, opt, &cam, &err);
         if (rc)
             return cli_fail(&err);
         if (nsurf) {
@@ -62,7 +63,7 @@ static int calib_from_video(const char *const *vid, int stereo, const calib_boar
         calib_camera_free(&cam);
     } else {
         calib_stereo st;
-        rc = calib_stereo_from_videos(vid[0], vid[1], b, opt, &st, &err);
+        rc = job_calib_stereo_from_videos(vid[0], vid[1], b, opt, &st, &err);
         if (rc)
             return cli_fail(&err);
         if (nsurf) {

@@ -30,6 +30,18 @@ int job_analyze(const job_analyze_options *job, analysis_experiment_result *out,
 int job_analyze_sd(const job_analyze_options *job, const analysis_calib_sd *calib_sd,
                    analysis_experiment_result *out, icv_err *err);
 
+/* ---- impactcv calib on videos (calibration_video.c) --------------------------- */
+
+/* Mono calibration from a video (anything capture/ opens): its frames handed to
+ * calib_camera_from_clip (which says how views are sampled). Fails with one line on
+ * an unreadable video too. */
+int job_calib_camera_from_video(const char *path, const calib_board *b, const calib_options *opt, calib_camera *cam,
+                                icv_err *err);
+/* Stereo from two synchronised videos (calib_stereo_from_clips; opt->video.offset
+ * pairs frame n of the first with n + offset of the second). */
+int job_calib_stereo_from_videos(const char *path1, const char *path2, const calib_board *b, const calib_options *opt,
+                                 calib_stereo *st, icv_err *err);
+
 /* ---- impactcv coefficients (coefficients.c) ---------------------------------- */
 
 /* `impactcv coefficients`: each experiment (its `experiment:` kind: tilt, slide or

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "calib/calib.h"
+#include "job/job.h"
 #include "tests/calib/synth_views.h"
 #include "tests/harness.h"
 
@@ -40,7 +41,7 @@ TEST(test_calib_video_mono_keeps_distinct_sharp_views_and_meets_targets)
     sv_free(&s);
     ASSERT(rc == 0, "%s", err.msg);
     calib_camera cam;
-    rc = calib_camera_from_video(path, &b, NULL, &cam, &err);
+    rc = job_calib_camera_from_video(path, &b, NULL, &cam, &err);
     ASSERT(rc == 0, "%s", err.msg);
     calib_sampling sm = cam.sampling;
     int blurred_kept = 0, dup = 0;
