@@ -472,7 +472,7 @@ int analysis_calibration_info_read(const char *track_info_path, const icv_experi
 /* impactcv's version and those of the libraries it runs on, as linked: name and
  * version pairs ("impactcv", "FFmpeg", "OpenCV", "GSL", "libyaml", "jansson");
  * returns their count (ANALYSIS_N_VERSIONS). */
-#define ANALYSIS_N_VERSIONS 6
+#define ANALYSIS_N_VERSIONS 7
 int analysis_program_versions(const char *names[ANALYSIS_N_VERSIONS], const char *versions[ANALYSIS_N_VERSIONS]);
 
 /* The impact case's meaning in words ("slip stops in compression, then reverse

@@ -68,9 +68,14 @@ int analysis_ballistic_fit(const analysis_flight *ph, int n_phases, const icv_ve
                 gsl_vector_set(y, (size_t)row, icv_v3_get(ph[k].p[i], axis) - 0.5 * g_axis * tau * tau);
             }
         double chisq;
-        if (gsl_multifit_wlinear(X, w, y, c, cov, &chisq, ws) != 0) {
+        size_t rank = 0;
+        /* GSL's SVD solves a rank-deficient problem without an error status (the
+           minimum-norm solution: v = 0 for samples all at one instant): the rank, with
+           singular values below 1e-12 of the largest dropped, must be full */
+        if (gsl_multifit_wlinear_tsvd(X, w, y, 1e-12, c, cov, &chisq, &rank, ws) != 0 || rank < (size_t)n_par) {
             rc = icv_err_set(err, ICV_ENUMERIC, "ballistic fit: the least-squares problem is singular "
-                                                "(are all the sample times equal?)");
+                                                "(rank %zu of %d: are all the sample times equal?)",
+                             rank, n_par);
             goto done;
         }
         double dof = n_obs - n_par;

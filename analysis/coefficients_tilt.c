@@ -33,7 +33,8 @@ static int angle_line(const double *t, const double *angle, long n, double tc, d
     if (k < 5)
         return -1;
     double c01, c11, sumsq;
-    gsl_fit_linear(tw, 1, aw, 1, (size_t)k, c0, c1, c0_var, &c01, &c11, &sumsq);
+    if (gsl_fit_linear(tw, 1, aw, 1, (size_t)k, c0, c1, c0_var, &c01, &c11, &sumsq) || !isfinite(*c1))
+        return -1; /* every angle at one instant */
     *frame_sd = sqrt(sumsq / (k - 2));
     return 0;
 }
@@ -79,7 +80,10 @@ static double onset_fit(const double *t, const double *s, const int *ok, int i0,
     gsl_matrix_view Xv = gsl_matrix_submatrix(X, 0, 0, (size_t)m, 3);
     gsl_vector_view yv = gsl_vector_subvector(y, 0, (size_t)m);
     double chisq;
-    gsl_multifit_linear(&Xv.matrix, &yv.vector, c, cov, &chisq, w); /* w sized for [i0, i1) */
+    if (gsl_multifit_linear(&Xv.matrix, &yv.vector, c, cov, &chisq, w)) { /* w sized for [i0, i1) */
+        *accel = NAN;
+        return NAN; /* never the best onset */
+    }
     *accel = gsl_vector_get(c, 2);
     for (int i = i0; resid && i < i1; i++) {
         double tau = t[i] - t0, q = tau > 0 ? tau * tau : 0, cube = tau > 0 ? q * tau / 6 : 0;
@@ -245,10 +249,13 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
             }
         }
         double t0_sd = fmax(0.5 * (hi - lo), (tb - ta) / STEPS);
-        /* the angle at t0: the line through the angles within 0.5 s of it */
-        if (angle_line(t, angle, n, t_best, tw, aw, &c0, &c1, &c0_var, &frame_sd)) {
+        if (!isfinite(best)) {
+            rc = icv_err_set(err, ICV_ENUMERIC, "tilt: the slide's fit failed at every onset tried (%.3f-%.3f s)",
+                             ta, tb);
+        } else if (angle_line(t, angle, n, t_best, tw, aw, &c0, &c1, &c0_var, &frame_sd)) {
+            /* the angle at t0: the line through the angles within 0.5 s of it */
             rc = icv_err_set(err, ICV_ENOTFOUND, "tilt: the plate's angle was measured in fewer than 5 frames "
-                                                 "within 0.5 s of the onset (%.3f s)", t_best);
+                                                 "within 0.5 s of the onset (%.3f s), or all at one instant", t_best);
         } else {
             out->theta = c0;
             /* the angle's sigma: the line at t0, the onset's uncertainty along the line,

@@ -159,9 +159,10 @@ int analysis_calibration_info_read(const char *path, const icv_experiment *e, an
 
 int analysis_program_versions(const char *names[ANALYSIS_N_VERSIONS], const char *versions[ANALYSIS_N_VERSIONS])
 {
-    const char *n[ANALYSIS_N_VERSIONS] = {"impactcv", "FFmpeg", "OpenCV", "GSL", "libyaml", "jansson"};
+    const char *n[ANALYSIS_N_VERSIONS] = {"impactcv", "FFmpeg", "OpenCV", "GSL", "libyaml", "jansson", "libxml2"};
     const char *v[ANALYSIS_N_VERSIONS] = {ICV_VERSION,         capture_ffmpeg_version(), calib_opencv_version(),
-                                          icv_gsl_version(),   icv_libyaml_version(),    icv_jansson_version()};
+                                          icv_gsl_version(),   icv_libyaml_version(),    icv_jansson_version(),
+                                          calib_libxml2_version()};
     for (int i = 0; i < ANALYSIS_N_VERSIONS; i++) {
         names[i] = n[i];
         versions[i] = v[i] ? v[i] : "unknown";

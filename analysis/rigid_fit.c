@@ -3,6 +3,7 @@
  * H = sum w b' x'^T = U S V^T and R = V diag(1, 1, det(V U^T)) U^T minimises
  * sum w |R b + p - x|^2 (Kabsch 1976; Horn 1987). A collinear template (beads on a
  * rod) fixes only the line: see analysis.h for the convention used there. */
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <string.h>
 
@@ -98,8 +99,9 @@ static icv_mat3 rotation_between(icv_vec3 a, icv_vec3 d)
     return icv_rot_from_axis_angle(icv_v3_scale(c, atan2(s, cth) / s));
 }
 
-/* One weighted fit over the markers with use[k] set. */
-static void fit_once(const analysis_template *t, const icv_vec3 *x, const double *w, const int *use, icv_mat3 *R,
+/* One weighted fit over the markers with use[k] set: 0, or GSL's status when its SVD
+ * fails (it does not on a finite 3x3 matrix; a NaN in the points is the likely cause). */
+static int fit_once(const analysis_template *t, const icv_vec3 *x, const double *w, const int *use, icv_mat3 *R,
                      icv_vec3 *p)
 {
     int n = t->n_markers;
@@ -172,7 +174,9 @@ static void fit_once(const analysis_template *t, const icv_vec3 *x, const double
         gsl_matrix_view H = gsl_matrix_view_array(h, 3, 3); /* becomes U */
         gsl_matrix_view V = gsl_matrix_view_array(v, 3, 3);
         gsl_vector_view S = gsl_vector_view_array(sv, 3), W = gsl_vector_view_array(work, 3);
-        gsl_linalg_SV_decomp(&H.matrix, &V.matrix, &S.vector, &W.vector);
+        int status = gsl_linalg_SV_decomp(&H.matrix, &V.matrix, &S.vector, &W.vector);
+        if (status)
+            return status;
         icv_mat3 U, Vm;
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) {
@@ -185,6 +189,7 @@ static void fit_once(const analysis_template *t, const icv_vec3 *x, const double
         *R = icv_m3_mul(icv_m3_mul(Vm, D), Ut);
     }
     *p = icv_v3_sub(xm, icv_m3_apply(*R, bm));
+    return 0;
 }
 
 static int determined(const analysis_template *t, const int *use)
@@ -223,7 +228,10 @@ int analysis_pose_fit(const analysis_template *t, const icv_vec3 *points, const 
                            t->collinear ? "need 2" : "need 3 not on one line");
     double limit = params && params->outlier_sigma > 0 ? params->outlier_sigma : 5.0;
     for (;;) {
-        fit_once(t, points, w, pose->used, &pose->R, &pose->p);
+        int status = fit_once(t, points, w, pose->used, &pose->R, &pose->p);
+        if (status)
+            return icv_err_set(err, ICV_ENUMERIC, "pose fit: the SVD of the markers' cross-covariance failed: %s",
+                               gsl_strerror(status));
         int worst = -1;
         double worst_z = 0, ss = 0;
         int used = 0;

@@ -287,7 +287,10 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
         rc = icv_err_set(err, ICV_ENOMEM, "rotation fit: out of memory");
         goto done;
     }
-    gsl_multifit_nlinear_covar(Jc, 1e-12, cov);
+    if (gsl_multifit_nlinear_covar(Jc, 1e-12, cov) != GSL_SUCCESS) {
+        rc = icv_err_set(err, ICV_ENUMERIC, "rotation fit: the covariance of the fitted rotation failed");
+        goto done;
+    }
     double scale = sigma_angle > 0 ? 1.0 : out->chi2_dof;
     { /* residuals correlated from pose to pose: fewer independent poses */
         icv_vec3 *r = malloc(sizeof *r * (size_t)n);

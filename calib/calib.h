@@ -30,6 +30,8 @@ void calib_image_free(calib_image *img);
 
 /* OpenCV's version, for --version. */
 const char *calib_opencv_version(void);
+/* libxml2's, as linked ("2.9.14"; it reads XML calibration files), for --version. */
+const char *calib_libxml2_version(void);
 
 /* ---- the board ---------------------------------------------------------- */
 

@@ -6,6 +6,8 @@
 #include <ctype.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -223,6 +225,21 @@ static int open_xml(calib_store *s, const char *text, size_t n, const char *path
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctx);
     return rc;
+}
+
+static char libxml2_version[24];
+
+static void libxml2_version_format(void)
+{
+    int n = atoi(xmlParserVersion); /* "20914" */
+    snprintf(libxml2_version, sizeof libxml2_version, "%d.%d.%d", n / 10000, n / 100 % 100, n % 100);
+}
+
+const char *calib_libxml2_version(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, libxml2_version_format);
+    return libxml2_version;
 }
 
 int calib_store_open(const char *text, size_t n, const char *path, calib_store **out, icv_err *err)

@@ -95,8 +95,9 @@ int impact_fit(const impact_observation *obs, size_t n, double mu0, double e0, i
     double x0[2] = {mu0, e0};
     gsl_vector_view xv = gsl_vector_view_array(x0, 2);
     int info = 0, rc = 0;
-    gsl_multifit_nlinear_init(&xv.vector, &fdf, w);
-    int status = gsl_multifit_nlinear_driver(200, 1e-10, 1e-10, 1e-12, NULL, NULL, &info, w);
+    int status = gsl_multifit_nlinear_init(&xv.vector, &fdf, w);
+    if (status == GSL_SUCCESS)
+        status = gsl_multifit_nlinear_driver(200, 1e-10, 1e-10, 1e-12, NULL, NULL, &info, w);
     const gsl_vector *x = gsl_multifit_nlinear_position(w);
     out->mu = fabs(gsl_vector_get(x, 0));
     out->e_n = fmin(fabs(gsl_vector_get(x, 1)), 1);
@@ -124,11 +125,11 @@ int impact_fit(const impact_observation *obs, size_t n, double mu0, double e0, i
      * (finite differences of step 1e-6 resolve relative changes far below that) */
     out->mu_identifiable = cn[0] > 1e-8 * scale && scale > 0;
     out->e_n_identifiable = cn[1] > 1e-8 * scale && scale > 0;
-    gsl_multifit_nlinear_covar(J, 1e-12, cov);
+    int cov_ok = gsl_multifit_nlinear_covar(J, 1e-12, cov) == GSL_SUCCESS; /* else the sigmas are unknown */
     double dof = nr > 2 ? (double)(nr - 2) : 1;
     double s2 = chi * chi / dof;
-    out->mu_se = out->mu_identifiable ? sqrt(s2 * gsl_matrix_get(cov, 0, 0)) : NAN;
-    out->e_n_se = out->e_n_identifiable ? sqrt(s2 * gsl_matrix_get(cov, 1, 1)) : NAN;
+    out->mu_se = out->mu_identifiable && cov_ok ? sqrt(s2 * gsl_matrix_get(cov, 0, 0)) : NAN;
+    out->e_n_se = out->e_n_identifiable && cov_ok ? sqrt(s2 * gsl_matrix_get(cov, 1, 1)) : NAN;
     /* what the data do say about mu: the largest impulse ratio |P_t|/P_n the fit needs */
     out->mu_lower_bound = 0;
     for (size_t i = 0; i < n; i++) {

@@ -127,7 +127,7 @@ TEST(test_analyze_cli_results_json_has_calibration_rms_version_and_case_words)
     json_t *prog = json_object_get(root, "program"), *libs = json_object_get(prog, "libraries");
     char version[64] = "", libs_seen[128] = "";
     snprintf(version, sizeof version, "%s", str_or_empty(json_object_get(prog, "version")));
-    static const char *names[] = {"FFmpeg", "OpenCV", "GSL", "libyaml", "jansson"};
+    static const char *names[] = {"FFmpeg", "OpenCV", "GSL", "libyaml", "jansson", "libxml2"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         const char *v = json_string_value(json_object_get(libs, names[i]));
         if (v && v[0] && strcmp(v, "unknown"))
@@ -142,7 +142,7 @@ TEST(test_analyze_cli_results_json_has_calibration_rms_version_and_case_words)
     ASSERT_NEAR(right, 0.19, 1e-12);
     ASSERT_NEAR(stereo, 0.24, 1e-12);
     ASSERT(!strcmp(version, ICV_VERSION), "program.version '%s', expected %s", version, ICV_VERSION);
-    ASSERT(!strcmp(libs_seen, "FFmpeg OpenCV GSL libyaml jansson "), "libraries with a version: %s", libs_seen);
+    ASSERT(!strcmp(libs_seen, "FFmpeg OpenCV GSL libyaml jansson libxml2 "), "libraries with a version: %s", libs_seen);
     ASSERT(label[0], "no model.case");
     char want[160];
     analysis_case_words(label, want, sizeof want);

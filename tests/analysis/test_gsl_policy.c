@@ -3,7 +3,9 @@
  * elliptic integrals out of their domain; the run must end with one error line and
  * exit 1, not SIGABRT, and leave no working folder. */
 #include <stdlib.h>
+#include <string.h>
 
+#include "analysis/analysis.h"
 #include "tests/harness.h"
 
 TEST(test_gsl_out_of_domain_is_an_error_line_not_an_abort)
@@ -23,4 +25,27 @@ TEST(test_gsl_out_of_domain_is_an_error_line_not_an_abort)
     ASSERT_STR_CONTAINS(p->err, "impactcv: analyze: ");
     ASSERT_EQ_INT(th_dir_count(d, "out"), 0);
     free(p);
+}
+
+TEST(test_gsl_singular_least_squares_is_an_error_line_not_an_abort)
+{
+    /* a flight whose samples were all taken at one instant (a clock that stopped):
+       the ballistic fit's design matrix has rank 1 of 2 (3 with g fitted); GSL's SVD
+       solves it without an error status, so the fit must see the rank itself and
+       refuse with one line, never return velocities of 1e15 m/s */
+    double t[6] = {0.1, 0.1, 0.1, 0.1, 0.1, 0.1};
+    icv_vec3 p[6];
+    for (int i = 0; i < 6; i++)
+        p[i] = icv_v3(0.01 * i, 0.5 - 0.002 * i, 0);
+    analysis_flight ph = {6, t, p, NULL, 0.1};
+    analysis_ballistic out;
+    icv_err err = {0};
+    icv_vec3 g = icv_v3(0, -9.81, 0);
+    int rc = analysis_ballistic_fit(&ph, 1, &g, &out, &err);
+    ASSERT(rc != 0, "a fit at one instant was accepted: v %g %g %g", out.v[0].x, out.v[0].y, out.v[0].z);
+    ASSERT_STR_CONTAINS(err.msg, "ballistic fit: the least-squares problem is singular");
+    ASSERT(strchr(err.msg, '\n') == NULL, "more than one line: %s", err.msg);
+    rc = analysis_ballistic_fit(&ph, 1, NULL, &out, &err);
+    ASSERT(rc != 0, "a fit at one instant was accepted with g fitted");
+    ASSERT_STR_CONTAINS(err.msg, "singular");
 }

@@ -24,6 +24,7 @@ TEST(test_cli_version_names_every_library)
     ASSERT_STR_CONTAINS(p.out, ", GSL 2.");
     ASSERT_STR_CONTAINS(p.out, ", libyaml 0.");
     ASSERT_STR_CONTAINS(p.out, ", jansson 2.");
+    ASSERT_STR_CONTAINS(p.out, ", libxml2 2.");
 }
 
 TEST(test_cli_quiet_silences_the_summary_not_the_error)
