@@ -207,3 +207,21 @@ TEST(test_limits_empty_video_folder_expands_to_nothing)
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT_EQ_INT((int)n, 0);
 }
+
+TEST(test_limits_more_markers_than_the_tracker_holds_is_refused_naming_the_limit)
+{
+    /* the per-frame arrays are sized by ICV_MAX_MARKERS (32): 33 is refused at load,
+       32 loads */
+    char m[4096] = "  markers: [";
+    size_t k = strlen(m);
+    for (int i = 0; i < ICV_MAX_MARKERS + 1; i++)
+        k += (size_t)snprintf(m + k, sizeof m - k, "%s[0, %d, 0]", i ? ", " : "", i);
+    snprintf(m + k, sizeof m - k, "]\n");
+    icv_err err = {0};
+    ASSERT(load_variant("  markers: [[0,0.127,0],[0,0,0],[0,-0.127,0]]\n", m, &err) != 0, "33 markers accepted");
+    ASSERT_STR_CONTAINS(err.msg, "body.markers: at most 32 markers are supported, got 33");
+    char *cut = strstr(m, ", [0, 32, 0]");
+    ASSERT(cut, "list");
+    snprintf(cut, sizeof m - (size_t)(cut - m), "]\n");
+    ASSERT(load_variant("  markers: [[0,0.127,0],[0,0,0],[0,-0.127,0]]\n", m, &err) == 0, "32 markers: %s", err.msg);
+}
