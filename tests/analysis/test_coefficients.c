@@ -332,7 +332,7 @@ TEST(test_coefficients_cli_tilt_by_ruler_and_bad_inputs)
     ASSERT(access(path, F_OK) != 0, "a file was written on failure");
 }
 
-/* a tilt's series as track_tilt_run gives them: 60 fps, the plate rising at 0.05 rad/s
+/* a tilt's series as job_tilt_run gives them: 60 fps, the plate rising at 0.05 rad/s
  * from 0.29 rad at 0.2 s (1e-4 rad noise per frame, and the level board's error: one
  * offset of level_sd for the whole series), the body at rest with a parallax drift of
  * 1 mm/s until the angle reaches atan(mu_s), then sliding with mu_k = 0.25 while the
