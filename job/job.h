@@ -48,22 +48,19 @@ typedef struct {
                                behind the rod) */
     double min_circularity; /* the detector's shape test. Default 0.01: a band round a rod
                                is ~2:1 seen from the side (minor^2/major^2 ~0.25) and a thin
-                               crescent seen from above the rod's end (3D positions written
-                               of 228 on sample_videos/01_rod_slope45_stereo: 0.15 210,
-                               0.04 213, 0.01 218) */
+                               crescent seen from above the rod's end (docs/pipeline.md,
+                               "The stage's settings, measured") */
     int centroid_margin_px; /* px: the detector's centroid box margin. Default 1: the
                                detector's 2 takes in the black rod and the lit plate round
-                               a band (weights I - b of both signs), which lost the left
-                               camera's bottom band of sample 02 for good at frame 72 (its
-                               moments failed the shape test) and put 2D points 0.70 px
-                               from the truth of sample 01 (0.44 px with 1) */
+                               a band (weights I - b of both signs), which loses bands and
+                               biases their centroids (docs/pipeline.md, "The stage's
+                               settings, measured") */
     double sigma_floor_px;  /* px: added in quadrature to each centroid's sigma before
                                triangulation: the error the detector's sigma (pixel noise,
                                Savin & Doyle) does not hold: the band model's residual, the
-                               coding of the marker's edges. Default 0.03, measured against
-                               synth truth: the 3D error / sigma per surface axis is
-                               0.77-1.11 (sample 01) and 0.97-1.24 (sample 02) with it, all
-                               below 1 with 0.1 px (0.44-0.63) and up to 1.64 with none */
+                               coding of the marker's edges. Default 0.03: the value that
+                               keeps the 3D error / sigma near 1 on the stereo samples
+                               (docs/pipeline.md, "The stage's settings, measured") */
     double extrapolate_frames; /* frames: a reference frame up to this far outside the other
                                camera's clip (its start or end) gets that camera's view
                                extrapolated from its two end frames (flag extrapolated).
@@ -79,12 +76,10 @@ typedef struct {
                                (track_3d.c, band markers) */
     int band_coverage;      /* 1: with band markers, the detector's coverage centroid
                                (track.h centroid_coverage): the box centroid of a band on
-                               its black rod in front of the lit plate moved 0.05-0.15 px
-                               with the box's integer edges, the same on every noise seed,
-                               and turned the rod's fitted spin 0.011 rad/s (the video
-                               study); 0 (default): under motion blur (a rod spinning
+                               its black rod in front of the lit plate moves with the box's
+                               integer edges; 0 (default): under motion blur (a rod spinning
                                ~10 rad/s) its background model breaks and omega's errors
-                               grow (docs/pipeline.md) */
+                               grow (docs/pipeline.md, "The stage's settings, measured") */
     int debug_frames;       /* 1: at debug level (-v), one line per frame and camera: the
                                detector's statistics and the cross-camera matches.
                                Default 0 */

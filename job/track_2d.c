@@ -36,10 +36,10 @@ static int push_raw(job_track_camera *c, const track_raw_point *p, icv_err *err)
 }
 
 /* Mean gray level of an 8-bit frame for the flash: every eighth row (a flash lights
- * every row; a rolling shutter's row structure is kept at 8-row resolution; 115,000
- * pixels of a 1280x720 frame average the noise far below a flash's step), summed in 32-bit integers a
- * row at a time so the compiler vectorises it; capture_frame_mean (doubles, every
- * pixel) cost 0.24 ms of a 1280x720 frame, a quarter of its decoding. */
+ * every row; a rolling shutter's row structure is kept at 8-row resolution; the rows
+ * left average the noise far below a flash's step), summed in 32-bit integers a row at
+ * a time so the compiler vectorises it: capture_frame_mean (doubles, every pixel) costs
+ * a quarter of the decoding (docs/pipeline.md, "The stage's settings, measured"). */
 static double frame_brightness(const capture_frame *f)
 {
     if (f->bytes_per_sample != 1 || f->width > (1 << 23))

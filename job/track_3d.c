@@ -443,8 +443,8 @@ static int ray_pose_frame(job_track_camera *cams, const icv_vec3 *tmpl, int nm, 
             *prior = pose, *prior_f = f;
         return 0;
     }
-    /* two points at least (one on a line): rays alone fix the depth poorly (random scenes
-       1027, 1042: 5-15 mm off where two points and a ray give 0.1-0.5 mm) */
+    /* two points at least (one on a line): rays alone fix the depth poorly (docs/track.md,
+       "A marker one camera alone sees") */
     int n_pt = n;
     if (n_pt < (pose_determined(tmpl, nm, NULL) ? 1 : 2))
         return 0;
@@ -460,8 +460,8 @@ static int ray_pose_frame(job_track_camera *cams, const icv_vec3 *tmpl, int nm, 
         if (m >= nm)
             continue;
         if (m < 0 || have[m] == 1) /* a track never labelled (a glint, a new track: taken as
-                                       a marker wherever it crossed the template's circle,
-                                       scenes 1028, 1036), or of a marker in 3D */
+                                       a marker wherever it crossed the template's circle),
+                                       or of a marker in 3D */
             continue;
         have[m] = 2;
         obs[n] = (track_pose_obs){.marker = m, .is_ray = 1, .o = ry->o, .d = ry->d,
@@ -728,8 +728,8 @@ static int template_check(job_track *j, icv_err *err)
     }
     /* a failing pair whose distances are steady is a rigid distance unlike the
        template's (wrong markers or scale); scattered ones are other points labelled
-       in place of a marker the cameras did not give (random scenes: 10 of 12 such
-       failures were markers not detected, or seen by one camera only) */
+       in place of a marker the cameras did not give (most such failures in the random
+       scenes: docs/pipeline.md, "The stage's settings, measured") */
     char why[ICV_ERR_MSG_MAX] = "";
     size_t wl = 0;
     for (int m = 0; m < nm && wl < sizeof why - 40; m++) {
@@ -898,8 +898,8 @@ static int nothing_labelled(const job_track *j, icv_err *err)
         f_cand += j->cand_n[f] > 0;
         most = j->cand_n[f] > most ? j->cand_n[f] : most;
     }
-    if (n_cand > 0) /* positions were made; the template labelled none (random scene 1103:
-                       2 of 3 markers, a pair that fits either way round) */
+    if (n_cand > 0) /* positions were made; the template labelled none (e.g. 2 of 3
+                       markers, a pair that fits either way round) */
         return icv_err_set(err, ICV_ENOTFOUND,
                            "%s: no marker position could be labelled with body.markers in any frame: %ld points %s "
                            "in %ld frames, at most %d together, %s (check that every marker is detected: "

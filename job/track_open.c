@@ -425,8 +425,9 @@ static int camera_look(job_track_camera *c, const job_track_keys *keys, int n_ma
  * gravity or size): the detector's size window (diameters 0.5-1.7 x the expected one)
  * is tried at expected diameters of 4 to 512 px, doubling, on 15 frames spread over the
  * clip; of the one that finds exactly the body's marker count in the most frames
- * (fewer blobs on a tie), the blobs' median area gives the size kept. The default window (4 to
- * 2000 px of area) kept codec specks and never an 85 px ball (the green ball clip). */
+ * (fewer blobs on a tie), the blobs' median area gives the size kept. The default window
+ * keeps codec specks and misses a large ball (docs/pipeline.md, "The stage's settings,
+ * measured"). */
 static int marker_size_measured(job_track_camera *c, int n_markers, double *measured_px, icv_err *err)
 {
     enum { N = 15 };
@@ -468,8 +469,8 @@ static int marker_size_measured(job_track_camera *c, int n_markers, double *meas
         return 0;
     }
     /* the window's own size is within a factor 2: the blobs it kept, measured (their
-       median area's disc), centre the window on the marker (a window at 128 px cut an
-       89 px ball clipped by the tracking window to under its 3217 px minimum) */
+       median area's disc), centre the window on the marker (a window off by that factor
+       cuts a ball clipped by the tracking window) */
     gsl_sort(best_areas, 1, (size_t)best_na);
     double measured = 2 * sqrt(gsl_stats_median_from_sorted_data(best_areas, 1, (size_t)best_na) / M_PI);
     track_detector_set_marker_size(c->det, measured, c->det->max_streak_px);
@@ -483,8 +484,8 @@ static int marker_size_measured(job_track_camera *c, int n_markers, double *meas
 /* track.markers auto with two cameras or more that chose different looks alone: the
  * markers are the same objects in every view, so one look for all, from every camera's
  * frames weighed together (track_look_choose_joint; each camera's still background
- * learnt). Random scenes: in 7 of the 41 that failed the template, one camera took
- * bright and the other dark, and one of them tracked the body's other parts. */
+ * learnt): cameras that chose apart track different things (docs/track.md, "auto" with
+ * several cameras). */
 static int cameras_look_joint(job_track_camera *cams, int nc, int n_markers, icv_err *err)
 {
     enum { N_FIRST = 6, N_READ = 9, N_SPREAD = 15 };
@@ -550,9 +551,8 @@ static int cameras_look_joint(job_track_camera *cams, int nc, int n_markers, icv
 }
 
 /* Gravity in camera ci's image (px/frame^2) at the surface's origin, for the tracker's
- * initial acceleration and its sigma. Its filter started every track at 0 +- 2
- * px/frame^2: a ball falling at 15 px/frame^2 (15 fps, 340 px/m) was predicted 60 px
- * short by its 9th frame, its blob cut by the window, and lost while plainly in view.
+ * initial acceleration and its sigma: a filter started at 0 predicts a fast fall short
+ * and loses it while in view (docs/track.md, "Gravity in the tracker's filter").
  * size_px > 0: the depth is provisional (one camera, scale gravity or size), the
  * marker's measured diameter gives it (f D / size_px). Left 0 when no depth is known. */
 static void set_view(track_view *v, const calib_intrinsics *in, const double R[3][3], const double T[3]);
