@@ -16,19 +16,6 @@
 #include "track/track.h"
 #include "track/track_pipeline.h"
 
-/* ---- experiment.yaml's `track:` section (track_open.c) --------------------- */
-
-/* track: {threshold: gray level (fixed; default automatic), threshold_fraction,
- * min_circularity, max_coast: frames}. Read here: the core experiment model keeps the
- * key reserved for this stage. */
-typedef struct {
-    double threshold;          /* gray levels, < 0 automatic */
-    int max_coast;             /* frames, < 0 the tracker's default */
-    int markers;               /* track.markers: -1 auto (default), else a track_look */
-    double color[3];           /* 0-255: {color: [r, g, b]} */
-    double tolerance;          /* 0-255: its tolerance, <= 0 the detector's default */
-} job_track_keys;
-
 /* ---- what the stages share ---------------------------------------------------- */
 
 /* The calibration and surface frame of an experiment, as the job loads them
@@ -149,7 +136,6 @@ typedef struct {
     job_track_result res;
     icv_experiment exp;
     track_calibration cal;
-    job_track_keys keys;
     job_track_camera cams[ICV_MAX_CAMERAS];
     long total;                 /* frames over the cameras (the progress bar) */
     double fps[ICV_MAX_CAMERAS];/* Hz: each camera's capture rate */

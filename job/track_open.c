@@ -14,6 +14,13 @@
 #include "capture/capture.h"
 #include "job/job_track_internal.h"
 
+/* track.markers (core's icv_track_keys) holds track_look's values */
+_Static_assert((int)ICV_TRACK_MARKERS_BRIGHT == (int)TRACK_LOOK_BRIGHT &&
+                   (int)ICV_TRACK_MARKERS_DARK == (int)TRACK_LOOK_DARK &&
+                   (int)ICV_TRACK_MARKERS_COLOR == (int)TRACK_LOOK_COLOR &&
+                   (int)ICV_TRACK_MARKERS_MOTION == (int)TRACK_LOOK_MOTION,
+               "track.markers' values are track_look's");
+
 void job_track_camera_free(job_track_camera *c)
 {
     if (c->tr)
@@ -249,86 +256,6 @@ int job_track_calibration_read(const icv_experiment *exp, track_calibration *cal
     return 0;
 }
 
-/* ---- experiment.yaml's `track:` section ------------------------------------ */
-
-/* track.markers: bright | dark | motion | auto | {color: [r, g, b], tolerance: t}. */
-static int read_markers_key(icv_ynode t, job_track_keys *k, icv_err *err)
-{
-    icv_ynode m = icv_ynode_get(t, "markers");
-    if (!icv_ynode_exists(m))
-        return 0;
-    const char *want = "bright, dark, motion, auto or {color: [r, g, b], tolerance: t}";
-    if (icv_ynode_is_scalar(m)) {
-        const char *v = icv_ynode_str(m);
-        static const char *const names[] = {"bright", "dark", "color", "motion"};
-        for (int i = 0; i < 4; i++)
-            if (i != TRACK_LOOK_COLOR && v && !strcmp(v, names[i])) {
-                k->markers = i;
-                return 0;
-            }
-        if (v && !strcmp(v, "auto")) {
-            k->markers = -1;
-            return 0;
-        }
-        return icv_ynode_fail(m, err, ICV_EINVAL, "'%s' is not a marker look: expected %s", v ? v : "", want);
-    }
-    if (!icv_ynode_is_map(m))
-        return icv_ynode_fail(m, err, ICV_EINVAL, "expected %s", want);
-    static const char *const known[] = {"color", "tolerance", NULL};
-    icv_ynode_warn_unknown(m, known);
-    int rc = icv_yread_doubles(m, "color", 1, k->color, 3, err);
-    for (int i = 0; i < 3 && !rc; i++)
-        if (!(k->color[i] >= 0 && k->color[i] <= 255))
-            rc = icv_ynode_fail(icv_ynode_get(m, "color"), err, ICV_EINVAL,
-                                "component %d is %g: each of r, g, b must be in [0, 255]", i, k->color[i]);
-    if (!rc)
-        rc = icv_yread_double(m, "tolerance", 0, &k->tolerance, err);
-    if (!rc && icv_ynode_exists(icv_ynode_get(m, "tolerance")) && !(k->tolerance > 0 && k->tolerance <= 255))
-        rc = icv_ynode_fail(icv_ynode_get(m, "tolerance"), err, ICV_EINVAL,
-                            "%g is out of range: a colour distance in (0, 255]", k->tolerance);
-    if (!rc)
-        k->markers = TRACK_LOOK_COLOR;
-    return rc;
-}
-
-static int read_track_keys(const char *path, job_track_options *opt, job_track_keys *k, icv_err *err)
-{
-    k->threshold = -1;
-    k->max_coast = -1;
-    k->markers = -1;
-    k->tolerance = 0;
-    icv_yaml *doc = NULL;
-    icv_ynode root;
-    int rc = icv_yaml_load(path, &doc, &root, err);
-    if (rc)
-        return rc;
-    icv_ynode t = icv_ynode_get(root, "track");
-    if (icv_ynode_exists(t)) {
-        if (!icv_ynode_is_map(t))
-            rc = icv_ynode_fail(t, err, ICV_EINVAL, "expected a mapping {threshold: .., ...}");
-        if (!rc)
-            rc = icv_yread_double(t, "threshold", 0, &k->threshold, err);
-        if (!rc && icv_ynode_exists(icv_ynode_get(t, "threshold")) && !(k->threshold > 0))
-            rc = icv_ynode_fail(icv_ynode_get(t, "threshold"), err, ICV_EINVAL, "must be a gray level > 0");
-        if (!rc)
-            rc = icv_yread_double(t, "threshold_fraction", 0, &opt->threshold_fraction, err);
-        if (!rc && !(opt->threshold_fraction > 0 && opt->threshold_fraction < 1))
-            rc = icv_ynode_fail(icv_ynode_get(t, "threshold_fraction"), err, ICV_EINVAL, "must be in (0, 1)");
-        if (!rc)
-            rc = icv_yread_double(t, "min_circularity", 0, &opt->min_circularity, err);
-        if (!rc && !(opt->min_circularity > 0 && opt->min_circularity <= 1))
-            rc = icv_ynode_fail(icv_ynode_get(t, "min_circularity"), err, ICV_EINVAL, "must be in (0, 1]");
-        if (!rc)
-            rc = icv_yread_int(t, "max_coast", 0, &k->max_coast, err);
-        if (!rc && icv_ynode_exists(icv_ynode_get(t, "max_coast")) && k->max_coast < 0)
-            rc = icv_ynode_fail(icv_ynode_get(t, "max_coast"), err, ICV_EINVAL, "must be >= 0 frames");
-        if (!rc)
-            rc = read_markers_key(t, k, err);
-    }
-    icv_yaml_free(doc);
-    return rc;
-}
-
 /* ---- per camera: open, the look, the marker size ------------------------- */
 
 /* Up to n frames of the source into frames[] (allocated here; *got of them read): the
@@ -361,7 +288,7 @@ static int read_frames(job_track_camera *c, int n, int spread, long start, captu
  * spread over the clip), or `auto`: of bright, dark and motion the one that finds the
  * body's markers best in 6 consecutive frames a tenth into the clip, flash frames left
  * out (track_look_choose); none: one line naming what each saw. */
-static int camera_look(job_track_camera *c, const job_track_keys *keys, int n_markers, double dpx, icv_err *err)
+static int camera_look(job_track_camera *c, const icv_track_keys *keys, int n_markers, double dpx, icv_err *err)
 {
     enum { N_FIRST = 6, N_READ = 9, N_SPREAD = 15 };
     capture_frame fr[N_SPREAD], first[N_READ];
@@ -582,7 +509,7 @@ static void tracker_gravity(const icv_experiment *exp, int ci, const track_calib
 }
 
 static int camera_open(const icv_experiment *exp, int ci, const track_calibration *cal, const job_track_options *opt,
-                       const job_track_keys *keys, job_track_camera *c, icv_err *err)
+                       const icv_track_keys *keys, job_track_camera *c, icv_err *err)
 {
     c->spec = &exp->cameras[ci];
     capture_options co = {.capture_fps = c->spec->capture_fps, .want_8bit = 1,
@@ -708,8 +635,11 @@ int job_track_open(job_track *j, const char *experiment_path, icv_err *err)
     int rc;
     if ((rc = icv_experiment_load(experiment_path, exp, err)) != 0)
         return rc;
-    if ((rc = read_track_keys(exp->path, &j->opt, &j->keys, err)) != 0)
-        return rc;
+    /* the `track:` keys given replace the options' values */
+    if (exp->track.threshold_fraction > 0)
+        j->opt.threshold_fraction = exp->track.threshold_fraction;
+    if (exp->track.min_circularity > 0)
+        j->opt.min_circularity = exp->track.min_circularity;
     int nc = exp->n_cameras, nm = exp->n_markers;
     res->n_cameras = nc;
     res->n_markers = nm;
@@ -723,12 +653,12 @@ int job_track_open(job_track *j, const char *experiment_path, icv_err *err)
 
     j->total = 0;
     for (int c = 0; c < nc; c++) {
-        if ((rc = camera_open(exp, c, cal, &j->opt, &j->keys, &j->cams[c], err)) != 0)
+        if ((rc = camera_open(exp, c, cal, &j->opt, &exp->track, &j->cams[c], err)) != 0)
             return rc;
         j->total += j->cams[c].frames;
         snprintf(res->camera_id[c], ICV_ID_MAX, "%s", exp->cameras[c].id);
     }
-    if (nc >= 2 && j->keys.markers < 0 && (rc = cameras_look_joint(j->cams, nc, nm, err)) != 0)
+    if (nc >= 2 && exp->track.markers < 0 && (rc = cameras_look_joint(j->cams, nc, nm, err)) != 0)
         return rc;
     for (int c = 0; c < nc; c++)
         set_view(&j->cams[c].pc.view, &j->cams[c].in, cal->R[c], cal->T[c]);
