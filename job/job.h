@@ -152,8 +152,8 @@ typedef struct {
  * succeeded (each file atomically; a failure leaves none of them). opt may be NULL
  * (defaults), res may be NULL. Shows a progress bar on a terminal. Fails with one line
  * naming the file, camera or frame. */
-int job_track_run(const char *experiment_path, const char *out_dir, const job_track_options *opt,
-                       job_track_result *res, icv_err *err);
+int job_track_run(const char *experiment_path, const char *out_dir, const job_track_options *opt, job_track_result *res,
+                  icv_err *err);
 
 /* ---- impactcv analyze (analyze.c) ------------------------------------------ */
 

@@ -32,8 +32,8 @@ int job_track_calibration_read(const icv_experiment *exp, track_calibration *cal
  * to the fit instead and the surface frame found again on it; cal->size.tilted is then
  * 1 and the caller meets every candidate's ray with the new plane.
  * Fails naming exp->path when the body is not one marker or too few outlines fit. */
-int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand, const int *cand_n, long F,
-                        icv_err *err);
+int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                               const int *cand_n, long F, icv_err *err);
 /* Adds "scale_from_size" to track_info.json. */
 void job_track_size_scale_json(const track_calibration *cal, json_t *root);
 
@@ -85,7 +85,7 @@ void job_track_info_keep_stereo(track_calibration *cal, const calib_stereo *st);
 /* Writes DIR/predicted2d_<camera>.csv per camera, then DIR/track_info.json (docs/pipeline.md),
  * each atomically; on failure removes those it wrote. cams: exp->n_cameras entries. */
 int job_track_info_write(const char *out_dir, const icv_experiment *exp, const track_calibration *cal,
-                  const job_track_result *res, const job_track_info_camera *cams, icv_err *err);
+                         const job_track_result *res, const job_track_info_camera *cams, icv_err *err);
 
 typedef struct {
     const icv_camera_spec *spec;
@@ -96,7 +96,7 @@ typedef struct {
     uint8_t *mask;
     track_raw_point *raw;
     long n_raw, cap_raw;
-    track_pipe_point *pts;
+    track_sync_point *pts;
     long *frame_start;
     long frames;
     long first;         /* cameras[].frames' first: the frames before it are not read */
@@ -110,7 +110,7 @@ typedef struct {
     int moves;           /* some track moved over the clip (beyond noise) */
     double off_s;       /* s: this camera's sync offset (capture convention) */
     calib_intrinsics in;
-    track_pipe_camera pc;
+    track_sync_camera pc;
     int *label;         /* frames x n_ids: body marker of (frame, 2D id), -1 none */
     job_track_gap *gaps;       /* the markers' gaps (camera_check) */
     size_t n_gaps, cap_gaps;
@@ -186,7 +186,7 @@ void job_track_calibration_free(track_calibration *cal);
  * its plane (stereo), or its reprojection residual (one camera; a lower bound). cal:
  * the experiment's calibration, or NULL: loaded here as the track job does. */
 int job_level_gravity(const icv_experiment *exp, const track_calibration *cal, double g0, icv_vec3 *g,
-                        double *incline_sd, icv_err *err);
+                      double *incline_sd, icv_err *err);
 
 /* The tilt from video (tilt_track.c): the reference camera's video, the board lying
  * on the plate found in the first frame and followed corner by corner (the plate

@@ -36,7 +36,7 @@ static icv_vec3 towards(icv_vec3 n, icv_vec3 a)
 }
 
 int job_level_gravity(const icv_experiment *exp, const track_calibration *given, double g0, icv_vec3 *g,
-                        double *incline_sd, icv_err *err)
+                      double *incline_sd, icv_err *err)
 {
     if (!exp->level_images[0][0])
         return icv_err_set(err, ICV_EINVAL, "%s: no coefficients.level_images (a board lying on a level reference)",

@@ -166,7 +166,7 @@ static int camera_track(job_track_camera *c, pass_shared *sh, icv_err *err)
         c->crowded_scans += st->full_scan && st->n_candidates > c->blob_limit;
         for (int i = 0; i < np; i++) {
             track_raw_point p = {fr.index + out[i].frame_offset, out[i].marker, out[i].u, out[i].v, out[i].sigma,
-                           out[i].area, out[i].flags, out[i].pred_u, out[i].pred_v};
+                                 out[i].area, out[i].flags, out[i].pred_u, out[i].pred_v};
             if (p.frame < 0)
                 continue;
             if ((rc = push_raw(c, &p, err)) != 0)
@@ -267,8 +267,8 @@ static int push_gap(job_track_camera *c, const job_track_gap *g, icv_err *err)
  * (u0, v0) at frame f0 to (u1, v1) at f1, linearly (px). Out of the image when that lies
  * within 10 px of an edge in any frame of the gap; occluded when another track was
  * measured within 3 marker diameters (15 px at least) of it; else not found. */
-static job_track_gap_kind gap_kind(const job_track_camera *c, const job_track_gap *g, long n_merged, double diameter, long f0,
-                            double u0, double v0, long f1, double u1, double v1)
+static job_track_gap_kind gap_kind(const job_track_camera *c, const job_track_gap *g, long n_merged, double diameter,
+                                   long f0, double u0, double v0, long f1, double u1, double v1)
 {
     if (n_merged == g->last - g->first + 1)
         return JOB_TRACK_GAP_MERGED;
@@ -460,7 +460,7 @@ static int camera_index(job_track_camera *c, icv_err *err)
     c->n_ids = 0;
     for (long i = 0; i < c->n_raw; i++) {
         const track_raw_point *r = &c->raw[i];
-        c->pts[i] = (track_pipe_point){r->frame, r->id, uv[i].u, uv[i].v, r->sigma, r->flags, 0};
+        c->pts[i] = (track_sync_point){r->frame, r->id, uv[i].u, uv[i].v, r->sigma, r->flags, 0};
         while (f <= r->frame)
             c->frame_start[f++] = i;
         if (r->id + 1 > c->n_ids)
@@ -471,13 +471,13 @@ static int camera_index(job_track_camera *c, icv_err *err)
     free(uv);
     /* px/frame^2: a kink the linear interpolation cannot follow (its error is a/8 for an
        acceleration a, 0.25 px here); free flight at 240 fps bends tracks by ~0.2 */
-    track_pipe_mark_breaks(c->pts, c->n_raw, c->frame_start, c->frames, 2.0);
+    track_sync_mark_breaks(c->pts, c->n_raw, c->frame_start, c->frames, 2.0);
     c->label = malloc(sizeof *c->label * ((size_t)c->frames * (c->n_ids ? c->n_ids : 1)));
     if (!c->label)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     for (long i = 0; i < c->frames * (c->n_ids ? c->n_ids : 1); i++)
         c->label[i] = -1;
-    c->pc = (track_pipe_camera){.pts = c->pts, .n_pts = c->n_raw, .frame_start = c->frame_start,
+    c->pc = (track_sync_camera){.pts = c->pts, .n_pts = c->n_raw, .frame_start = c->frame_start,
                                 .frames = c->frames, .cam_time_s = c->tcam, .fps = c->info->capture_fps};
     return 0;
 }

@@ -11,7 +11,7 @@
 #include "calib/calib.h"
 #include "job/job_track_internal.h"
 
-static int usable_point(const track_pipe_point *p)
+static int usable_point(const track_sync_point *p)
 {
     return !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED | TRACK_FLAG_OUTLIER));
 }
@@ -36,9 +36,9 @@ static void other_views(const job_track_camera *b, const job_track_options *opt,
                 continue;
             double u, v, s;
             int interp;
-            if (track_pipe_interpolate(&b->pc, id, tc, &u, &v, &s, &interp) == 0)
+            if (track_sync_interpolate(&b->pc, id, tc, &u, &v, &s, &interp) == 0)
                 flags[*nb] = interp ? TRACK_FLAG_INTERPOLATED : 0;
-            else if (track_pipe_extrapolate(&b->pc, id, tc, opt->extrapolate_frames, &u, &v, &s) == 0)
+            else if (track_sync_extrapolate(&b->pc, id, tc, opt->extrapolate_frames, &u, &v, &s) == 0)
                 flags[*nb] = TRACK_FLAG_EXTRAPOLATED;
             else
                 continue;
@@ -87,7 +87,7 @@ static int frame_candidates(job_track_camera *cams, int nc, const track_calibrat
     track_view va[TRACK_MAX_TRACKS];
     int ida[TRACK_MAX_TRACKS], na = 0;
     for (long i = a->frame_start[f]; i < a->frame_start[f + 1] && na < TRACK_MAX_TRACKS; i++) {
-        const track_pipe_point *p = &a->pts[i];
+        const track_sync_point *p = &a->pts[i];
         if (!usable_point(p))
             continue;
         va[na] = a->pc.view;
@@ -299,7 +299,8 @@ static void planar_marker_plane(const track_calibration *cal, double dz, track_c
 /* One camera with markers off the motion plane (some body z != 0): candidate i's
  * position as marker j (its ray meets that marker's plane) into Xm[i * nm + j], for the
  * template's identity; 0 when every marker is on the plane (the candidates' own X then). */
-static int planar_per_marker(const track_calibration *cal, const icv_experiment *exp, const track_candidate *cf, int n, icv_vec3 *Xm)
+static int planar_per_marker(const track_calibration *cal, const icv_experiment *exp, const track_candidate *cf, int n,
+                             icv_vec3 *Xm)
 {
     int off = 0;
     for (int j = 0; j < exp->n_markers; j++)
@@ -320,7 +321,8 @@ static int planar_per_marker(const track_calibration *cal, const icv_experiment 
  * the template cannot tell apart (a ball beside the reference cylinder): per surface axis
  * the spread of its candidates' positions from the 10th to the 90th percentile (a wrong
  * frame or two left out), their norm. travel[0..n_ids): 0 for a track with no candidate. */
-static int track_travels(const track_candidate *cand, const int *cand_n, long F, int n_ids, double *travel, icv_err *err)
+static int track_travels(const track_candidate *cand, const int *cand_n, long F, int n_ids, double *travel,
+                         icv_err *err)
 {
     long n = 0;
     for (long f = 0; f < F; f++)
@@ -419,8 +421,8 @@ static int pose_determined(const icv_vec3 *tmpl, int nm, const int *have)
  * failing that, the best without one ray) places each such marker on its ray: written to
  * xyz (this frame's nm x 3) and qrows, flag one_view, its 2D track labelled. prior /
  * prior_f: the last frame's pose (updated). Returns the positions added. */
-static int ray_pose_frame(job_track_camera *cams, const icv_vec3 *tmpl, int nm, const track_candidate *cf, const int *lab,
-                          int n_cand, long f, double t, const track_identity_ray *rays, int n_rays,
+static int ray_pose_frame(job_track_camera *cams, const icv_vec3 *tmpl, int nm, const track_candidate *cf,
+                          const int *lab, int n_cand, long f, double t, const track_identity_ray *rays, int n_rays,
                           double sigma_scale, track_pose *prior, long *prior_f, double *xyz, track_quality3d *qrows,
                           long *nq)
 {
@@ -563,11 +565,11 @@ static void band_pass_prepare(job_track *j)
     for (int c = 0; c < nc; c++) {
         job_track_camera *cm = &cams[c];
         for (long i = 0; i < cm->n_raw; i++) {
-            track_pipe_point *pp = &cm->pts[i];
+            track_sync_point *pp = &cm->pts[i];
             int l = job_track_label_2d(cm, pp->frame, pp->id);
             if (l >= 0 && j->band.band[l] && usable_point(pp))
                 track_band_shift_2d(&j->band, &j->cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, j->F,
-                                 j->xyz, j->axes, nm, l, cm->tcam[pp->frame] - cm->off_s, &pp->u, &pp->v);
+                                    j->xyz, j->axes, nm, l, cm->tcam[pp->frame] - cm->off_s, &pp->u, &pp->v);
         }
         for (long i = 0; i < cm->frames * (cm->n_ids ? cm->n_ids : 1); i++)
             cm->label[i] = -1;
@@ -642,11 +644,12 @@ static int plane_scale(job_track *j, icv_err *err)
             j->t3[f] = cams[0].tcam[f] - cams[0].off_s;
         icv_err e2;
         if (track_gravity_scale_check(exp, cal, j->cand, j->cand_n, F, j->t3, &e2) == 0)
-            track_gravity_scale_compare(exp, cal, "the ball's size", cal->size.factor_sd / cal->size.factor,
-                                     "a wrong capture rate (cameras[].capture_fps: a slowed-down clip), a wrong ball "
-                                     "diameter, a camera pitched to the plane of motion (the plane is taken to face "
-                                     "it: vertical lines in view that converge show the pitch, and the fall comes "
-                                     "out short), or a blurred, shadowed outline");
+            track_gravity_scale_compare(
+                exp, cal, "the ball's size", cal->size.factor_sd / cal->size.factor,
+                "a wrong capture rate (cameras[].capture_fps: a slowed-down clip), a wrong ball "
+                "diameter, a camera pitched to the plane of motion (the plane is taken to face "
+                "it: vertical lines in view that converge show the pitch, and the fall comes "
+                "out short), or a blurred, shadowed outline");
         else
             icv_info("%s: motion_plane.scale: size: no check by gravity (%s)", exp->path, e2.msg);
         icv_v3_to_array(cal->surf.t, res->surface_t);
@@ -659,9 +662,10 @@ static int plane_scale(job_track *j, icv_err *err)
         double dpx = hypot(exp->scale_points_px[1][0] - exp->scale_points_px[0][0],
                            exp->scale_points_px[1][1] - exp->scale_points_px[0][1]);
         if (track_gravity_scale_check(exp, cal, j->cand, j->cand_n, F, j->t3, &e2) == 0)
-            track_gravity_scale_compare(exp, cal, "the known length (points_px)", dpx > 0 ? M_SQRT1_2 / dpx : 0,
-                                     "the length out of the ball's plane (a ruler behind it), a wrong distance, or a "
-                                     "wrong capture rate (cameras[].capture_fps)");
+            track_gravity_scale_compare(
+                exp, cal, "the known length (points_px)", dpx > 0 ? M_SQRT1_2 / dpx : 0,
+                "the length out of the ball's plane (a ruler behind it), a wrong distance, or a "
+                "wrong capture rate (cameras[].capture_fps)");
     }
     if (cal->surface_lowest) {
         if ((rc = track_surface_lowest_apply(exp, cal, j->cand, j->cand_n, F, err)) != 0)
@@ -705,7 +709,8 @@ static int template_check(job_track *j, icv_err *err)
             Xa[f * TRACK_MAX_CAND + i] = j->cand[f * TRACK_MAX_CAND + i].X;
         per |= planar_per_marker(cal, exp, j->cand + f * TRACK_MAX_CAND, j->cand_n[f], Xm + f * TRACK_MAX_CAND * nm);
     }
-    int bad = track_template_check(j->ident, per ? NULL : Xa, per ? Xm : NULL, j->cand_n, F, TRACK_MAX_CAND, pairs, err);
+    int bad =
+        track_template_check(j->ident, per ? NULL : Xa, per ? Xm : NULL, j->cand_n, F, TRACK_MAX_CAND, pairs, err);
     free(Xa);
     free(Xm);
     if (bad < 0) {

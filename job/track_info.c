@@ -152,7 +152,8 @@ void job_track_info_keep_stereo(track_calibration *cal, const calib_stereo *st) 
 
 /* The calibration section: source, and the quality kept from board images or read
  * from the calibration file (what it holds). */
-static int calibration_json(const icv_experiment *exp, const track_calibration *cal, json_t *root, json_t *warn, icv_err *err)
+static int calibration_json(const icv_experiment *exp, const track_calibration *cal, json_t *root, json_t *warn,
+                            icv_err *err)
 {
     json_t *o = json_object(), *q = NULL;
     json_object_set_new(root, "calibration", o);
@@ -471,7 +472,7 @@ static int predicted_write(const char *path, const job_track_info_camera *pc, ic
 }
 
 int job_track_info_write(const char *out_dir, const icv_experiment *exp, const track_calibration *cal,
-                  const job_track_result *res, const job_track_info_camera *cams, icv_err *err)
+                         const job_track_result *res, const job_track_info_camera *cams, icv_err *err)
 {
     double t0 = icv_now();
     char written[ICV_MAX_CAMERAS + 1][ICV_PATH_MAX];

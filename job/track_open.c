@@ -483,7 +483,8 @@ static int cameras_look_joint(job_track_camera *cams, int nc, int n_markers, icv
  * size_px > 0: the depth is provisional (one camera, scale gravity or size), the
  * marker's measured diameter gives it (f D / size_px). Left 0 when no depth is known. */
 static void set_view(track_view *v, const calib_intrinsics *in, const double R[3][3], const double T[3]);
-static void tracker_gravity(const icv_experiment *exp, int ci, const track_calibration *cal, double size_px, job_track_camera *c)
+static void tracker_gravity(const icv_experiment *exp, int ci, const track_calibration *cal, double size_px,
+                            job_track_camera *c)
 {
     const calib_intrinsics *in = &cal->in[ci];
     icv_vec3 o = cal->surf.t;

@@ -230,8 +230,8 @@ static int turn_plane(const icv_experiment *exp, track_calibration *cal, double 
     return 0;
 }
 
-int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand, const int *cand_n, long F,
-                        icv_err *err)
+int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                               const int *cand_n, long F, icv_err *err)
 {
     if (exp->n_markers != 1)
         return icv_err_set(err, ICV_EINVAL,

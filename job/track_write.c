@@ -20,9 +20,9 @@ int job_track_write(job_track *j, const char *out_dir, icv_err *err)
     int nc = exp->n_cameras, nm = exp->n_markers, rc;
     job_track_info_camera info_cams[ICV_MAX_CAMERAS];
     for (int c = 0; c < ICV_MAX_CAMERAS; c++)
-        info_cams[c] = (job_track_info_camera){cams[c].src, cams[c].want_brightness ? cams[c].bright : NULL, cams[c].raw,
-                                        cams[c].n_raw, cams[c].dup, cams[c].n_dup, cams[c].gaps, cams[c].n_gaps,
-                                        cams[c].repeat, cams[c].n_repeat, cams[c].stored_times};
+        info_cams[c] = (job_track_info_camera){cams[c].src, cams[c].want_brightness ? cams[c].bright : NULL,
+                                               cams[c].raw, cams[c].n_raw, cams[c].dup, cams[c].n_dup, cams[c].gaps,
+                                               cams[c].n_gaps, cams[c].repeat, cams[c].n_repeat, cams[c].stored_times};
     if ((rc = icv_mkdirs(out_dir, err)) != 0)
         return rc;
     char written[ICV_MAX_CAMERAS + 2][ICV_PATH_MAX];
@@ -46,7 +46,7 @@ int job_track_write(job_track *j, const char *out_dir, icv_err *err)
             if (l >= 0 && j->band.on && j->opt.band_correction && j->band.band[l] &&
                 !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED)))
                 track_band_shift_2d(&j->band, &j->cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, j->F,
-                                 j->xyz, j->axes, nm, l, rows2d[i].time_s, &rows2d[i].u_px, &rows2d[i].v_px);
+                                    j->xyz, j->axes, nm, l, rows2d[i].time_s, &rows2d[i].u_px, &rows2d[i].v_px);
         }
         j->res.points2d[c] = cm->n_raw;
         char name[ICV_ID_MAX + 32];

@@ -94,8 +94,8 @@ void track_band_correct(const track_band *b, const track_calibration *cal, int n
  * position of the nearest reference frame (within 0.1 s). Distortion changes the shift by
  * its local scale (a few percent of a shift of ~1 px), which is left out. */
 void track_band_shift_2d(const track_band *b, const track_calibration *cal, const track_view *view, const double *t0cam,
-                          double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j,
-                          double t, double *u, double *v)
+                         double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j,
+                         double t, double *u, double *v)
 {
     long f0 = lround((t + off0 - t0cam[0]) * fps0);
     /* frames: 0.1 s either side (the shift follows the rod's attitude and distance,
@@ -120,7 +120,8 @@ void track_band_shift_2d(const track_band *b, const track_calibration *cal, cons
 }
 
 /* The rod's axis in the reference camera's frame from this frame's labelled bands. */
-int track_band_axis(const track_band *b, const track_calibration *cal, const track_candidate *cf, const int *lab, int n, icv_vec3 *axis)
+int track_band_axis(const track_band *b, const track_calibration *cal, const track_candidate *cf, const int *lab, int n,
+                    icv_vec3 *axis)
 {
     int bj = -1, bk = -1;
     double best = 0;

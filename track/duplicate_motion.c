@@ -56,7 +56,7 @@ static double median_move(const track_raw_point *raw, long n, long a, long b)
 }
 
 size_t track_duplicates_in_motion(const track_raw_point *raw, long n_raw, const long *dup, size_t n_dup, double min_px,
-                               long *out)
+                                  long *out)
 {
     size_t m = 0;
     for (size_t i = 0; i < n_dup; i++)
@@ -117,8 +117,8 @@ static int repeats_previous(const track_raw_point *raw, long n, long frames, lon
     return moving > 0;
 }
 
-int track_repeated_pictures(const track_raw_point *raw, long n_raw, long frames, double min_px, long *out, size_t *n_out,
-                         double *stored_times, icv_err *err)
+int track_repeated_pictures(const track_raw_point *raw, long n_raw, long frames, double min_px, long *out,
+                            size_t *n_out, double *stored_times, icv_err *err)
 {
     *stored_times = 1;
     *n_out = 0;

@@ -221,8 +221,8 @@ void track_plane_scale(track_calibration *cal, track_candidate *cand, const int 
 
 /* apply 1: scale the plane and the candidates, kept in cal->gravity; 0: only measure,
  * into cal->gravity_check (another scale source was applied: the factor is then ~1) */
-static int gravity_scale(const icv_experiment *exp, track_calibration *cal, track_candidate *cand, const int *cand_n, long F,
-                         const double *t_frame, int apply, icv_err *err)
+static int gravity_scale(const icv_experiment *exp, track_calibration *cal, track_candidate *cand, const int *cand_n,
+                         long F, const double *t_frame, int apply, icv_err *err)
 {
     int nm = exp->n_markers, rc = 0;
     /* a slide or a tilt accelerates at g (sin - mu cos), not g: no scale in it */
@@ -390,14 +390,14 @@ done:
     return rc;
 }
 
-int track_gravity_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand, const int *cand_n, long F,
-                           const double *t_frame, icv_err *err)
+int track_gravity_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                              const int *cand_n, long F, const double *t_frame, icv_err *err)
 {
     return gravity_scale(exp, cal, cand, cand_n, F, t_frame, 1, err);
 }
 
-int track_gravity_scale_check(const icv_experiment *exp, track_calibration *cal, track_candidate *cand, const int *cand_n, long F,
-                           const double *t_frame, icv_err *err)
+int track_gravity_scale_check(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                              const int *cand_n, long F, const double *t_frame, icv_err *err)
 {
     return gravity_scale(exp, cal, cand, cand_n, F, t_frame, 0, err);
 }
@@ -416,8 +416,8 @@ void track_gravity_scale_json(const track_calibration *cal, json_t *root)
                                       "phases", gc->n_phases, "frames", (json_int_t)gc->n_frames));
 }
 
-void track_gravity_scale_compare(const icv_experiment *exp, const track_calibration *cal, const char *source, double source_rel_sd,
-                              const char *causes)
+void track_gravity_scale_compare(const icv_experiment *exp, const track_calibration *cal, const char *source,
+                                 double source_rel_sd, const char *causes)
 {
     const track_gravity_scale *gc = &cal->gravity_check;
     if (!gc->found || !(gc->factor > 0))

@@ -12,11 +12,13 @@
 
 #include "track/track_pipeline.h"
 
-int track_surface_lowest_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand, const int *cand_n, long F,
-                            icv_err *err)
+int track_surface_lowest_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                               const int *cand_n, long F, icv_err *err)
 {
     int nm = exp->n_markers;
-    const track_gravity_scale *g = cal->gravity.found ? &cal->gravity : cal->gravity_check.found ? &cal->gravity_check : NULL;
+    const track_gravity_scale *g = cal->gravity.found         ? &cal->gravity
+                                   : cal->gravity_check.found ? &cal->gravity_check
+                                                              : NULL;
     double ux = 0, uy = 1; /* up, in the provisional surface frame's x, y (the motion plane) */
     if (g && hypot(g->dir[0], g->dir[1]) > 0.5)
         ux = -g->dir[0], uy = -g->dir[1];

@@ -49,7 +49,8 @@ typedef struct {
 
 /* Fits w[i] = a + b x[i] + c y[i] over n frames (size_plane.c). work: 3 n doubles.
  * 0, or -1 when there are fewer than 6 frames or the fit is degenerate (out->fitted 0). */
-int track_size_plane_fit(const double *x, const double *y, const double *w, long n, double *work, track_size_plane *out);
+int track_size_plane_fit(const double *x, const double *y, const double *w, long n, double *work,
+                         track_size_plane *out);
 
 /* One camera with motion_plane.scale: size (job/track_size_scale.c): the scale the ball's own
  * apparent diameter gave the motion plane. */
@@ -72,24 +73,25 @@ typedef struct {
  * found replaces it; 1 m keeps the provisional positions near metres) */
 #define TRACK_GRAVITY_DEPTH0 1.0
 
-typedef struct track_calibration { /* track_calibration in track_pipeline.h */
+/* The calibration and surface frame the 3D pass uses (the track stage loads it: job/). */
+typedef struct track_calibration {
     calib_intrinsics in[ICV_MAX_CAMERAS];
     double R[ICV_MAX_CAMERAS][3][3], T[ICV_MAX_CAMERAS][3]; /* camera k from the reference:
                                                               x_k = R[k] x_0 + T[k] (m);
                                                               k = 0 the identity */
-    calib_surface surf;    /* surface frame in the reference camera's frame */
-    calib_surface plane;   /* one-camera mode: the motion plane (y its normal) */
+    calib_surface surf;        /* surface frame in the reference camera's frame */
+    calib_surface plane;       /* one-camera mode: the motion plane (y its normal) */
     char source[ICV_PATH_MAX]; /* the calibration file, or "board images" */
-    track_gravity_scale gravity; /* one camera, motion_plane.scale: gravity; found 0 otherwise */
+    track_gravity_scale gravity;       /* one camera, motion_plane.scale: gravity; found 0 otherwise */
     track_gravity_scale gravity_check; /* one camera, scale: size: the free flight's factor measured
-                                       after the size scale was applied (~1 when both agree) */
-    track_size_scale size;       /* one camera, motion_plane.scale: size; found 0 otherwise */
-    int surface_lowest;       /* one camera, no surface key: the surface frame is provisional
-                                 until placed at the lowest point reached (surface_lowest.c) */
-    calib_stereo_cov cov;       /* the stereo pair's parameter covariance (n 0: unknown): the surface
-                                   frame's sigma takes the calibration's part from it */
+                                          after the size scale was applied (~1 when both agree) */
+    track_size_scale size;             /* one camera, motion_plane.scale: size; found 0 otherwise */
+    int surface_lowest;                /* one camera, no surface key: the surface frame is provisional
+                                          until placed at the lowest point reached (surface_lowest.c) */
+    calib_stereo_cov cov;              /* the stereo pair's parameter covariance (n 0: unknown): the
+                                          surface frame's sigma takes the calibration's part from it */
     char quality_json[TRACK_QUALITY_MAX]; /* the calibration's quality made from board images, as
-                                          DIR/track_info.json holds it (job/track_info.c); "" none */
+                                             DIR/track_info.json holds it (job/track_info.c); "" none */
 } track_calibration;
 
 typedef struct {
@@ -125,12 +127,12 @@ void track_to_surface(const calib_surface *s, const double X[3], const double co
  * (cal) and every candidate (position, covariance) by it and keeps it in cal->gravity.
  * t_frame: s, experiment time of each frame. Fails naming exp->path when no free flight
  * of 6 frames or more is seen, or it does not fall measurably. */
-int track_gravity_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand, const int *cand_n, long F,
-                           const double *t_frame, icv_err *err);
+int track_gravity_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                              const int *cand_n, long F, const double *t_frame, icv_err *err);
 /* The same free-flight fit as track_gravity_scale_apply without applying it: into
  * cal->gravity_check (a second scale source beside scale: size). */
-int track_gravity_scale_check(const icv_experiment *exp, track_calibration *cal, track_candidate *cand, const int *cand_n, long F,
-                           const double *t_frame, icv_err *err);
+int track_gravity_scale_check(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                              const int *cand_n, long F, const double *t_frame, icv_err *err);
 /* Multiplies the plane's depth, the surface frame's origin and every candidate
  * (position, covariance) of F frames by K (gravity_scale.c). */
 void track_plane_scale(track_calibration *cal, track_candidate *cand, const int *cand_n, long F, double K);
@@ -138,8 +140,8 @@ struct json_t;
 /* Logs the free flight's |g| at another source's scale (cal->gravity_check, measured after
  * that scale was applied) and warns, naming `causes`, when the two disagree beyond 3
  * sigma or 10% (source_rel_sd: the other source's relative 1-sigma). gravity_scale.c. */
-void track_gravity_scale_compare(const icv_experiment *exp, const track_calibration *cal, const char *source, double source_rel_sd,
-                              const char *causes);
+void track_gravity_scale_compare(const icv_experiment *exp, const track_calibration *cal, const char *source,
+                                 double source_rel_sd, const char *causes);
 /* surface_lowest.c: one camera with no surface key (cal->surface_lowest): the surface
  * frame placed at the lowest point the body reaches. Up is against the free flight's
  * acceleration (cal->gravity, or cal->gravity_check) when it was measured, else the
@@ -147,8 +149,8 @@ void track_gravity_scale_compare(const icv_experiment *exp, const track_calibrat
  * showing every marker, less the sphere's radius for a ball. Moves cal->surf and every
  * candidate (position, covariance) of F frames to the new frame. Fails naming exp->path
  * when no frame shows every marker. */
-int track_surface_lowest_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand, const int *cand_n, long F,
-                            icv_err *err);
+int track_surface_lowest_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                               const int *cand_n, long F, icv_err *err);
 /* Adds "scale_from_gravity" to track_info.json's root when cal->gravity.found, and
  * "scale_check_gravity" when cal->gravity_check.found. */
 void track_gravity_scale_json(const track_calibration *cal, struct json_t *root);
@@ -162,11 +164,12 @@ void track_band_correct(const track_band *b, const track_calibration *cal, int n
 /* Shifts an undistorted pixel (u, v) of marker j seen at experiment time t (s) by the
  * image of its band offset, from the labelled 3D positions xyz (surface frame, F frames
  * of nm markers) and axes of the nearest reference frame. */
-void track_band_shift_2d(const track_band *b, const track_calibration *cal, const track_view *view, const double *t0cam, double off0,
-                      double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j, double t, double *u,
-                      double *v);
+void track_band_shift_2d(const track_band *b, const track_calibration *cal, const track_view *view, const double *t0cam,
+                         double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j,
+                         double t, double *u, double *v);
 /* The rod's axis (unit, reference camera frame) from a frame's labelled bands. */
-int track_band_axis(const track_band *b, const track_calibration *cal, const track_candidate *cf, const int *lab, int n, icv_vec3 *axis);
+int track_band_axis(const track_band *b, const track_calibration *cal, const track_candidate *cf, const int *lab, int n,
+                    icv_vec3 *axis);
 
 /* one 2D point as the tracker gave it (distorted pixels) */
 typedef struct {
@@ -184,7 +187,7 @@ typedef struct {
  * many. A still scene's equal frames are H.264's skipped blocks, no timing fault.
  * duplicate_motion.c. */
 size_t track_duplicates_in_motion(const track_raw_point *raw, long n_raw, const long *dup, size_t n_dup, double min_px,
-                               long *out);
+                                  long *out);
 
 /* Frames that repeat the picture before them (a phone or converter stored each picture
  * again, re-encoded, so the copies differ by compression noise and no pixel test finds
@@ -195,8 +198,8 @@ size_t track_duplicates_in_motion(const track_raw_point *raw, long n_raw, const 
  * the pattern from that evidence. raw sorted by frame (duplicate_motion.c). Into out
  * (frames room), ascending, *n_out of them; *stored_times: k, or 1 when no pattern is
  * found (then 0 frames). */
-int track_repeated_pictures(const track_raw_point *raw, long n_raw, long frames, double min_px, long *out, size_t *n_out,
-                         double *stored_times, icv_err *err);
+int track_repeated_pictures(const track_raw_point *raw, long n_raw, long frames, double min_px, long *out,
+                            size_t *n_out, double *stored_times, icv_err *err);
 
 /* *moves = 1 when some track's measured point lies more than min_px (px) and 6 of
  * their sigmas from the track's first one, else 0 (nothing tracked moves over the
@@ -354,10 +357,10 @@ typedef struct {
     unsigned flags;  /* TRACK_FLAG_*; coasted or merged points are not positions */
     int seg_break;   /* 1: an impact (a kink) lies between this point and the same
                         track's point in the next frame: never interpolate across */
-} track_pipe_point;
+} track_sync_point;
 
 typedef struct {
-    const track_pipe_point *pts;
+    const track_sync_point *pts;
     long n_pts;
     const long *frame_start;  /* frames + 1 entries: points of frame f are
                                  [frame_start[f], frame_start[f+1]) */
@@ -365,7 +368,7 @@ typedef struct {
     const double *cam_time_s; /* frames entries: this camera's clock, s */
     double fps;               /* Hz */
     track_view view;          /* K, R, t (u, v, sigma unused) */
-} track_pipe_camera;
+} track_sync_camera;
 
 /* The point of track id of camera c at camera-clock time tc (s), interpolated linearly
  * between the two adjacent frames that bracket tc when both measured it and no
@@ -373,7 +376,7 @@ typedef struct {
  * sigmas propagated, plus the chord's error w (1 - w) a / 2 for the track's second
  * difference a (px/frame^2) there, in quadrature. Returns 0 when found
  * (*interpolated = 1 unless tc is a frame's own time), -1 otherwise. */
-int track_pipe_interpolate(const track_pipe_camera *c, int id, double tc, double *u, double *v, double *sigma,
+int track_sync_interpolate(const track_sync_camera *c, int id, double tc, double *u, double *v, double *sigma,
                            int *interpolated);
 
 /* The point of track id of camera c at camera-clock time tc (s) just outside the clip:
@@ -384,15 +387,14 @@ int track_pipe_interpolate(const track_pipe_camera *c, int id, double tc, double
  * chord's error w (1 - w) a / 2 for the track's second difference a (w < 0 or > 1, in
  * frames from the end frame). Returns 0 when found, -1 otherwise. An impact inside the
  * extrapolated fraction of a frame cannot be seen: the pipeline flags such points
- * `extrapolated`. The sigma of track_pipe_interpolate carries the same chord term. */
-int track_pipe_extrapolate(const track_pipe_camera *c, int id, double tc, double max_frames, double *u, double *v,
+ * `extrapolated`. The sigma of track_sync_interpolate carries the same chord term. */
+int track_sync_extrapolate(const track_sync_camera *c, int id, double tc, double max_frames, double *u, double *v,
                            double *sigma);
 
 /* Marks seg_break on points where the track's second difference says an impact lies
  * between this frame and the next (both the second differences around that interval
  * exceed kink_px + 6 sigma). */
-void track_pipe_mark_breaks(track_pipe_point *pts, long n_pts, const long *frame_start, long frames,
-                            double kink_px);
+void track_sync_mark_breaks(track_sync_point *pts, long n_pts, const long *frame_start, long frames, double kink_px);
 
 /* The offset (frames of camera b, capture convention) within [center - range,
  * center + range] that minimises the robust sum of squared epipolar distances between
@@ -400,7 +402,7 @@ void track_pipe_mark_breaks(track_pipe_point *pts, long n_pts, const long *frame
  * pairs of track identities are those that match at the center offset. Fills the
  * offset, its 1-sigma (from the curvature of the chi-square, scaled by the residual)
  * and the RMS distance there. Fails (ICV_ENOTFOUND) with too little motion. */
-int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b, double center, double range,
+int track_subframe_offset(const track_sync_camera *a, const track_sync_camera *b, double center, double range,
                           double max_px, double *offset, double *sigma, double *rms_px, icv_err *err);
 
 #endif

@@ -72,8 +72,8 @@ static int stored_track(track_raw_point *raw, long frames, int times, double ste
             continue;
         long pic = f / times;
         double jitter = 0.3 * sigma * ((f * 7919) % 5 - 2) / 2.0; /* within 0.3 sigma */
-        raw[n++] = (track_raw_point){f, 0, 100 + step * (double)pic + jitter, 50 + 0.5 * step * (double)pic, sigma, 30, 0,
-                               NAN, NAN};
+        raw[n++] = (track_raw_point){
+            f, 0, 100 + step * (double)pic + jitter, 50 + 0.5 * step * (double)pic, sigma, 30, 0, NAN, NAN};
     }
     return n;
 }
