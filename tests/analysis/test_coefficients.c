@@ -171,7 +171,7 @@ TEST(test_drop_e_n_and_a_non_central_drop_is_refused)
     sample(&s, 0.45, 2e-4, 3, &tr);
     analysis_result res;
     icv_err err = {0};
-    ASSERT(analysis_run(&tr, &s.body, &G, NULL, &res, &err) == 0, "%s", err.msg);
+    ASSERT(analysis_impacts_measure(&tr, &s.body, &G, NULL, &res, &err) == 0, "%s", err.msg);
     analysis_tracks_free(&tr);
     analysis_coefficient c;
     ASSERT_EQ_INT(analysis_coefficient_drop(&res, &c, &err), ICV_EINVAL);
