@@ -213,7 +213,7 @@ typedef struct {
     int method;           /* ANALYSIS_FIT (default) or ANALYSIS_HOUBOLT */
     int keep_outlier_frames; /* 1: no frame is left out as an outlier (default 0:
                              a frame off the motion on both sides is, see
-                             analysis_run) */
+                             analysis_impacts_measure) */
     analysis_calib_sd calib; /* the calibration's uncertainty where known (default
                              all 0: unknown) */
 } analysis_params;
@@ -256,7 +256,7 @@ typedef struct {
     double t_meet, t_meet_sd; /* s: where the flights on the two sides meet (their
                              centres of mass closest: needs no surface), 1-sigma */
     int t_from_meet;      /* 1: t is t_meet (the surface line disagreed, see
-                             analysis_run's warning) */
+                             analysis_impacts_measure's warning) */
     double meet_gap;      /* m: the contact point's height above the surface at
                              t_meet on the pre-impact flight (how far the surface is off) */
     char implausible[160]; /* "" or why no real collision gives these numbers (e
@@ -362,8 +362,8 @@ typedef struct {
  * off the predictions from the two frames before it and the two after it the
  * same way, or off one of them with the next frame back on it, or, beside an
  * impact, off its side's flight fitted without it (outlier_frames.c). */
-int analysis_run(const analysis_tracks *tr, const analysis_body *body, const icv_vec3 *gravity,
-                 const analysis_params *params, analysis_result *res, icv_err *err);
+int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *body, const icv_vec3 *gravity,
+                             const analysis_params *params, analysis_result *res, icv_err *err);
 
 /* One-camera footage without a board (motion_plane: {scale: gravity}): the factor
  * that makes the free flight of the tracks (in any length unit, surface frame of

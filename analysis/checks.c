@@ -32,8 +32,6 @@ int analysis_template_check(const analysis_tracks *tr, const analysis_template *
     if (!d)
         return icv_err_set(err, ICV_ENOMEM, "template check: out of memory");
     int rc = 0;
-    track_pipeline_options track_opt;
-    track_pipeline_options_default(&track_opt);
     for (int i = 0; i < nm && !rc; i++)
         for (int j = i + 1; j < nm && !rc; j++) {
             int n = 0;
@@ -46,7 +44,7 @@ int analysis_template_check(const analysis_tracks *tr, const analysis_template *
             /* the track stage's tolerance, which these points already passed: a ball
                half hidden by its post or the rod is seen off its centre by a few mm (a
                known bias, not a wrong template); a wrong scale of 10% is still out */
-            double tol = fmax(5 * sigma, track_opt.template_tol_m + track_opt.template_tol_rel * want);
+            double tol = fmax(5 * sigma, TRACK_TEMPLATE_TOL_M + TRACK_TEMPLATE_TOL_REL * want);
             if (fabs(med - want) > tol)
                 rc = icv_err_set(err, ICV_EINVAL,
                                  "the tracks do not fit body.markers: markers %d and %d are %.1f mm apart, the "

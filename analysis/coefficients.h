@@ -3,7 +3,7 @@
  * e_n from a central drop, repeats combined, coefficients.json. The analysis of the
  * tracks is analysis.h's; `impactcv coefficients` is job_coefficients_run (job.h);
  * the level board and the plate's tilt from video are the track stage's
- * (track/level_ref.c, track/plate_track.c). */
+ * (job/level_gravity.c, job/tilt_track.c). */
 #ifndef ICV_ANALYSIS_COEFFICIENTS_H
 #define ICV_ANALYSIS_COEFFICIENTS_H
 
@@ -93,7 +93,7 @@ void analysis_coefficient_tilt_angle(double angle_deg, double angle_sd_deg, anal
 void analysis_coefficient_slide_incline_sd(analysis_coefficient *c, double g, double theta_sd);
 
 /* mu_s from a filmed tilt: per frame, t (s), the plate's angle from level (rad) and the
- * body's displacement down the plate (m), NaN where not measured (track_tilt_run).
+ * body's displacement down the plate (m), NaN where not measured (job_tilt_run).
  * The onset of sliding is where the displacement leaves its rest line (the markers'
  * parallax drifts slowly as the plate turns) for good, refined by fitting the rest
  * line plus the slide's a tau^2/2 and its growth as the plate goes on rising (g:

@@ -1,6 +1,6 @@
 /* coefficients_tilt.c: mu_s from a tilt filmed (Han Sun eq. 4.32 read the
  * angle off a ruler). From the plate's angle and the body's displacement down the
- * plate per frame (track_tilt_run): the noise of the displacement from its
+ * plate per frame (job_tilt_run): the noise of the displacement from its
  * frame-to-frame differences while at rest; the onset first as the frame after which
  * the displacement leaves the rest line (the plate's parallax drift: a line) by 5
  * sigma for 3 frames running, then to a fraction of a frame by fitting

@@ -76,7 +76,7 @@ int analysis_pose_frames(const analysis_tracks *tr, const analysis_body *b, cons
  * drawn a few centimetres off (a line clicked on the wrong edge) left every bounce
  * beyond the first rule
  * ("no impact found: the smallest gap is 26.4 mm"), while the flights kink plainly
- * at any frame rate; the velocity jump decides (analysis_run). */
+ * at any frame rate; the velocity jump decides (analysis_impacts_measure). */
 static int near_contact(const posed_frame *pf, int n, double sigma, int i)
 {
     double gl = i > 0 ? pf[i - 1].gap : INFINITY, gr = i + 1 < n ? pf[i + 1].gap : INFINITY;
@@ -560,8 +560,8 @@ static int side_window(const posed_frame *pf, int n, const unsigned char *contac
     return b - a + 1;
 }
 
-int analysis_run(const analysis_tracks *tr, const analysis_body *b, const icv_vec3 *gravity,
-                 const analysis_params *params, analysis_result *res, icv_err *err)
+int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, const icv_vec3 *gravity,
+                             const analysis_params *params, analysis_result *res, icv_err *err)
 {
     analysis_params prm;
     if (params)

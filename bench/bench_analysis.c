@@ -42,7 +42,8 @@ static void bench_one(int rod, int keep_outliers, const char *label)
         double t0 = cpu_now(), el = 0;
         reps = 0;
         do {
-            if (analysis_run(&tr, &s.body, NULL, &prm, &res, &err) || analysis_model_compare(&s.body, &model, &res, &err)) {
+            if (analysis_impacts_measure(&tr, &s.body, NULL, &prm, &res, &err) ||
+                analysis_model_compare(&s.body, &model, &res, &err)) {
                 fprintf(stderr, "bench_analysis: %s\n", err.msg);
                 analysis_tracks_free(&tr);
                 return;

@@ -1,4 +1,4 @@
-/* bench_pipeline.c: `impactcv track` (track_pipeline_run) on a synthetic stereo
+/* bench_pipeline.c: `impactcv track` (job_track_run) on a synthetic stereo
  * experiment (sample_videos/01_rod_slope45_stereo: 2 x 76 frames of 1280x720 H.264)
  * against decoding the same two videos alone (capture_source_read over every frame),
  * issue #8 goal: at most 1.2x. Wall time and the process's CPU time (every decoder
@@ -21,6 +21,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "capture/capture.h"
+#include "job/job.h"
 #include "track/track_pipeline.h"
 
 extern void *__libc_malloc(size_t);
@@ -164,7 +165,7 @@ int main(void)
     double best_par = INFINITY, cpu_par = INFINITY;
     double load0 = load_average();
     long frames = 0;
-    track_pipeline_result r;
+    job_track_result r;
     for (int rep = 0; rep < 7; rep++) {
         double c0 = cpu_now();
         double d = decode_all(root, &frames, 0, 0);
@@ -183,7 +184,7 @@ int main(void)
         icv_err err;
         c0 = cpu_now();
         double t0 = icv_now();
-        if (track_pipeline_run(yaml, out, NULL, &r, &err) != 0) {
+        if (job_track_run(yaml, out, NULL, &r, &err) != 0) {
             fprintf(stderr, "bench_pipeline: %s\n", err.msg);
             return 1;
         }
@@ -194,15 +195,15 @@ int main(void)
             cpu_job = cj;
     }
     /* allocations per frame: the job on half the frames and on all of them */
-    track_pipeline_options o;
-    track_pipeline_options_default(&o);
+    job_track_options o;
+    job_track_options_default(&o);
     long calls[2];
     long half = r.frames[0] / 2;
     for (int k = 0; k < 2; k++) {
         o.max_frames = k ? 0 : half;
         icv_err err;
         long before = n_alloc_calls;
-        if (track_pipeline_run(yaml, out, &o, NULL, &err) != 0) {
+        if (job_track_run(yaml, out, &o, NULL, &err) != 0) {
             fprintf(stderr, "bench_pipeline: %s\n", err.msg);
             return 1;
         }

@@ -85,7 +85,7 @@ void calib_detector_defaults(calib_detector *d);
  * than 1 px are left as they are. Returns how many moved. */
 int calib_corners_refine_symmetry(const calib_image *img, calib_pt2 *uv, int n, double half_window_px);
 /* The same with its scratch allocated once (a board followed in every frame of a
- * video allocates nothing per frame: track/plate_track.c). NULL from _alloc when out
+ * video allocates nothing per frame: job/tilt_track.c). NULL from _alloc when out
  * of memory or half_window_px < 2 (then nothing is refined). */
 typedef struct calib_symmetry_ws calib_symmetry_ws;
 calib_symmetry_ws *calib_symmetry_ws_alloc(double half_window_px);

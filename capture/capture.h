@@ -150,7 +150,7 @@ void capture_dup_reset(capture_dup_detector *d);
 void capture_dup_free(capture_dup_detector *d);
 /* 1 when two frames of the same size hold the same pixels (rows compared, the stride's
  * padding ignored): the duplicate test for a caller that keeps the previous frame
- * itself (track/pipeline.c's two frame buffers, swapped: no copy per frame). */
+ * itself (job/track_2d.c's two frame buffers, swapped: no copy per frame). */
 int capture_frame_equal(const capture_frame *a, const capture_frame *b);
 
 /* Near-duplicate pictures (near_duplicates.c): a picture stored again, re-encoded, so

@@ -1,11 +1,11 @@
 /* cmd_track.c: `impactcv track EXPERIMENT.yaml -o DIR`: 2D tracks per camera, then 3D
- * tracks (track_pipeline_run, track/pipeline.c); this file only parses and prints. */
+ * tracks (job_track_run, job/track.c); this file only parses and prints. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "track/track_pipeline.h"
+#include "job/job.h"
 
 static const char help[] =
     "usage: impactcv track EXPERIMENT.yaml -o DIR [--frames N] [--no-refine] [--keep-lost]\n"
@@ -31,8 +31,8 @@ int cmd_track(int argc, char **argv)
         return CLI_OK;
     }
     const char *path = NULL, *out = NULL;
-    track_pipeline_options opt;
-    track_pipeline_options_default(&opt);
+    job_track_options opt;
+    job_track_options_default(&opt);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o")) {
             if (i + 1 >= argc)
@@ -69,8 +69,8 @@ int cmd_track(int argc, char **argv)
         return CLI_FAIL;
     icv_err err;
     icv_err_clear(&err);
-    track_pipeline_result r;
-    if (track_pipeline_run(path, out, &opt, &r, &err) != 0)
+    job_track_result r;
+    if (job_track_run(path, out, &opt, &r, &err) != 0)
         return cli_fail(&err);
     for (int c = 0; c < r.n_cameras; c++)
         cli_summary("camera %-8s %6ld frames, %6ld 2D points, %d track identities\n", r.camera_id[c], r.frames[c],

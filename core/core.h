@@ -266,6 +266,27 @@ typedef struct {
     icv_vec3 points[ICV_MAX_SHAPE_POINTS]; /* m, body frame */
 } icv_shape;
 
+/* track.markers: what the markers look like (the values are track.h's track_look). */
+enum {
+    ICV_TRACK_MARKERS_AUTO = -1, /* of bright, dark and motion, what finds the markers best */
+    ICV_TRACK_MARKERS_BRIGHT,
+    ICV_TRACK_MARKERS_DARK,
+    ICV_TRACK_MARKERS_COLOR,
+    ICV_TRACK_MARKERS_MOTION,
+};
+
+/* experiment.yaml's `track:` section, the track stage's settings (docs/experiment.md);
+ * what is not given keeps the stage's defaults. */
+typedef struct {
+    double threshold;          /* gray levels: a fixed threshold; < 0 automatic (default) */
+    double threshold_fraction; /* in (0, 1); 0: not given */
+    double min_circularity;    /* in (0, 1]; 0: not given */
+    int max_coast;             /* frames; < 0 the tracker's default */
+    int markers;               /* ICV_TRACK_MARKERS_*; AUTO by default */
+    double color[3];           /* 0-255: {color: [r, g, b]} */
+    double tolerance;          /* 0-255: its tolerance; <= 0 the detector's default */
+} icv_track_keys;
+
 typedef struct {
     char path[ICV_PATH_MAX]; /* the experiment.yaml it came from */
     char dir[ICV_PATH_MAX];  /* its folder: relative paths are resolved against it */
@@ -336,6 +357,8 @@ typedef struct {
     /* coefficients.incline: flight: a slide's incline from the free flight before the
      * body lands on it, in the same clip (gravity must then be auto) */
     int incline_from_flight;
+
+    icv_track_keys track;   /* track: */
 } icv_experiment;
 
 /* Reads and validates experiment.yaml. Rejects, with one line naming the key (and

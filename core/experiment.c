@@ -676,9 +676,79 @@ static int check_board_given(icv_ynode root, const icv_experiment *e, icv_err *e
                           user);
 }
 
+/* track.markers: bright | dark | motion | auto | {color: [r, g, b], tolerance: t}. */
+static int read_track_markers(icv_ynode t, icv_track_keys *k, icv_err *err)
+{
+    icv_ynode m = icv_ynode_get(t, "markers");
+    if (!icv_ynode_exists(m))
+        return 0;
+    const char *want = "bright, dark, motion, auto or {color: [r, g, b], tolerance: t}";
+    if (icv_ynode_is_scalar(m)) {
+        const char *v = icv_ynode_str(m);
+        static const char *const names[] = {"bright", "dark", "color", "motion"};
+        for (int i = 0; i < 4; i++)
+            if (i != ICV_TRACK_MARKERS_COLOR && v && !strcmp(v, names[i])) {
+                k->markers = i;
+                return 0;
+            }
+        if (v && !strcmp(v, "auto")) {
+            k->markers = ICV_TRACK_MARKERS_AUTO;
+            return 0;
+        }
+        return icv_ynode_fail(m, err, ICV_EINVAL, "'%s' is not a marker look: expected %s", v ? v : "", want);
+    }
+    if (!icv_ynode_is_map(m))
+        return icv_ynode_fail(m, err, ICV_EINVAL, "expected %s", want);
+    static const char *const known[] = {"color", "tolerance", NULL};
+    icv_ynode_warn_unknown(m, known);
+    int rc = icv_yread_doubles(m, "color", 1, k->color, 3, err);
+    for (int i = 0; i < 3 && !rc; i++)
+        if (!(k->color[i] >= 0 && k->color[i] <= 255))
+            rc = icv_ynode_fail(icv_ynode_get(m, "color"), err, ICV_EINVAL,
+                                "component %d is %g: each of r, g, b must be in [0, 255]", i, k->color[i]);
+    if (!rc)
+        rc = icv_yread_double(m, "tolerance", 0, &k->tolerance, err);
+    if (!rc && icv_ynode_exists(icv_ynode_get(m, "tolerance")) && !(k->tolerance > 0 && k->tolerance <= 255))
+        rc = icv_ynode_fail(icv_ynode_get(m, "tolerance"), err, ICV_EINVAL,
+                            "%g is out of range: a colour distance in (0, 255]", k->tolerance);
+    if (!rc)
+        k->markers = ICV_TRACK_MARKERS_COLOR;
+    return rc;
+}
+
+/* track: {threshold: gray level (fixed; default automatic), threshold_fraction,
+ * min_circularity, max_coast: frames, markers}: the track stage's settings. */
+static int read_track(icv_ynode root, icv_experiment *e, icv_err *err)
+{
+    icv_track_keys *k = &e->track;
+    icv_ynode t = icv_ynode_get(root, "track");
+    if (!icv_ynode_exists(t))
+        return 0;
+    if (!icv_ynode_is_map(t))
+        return icv_ynode_fail(t, err, ICV_EINVAL, "expected a mapping {threshold: .., ...}");
+    TRY(icv_yread_double(t, "threshold", 0, &k->threshold, err));
+    if (icv_ynode_exists(icv_ynode_get(t, "threshold")) && !(k->threshold > 0))
+        return icv_ynode_fail(icv_ynode_get(t, "threshold"), err, ICV_EINVAL, "must be a gray level > 0");
+    TRY(icv_yread_double(t, "threshold_fraction", 0, &k->threshold_fraction, err));
+    if (icv_ynode_exists(icv_ynode_get(t, "threshold_fraction")) &&
+        !(k->threshold_fraction > 0 && k->threshold_fraction < 1))
+        return icv_ynode_fail(icv_ynode_get(t, "threshold_fraction"), err, ICV_EINVAL, "must be in (0, 1)");
+    TRY(icv_yread_double(t, "min_circularity", 0, &k->min_circularity, err));
+    if (icv_ynode_exists(icv_ynode_get(t, "min_circularity")) &&
+        !(k->min_circularity > 0 && k->min_circularity <= 1))
+        return icv_ynode_fail(icv_ynode_get(t, "min_circularity"), err, ICV_EINVAL, "must be in (0, 1]");
+    TRY(icv_yread_int(t, "max_coast", 0, &k->max_coast, err));
+    if (icv_ynode_exists(icv_ynode_get(t, "max_coast")) && k->max_coast < 0)
+        return icv_ynode_fail(icv_ynode_get(t, "max_coast"), err, ICV_EINVAL, "must be >= 0 frames");
+    return read_track_markers(t, k, err);
+}
+
 int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
 {
     memset(e, 0, sizeof *e);
+    e->track.threshold = -1;
+    e->track.max_coast = -1;
+    e->track.markers = ICV_TRACK_MARKERS_AUTO;
     icv_yaml *doc;
     icv_ynode root;
     int rc = icv_yaml_load(path, &doc, &root, err);
@@ -726,6 +796,8 @@ int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
     }
     if (!rc)
         rc = check_board_given(root, e, err);
+    if (!rc)
+        rc = read_track(root, e, err);
     icv_yaml_free(doc);
     return rc;
 }

@@ -59,7 +59,8 @@ int job_analyze_sd(const job_analyze_options *job, const analysis_calib_sd *cali
     if (rc)
         icv_err_prefix(err, "%s: ", tracks_path);
     if (!rc)
-        rc = analysis_run(&tr, &out->body, out->exp.gravity_auto ? NULL : &out->exp.gravity, &prm, &out->res, err);
+        rc = analysis_impacts_measure(&tr, &out->body, out->exp.gravity_auto ? NULL : &out->exp.gravity, &prm,
+                                      &out->res, err);
     if (!rc) {
         icv_err gerr = {0};
         int g = analysis_gravity_check(&out->res, &gerr);

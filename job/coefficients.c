@@ -7,14 +7,14 @@
 #include <sys/stat.h>
 
 #include "job/job.h"
-#include "track/track_pipeline.h"
+#include "job/job_track_internal.h"
 
-/* mu_s from the tilt's video: the plate and the body tracked (track_tilt_run),
+/* mu_s from the tilt's video: the plate and the body tracked (job_tilt_run),
  * tilt_track.csv written into dir for a person, then the onset and its angle */
 static int tilt_from_video(const icv_experiment *e, const char *dir, analysis_coefficient *c, icv_err *err)
 {
-    track_tilt tt;
-    int rc = track_tilt_run(e->path, &tt, err);
+    job_tilt tt;
+    int rc = job_tilt_run(e->path, &tt, err);
     if (rc)
         return rc;
     /* the level board's corner noise relative to a frame's: its angle's share */
@@ -28,14 +28,14 @@ static int tilt_from_video(const icv_experiment *e, const char *dir, analysis_co
     long upto = 0;
     while (!rc && upto < tt.n && tt.t[upto] < c->onset_s - 5 * (tt.t[tt.n - 1] - tt.t[0]) / (tt.n - 1))
         upto++;
-    if (!rc && upto > 40 && !(rc = track_tilt_height(&tt, upto, err)))
+    if (!rc && upto > 40 && !(rc = job_tilt_height(&tt, upto, err)))
         rc = analysis_coefficient_tilt_video(tt.t, tt.angle, tt.s, tt.n, ratio, c, err);
     char path[ICV_PATH_MAX];
     if (!rc && !(rc = icv_mkdirs(dir, err)) && !(rc = icv_path_join(path, sizeof path, dir, "tilt_track.csv", err)))
-        rc = track_tilt_write(path, &tt, err);
+        rc = job_tilt_write(path, &tt, err);
     if (rc == ICV_ENOTFOUND)
         icv_err_prefix(err, "%s: ", e->cameras[0].video);
-    track_tilt_free(&tt);
+    job_tilt_free(&tt);
     return rc;
 }
 
@@ -137,18 +137,18 @@ static int measure_one(const icv_experiment *e, const char *tracks_path, const c
                            e->path);
     /* the calibration once for both the level board and the tracking */
     track_calibration *cal = NULL;
-    if (level && need_tracks && (rc = track_calibration_load(e, &cal, err)))
+    if (level && need_tracks && (rc = job_track_calibration_load(e, &cal, err)))
         return rc;
     if (level)
-        rc = track_level_gravity(e, cal, ANALYSIS_G_STANDARD, &g, &incline_sd, err);
+        rc = job_level_gravity(e, cal, ANALYSIS_G_STANDARD, &g, &incline_sd, err);
     /* the tracks: given, left by an earlier run, or tracked now from the videos */
     if (!rc && need_tracks) {
-        track_pipeline_options opt;
-        track_pipeline_options_default(&opt);
+        job_track_options opt;
+        job_track_options_default(&opt);
         opt.calibration = cal;
-        rc = track_pipeline_run(e->path, dir, &opt, NULL, err);
+        rc = job_track_run(e->path, dir, &opt, NULL, err);
     }
-    track_calibration_free(cal);
+    job_track_calibration_free(cal);
     if (rc)
         return rc;
     if (!strcmp(e->kind, "slide")) {

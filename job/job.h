@@ -7,6 +7,153 @@
 
 #include "analysis/coefficients.h"
 #include "report/report.h"
+#include "track/track_pipeline.h"
+
+/* ---- impactcv track (track.c and its stages: track_open.c, track_2d.c, track_sync.c,
+ * track_3d.c, track_write.c) ---------------------------------------------------
+ *
+ * experiment.yaml -> calibration and surface frame (calib/) -> every camera's video
+ * decoded once (capture/) with its per-frame brightness for the flash -> detector +
+ * tracker per camera (track.h) -> sync (flash, sync.offsets or none, then the sub-frame
+ * refinement) -> undistortion, epipolar association, interpolation of the other camera
+ * inside one flight segment, triangulation, the surface frame -> marker identity from
+ * body.markers -> DIR/tracks2d_<camera>.csv, DIR/tracks3d.csv, DIR/tracks3d_quality.csv,
+ * all written only once the whole job has succeeded (docs/pipeline.md). Frames, units:
+ * docs/conventions.md. */
+
+/* Options are data: job_track_options_default, then change what you need. */
+typedef struct {
+    long max_frames;        /* frames per camera to read; 0 = all */
+    int refine_offset;      /* 1 (default): refine the sub-frame offset of two cameras from the
+                               motion when sync is flash or none (sync.offsets are used as
+                               given) */
+    double refine_range;    /* frames: the refined offset is searched within this of the
+                               flash (or zero) offset. Default 1.5 (flash: 5 with sync none) */
+    double epipolar_max_px; /* px: largest epipolar distance of two detections of one
+                               marker. Default 6 */
+    double template_tol_m;  /* m: largest difference of a measured inter-marker distance from
+                               body.markers' before the template is said not to fit, plus
+                               template_tol_rel of the distance. Default 0.003 */
+    double template_tol_rel;/* default 0.03 */
+    int max_coast_error;    /* ignored, kept for old callers: a marker the tracker loses is
+                               searched for until the clip ends, and its missing frames are a
+                               gap (track_info.json cameras[].gaps, a warning), never a
+                               failure */
+    double blob_excess;     /* a camera whose every frame's full scan holds more than this
+                               times the markers' number of blobs fails (suggest roi or
+                               threshold). Default 8 */
+    double threshold_fraction; /* the detector's auto threshold at this fraction of the
+                               markers' peak above the background. Default 0.5 (the
+                               detector's own 0.25 joins a band marker to a lit plate
+                               behind the rod) */
+    double min_circularity; /* the detector's shape test. Default 0.01: a band round a rod
+                               is ~2:1 seen from the side (minor^2/major^2 ~0.25) and a thin
+                               crescent seen from above the rod's end (docs/pipeline.md,
+                               "The stage's settings, measured") */
+    int centroid_margin_px; /* px: the detector's centroid box margin. Default 1: the
+                               detector's 2 takes in the black rod and the lit plate round
+                               a band (weights I - b of both signs), which loses bands and
+                               biases their centroids (docs/pipeline.md, "The stage's
+                               settings, measured") */
+    double sigma_floor_px;  /* px: added in quadrature to each centroid's sigma before
+                               triangulation: the error the detector's sigma (pixel noise,
+                               Savin & Doyle) does not hold: the band model's residual, the
+                               coding of the marker's edges. Default 0.03: the value that
+                               keeps the 3D error / sigma near 1 on the stereo samples
+                               (docs/pipeline.md, "The stage's settings, measured") */
+    double extrapolate_frames; /* frames: a reference frame up to this far outside the other
+                               camera's clip (its start or end) gets that camera's view
+                               extrapolated from its two end frames (flag extrapolated).
+                               Default 1: with any sub-frame offset, the one reference
+                               frame at each end that no pair of the other camera's frames
+                               brackets; 0 turns it off */
+    int ray_pose;           /* 1 (default): a frame whose triangulated markers do not fix the
+                               body's pose gets the markers one camera alone sees from the
+                               pose fitted to its points and those rays (ray_pose.c; flag
+                               one_view in tracks3d_quality.csv); 0 off */
+    int band_correction;    /* 1 (default): markers on the axis of a capsule or cylinder are
+                               bands round it; their centroids are moved back to the axis
+                               (track_3d.c, band markers) */
+    int band_coverage;      /* 1: with band markers, the detector's coverage centroid
+                               (track.h centroid_coverage): the box centroid of a band on
+                               its black rod in front of the lit plate moves with the box's
+                               integer edges; 0 (default): under motion blur (a rod spinning
+                               ~10 rad/s) its background model breaks and omega's errors
+                               grow (docs/pipeline.md, "The stage's settings, measured") */
+    int debug_frames;       /* 1: at debug level (-v), one line per frame and camera: the
+                               detector's statistics and the cross-camera matches.
+                               Default 0 */
+    const track_calibration *calibration; /* the experiment's calibration and surface frame
+                               already loaded (job_track_calibration_load; the caller still owns
+                               it), or NULL (default): loaded here */
+} job_track_options;
+
+void job_track_options_default(job_track_options *o);
+
+/* What the job found, for the CLI to print and tests to check. */
+typedef struct {
+    int n_cameras;
+    int n_markers;
+    char camera_id[ICV_MAX_CAMERAS][ICV_ID_MAX];
+    long frames[ICV_MAX_CAMERAS];          /* frames decoded per camera */
+    long points2d[ICV_MAX_CAMERAS];        /* rows written to tracks2d per camera */
+    int identities[ICV_MAX_CAMERAS];       /* 2D track identities the tracker gave */
+    int has_flash[ICV_MAX_CAMERAS];
+    double offset_frames[ICV_MAX_CAMERAS]; /* frames: each camera's offset used (capture
+                                              convention: an event at experiment time t is
+                                              at that camera's fractional frame
+                                              t*fps + offset) */
+    double offset_initial_frames[ICV_MAX_CAMERAS]; /* frames: from flash / sync.offsets / none */
+    char sync_source[16];                  /* where offset_initial_frames came from: "flash",
+                                              "sync.offsets" or "none" */
+    int offset_refined;                    /* 1: camera 1's offset was refined from the motion */
+    double offset_sigma_frames;            /* frames: 1-sigma of camera 1's refined offset */
+    double offset_residual_px;             /* px: RMS epipolar distance at camera 1's refined offset */
+    int offset_refined_each[ICV_MAX_CAMERAS];       /* 1: camera k's offset was refined against
+                                                       the reference camera (k >= 1) */
+    double offset_sigma_each[ICV_MAX_CAMERAS];      /* frames: 1-sigma of camera k's */
+    double offset_residual_each_px[ICV_MAX_CAMERAS];/* px: RMS epipolar distance there */
+    long rows3d;                           /* rows of tracks3d.csv */
+    long points3d;                         /* marker positions written */
+    long points3d_by_views[ICV_MAX_CAMERAS + 1]; /* of them, triangulated from n views
+                                                    (index n; 1: one-camera mode) */
+    long outliers3d;                       /* triangulated points flagged outlier (not written) */
+    long interpolated3d;                   /* positions from an interpolated second view */
+    long one_view3d;                       /* positions of markers one camera alone saw, on
+                                              its ray at the pose the frame's other markers
+                                              and rays fix (ray_pose) */
+    long extrapolated3d;                   /* positions from a second view extrapolated past
+                                              the end of that camera's clip */
+    double residual_rms_px;                /* px: RMS reprojection residual of written points */
+    double sigma_scale;                    /* the centroid sigmas' scale the triangulation
+                                              residuals showed (>= 1; flag_outliers) */
+    double surface_R[3][3], surface_t[3];  /* the surface frame used, in the reference camera's
+                                              frame: x_cam = R x_surface + t (m) */
+    long band_corrected;                   /* positions moved from a band's visible half to
+                                              the rod's axis */
+    long gaps[ICV_MAX_CAMERAS];            /* gaps in the markers' 2D tracks per camera (frames
+                                              a confirmed track had no blob; track_info.json
+                                              cameras[].gaps lists them with why) */
+    long gap_frames[ICV_MAX_CAMERAS];      /* frames in them, summed over the markers */
+    long swaps_repaired;                   /* frames where a 2D track's marker label changed
+                                              and the template's labelling was kept */
+    double template_rms_m;                 /* m: RMS of measured minus template distances */
+    int planar;                            /* 1: one-camera mode (ray-plane) */
+    double gravity_scale, gravity_scale_sd; /* one camera, motion_plane.scale: gravity: the factor
+                                              (and its 1-sigma) the free flight gave the plane's
+                                              provisional depth (docs/pipeline.md); 0 otherwise */
+    double seconds;                        /* s: wall time of the job */
+    double decode_seconds;                 /* s: reading frames (capture_source_read), summed over the
+                                              cameras, which are read concurrently: may exceed seconds */
+} job_track_result;
+
+/* Runs `impactcv track EXPERIMENT -o OUT_DIR`. Writes OUT_DIR/tracks2d_<camera>.csv per
+ * camera, OUT_DIR/tracks3d.csv and OUT_DIR/tracks3d_quality.csv, only when the whole job
+ * succeeded (each file atomically; a failure leaves none of them). opt may be NULL
+ * (defaults), res may be NULL. Shows a progress bar on a terminal. Fails with one line
+ * naming the file, camera or frame. */
+int job_track_run(const char *experiment_path, const char *out_dir, const job_track_options *opt, job_track_result *res,
+                  icv_err *err);
 
 /* ---- impactcv analyze (analyze.c) ------------------------------------------ */
 

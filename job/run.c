@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 
 #include "job/job_internal.h"
-#include "track/track_pipeline.h"
 
 static const char *const stage_names[JOB_N_STAGES] = {"track", "analyze", "model", "overlays", "report", "exports"};
 
@@ -319,7 +318,7 @@ static int stage_key(run_ctx *c, int s, char key[JOB_DIGEST_HEX], icv_err *err)
 
 static int run_track(run_ctx *c, icv_err *err)
 {
-    return track_pipeline_run(c->o->experiment_path, c->work, NULL, NULL, err);
+    return job_track_run(c->o->experiment_path, c->work, NULL, NULL, err);
 }
 
 /* job_analyze measures and also compares the experiment's own model and writes

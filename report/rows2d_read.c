@@ -1,7 +1,7 @@
 /* rows2d_read.c: the 2D points the overlays draw, read from the track stage's CSV
  * files by their header's column names: tracks2d_<camera>.csv (the contract's
  * frame,time_s,marker,u_px,v_px,area_px,flags) and predicted2d_<camera>.csv
- * (frame,track,u_px,v_px,pred_u_px,pred_v_px,flags; track/run_info.c). */
+ * (frame,track,u_px,v_px,pred_u_px,pred_v_px,flags; job/track_info.c). */
 #include <stdlib.h>
 #include <string.h>
 

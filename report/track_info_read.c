@@ -1,4 +1,4 @@
-/* track_info_read.c: DIR/track_info.json (track/run_info.c, docs/pipeline.md) read
+/* track_info_read.c: DIR/track_info.json (job/track_info.c, docs/pipeline.md) read
  * back into the structs the report's sections take (capture_probe, capture_sync,
  * calib_camera / calib_stereo), so the calibration, sync and timing sections of a
  * report made from a folder show what the track stage found. What the file marks

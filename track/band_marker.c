@@ -7,13 +7,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "track/pipeline_internal.h"
 #include "track/track_pipeline.h"
 
 /* Each camera sees a different half, so the raw centroids triangulate ~mm off the
  * marker; the correction moves each view's pixel by the image of the offset, then
  * triangulates (or meets the plane) again. */
-void pl_band_init(const icv_experiment *exp, pl_band *b)
+void track_band_init(const icv_experiment *exp, track_band *b)
 {
     memset(b, 0, sizeof *b);
     b->t_axis = -INFINITY;
@@ -49,7 +48,7 @@ static icv_vec3 view_centre(const track_view *v)
     return icv_v3_scale(icv_m3_apply(icv_m3_transpose(R), icv_v3_from_array(v->t)), -1);
 }
 
-void pl_band_correct(const pl_band *b, const pl_calib *cal, int nc, icv_vec3 axis, pl_cand *c)
+void track_band_correct(const track_band *b, const track_calibration *cal, int nc, icv_vec3 axis, track_candidate *c)
 {
     icv_vec3 Xc = icv_v3_add(icv_m3_apply(cal->surf.R, c->X), cal->surf.t); /* camera frame */
     for (int iter = 0; iter < 2; iter++) {
@@ -81,7 +80,7 @@ void pl_band_correct(const pl_band *b, const pl_calib *cal, int nc, icv_vec3 axi
         if (iter == 1) {
             double keep[3][3];
             memcpy(keep, c->cov, sizeof keep);
-            pl_to_surface(&cal->surf, X.X, X.cov, c);
+            track_to_surface(&cal->surf, X.X, X.cov, c);
             memcpy(c->cov, keep, sizeof keep); /* the covariance of the raw fit, scaled */
             if (nc == 1)
                 c->X.z = 0;
@@ -94,9 +93,9 @@ void pl_band_correct(const pl_band *b, const pl_calib *cal, int nc, icv_vec3 axi
  * shift band_correct applies to the undistorted pixel, taken at the labelled 3D
  * position of the nearest reference frame (within 0.1 s). Distortion changes the shift by
  * its local scale (a few percent of a shift of ~1 px), which is left out. */
-void pl_band_shift_2d(const pl_band *b, const pl_calib *cal, const track_view *view, const double *t0cam,
-                          double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j,
-                          double t, double *u, double *v)
+void track_band_shift_2d(const track_band *b, const track_calibration *cal, const track_view *view, const double *t0cam,
+                         double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j,
+                         double t, double *u, double *v)
 {
     long f0 = lround((t + off0 - t0cam[0]) * fps0);
     /* frames: 0.1 s either side (the shift follows the rod's attitude and distance,
@@ -121,7 +120,8 @@ void pl_band_shift_2d(const pl_band *b, const pl_calib *cal, const track_view *v
 }
 
 /* The rod's axis in the reference camera's frame from this frame's labelled bands. */
-int pl_band_axis(const pl_band *b, const pl_calib *cal, const pl_cand *cf, const int *lab, int n, icv_vec3 *axis)
+int track_band_axis(const track_band *b, const track_calibration *cal, const track_candidate *cf, const int *lab, int n,
+                    icv_vec3 *axis)
 {
     int bj = -1, bk = -1;
     double best = 0;

@@ -12,16 +12,16 @@
 
 #include "capture/capture.h"
 
-#include "track/pipeline_internal.h"
+#include "track/track_pipeline.h"
 
 /* a position the detector measured: not the tracker's coasted or merged prediction */
-static int measured(const raw_point *p)
+static int measured(const track_raw_point *p)
 {
     return isfinite(p->u) && isfinite(p->v) && !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED));
 }
 
 /* the first point of frame f in raw[0..n) (sorted by frame), n when none */
-static long first_of(const raw_point *raw, long n, long f)
+static long first_of(const track_raw_point *raw, long n, long f)
 {
     long lo = 0, hi = n;
     while (lo < hi) {
@@ -35,7 +35,7 @@ static long first_of(const raw_point *raw, long n, long f)
 }
 
 /* median displacement (px) of the tracks seen in both frames a and b; -1 when none is */
-static double median_move(const raw_point *raw, long n, long a, long b)
+static double median_move(const track_raw_point *raw, long n, long a, long b)
 {
     double d[TRACK_MAX_TRACKS];
     int m = 0;
@@ -55,8 +55,8 @@ static double median_move(const raw_point *raw, long n, long a, long b)
     return m == 0 ? -1 : m % 2 ? d[m / 2] : 0.5 * (d[m / 2 - 1] + d[m / 2]);
 }
 
-size_t pl_duplicates_in_motion(const raw_point *raw, long n_raw, const long *dup, size_t n_dup, double min_px,
-                               long *out)
+size_t track_duplicates_in_motion(const track_raw_point *raw, long n_raw, const long *dup, size_t n_dup, double min_px,
+                                  long *out)
 {
     size_t m = 0;
     for (size_t i = 0; i < n_dup; i++)
@@ -66,7 +66,7 @@ size_t pl_duplicates_in_motion(const raw_point *raw, long n_raw, const long *dup
 }
 
 /* the point of track id in frame f, NULL when none */
-static const raw_point *point_of(const raw_point *raw, long n, long f, int id)
+static const track_raw_point *point_of(const track_raw_point *raw, long n, long f, int id)
 {
     for (long i = first_of(raw, n, f); i < n && raw[i].frame == f; i++)
         if (raw[i].id == id && measured(&raw[i]))
@@ -81,16 +81,16 @@ static const raw_point *point_of(const raw_point *raw, long n, long f, int id)
  * So the track moves by steps of one picture's travel with standstills between: a
  * track moving steadily, however slowly, moves alike each frame, and a noise track
  * that stood and then jumped had no like step before. */
-static int repeats_previous(const raw_point *raw, long n, long frames, long k, double min_px)
+static int repeats_previous(const track_raw_point *raw, long n, long frames, long k, double min_px)
 {
     int moving = 0;
     for (long i = first_of(raw, n, k - 1); i < n && raw[i].frame == k - 1; i++) {
-        const raw_point *a = &raw[i];
+        const track_raw_point *a = &raw[i];
         if (!measured(a))
             continue;
-        const raw_point *prev = a;
+        const track_raw_point *prev = a;
         for (long j = k; j <= k + 3 && j < frames; j++) {
-            const raw_point *c = point_of(raw, n, j, a->id);
+            const track_raw_point *c = point_of(raw, n, j, a->id);
             if (!c)
                 break;
             double s = fmax(hypot(a->sigma, c->sigma), 0.02);
@@ -102,11 +102,11 @@ static int repeats_previous(const raw_point *raw, long n, long frames, long k, d
                 return 0; /* it moved at k: a new picture */
             /* the step into the picture at k - 1: from the frame before its copies */
             long start = k - 1;
-            const raw_point *e;
+            const track_raw_point *e;
             while (start > 0 && k - 1 - start < 3 && (e = point_of(raw, n, start - 1, a->id)) &&
                    hypot(e->u - a->u, e->v - a->v) <= 3 * s)
                 start--;
-            const raw_point *b = start > 0 ? point_of(raw, n, start - 1, a->id) : NULL;
+            const track_raw_point *b = start > 0 ? point_of(raw, n, start - 1, a->id) : NULL;
             double jump = hypot(c->u - prev->u, c->v - prev->v);
             double before = b ? hypot(a->u - b->u, a->v - b->v) : 0;
             if (before > fmax(min_px, 10 * s) && fabs(jump - before) <= 0.5 * before + 3 * s)
@@ -117,8 +117,8 @@ static int repeats_previous(const raw_point *raw, long n, long frames, long k, d
     return moving > 0;
 }
 
-int pl_repeated_pictures(const raw_point *raw, long n_raw, long frames, double min_px, long *out, size_t *n_out,
-                         double *stored_times, icv_err *err)
+int track_repeated_pictures(const track_raw_point *raw, long n_raw, long frames, double min_px, long *out,
+                            size_t *n_out, double *stored_times, icv_err *err)
 {
     *stored_times = 1;
     *n_out = 0;
@@ -142,7 +142,7 @@ int pl_repeated_pictures(const raw_point *raw, long n_raw, long frames, double m
     return 0;
 }
 
-int pl_anything_moves(const raw_point *raw, long n_raw, double min_px, int *moves, icv_err *err)
+int track_anything_moves(const track_raw_point *raw, long n_raw, double min_px, int *moves, icv_err *err)
 {
     *moves = 0;
     int max_id = -1;
@@ -158,14 +158,14 @@ int pl_anything_moves(const raw_point *raw, long n_raw, double min_px, int *move
     for (int k = 0; k <= max_id; k++)
         first[k] = -1;
     for (long i = 0; i < n_raw && !*moves; i++) {
-        const raw_point *p = &raw[i];
+        const track_raw_point *p = &raw[i];
         if (p->id < 0 || !measured(p))
             continue;
         if (first[p->id] < 0) {
             first[p->id] = i;
             continue;
         }
-        const raw_point *a = &raw[first[p->id]];
+        const track_raw_point *a = &raw[first[p->id]];
         *moves = hypot(p->u - a->u, p->v - a->v) > fmax(min_px, 6 * hypot(a->sigma, p->sigma));
     }
     free(first);

@@ -2,7 +2,7 @@
  * footage with no length in view, scaled by the free flight.
  *
  * The track stage meets the rays with a plane facing the camera at a provisional depth
- * (PL_GRAVITY_DEPTH0; pipeline.c's load_calibration), so positions come out in
+ * (TRACK_GRAVITY_DEPTH0; job/track_open.c's job_track_calibration_read), so positions come out in
  * "provisional metres", all off by one unknown factor. Before the template check and
  * the marker identity need metres, this file finds that factor from the motion itself:
  * the body's marker centroid (every frame where all body.markers are seen) is cut into
@@ -29,7 +29,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include <jansson.h>
 
-#include "track/pipeline_internal.h"
+#include "track/track_pipeline.h"
 
 #define MIN_PHASE_FRAMES 6   /* a parabola's 3 parameters per axis and 3 degrees of freedom */
 #define KINK_SIGMAS 6.0      /* a second difference this far from the median is an impact */
@@ -205,13 +205,13 @@ static int find_phases(const double *t, const double *px, const double *py, cons
     return np;
 }
 
-void pl_scale_plane(pl_calib *cal, pl_cand *cand, const int *cand_n, long F, double K)
+void track_plane_scale(track_calibration *cal, track_candidate *cand, const int *cand_n, long F, double K)
 {
     cal->plane.t = icv_v3_scale(cal->plane.t, K);
     cal->surf.t = icv_v3_scale(cal->surf.t, K);
     for (long f = 0; f < F; f++)
         for (int i = 0; i < cand_n[f]; i++) {
-            pl_cand *c = &cand[f * PL_MAX_CAND + i];
+            track_candidate *c = &cand[f * TRACK_MAX_CAND + i];
             c->X = icv_v3_scale(c->X, K);
             for (int r = 0; r < 3; r++)
                 for (int q = 0; q < 3; q++)
@@ -221,8 +221,8 @@ void pl_scale_plane(pl_calib *cal, pl_cand *cand, const int *cand_n, long F, dou
 
 /* apply 1: scale the plane and the candidates, kept in cal->gravity; 0: only measure,
  * into cal->gravity_check (another scale source was applied: the factor is then ~1) */
-static int gravity_scale(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
-                         const double *t_frame, int apply, icv_err *err)
+static int gravity_scale(const icv_experiment *exp, track_calibration *cal, track_candidate *cand, const int *cand_n,
+                         long F, const double *t_frame, int apply, icv_err *err)
 {
     int nm = exp->n_markers, rc = 0;
     /* a slide or a tilt accelerates at g (sin - mu cos), not g: no scale in it */
@@ -245,7 +245,7 @@ static int gravity_scale(const icv_experiment *exp, pl_calib *cal, pl_cand *cand
             continue;
         double sx = 0, sy = 0;
         for (int i = 0; i < nm; i++)
-            sx += cand[f * PL_MAX_CAND + i].X.x, sy += cand[f * PL_MAX_CAND + i].X.y;
+            sx += cand[f * TRACK_MAX_CAND + i].X.x, sy += cand[f * TRACK_MAX_CAND + i].X.y;
         px[f] = sx / nm, py[f] = sy / nm;
         ok[f] = 1;
         n_ok++;
@@ -363,8 +363,8 @@ static int gravity_scale(const icv_experiment *exp, pl_calib *cal, pl_cand *cand
         goto done;
     }
     if (apply)
-        pl_scale_plane(cal, cand, cand_n, F, K);
-    pl_gravity_scale *gs = apply ? &cal->gravity : &cal->gravity_check;
+        track_plane_scale(cal, cand, cand_n, F, K);
+    track_gravity_scale *gs = apply ? &cal->gravity : &cal->gravity_check;
     gs->found = 1;
     gs->factor = K;
     gs->factor_sd = k * sd_an / an;
@@ -390,21 +390,21 @@ done:
     return rc;
 }
 
-int pl_gravity_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
-                           const double *t_frame, icv_err *err)
+int track_gravity_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                              const int *cand_n, long F, const double *t_frame, icv_err *err)
 {
     return gravity_scale(exp, cal, cand, cand_n, F, t_frame, 1, err);
 }
 
-int pl_gravity_scale_check(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
-                           const double *t_frame, icv_err *err)
+int track_gravity_scale_check(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                              const int *cand_n, long F, const double *t_frame, icv_err *err)
 {
     return gravity_scale(exp, cal, cand, cand_n, F, t_frame, 0, err);
 }
 
-void pl_gravity_scale_json(const pl_calib *cal, json_t *root)
+void track_gravity_scale_json(const track_calibration *cal, json_t *root)
 {
-    const pl_gravity_scale *gs = &cal->gravity, *gc = &cal->gravity_check;
+    const track_gravity_scale *gs = &cal->gravity, *gc = &cal->gravity_check;
     if (gs->found)
         json_object_set_new(root, "scale_from_gravity",
                             json_pack("{s:f, s:f, s:f, s:f, s:i, s:I, s:f}", "factor", gs->factor, "factor_sd",
@@ -416,10 +416,10 @@ void pl_gravity_scale_json(const pl_calib *cal, json_t *root)
                                       "phases", gc->n_phases, "frames", (json_int_t)gc->n_frames));
 }
 
-void pl_gravity_scale_compare(const icv_experiment *exp, const pl_calib *cal, const char *source, double source_rel_sd,
-                              const char *causes)
+void track_gravity_scale_compare(const icv_experiment *exp, const track_calibration *cal, const char *source,
+                                 double source_rel_sd, const char *causes)
 {
-    const pl_gravity_scale *gc = &cal->gravity_check;
+    const track_gravity_scale *gc = &cal->gravity_check;
     if (!gc->found || !(gc->factor > 0))
         return;
     /* positions are in metres from the other source: the flight's factor is 1 when both

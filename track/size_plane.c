@@ -1,5 +1,5 @@
 /* size_plane.c: the plane of motion's tilt to the camera from the ball's apparent size
- * (one camera, motion_plane.scale: size; scale_size.c measures the sizes).
+ * (one camera, motion_plane.scale: size; job/track_size_scale.c measures the sizes).
  *
  * A plane n.X = d seen by a pinhole: a point at normalised image position (x, y) lies at
  * depth z with 1/z = (n_x x + n_y y + n_z) / d, affine in (x, y). A ball of radius R
@@ -27,7 +27,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "track/pipeline_internal.h"
+#include "track/track_pipeline.h"
 
 #define MIN_TILT_FRAMES 6 /* 3 degrees of freedom left for the residuals at the least */
 /* rad: the outline's own bias across the image, beside the fit's sigma: the halfway
@@ -133,7 +133,7 @@ static int slope_kept(const double coef[3], double C[3][3], int k, long dof)
 }
 
 /* the plane's angles and their sigmas from the fit (a, b, c) and its covariance */
-static void angles(const double coef[3], double C[3][3], pl_size_plane *out)
+static void angles(const double coef[3], double C[3][3], track_size_plane *out)
 {
     angle_sd(-coef[2], coef[0], C[2][2], C[0][0], -C[2][0], &out->pitch, &out->pitch_sd);
     angle_sd(-coef[1], coef[0], C[1][1], C[0][0], -C[1][0], &out->yaw, &out->yaw_sd);
@@ -154,7 +154,7 @@ static void angles(const double coef[3], double C[3][3], pl_size_plane *out)
     out->tilt_sd = hypot(out->tilt_sd, TILT_SYS);
 }
 
-int pl_size_plane_fit(const double *x, const double *y, const double *w, long n, double *work, pl_size_plane *out)
+int track_size_plane_fit(const double *x, const double *y, const double *w, long n, double *work, track_size_plane *out)
 {
     memset(out, 0, sizeof *out);
     if (n < MIN_TILT_FRAMES)
@@ -177,7 +177,7 @@ int pl_size_plane_fit(const double *x, const double *y, const double *w, long n,
         keep[0] = keep[1] = 0;
         double c1[2][3], C1[2][3][3], s1[2], mad1[2], t[2] = {0, 0};
         long m1[2];
-        pl_size_plane one[2];
+        track_size_plane one[2];
         for (int k = 0; k < 2; k++) {
             int sl[2] = {k == 0, k == 1};
             memset(&one[k], 0, sizeof one[k]);

@@ -11,7 +11,7 @@
 
 #include "track/track_pipeline.h"
 
-static const track_pipe_point *find_point(const track_pipe_camera *c, long f, int id)
+static const track_sync_point *find_point(const track_sync_camera *c, long f, int id)
 {
     if (f < 0 || f >= c->frames)
         return NULL;
@@ -21,7 +21,7 @@ static const track_pipe_point *find_point(const track_pipe_camera *c, long f, in
     return NULL;
 }
 
-static int usable(const track_pipe_point *p)
+static int usable(const track_sync_point *p)
 {
     return p && !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED | TRACK_FLAG_OUTLIER));
 }
@@ -29,11 +29,12 @@ static int usable(const track_pipe_point *p)
 /* px/frame^2: the largest second difference of track id measured at frames k and k + 1
  * (each from its two neighbours), 0 when neither is measured. A chord between frames k
  * and k + 1 misses the curve by w (1 - w) a / 2 at the fraction w. */
-static double track_curvature(const track_pipe_camera *c, int id, long k)
+static double track_curvature(const track_sync_camera *c, int id, long k)
 {
     double a = 0;
     for (long g = k; g <= k + 1; g++) {
-        const track_pipe_point *pm = find_point(c, g - 1, id), *p = find_point(c, g, id), *pn = find_point(c, g + 1, id);
+        const track_sync_point *pm = find_point(c, g - 1, id), *p = find_point(c, g, id),
+                               *pn = find_point(c, g + 1, id);
         if (usable(pm) && usable(p) && usable(pn))
             a = fmax(a, hypot(pn->u - 2 * p->u + pm->u, pn->v - 2 * p->v + pm->v));
     }
@@ -43,8 +44,8 @@ static double track_curvature(const track_pipe_camera *c, int id, long k)
 /* The point of track id at the fraction w of the way from frame k to k + 1 (w < 0 or
  * w > 1: extrapolated), linear, with the noise of both points and the chord's error
  * for the track's curvature added in quadrature. */
-static void chord_at(const track_pipe_camera *c, int id, long k, const track_pipe_point *p0,
-                     const track_pipe_point *p1, double w, double *u, double *v, double *sigma)
+static void chord_at(const track_sync_camera *c, int id, long k, const track_sync_point *p0, const track_sync_point *p1,
+                     double w, double *u, double *v, double *sigma)
 {
     *u = (1 - w) * p0->u + w * p1->u;
     *v = (1 - w) * p0->v + w * p1->v;
@@ -52,7 +53,7 @@ static void chord_at(const track_pipe_camera *c, int id, long k, const track_pip
     *sigma = sqrt((1 - w) * (1 - w) * p0->sigma * p0->sigma + w * w * p1->sigma * p1->sigma + model * model);
 }
 
-int track_pipe_interpolate(const track_pipe_camera *c, int id, double tc, double *u, double *v, double *sigma,
+int track_sync_interpolate(const track_sync_camera *c, int id, double tc, double *u, double *v, double *sigma,
                            int *interpolated)
 {
     const double *t = c->cam_time_s;
@@ -69,7 +70,7 @@ int track_pipe_interpolate(const track_pipe_camera *c, int id, double tc, double
     }
     long k = t[hi] <= tc ? hi : lo;
     double dt_frame = 1.0 / c->fps;
-    const track_pipe_point *p0 = find_point(c, k, id);
+    const track_sync_point *p0 = find_point(c, k, id);
     if (fabs(tc - t[k]) < 1e-6 * dt_frame) { /* on the frame itself */
         if (!usable(p0))
             return -1;
@@ -79,7 +80,7 @@ int track_pipe_interpolate(const track_pipe_camera *c, int id, double tc, double
         *interpolated = 0;
         return 0;
     }
-    const track_pipe_point *p1 = find_point(c, k + 1, id);
+    const track_sync_point *p1 = find_point(c, k + 1, id);
     if (!usable(p0) || !usable(p1) || p0->seg_break)
         return -1;
     double span = t[k + 1] - t[k];
@@ -90,7 +91,7 @@ int track_pipe_interpolate(const track_pipe_camera *c, int id, double tc, double
     return 0;
 }
 
-int track_pipe_extrapolate(const track_pipe_camera *c, int id, double tc, double max_frames, double *u, double *v,
+int track_sync_extrapolate(const track_sync_camera *c, int id, double tc, double max_frames, double *u, double *v,
                            double *sigma)
 {
     const double *t = c->cam_time_s;
@@ -106,7 +107,7 @@ int track_pipe_extrapolate(const track_pipe_camera *c, int id, double tc, double
     else
         return -1;
     long beyond = k == 0 ? 2 : n - 3;
-    const track_pipe_point *p0 = find_point(c, k, id), *p1 = find_point(c, k + 1, id), *pb = find_point(c, beyond, id);
+    const track_sync_point *p0 = find_point(c, k, id), *p1 = find_point(c, k + 1, id), *pb = find_point(c, beyond, id);
     /* three measured points of one flight phase: no kink between them (seg_break is
        marked from the second differences; the last frame's is never set) */
     if (!usable(p0) || !usable(p1) || !usable(pb) || p0->seg_break || (k == 0 ? p1 : pb)->seg_break)
@@ -118,19 +119,18 @@ int track_pipe_extrapolate(const track_pipe_camera *c, int id, double tc, double
     return 0;
 }
 
-void track_pipe_mark_breaks(track_pipe_point *pts, long n_pts, const long *frame_start, long frames,
-                            double kink_px)
+void track_sync_mark_breaks(track_sync_point *pts, long n_pts, const long *frame_start, long frames, double kink_px)
 {
-    track_pipe_camera c = {.pts = pts, .n_pts = n_pts, .frame_start = frame_start, .frames = frames};
+    track_sync_camera c = {.pts = pts, .n_pts = n_pts, .frame_start = frame_start, .frames = frames};
     for (long i = 0; i < n_pts; i++)
         pts[i].seg_break = 0;
     /* second difference at frame f of track id, or -1 when not all three are measured */
     for (long f = 0; f + 1 < frames; f++) {
         for (long i = frame_start[f]; i < frame_start[f + 1]; i++) {
-            track_pipe_point *p = &pts[i];
+            track_sync_point *p = &pts[i];
             if (!usable(p))
                 continue;
-            const track_pipe_point *pm = find_point(&c, f - 1, p->id), *pn = find_point(&c, f + 1, p->id),
+            const track_sync_point *pm = find_point(&c, f - 1, p->id), *pn = find_point(&c, f + 1, p->id),
                                    *pnn = find_point(&c, f + 2, p->id);
             if (!usable(pn)) {
                 continue; /* no interpolation to f + 1 anyway */
@@ -181,7 +181,7 @@ static double signed_distance(icv_mat3 F, double ua, double va, double ub, doubl
  * interpolated point, less its mean over the pair of tracks (a constant offset of the
  * centroids between the views does not depend on time), squared and capped at cap^2
  * (robust to an impact's frames). d is scratch of a->n_pts entries. */
-static double cost_at(const track_pipe_camera *a, const track_pipe_camera *b, icv_mat3 F, const id_pair *pairs,
+static double cost_at(const track_sync_camera *a, const track_sync_camera *b, icv_mat3 F, const id_pair *pairs,
                       int n_pairs, double off, double cap, long *n_used, double *d, int *which, double *rho)
 {
     long n = 0;
@@ -190,7 +190,7 @@ static double cost_at(const track_pipe_camera *a, const track_pipe_camera *b, ic
     for (long f = 0; f < a->frames; f++) {
         double tc = a->cam_time_s[f] + off / b->fps;
         for (long i = a->frame_start[f]; i < a->frame_start[f + 1]; i++) {
-            const track_pipe_point *p = &a->pts[i];
+            const track_sync_point *p = &a->pts[i];
             if (!usable(p))
                 continue;
             for (int k = 0; k < n_pairs; k++) {
@@ -198,7 +198,7 @@ static double cost_at(const track_pipe_camera *a, const track_pipe_camera *b, ic
                     continue;
                 double u, v, s;
                 int interp;
-                if (track_pipe_interpolate(b, pairs[k].ib, tc, &u, &v, &s, &interp) != 0)
+                if (track_sync_interpolate(b, pairs[k].ib, tc, &u, &v, &s, &interp) != 0)
                     break;
                 double x = signed_distance(F, p->u, p->v, u, v);
                 if (!isfinite(x))
@@ -240,7 +240,7 @@ static double cost_at(const track_pipe_camera *a, const track_pipe_camera *b, ic
     return ss;
 }
 
-int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b, double center, double range,
+int track_subframe_offset(const track_sync_camera *a, const track_sync_camera *b, double center, double range,
                           double max_px, double *offset, double *sigma, double *rms_px, icv_err *err)
 {
     /* 1. pairs of identities: votes of per-frame epipolar matches at the center offset */
@@ -252,7 +252,7 @@ int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b
         track_view va[TRACK_MAX_TRACKS], vb[TRACK_MAX_TRACKS];
         int ida[TRACK_MAX_TRACKS], idb[TRACK_MAX_TRACKS], na = 0, nb = 0, match[TRACK_MAX_TRACKS];
         for (long i = a->frame_start[f]; i < a->frame_start[f + 1] && na < TRACK_MAX_TRACKS; i++) {
-            const track_pipe_point *p = &a->pts[i];
+            const track_sync_point *p = &a->pts[i];
             if (!usable(p) || p->id >= NI)
                 continue;
             view_at(&a->view, p->u, p->v, p->sigma, &va[na]);
@@ -271,7 +271,7 @@ int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b
                     continue;
                 double u, v, s;
                 int interp;
-                if (track_pipe_interpolate(b, id, tc, &u, &v, &s, &interp) != 0)
+                if (track_sync_interpolate(b, id, tc, &u, &v, &s, &interp) != 0)
                     continue;
                 view_at(&b->view, u, v, s, &vb[nb]);
                 idb[nb++] = id;

@@ -1,6 +1,6 @@
 /* surface_lowest.c: one camera with no `surface` key (docs/experiment.md: "one camera:
  * the lowest point reached"). The track stage starts from a provisional surface (the
- * image's bottom row as surface.line_px would give it, pipeline.c's load_calibration);
+ * image's bottom row as surface.line_px would give it, job/track_open.c's job_track_calibration_read);
  * once the candidates are in metres, the surface is moved to the lowest point the body
  * reaches: up against the free flight's acceleration when it was measured (a camera
  * not held level then does not tilt the surface), else the image's up; the origin at
@@ -10,13 +10,15 @@
 #include <math.h>
 #include <string.h>
 
-#include "track/pipeline_internal.h"
+#include "track/track_pipeline.h"
 
-int pl_surface_lowest_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
-                            icv_err *err)
+int track_surface_lowest_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                               const int *cand_n, long F, icv_err *err)
 {
     int nm = exp->n_markers;
-    const pl_gravity_scale *g = cal->gravity.found ? &cal->gravity : cal->gravity_check.found ? &cal->gravity_check : NULL;
+    const track_gravity_scale *g = cal->gravity.found         ? &cal->gravity
+                                   : cal->gravity_check.found ? &cal->gravity_check
+                                                              : NULL;
     double ux = 0, uy = 1; /* up, in the provisional surface frame's x, y (the motion plane) */
     if (g && hypot(g->dir[0], g->dir[1]) > 0.5)
         ux = -g->dir[0], uy = -g->dir[1];
@@ -27,7 +29,7 @@ int pl_surface_lowest_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *c
             continue;
         double cx = 0, cy = 0;
         for (int i = 0; i < nm; i++)
-            cx += cand[f * PL_MAX_CAND + i].X.x / nm, cy += cand[f * PL_MAX_CAND + i].X.y / nm;
+            cx += cand[f * TRACK_MAX_CAND + i].X.x / nm, cy += cand[f * TRACK_MAX_CAND + i].X.y / nm;
         double h = ux * cx + uy * cy;
         if (h < lo)
             lo = h, flo = f;
@@ -45,7 +47,7 @@ int pl_surface_lowest_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *c
     cal->surf.R = icv_m3_mul(cal->surf.R, B);
     for (long f = 0; f < F; f++)
         for (int i = 0; i < cand_n[f]; i++) {
-            pl_cand *c = &cand[f * PL_MAX_CAND + i];
+            track_candidate *c = &cand[f * TRACK_MAX_CAND + i];
             c->X = icv_m3_apply(Bt, icv_v3_sub(c->X, o));
             double t[3][3];
             for (int r = 0; r < 3; r++) /* cov' = B^T cov B */

@@ -1,6 +1,10 @@
 /* track.h: marker detection on gray frames, multi-target tracking per camera,
  * the tracks2d file, and triangulation of 2D points into 3D.
  *
+ * track/ is a library: it works on frames, points and arrays it is handed, and never
+ * opens a video or a folder (the track stage that does, `impactcv track`, is job/'s:
+ * job_track_run; tests/job/test_layering.c checks who opens videos).
+ *
  * Pixels follow docs/conventions.md: the centre of the top-left pixel is (0, 0),
  * u to the right, v down. Frames are caller-owned gray buffers (8 or 16 bit, with
  * a stride); the library never keeps a pointer to them after a call returns.

@@ -1,159 +1,210 @@
-/* track_pipeline.h: `impactcv track` as one library call, and the pieces it is made of
- * that tests use on their own: body-template identity (identity.c) and the sub-frame
- * offset between two cameras from the motion (subframe_sync.c).
- *
- * The job (pipeline.c): experiment.yaml -> calibration and surface frame (calib/) ->
- * every camera's video decoded once (capture/) with its per-frame brightness for the
- * flash -> detector + tracker per camera (track.h) -> sync (flash, sync.offsets or
- * none, then the sub-frame refinement) -> undistortion, epipolar association,
- * interpolation of the other camera inside one flight segment, triangulation, the
- * surface frame -> marker identity from body.markers -> DIR/tracks2d_<camera>.csv,
- * DIR/tracks3d.csv, DIR/tracks3d_quality.csv, all written only once the whole job
- * has succeeded (docs/pipeline.md). Frames, units: docs/conventions.md. */
+/* track_pipeline.h: the pieces of the track stage that work on points, not videos:
+ * body-template identity (identity.c), the pose from points and rays (ray_pose.c), the
+ * template check, and the sub-frame offset between two cameras from the motion
+ * (subframe_sync.c). The stage itself, which opens the videos, is job/'s
+ * (job_track_run in job/job.h). Frames, units: docs/conventions.md. */
 #ifndef ICV_TRACK_PIPELINE_H
 #define ICV_TRACK_PIPELINE_H
 
+#include "calib/calib.h"
 #include "core/core.h"
 #include "track/track.h"
 
-/* Options are data: track_pipeline_options_default, then change what you need. */
+/* ---- the 3D pass's calibration, candidate points and scales ------------------ */
+
+#define TRACK_QUALITY_MAX 65536 /* bytes: ~250 views with their names; more are left out */
+
+/* One camera with motion_plane.scale: gravity (gravity_scale.c): the scale the free
+ * flight gave the motion plane. */
 typedef struct {
-    long max_frames;        /* frames per camera to read; 0 = all */
-    int refine_offset;      /* 1 (default): refine the sub-frame offset of two cameras from the
-                               motion when sync is flash or none (sync.offsets are used as
-                               given) */
-    double refine_range;    /* frames: the refined offset is searched within this of the
-                               flash (or zero) offset. Default 1.5 (flash: 5 with sync none) */
-    double epipolar_max_px; /* px: largest epipolar distance of two detections of one
-                               marker. Default 6 */
-    double template_tol_m;  /* m: largest difference of a measured inter-marker distance from
-                               body.markers' before the template is said not to fit, plus
-                               template_tol_rel of the distance. Default 0.003 */
-    double template_tol_rel;/* default 0.03 */
-    int max_coast_error;    /* ignored, kept for old callers: a marker the tracker loses is
-                               searched for until the clip ends, and its missing frames are a
-                               gap (track_info.json cameras[].gaps, a warning), never a
-                               failure */
-    double blob_excess;     /* a camera whose every frame's full scan holds more than this
-                               times the markers' number of blobs fails (suggest roi or
-                               threshold). Default 8 */
-    double threshold_fraction; /* the detector's auto threshold at this fraction of the
-                               markers' peak above the background. Default 0.5 (the
-                               detector's own 0.25 joins a band marker to a lit plate
-                               behind the rod) */
-    double min_circularity; /* the detector's shape test. Default 0.01: a band round a rod
-                               is ~2:1 seen from the side (minor^2/major^2 ~0.25) and a thin
-                               crescent seen from above the rod's end (3D positions written
-                               of 228 on sample_videos/01_rod_slope45_stereo: 0.15 210,
-                               0.04 213, 0.01 218) */
-    int centroid_margin_px; /* px: the detector's centroid box margin. Default 1: the
-                               detector's 2 takes in the black rod and the lit plate round
-                               a band (weights I - b of both signs), which lost the left
-                               camera's bottom band of sample 02 for good at frame 72 (its
-                               moments failed the shape test) and put 2D points 0.70 px
-                               from the truth of sample 01 (0.44 px with 1) */
-    double sigma_floor_px;  /* px: added in quadrature to each centroid's sigma before
-                               triangulation: the error the detector's sigma (pixel noise,
-                               Savin & Doyle) does not hold: the band model's residual, the
-                               coding of the marker's edges. Default 0.03, measured against
-                               synth truth: the 3D error / sigma per surface axis is
-                               0.77-1.11 (sample 01) and 0.97-1.24 (sample 02) with it, all
-                               below 1 with 0.1 px (0.44-0.63) and up to 1.64 with none */
-    double extrapolate_frames; /* frames: a reference frame up to this far outside the other
-                               camera's clip (its start or end) gets that camera's view
-                               extrapolated from its two end frames (flag extrapolated).
-                               Default 1: with any sub-frame offset, the one reference
-                               frame at each end that no pair of the other camera's frames
-                               brackets; 0 turns it off */
-    int ray_pose;           /* 1 (default): a frame whose triangulated markers do not fix the
-                               body's pose gets the markers one camera alone sees from the
-                               pose fitted to its points and those rays (ray_pose.c; flag
-                               one_view in tracks3d_quality.csv); 0 off */
-    int band_correction;    /* 1 (default): markers on the axis of a capsule or cylinder are
-                               bands round it; their centroids are moved back to the axis
-                               (pipeline.c, band markers) */
-    int band_coverage;      /* 1: with band markers, the detector's coverage centroid
-                               (track.h centroid_coverage): the box centroid of a band on
-                               its black rod in front of the lit plate moved 0.05-0.15 px
-                               with the box's integer edges, the same on every noise seed,
-                               and turned the rod's fitted spin 0.011 rad/s (the video
-                               study); 0 (default): under motion blur (a rod spinning
-                               ~10 rad/s) its background model breaks and omega's errors
-                               grow (docs/pipeline.md) */
-    int debug_frames;       /* 1: at debug level (-v), one line per frame and camera: the
-                               detector's statistics and the cross-camera matches.
-                               Default 0 */
-    const struct pl_calib *calibration; /* the experiment's calibration and surface frame
-                               already loaded (track_calibration_load; the caller still owns
-                               it), or NULL (default): loaded here */
-} track_pipeline_options;
+    int found;         /* 1: the plane was scaled from gravity */
+    double factor;     /* the provisional plane's depth and every position were multiplied by it */
+    double factor_sd;  /* its 1-sigma, from the parabola fit */
+    double depth_m;    /* m: the motion plane's distance from the camera then */
+    double g_used;     /* m/s^2: the in-plane |g| the flight was made to fall at */
+    int n_phases;      /* flight phases fitted */
+    long n_frames;     /* frames in them */
+    double rms_m;      /* m: RMS residual of the marker centroid about its parabolas */
+    double dir[2];     /* the acceleration's direction, unit, surface frame x and y */
+} track_gravity_scale;
 
-void track_pipeline_options_default(track_pipeline_options *o);
-
-/* What the job found, for the CLI to print and tests to check. */
+/* The plane of motion from the ball's apparent size (size_plane.c): w = R / z fitted as
+ * a + b x + c y over the frames used, (x, y) normalised image coordinates of the ball's
+ * centre; the plane's normal is along (b, c, a) in the camera frame, its distance R /
+ * |(b, c, a)|. Angles in radians. */
 typedef struct {
-    int n_cameras;
-    int n_markers;
-    char camera_id[ICV_MAX_CAMERAS][ICV_ID_MAX];
-    long frames[ICV_MAX_CAMERAS];          /* frames decoded per camera */
-    long points2d[ICV_MAX_CAMERAS];        /* rows written to tracks2d per camera */
-    int identities[ICV_MAX_CAMERAS];       /* 2D track identities the tracker gave */
-    int has_flash[ICV_MAX_CAMERAS];
-    double offset_frames[ICV_MAX_CAMERAS]; /* frames: each camera's offset used (capture
-                                              convention: an event at experiment time t is
-                                              at that camera's fractional frame
-                                              t*fps + offset) */
-    double offset_initial_frames[ICV_MAX_CAMERAS]; /* frames: from flash / sync.offsets / none */
-    char sync_source[16];                  /* where offset_initial_frames came from: "flash",
-                                              "sync.offsets" or "none" */
-    int offset_refined;                    /* 1: camera 1's offset was refined from the motion */
-    double offset_sigma_frames;            /* frames: 1-sigma of camera 1's refined offset */
-    double offset_residual_px;             /* px: RMS epipolar distance at camera 1's refined offset */
-    int offset_refined_each[ICV_MAX_CAMERAS];       /* 1: camera k's offset was refined against
-                                                       the reference camera (k >= 1) */
-    double offset_sigma_each[ICV_MAX_CAMERAS];      /* frames: 1-sigma of camera k's */
-    double offset_residual_each_px[ICV_MAX_CAMERAS];/* px: RMS epipolar distance there */
-    long rows3d;                           /* rows of tracks3d.csv */
-    long points3d;                         /* marker positions written */
-    long points3d_by_views[ICV_MAX_CAMERAS + 1]; /* of them, triangulated from n views
-                                                    (index n; 1: one-camera mode) */
-    long outliers3d;                       /* triangulated points flagged outlier (not written) */
-    long interpolated3d;                   /* positions from an interpolated second view */
-    long one_view3d;                       /* positions of markers one camera alone saw, on
-                                              its ray at the pose the frame's other markers
-                                              and rays fix (ray_pose) */
-    long extrapolated3d;                   /* positions from a second view extrapolated past
-                                              the end of that camera's clip */
-    double residual_rms_px;                /* px: RMS reprojection residual of written points */
-    double sigma_scale;                    /* the centroid sigmas' scale the triangulation
-                                              residuals showed (>= 1; flag_outliers) */
-    double surface_R[3][3], surface_t[3];  /* the surface frame used, in the reference camera's
-                                              frame: x_cam = R x_surface + t (m) */
-    long band_corrected;                   /* positions moved from a band's visible half to
-                                              the rod's axis */
-    long gaps[ICV_MAX_CAMERAS];            /* gaps in the markers' 2D tracks per camera (frames
-                                              a confirmed track had no blob; track_info.json
-                                              cameras[].gaps lists them with why) */
-    long gap_frames[ICV_MAX_CAMERAS];      /* frames in them, summed over the markers */
-    long swaps_repaired;                   /* frames where a 2D track's marker label changed
-                                              and the template's labelling was kept */
-    double template_rms_m;                 /* m: RMS of measured minus template distances */
-    int planar;                            /* 1: one-camera mode (ray-plane) */
-    double gravity_scale, gravity_scale_sd; /* one camera, motion_plane.scale: gravity: the factor
-                                              (and its 1-sigma) the free flight gave the plane's
-                                              provisional depth (docs/pipeline.md); 0 otherwise */
-    double seconds;                        /* s: wall time of the job */
-    double decode_seconds;                 /* s: reading frames (capture_source_read), summed over the
-                                              cameras, which are read concurrently: may exceed seconds */
-} track_pipeline_result;
+    int fitted;              /* 1: the fit was made (enough frames, not degenerate) */
+    int significant;         /* 1: a slope is kept: the plane is tilted to the camera */
+    int free_b, free_c;      /* 1: that slope kept (fitted); 0: held at 0 (not measured) */
+    double a, b, c;          /* R / z at the image centre, and its slopes per normalised unit
+                                (the slopes not kept 0) */
+    double cov[3][3];        /* their covariance (a, b, c) */
+    double resid_sd;         /* one frame's residual 1-sigma (n - 3 degrees of freedom) */
+    double resid_mad;        /* its robust (MAD) estimate */
+    double tilt, tilt_sd;    /* rad: the normal's angle to the optical axis */
+    double pitch, pitch_sd;  /* rad: about the camera's x (looking down at the plane > 0) */
+    double yaw, yaw_sd;      /* rad: about the camera's y (the image's right side further > 0) */
+    long n_used;             /* frames in the fit (after the robust pass) */
+} track_size_plane;
 
-/* Runs `impactcv track EXPERIMENT -o OUT_DIR`. Writes OUT_DIR/tracks2d_<camera>.csv per
- * camera, OUT_DIR/tracks3d.csv and OUT_DIR/tracks3d_quality.csv, only when the whole job
- * succeeded (each file atomically; a failure leaves none of them). opt may be NULL
- * (defaults), res may be NULL. Shows a progress bar on a terminal. Fails with one line
- * naming the file, camera or frame. */
-int track_pipeline_run(const char *experiment_path, const char *out_dir, const track_pipeline_options *opt,
-                       track_pipeline_result *res, icv_err *err);
+/* Fits w[i] = a + b x[i] + c y[i] over n frames (size_plane.c). work: 3 n doubles.
+ * 0, or -1 when there are fewer than 6 frames or the fit is degenerate (out->fitted 0). */
+int track_size_plane_fit(const double *x, const double *y, const double *w, long n, double *work,
+                         track_size_plane *out);
+
+/* One camera with motion_plane.scale: size (job/track_size_scale.c): the scale the ball's own
+ * apparent diameter gave the motion plane. */
+typedef struct {
+    int tilted;        /* 1: the plane was turned to the tilt fitted (plane below); the
+                          candidates must be met with it again */
+    track_size_plane plane; /* the tilt's fit from the sizes (plane.fitted 0: too few frames) */
+    int found;         /* 1: the plane was scaled from the ball's size */
+    double factor;     /* the provisional plane's depth and every position were multiplied by it */
+    double factor_sd;  /* its 1-sigma: the spread of the per-frame depths over the frames used */
+    double depth_m;    /* m: the ball's centre plane's distance from the camera */
+    double diameter_m; /* m: the ball's diameter given */
+    double diameter_px;/* px: its median apparent diameter over the frames used */
+    double fit_rms_px; /* px: median RMS residual of the outline's circle fit */
+    long n_frames;     /* frames used (sharp enough: blur under a quarter of the diameter) */
+    long n_fitted;     /* frames whose outline was fitted */
+} track_size_scale;
+
+/* m: the provisional depth of a motion plane scaled from gravity (any value: the scale
+ * found replaces it; 1 m keeps the provisional positions near metres) */
+#define TRACK_GRAVITY_DEPTH0 1.0
+
+/* The calibration and surface frame the 3D pass uses (the track stage loads it: job/). */
+typedef struct track_calibration {
+    calib_intrinsics in[ICV_MAX_CAMERAS];
+    double R[ICV_MAX_CAMERAS][3][3], T[ICV_MAX_CAMERAS][3]; /* camera k from the reference:
+                                                              x_k = R[k] x_0 + T[k] (m);
+                                                              k = 0 the identity */
+    calib_surface surf;        /* surface frame in the reference camera's frame */
+    calib_surface plane;       /* one-camera mode: the motion plane (y its normal) */
+    char source[ICV_PATH_MAX]; /* the calibration file, or "board images" */
+    track_gravity_scale gravity;       /* one camera, motion_plane.scale: gravity; found 0 otherwise */
+    track_gravity_scale gravity_check; /* one camera, scale: size: the free flight's factor measured
+                                          after the size scale was applied (~1 when both agree) */
+    track_size_scale size;             /* one camera, motion_plane.scale: size; found 0 otherwise */
+    int surface_lowest;                /* one camera, no surface key: the surface frame is provisional
+                                          until placed at the lowest point reached (surface_lowest.c) */
+    calib_stereo_cov cov;              /* the stereo pair's parameter covariance (n 0: unknown): the
+                                          surface frame's sigma takes the calibration's part from it */
+    char quality_json[TRACK_QUALITY_MAX]; /* the calibration's quality made from board images, as
+                                             DIR/track_info.json holds it (job/track_info.c); "" none */
+} track_calibration;
+
+typedef struct {
+    icv_vec3 X;        /* m, surface frame */
+    double cov[3][3];  /* m^2, surface frame */
+    double residual;   /* px */
+    double chi2;       /* of the triangulation, with the sigmas given */
+    unsigned flags;
+    int nv;                        /* views: 1 in one-camera mode, else >= 2 */
+    int cam[ICV_MAX_CAMERAS];      /* camera of each view; view 0 is the reference camera's */
+    int id[ICV_MAX_CAMERAS];       /* 2D track identity of each view */
+    track_view v[ICV_MAX_CAMERAS]; /* the undistorted views it came from */
+} track_candidate;
+
+#define TRACK_MAX_CAND 16
+
+typedef struct {
+    int on;                        /* the body has band markers */
+    double r;                      /* m: rod radius */
+    double s[ICV_MAX_MARKERS];     /* m: marker position along the axis (body frame) */
+    int band[ICV_MAX_MARKERS];     /* 1: marker k is a band */
+    icv_vec3 axis;                 /* unit, reference camera frame, last known */
+    double t_axis;                 /* s: when it was known; -inf never */
+} track_band;
+
+/* to the surface frame (to_surface.c): x_s = Rs^T (x_cam - ts), cov_s = Rs^T cov Rs */
+void track_to_surface(const calib_surface *s, const double X[3], const double cov[3][3], track_candidate *out);
+
+/* gravity_scale.c: one camera, motion_plane.scale: gravity. From the candidates of F
+ * frames (provisional units: the plane at TRACK_GRAVITY_DEPTH0), the factor that makes the
+ * body's marker centroid fall at the experiment's in-plane |g| (9.81 with gravity: auto)
+ * over its free-flight phases; multiplies the plane's depth, the surface frame's origin
+ * (cal) and every candidate (position, covariance) by it and keeps it in cal->gravity.
+ * t_frame: s, experiment time of each frame. Fails naming exp->path when no free flight
+ * of 6 frames or more is seen, or it does not fall measurably. */
+int track_gravity_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                              const int *cand_n, long F, const double *t_frame, icv_err *err);
+/* The same free-flight fit as track_gravity_scale_apply without applying it: into
+ * cal->gravity_check (a second scale source beside scale: size). */
+int track_gravity_scale_check(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                              const int *cand_n, long F, const double *t_frame, icv_err *err);
+/* Multiplies the plane's depth, the surface frame's origin and every candidate
+ * (position, covariance) of F frames by K (gravity_scale.c). */
+void track_plane_scale(track_calibration *cal, track_candidate *cand, const int *cand_n, long F, double K);
+struct json_t;
+/* Logs the free flight's |g| at another source's scale (cal->gravity_check, measured after
+ * that scale was applied) and warns, naming `causes`, when the two disagree beyond 3
+ * sigma or 10% (source_rel_sd: the other source's relative 1-sigma). gravity_scale.c. */
+void track_gravity_scale_compare(const icv_experiment *exp, const track_calibration *cal, const char *source,
+                                 double source_rel_sd, const char *causes);
+/* surface_lowest.c: one camera with no surface key (cal->surface_lowest): the surface
+ * frame placed at the lowest point the body reaches. Up is against the free flight's
+ * acceleration (cal->gravity, or cal->gravity_check) when it was measured, else the
+ * image's up; the origin is that far below the lowest marker centroid of the frames
+ * showing every marker, less the sphere's radius for a ball. Moves cal->surf and every
+ * candidate (position, covariance) of F frames to the new frame. Fails naming exp->path
+ * when no frame shows every marker. */
+int track_surface_lowest_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                               const int *cand_n, long F, icv_err *err);
+/* Adds "scale_from_gravity" to track_info.json's root when cal->gravity.found, and
+ * "scale_check_gravity" when cal->gravity_check.found. */
+void track_gravity_scale_json(const track_calibration *cal, struct json_t *root);
+
+/* band_marker.c */
+void track_band_init(const icv_experiment *exp, track_band *b);
+/* Moves a labelled band's candidate from the band's visible halves to the rod's axis
+ * (axis: unit, reference camera frame) and triangulates again from its c->nv views (or
+ * meets the motion plane again with one camera, nc 1). */
+void track_band_correct(const track_band *b, const track_calibration *cal, int nc, icv_vec3 axis, track_candidate *c);
+/* Shifts an undistorted pixel (u, v) of marker j seen at experiment time t (s) by the
+ * image of its band offset, from the labelled 3D positions xyz (surface frame, F frames
+ * of nm markers) and axes of the nearest reference frame. */
+void track_band_shift_2d(const track_band *b, const track_calibration *cal, const track_view *view, const double *t0cam,
+                         double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j,
+                         double t, double *u, double *v);
+/* The rod's axis (unit, reference camera frame) from a frame's labelled bands. */
+int track_band_axis(const track_band *b, const track_calibration *cal, const track_candidate *cf, const int *lab, int n,
+                    icv_vec3 *axis);
+
+/* one 2D point as the tracker gave it (distorted pixels) */
+typedef struct {
+    long frame;
+    int id;
+    double u, v, sigma, area;
+    unsigned flags;
+    double pred_u, pred_v; /* px: the filter's prediction for this frame (track_point) */
+} track_raw_point;
+
+/* Of a camera's duplicated frames dup[0..n_dup) (pixels equal to the frame before),
+ * those while the scene moves: the tracks, by their median, more than min_px (px)
+ * apart between the frames either side, a move within 6 sigma of a track's own noise
+ * counting as none (raw: the tracker's points sorted by frame). Into out (n_dup room); how
+ * many. A still scene's equal frames are H.264's skipped blocks, no timing fault.
+ * duplicate_motion.c. */
+size_t track_duplicates_in_motion(const track_raw_point *raw, long n_raw, const long *dup, size_t n_dup, double min_px,
+                                  long *out);
+
+/* Frames that repeat the picture before them (a phone or converter stored each picture
+ * again, re-encoded, so the copies differ by compression noise and no pixel test finds
+ * them), from the tracks: a frame is seen to repeat when every track moving across the
+ * frame stands still at it, within 3 of its sigmas, then jumps by about the step it made
+ * into the picture before (more than min_px, px, and 10 sigmas); it shows a new picture
+ * when the tracks moved by their median more than min_px. capture_stored_times tells
+ * the pattern from that evidence. raw sorted by frame (duplicate_motion.c). Into out
+ * (frames room), ascending, *n_out of them; *stored_times: k, or 1 when no pattern is
+ * found (then 0 frames). */
+int track_repeated_pictures(const track_raw_point *raw, long n_raw, long frames, double min_px, long *out,
+                            size_t *n_out, double *stored_times, icv_err *err);
+
+/* *moves = 1 when some track's measured point lies more than min_px (px) and 6 of
+ * their sigmas from the track's first one, else 0 (nothing tracked moves over the
+ * clip: a still picture stored as a video). 0, or ICV_ENOMEM. */
+int track_anything_moves(const track_raw_point *raw, long n_raw, double min_px, int *moves, icv_err *err);
 
 /* ---- identity from the body template (identity.c) ----------------------- */
 
@@ -163,6 +214,12 @@ int track_pipeline_run(const char *experiment_path, const char *out_dir, const t
  * sight the marker with the larger body-frame y gets the point higher along the
  * surface y). Workspace sized once; labelling allocates nothing. */
 typedef struct track_identity track_identity;
+
+/* The template's tolerance of the track stage (tol_m, m, and tol_rel of
+ * track_identity_alloc below; job_track_options' defaults), which analysis's template
+ * check honours too. */
+#define TRACK_TEMPLATE_TOL_M 0.003
+#define TRACK_TEMPLATE_TOL_REL 0.03
 
 /* n_markers (<= ICV_MAX_MARKERS; labelling by enumeration needs <= 8) template points
  * (m, body frame); tol_m + tol_rel * distance is the largest distance misfit accepted. */
@@ -300,10 +357,10 @@ typedef struct {
     unsigned flags;  /* TRACK_FLAG_*; coasted or merged points are not positions */
     int seg_break;   /* 1: an impact (a kink) lies between this point and the same
                         track's point in the next frame: never interpolate across */
-} track_pipe_point;
+} track_sync_point;
 
 typedef struct {
-    const track_pipe_point *pts;
+    const track_sync_point *pts;
     long n_pts;
     const long *frame_start;  /* frames + 1 entries: points of frame f are
                                  [frame_start[f], frame_start[f+1]) */
@@ -311,7 +368,7 @@ typedef struct {
     const double *cam_time_s; /* frames entries: this camera's clock, s */
     double fps;               /* Hz */
     track_view view;          /* K, R, t (u, v, sigma unused) */
-} track_pipe_camera;
+} track_sync_camera;
 
 /* The point of track id of camera c at camera-clock time tc (s), interpolated linearly
  * between the two adjacent frames that bracket tc when both measured it and no
@@ -319,7 +376,7 @@ typedef struct {
  * sigmas propagated, plus the chord's error w (1 - w) a / 2 for the track's second
  * difference a (px/frame^2) there, in quadrature. Returns 0 when found
  * (*interpolated = 1 unless tc is a frame's own time), -1 otherwise. */
-int track_pipe_interpolate(const track_pipe_camera *c, int id, double tc, double *u, double *v, double *sigma,
+int track_sync_interpolate(const track_sync_camera *c, int id, double tc, double *u, double *v, double *sigma,
                            int *interpolated);
 
 /* The point of track id of camera c at camera-clock time tc (s) just outside the clip:
@@ -330,15 +387,14 @@ int track_pipe_interpolate(const track_pipe_camera *c, int id, double tc, double
  * chord's error w (1 - w) a / 2 for the track's second difference a (w < 0 or > 1, in
  * frames from the end frame). Returns 0 when found, -1 otherwise. An impact inside the
  * extrapolated fraction of a frame cannot be seen: the pipeline flags such points
- * `extrapolated`. The sigma of track_pipe_interpolate carries the same chord term. */
-int track_pipe_extrapolate(const track_pipe_camera *c, int id, double tc, double max_frames, double *u, double *v,
+ * `extrapolated`. The sigma of track_sync_interpolate carries the same chord term. */
+int track_sync_extrapolate(const track_sync_camera *c, int id, double tc, double max_frames, double *u, double *v,
                            double *sigma);
 
 /* Marks seg_break on points where the track's second difference says an impact lies
  * between this frame and the next (both the second differences around that interval
  * exceed kink_px + 6 sigma). */
-void track_pipe_mark_breaks(track_pipe_point *pts, long n_pts, const long *frame_start, long frames,
-                            double kink_px);
+void track_sync_mark_breaks(track_sync_point *pts, long n_pts, const long *frame_start, long frames, double kink_px);
 
 /* The offset (frames of camera b, capture convention) within [center - range,
  * center + range] that minimises the robust sum of squared epipolar distances between
@@ -346,60 +402,7 @@ void track_pipe_mark_breaks(track_pipe_point *pts, long n_pts, const long *frame
  * pairs of track identities are those that match at the center offset. Fills the
  * offset, its 1-sigma (from the curvature of the chi-square, scaled by the residual)
  * and the RMS distance there. Fails (ICV_ENOTFOUND) with too little motion. */
-int track_subframe_offset(const track_pipe_camera *a, const track_pipe_camera *b, double center, double range,
+int track_subframe_offset(const track_sync_camera *a, const track_sync_camera *b, double center, double range,
                           double max_px, double *offset, double *sigma, double *rms_px, icv_err *err);
-
-/* ---- coefficient experiments: the vertical and the tilt ------ */
-
-/* An experiment's calibration and surface frame as the track job loads them (from
- * calibration.file or by calibrating the board images: seconds), loaded once for a
- * job that needs them twice (a slide's level board, then its tracking). Opaque;
- * job_calibration.c. */
-typedef struct pl_calib track_calibration;
-int track_calibration_load(const icv_experiment *exp, track_calibration **out, icv_err *err);
-void track_calibration_free(track_calibration *cal);
-
-/* Gravity in the surface frame from the board lying on a level reference
- * (experiment.yaml coefficients.level_images; level_ref.c): g = -g0 n, n the level
- * board's normal (up) in the surface frame; g0 in m/s^2. *incline_sd (rad): 1-sigma of
- * the angle between the two boards' normals, from each board's corner scatter about
- * its plane (stereo), or its reprojection residual (one camera; a lower bound). cal:
- * the experiment's calibration, or NULL: loaded here as the track job does. */
-int track_level_gravity(const icv_experiment *exp, const track_calibration *cal, double g0, icv_vec3 *g,
-                        double *incline_sd, icv_err *err);
-
-/* The tilt from video (plate_track.c): the reference camera's video, the board lying
- * on the plate found in the first frame and followed corner by corner (the plate
- * turns slowly; a full detection again when the pose's residual exceeds 0.5 px), the
- * plate's pose per frame by PnP, its angle from the level board's normal, and the
- * body's markers (the frame's blobs of a marker's size, as many as body.markers)
- * brought onto the plate's plane by their rays. */
-typedef struct {
-    long n;               /* frames of the reference camera */
-    double *t;            /* s, experiment clock (that camera's) */
-    double *angle;        /* rad: the plate's normal from the level's; NaN: board not found */
-    double *s;            /* m: the body's displacement down the plate (plate frame, its
-                             markers' mean on the plate's plane) since the first frame it
-                             was seen; NaN where not seen. Each marker's ray is taken to the
-                             plane at marker_height above the plate */
-    double marker_height; /* m: the markers' height above the plate, found as the one at
-                             which the resting body's position stays put while the plate
-                             turns (at the plate's own plane the parallax drifted 5 mm
-                             over 5 deg for markers 30 mm up at 0.7 m) */
-    long n_board, n_body; /* frames with the plate's pose, with the body */
-    long n_redetect;      /* full board detections after the first */
-    double *A, *B;        /* m, m/m: where the markers' rays meet the plane at height h
-                             above the plate, along downhill: A + B h (NaN: not seen) */
-    double reproj_rms_px; /* px: mean PnP residual of the plate's board */
-    double level_reproj_px; /* px: the level board's */
-} track_tilt;
-
-int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err);
-/* The markers' height (marker_height) again from the frames before `upto` only (the
- * resting ones, once the onset is known), and s from it. */
-int track_tilt_height(track_tilt *t, long upto, icv_err *err);
-void track_tilt_free(track_tilt *t);
-/* tilt_track.csv: frame,time_s,angle_rad,displacement_m (empty where not measured). */
-int track_tilt_write(const char *path, const track_tilt *t, icv_err *err);
 
 #endif

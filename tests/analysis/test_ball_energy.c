@@ -48,7 +48,7 @@ TEST(test_ball_energy_counts_translation_and_says_so)
     sample(&s, 0.45, 2e-4, 11, &tr);
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &s.body, &G, NULL, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT_EQ_INT(res.n_impacts, 1);
@@ -93,7 +93,7 @@ TEST(test_ball_energy_truth_comparison_is_like_with_like)
     sample(&s, 0.45, 2e-4, 12, &tr);
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &s.body, &G, NULL, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     /* a truth.json as synth writes it: energies with the spin */
@@ -137,7 +137,7 @@ TEST(test_ball_energy_joint_fit_leaves_the_unmeasured_spin_out)
         jr[k].body = s.body;
         jr[k].model = (analysis_model){ICV_RESTITUTION_NEWTON, -1, -1, -1, IMPACT_EXACT};
         icv_err err = {0};
-        int rc = analysis_run(&tr, &s.body, &G, NULL, &jr[k].res, &err);
+        int rc = analysis_impacts_measure(&tr, &s.body, &G, NULL, &jr[k].res, &err);
         analysis_tracks_free(&tr);
         ASSERT(rc == 0, "%s", err.msg);
         jobs[k] = &jr[k];

@@ -71,7 +71,7 @@ static void study(int gravity_auto, int draws, double *spread_out, double *cover
         prm.calib = cs;
         analysis_result res;
         icv_err err = {0};
-        int rc = analysis_run(&tr, &s.body, gravity_auto ? NULL : &G, &prm, &res, &err);
+        int rc = analysis_impacts_measure(&tr, &s.body, gravity_auto ? NULL : &G, &prm, &res, &err);
         analysis_tracks_free(&tr);
         ASSERT(rc == 0 && res.n_impacts == 1, "draw %d: %s", k, err.msg);
         double got[NQ], sd[NQ];
@@ -144,10 +144,10 @@ TEST(test_calib_sd_adds_in_quadrature_and_only_where_known)
     analysis_params_default(&prm);
     analysis_result *a = malloc(sizeof *a), *b = malloc(sizeof *b);
     icv_err err = {0};
-    int rc = a && b ? analysis_run(&tr, &s.body, &G, &prm, a, &err) : ICV_ENOMEM;
+    int rc = a && b ? analysis_impacts_measure(&tr, &s.body, &G, &prm, a, &err) : ICV_ENOMEM;
     prm.calib = (analysis_calib_sd){1e-3, 2e-3, 2e-3, 5e-4};
     if (!rc)
-        rc = analysis_run(&tr, &s.body, &G, &prm, b, &err);
+        rc = analysis_impacts_measure(&tr, &s.body, &G, &prm, b, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     const analysis_impact *u = &a->impacts[0], *k = &b->impacts[0];

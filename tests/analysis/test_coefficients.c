@@ -171,7 +171,7 @@ TEST(test_drop_e_n_and_a_non_central_drop_is_refused)
     sample(&s, 0.45, 2e-4, 3, &tr);
     analysis_result res;
     icv_err err = {0};
-    ASSERT(analysis_run(&tr, &s.body, &G, NULL, &res, &err) == 0, "%s", err.msg);
+    ASSERT(analysis_impacts_measure(&tr, &s.body, &G, NULL, &res, &err) == 0, "%s", err.msg);
     analysis_tracks_free(&tr);
     analysis_coefficient c;
     ASSERT_EQ_INT(analysis_coefficient_drop(&res, &c, &err), ICV_EINVAL);
@@ -332,7 +332,7 @@ TEST(test_coefficients_cli_tilt_by_ruler_and_bad_inputs)
     ASSERT(access(path, F_OK) != 0, "a file was written on failure");
 }
 
-/* a tilt's series as track_tilt_run gives them: 60 fps, the plate rising at 0.05 rad/s
+/* a tilt's series as job_tilt_run gives them: 60 fps, the plate rising at 0.05 rad/s
  * from 0.29 rad at 0.2 s (1e-4 rad noise per frame, and the level board's error: one
  * offset of level_sd for the whole series), the body at rest with a parallax drift of
  * 1 mm/s until the angle reaches atan(mu_s), then sliding with mu_k = 0.25 while the

@@ -81,7 +81,7 @@ TEST(test_contact_slide_to_rest_is_left_out_and_reported)
         slide_tracks(seed, &c, &tr, &b);
         analysis_result res;
         icv_err err = {0};
-        int rc = analysis_run(&tr, &b, NULL, NULL, &res, &err);
+        int rc = analysis_impacts_measure(&tr, &b, NULL, NULL, &res, &err);
         analysis_tracks_free(&tr);
         ASSERT(rc == 0, "seed %lu: %s", seed, err.msg);
         double gn = icv_v3_norm(res.g);
@@ -125,7 +125,7 @@ TEST(test_contact_resting_clip_end_after_a_bounce_is_resting)
         tr.pos[i].x = tr.pos[c.f2].x + (tr.pos[i].x - tr.pos[i].x);
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &b, NULL, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &b, NULL, NULL, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT_EQ_INT(res.n_impacts, 1);

@@ -68,7 +68,7 @@ TEST(test_flights_toss_without_impact_gives_g_launch_speed_and_angle)
             toss_tracks(rates[k], n, (unsigned long)(1000 * k + sd), &s, &tr, &b);
             analysis_result res;
             icv_err err = {0};
-            int rc = analysis_run(&tr, &b, NULL, NULL, &res, &err);
+            int rc = analysis_impacts_measure(&tr, &b, NULL, NULL, &res, &err);
             analysis_tracks_free(&tr);
             ASSERT(rc == 0, "%.0f fps seed %d: %s", rates[k], sd, err.msg);
             if (getenv("ICV_VERBOSE"))
@@ -113,7 +113,7 @@ TEST(test_flights_too_short_to_fit_says_how_many_frames)
     analysis_result res;
     icv_err err = {0};
     toss_tracks(30, 3, 5, &s, &tr, &b);
-    ASSERT(analysis_run(&tr, &b, NULL, NULL, &res, &err) != 0, "a 3-frame flight was fitted");
+    ASSERT(analysis_impacts_measure(&tr, &b, NULL, NULL, &res, &err) != 0, "a 3-frame flight was fitted");
     analysis_tracks_free(&tr);
     ASSERT_STR_CONTAINS(err.msg, "3 frames, too few to fit a flight (4 needed)");
 }
@@ -145,7 +145,7 @@ TEST(test_flights_between_impacts_are_listed_with_the_clips_g)
     }
     gsl_rng_free(rng);
     analysis_result res;
-    int rc = analysis_run(&tr, &b, NULL, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &b, NULL, NULL, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT_EQ_INT(res.n_impacts, 1);

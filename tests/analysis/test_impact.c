@@ -1,4 +1,4 @@
-/* test_impact.c: analysis_run on 3D tracks generated from a known impact: a
+/* test_impact.c: analysis_impacts_measure on 3D tracks generated from a known impact: a
  * free flight into the surface, a momentum exchange with a chosen Newton ratio at
  * the contact point and a chosen impulse ratio, a free flight away; markers
  * sampled at 120 fps with the impact at a fractional frame, Gaussian noise. The
@@ -53,7 +53,7 @@ TEST(test_impact_found_and_measured_on_a_box_with_given_gravity)
     sample(&s, 0.45, 2e-4, 1, &tr);
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &s.body, &G, NULL, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     check_impact(&s, &res);
@@ -67,7 +67,7 @@ TEST(test_impact_with_gravity_from_free_flight)
     sample(&s, 0.45, 2e-4, 2, &tr);
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &s.body, NULL, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &s.body, NULL, NULL, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT_EQ_INT(res.g_estimated, 1);
@@ -83,7 +83,7 @@ TEST(test_impact_of_a_rod_reports_no_spin)
     sample(&s, 0.35, 2e-4, 3, &tr); /* the rod's far end lands again at 0.36 s */
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &s.body, &G, NULL, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT_EQ_INT(res.impacts[0].spin_observable, 0);
@@ -98,7 +98,7 @@ TEST(test_no_impact_names_the_smallest_gap)
     sample(&s, 0.20, 2e-4, 4, &tr); /* ends before the impact */
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &s.body, &G, NULL, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT_EQ_INT(rc, ICV_ENOTFOUND);
     ASSERT_STR_CONTAINS(err.msg, "no impact found: the smallest gap");
@@ -113,7 +113,7 @@ TEST(test_impact_too_near_the_end_says_how_many_frames)
     sample(&s, s.t_star + 2.5 / 120, 2e-4, 5, &tr); /* two frames after the impact */
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &s.body, &G, NULL, &res, &err);
     analysis_tracks_free(&tr);
     printf("    %s\n", err.msg);
     ASSERT_EQ_INT(rc, ICV_EINVAL);
@@ -149,7 +149,7 @@ TEST(test_impact_short_of_poses_counts_each_missing_markers_frames)
              tr.n_frames - first_after - 2, tr.n_frames - first_after - 2);
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &s.body, &G, NULL, &res, &err);
     analysis_tracks_free(&tr);
     printf("    %s\n", err.msg);
     ASSERT_EQ_INT(rc, ICV_EINVAL);
@@ -177,7 +177,7 @@ TEST(test_impact_with_markers_missing_after_it_names_the_frames_and_markers)
              tr.frame[first_after + 2], tr.frame[tr.n_frames - 1]);
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &s.body, &G, NULL, &res, &err);
     analysis_tracks_free(&tr);
     printf("    %s\n", err.msg);
     ASSERT_EQ_INT(rc, ICV_EINVAL);
@@ -226,7 +226,7 @@ TEST(test_impact_uncertainty_is_honest_over_seeds)
         sample(&s, 0.45, 2e-4, 100 + (unsigned long)seed, &tr);
         analysis_result res;
         icv_err err = {0};
-        int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
+        int rc = analysis_impacts_measure(&tr, &s.body, &G, NULL, &res, &err);
         analysis_tracks_free(&tr);
         ASSERT(rc == 0 && res.n_impacts == 1, "seed %d: %s", seed, err.msg);
         const analysis_impact *im = &res.impacts[0];
@@ -270,10 +270,10 @@ TEST(test_houbolt_method_is_worse_than_the_fit)
         analysis_params_default(&prm);
         analysis_result fit, hb;
         icv_err err = {0};
-        int rc = analysis_run(&tr, &s.body, &G, &prm, &fit, &err);
+        int rc = analysis_impacts_measure(&tr, &s.body, &G, &prm, &fit, &err);
         prm.method = ANALYSIS_HOUBOLT;
         if (!rc)
-            rc = analysis_run(&tr, &s.body, &G, &prm, &hb, &err);
+            rc = analysis_impacts_measure(&tr, &s.body, &G, &prm, &hb, &err);
         analysis_tracks_free(&tr);
         ASSERT(rc == 0, "seed %d: %s", seed, err.msg);
         err_fit_e += fabs(fit.impacts[0].e_kinematic - s.e);
@@ -302,7 +302,7 @@ TEST(test_houbolt_is_exact_for_a_parabola_at_its_frame)
     prm.method = ANALYSIS_HOUBOLT;
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &s.body, &G, &prm, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &s.body, &G, &prm, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     const analysis_impact *im = &res.impacts[0];

@@ -26,7 +26,7 @@ static int one_ball(double fps, double line_off, unsigned long seed, rate_stats 
     ball_bounce_make(&s, fps, 3e-4, seed, line_off, &tr, &b);
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &b, NULL, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &b, NULL, NULL, &res, &err);
     analysis_tracks_free(&tr);
     if (rc || res.n_impacts != 1) {
         snprintf(msg, cap, "%.0f fps, surface off %+.0f mm, seed %lu: %s (%d impacts)", fps, line_off * 1e3, seed,
@@ -114,7 +114,7 @@ TEST(test_impact_any_rate_surface_26mm_low_at_30_fps_uses_where_the_flights_meet
     ball_bounce_make(&s, 30, 3e-4, 7, 0.026, &tr, &b);
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &b, NULL, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &b, NULL, NULL, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT_EQ_INT(res.n_impacts, 1);
@@ -138,7 +138,7 @@ TEST(test_impact_any_rate_surface_right_keeps_the_surface_instant)
     ball_bounce_make(&s, 240, 3e-4, 3, 0, &tr, &b);
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &b, NULL, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &b, NULL, NULL, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     const analysis_impact *im = &res.impacts[0];
@@ -165,7 +165,7 @@ TEST(test_impact_any_rate_e_above_1_is_flagged_implausible)
         }
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &b, NULL, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &b, NULL, NULL, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     const analysis_impact *im = &res.impacts[0];
@@ -192,7 +192,7 @@ TEST(test_impact_any_rate_poses_ending_before_the_impact_say_so)
     analysis_result res;
     icv_err err = {0};
     const icv_vec3 g = {0, -9.81, 0};
-    int rc = analysis_run(&tr, &b, &g, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &b, &g, NULL, &res, &err);
     int n = tr.n_frames;
     analysis_tracks_free(&tr);
     ASSERT(rc != 0, "an impact was measured with no pose after it");

@@ -1,4 +1,4 @@
-/* test_impact_candidates.c: the contact candidates of analysis_run when the body
+/* test_impact_candidates.c: the contact candidates of analysis_impacts_measure when the body
  * moves by less than the track noise per frame near the surface (issue #18: seeds
  * 1020 and 1036 of the scene study, 3000 and 6000 fps, found their impact 23 and 27
  * frames late or not at all). The box scenario of impact_scenario.h sampled at
@@ -34,7 +34,7 @@ TEST(test_impact_at_3000_fps_with_noise_above_the_motion_per_frame_is_found_once
         sample_at(&s, s.t_star - 40 / fps, s.t_star + 40 / fps, fps, sigma, (unsigned long)seed, &tr);
         analysis_result res;
         icv_err err = {0};
-        int rc = analysis_run(&tr, &s.body, &G, &prm, &res, &err);
+        int rc = analysis_impacts_measure(&tr, &s.body, &G, &prm, &res, &err);
         analysis_tracks_free(&tr);
         if (rc) {
             printf("    seed %d: %s\n", seed, err.msg);
@@ -71,7 +71,7 @@ TEST(test_impact_candidates_slow_lift_off_at_3000_fps_is_one_impact)
         sample_at(&s, 0, 0.07, 3000, 2e-4, seed, &tr);
         analysis_result res;
         icv_err err = {0};
-        int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
+        int rc = analysis_impacts_measure(&tr, &s.body, &G, NULL, &res, &err);
         analysis_tracks_free(&tr);
         ASSERT(rc == 0, "seed %lu: %s", seed, err.msg);
         ASSERT_EQ_INT(res.n_impacts, 1);
@@ -129,7 +129,7 @@ TEST(test_impact_at_30_fps_with_the_frame_before_it_missing_is_found)
             tr.seen[last_pre * s.n_markers + k] = 0;
         analysis_result res;
         icv_err err = {0};
-        int rc = analysis_run(&tr, &s.body, &G, &prm, &res, &err);
+        int rc = analysis_impacts_measure(&tr, &s.body, &G, &prm, &res, &err);
         analysis_tracks_free(&tr);
         if (rc) {
             printf("    phase %d/%d: %s\n", ph, phases, err.msg);
@@ -198,7 +198,7 @@ TEST(test_impact_candidates_a_ball_bouncing_every_8_frames_at_30_fps_keeps_every
     analysis_params_default(&prm);
     prm.pos_sigma = sigma;
     analysis_result res;
-    int rc = analysis_run(&tr, &b, NULL, &prm, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &b, NULL, &prm, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     printf("    %d bounces, %d impacts found, |g| %.3f\n", n_true, res.n_impacts, icv_v3_norm(res.g));

@@ -22,7 +22,7 @@ static int rms_pulls(const scenario *s, int seeds, double sigma, double rms[NQ])
         analysis_params prm;
         analysis_params_default(&prm);
         prm.pos_sigma = sigma; /* the noise as it is: the pulls test the propagation */
-        int rc = analysis_run(&tr, &s->body, &G, &prm, &res, &err);
+        int rc = analysis_impacts_measure(&tr, &s->body, &G, &prm, &res, &err);
         analysis_tracks_free(&tr);
         if (rc || res.n_impacts != 1) {
             th_fail(__FILE__, __LINE__, "seed %d: %d impacts: %s", seed, rc ? 0 : res.n_impacts, err.msg);

@@ -79,7 +79,7 @@ static int run(const analysis_tracks *tr, const scenario *s, int keep, analysis_
     analysis_params prm;
     analysis_params_default(&prm);
     prm.keep_outlier_frames = keep;
-    return analysis_run(tr, &s->body, NULL, &prm, res, err);
+    return analysis_impacts_measure(tr, &s->body, NULL, &prm, res, err);
 }
 
 static int listed(const analysis_result *res, long frame)

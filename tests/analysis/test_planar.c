@@ -68,7 +68,7 @@ TEST(test_ball_with_scale_from_gravity_gives_the_speed_within_1_percent)
         tr.pos[i] = icv_v3_scale(tr.pos[i], scale);
     analysis_result res;
     const icv_vec3 g = {0, -9.81, 0};
-    int rc = analysis_run(&tr, &b, &g, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &b, &g, NULL, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT(res.n_impacts >= 1, "no impact");
@@ -101,7 +101,7 @@ TEST(test_rod_in_the_motion_plane_meets_the_3d_tolerances)
         tr.pos[i].z = 0; /* the plane of motion: z = 0 */
     analysis_result res;
     icv_err err = {0};
-    int rc = analysis_run(&tr, &s.body, &G, NULL, &res, &err);
+    int rc = analysis_impacts_measure(&tr, &s.body, &G, NULL, &res, &err);
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT_EQ_INT(res.n_impacts, 1);
@@ -165,7 +165,8 @@ TEST(test_planar_rod_with_markers_off_the_motion_plane_is_posed_in_the_plane)
     free(e);
     ASSERT(rc == 0, "%s", err.msg);
     analysis_result res;
-    rc = analysis_run(&tr, &b, &G, NULL, &res, &err); /* the default 0.3 mm sigma, as for one camera's tracks */
+    rc = analysis_impacts_measure(&tr, &b, &G, NULL, &res,
+                                  &err); /* the default 0.3 mm sigma, as for one camera's tracks */
     analysis_tracks_free(&tr);
     ASSERT(rc == 0, "%s", err.msg);
     ASSERT_EQ_INT(res.n_impacts, 1);

@@ -24,7 +24,7 @@
 static char run_dir[512];          /* the copied experiment; the run's outputs in run_dir/out */
 static char run_err[ICV_ERR_MSG_MAX + 64];
 static int run_done, run_rc;
-static track_pipeline_result run_track;
+static job_track_result run_track;
 static icv_experiment run_exp;     /* the copied experiment, as the analysis read it */
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -72,7 +72,7 @@ static int shared_run(void)
     analysis_experiment_result *job = malloc(sizeof *job);
     icv_log_level level = icv_log_get_level();
     icv_log_set_level(ICV_LOG_WARN); /* calib's per-image lines are not this test's */
-    int rc = track_pipeline_run(exp_path, out, NULL, &run_track, &err);
+    int rc = job_track_run(exp_path, out, NULL, &run_track, &err);
     if (rc)
         snprintf(run_err, sizeof run_err, "track: %s", err.msg);
     job_analyze_options aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
@@ -244,7 +244,7 @@ TEST(test_track_sidecar_with_a_calibration_file_holds_what_the_file_holds)
     icv_err err = {0};
     icv_log_level level = icv_log_get_level();
     icv_log_set_level(ICV_LOG_WARN);
-    int rc = track_pipeline_run(exp2, out2, NULL, NULL, &err);
+    int rc = job_track_run(exp2, out2, NULL, NULL, &err);
     icv_log_set_level(level);
     ASSERT(rc == 0, "track with cal.yaml: %s", err.msg);
     info2 = load_json(th_tmp("out_file/track_info.json"));
@@ -414,7 +414,7 @@ TEST(test_overlays_and_sections_of_a_one_camera_run)
     icv_err err = {0};
     icv_log_level level = icv_log_get_level();
     icv_log_set_level(ICV_LOG_WARN);
-    int rc = track_pipeline_run(exp_path, out, NULL, NULL, &err);
+    int rc = job_track_run(exp_path, out, NULL, NULL, &err);
     job_analyze_options aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
     if (!rc)
         rc = job_analyze(&aj, &job, &err);

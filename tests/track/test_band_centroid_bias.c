@@ -22,6 +22,7 @@
 
 #include "tests/harness.h"
 #include "tests/track/true_stereo.h"
+#include "job/job.h"
 #include "track/track_pipeline.h"
 
 #define NM 3
@@ -58,18 +59,18 @@ static int run(const char *dir, const char *yaml, int coverage, json_t *truth, b
 {
     char out[1200];
     snprintf(out, sizeof out, "%s/out%d", dir, coverage);
-    track_pipeline_options opt;
-    track_pipeline_options_default(&opt);
+    job_track_options opt;
+    job_track_options_default(&opt);
     opt.band_coverage = coverage;
-    track_pipeline_result res;
+    job_track_result res;
     icv_err err;
     icv_err_clear(&err);
     icv_log_level lv = icv_log_get_level();
     icv_log_set_level(ICV_LOG_ERROR);
-    int rc = track_pipeline_run(yaml, out, &opt, &res, &err);
+    int rc = job_track_run(yaml, out, &opt, &res, &err);
     icv_log_set_level(lv);
     if (rc) {
-        snprintf(why, nw, "track_pipeline_run: %s", err.msg);
+        snprintf(why, nw, "job_track_run: %s", err.msg);
         return -1;
     }
     char path[1300], line[4096];

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "tests/harness.h"
-#include "track/pipeline_internal.h"
+#include "track/track_pipeline.h"
 
 TEST(test_gravity_scale_noisy_release_does_not_pull_the_clean_flight)
 {
@@ -29,7 +29,7 @@ TEST(test_gravity_scale_noisy_release_does_not_pull_the_clean_flight)
     const double fps = 30, g = 9.81;
     double worst = 0;
     for (int seed = 1; seed <= 6; seed++) {
-        static pl_cand cand[F * PL_MAX_CAND];
+        static track_candidate cand[F * TRACK_MAX_CAND];
         int cand_n[F];
         double t[F];
         gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -44,19 +44,19 @@ TEST(test_gravity_scale_noisy_release_does_not_pull_the_clean_flight)
             double tau = in_a ? t[f] : t[f] - t[12], s = in_a ? 3e-4 : 1e-4;
             double x = 0.1 + 0.2 * t[f], y = in_a ? 0.5 + 1.0 * tau - 0.5 * 8.3 * tau * tau
                                                   : 0.1 + 1.2 * tau - 0.5 * g * tau * tau;
-            pl_cand *c = &cand[f * PL_MAX_CAND];
-            *c = (pl_cand){0};
+            track_candidate *c = &cand[f * TRACK_MAX_CAND];
+            *c = (track_candidate){0};
             c->X = icv_v3(x + gsl_ran_gaussian(rng, s), y + gsl_ran_gaussian(rng, s), 0);
             c->nv = 1;
         }
         gsl_rng_free(rng);
-        static pl_calib cal;
-        cal = (pl_calib){0};
-        cal.plane.t = icv_v3(0, 0, PL_GRAVITY_DEPTH0);
+        static track_calibration cal;
+        cal = (track_calibration){0};
+        cal.plane.t = icv_v3(0, 0, TRACK_GRAVITY_DEPTH0);
         cal.surf.R = icv_m3_identity();
         icv_err err = {0};
-        ASSERT(pl_gravity_scale_check(&exp, &cal, cand, cand_n, F, t, &err) == 0, "%s", err.msg);
-        const pl_gravity_scale *gc = &cal.gravity_check;
+        ASSERT(track_gravity_scale_check(&exp, &cal, cand, cand_n, F, t, &err) == 0, "%s", err.msg);
+        const track_gravity_scale *gc = &cal.gravity_check;
         printf("    seed %d: factor %.5f +- %.2g from %d phase(s)\n", seed, gc->factor, gc->factor_sd, gc->n_phases);
         worst = fmax(worst, fabs(gc->factor - 1));
     }

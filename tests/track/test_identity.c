@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "tests/harness.h"
+#include "job/job.h"
 #include "track/track_pipeline.h"
 
 /* A ball falling and drifting on the plane, and the reference cylinder standing still
@@ -90,13 +91,13 @@ TEST(test_pipeline_one_camera_ball_beside_the_reference_cylinder_is_labelled)
     ASSERT_EQ_INT(th_run_cli(&p, "-q synth %s -o %s", path, exp_dir), 0);
     snprintf(path, sizeof path, "%s/experiment.yaml", exp_dir);
     snprintf(out, sizeof out, "%s/out", dir);
-    track_pipeline_result res;
+    job_track_result res;
     icv_err err;
     icv_log_level lv = icv_log_get_level();
     icv_log_set_level(ICV_LOG_ERROR);
-    int rc = track_pipeline_run(path, out, NULL, &res, &err);
+    int rc = job_track_run(path, out, NULL, &res, &err);
     icv_log_set_level(lv);
-    ASSERT(rc == 0, "track_pipeline_run: %s", err.msg);
+    ASSERT(rc == 0, "job_track_run: %s", err.msg);
     ASSERT_EQ_INT(res.identities[0], 2); /* the ball and the cylinder */
     /* tracks2d: the rows written as marker 0 against the truth's drawn centroid */
     snprintf(path, sizeof path, "%s/truth.json", exp_dir);

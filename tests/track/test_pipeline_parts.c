@@ -14,7 +14,7 @@ enum { NFR = 40 };
 
 /* One track (id 0) moving along u at 4 px/frame whose velocity turns to -4 px/frame at
  * frame 20.5 (an impact between frames 20 and 21), frame 30 missing. */
-static void make_track(track_pipe_point *pts, long *n, long *start, double *t, double fps)
+static void make_track(track_sync_point *pts, long *n, long *start, double *t, double fps)
 {
     long k = 0;
     for (long f = 0; f < NFR; f++) {
@@ -23,7 +23,7 @@ static void make_track(track_pipe_point *pts, long *n, long *start, double *t, d
         if (f == 30)
             continue;
         double u = f <= 20 ? 100 + 4.0 * f : 182 - 4.0 * (f - 20.5);
-        pts[k++] = (track_pipe_point){f, 0, u, 50 + 0.1 * f * f, 0.05, 0, 0};
+        pts[k++] = (track_sync_point){f, 0, u, 50 + 0.1 * f * f, 0.05, 0, 0};
     }
     start[NFR] = k;
     *n = k;
@@ -31,54 +31,54 @@ static void make_track(track_pipe_point *pts, long *n, long *start, double *t, d
 
 TEST(test_interpolation_stays_inside_one_flight_segment)
 {
-    track_pipe_point pts[NFR];
+    track_sync_point pts[NFR];
     long n, start[NFR + 1];
     double t[NFR], fps = 240;
     make_track(pts, &n, start, t, fps);
     /* px/frame^2: the pipeline's kink limit */
-    track_pipe_mark_breaks(pts, n, start, NFR, 2.0);
-    track_pipe_camera c = {.pts = pts, .n_pts = n, .frame_start = start, .frames = NFR, .cam_time_s = t, .fps = fps};
+    track_sync_mark_breaks(pts, n, start, NFR, 2.0);
+    track_sync_camera c = {.pts = pts, .n_pts = n, .frame_start = start, .frames = NFR, .cam_time_s = t, .fps = fps};
     double u, v, s;
     int interp;
     /* inside free flight: linear between frames 5 and 6 (u exact: linear in time) */
-    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 5.25 / fps, &u, &v, &s, &interp), 0);
+    ASSERT_EQ_INT(track_sync_interpolate(&c, 0, 5.25 / fps, &u, &v, &s, &interp), 0);
     ASSERT_EQ_INT(interp, 1);
     ASSERT_NEAR(u, 121, 1e-9); /* exact: u is linear in time there */
     /* v = 50 + 0.1 f^2 is not linear: the chord's error is 0.1 * 0.25 * 0.75 at w = 0.25 */
     ASSERT_NEAR(v, 50 + 0.1 * 5.25 * 5.25 + 0.1 * 0.25 * 0.75, 1e-9);
     ASSERT(s < 0.05 && s > 0.03, "interpolated sigma %g", s); /* sqrt(0.75^2 + 0.25^2) * 0.05 */
     /* on a frame: the point itself, not flagged */
-    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 7.0 / fps, &u, &v, &s, &interp), 0);
+    ASSERT_EQ_INT(track_sync_interpolate(&c, 0, 7.0 / fps, &u, &v, &s, &interp), 0);
     ASSERT_EQ_INT(interp, 0);
     ASSERT_NEAR(u, 128, 1e-12);
     /* across the impact between frames 20 and 21: refused */
-    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 20.5 / fps, &u, &v, &s, &interp), -1);
+    ASSERT_EQ_INT(track_sync_interpolate(&c, 0, 20.5 / fps, &u, &v, &s, &interp), -1);
     /* across the missing frame 30: refused on both sides */
-    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 29.5 / fps, &u, &v, &s, &interp), -1);
-    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 30.5 / fps, &u, &v, &s, &interp), -1);
+    ASSERT_EQ_INT(track_sync_interpolate(&c, 0, 29.5 / fps, &u, &v, &s, &interp), -1);
+    ASSERT_EQ_INT(track_sync_interpolate(&c, 0, 30.5 / fps, &u, &v, &s, &interp), -1);
     /* after the impact, inside the new segment: accepted again */
-    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 24.5 / fps, &u, &v, &s, &interp), 0);
+    ASSERT_EQ_INT(track_sync_interpolate(&c, 0, 24.5 / fps, &u, &v, &s, &interp), 0);
     /* outside the clip, or another identity: refused */
-    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, -0.5 / fps, &u, &v, &s, &interp), -1);
-    ASSERT_EQ_INT(track_pipe_interpolate(&c, 1, 5.5 / fps, &u, &v, &s, &interp), -1);
+    ASSERT_EQ_INT(track_sync_interpolate(&c, 0, -0.5 / fps, &u, &v, &s, &interp), -1);
+    ASSERT_EQ_INT(track_sync_interpolate(&c, 1, 5.5 / fps, &u, &v, &s, &interp), -1);
     /* coasted points are not positions */
     pts[start[6]].flags = TRACK_FLAG_COASTED;
-    ASSERT_EQ_INT(track_pipe_interpolate(&c, 0, 5.5 / fps, &u, &v, &s, &interp), -1);
+    ASSERT_EQ_INT(track_sync_interpolate(&c, 0, 5.5 / fps, &u, &v, &s, &interp), -1);
 }
 
 TEST(test_extrapolation_reaches_less_than_a_frame_past_the_clip_inside_one_flight_phase)
 {
-    track_pipe_point pts[NFR];
+    track_sync_point pts[NFR];
     long n, start[NFR + 1];
     double t[NFR], fps = 240;
     make_track(pts, &n, start, t, fps);
-    track_pipe_mark_breaks(pts, n, start, NFR, 2.0); /* px/frame^2: the pipeline's kink limit */
-    track_pipe_camera c = {.pts = pts, .n_pts = n, .frame_start = start, .frames = NFR, .cam_time_s = t, .fps = fps};
+    track_sync_mark_breaks(pts, n, start, NFR, 2.0); /* px/frame^2: the pipeline's kink limit */
+    track_sync_camera c = {.pts = pts, .n_pts = n, .frame_start = start, .frames = NFR, .cam_time_s = t, .fps = fps};
     double u, v, s;
     /* 0.37 frame before frame 0 (a camera that started 0.37 frame late): w = -0.37 on the
        chord from frame 0 to 1; u is linear (exact), v = 50 + 0.1 f^2 misses the chord by
        0.1 w (w - 1) */
-    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, -0.37 / fps, 1.0, &u, &v, &s), 0);
+    ASSERT_EQ_INT(track_sync_extrapolate(&c, 0, -0.37 / fps, 1.0, &u, &v, &s), 0);
     ASSERT_NEAR(u, 100 - 4 * 0.37, 1e-9);
     ASSERT_NEAR(v, 50 + 0.1 * 0.37 * 0.37 - 0.1 * 0.37 * 1.37, 1e-9);
     /* sigma: (1 - w)^2 s0^2 + w^2 s1^2 and the chord term w (1 - w) a / 2, a = 0.2 px/frame^2
@@ -87,24 +87,24 @@ TEST(test_extrapolation_reaches_less_than_a_frame_past_the_clip_inside_one_fligh
     ASSERT_NEAR(s, want, 1e-9);
     ASSERT(s > 0.05, "an extrapolated sigma %g must exceed a measured one (0.05)", s);
     /* past the last frame (39), on the chord 38 -> 39 at w = 1.4 */
-    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, 39.4 / fps, 1.0, &u, &v, &s), 0);
+    ASSERT_EQ_INT(track_sync_extrapolate(&c, 0, 39.4 / fps, 1.0, &u, &v, &s), 0);
     ASSERT_NEAR(u, 182 - 4 * (39.4 - 20.5), 1e-9);
     ASSERT_NEAR(v, 50 + 0.1 * 39.4 * 39.4 - 0.1 * 1.4 * 0.4, 1e-9);
     /* a frame or more away, inside the clip (interpolation's business), max_frames 0: no */
-    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, -1.2 / fps, 1.0, &u, &v, &s), -1);
-    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, 5.5 / fps, 1.0, &u, &v, &s), -1);
-    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, -0.37 / fps, 0.0, &u, &v, &s), -1);
+    ASSERT_EQ_INT(track_sync_extrapolate(&c, 0, -1.2 / fps, 1.0, &u, &v, &s), -1);
+    ASSERT_EQ_INT(track_sync_extrapolate(&c, 0, 5.5 / fps, 1.0, &u, &v, &s), -1);
+    ASSERT_EQ_INT(track_sync_extrapolate(&c, 0, -0.37 / fps, 0.0, &u, &v, &s), -1);
     /* an impact between frames 1 and 2: the first two frames are not one flight phase
        with the third, and nothing says the fraction before frame 0 is: refused */
     for (long i = 0; i < n; i++)
         if (pts[i].frame >= 2)
             pts[i].u = 106 - 4.0 * (pts[i].frame - 1.5); /* +4 px/frame turns to -4 at 1.5 */
-    track_pipe_mark_breaks(pts, n, start, NFR, 2.0);
-    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, -0.37 / fps, 1.0, &u, &v, &s), -1);
+    track_sync_mark_breaks(pts, n, start, NFR, 2.0);
+    ASSERT_EQ_INT(track_sync_extrapolate(&c, 0, -0.37 / fps, 1.0, &u, &v, &s), -1);
     /* a coasted end frame is not a position */
-    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, 39.4 / fps, 1.0, &u, &v, &s), 0);
+    ASSERT_EQ_INT(track_sync_extrapolate(&c, 0, 39.4 / fps, 1.0, &u, &v, &s), 0);
     pts[start[39]].flags = TRACK_FLAG_COASTED;
-    ASSERT_EQ_INT(track_pipe_extrapolate(&c, 0, 39.4 / fps, 1.0, &u, &v, &s), -1);
+    ASSERT_EQ_INT(track_sync_extrapolate(&c, 0, 39.4 / fps, 1.0, &u, &v, &s), -1);
 }
 
 TEST(test_identity_labels_a_symmetric_rod_by_continuity_whatever_the_point_order)
@@ -206,7 +206,7 @@ TEST(test_subframe_offset_recovered_from_the_motion_within_0_01_frame)
     vb.R[0][0] = cos(a), vb.R[0][2] = -sin(a), vb.R[1][1] = 1, vb.R[2][0] = sin(a), vb.R[2][2] = cos(a);
     for (int i = 0; i < 3; i++)
         vb.t[i] = -(vb.R[i][0] * C[0] + vb.R[i][1] * C[1] + vb.R[i][2] * C[2]);
-    track_pipe_point pa[F * NK], pb[F * NK];
+    track_sync_point pa[F * NK], pb[F * NK];
     long sa[F + 1], sb[F + 1];
     double ta[F], tb[F];
     for (int f = 0; f < F; f++) {
@@ -216,14 +216,14 @@ TEST(test_subframe_offset_recovered_from_the_motion_within_0_01_frame)
             double X[3], u, w;
             point_at(k, f / fps, X);
             project_pt(&va, X, &u, &w);
-            pa[f * NK + k] = (track_pipe_point){f, k, u, w, 0.05, 0, 0};
+            pa[f * NK + k] = (track_sync_point){f, k, u, w, 0.05, 0, 0};
             point_at(k, (f + delay) / fps, X);
             project_pt(&vb, X, &u, &w);
-            pb[f * NK + k] = (track_pipe_point){f, 10 + k, u, w, 0.05, 0, 0};
+            pb[f * NK + k] = (track_sync_point){f, 10 + k, u, w, 0.05, 0, 0};
         }
     }
     sa[F] = sb[F] = F * NK;
-    track_pipe_camera ca = {pa, F * NK, sa, F, ta, fps, va}, cb = {pb, F * NK, sb, F, tb, fps, vb};
+    track_sync_camera ca = {pa, F * NK, sa, F, ta, fps, va}, cb = {pb, F * NK, sb, F, tb, fps, vb};
     double off, sig, rms;
     icv_err err;
     ASSERT(track_subframe_offset(&ca, &cb, 0.0, 1.5, 6.0, &off, &sig, &rms, &err) == 0, "%s", err.msg);

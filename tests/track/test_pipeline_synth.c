@@ -1,4 +1,4 @@
-/* test_pipeline_synth.c: `impactcv track` (track_pipeline_run) against the exact truth of
+/* test_pipeline_synth.c: `impactcv track` (job_track_run) against the exact truth of
  * a synthetic stereo experiment (sample_videos/01_rod_slope45_stereo: 2 x 1280x720 H.264,
  * 240 fps, the rod of Han Sun ch. 4 ~1 m from the cameras, truth.json from synth/).
  * Issue #8 "Measured": 3D RMS <= 0.2 mm with the true calibration and sync, <= 0.4 mm
@@ -32,7 +32,7 @@ typedef struct {
     int ok;
     char why[512];
     char out[1100];      /* the track stage's DIR */
-    track_pipeline_result res;
+    job_track_result res;
     /* figures */
     double rms3d_mm, worst3d_mm;
     long seen3d, truth3d, swaps;
@@ -357,10 +357,10 @@ static run_figures *get_run(int true_calibration)
     icv_err_clear(&err);
     icv_log_level lv = icv_log_get_level();
     icv_log_set_level(ICV_LOG_ERROR); /* calib's per-image lines */
-    int rc = track_pipeline_run(yaml, out, NULL, &r->res, &err);
+    int rc = job_track_run(yaml, out, NULL, &r->res, &err);
     icv_log_set_level(lv);
     if (rc) {
-        snprintf(r->why, sizeof r->why, "track_pipeline_run: %s", err.msg);
+        snprintf(r->why, sizeof r->why, "job_track_run: %s", err.msg);
     } else {
         r->ok = 1;
         measure(truth, out, r);
@@ -614,18 +614,18 @@ TEST(test_pipeline_one_camera_markers_off_the_motion_plane_within_0_3_mm_in_plan
     const char *dir = th_tmpdir();
     char out[1100];
     snprintf(out, sizeof out, "%s/out", dir);
-    track_pipeline_options o;
-    track_pipeline_options_default(&o);
+    job_track_options o;
+    job_track_options_default(&o);
     o.max_frames = 125; /* frames before the impact */
-    track_pipeline_result res;
+    job_track_result res;
     icv_err err;
     icv_log_level lv = icv_log_get_level();
     icv_log_set_level(ICV_LOG_ERROR);
-    int rc = track_pipeline_run(yaml, out, &o, &res, &err);
+    int rc = job_track_run(yaml, out, &o, &res, &err);
     icv_log_set_level(lv);
     if (rc) {
         json_decref(truth);
-        ASSERT(0, "track_pipeline_run: %s", err.msg);
+        ASSERT(0, "job_track_run: %s", err.msg);
     }
     ASSERT_EQ_INT(res.planar, 1);
     long n, truth_n;
@@ -670,13 +670,13 @@ TEST(test_pipeline_one_camera_oblique_view_of_markers_at_unequal_depths_fits_the
     ASSERT_EQ_INT(th_run_cli(&p, "-q synth %s -o %s", path, exp_dir), 0);
     snprintf(path, sizeof path, "%s/experiment.yaml", exp_dir);
     snprintf(out, sizeof out, "%s/out", dir);
-    track_pipeline_result res;
+    job_track_result res;
     icv_err err;
     icv_log_level lv = icv_log_get_level();
     icv_log_set_level(ICV_LOG_ERROR);
-    int rc = track_pipeline_run(path, out, NULL, &res, &err);
+    int rc = job_track_run(path, out, NULL, &res, &err);
     icv_log_set_level(lv);
-    ASSERT(rc == 0, "track_pipeline_run: %s", err.msg);
+    ASSERT(rc == 0, "job_track_run: %s", err.msg);
     ASSERT_EQ_INT(res.planar, 1);
     snprintf(path, sizeof path, "%s/truth.json", exp_dir);
     json_t *truth = json_load_file(path, 0, NULL);
@@ -697,7 +697,7 @@ TEST(test_pipeline_one_camera_oblique_view_of_markers_at_unequal_depths_fits_the
  * 1 m away) with motion_plane.scale instead of the board held in that plane: the two
  * pixels are the truth's projections of markers 0 and 2 at frame 0 (0.254 m apart in
  * the plane). with_calibration 0 drops the calibration key (a distortion-free pinhole). */
-static int run_scale_experiment(int with_calibration, json_t *truth, char *out, size_t n_out, track_pipeline_result *res,
+static int run_scale_experiment(int with_calibration, json_t *truth, char *out, size_t n_out, job_track_result *res,
                                 icv_err *err)
 {
     char root[4096], path[1200];
@@ -740,7 +740,7 @@ static int run_scale_experiment(int with_calibration, json_t *truth, char *out, 
     snprintf(out, n_out, "%s/out", dir);
     icv_log_level lv = icv_log_get_level();
     icv_log_set_level(ICV_LOG_ERROR);
-    int rc = track_pipeline_run(yaml, out, NULL, res, err);
+    int rc = job_track_run(yaml, out, NULL, res, err);
     icv_log_set_level(lv);
     return rc;
 }
@@ -751,12 +751,12 @@ TEST(test_pipeline_one_camera_scale_from_two_pixels_within_0_3_mm_in_plane)
     snprintf(path, sizeof path, "%s/sample_videos/03_rod_drop_planar/truth.json", th_root());
     json_t *truth = json_load_file(path, 0, NULL);
     ASSERT(truth != NULL, "%s", path);
-    track_pipeline_result res;
+    job_track_result res;
     icv_err err;
     int rc = run_scale_experiment(1, truth, out, sizeof out, &res, &err);
     if (rc) {
         json_decref(truth);
-        ASSERT(0, "track_pipeline_run: %s", rc == -1 ? "cannot write the experiment" : err.msg);
+        ASSERT(0, "job_track_run: %s", rc == -1 ? "cannot write the experiment" : err.msg);
     }
     long n, truth_n;
     double rms = planar_rms_mm(truth, "cam", out, &n, &truth_n);
@@ -773,7 +773,7 @@ TEST(test_pipeline_one_camera_scale_from_two_pixels_within_0_3_mm_in_plane)
     rc = run_scale_experiment(0, truth, out, sizeof out, &res, &err);
     if (rc) {
         json_decref(truth);
-        ASSERT(0, "track_pipeline_run without calibration: %s", rc == -1 ? "cannot write the experiment" : err.msg);
+        ASSERT(0, "job_track_run without calibration: %s", rc == -1 ? "cannot write the experiment" : err.msg);
     }
     rms = planar_rms_mm(truth, "cam", out, &n, &truth_n);
     json_decref(truth);
@@ -811,12 +811,12 @@ typedef struct {
  * frame; visible: the reference camera and at least one other (of nc) see the marker
  * (markers_2d at the nearest frame). */
 static int multi_run(const char *yaml, const char *odir, json_t *truth, int nc, const double *offs,
-                     track_pipeline_result *res, multi_figures *mf, icv_err *err)
+                     job_track_result *res, multi_figures *mf, icv_err *err)
 {
     memset(mf, 0, sizeof *mf);
     icv_log_level lv = icv_log_get_level();
     icv_log_set_level(ICV_LOG_ERROR);
-    int rc = track_pipeline_run(yaml, odir, NULL, res, err);
+    int rc = job_track_run(yaml, odir, NULL, res, err);
     icv_log_set_level(lv);
     if (rc)
         return rc;
@@ -941,20 +941,20 @@ TEST(test_pipeline_three_cameras_triangulate_from_every_view)
     snprintf(yaml, sizeof yaml, "%s/experiment.yaml", exp_dir);
     snprintf(odir, sizeof odir, "%s/out", dir);
     double offs[3] = {0, -0.37, -0.21};
-    track_pipeline_result res;
+    job_track_result res;
     multi_figures mf;
     icv_err err;
     int rc = multi_run(yaml, odir, truth, 3, offs, &res, &mf, &err);
     if (rc) {
         json_decref(truth);
-        ASSERT(0, "track_pipeline_run: %s", err.msg);
+        ASSERT(0, "job_track_run: %s", err.msg);
     }
     printf("    [three cameras, 640x360, calibrations from images] 3D RMS %.3f mm over %ld points (%ld from 3 views, "
            "%ld from 2), recall %ld/%ld, swaps %ld\n",
            mf.rms_mm, mf.n, res.points3d_by_views[3], res.points3d_by_views[2], mf.recalled, mf.visible, mf.swaps);
     if (th_accuracy()) { /* the same cameras less the third, for comparison */
         multi_figures m2;
-        track_pipeline_result r2;
+        job_track_result r2;
         char yaml2[1200], odir2[1200];
         snprintf(yaml2, sizeof yaml2, "%s/experiment2.yaml", exp_dir);
         snprintf(odir2, sizeof odir2, "%s/out2", dir);
@@ -1036,9 +1036,9 @@ TEST(test_pipeline_offset_from_the_motion_alone_without_flash)
     th_write_file(yaml, out);
     char odir[1100];
     snprintf(odir, sizeof odir, "%s/out", dir);
-    track_pipeline_result res;
+    job_track_result res;
     icv_err err;
-    ASSERT(track_pipeline_run(yaml, odir, NULL, &res, &err) == 0, "%s", err.msg);
+    ASSERT(job_track_run(yaml, odir, NULL, &res, &err) == 0, "%s", err.msg);
     ASSERT(res.offset_refined, "not refined");
     printf("    [sync: none] offset %.3f +- %.3f frames (truth %.3f)\n", res.offset_frames[1], res.offset_sigma_frames,
            want);

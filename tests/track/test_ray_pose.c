@@ -14,6 +14,7 @@
 #include "analysis/analysis.h"
 #include "tests/harness.h"
 #include "tests/track/true_stereo.h"
+#include "job/job.h"
 #include "track/track_pipeline.h"
 
 #define NM 3
@@ -216,7 +217,7 @@ static const char *leaving_scenario =
  * the left sees all three, and m0 and m1 were written: how many of those frames, how many written, and their RMS
  * and worst distance from the truth (mm, the reference camera's frame: the run's surface
  * frame from the given plane has its own x axis). */
-static void leaving_m2(json_t *truth, const char *odir, const track_pipeline_result *res, int *n_frames,
+static void leaving_m2(json_t *truth, const char *odir, const job_track_result *res, int *n_frames,
                        int *n_written, double *rms_mm, double *worst_mm)
 {
     json_t *cam0 = json_array_get(json_object_get(truth, "cameras"), 0);
@@ -317,20 +318,20 @@ TEST(test_ray_pose_pipeline_marker_leaving_one_view_after_the_impact_keeps_its_p
     int nf[2], nw[2];
     double rms[2], worst[2];
     for (int on = 0; on < 2; on++) {
-        track_pipeline_options opt;
-        track_pipeline_options_default(&opt);
+        job_track_options opt;
+        job_track_options_default(&opt);
         opt.ray_pose = on;
-        track_pipeline_result res;
+        job_track_result res;
         icv_err err;
         char odir[1200];
         snprintf(odir, sizeof odir, "%s/out%d", dir, on);
         icv_log_level lv = icv_log_get_level();
         icv_log_set_level(ICV_LOG_ERROR);
-        int rc = track_pipeline_run(yaml, odir, &opt, &res, &err);
+        int rc = job_track_run(yaml, odir, &opt, &res, &err);
         icv_log_set_level(lv);
         if (rc)
             json_decref(truth);
-        ASSERT(rc == 0, "track_pipeline_run (ray_pose %d): %s", on, err.msg);
+        ASSERT(rc == 0, "job_track_run (ray_pose %d): %s", on, err.msg);
         leaving_m2(truth, odir, &res, &nf[on], &nw[on], &rms[on], &worst[on]);
     }
     json_decref(truth);

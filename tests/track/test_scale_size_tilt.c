@@ -3,7 +3,7 @@
  * down 8.6-11 degrees: docs/experiment.md). The plane is then not square to the camera:
  * its image-to-plane map is a homography, and one px-to-m scale shortens the fall by
  * ~cos(a) - y sin(a) at normalised image height y. The ball's apparent size measures the
- * depth in every frame, so the plane's tilt can be fitted from it (scale_size.c). */
+ * depth in every frame, so the plane's tilt can be fitted from it (job/track_size_scale.c). */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>

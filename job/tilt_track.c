@@ -1,4 +1,4 @@
-/* plate_track.c: the tilt from video (mu_s). The plate is not a static
+/* tilt_track.c: the tilt from video (mu_s). The plate is not a static
  * scene: it turns slowly with the body on it. What is measured per frame of the
  * reference camera: the plate's pose from the board lying on it (found in full once,
  * then each corner refined from where it was, at the centre of point symmetry: the
@@ -16,10 +16,9 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "capture/capture.h"
-#include "track/pipeline_internal.h"
-#include "track/track_pipeline.h"
+#include "job/job_track_internal.h"
 
-void track_tilt_free(track_tilt *t)
+void job_tilt_free(job_tilt *t)
 {
     free(t->t);
     free(t->angle);
@@ -67,7 +66,7 @@ static double median_change(const double *A, const double *B, const unsigned cha
     return gsl_stats_median_from_sorted_data(work, 1, (size_t)m);
 }
 
-int track_tilt_height(track_tilt *t, long upto, icv_err *err)
+int job_tilt_height(job_tilt *t, long upto, icv_err *err)
 {
     /* the markers' height above the plate: while the body rests its position on the
      * plate stays put only at the right height (elsewhere the parallax drifts as the
@@ -124,11 +123,11 @@ int track_tilt_height(track_tilt *t, long upto, icv_err *err)
     return 0;
 }
 
-int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
+int job_tilt_run(const char *experiment_path, job_tilt *out, icv_err *err)
 {
     memset(out, 0, sizeof *out);
     icv_experiment *exp = malloc(sizeof *exp);
-    pl_calib *cal = calloc(1, sizeof *cal);
+    track_calibration *cal = calloc(1, sizeof *cal);
     capture_source *src = NULL;
     capture_frame fr = {0};
     calib_pt2 *uv = NULL, *rays = NULL;
@@ -143,7 +142,7 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
         rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
         goto done;
     }
-    if ((rc = icv_experiment_load(experiment_path, exp, err)) || (rc = pl_load_calibration(exp, cal, err)))
+    if ((rc = icv_experiment_load(experiment_path, exp, err)) || (rc = job_track_calibration_read(exp, cal, err)))
         goto done;
     if (!exp->level_images[0][0]) {
         rc = icv_err_set(err, ICV_EINVAL,
@@ -304,7 +303,7 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
     out->B = B;
     A = B = NULL;
     out->n = n;
-    if ((rc = track_tilt_height(out, n, err)))
+    if ((rc = job_tilt_height(out, n, err)))
         goto done;
     out->reproj_rms_px = out->n_board ? rms_sum / out->n_board : NAN;
     if (out->n_board == 0)
@@ -312,7 +311,7 @@ int track_tilt_run(const char *experiment_path, track_tilt *out, icv_err *err)
                          exp->cameras[0].video, board.cols, board.rows, n);
 done:
     if (rc)
-        track_tilt_free(out);
+        job_tilt_free(out);
     capture_frame_free(&fr);
     capture_source_close(src);
     track_detector_free(det);
@@ -332,7 +331,7 @@ done:
     return rc;
 }
 
-int track_tilt_write(const char *path, const track_tilt *t, icv_err *err)
+int job_tilt_write(const char *path, const job_tilt *t, icv_err *err)
 {
     icv_atomic_file af;
     int rc = icv_atomic_open(&af, path, err);

@@ -1,12 +1,11 @@
-/* level_ref.c: the vertical from a board lying on a level reference (the
+/* level_gravity.c: the vertical from a board lying on a level reference (the
  * incline's angle without a given gravity). The surface board and the
  * level board are found the same way (calib_surface_from_images: stereo plane fit, or
  * PnP with one camera); gravity in the surface frame is -g0 times the level board's
  * normal expressed there. */
 #include <math.h>
 
-#include "track/pipeline_internal.h"
-#include "track/track_pipeline.h"
+#include "job/job_track_internal.h"
 
 /* 1-sigma (rad) of a board's fitted normal turning towards the in-plane direction u
  * (camera frame): the corners' scatter about the plane (stereo; mono: the reprojection
@@ -36,17 +35,17 @@ static icv_vec3 towards(icv_vec3 n, icv_vec3 a)
     return k > 1e-12 ? icv_v3_scale(p, 1 / k) : icv_v3(0, 0, 0);
 }
 
-int track_level_gravity(const icv_experiment *exp, const track_calibration *given, double g0, icv_vec3 *g,
-                        double *incline_sd, icv_err *err)
+int job_level_gravity(const icv_experiment *exp, const track_calibration *given, double g0, icv_vec3 *g,
+                      double *incline_sd, icv_err *err)
 {
     if (!exp->level_images[0][0])
         return icv_err_set(err, ICV_EINVAL, "%s: no coefficients.level_images (a board lying on a level reference)",
                            exp->path);
     track_calibration *own = NULL;
-    int rc = given ? 0 : track_calibration_load(exp, &own, err);
+    int rc = given ? 0 : job_track_calibration_load(exp, &own, err);
     if (rc)
         return rc;
-    const pl_calib *cal = given ? given : own;
+    const track_calibration *cal = given ? given : own;
     calib_board board = {exp->board_cols, exp->board_rows, exp->board_square};
     int stereo = exp->n_cameras >= 2 && exp->level_images[1][0];
     calib_surface lv;
@@ -68,6 +67,6 @@ int track_level_gravity(const icv_experiment *exp, const track_calibration *give
                   lv.plane_rms * 1e3, sd_level, cal->surf.plane_rms * 1e3, sd_surface,
                   atan2(hypot(g->x, g->z), -g->y), *incline_sd);
     }
-    track_calibration_free(own);
+    job_track_calibration_free(own);
     return rc;
 }

@@ -1,4 +1,4 @@
-/* scale_size.c: one camera with `motion_plane: {scale: size}`: a ball
+/* track_size_scale.c: one camera with `motion_plane: {scale: size}`: a ball
  * is its own ruler. Its centre lies in the plane of motion by construction (unlike a
  * ruler standing behind it), and its apparent diameter gives that plane's depth.
  *
@@ -38,7 +38,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include <jansson.h>
 
-#include "track/pipeline_internal.h"
+#include "job/job_track_internal.h"
 
 #define RAYS 64
 #define MAX_R_PX 300     /* px: the longest ray (a ball up to ~400 px across) */
@@ -210,9 +210,9 @@ static double size_w(double r, double x, double y)
  * (b, c, a) away from the camera, through (0, 0, R / a); the surface frame found again
  * on it from its pixels. 0, or -1 (nothing changed) when the surface line's rays do not
  * meet the turned plane in front of the camera. */
-static int turn_plane(const icv_experiment *exp, pl_calib *cal, double R)
+static int turn_plane(const icv_experiment *exp, track_calibration *cal, double R)
 {
-    const pl_size_plane *sp = &cal->size.plane;
+    const track_size_plane *sp = &cal->size.plane;
     icv_vec3 n = icv_v3_unit(icv_v3(sp->b, sp->c, sp->a));
     icv_vec3 y = icv_v3_scale(n, -1); /* towards the camera, as plane_facing_camera's */
     icv_vec3 x = icv_v3_unit(icv_v3_axpy(-n.x, n, icv_v3(1, 0, 0)));
@@ -230,8 +230,8 @@ static int turn_plane(const icv_experiment *exp, pl_calib *cal, double R)
     return 0;
 }
 
-int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand, const int *cand_n, long F,
-                        icv_err *err)
+int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                               const int *cand_n, long F, icv_err *err)
 {
     if (exp->n_markers != 1)
         return icv_err_set(err, ICV_EINVAL,
@@ -265,7 +265,7 @@ int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand,
         if (cand_n[f] != 1)
             continue;
         /* the candidate back to the image: x_cam = Rs x_s + ts */
-        icv_vec3 xc = icv_v3_add(icv_m3_apply(cal->surf.R, cand[f * PL_MAX_CAND].X), cal->surf.t);
+        icv_vec3 xc = icv_v3_add(icv_m3_apply(cal->surf.R, cand[f * TRACK_MAX_CAND].X), cal->surf.t);
         calib_pt2 uv;
         calib_project(in, &xc, 1, &uv);
         cu[f] = uv.u, cv[f] = uv.v;
@@ -371,7 +371,7 @@ int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand,
             dev[k++] = rms[f];
     double rmsmed = median_of(dev, (size_t)k);
     double depth0 = cal->plane.t.z, K = zm / depth0;
-    pl_size_scale *ss = &cal->size;
+    track_size_scale *ss = &cal->size;
     memset(ss, 0, sizeof *ss);
     /* the plane's tilt from the sizes: applied when significant and the surface can be
        found again on the turned plane (it comes from pixels) */
@@ -386,8 +386,8 @@ int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand,
             fit[m] = xn[f], fit[n + m] = yn[f], fit[2 * n + m] = size_w(rn[f], xn[f], yn[f]);
             m++;
         }
-    pl_size_plane *sp = &ss->plane;
-    pl_size_plane_fit(fit, fit + n, fit + 2 * n, n, fit + 3 * n, sp);
+    track_size_plane *sp = &ss->plane;
+    track_size_plane_fit(fit, fit + n, fit + 2 * n, n, fit + 3 * n, sp);
     int surface_from_px = exp->surface_kind == ICV_SURFACE_LINE_PX || cal->surface_lowest;
     const double deg = 180 / M_PI;
     if (sp->fitted && sp->significant && surface_from_px && turn_plane(exp, cal, R) == 0) {
@@ -410,7 +410,7 @@ int pl_size_scale_apply(const icv_experiment *exp, pl_calib *cal, pl_cand *cand,
                      "the outline's bias (looking down at it %.2f +- %.2f degrees, its right side further %.2f +- "
                      "%.2f, over %ld frames): one scale",
                      exp->path, sp->pitch * deg, sp->pitch_sd * deg, sp->yaw * deg, sp->yaw_sd * deg, sp->n_used);
-        pl_scale_plane(cal, cand, cand_n, F, K);
+        track_plane_scale(cal, cand, cand_n, F, K);
     }
     ss->found = 1;
     ss->factor = K;
@@ -440,9 +440,9 @@ done:
     return rc;
 }
 
-void pl_size_scale_json(const pl_calib *cal, json_t *root)
+void job_track_size_scale_json(const track_calibration *cal, json_t *root)
 {
-    const pl_size_scale *ss = &cal->size;
+    const track_size_scale *ss = &cal->size;
     if (!ss->found)
         return;
     json_object_set_new(root, "scale_from_size",
@@ -450,7 +450,7 @@ void pl_size_scale_json(const pl_calib *cal, json_t *root)
                                   ss->factor_sd, "plane_depth_m", ss->depth_m, "diameter_m", ss->diameter_m,
                                   "diameter_px", ss->diameter_px, "fit_rms_px", ss->fit_rms_px, "frames",
                                   (json_int_t)ss->n_frames, "fitted", (json_int_t)ss->n_fitted));
-    const pl_size_plane *sp = &ss->plane;
+    const track_size_plane *sp = &ss->plane;
     if (!sp->fitted)
         return;
     const double deg = 180 / M_PI;

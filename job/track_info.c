@@ -1,4 +1,4 @@
-/* run_info.c: what the report needs from the track stage, left in DIR beside the
+/* track_info.c: what the report needs from the track stage, left in DIR beside the
  * tracks (docs/pipeline.md, "track_info.json"), so that a report made later from the
  * folder shows the sync, timing and calibration sections of a real run:
  *  - per camera: the video's timing (capture rate and where it came from, VFR,
@@ -11,9 +11,10 @@
  *    calibration file, what the file holds);
  *  - DIR/predicted2d_<camera>.csv: the tracker's predicted position of every point.
  * Everything comes from what the job already has (no second decoding pass: the
- * duplicated frames too were found in the job's one pass, pipeline.c). One call from pipeline.c once
- * the contract's files are written; the quality of a calibration made from board
- * images is kept on the way (pl_info_keep_*), as JSON, in the job's pl_calib. */
+ * duplicated frames too were found in the job's one pass, track_2d.c). One call from
+ * track_write.c once the contract's files are written; the quality of a calibration
+ * made from board images is kept on the way (job_track_info_keep_*), as JSON, in the
+ * job's track_calibration. */
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -21,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "track/pipeline_internal.h"
+#include "job/job_track_internal.h"
 
 #define JSON_FLAGS (JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
 
@@ -128,7 +129,7 @@ static json_t *stereo_quality(const calib_stereo *s, int with_views)
 
 /* {"mono": q} or {"stereo": q}: with every view when that fits in cal->quality_json,
  * else without the views (marked views_left_out) */
-static void keep(pl_calib *cal, const calib_camera *cam, const calib_stereo *st)
+static void keep(track_calibration *cal, const calib_camera *cam, const calib_stereo *st)
 {
     cal->quality_json[0] = 0;
     for (int with = 1; with >= 0; with--) {
@@ -145,13 +146,14 @@ static void keep(pl_calib *cal, const calib_camera *cam, const calib_stereo *st)
     }
 }
 
-void pl_info_keep_camera(pl_calib *cal, const calib_camera *cam) { keep(cal, cam, NULL); }
+void job_track_info_keep_camera(track_calibration *cal, const calib_camera *cam) { keep(cal, cam, NULL); }
 
-void pl_info_keep_stereo(pl_calib *cal, const calib_stereo *st) { keep(cal, NULL, st); }
+void job_track_info_keep_stereo(track_calibration *cal, const calib_stereo *st) { keep(cal, NULL, st); }
 
 /* The calibration section: source, and the quality kept from board images or read
  * from the calibration file (what it holds). */
-static int calibration_json(const icv_experiment *exp, const pl_calib *cal, json_t *root, json_t *warn, icv_err *err)
+static int calibration_json(const icv_experiment *exp, const track_calibration *cal, json_t *root, json_t *warn,
+                            icv_err *err)
 {
     json_t *o = json_object(), *q = NULL;
     json_object_set_new(root, "calibration", o);
@@ -236,22 +238,22 @@ static void warnf(json_t *warn, const char *fmt, ...)
     json_array_append_new(warn, json_string(w));
 }
 
-const char *pl_gap_why(pl_gap_kind k)
+const char *job_track_gap_why(job_track_gap_kind k)
 {
     switch (k) {
-    case PL_GAP_OCCLUDED: return "occluded (others seen nearby)";
-    case PL_GAP_OUT_OF_IMAGE: return "out of the image";
-    case PL_GAP_MERGED: return "merged with another marker's blob";
+    case JOB_TRACK_GAP_OCCLUDED: return "occluded (others seen nearby)";
+    case JOB_TRACK_GAP_OUT_OF_IMAGE: return "out of the image";
+    case JOB_TRACK_GAP_MERGED: return "merged with another marker's blob";
     default: return "not found";
     }
 }
 
-const char *pl_gap_format(const char *camera_id, const pl_gap *g, char *buf, size_t n)
+const char *job_track_gap_format(const char *camera_id, const job_track_gap *g, char *buf, size_t n)
 {
     long len = g->last - g->first + 1;
     snprintf(buf, n, "camera '%s': marker %d missing in frame%s %ld%s%.0ld (%ld frame%s%s): %s", camera_id, g->marker,
              len > 1 ? "s" : "", g->first, len > 1 ? "-" : "", len > 1 ? g->last : 0L, len, len > 1 ? "s" : "",
-             g->to_end ? ", to the clip's end" : ", found again with its identity", pl_gap_why(g->kind));
+             g->to_end ? ", to the clip's end" : ", found again with its identity", job_track_gap_why(g->kind));
     return buf;
 }
 
@@ -266,8 +268,8 @@ static void frame_list(const long *v, size_t n, char *out, size_t cap)
         snprintf(out + len, cap - len, ", ...");
 }
 
-static int camera_json(const icv_experiment *exp, const pl_calib *cal, const track_pipeline_result *res, int c,
-                       const pl_info_camera *pc, json_t *cams, json_t *warn, icv_err *err)
+static int camera_json(const icv_experiment *exp, const track_calibration *cal, const job_track_result *res, int c,
+                       const job_track_info_camera *pc, json_t *cams, json_t *warn, icv_err *err)
 {
     const icv_camera_spec *spec = &exp->cameras[c];
     const capture_info *info = capture_source_info(pc->src);
@@ -355,7 +357,7 @@ static int camera_json(const icv_experiment *exp, const pl_calib *cal, const tra
             free(dropped), free(tcam);
             return icv_err_set(err, ICV_ENOMEM, "out of memory");
         }
-        size_t n_moving = pl_duplicates_in_motion(pc->raw, pc->n_raw, pc->dup, pc->n_dup, 1.0, moving);
+        size_t n_moving = track_duplicates_in_motion(pc->raw, pc->n_raw, pc->dup, pc->n_dup, 1.0, moving);
         json_object_set_new(tj, "duplicate_frames_in_motion", longs(moving, n_moving));
         if (n_moving) {
             frame_list(moving, n_moving, list, sizeof list);
@@ -374,7 +376,7 @@ static int camera_json(const icv_experiment *exp, const pl_calib *cal, const tra
         if (fl.hz > 0)
             warnf(warn, "camera '%s': mains flicker at %.0f Hz (%.1f gray levels)", spec->id, fl.hz, fl.amplitude);
 
-        capture_flash fa; /* as pipeline.c found it: the same series, the same call */
+        capture_flash fa; /* as track_sync.c found it: the same series, the same call */
         if (capture_flash_detect(pc->bright, tcam, n, 0, &fa)) {
             json_object_set_new(o, "flash", json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "frame", (json_int_t)fa.frame,
                                                       "onset_frame", num(fa.onset_frame), "onset_s", num(fa.onset_s),
@@ -421,14 +423,14 @@ static int camera_json(const icv_experiment *exp, const pl_calib *cal, const tra
     /* the markers' gaps: each listed here, the first few warned (the rest counted) */
     json_t *gj = json_array();
     for (size_t i = 0; i < pc->n_gaps; i++) {
-        const pl_gap *g = &pc->gaps[i];
+        const job_track_gap *g = &pc->gaps[i];
         json_array_append_new(gj, json_pack("{s:i, s:i, s:I, s:I, s:I, s:b, s:s}", "marker", g->marker, "track",
                                             g->track, "first_frame", (json_int_t)g->first, "last_frame",
                                             (json_int_t)g->last, "frames", (json_int_t)(g->last - g->first + 1),
-                                            "to_end", g->to_end, "why", pl_gap_why(g->kind)));
+                                            "to_end", g->to_end, "why", job_track_gap_why(g->kind)));
         char line[512];
         if (i < 8)
-            warnf(warn, "%s", pl_gap_format(spec->id, g, line, sizeof line));
+            warnf(warn, "%s", job_track_gap_format(spec->id, g, line, sizeof line));
     }
     if (pc->n_gaps > 8)
         warnf(warn, "camera '%s': %zu more gaps in the markers' tracks (track_info.json cameras[].gaps)", spec->id,
@@ -446,7 +448,7 @@ static int camera_json(const icv_experiment *exp, const pl_calib *cal, const tra
 
 /* DIR/predicted2d_<camera>.csv: frame,track,u_px,v_px,pred_u_px,pred_v_px,flags; u, v
  * empty where nothing was measured (coasted, merged), as in tracks2d */
-static int predicted_write(const char *path, const pl_info_camera *pc, icv_err *err)
+static int predicted_write(const char *path, const job_track_info_camera *pc, icv_err *err)
 {
     icv_atomic_file af;
     int rc = icv_atomic_open(&af, path, err);
@@ -454,7 +456,7 @@ static int predicted_write(const char *path, const pl_info_camera *pc, icv_err *
         return rc;
     fputs("frame,track,u_px,v_px,pred_u_px,pred_v_px,flags\n", af.fp);
     for (long i = 0; i < pc->n_raw; i++) {
-        const raw_point *p = &pc->raw[i];
+        const track_raw_point *p = &pc->raw[i];
         char flags[128];
         track_flags_format(p->flags, flags, sizeof flags);
         if (p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED))
@@ -469,8 +471,8 @@ static int predicted_write(const char *path, const pl_info_camera *pc, icv_err *
     return icv_atomic_commit(&af, err);
 }
 
-int pl_info_write(const char *out_dir, const icv_experiment *exp, const pl_calib *cal,
-                  const track_pipeline_result *res, const pl_info_camera *cams, icv_err *err)
+int job_track_info_write(const char *out_dir, const icv_experiment *exp, const track_calibration *cal,
+                         const job_track_result *res, const job_track_info_camera *cams, icv_err *err)
 {
     double t0 = icv_now();
     char written[ICV_MAX_CAMERAS + 1][ICV_PATH_MAX];
@@ -479,8 +481,8 @@ int pl_info_write(const char *out_dir, const icv_experiment *exp, const pl_calib
     json_object_set_new(root, "schema", json_string("impactcv-track-info-1"));
     json_object_set_new(root, "experiment", json_string(exp->name));
     json_object_set_new(root, "planar", json_boolean(res->planar));
-    pl_gravity_scale_json(cal, root); /* one camera, scale: gravity (gravity_scale.c) */
-    pl_size_scale_json(cal, root);    /* one camera, scale: size (scale_size.c) */
+    track_gravity_scale_json(cal, root); /* one camera, scale: gravity (gravity_scale.c) */
+    job_track_size_scale_json(cal, root);    /* one camera, scale: size (track_size_scale.c) */
     json_object_set_new(root, "cameras", jc);
     for (int c = 0; c < nc && !rc; c++) {
         char name[ICV_ID_MAX + 32];
