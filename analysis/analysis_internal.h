@@ -102,9 +102,9 @@ typedef struct {
 /* The principal directions of the residuals r[0..n-1] of a fit with dof degrees
  * of freedom per axis (GSL gsl_eigen_symmv on their scatter / dof), each with its
  * variance and the lag-1 correlation of the residuals along it, as they are (not
- * corrected for what the fit takes up: flight_noise.c does that). 0 when dof < 10
- * (too noisy a scatter) or out of memory. */
-int analysis_residual_modes(const icv_vec3 *r, int n, int dof, analysis_noise_mode mode[3]);
+ * corrected for what the fit takes up: flight_noise.c does that). 0 when dof <
+ * min_dof (too noisy a scatter) or out of memory. */
+int analysis_residual_modes(const icv_vec3 *r, int n, int dof, int min_dof, analysis_noise_mode mode[3]);
 
 /* The track noise that gravity's and the sides' fits share (flight_noise.c): h_g
  * (n posed frames) the estimated g's weights, g_hat = sum_i h_g[i] p_i per axis
@@ -117,6 +117,13 @@ typedef struct {
     int n_seg;
     analysis_noise_mode mode[ANALYSIS_MAX_PHASES][3];
     int n_modes[ANALYSIS_MAX_PHASES];
+    /* each phase's residuals and times, kept (n entries: the phases' frames in the
+       order added) for the phases too short for modes of their own, which take
+       their pooled scatter (analysis_flight_noise_close) */
+    icv_vec3 *r_keep;
+    double *t_keep;
+    int n_keep, keep_off[ANALYSIS_MAX_PHASES], keep_m[ANALYSIS_MAX_PHASES], keep_par[ANALYSIS_MAX_PHASES];
+    int own_modes[ANALYSIS_MAX_PHASES]; /* 1: the phase's modes from its own residuals */
     /* m/s^2: how far the phases' own accelerations along g scatter beyond their noise
        (a random effect, DerSimonian-Laird's tau; 0 when they agree, g given or one
        phase): each flight's own acceleration differs from the shared g by about this
@@ -134,12 +141,15 @@ void analysis_flight_noise_free(analysis_flight_noise *nz);
  * (a polynomial in t of n_par <= 3 coefficients per axis): its modes, the
  * scatter's principal directions, each an AR(1) series whose variance and lag-1
  * correlation make the fit's expected residual sums (lags 0 and 1) the observed
- * ones; com_sigma isotropic with the residuals' lag-1 correlation when fewer than
- * 10 degrees of freedom per axis. */
+ * ones. With fewer than 10 degrees of freedom per axis, the phase's modes are set
+ * by analysis_flight_noise_close from the pooled residuals of all such phases
+ * (of every phase when they have fewer than 4 together); com_sigma isotropic
+ * with the residuals' lag-1 correlation only when even those are fewer. */
 void analysis_flight_noise_add(analysis_flight_noise *nz, const int *frames, const double *t, const icv_vec3 *r, int m,
                                int n_par, double com_sigma);
 
-/* Every frame in no phase joins the nearest one. */
+/* The short phases' modes from their pooled residuals (above); then every frame
+ * in no phase joins the nearest one. */
 void analysis_flight_noise_close(analysis_flight_noise *nz);
 
 /* g given: the phases are the two sides' windows, their residuals the sides' fits

@@ -132,9 +132,9 @@ double analysis_correlation_inflation(const icv_vec3 *r, int n)
     return (1 + rho) / (1 - rho);
 }
 
-int analysis_residual_modes(const icv_vec3 *r, int n, int dof, analysis_noise_mode mode[3])
+int analysis_residual_modes(const icv_vec3 *r, int n, int dof, int min_dof, analysis_noise_mode mode[3])
 {
-    if (dof < 10)
+    if (dof < min_dof)
         return 0;
     double S[9] = {0}, lam[3], dk[9];
     for (int i = 0; i < n; i++)

@@ -115,7 +115,9 @@ int analysis_flight_noise_alloc(analysis_flight_noise *nz, int n)
     nz->n = n;
     nz->h_g = calloc((size_t)(n > 0 ? n : 1), sizeof *nz->h_g);
     nz->seg = malloc(sizeof *nz->seg * (size_t)(n > 0 ? n : 1));
-    if (!nz->h_g || !nz->seg) {
+    nz->r_keep = malloc(sizeof *nz->r_keep * (size_t)(n > 0 ? n : 1));
+    nz->t_keep = malloc(sizeof *nz->t_keep * (size_t)(n > 0 ? n : 1));
+    if (!nz->h_g || !nz->seg || !nz->r_keep || !nz->t_keep) {
         analysis_flight_noise_free(nz);
         return -1;
     }
@@ -129,14 +131,19 @@ void analysis_flight_noise_reset(analysis_flight_noise *nz)
     for (int i = 0; i < nz->n; i++)
         nz->seg[i] = -1;
     nz->n_seg = 0;
+    nz->n_keep = 0;
 }
 
 void analysis_flight_noise_free(analysis_flight_noise *nz)
 {
     free(nz->h_g);
     free(nz->seg);
+    free(nz->r_keep);
+    free(nz->t_keep);
     nz->h_g = NULL;
     nz->seg = NULL;
+    nz->r_keep = NULL;
+    nz->t_keep = NULL;
 }
 
 /* An orthonormal basis q (m x n_par, column-major) of the fit's design over times
@@ -205,23 +212,40 @@ static void expected_sums(const double *q, int m, int n_par, double rho, double 
     *lag = (m - 1) * rho - tr_puc - tr_upc + tr_pupc;
 }
 
-/* The AR(1) correlation whose fit (basis q) leaves the expected lag-1 to lag-0
- * ratio `target` in its residuals: bisection on rho in [0, 0.95]. The residuals'
- * own lag-1 correlation and scatter both understate correlated noise (the fit
- * takes up its slow part): on 30-frame phases with rho 0.6 they gave sigmas 25-35%
- * small (test_flight_noise.c). */
-static double rho_for_ratio(double target, const double *q, int m, int n_par, double *work)
+/* The expected residual sums of segments list[0..k-1] (each its own fit over its
+ * kept times) under unit-variance AR(1) noise of correlation rho, added up */
+static void pooled_expected_sums(const analysis_flight_noise *nz, const int *list, int k, double rho, double *ss,
+                                 double *lag, double *q, double *work)
+{
+    *ss = *lag = 0;
+    for (int j = 0; j < k; j++) {
+        int sg = list[j], m = nz->keep_m[sg];
+        double es, el;
+        design_basis(nz->t_keep + nz->keep_off[sg], m, nz->keep_par[sg], q);
+        expected_sums(q, m, nz->keep_par[sg], rho, &es, &el, work);
+        *ss += es;
+        *lag += el;
+    }
+}
+
+/* The AR(1) correlation whose fits leave the expected lag-1 to lag-0 ratio
+ * `target` in the residuals of segments list[0..k-1]: bisection on rho in [0,
+ * 0.95]. The residuals' own lag-1 correlation and scatter both understate
+ * correlated noise (the fit takes up its slow part): on 30-frame phases with rho
+ * 0.6 they gave sigmas 25-35% small (test_flight_noise.c). */
+static double rho_for_ratio(const analysis_flight_noise *nz, const int *list, int k, double target, double *q,
+                            double *work)
 {
     double lo = 0, hi = 0.95, es, el;
-    expected_sums(q, m, n_par, lo, &es, &el, work);
+    pooled_expected_sums(nz, list, k, lo, &es, &el, q, work);
     if (el / es >= target) /* no more correlated than white noise's residuals */
         return 0;
-    expected_sums(q, m, n_par, hi, &es, &el, work);
+    pooled_expected_sums(nz, list, k, hi, &es, &el, q, work);
     if (el / es <= target)
         return hi;
     for (int it = 0; it < 40; it++) {
         double mid = 0.5 * (lo + hi);
-        expected_sums(q, m, n_par, mid, &es, &el, work);
+        pooled_expected_sums(nz, list, k, mid, &es, &el, q, work);
         if (el / es < target)
             lo = mid;
         else
@@ -230,52 +254,110 @@ static double rho_for_ratio(double target, const double *q, int m, int n_par, do
     return lo;
 }
 
+/* The modes of the noise that segments list[0..k-1] share, from their kept
+ * residuals: the pooled scatter's principal directions, each direction's
+ * correlation and variance corrected for what each segment's fit takes up. white:
+ * no correlation, and the variance the scatter over the degrees of freedom nu
+ * times nu / (nu - 2), the variance of Student's t: a quantity's error over a
+ * sigma estimated from nu residuals then has an RMS of 1 (sqrt(nu / (nu - 2))
+ * without it: 1.29 with 5 degrees of freedom, 1.41 with 4). 0
+ * when their degrees of freedom per axis are fewer than min_dof (or out of
+ * memory). A correlation pooled over the three directions (less scattered over
+ * short phases) was tried: it misses a correlation that only one direction has (a
+ * stereo rig's depth: g's pull 1.37 along it, test_ballistic_fit.c). */
+static int shared_modes(const analysis_flight_noise *nz, const int *list, int k, int min_dof, int white,
+                        analysis_noise_mode mode[3])
+{
+    int total = 0, dof = 0, m_max = 0;
+    for (int j = 0; j < k; j++) {
+        total += nz->keep_m[list[j]];
+        dof += nz->keep_m[list[j]] - nz->keep_par[list[j]];
+        m_max = nz->keep_m[list[j]] > m_max ? nz->keep_m[list[j]] : m_max;
+    }
+    if (k < 1 || dof < min_dof)
+        return 0;
+    icv_vec3 *r = malloc(sizeof *r * (size_t)total);
+    double *q = malloc(sizeof *q * (size_t)m_max * (3 + 12)); /* a basis, expected_sums' work */
+    int ok = r && q;
+    for (int j = 0, at = 0; ok && j < k; j++) {
+        memcpy(r + at, nz->r_keep + nz->keep_off[list[j]], sizeof *r * (size_t)nz->keep_m[list[j]]);
+        at += nz->keep_m[list[j]];
+    }
+    ok = ok && analysis_residual_modes(r, total, dof, min_dof, mode);
+    for (int a = 0; ok && a < 3; a++) {
+        analysis_noise_mode *md = &mode[a];
+        double ss = 0, lag = 0, es, el;
+        for (int j = 0; j < k; j++) {
+            const icv_vec3 *rs = nz->r_keep + nz->keep_off[list[j]];
+            for (int i = 0; i < nz->keep_m[list[j]]; i++) {
+                double x = icv_v3_dot(rs[i], md->d);
+                ss += x * x;
+                if (i)
+                    lag += x * icv_v3_dot(rs[i - 1], md->d);
+            }
+        }
+        md->rho = white ? 0 : rho_for_ratio(nz, list, k, ss > 0 ? lag / ss : 0, q, q + (size_t)3 * m_max);
+        pooled_expected_sums(nz, list, k, md->rho, &es, &el, q, q + (size_t)3 * m_max);
+        md->var = es > 0 ? ss / es : 0;
+        if (white && dof > 2) /* a sigma from dof residuals makes Student's t pulls */
+            md->var *= (double)dof / (dof - 2);
+    }
+    free(r);
+    free(q);
+    return ok;
+}
+
 void analysis_flight_noise_add(analysis_flight_noise *nz, const int *frames, const double *t, const icv_vec3 *r, int m,
                                int n_par, double com_sigma)
 {
-    if (nz->n_seg >= ANALYSIS_MAX_PHASES || m < 1)
+    if (nz->n_seg >= ANALYSIS_MAX_PHASES || m < 1 || nz->n_keep + m > nz->n)
         return;
     int sg = nz->n_seg++;
     for (int i = 0; i < m; i++)
         nz->seg[frames[i]] = sg;
-    double *q = malloc(sizeof *q * (size_t)m * (3 + 1 + 10)); /* basis, series, expected_sums' work */
-    int ok = q && n_par <= 3 && analysis_residual_modes(r, m, m - n_par, nz->mode[sg]);
-    if (ok) {
-        /* each direction's correlation and variance, corrected for what the fit
-         * takes up. A correlation pooled over the three directions (less
-         * scattered over short phases) was tried: it misses a correlation that
-         * only one direction has (a stereo rig's depth: g's pull 1.37 along it,
-         * test_ballistic_fit.c) */
-        double *x = q + (size_t)3 * m, *work = x + m;
-        design_basis(t, m, n_par, q);
-        for (int k = 0; k < 3; k++) {
-            analysis_noise_mode *md = &nz->mode[sg][k];
-            double ss = 0, lag = 0, es, el;
-            for (int i = 0; i < m; i++) {
-                x[i] = icv_v3_dot(r[i], md->d);
-                ss += x[i] * x[i];
-                if (i)
-                    lag += x[i] * x[i - 1];
-            }
-            md->rho = rho_for_ratio(ss > 0 ? lag / ss : 0, q, m, n_par, work);
-            expected_sums(q, m, n_par, md->rho, &es, &el, work);
-            md->var = es > 0 ? ss / es : 0;
-        }
-        nz->n_modes[sg] = 3;
-        free(q);
+    nz->keep_off[sg] = nz->n_keep;
+    nz->keep_m[sg] = m;
+    nz->keep_par[sg] = n_par <= 3 ? n_par : 3;
+    memcpy(nz->r_keep + nz->n_keep, r, sizeof *r * (size_t)m);
+    memcpy(nz->t_keep + nz->n_keep, t, sizeof *t * (size_t)m);
+    nz->n_keep += m;
+    nz->n_modes[sg] = 3;
+    nz->own_modes[sg] = shared_modes(nz, &sg, 1, 10, 0, nz->mode[sg]);
+    if (nz->own_modes[sg])
         return;
-    }
-    free(q);
-    /* too few frames for a scatter: the sigma given, isotropic, with the
-     * residuals' pooled correlation */
+    /* too few frames for a scatter of its own: the sigma given, isotropic, with the
+     * residuals' lag-1 correlation, until analysis_flight_noise_close pools it */
     double rho = analysis_lag1_correlation(r, m);
     for (int a = 0; a < 3; a++)
         nz->mode[sg][a] = (analysis_noise_mode){icv_v3(a == 0, a == 1, a == 2), com_sigma * com_sigma, rho};
-    nz->n_modes[sg] = 3;
 }
 
 void analysis_flight_noise_close(analysis_flight_noise *nz)
 {
+    /* phases too short for modes of their own share the noise of all such phases
+     * (of every phase when those have fewer than 4 degrees of freedom together):
+     * the sigma given is a guess that one camera's video tracks beat by far (the
+     * 0.3 mm default against their 0.05-0.1 mm: a 30 fps phone ball's e, instant
+     * and v_pre.y sigmas came out 3 times their errors, docs/analysis.md). As
+     * white noise: their lag-1 ratio cannot tell a correlation (6 frames, 3
+     * parameters: its expectation goes from -0.50 white to -0.41 at rho 0.95,
+     * its sampling scatter ~0.4), and the bisection's 0.95 made a variance 25
+     * times the scatter's */
+    int sh[ANALYSIS_MAX_PHASES], all[ANALYSIS_MAX_PHASES], n_sh = 0, n_all = 0;
+    for (int sg = 0; sg < nz->n_seg; sg++) {
+        all[n_all++] = sg;
+        if (!nz->own_modes[sg])
+            sh[n_sh++] = sg;
+    }
+    analysis_noise_mode pooled[3];
+    if (n_sh > 0 && (shared_modes(nz, sh, n_sh, 4, 1, pooled) || shared_modes(nz, all, n_all, 4, 1, pooled)))
+        for (int j = 0; j < n_sh; j++) {
+            memcpy(nz->mode[sh[j]], pooled, sizeof pooled);
+            icv_debug("noise: phase %d of %d frames takes the pooled modes: sd %.3g, %.3g, %.3g m, rho %.2f, %.2f, %.2f "
+                      "d0 %.2f %.2f %.2f",
+                      sh[j], nz->keep_m[sh[j]], sqrt(pooled[0].var), sqrt(pooled[1].var), sqrt(pooled[2].var),
+                      pooled[0].rho, pooled[1].rho, pooled[2].rho, pooled[0].d.x, pooled[0].d.y, pooled[0].d.z);
+        }
     /* a frame in no phase (next to a contact candidate, or trimmed) takes the
      * nearest phase's noise: a side window may reach it */
     int last = -1;

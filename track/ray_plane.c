@@ -45,3 +45,35 @@ int track_ray_plane(const track_view *w, const double p0[3], const double nrm[3]
     out->iterations = 0;
     return 0;
 }
+
+int track_ray_plane_sphere(const track_view *w, const double p0[3], const double nrm[3], double r, track_point3d *out,
+                           icv_err *err)
+{
+    int rc = track_ray_plane(w, p0, nrm, out, err);
+    if (rc || !(r > 0))
+        return rc;
+    icv_mat3 K, Ki, R;
+    memcpy(K.m, w->K, sizeof K.m);
+    memcpy(R.m, w->R, sizeof R.m);
+    if (icv_m3_inverse(K, &Ki) != 0)
+        return icv_err_set(err, ICV_EINVAL, "ray-plane: the camera matrix is singular");
+    icv_vec3 C = icv_v3_scale(icv_m3_apply(icv_m3_transpose(R), icv_v3(w->t[0], w->t[1], w->t[2])), -1);
+    icv_vec3 m = icv_m3_apply(Ki, icv_v3(w->u, w->v, 1)); /* camera frame, z = 1: tan of the angle off the axis */
+    double tm = hypot(m.x, m.y);
+    track_view c = *w;
+    for (int it = 0; it < 2 && tm > 0; it++) {
+        double D = icv_v3_norm(icv_v3_sub(icv_v3(out->X[0], out->X[1], out->X[2]), C));
+        if (!(D > r))
+            return icv_err_set(err, ICV_ENUMERIC, "ray-plane: the sphere (radius %g m) holds the camera", r);
+        /* tan theta = tan m (1 - s^2 (1 + tan^2 theta)), s = r / D: a contraction (s^2 ~ 1e-4) */
+        double s2 = (r / D) * (r / D), tt = tm;
+        for (int k = 0; k < 4; k++)
+            tt = tm * (1 - s2 * (1 + tt * tt));
+        icv_vec3 px = icv_m3_apply(K, icv_v3(m.x * tt / tm, m.y * tt / tm, 1));
+        c.u = px.x / px.z;
+        c.v = px.y / px.z;
+        if ((rc = track_ray_plane(&c, p0, nrm, out, err)) != 0)
+            return rc;
+    }
+    return 0;
+}
