@@ -154,6 +154,10 @@ typedef struct {
     icv_vec3 *axes;             /* the rod's axis (camera frame), x = NaN unknown */
     track_band band;
     int corrected;              /* the band markers' centroids were moved to the axis */
+    /* m: one camera, a ball that is its own marker: its radius, so that its image's
+       centre is taken back to its centre's projection (track_ray_plane_sphere) once
+       the motion plane is in metres; 0 otherwise */
+    double sphere_r;
     /* s: when the job and each phase began (the -v timing lines) */
     double t_start, t_2d, t_sync, t_3d;
 } job_track;
