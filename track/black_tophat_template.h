@@ -66,10 +66,19 @@ static inline __attribute__((always_inline)) void FN(row_pass)(struct track_dete
     }
 }
 
+/* Row i of the level-q extrema of a line pass: src's own row for q = 1, else the
+ * level's ring of 2q rows, at row 2q - 4 of ws->morph_rows on */
+static inline PIXEL *FN(level_row)(const struct track_detector_ws *ws, void *src, int q, int i)
+{
+    if (q == 1)
+        return FN(prow)(ws, src, i);
+    return FN(prow)(ws, ws->morph_rows, 2 * q - 4 + ((i + TRACK_TOPHAT_MAX_R) & (2 * q - 1)) - TRACK_TOPHAT_MAX_R);
+}
+
 /* The extremum along the lines of direction (dx, 1), dx -1, 0 or 1, over |i| <= h:
  * dst(x, y) = ext of src(x + dx i, y + i), for the region's pixels. Rows go down the
  * frame once: the row of m_2q that starts at row i needs m_q's rows i and i + q, so
- * each level keeps its last 2q rows in a ring (level q's at ring row 2q - 4 on). */
+ * each level keeps its last 2q rows. */
 static inline __attribute__((always_inline)) void FN(line_pass)(struct track_detector_ws *ws, void *src, void *dst,
                                                                  int x0, int y0, int x1, int y1, int h, int dx,
                                                                  int is_max)
@@ -79,34 +88,22 @@ static inline __attribute__((always_inline)) void FN(line_pass)(struct track_det
         p *= 2;
     int ax = dx != 0 ? h : 0;
     for (int j = y0 - h; j <= y1 + h; j++) {
-        /* level 2q's row i = j - 2q + 1 once its last source row j has come */
+        /* level 2q's row i = j - 2q + 1, now that its last source row j has come */
         for (int q = 1; q < p; q *= 2) {
             int i = j - 2 * q + 1;
             if (i < y0 - h)
                 break;
-            const PIXEL *a = q == 1 ? FN(prow)(ws, src, i)
-                                    : FN(prow)(ws, ws->morph_rows, 2 * q - 4 + ((i + TRACK_TOPHAT_MAX_R) & (2 * q - 1)) -
-                                                                      TRACK_TOPHAT_MAX_R);
-            const PIXEL *b = q == 1 ? FN(prow)(ws, src, i + q)
-                                    : FN(prow)(ws, ws->morph_rows, 2 * q - 4 + ((i + q + TRACK_TOPHAT_MAX_R) & (2 * q - 1)) -
-                                                                      TRACK_TOPHAT_MAX_R);
-            PIXEL *o = FN(prow)(ws, ws->morph_rows, 4 * q - 4 + ((i + TRACK_TOPHAT_MAX_R) & (4 * q - 1)) -
-                                                        TRACK_TOPHAT_MAX_R);
-            /* m_2q's columns: those the window's two ends read, and what they need */
+            /* its columns: those the window's two ends read, and those these need */
             int lo = x0 - ax + (dx < 0 ? 2 * q - 1 : 0), hi = x1 + ax - (dx > 0 ? 2 * q - 1 : 0);
-            FN(ext_row)(o, a, b + q * dx, lo, hi, is_max);
+            FN(ext_row)(FN(level_row)(ws, src, 2 * q, i), FN(level_row)(ws, src, q, i),
+                        FN(level_row)(ws, src, q, i + q) + q * dx, lo, hi, is_max);
         }
+        /* the window of row y: its first p pixels from row y - h, its last p from row
+           y + h - p + 1 */
         int y = j - h;
-        if (y < y0)
-            continue;
-        const PIXEL *m0 = p == 1 ? FN(prow)(ws, src, y - h)
-                                 : FN(prow)(ws, ws->morph_rows, 2 * p - 4 + ((y - h + TRACK_TOPHAT_MAX_R) & (2 * p - 1)) -
-                                                                   TRACK_TOPHAT_MAX_R);
-        const PIXEL *m1 = p == 1 ? FN(prow)(ws, src, y + h - p + 1)
-                                 : FN(prow)(ws, ws->morph_rows,
-                                            2 * p - 4 + ((y + h - p + 1 + TRACK_TOPHAT_MAX_R) & (2 * p - 1)) -
-                                                TRACK_TOPHAT_MAX_R);
-        FN(ext_row)(FN(prow)(ws, dst, y), m0 - dx * h, m1 + dx * (h - p + 1), x0, x1, is_max);
+        if (y >= y0)
+            FN(ext_row)(FN(prow)(ws, dst, y), FN(level_row)(ws, src, p, y - h) - dx * h,
+                        FN(level_row)(ws, src, p, y + h - p + 1) + dx * (h - p + 1), x0, x1, is_max);
     }
 }
 
