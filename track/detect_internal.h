@@ -50,6 +50,7 @@ struct track_detector_ws {
        TRACK_TOPHAT_ROWS rows of the same pitch, pixels of 16 bits at most */
     int tophat_r;             /* px: the square's half side (0: the plain inversion max - I) */
     int morph_pitch;          /* pixels: width + 2 TRACK_TOPHAT_MAX_R */
+    int tophat_baseline;      /* 1: the 8-bit passes without AVX2 even where the CPU has it (tests) */
     void *morph_a, *morph_b, *morph_rows;
     void *still;              /* the learnt still background (track_detector_learn_background) */
     double key_ycc[3];        /* the colour look's key in track_rgb_to_ycc's space */
