@@ -72,18 +72,16 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     w->plane = malloc((size_t)width * (size_t)height * 2); /* 16-bit at most */
     w->still = malloc((size_t)width * (size_t)height * 2);
     w->binned = malloc((size_t)(width / 2 + 1) * (size_t)(height / 2 + 1) * 2);
-    w->morph_a = malloc(sizeof(uint16_t) * (size_t)width * (size_t)height);
-    w->morph_b = malloc(sizeof(uint16_t) * (size_t)width * (size_t)height);
-    w->morph_c = malloc(sizeof(uint16_t) * (size_t)width * (size_t)height);
-    size_t line = (size_t)(width > height ? width : height) + 2 * TRACK_TOPHAT_MAX_R + 1;
-    w->line_pad = malloc(sizeof(uint16_t) * line);
-    w->line_g = malloc(sizeof(uint16_t) * line);
-    w->line_h = malloc(sizeof(uint16_t) * line);
+    w->morph_pitch = width + 2 * TRACK_TOPHAT_MAX_R;
+    size_t morph = sizeof(uint16_t) * (size_t)w->morph_pitch * (size_t)(height + 2 * TRACK_TOPHAT_MAX_R);
+    w->morph_a = malloc(morph);
+    w->morph_b = malloc(morph);
+    w->morph_rows = malloc(sizeof(uint16_t) * (size_t)w->morph_pitch * TRACK_TOPHAT_ROWS);
     w->bin = 1;
-    d->n_allocs = 23;
+    d->n_allocs = 20;
     if (!w->runs || !w->parent || !w->label || !w->comps || !w->hist || !w->cov_class || !w->cov_near ||
         !w->cov_grad || !w->tile_level || !w->tile_t || !w->tile_noise || !w->samp || !w->plane || !w->still || !w->binned ||
-        !w->morph_a || !w->morph_b || !w->morph_c || !w->line_pad || !w->line_g || !w->line_h) {
+        !w->morph_a || !w->morph_b || !w->morph_rows) {
         track_detector_free(d);
         icv_err_set(err, ICV_ENOMEM, "track detector: out of memory for a %dx%d workspace", width, height);
         return NULL;
@@ -113,10 +111,7 @@ void track_detector_free(track_detector *d)
         free(d->ws->binned);
         free(d->ws->morph_a);
         free(d->ws->morph_b);
-        free(d->ws->morph_c);
-        free(d->ws->line_pad);
-        free(d->ws->line_g);
-        free(d->ws->line_h);
+        free(d->ws->morph_rows);
         free(d->ws);
     }
     free(d);

@@ -46,10 +46,12 @@ struct track_detector_ws {
     int *samp;                /* TRACK_SPLIT_SAMPLES: a split component's level */
     void *plane;              /* a look's gray plane (dark, colour, motion): w x h, 16-bit */
     /* the dark look's black top-hat (black_tophat.c), with a marker size given: the
-       closing's three frame-sized planes and its line buffers (max(w, h) + 2 r_max + 1) */
+       closing's two frame-sized planes padded by TRACK_TOPHAT_MAX_R on every side and
+       TRACK_TOPHAT_ROWS rows of the same pitch, pixels of 16 bits at most */
     int tophat_r;             /* px: the square's half side (0: the plain inversion max - I) */
-    uint16_t *morph_a, *morph_b, *morph_c;
-    uint16_t *line_pad, *line_g, *line_h;
+    int morph_pitch;          /* pixels: width + 2 TRACK_TOPHAT_MAX_R */
+    int tophat_baseline;      /* 1: the 8-bit passes without AVX2 even where the CPU has it (tests) */
+    void *morph_a, *morph_b, *morph_rows;
     void *still;              /* the learnt still background (track_detector_learn_background) */
     double key_ycc[3];        /* the colour look's key in track_rgb_to_ycc's space */
     /* large markers (track_detector_set_marker_size): also looked for in the frame binned
@@ -79,6 +81,9 @@ struct track_detector_ws {
 
 /* px: the largest radius of the dark look's top-hat octagon (markers of 16 px or more keep max - I) */
 #define TRACK_TOPHAT_MAX_R 16
+/* the top-hat's row buffers: a window of up to 2 TRACK_TOPHAT_MAX_R + 1 pixels is built
+   from powers of two up to 32, the rows of level q (2q of them) kept for 2 <= q <= 32 */
+#define TRACK_TOPHAT_ROWS 124
 
 /* The dark look's plane over [x0, x1] x [y0, y1]: closing(I) - I with a square of side
  * 2r + 1 (r at most TRACK_TOPHAT_MAX_R), the frame read up to 2r beyond the region. */

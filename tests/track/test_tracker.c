@@ -210,10 +210,10 @@ TEST(test_tracker_windows_after_acquisition)
     track_tracker_free(tr);
     track_detector_free(det);
     ASSERT_EQ_INT(full_scans_late, 0); /* confirmed after 2 frames: windows only */
-    ASSERT_EQ_INT(alloc_det, 23);      /* every allocation is in _alloc (the workspace's
-                                          23 buffers: runs, tiles, coverage patches, the
+    ASSERT_EQ_INT(alloc_det, 20);      /* every allocation is in _alloc (the workspace's
+                                          20 buffers: runs, tiles, coverage patches, the
                                           look plane, the still and the binned frame, the
-                                          dark look's top-hat planes and lines) */
+                                          dark look's top-hat planes and rows) */
     ASSERT_EQ_INT(alloc_tr, 2);
 }
 
