@@ -814,6 +814,13 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
     return 0;
 }
 
+void track_detector_set_scene_markers(track_detector *d)
+{
+    d->threshold_fraction = 0.5;
+    d->min_circularity = 0.01;
+    d->centroid_margin_px = 1;
+}
+
 void track_detector_set_marker_size(track_detector *d, double diameter_px, double max_streak_px)
 {
     double r = 0.5 * diameter_px, disc = M_PI * r * r;
