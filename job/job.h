@@ -7,7 +7,7 @@
 
 #include "analysis/coefficients.h"
 #include "report/report.h"
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 /* ---- impactcv track (track.c and its stages: track_open.c, track_2d.c, track_sync.c,
  * track_3d.c, track_write.c) ---------------------------------------------------
