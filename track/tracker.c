@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "track/kalman.h"
+#include "track/kalman_internal.h"
 #include "track/track.h"
 
 #define MAX_DETS 256
