@@ -17,6 +17,8 @@ int job_analyze_sd(const job_analyze_options *job, const analysis_calib_sd *cali
 {
     memset(out, 0, sizeof *out);
     int rc = icv_experiment_load(job->experiment_path, &out->exp, err);
+    if (!rc)
+        rc = icv_experiment_one_body(&out->exp, "analyze", err);
     if (rc)
         return rc;
     if ((rc = analysis_body_from_experiment(&out->exp, &out->body, err)))

@@ -130,6 +130,8 @@ static void model_replace(icv_experiment *e, const icv_experiment *m)
 static int load_experiment(const char *path, const icv_experiment *model, analysis_experiment_result *j, icv_err *err)
 {
     int rc = icv_experiment_load(path, &j->exp, err);
+    if (!rc)
+        rc = icv_experiment_one_body(&j->exp, "run", err);
     if (rc)
         return rc;
     if (model)
