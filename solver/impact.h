@@ -198,7 +198,8 @@ typedef struct {
 void impact_row_case_init(impact_row_case *c, int n);
 /* Solves the collision. Errors (ICV_EINVAL): n outside 2..IMPACT_ROW_MAX, a mass,
  * stiffness or exponent not > 0, e outside [0, 1], no neighbours approaching;
- * ICV_ENUMERIC: the integration or the contact events do not finish. */
+ * ICV_ENUMERIC: the integration or the contact events do not finish; ICV_ENOMEM.
+ * Thread-safe; allocates its integrator per call (not for a per-frame path). */
 int impact_row_solve(const impact_row_case *c, impact_row_result *res, icv_err *err);
 /* Wang's release of a pendulum ball (ch. 3 sec. 3.2.3, small-angle solution): the
  * speed at the bottom, theta0 sqrt(g l) (m/s), for string length l (m) and angle (rad). */

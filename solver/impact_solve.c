@@ -104,19 +104,11 @@ icv_mat3 impact_planar_contact_matrix(double mass, double izz, icv_vec3 r)
     return k;
 }
 
-int impact_contact_solve(const impact_contact_case *c, impact_result *res, icv_err *err)
+/* The contact-space solve on a checked case into a zeroed res (the hot path of
+ * impact_solve: no second check or clearing); leaves res->contact_velocity to the caller. */
+static int contact_solve(const impact_contact_case *c, impact_result *res, icv_err *err)
 {
-    memset(res, 0, sizeof *res);
-    int rc = check_model(c->mu_s, c->mu_k, c->e_n, c->law, err);
-    if (rc < 0)
-        return rc;
-    if (!finite3(c->u0))
-        return icv_err_set(err, ICV_EINVAL, "impact: contact velocity is not finite");
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            if (!isfinite(c->K.m[i][j]) || fabs(c->K.m[i][j] - c->K.m[j][i]) > 1e-9 * (fabs(c->K.m[i][j]) + fabs(c->K.m[j][i])))
-                return icv_err_set(err, ICV_EINVAL, "impact: contact matrix W[%d][%d] = %g is not finite or not symmetric",
-                                   i, j, c->K.m[i][j]);
+    int rc;
     icv_vec3 u0 = c->u0;
     if (c->planar)
         u0.z = 0;
@@ -167,7 +159,26 @@ int impact_contact_solve(const impact_contact_case *c, impact_result *res, icv_e
         res->work_restitution = st.wr;
         res->work_friction = st.wf;
     }
+    return 0;
+}
+
+int impact_contact_solve(const impact_contact_case *c, impact_result *res, icv_err *err)
+{
+    memset(res, 0, sizeof *res);
+    int rc = check_model(c->mu_s, c->mu_k, c->e_n, c->law, err);
+    if (rc < 0)
+        return rc;
+    if (!finite3(c->u0))
+        return icv_err_set(err, ICV_EINVAL, "impact: contact velocity is not finite");
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            if (!isfinite(c->K.m[i][j]) || fabs(c->K.m[i][j] - c->K.m[j][i]) > 1e-9 * (fabs(c->K.m[i][j]) + fabs(c->K.m[j][i])))
+                return icv_err_set(err, ICV_EINVAL, "impact: contact matrix W[%d][%d] = %g is not finite or not symmetric",
+                                   i, j, c->K.m[i][j]);
+    if ((rc = contact_solve(c, res, err)) < 0)
+        return rc;
     icv_mat3 k = c->K;
+    icv_vec3 u0 = res->contact_velocity_pre;
     if (c->planar)
         k.m[0][2] = k.m[2][0] = k.m[1][2] = k.m[2][1] = k.m[2][2] = 0;
     res->contact_velocity = icv_v3_add(u0, icv_m3_apply(k, res->impulse));
@@ -197,7 +208,7 @@ int impact_solve(const impact_case *c, impact_result *res, icv_err *err)
         cc.K = impact_contact_matrix(c->mass, iw, r);
         cc.u0 = icv_v3_add(v, icv_v3_cross(om, r));
     }
-    rc = impact_contact_solve(&cc, res, err);
+    rc = contact_solve(&cc, res, err);
     if (rc < 0)
         return rc;
     icv_vec3 P = res->impulse;
