@@ -1,7 +1,8 @@
 /* impact.h: the rigid-body impact solver with friction (a library of its own; depends on
- * core only). One body against a fixed surface, single contact, built from
- * u = u0 + K P (../shared/spec/solver.md sec. 0) with the contract's surface frame:
- * n = +y is the outward normal, x-z the tangent plane; a falling body has v_y < 0.
+ * core only). One body against a fixed surface, or two bodies, at a single contact,
+ * built from u = u0 + K P (../shared/spec/solver.md sec. 0) with the contract's surface
+ * frame: n = +y is the outward normal, x-z the tangent plane; a falling body has
+ * v_y < 0. Also Wang's frictionless balls in a row and a pinned two-link chain.
  *
  * Models: the planar algebraic model (Han Sun ch. 2, Sun & Baruh 2022 sec. 2: periods,
  * seven cases), the spatial algebraic model (Sun & Baruh sec. 3: friction direction

@@ -1,6 +1,7 @@
 /* impact_solve.c: checks an impact case, builds the contact problem u = u0 + K P
  * (spec sec. 0: K = E/m - [r]x I^-1 [r]x, n = +y of the surface frame), runs the chosen
- * model and recovers v' = v + P/m, w' = w + I^-1 (r x P) and the energies (sec. 1.6). */
+ * model in contact space (impact_contact_solve, shared with two bodies and the chain)
+ * and recovers v' = v + P/m, w' = w + I^-1 (r x P) and the energies (sec. 1.6). */
 #include <math.h>
 #include <string.h>
 
