@@ -8,13 +8,6 @@
 
 #include "core/experiment_internal.h"
 
-#define TRY(x)                 \
-    do {                       \
-        int rc_ = (x);         \
-        if (rc_)               \
-            return rc_;        \
-    } while (0)
-
 static int read_shape(icv_ynode body, icv_body *b, icv_err *err)
 {
     icv_shape *sh = &b->shape;
