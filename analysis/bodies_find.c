@@ -43,8 +43,19 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
         free(pose), free(gap), free(cand);
         return icv_err_set(err, ICV_ENOMEM, "body impacts: out of memory for %d frames", nf);
     }
-    for (int k = 0; k < n_bodies; k++)
+    for (int k = 0; k < n_bodies; k++) {
         bodies_poses(&bodies[k], prm, pose + (size_t)k * nf);
+        int seen = 0;
+        for (int i = 0; i < nf && !seen; i++)
+            seen = pose[(size_t)k * nf + i].ok;
+        if (!seen) {
+            free(pose), free(gap), free(cand);
+            return icv_err_set(err, ICV_ENOTFOUND,
+                               "body %s is never seen: no frame of %d has the %d markers a pose needs",
+                               bodies[k].name ? bodies[k].name : "?", nf,
+                               bodies[k].body->tmpl.collinear || bodies[k].body->tmpl.point ? 2 : 3);
+        }
+    }
     int nc = 0;
     double sigma = prm->pos_sigma > 0 ? prm->pos_sigma : 3e-4;
     for (int a = 0; a < n_bodies; a++)
