@@ -152,6 +152,18 @@ static void bodies_meet(const analysis_body_state *pre, const analysis_body_stat
     *sd = sqrt(var / w2);
 }
 
+/* the nominal contact point moved with the drawn bodies (the mean of where each
+ * body's drawn pose takes it) */
+static icv_vec3 carried_point(const analysis_shapes_gap *c, const analysis_body_state *a0,
+                              const analysis_body_state *b0, const analysis_body_state *a1,
+                              const analysis_body_state *b1)
+{
+    icv_vec3 ra = icv_m3_apply(icv_m3_transpose(a0->R), icv_v3_sub(c->point, a0->p));
+    icv_vec3 rb = icv_m3_apply(icv_m3_transpose(b0->R), icv_v3_sub(c->point, b0->p));
+    icv_vec3 xa = icv_v3_add(icv_m3_apply(a1->R, ra), a1->p), xb = icv_v3_add(icv_m3_apply(b1->R, rb), b1->p);
+    return icv_v3_scale(icv_v3_add(xa, xb), 0.5);
+}
+
 int analysis_body_impact_measure(const analysis_body_track *bodies, int n_bodies, int ia, int ib, int row, int lo_row,
                                  int hi_row, const icv_vec3 *g, const analysis_params *prm,
                                  analysis_body_impact *out, icv_err *err)
@@ -222,6 +234,16 @@ int analysis_body_impact_measure(const analysis_body_track *bodies, int n_bodies
     int m = prm->mc_samples > 10 ? prm->mc_samples : 10;
     bodies_stats sts = {0};
     double mis_cov[3][3] = {{0}};
+    /* boxes and point sets touch with flat faces; a round side (sphere, capsule,
+     * a cylinder's side) moves its contact point continuously with the poses and
+     * is found again in each draw (re-found, a spinning puck's point stays on the
+     * line of centres; carried, it turned with the drawn attitude: e's RMS pull
+     * 0.86 against 0.93 over 200 seeds) */
+    int flat = 0;
+    for (int k = 0; k < 2; k++) {
+        icv_shape_type ty = bodies[k ? ib : ia].body->shape.type;
+        flat |= ty == ICV_SHAPE_BOX || ty == ICV_SHAPE_POINTS;
+    }
     for (int k = 0; k < m; k++) {
         analysis_body_state d[4];
         for (int s = 0; s < 4; s++)
@@ -232,6 +254,9 @@ int analysis_body_impact_measure(const analysis_body_track *bodies, int n_bodies
         for (int s = 0; s < 4; s++)
             bodies_state_advance(&d[s], step);
         analysis_shapes_gap_at(&A->body->shape, d[PA].R, d[PA].p, &B->body->shape, d[PB].R, d[PB].p, &c);
+        if (flat) /* a flat face's support point jumps between its corners with
+                     noise-level tilts: the nominal point carried with the bodies */
+            c.point = carried_point(&out->contact, &st[PA], &st[PB], &d[PA], &d[PB]);
         double y[D_N];
         icv_vec3 u0, u1;
         derive(A->body, B->body, d, &c, t + step, y, &u0, &u1);

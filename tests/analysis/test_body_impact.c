@@ -128,6 +128,47 @@ TEST(test_body_impact_pucks_on_a_table_e_ratio_momentum_and_honest_sigmas)
     check_case(&s, th_accuracy() ? 200 : 24);
 }
 
+/* carts on a track: boxes, the gap by the support search (approximate in general,
+ * exact face to face). No friction between them: the impulse ratio's truth is 0
+ * and |J_t| / J_n is positive by construction, so only its size is asserted;
+ * 0.2 mm noise at 120 fps (a video's). */
+TEST(test_body_impact_carts_face_to_face_e_and_momentum)
+{
+    two_body s;
+    ASSERT_EQ_INT(two_body_carts(&s, 0.6), 0);
+    int seeds = th_accuracy() ? 200 : 24;
+    double worst_e = 0, worst_r = 0, pe2 = 0, pm2 = 0;
+    for (int seed = 0; seed < seeds; seed++) {
+        analysis_tracks tr[2];
+        two_body_tracks(&s, 2e-4, 800 + (unsigned long)seed, tr);
+        analysis_body_track bt[2];
+        names_init(bt, &s, tr);
+        analysis_params prm;
+        analysis_params_default(&prm);
+        prm.pos_sigma = 2e-4;
+        analysis_bodies_result res;
+        icv_err err = {0};
+        int rc = analysis_body_impacts_measure(bt, 2, &TB_G, &prm, &res, &err);
+        analysis_tracks_free(&tr[0]);
+        analysis_tracks_free(&tr[1]);
+        ASSERT(rc == 0 && res.n_impacts == 1, "seed %d: rc %d, %d impacts: %s", seed, rc, res.n_impacts, err.msg);
+        const analysis_body_impact *im = &res.impacts[0];
+        ASSERT_TRUE(!im->contact.exact);
+        worst_e = fmax(worst_e, fabs(im->e_newton - s.e));
+        worst_r = fmax(worst_r, im->impulse_ratio);
+        pe2 += pow((im->e_newton - s.e) / im->e_newton_sd, 2);
+        for (int a = 0; a < 3; a++)
+            pm2 += pow(icv_v3_get(im->impulse_mismatch, a) / icv_v3_get(im->impulse_mismatch_sd, a), 2) / 3;
+    }
+    double rms_e = sqrt(pe2 / seeds), rms_m = sqrt(pm2 / seeds);
+    printf("  %d seeds: worst e error %.4f, largest ratio %.4f; RMS pull e %.2f, mismatch %.2f\n", seeds, worst_e,
+           worst_r, rms_e, rms_m);
+    ASSERT(worst_e < 0.02, "e off by %.4f (goal 0.02)", worst_e);
+    ASSERT(worst_r < 0.02, "impulse ratio %.4f with no friction (goal 0.02)", worst_r);
+    ASSERT(rms_e > 0.7 && rms_e < 1.5, "e's RMS pull %.2f", rms_e);
+    ASSERT(rms_m > 0.7 && rms_m < 1.5, "the mismatch's RMS pull %.2f", rms_m);
+}
+
 /* the table's pucks fitted as if in free flight: the friction deceleration is
  * left in the residuals, the states off: the POLY model is what measures them */
 TEST(test_body_impact_pucks_fitted_as_free_flight_are_off)

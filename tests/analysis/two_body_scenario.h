@@ -24,6 +24,8 @@ typedef struct {
     icv_vec3 p[2], v_pre[2], w_pre[2], v_post[2], w_post[2], a_pre[2], a_post[2], al_pre[2], al_post[2];
     icv_mat3 R[2];
     icv_vec3 n, c, J; /* common normal (a to b), contact point, impulse on b */
+    double reach_a;   /* m: from a's centre to the contact point along n (0: the
+                         centres' distance less b's radius) */
     int n_frames;
 } two_body;
 
@@ -34,7 +36,7 @@ static inline int two_body_collide(two_body *s)
 {
     const analysis_body *A = &s->body[0], *B = &s->body[1];
     s->n = icv_v3_unit(icv_v3_sub(s->p[1], s->p[0]));
-    double ra = icv_v3_norm(icv_v3_sub(s->p[1], s->p[0])) - B->shape.radius;
+    double ra = s->reach_a > 0 ? s->reach_a : icv_v3_norm(icv_v3_sub(s->p[1], s->p[0])) - B->shape.radius;
     s->c = icv_v3_axpy(ra, s->n, s->p[0]);
     icv_vec3 rA = icv_v3_sub(s->c, s->p[0]), rB = icv_v3_sub(s->c, s->p[1]);
     icv_vec3 u = icv_v3_sub(icv_v3_add(s->v_pre[1], icv_v3_cross(s->w_pre[1], rB)),
@@ -44,17 +46,17 @@ static inline int two_body_collide(two_body *s)
         return -1; /* not approaching */
     double inv_m = 1 / A->mass + 1 / B->mass;
     double Jn = -(1 + s->e) * un / inv_m;
-    icv_vec3 ut = icv_v3_axpy(-un, s->n, u), slip = icv_v3_unit(ut);
+    icv_vec3 ut = icv_v3_axpy(-un, s->n, u), slip = icv_v3_norm(ut) > 0 ? icv_v3_unit(ut) : icv_v3(0, 0, 0);
     /* the tangential compliance along the slip: r is along n for both bodies, so
      * the torque of a tangential impulse turns each about n x slip */
-    icv_vec3 ax = icv_v3_unit(icv_v3_cross(s->n, slip));
+    icv_vec3 ax = icv_v3_norm(slip) > 0 ? icv_v3_unit(icv_v3_cross(s->n, slip)) : icv_v3(0, 1, 0);
     icv_mat3 IA = icv_m3_rotate_tensor(s->R[0], A->inertia), IB = icv_m3_rotate_tensor(s->R[1], B->inertia), IAi, IBi;
     icv_m3_inverse(IA, &IAi);
     icv_m3_inverse(IB, &IBi);
     double kt = inv_m + icv_v3_dot(rA, rA) / icv_v3_dot(ax, icv_m3_apply(IA, ax)) +
                 icv_v3_dot(rB, rB) / icv_v3_dot(ax, icv_m3_apply(IB, ax));
     double Jt = s->mu * Jn;
-    if (Jt > icv_v3_norm(ut) / kt)
+    if (Jt > 0 && Jt > icv_v3_norm(ut) / kt)
         return -2; /* would stick: choose a faster slip */
     s->ratio = Jt / Jn;
     s->J = icv_v3_axpy(-Jt, slip, icv_v3_scale(s->n, Jn));
@@ -164,6 +166,53 @@ static inline int two_body_table(two_body *s, double e, double mu)
             al[q] = icv_v3(0, ws[q].y > 0 ? -3.0 : ws[q].y < 0 ? 3.0 : 0, 0); /* rad/s^2 */
         }
         s->a_pre[k] = a[0], s->a_post[k] = a[1], s->al_pre[k] = al[0], s->al_post[k] = al[1];
+    }
+    return 0;
+}
+
+/* Two carts on a track (Tracker's two-carts, 1-D), 120 fps: boxes 150 x 60 x 80 mm
+ * of 0.50 and 0.75 kg, three markers on each top, a at 0.6 m/s into b coming back
+ * at 0.2 m/s, face to face along x, no friction between them (mu 0), rolling
+ * resistance 0.01 g. The gap between boxes is the support search's. */
+static inline int two_body_carts(two_body *s, double e)
+{
+    memset(s, 0, sizeof *s);
+    s->motion = ANALYSIS_MOTION_POLY;
+    s->n_markers = 3;
+    icv_err err;
+    for (int k = 0; k < 2; k++) {
+        analysis_body *b = &s->body[k];
+        double m = k ? 0.75 : 0.50, x = 0.15, y = 0.06, z = 0.08;
+        b->mass = m;
+        b->inertia = icv_m3_diag(m * (y * y + z * z) / 12, m * (x * x + z * z) / 12, m * (x * x + y * y) / 12);
+        b->shape.type = ICV_SHAPE_BOX;
+        b->shape.size = icv_v3(x, y, z);
+        s->markers[k][0] = icv_v3(0.05, 0.03, 0.02);
+        s->markers[k][1] = icv_v3(-0.05, 0.03, 0.02);
+        s->markers[k][2] = icv_v3(0, 0.03, -0.03);
+        analysis_template_init(&b->tmpl, s->markers[k], 3, &err);
+        s->R[k] = icv_m3_identity();
+    }
+    s->dt = 1.0 / 120;
+    s->n_frames = 80;
+    s->t_star = 40.6 * s->dt;
+    s->p[0] = icv_v3(0, 0.03, 0);
+    s->p[1] = icv_v3(0.15, 0.03, 0);
+    s->reach_a = 0.075;
+    s->v_pre[0] = icv_v3(0.6, 0, 0);
+    s->v_pre[1] = icv_v3(-0.2, 0, 0);
+    s->e = e;
+    s->mu = 0;
+    int rc = two_body_collide(s);
+    if (rc)
+        return rc;
+    for (int k = 0; k < 2; k++) {
+        icv_vec3 vs[2] = {s->v_pre[k], s->v_post[k]}, a[2];
+        for (int q = 0; q < 2; q++) {
+            double sp = icv_v3_norm(vs[q]);
+            a[q] = sp > 0 ? icv_v3_scale(vs[q], -0.01 * 9.81 / sp) : icv_v3(0, 0, 0);
+        }
+        s->a_pre[k] = a[0], s->a_post[k] = a[1];
     }
     return 0;
 }
