@@ -26,9 +26,11 @@ static const char *qname[Q_N] = {"e_newton", "impulse_ratio", "impulse_mismatch 
                                  "v (both bodies, both sides, 3 axes)", "omega (likewise)", "t"};
 
 /* RMS pulls over seeds; fails the test (returns -1) on a wrong count or tolerance */
-static int run_seeds(const two_body *s, int seeds, double sigma, double rms[Q_N], double *worst_e, double *worst_r)
+static int run_seeds(const two_body *s, int seeds, double sigma, double rms[Q_N], double *worst_e, double *worst_r,
+                     double *mean_chi2)
 {
     double p2[Q_N] = {0};
+    *mean_chi2 = 0;
     int cnt[Q_N] = {0};
     *worst_e = *worst_r = 0;
     double lost_truth = 0;
@@ -72,6 +74,7 @@ static int run_seeds(const two_body *s, int seeds, double sigma, double rms[Q_N]
             p2[Q_DL] += m * m / (sd * sd), cnt[Q_DL]++;
         }
         p2[Q_T] += (im->t - s->t_star) * (im->t - s->t_star) / (im->t_sd * im->t_sd), cnt[Q_T]++;
+        *mean_chi2 += im->impulse_mismatch_chi2 / seeds;
         double dl = im->energy_lost - lost_truth;
         p2[Q_LOST] += dl * dl / (im->energy_lost_sd * im->energy_lost_sd), cnt[Q_LOST]++;
         for (int k = 0; k < 2; k++)
@@ -101,13 +104,15 @@ static int run_seeds(const two_body *s, int seeds, double sigma, double rms[Q_N]
 
 static void check_case(const two_body *s, int seeds)
 {
-    double rms[Q_N], we, wr;
-    if (run_seeds(s, seeds, 1e-4, rms, &we, &wr))
+    double rms[Q_N], we, wr, chi2;
+    if (run_seeds(s, seeds, 1e-4, rms, &we, &wr, &chi2))
         return;
     printf("  %d seeds: worst |e error| %.4f, |ratio error| %.4f; RMS pulls", seeds, we, wr);
     for (int q = 0; q < Q_N; q++)
         printf(" %s %.2f", qname[q], rms[q]);
-    printf("\n");
+    printf("; mismatch chi2 (3 dof) mean %.2f\n", chi2);
+    /* 3 on average; its mean over 24 seeds scatters by sqrt(6 / 24) = 0.5 */
+    ASSERT(chi2 > 1.5 && chi2 < 4.5, "the impulse mismatch's chi^2 averages %.2f on 3 dof", chi2);
     ASSERT(we < 0.02, "Newton's ratio off by %.4f (goal 0.02)", we);
     ASSERT(wr < 0.02, "impulse ratio off by %.4f (goal 0.02)", wr);
     for (int q = 0; q < Q_N; q++)
