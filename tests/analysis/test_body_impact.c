@@ -126,6 +126,16 @@ TEST(test_body_impact_spheres_in_flight_e_ratio_momentum_and_honest_sigmas)
     check_case(&s, th_accuracy() ? 200 : 24);
 }
 
+/* the same spheres with each side's own acceleration fitted (POLY: g not given):
+ * a rotation about an axis off the frame's, the centre's curvature in 3D */
+TEST(test_body_impact_spheres_fitted_with_their_own_acceleration)
+{
+    two_body s;
+    ASSERT_EQ_INT(two_body_flight(&s, 0.8, 0.06), 0);
+    s.motion = ANALYSIS_MOTION_POLY;
+    check_case(&s, th_accuracy() ? 200 : 24);
+}
+
 TEST(test_body_impact_pucks_on_a_table_e_ratio_momentum_and_honest_sigmas)
 {
     two_body s;
