@@ -33,7 +33,8 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
     int nf = bodies[0].tracks->n_frames;
     for (int k = 1; k < n_bodies; k++)
         if (bodies[k].tracks->n_frames != nf)
-            return icv_err_set(err, ICV_EINVAL, "body impacts: body %s has %d frames, %s %d: the tracks must share rows",
+            return icv_err_set(err, ICV_EINVAL,
+                               "body impacts: body %s has %d frames, %s %d: the tracks must share rows",
                                bodies[k].name ? bodies[k].name : "?", bodies[k].tracks->n_frames,
                                bodies[0].name ? bodies[0].name : "?", nf);
     body_pose *pose = malloc(sizeof *pose * (size_t)nf * (size_t)n_bodies);

@@ -106,7 +106,8 @@ static void sphere_box(icv_vec3 c, double r, const icv_shape *box, icv_mat3 R, i
     icv_vec3 qw = icv_v3_add(icv_m3_apply(R, q), p); /* the box's nearest surface point */
     double d = icv_v3_norm(icv_v3_sub(c, qw));
     /* the box's outward normal there: towards the centre, or away from it inside */
-    icv_vec3 outward = inside ? unit_or(c, qw, icv_m3_apply(R, icv_v3(0, 1, 0))) : unit_or(qw, c, unit_or(p, c, icv_v3(0, 1, 0)));
+    icv_vec3 outward = inside ? unit_or(c, qw, icv_m3_apply(R, icv_v3(0, 1, 0)))
+                              : unit_or(qw, c, unit_or(p, c, icv_v3(0, 1, 0)));
     out->gap = inside ? -d - r : d - r;
     out->normal = box_is_a ? outward : icv_v3_scale(outward, -1);
     icv_vec3 sphere_point = icv_v3_axpy(-r, outward, c);

@@ -306,12 +306,12 @@ int analysis_body_impact_measure(const analysis_body_track *bodies, int n_bodies
      * a tiny diagonal load keeps a degenerate axis, e.g. motion in a plane, finite) */
     {
         icv_mat3 C, Ci;
-        double big = 0;
+        double big = 0, nd = sts.n > 0 ? sts.n : 1;
         for (int i = 0; i < 3; i++)
             big = fmax(big, mis_cov[i][i]);
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++)
-                C.m[i][j] = mis_cov[i][j] / (sts.n > 0 ? sts.n : 1) + (i == j ? 1e-9 * big / (sts.n > 0 ? sts.n : 1) + 1e-300 : 0);
+                C.m[i][j] = mis_cov[i][j] / nd + (i == j ? 1e-9 * big / nd + 1e-300 : 0);
         icv_vec3 dm = out->impulse_mismatch;
         out->impulse_mismatch_chi2 = icv_m3_inverse(C, &Ci) == 0 ? icv_v3_dot(dm, icv_m3_apply(Ci, dm)) : NAN;
     }

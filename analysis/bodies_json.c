@@ -63,13 +63,15 @@ json_t *analysis_body_impact_json(const analysis_body_impact *im, const char *na
     json_object_set_new(o, "impulse_ratio", with_sd(num(im->impulse_ratio), num(im->impulse_ratio_sd)));
     json_object_set_new(o, "impulse", with_sd(vec(im->impulse), vec(im->impulse_sd)));
     json_object_set_new(o, "impulse_on",
-                        json_pack("{s:o, s:o}", names[0], with_sd(vec(im->impulse_body[0]), vec(im->impulse_body_sd[0])),
-                                  names[1], with_sd(vec(im->impulse_body[1]), vec(im->impulse_body_sd[1]))));
+                        json_pack("{s:o, s:o}", names[0],
+                                  with_sd(vec(im->impulse_body[0]), vec(im->impulse_body_sd[0])), names[1],
+                                  with_sd(vec(im->impulse_body[1]), vec(im->impulse_body_sd[1]))));
     json_object_set_new(o, "impulse_mismatch",
                         json_pack("{s:o, s:o, s:o}", "value", vec(im->impulse_mismatch), "sd",
                                   vec(im->impulse_mismatch_sd), "chi2_3dof", num(im->impulse_mismatch_chi2)));
-    json_object_set_new(o, "momentum", json_pack("{s:o, s:o}", "pre", with_sd(vec(im->momentum_pre), vec(im->momentum_pre_sd)),
-                                                 "post", with_sd(vec(im->momentum_post), vec(im->momentum_post_sd))));
+    json_object_set_new(o, "momentum",
+                        json_pack("{s:o, s:o}", "pre", with_sd(vec(im->momentum_pre), vec(im->momentum_pre_sd)),
+                                  "post", with_sd(vec(im->momentum_post), vec(im->momentum_post_sd))));
     json_object_set_new(o, "angular_momentum",
                         json_pack("{s:o, s:o, s:o}", "pre", with_sd(vec(im->angmom_pre), vec(im->angmom_pre_sd)),
                                   "post", with_sd(vec(im->angmom_post), vec(im->angmom_post_sd)), "change",
@@ -100,8 +102,9 @@ json_t *analysis_chain_impact_json(const analysis_chain_impact *im, const char *
                         json_pack("{s:o, s:o, s:o}", names[0], with_sd(num(im->e_link[0]), num(im->e_link_sd[0])),
                                   names[1], with_sd(num(im->e_link[1]), num(im->e_link_sd[1])), "chain",
                                   with_sd(num(im->e_chain), num(im->e_chain_sd))));
-    json_object_set_new(o, "energy", json_pack("{s:o, s:o}", "pre_J", with_sd(num(im->energy_pre), num(im->energy_pre_sd)),
-                                               "post_J", with_sd(num(im->energy_post), num(im->energy_post_sd))));
+    json_object_set_new(o, "energy",
+                        json_pack("{s:o, s:o}", "pre_J", with_sd(num(im->energy_pre), num(im->energy_pre_sd)),
+                                  "post_J", with_sd(num(im->energy_post), num(im->energy_post_sd))));
     json_object_set_new(o, "joint_residual",
                         json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}", "frames", im->joint.n_frames, "rms_m",
                                   num(im->joint.rms), "max_m", num(im->joint.max), "t_max_s", num(im->joint.t_max),

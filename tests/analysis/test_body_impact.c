@@ -39,8 +39,8 @@ static int run_seeds(const two_body *s, int seeds, double sigma, double rms[Q_N]
                                                                  s->w_pre[k]));
         double I1 = 0.5 * icv_v3_dot(s->w_post[k], icv_m3_apply(icv_m3_rotate_tensor(s->R[k], s->body[k].inertia),
                                                                   s->w_post[k]));
-        lost_truth += 0.5 * s->body[k].mass * (icv_v3_dot(s->v_pre[k], s->v_pre[k]) - icv_v3_dot(s->v_post[k], s->v_post[k])) +
-                      I0 - I1;
+        double v2 = icv_v3_dot(s->v_pre[k], s->v_pre[k]) - icv_v3_dot(s->v_post[k], s->v_post[k]);
+        lost_truth += 0.5 * s->body[k].mass * v2 + I0 - I1;
     }
     for (int seed = 0; seed < seeds; seed++) {
         analysis_tracks tr[2];

@@ -46,7 +46,8 @@ static void chain_pose(const chain *c, int k, double t, icv_vec3 *p, icv_mat3 *R
     icv_vec3 a1 = icv_m3_apply(R1, c->joint[0]), a2 = icv_m3_apply(R2, c->joint[1]);
     *p = icv_v3_sub(icv_v3_add(p1, a1), a2);
     *R = R2;
-    *v = icv_v3_sub(icv_v3_add(v1, icv_v3_cross(icv_v3(0, 0, c->w[s][0]), a1)), icv_v3_cross(icv_v3(0, 0, c->w[s][1]), a2));
+    *v = icv_v3_sub(icv_v3_add(v1, icv_v3_cross(icv_v3(0, 0, c->w[s][0]), a1)),
+                    icv_v3_cross(icv_v3(0, 0, c->w[s][1]), a2));
 }
 
 static void chain_make(chain *c)
@@ -145,7 +146,8 @@ TEST(test_chain_impact_akhan_e_per_link_and_chain_with_honest_sigmas)
         int rc = measure(&c, 1e-4, 900 + (unsigned long)seed, icv_v3(0, 0, 0), &im, &err);
         ASSERT(rc == 0, "seed %d: %s", seed, err.msg);
         ASSERT_EQ_INT(im.link_hit, 0);
-        double got[3] = {im.e_link[0], im.e_link[1], im.e_chain}, sd[3] = {im.e_link_sd[0], im.e_link_sd[1], im.e_chain_sd};
+        double got[3] = {im.e_link[0], im.e_link[1], im.e_chain};
+        double sd[3] = {im.e_link_sd[0], im.e_link_sd[1], im.e_chain_sd};
         for (int q = 0; q < 3; q++) {
             worst[q] = fmax(worst[q], fabs(got[q] - truth[q]));
             p2[q] += (got[q] - truth[q]) * (got[q] - truth[q]) / (sd[q] * sd[q]);
