@@ -3,7 +3,7 @@
  * body, the balances with their 1-sigma). Non-finite numbers are written as null. */
 #include <jansson.h>
 
-#include "analysis/analysis.h"
+#include "analysis/bodies.h"
 
 static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
