@@ -177,4 +177,10 @@ struct json_t *analysis_body_impact_json(const analysis_body_impact *im, const c
 /* The chain's entry (kind "chain_surface", bodies [link 1, link 2]). */
 struct json_t *analysis_chain_impact_json(const analysis_chain_impact *im, const char *name_a, const char *name_b);
 
+/* results.json of several bodies (docs/analysis.md "Several bodies"): schema,
+ * experiment, program, "bodies" (the names), "impacts" (analysis_body_impact_json
+ * each), "min_gap_m"; written atomically. names[k] is body k's. */
+int analysis_bodies_results_write(const char *path, const char *experiment, const char *const *names, int n_bodies,
+                                  const analysis_bodies_result *res, icv_err *err);
+
 #endif

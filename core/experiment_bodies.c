@@ -300,8 +300,8 @@ int icv_experiment_one_body(const icv_experiment *e, const char *stage, icv_err 
     if (e->n_bodies <= 1)
         return 0;
     return icv_err_set(err, ICV_EINVAL,
-                       "%s: bodies: %d bodies ('%s', '%s'%s); the %s stage follows one body (body:) so far, "
-                       "several bodies are read and checked but not yet tracked or analysed",
+                       "%s: bodies: %d bodies ('%s', '%s'%s); the %s stage follows one body (body:) so far "
+                       "(several bodies are analysed from another system's tracks: analyze --tracks)",
                        e->path, e->n_bodies, e->bodies[0].name, e->bodies[1].name, e->n_bodies > 2 ? ", .." : "",
                        stage);
 }
