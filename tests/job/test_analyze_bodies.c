@@ -12,8 +12,9 @@
 #include "tests/analysis/two_body_scenario.h"
 #include "tests/harness.h"
 
-/* OpenSim's TRC layout, metres: body a's markers A1..A4, then b's B1..B4 */
-static void write_trc(const two_body *s, const analysis_tracks tr[2], const char *path)
+/* OpenSim's TRC layout, metres: body a's markers A1..A4, then b's B1..B4 (left
+ * empty, as a system writes a marker it never saw, when b_unseen) */
+static void write_trc_seen(const two_body *s, const analysis_tracks tr[2], const char *path, int b_unseen)
 {
     FILE *f = fopen(path, "w");
     int nm = s->n_markers;
@@ -32,11 +33,19 @@ static void write_trc(const two_body *s, const analysis_tracks tr[2], const char
         for (int k = 0; k < 2; k++)
             for (int m = 0; m < nm; m++) {
                 icv_vec3 p = tr[k].pos[i * nm + m];
-                fprintf(f, "\t%.7f\t%.7f\t%.7f", p.x, p.y, p.z);
+                if (k == 1 && b_unseen)
+                    fprintf(f, "\t\t\t");
+                else
+                    fprintf(f, "\t%.7f\t%.7f\t%.7f", p.x, p.y, p.z);
             }
         fprintf(f, "\n");
     }
     fclose(f);
+}
+
+static void write_trc(const two_body *s, const analysis_tracks tr[2], const char *path)
+{
+    write_trc_seen(s, tr, path, 0);
 }
 
 /* the experiment: no cameras, the surface plane the tracks' own frame (y up) */
@@ -132,6 +141,11 @@ TEST(test_analyze_bodies_bad_input_gets_one_line)
     const char *line = strstr(p.err, "impactcv: "); /* after the reader's notes: the error, one line */
     ASSERT(line && strchr(line, '\n') == line + strlen(line) - 1, "not one line: %s", p.err);
     ASSERT(access(out, F_OK) != 0, "a failed run wrote %s", out);
+    /* a body the file never shows: named */
+    write_experiment(&s, exp, NULL);
+    write_trc_seen(&s, tr, trc, 1);
+    ASSERT(th_run_cli(&p, "analyze '%s' --tracks '%s' -o '%s'", exp, trc, out) != 0, "an unseen body passed");
+    ASSERT_STR_CONTAINS(p.err, "body ball_b is never seen");
     /* no tracks file: several bodies are not tracked from video yet */
     write_experiment(&s, exp, NULL);
     ASSERT(th_run_cli(&p, "analyze '%s' -o '%s'", exp, out) != 0, "ran without tracks");
