@@ -57,6 +57,10 @@ typedef enum { CALIB_DETECT_NONE = 0, CALIB_DETECT_SB = 1, CALIB_DETECT_CLASSIC 
 /* Detector settings; calib_detector_defaults fills them. */
 typedef struct {
     int use_sb;          /* 1: findChessboardCornersSB first (default 1) */
+    int search_max_dim;  /* px: the board is looked for first on a copy scaled to at
+                          * most this (default 640), its corners then refined on the
+                          * full image; when it is not found there, the detectors below
+                          * run as before. 0: no such first look */
     int classic_max_dim; /* px: both detectors run on a copy scaled to at most this
                           * (default 800; corners are then refined on the full image);
                           * bounds their time on large images */
