@@ -59,6 +59,7 @@ void calib_detector_defaults(calib_detector *d)
     d->max_sharpness = 5.0;
     d->refine_symmetry = 1;
     d->foreshortened = 0;
+    d->threads = 0;
 }
 
 enum { DIR_BINS = 180, DIR_PEAKS = 3 };

@@ -74,6 +74,10 @@ typedef struct {
     int refine_symmetry; /* 1: after cornerSubPix, move each corner to its centre of
                           * point symmetry (corner_symmetry.c; default 1). Rendered tilted
                           * boards: 0.054 -> 0.008 px rms. 0: cornerSubPix only */
+    int threads;         /* images of a list detected at once (calib_camera_from_images,
+                          * calib_stereo_from_images): 0 (default) one per core this
+                          * process may run on; 1 one after another. The corners do not
+                          * depend on it */
     int foreshortened;   /* 1: when the board is not found, look again on copies of the
                           * image warped so that its two strongest edge directions are
                           * square (a board lying on the surface seen from low down, or
