@@ -53,11 +53,13 @@ void calib_board_points(const calib_board *b, icv_vec3 *pts)
 void calib_detector_defaults(calib_detector *d)
 {
     d->use_sb = 1;
+    d->search_max_dim = 640;
     d->classic_max_dim = 800;
     d->subpix_half = 5;
     d->max_sharpness = 5.0;
     d->refine_symmetry = 1;
     d->foreshortened = 0;
+    d->threads = 0;
 }
 
 enum { DIR_BINS = 180, DIR_PEAKS = 3 };
@@ -149,7 +151,7 @@ void calib_board_detect(const calib_detector *d, const calib_image *img, const c
     int method = 0;
     /* calib_pt2 is two doubles, the bridge's interleaved layout. */
     info->found = cvb_board_detect(img->data, img->width, img->height, img->stride, b->cols, b->rows, d->use_sb,
-                                   d->classic_max_dim, d->subpix_half, (double *)uv, &method, &info->sharpness);
+                                   d->search_max_dim, d->classic_max_dim, d->subpix_half, (double *)uv, &method, &info->sharpness);
     info->method = (calib_detect_method)method;
     if (!info->found && d->foreshortened) {
         info->found = detect_foreshortened(d, img, b, uv, &info->sharpness);

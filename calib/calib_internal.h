@@ -22,11 +22,17 @@ typedef struct {
     char **names;                /* n, borrowed from the caller's paths */
 } calib_detections;
 
-/* Reads and detects every image; fails on an unreadable image or a size that
- * differs from the first image's. */
+/* Reads and detects every image, detector->threads at once (0: calib_cores(), at
+ * most CALIB_MAX_THREADS); the same corners, in the same order, whatever the number
+ * of threads. Fails on the first image (in the list's order) that cannot be read or
+ * whose size differs from the first image's. */
 int calib_detections_run(char *const *paths, size_t n, const calib_board *b, const calib_detector *d,
                          const char *label, calib_detections *ds, icv_err *err);
 void calib_detections_free(calib_detections *ds);
+/* The cores this process may run on (its CPU affinity: taskset, a Slurm task's
+ * cpus), at least 1. */
+int calib_cores(void);
+enum { CALIB_MAX_THREADS = 64 }; /* each thread holds one image and OpenCV's copies of it */
 /* One line for "no board found": names the images (first few) and a board of
  * another size when one was seen. */
 int calib_detections_fail_none(const calib_detections *ds, const calib_board *b, const char *label,

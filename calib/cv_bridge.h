@@ -20,14 +20,17 @@ const char *cvb_version(void);
 /* ---- board detection ---- */
 enum { CVB_DET_NONE = 0, CVB_DET_SB = 1, CVB_DET_CLASSIC = 2 };
 
-/* Finds the cols x rows inner corners of a chessboard: findChessboardCornersSB
- * first, then the classic detector with CALIB_CB_FAST_CHECK, both on a copy scaled
- * to at most classic_max_dim pixels (bounded time), refined on the full image with
+/* Finds the cols x rows inner corners of a chessboard: the classic detector on a
+ * copy scaled to at most search_max_dim pixels (when the image is larger; 0: not),
+ * else findChessboardCornersSB, then the classic detector with CALIB_CB_FAST_CHECK,
+ * both on a copy scaled to at most classic_max_dim pixels (bounded time), then SB on
+ * the full image when checkChessboard sees a board; refined on the full image with
  * cornerSubPix in a (2*subpix_half+1)^2 window. uv: 2*cols*rows doubles.
  * *method: CVB_DET_*; *sharpness: OpenCV's estimateChessboardSharpness (mean edge
  * width in px, smaller is sharper; 0 when not found). Returns 1 found, 0 not. */
 int cvb_board_detect(const unsigned char *px, int w, int h, int stride, int cols, int rows, int use_sb,
-                     int classic_max_dim, int subpix_half, double *uv, int *method, double *sharpness);
+                     int search_max_dim, int classic_max_dim, int subpix_half, double *uv, int *method,
+                     double *sharpness);
 
 /* findChessboardCornersSB on the image warped by the 2x2 matrix M (row-major, the
  * translation chosen to keep the whole image; scaled down to at most max_pixels
