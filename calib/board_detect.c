@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "calib/calib.h"
-#include "calib/cv_bridge.h"
+#include "calib/cv_bridge_internal.h"
 
 int calib_board_parse(const char *spec, calib_board *b, icv_err *err)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "calib/calib_internal.h"
-#include "calib/cv_bridge.h"
+#include "calib/cv_bridge_internal.h"
 
 static int finish(void *fs, int bad, const char *path, icv_err *err)
 {

@@ -1,8 +1,8 @@
 // cv_bridge.cpp: the only C++ in calib/. Thin wrappers over OpenCV's imgcodecs,
-// calib3d and FileStorage that export a C interface (cv_bridge.h); every
+// calib3d and FileStorage that export a C interface (cv_bridge_internal.h); every
 // exception stops here and becomes a message. No policy lives here: the C files
 // decide what to call and what to do with the answer.
-#include "calib/cv_bridge.h"
+#include "calib/cv_bridge_internal.h"
 
 #include <cstdio>
 #include <cstdlib>

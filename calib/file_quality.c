@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "calib/calib_internal.h"
-#include "calib/cv_bridge.h"
+#include "calib/cv_bridge_internal.h"
 
 static const char *const status_names[] = {"used", "outlier", "no board", "blurred", "unpaired"};
 

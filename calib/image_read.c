@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "calib/calib.h"
-#include "calib/cv_bridge.h"
+#include "calib/cv_bridge_internal.h"
 #include "capture/capture.h"
 
 int calib_image_read_gray(const char *path, calib_image *img, icv_err *err)

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "calib/calib_internal.h"
-#include "calib/cv_bridge.h"
+#include "calib/cv_bridge_internal.h"
 
 void calib_options_defaults(calib_options *o)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "calib/calib_internal.h"
-#include "calib/cv_bridge.h"
+#include "calib/cv_bridge_internal.h"
 #include "capture/capture.h"
 
 void calib_project(const calib_intrinsics *in, const icv_vec3 *x_cam, int n, calib_pt2 *uv)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "calib/calib_internal.h"
-#include "calib/cv_bridge.h"
+#include "calib/cv_bridge_internal.h"
 
 static void verdict(FILE *f, const char *v, int ok)
 {

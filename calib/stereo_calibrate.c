@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "calib/calib_internal.h"
-#include "calib/cv_bridge.h"
+#include "calib/cv_bridge_internal.h"
 
 /* Inner corners along a row of the board points (X changes, Y fixed). */
 static int board_cols(const icv_vec3 *X, int n)

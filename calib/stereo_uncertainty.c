@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "calib/calib_internal.h"
-#include "calib/cv_bridge.h"
+#include "calib/cv_bridge_internal.h"
 
 typedef struct {
     calib_intrinsics in[2];

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "calib/calib_internal.h"
-#include "calib/cv_bridge.h"
+#include "calib/cv_bridge_internal.h"
 
 static icv_vec3 col(icv_mat3 m, int c) { return icv_v3(m.m[0][c], m.m[1][c], m.m[2][c]); }
 

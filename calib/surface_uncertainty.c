@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "calib/calib_internal.h"
-#include "calib/cv_bridge.h"
+#include "calib/cv_bridge_internal.h"
 
 /* the 4N reprojection residuals of corners Xs (surface frame) through the frame
  * (Rs, ts) moved by d = (turn x y z, move x y z) in its own axes */

@@ -1,12 +1,12 @@
-/* cv_bridge.h: the C interface of calib/cv_bridge.cpp, the only C++ in calib/.
+/* cv_bridge_internal.h: the C interface of calib/cv_bridge.cpp, the only C++ in calib/.
  * OpenCV's C++ API is reached through these functions alone. They take plain C
  * types and report failure as a negative return and a message in msg (core.h's
  * icv_err is wrapped around them in the C files). Private to calib/.
  *
  * Arrays: points are interleaved doubles (u0 v0 u1 v1 ... in pixels, or X Y Z for
  * board points); matrices are row-major; K is 3x3, dist is k1 k2 p1 p2 k3. */
-#ifndef ICV_CV_BRIDGE_H
-#define ICV_CV_BRIDGE_H
+#ifndef ICV_CALIB_CV_BRIDGE_INTERNAL_H
+#define ICV_CALIB_CV_BRIDGE_INTERNAL_H
 
 #include <stddef.h>
 
