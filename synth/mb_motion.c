@@ -200,9 +200,12 @@ int synth_mb_flight(const synth_scenario *sc, double t_end, synth_flight **out, 
         if (rc == 0)
             break;
         rc = 0;
-        if (++n_contacts > sc->max_impacts) {
-            snprintf(m->note, sizeof m->note, "stopped at %.6f s: more contacts than max_impacts %d; the bodies "
-                     "pass through after", tc, sc->max_impacts);
+        /* a cradle's balls meet again and again (every pass, each pair): as many as the
+           segments allow */
+        int limit = sc->mb_kind == SYNTH_MB_CRADLE ? MB_MAX_SEG - 1 : sc->max_impacts;
+        if (++n_contacts > limit) {
+            snprintf(m->note, sizeof m->note, "stopped at %.6f s: more than %d contact instants; the bodies "
+                     "pass through after", tc, limit);
             break;
         }
         mb_y_at(m, tc, y);
