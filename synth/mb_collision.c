@@ -24,7 +24,8 @@ static void rhs(const mb_motion *m, const double *y, double *dy)
 {
     for (int i = 0; i < m->nb; i++) {
         memcpy(dy + 6 * i, y + 6 * i + 3, 3 * sizeof(double));
-        icv_v3_to_array(m->sc->gravity, dy + 6 * i + 3);
+        /* pucks on the table: its reaction balances gravity (a frictionless, air table) */
+        icv_v3_to_array(m->sc->mb_kind == SYNTH_MB_TABLE ? icv_v3(0, 0, 0) : m->sc->gravity, dy + 6 * i + 3);
     }
 }
 
@@ -149,4 +150,73 @@ void mb_collision_scene(uint64_t *rng, int draw, synth_scenario *sc)
     int frames = (int)((T + 0.04) * fps);
     mb_camera(sc, 0, "left", 640, 480, 700, fps, 0.5 / fps, frames, icv_v3(-0.3, 0.45, 0.9), icv_v3(0, 0.15, 0));
     mb_camera(sc, 1, "right", 640, 480, 700, fps, 0.5 / fps, frames, icv_v3(0.3, 0.45, 0.9), icv_v3(0, 0.15, 0));
+}
+
+/* pucks (upright cylinders, radius r, height h) sliding on the plate (frictionless: an
+ * air table), thrown at each other; the contact is at mid-height, so the impulse is
+ * horizontal and each puck keeps spinning about its axis (a principal axis: exact) */
+static void puck(synth_body *b, double mass, double radius, double height, const double (*xz)[2], int n)
+{
+    memset(b, 0, sizeof *b);
+    b->mass = mass;
+    double Ia = 0.5 * mass * radius * radius, It = mass * (3 * radius * radius + height * height) / 12;
+    b->inertia = icv_m3_diag(It, Ia, It);
+    b->shape.type = ICV_SHAPE_CYLINDER;
+    b->shape.axis = icv_v3(0, 1, 0);
+    b->shape.length = height;
+    b->shape.radius = radius;
+    b->n_markers = n;
+    for (int k = 0; k < n; k++) { /* white dots on the top face */
+        b->markers[k] = icv_v3(xz[k][0] * radius, height / 2, xz[k][1] * radius);
+        b->marker_normals[k] = icv_v3(0, 1, 0);
+    }
+    b->marker_diameter = 0.008;
+    b->marker_style = SYNTH_MARKER_STICKER;
+    b->body_gray = 0.06;
+    b->marker_gray = 0.92;
+    b->post_length = 0.02;
+    b->post_radius = 0.0015;
+}
+
+void mb_table_scene(uint64_t *rng, int draw, synth_scenario *sc)
+{
+    /* a: three dots, b: four (the templates differ by their count); fractions of r */
+    static const double da[3][2] = {{0.6, 0}, {-0.3, 0.5}, {-0.3, -0.5}};
+    static const double db[4][2] = {{0.6, 0}, {0, 0.6}, {-0.6, 0}, {0, -0.35}};
+    double ma = 0.17, mb = 0.17, ra = 0.03, rb = 0.03, h = 0.012, va = 1.2, vb = 0.0, off = 0.02, wa = 0, wb = 0;
+    sc->mb_e = 0.9;
+    sc->mb_mu = 0.15;
+    if (draw > 0) {
+        ma = 0.17 * U(rng, 0.5, 2.0);
+        mb = 0.17 * U(rng, 0.5, 2.0);
+        ra = U(rng, 0.02, 0.035);
+        rb = U(rng, 0.02, 0.035);
+        va = U(rng, 0.5, 2.0);
+        vb = U(rng, -0.3 * va, 1.0); /* b may run ahead of a, slower */
+        off = U(rng, -0.7, 0.7) * (ra + rb);
+        wa = U(rng, -15, 15);
+        wb = U(rng, -15, 15);
+        sc->mb_e = U(rng, 0.5, 0.95);
+        sc->mb_mu = U(rng, 0.0, 0.4);
+    }
+    sc->n_bodies = 2;
+    puck(&sc->bodies[0], ma, ra, h, da, 3);
+    puck(&sc->bodies[1], mb, rb, h, db, 4);
+    snprintf(sc->body_names[0], ICV_ID_MAX, "puck_a");
+    snprintf(sc->body_names[1], ICV_ID_MAX, "puck_b");
+    /* they meet T after release near the origin (at most 0.15 s, or 0.15 m away) */
+    double T = fmin(0.15, 0.15 / fmax(va, fabs(vb)));
+    for (int i = 0; i < 2; i++) {
+        synth_state *r = &sc->releases[i];
+        r->R = icv_m3_identity();
+        double v = i ? -vb : va;
+        r->v = icv_v3(v, 0, 0);
+        r->p = icv_v3(-v * T + (i ? 0.5 * (ra + rb) + 0.002 : 0), h / 2, i ? off : 0);
+        r->omega = icv_v3(0, i ? wb : wa, 0);
+    }
+    sc->n_cameras = 2;
+    double fps = 240;
+    int frames = (int)((T + 0.12) * fps);
+    mb_camera(sc, 0, "left", 640, 480, 700, fps, 0.5 / fps, frames, icv_v3(-0.25, 0.55, 0.45), icv_v3(0, 0, 0));
+    mb_camera(sc, 1, "right", 640, 480, 700, fps, 0.5 / fps, frames, icv_v3(0.25, 0.55, 0.45), icv_v3(0, 0, 0));
 }

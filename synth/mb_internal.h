@@ -68,6 +68,7 @@ extern const mb_kind mb_kind_collision, mb_kind_chain, mb_kind_cradle;
 void mb_collision_scene(uint64_t *rng, int draw, synth_scenario *sc);
 void mb_chain_scene(uint64_t *rng, int draw, synth_scenario *sc);
 void mb_cradle_scene(uint64_t *rng, int draw, synth_scenario *sc);
+void mb_table_scene(uint64_t *rng, int draw, synth_scenario *sc);
 
 /* shared by the scene builders: a camera at eye looking at target, up +y */
 void mb_camera(synth_scenario *sc, int i, const char *id, int w, int h, double fx, double fps, double exposure,

@@ -164,7 +164,7 @@ static int first_contact(const mb_motion *m, double t_end, double *tc, int *jc, 
 
 int synth_mb_flight(const synth_scenario *sc, double t_end, synth_flight **out, icv_err *err)
 {
-    const mb_kind *kind = sc->mb_kind == SYNTH_MB_COLLISION ? &mb_kind_collision
+    const mb_kind *kind = sc->mb_kind == SYNTH_MB_COLLISION || sc->mb_kind == SYNTH_MB_TABLE ? &mb_kind_collision
                           : sc->mb_kind == SYNTH_MB_CHAIN   ? &mb_kind_chain
                           : sc->mb_kind == SYNTH_MB_CRADLE  ? &mb_kind_cradle
                                                             : NULL;

@@ -56,12 +56,12 @@ void mb_camera(synth_scenario *sc, int i, const char *id, int w, int h, double f
 
 static const char *kind_name(int kind)
 {
-    return kind == SYNTH_MB_COLLISION ? "collision" : kind == SYNTH_MB_CHAIN ? "chain" : "cradle";
+    return kind == SYNTH_MB_COLLISION ? "collision" : kind == SYNTH_MB_CHAIN ? "chain" : kind == SYNTH_MB_TABLE ? "table" : "cradle";
 }
 
 int synth_mb_scenario(int kind, int draw, synth_scenario *sc, icv_err *err)
 {
-    if (kind < SYNTH_MB_COLLISION || kind > SYNTH_MB_CRADLE || draw < 0)
+    if (kind < SYNTH_MB_COLLISION || kind > SYNTH_MB_TABLE || draw < 0)
         return icv_err_set(err, ICV_EINVAL, "synth: multibody: unknown kind %d or draw %d", kind, draw);
     synth_scenario_defaults(sc);
     sc->mb_kind = kind;
@@ -73,6 +73,8 @@ int synth_mb_scenario(int kind, int draw, synth_scenario *sc, icv_err *err)
     sc->max_impacts = SYNTH_MAX_IMPACTS; /* contact instants (a cradle's has several pairs) */
     if (kind == SYNTH_MB_COLLISION)
         mb_collision_scene(&rng, draw, sc);
+    else if (kind == SYNTH_MB_TABLE)
+        mb_table_scene(&rng, draw, sc);
     else if (kind == SYNTH_MB_CHAIN)
         mb_chain_scene(&rng, draw, sc);
     else
@@ -93,7 +95,7 @@ int synth_mb_scenario_read(icv_ynode root, synth_scenario *sc, int *found, icv_e
     if (!*found)
         return 0;
     if (!icv_ynode_is_map(mb))
-        return icv_ynode_fail(mb, err, ICV_EINVAL, "expected {kind: collision | chain | cradle, draw: N}");
+        return icv_ynode_fail(mb, err, ICV_EINVAL, "expected {kind: collision | table | chain | cradle, draw: N}");
     char k[32] = "";
     int draw = 0;
     SYNTH_TRY(icv_yread_str(mb, "kind", 1, k, sizeof k, err));
@@ -101,10 +103,11 @@ int synth_mb_scenario_read(icv_ynode root, synth_scenario *sc, int *found, icv_e
     int kind = !strcmp(k, "collision") ? SYNTH_MB_COLLISION
                : !strcmp(k, "chain")   ? SYNTH_MB_CHAIN
                : !strcmp(k, "cradle")  ? SYNTH_MB_CRADLE
+               : !strcmp(k, "table")   ? SYNTH_MB_TABLE
                                        : 0;
     if (!kind)
-        return icv_ynode_fail(icv_ynode_get(mb, "kind"), err, ICV_EINVAL, "unknown kind '%s' (collision | chain | "
-                              "cradle)", k);
+        return icv_ynode_fail(icv_ynode_get(mb, "kind"), err, ICV_EINVAL, "unknown kind '%s' (collision | table | "
+                              "chain | cradle)", k);
     if (draw < 0)
         return icv_ynode_fail(icv_ynode_get(mb, "draw"), err, ICV_EINVAL, "must be >= 0, got %d", draw);
     return synth_mb_scenario(kind, draw, sc, err);

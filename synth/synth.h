@@ -163,7 +163,7 @@ typedef struct synth_scenario {
     int n_joints;
     icv_joint joints[ICV_MAX_BODIES]; /* pins (the chain), body-frame points, m */
     synth_state releases[ICV_MAX_BODIES]; /* every body's state at release_time_s */
-    int mb_kind;              /* SYNTH_MB_COLLISION, _CHAIN or _CRADLE (n_bodies >= 1) */
+    int mb_kind;              /* SYNTH_MB_COLLISION, _CHAIN, _CRADLE or _TABLE (n_bodies >= 1) */
     int mb_draw;              /* 0: the nominal set-up; >= 1: a seeded draw of it */
     double mb_e, mb_mu;       /* the bodies' Newton restitution and Coulomb friction */
     double cradle_length;     /* m, pivot to ball centre */
@@ -171,7 +171,7 @@ typedef struct synth_scenario {
     double cradle_gap;        /* m, between neighbouring balls at rest (0: touching) */
 } synth_scenario;
 
-enum { SYNTH_MB_COLLISION = 1, SYNTH_MB_CHAIN, SYNTH_MB_CRADLE };
+enum { SYNTH_MB_COLLISION = 1, SYNTH_MB_CHAIN, SYNTH_MB_CRADLE, SYNTH_MB_TABLE };
 
 enum { SYNTH_KIND_IMPACT = 0, SYNTH_KIND_SLIDE, SYNTH_KIND_TILT, SYNTH_KIND_DROP };
 
@@ -426,7 +426,7 @@ void synth_mb_totals(const synth_scenario *sc, const synth_state *s, icv_vec3 *p
  * chain: Akhan's 512x418 at 6000 fps; the cradle: Wang's Table 3.1); draw >= 1
  * draws masses, speeds and angles from the seed. */
 int synth_mb_scenario(int kind, int draw, synth_scenario *sc, icv_err *err);
-/* The scenario key `multibody: {kind: collision | chain | cradle, draw: N}`, read over
+/* The scenario key `multibody: {kind: collision | table | chain | cradle, draw: N}`, read over
  * sc (which it replaces, as `random:` does); 0 when absent. */
 int synth_mb_scenario_read(icv_ynode root, synth_scenario *sc, int *found, icv_err *err);
 /* The motion of a several-body scene from release to t_end, impacts solved. */

@@ -17,11 +17,12 @@ static double clip_end(const synth_scenario *s)
     return synth_camera_frame_time(c, c->n_frames - 1) + c->exposure_s;
 }
 
-TEST(test_mb_collision_conserves_momentum_to_1e_12_in_21_draws)
+TEST(test_mb_collision_conserves_momentum_to_1e_12_in_21_draws_in_flight_and_on_a_table)
 {
     icv_err err;
-    for (int d = 0; d <= 20; d++) {
-        ASSERT(!synth_mb_scenario(SYNTH_MB_COLLISION, d, &sc, &err), "draw %d: %s", d, err.msg);
+    for (int d = 0; d <= 41; d++) {
+        ASSERT(!synth_mb_scenario(d <= 20 ? SYNTH_MB_COLLISION : SYNTH_MB_TABLE, d % 21, &sc, &err), "draw %d: %s", d,
+               err.msg);
         synth_flight *f;
         ASSERT(!synth_mb_flight(&sc, clip_end(&sc), &f, &err), "draw %d: %s", d, err.msg);
         int n = synth_mb_n_impacts(f);
@@ -45,7 +46,7 @@ TEST(test_mb_collision_conserves_momentum_to_1e_12_in_21_draws)
                                 im->normal);
         double Pn = icv_v3_dot(im->impulse, im->normal);
         double Pt = icv_v3_norm(icv_v3_axpy(-Pn, im->normal, im->impulse));
-        double e = im->e, mu = im->mu;
+        double e = im->e, mu = im->mu, im_y = im->impulse.y;
         synth_flight_free(f);
         ASSERT(dp < 1e-12, "draw %d: momentum changed by %.3g kg m/s", d, dp);
         ASSERT(dL < 1e-12, "draw %d: angular momentum changed by %.3g kg m^2/s", d, dL);
@@ -54,6 +55,8 @@ TEST(test_mb_collision_conserves_momentum_to_1e_12_in_21_draws)
         ASSERT_NEAR(-un1 / un0, e, 1e-12);
         ASSERT(Pt <= mu * Pn * (1 + 1e-12), "draw %d: |P_t| %.6g > mu %.3g P_n %.6g", d, Pt, mu, Pn);
         ASSERT(T1 <= T0, "draw %d: energy %.9g J -> %.9g J", d, T0, T1);
+        /* on the table the impulse stays horizontal (contact at mid-height) */
+        ASSERT(d <= 20 || fabs(Pn) > 1e6 * fabs(im_y), "draw %d: vertical impulse %.3g", d, im_y);
     }
 }
 
@@ -268,7 +271,7 @@ TEST(test_mb_experiment_yaml_loads_and_markers_project_where_the_truth_says)
 TEST(test_mb_every_draw_has_its_impact_and_keeps_the_bodies_in_view)
 {
     icv_err err;
-    for (int kind = SYNTH_MB_COLLISION; kind <= SYNTH_MB_CRADLE; kind++)
+    for (int kind = SYNTH_MB_COLLISION; kind <= SYNTH_MB_TABLE; kind++)
         for (int d = 0; d <= 20; d++) {
             ASSERT(!synth_mb_scenario(kind, d, &sc, &err), "kind %d draw %d: %s", kind, d, err.msg);
             synth_flight *f;
@@ -290,8 +293,8 @@ TEST(test_mb_every_draw_has_its_impact_and_keeps_the_bodies_in_view)
                            link may rest on it after its impact) */
                         if (synth_contact_gap(&sc.bodies[i].shape, &s[i].R, s[i].p, &cb) < -1e-4)
                             low++;
-                        /* nor two balls into each other (every body of a collision or cradle
-                           is a sphere) */
+                        /* nor two balls or pucks into each other (every body but the
+                           chain's is a sphere or an upright cylinder at one height) */
                         for (int j = 0; j < i && kind != SYNTH_MB_CHAIN; j++)
                             if (icv_v3_norm(icv_v3_sub(s[i].p, s[j].p)) <
                                 sc.bodies[i].shape.radius + sc.bodies[j].shape.radius - 1e-4)
