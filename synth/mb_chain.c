@@ -185,14 +185,16 @@ const mb_kind mb_kind_chain = {8, init, rhs, states, gaps, impact};
 
 static double U(uint64_t *s, double a, double b) { return a + (b - a) * synth_uniform(s); }
 
-static void link_body(synth_body *b, double mass, double length, double radius, const double *mx, int n)
+static void link_body(synth_body *b, double mass, double L, double radius, const double *mx, int n)
 {
+    /* a capsule whose end centres are the pin and the tip, L apart; inertia of a thin
+       rod (Akhan gives no cross-section) */
     memset(b, 0, sizeof *b);
     b->mass = mass;
-    b->inertia = icv_m3_diag(0.5 * mass * radius * radius, mass * length * length / 12, mass * length * length / 12);
+    b->inertia = icv_m3_diag(0.5 * mass * radius * radius, mass * L * L / 12, mass * L * L / 12);
     b->shape.type = ICV_SHAPE_CAPSULE;
     b->shape.axis = icv_v3(1, 0, 0);
-    b->shape.length = length;
+    b->shape.length = L + 2 * radius;
     b->shape.radius = radius;
     b->n_markers = n;
     for (int k = 0; k < n; k++) { /* white dots on the face towards the camera */
@@ -209,49 +211,62 @@ static void link_body(synth_body *b, double mass, double length, double radius, 
 
 void mb_chain_scene(uint64_t *rng, int draw, synth_scenario *sc)
 {
-    double L = 0.1, rad = 0.006, m0 = 0.03, m1 = 0.03, th0 = -0.5, th1 = 0.15, v0 = 1.4, w0 = 0, w1 = 0;
-    sc->mb_e = 0.6;
-    sc->mb_mu = 0.3;
-    if (draw > 0) {
-        m0 = 0.03 * U(rng, 0.6, 1.6);
-        m1 = 0.03 * U(rng, 0.6, 1.6);
-        th0 = U(rng, -0.8, -0.2);
-        th1 = U(rng, -0.3, 0.4);
-        v0 = U(rng, 0.8, 2.0);
-        w0 = U(rng, -5, 5);
-        w1 = U(rng, -5, 5);
-        sc->mb_e = U(rng, 0.3, 0.8);
+    /* Akhan's links (docs/synth.md): nylon, pin to tip L = 0.1524 m, tip radius 7.62 mm,
+       0.0357 kg; a straight chain at theta to the plate, its tip hitting at v_Ty with
+       v_Tx = 0, no spin, mu_k 0.18. Draws 1-9 are his cases 1-9 (v_Ty 1.2, 1.5, 1.8 m/s
+       x theta 50, 55, 60 deg), draw 0 his case 1; later draws vary all. */
+    double L = 0.1524, rad = 0.00762, m0 = 0.0357, m1 = 0.0357, vt = 1.2, th = 50 * M_PI / 180, beta = 0;
+    double w0 = 0, w1 = 0;
+    sc->mb_e = 0.8;
+    sc->mb_mu = 0.18;
+    if (draw >= 1 && draw <= 9) {
+        vt = 1.2 + 0.3 * ((draw - 1) / 3);
+        th = (50 + 5 * ((draw - 1) % 3)) * M_PI / 180;
+    } else if (draw > 9) {
+        m0 = 0.0357 * U(rng, 0.6, 1.6);
+        m1 = 0.0357 * U(rng, 0.6, 1.6);
+        th = U(rng, 0.6, 1.2);
+        beta = U(rng, -0.6, 0.6);
+        vt = U(rng, 1.0, 2.0);
+        w0 = U(rng, -2, 2);
+        w1 = U(rng, -2, 2);
+        sc->mb_e = U(rng, 0.4, 0.9);
         sc->mb_mu = U(rng, 0.1, 0.4);
     }
-    /* link 0's dots at -35, 0, 35 mm; link 1's at -40, 12, 38 mm: the templates differ */
-    static const double mx0[3] = {-0.035, 0, 0.035}, mx1[3] = {-0.04, 0.012, 0.038};
+    /* link1's dots at -50, 0, 50 mm from its centre; link2's at -60, 15, 55: the
+       templates differ (by 10 mm and more) */
+    static const double mx0[3] = {-0.05, 0, 0.05}, mx1[3] = {-0.06, 0.015, 0.055};
     sc->n_bodies = 2;
     link_body(&sc->bodies[0], m0, L, rad, mx0, 3);
     link_body(&sc->bodies[1], m1, L, rad, mx1, 3);
     snprintf(sc->body_names[0], ICV_ID_MAX, "link1");
     snprintf(sc->body_names[1], ICV_ID_MAX, "link2");
-    double hl = L / 2 - rad;
     sc->n_joints = 1;
     icv_joint *jt = &sc->joints[0];
     jt->type = ICV_JOINT_PIN;
     jt->body[0] = 0;
     jt->body[1] = 1;
-    jt->at[0] = icv_v3(hl, 0, 0);
-    jt->at[1] = icv_v3(-hl, 0, 0);
-    /* the pin placed so that the lowest end is 2 cm up: the impact ~14 ms in */
+    jt->at[0] = icv_v3(L / 2, 0, 0);
+    jt->at[1] = icv_v3(-L / 2, 0, 0);
+    /* link1's free end (its -x end) is the tip, lowest; the pin placed so that the
+       lowest end is h0 = 20 mm up, and the chain released at sqrt(v_Ty^2 - 2 g h0) so
+       that a spin-free chain meets the plate at v_Ty */
+    double th0 = th, th1 = th + beta, h0 = 0.02, g = -sc->gravity.y;
+    double v0 = sqrt(fmax(vt * vt - 2 * g * h0, 0.04));
     icv_vec3 J = icv_v3(0, 0, 0);
     double low = INFINITY;
     for (int i = 0; i < 2; i++) {
-        double th = i ? th1 : th0;
-        icv_vec3 c = icv_m3_apply(icv_rot_z(th), jt->at[i]);
-        for (int s = -1; s <= 1; s += 2)
-            low = fmin(low, -c.y + s * hl * sin(th) - rad);
+        double a = i ? th1 : th0;
+        icv_vec3 c = icv_m3_apply(icv_rot_z(a), jt->at[i]);
+        for (int sgn = -1; sgn <= 1; sgn += 2)
+            low = fmin(low, -c.y + sgn * (L / 2) * sin(a) - rad);
     }
-    J.y = 0.02 - low;
+    J.y = h0 - low;
+    J.x = 0.5 * L * cos(th0); /* the tip near x = 0 */
     for (int i = 0; i < 2; i++) {
         synth_state *r = &sc->releases[i];
-        double th = i ? th1 : th0, w = i ? w1 : w0;
-        r->R = icv_rot_z(th);
+        double a = i ? th1 : th0, w = i ? w1 : w0;
+        r->R = icv_rot_z(a);
         icv_vec3 c = icv_m3_apply(r->R, jt->at[i]);
         r->p = icv_v3_sub(J, c);
         r->omega = icv_v3(0, 0, w);
@@ -259,6 +274,8 @@ void mb_chain_scene(uint64_t *rng, int draw, synth_scenario *sc)
     }
     sc->n_cameras = 1;
     double fps = 6000;
-    mb_camera(sc, 0, "cam", 512, 418, 768, fps, 0.5 / fps, 180, icv_v3(0, 0.05, 0.45), icv_v3(0, 0.05, 0));
+    /* the clip: to the spin-free impact, then 15 ms (90 frames) */
+    int frames = (int)(((vt - v0) / g + 0.015) * fps);
+    mb_camera(sc, 0, "cam", 512, 418, 600, fps, 0.5 / fps, frames, icv_v3(0.05, 0.12, 0.5), icv_v3(0.05, 0.12, 0));
     sc->render.flash_duration_s = 0.0005;
 }
