@@ -79,6 +79,9 @@ int synth_mb_scenario(int kind, int draw, synth_scenario *sc, icv_err *err)
         mb_chain_scene(&rng, draw, sc);
     else
         mb_cradle_scene(&rng, draw, sc);
+    /* pendulums, pucks held by the table and pinned links show no body in free flight:
+       experiment.yaml gives the true gravity (the collision's balls fly: auto) */
+    sc->experiment_gravity_given = kind != SYNTH_MB_COLLISION;
     sc->body = sc->bodies[0]; /* the look, and what one-body code reads */
     sc->release = sc->releases[0];
     sc->planar = sc->n_cameras == 1;

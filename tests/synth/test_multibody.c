@@ -239,6 +239,10 @@ TEST(test_mb_experiment_yaml_loads_and_markers_project_where_the_truth_says)
     ASSERT_STR_CONTAINS(ex.bodies[1].name, "link2");
     ASSERT_NEAR(ex.bodies[1].mass, sc.bodies[1].mass, 1e-15);
     ASSERT_NEAR(ex.joints[0].at[0].x, sc.joints[0].at[0].x, 1e-15);
+    /* pinned links never fly free alone: the true gravity is given (one camera: the
+       simulation's frame) */
+    ASSERT_EQ_INT(ex.gravity_auto, 0);
+    ASSERT_NEAR(ex.gravity.y, -9.81, 1e-15);
     snprintf(path, sizeof path, "%s/truth.json", dir);
     json_error_t je;
     json_t *t = json_load_file(path, 0, &je);
