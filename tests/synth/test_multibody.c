@@ -29,7 +29,9 @@ TEST(test_mb_collision_conserves_momentum_to_1e_12_in_21_draws_in_flight_and_on_
         if (n != 1)
             synth_flight_free(f);
         ASSERT(n == 1, "draw %d: %d impacts, expected the balls to meet once in the clip", d, n);
-        const synth_mb_impact *im = synth_mb_impact_at(f, 0);
+        static synth_mb_impact imc; /* a copy: used after the flight is freed */
+    imc = *synth_mb_impact_at(f, 0);
+    const synth_mb_impact *im = &imc;
         icv_vec3 p0, p1, L0, L1;
         double T0, T1;
         synth_mb_totals(&sc, im->pre, &p0, &L0, &T0);
@@ -155,7 +157,9 @@ TEST(test_mb_chain_falls_in_closed_form_and_its_impact_obeys_the_laws)
     ASSERT(!synth_mb_flight(&sc, clip_end(&sc), &f, &err), "%s", err.msg);
     int n = synth_mb_n_impacts(f);
     ASSERT(n >= 1, "no impact");
-    const synth_mb_impact *im = synth_mb_impact_at(f, 0);
+    static synth_mb_impact imc; /* a copy: used after the flight is freed */
+    imc = *synth_mb_impact_at(f, 0);
+    const synth_mb_impact *im = &imc;
     /* released with no spin: the chain falls as one rigid body, p = p0 + v0 t + g t^2/2 */
     double t = 0.5 * im->time_s;
     synth_state s[ICV_MAX_BODIES];
