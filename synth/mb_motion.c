@@ -144,7 +144,8 @@ static int first_contact(const mb_motion *m, double t_end, double *tc, int *jc, 
                 continue;
             gap_ctx c = {m, j};
             double t;
-            int rc = synth_contact_find(gap_fn, &c, sg->t0 + (k - 1) * sg->h, sg->t0 + k * sg->h, sg->h, 1e-12, &t, err);
+            double ta = sg->t0 + (k - 1) * sg->h, tb = sg->t0 + k * sg->h;
+            int rc = synth_contact_find(gap_fn, &c, ta, tb, sg->h, 1e-12, &t, err);
             if (rc < 0)
                 return rc;
             if (rc == 1 && t < best) {
@@ -232,7 +233,10 @@ int synth_mb_n_impacts(const synth_flight *f)
     return m ? m->n_impacts : 0;
 }
 
-const synth_mb_impact *synth_mb_impact_at(const synth_flight *f, int i) { return &((const mb_motion *)synth_flight_user(f))->imp[i]; }
+const synth_mb_impact *synth_mb_impact_at(const synth_flight *f, int i)
+{
+    return &((const mb_motion *)synth_flight_user(f))->imp[i];
+}
 
 const char *synth_mb_note(const synth_flight *f)
 {

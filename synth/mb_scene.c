@@ -56,7 +56,8 @@ void mb_camera(synth_scenario *sc, int i, const char *id, int w, int h, double f
 
 static const char *kind_name(int kind)
 {
-    return kind == SYNTH_MB_COLLISION ? "collision" : kind == SYNTH_MB_CHAIN ? "chain" : kind == SYNTH_MB_TABLE ? "table" : "cradle";
+    static const char *names[] = {"", "collision", "chain", "cradle", "table"};
+    return names[kind];
 }
 
 int synth_mb_scenario(int kind, int draw, synth_scenario *sc, icv_err *err)

@@ -87,7 +87,8 @@ static json_t *jimpact(const synth_scenario *sc, const synth_mb_impact *im)
     }
     json_object_set_new(o, "pre", pre);
     json_object_set_new(o, "post", post);
-    json_object_set_new(o, "totals", json_pack("{s:o,s:o}", "pre", jtotals(sc, im->pre), "post", jtotals(sc, im->post)));
+    json_object_set_new(o, "totals",
+                        json_pack("{s:o,s:o}", "pre", jtotals(sc, im->pre), "post", jtotals(sc, im->post)));
     return o;
 }
 

@@ -1,7 +1,8 @@
 /* synth.h: synthetic impact experiments with exact ground truth.
  *
  * A scenario (SCENARIO.yaml, scenario.c) describes a rigid body, its release, the
- * surface, the impact law and the cameras. flight.c integrates the torque-free
+ * surface, the impact law and the cameras; mb_*.c make scenes of several bodies
+ * (two balls or pucks colliding, a pinned two-link chain, Newton's cradle). flight.c integrates the torque-free
  * flight on the rotation group, contact.c finds each contact with the surface plane
  * y = 0 to < 1e-7 s, impact.c hands the impact to the solver's exact method,
  * camera.c is the OpenCV camera model, render.c draws frames (antialiasing, motion

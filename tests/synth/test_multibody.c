@@ -265,8 +265,9 @@ TEST(test_mb_experiment_yaml_loads_and_markers_project_where_the_truth_says)
             if (!json_is_array(pa) || !json_is_array(pb))
                 continue;
             seen++;
-            worst = fmax(worst, hypot(json_number_value(json_array_get(pa, 0)) - json_number_value(json_array_get(pb, 0)),
-                                      json_number_value(json_array_get(pa, 1)) - json_number_value(json_array_get(pb, 1))));
+            double du = json_number_value(json_array_get(pa, 0)) - json_number_value(json_array_get(pb, 0));
+            double dv = json_number_value(json_array_get(pa, 1)) - json_number_value(json_array_get(pb, 1));
+            worst = fmax(worst, hypot(du, dv));
         }
     }
     json_decref(t);
@@ -336,7 +337,8 @@ TEST(test_mb_chain_draws_1_to_9_are_akhans_cases)
         icv_vec3 r = icv_v3_sub(im.contact_point, a->p);
         icv_vec3 tip0 = icv_v3_add(a->v, icv_v3_cross(a->omega, r)), tip1 = icv_v3_add(b->v, icv_v3_cross(b->omega, r));
         double T1 = synth_state_energy(&sc.bodies[0], &im.pre[0]), T2 = synth_state_energy(&sc.bodies[1], &im.pre[1]);
-        double T1p = synth_state_energy(&sc.bodies[0], &im.post[0]), T2p = synth_state_energy(&sc.bodies[1], &im.post[1]);
+        double T1p = synth_state_energy(&sc.bodies[0], &im.post[0]);
+        double T2p = synth_state_energy(&sc.bodies[1], &im.post[1]);
         double vt = 1.2 + 0.3 * ((d - 1) / 3);
         /* the tip meets the plate at v_Ty (h0 fall: exact) with v_Tx = 0, no spin */
         ASSERT_NEAR(tip0.y, -vt, 1e-9);
@@ -346,8 +348,8 @@ TEST(test_mb_chain_draws_1_to_9_are_akhans_cases)
         ASSERT_NEAR(T2, ke[(d - 1) / 3], 2e-4);
         if (print)
             fprintf(stderr,
-                    "akhan case %d (%.1f m/s, %2.0f deg): v_Ty' %.3f v_Tx' %.3f w1 %.3f v_C2y' %.3f v_C2x' %.3f w2 %.3f "
-                    "KE1' %.4f KE2' %.4f e_sys %.4f %s\n",
+                    "akhan case %d (%.1f m/s, %2.0f deg): v_Ty' %.3f v_Tx' %.3f w1 %.3f v_C2y' %.3f v_C2x' %.3f "
+                    "w2 %.3f KE1' %.4f KE2' %.4f e_sys %.4f %s\n",
                     d, vt, 50 + 5.0 * ((d - 1) % 3), tip1.y, tip1.x, b->omega.z, im.post[1].v.y, im.post[1].v.x,
                     im.post[1].omega.z, T1p, T2p, sqrt((T1p + T2p) / (T1 + T2)), im.case_name);
     }
