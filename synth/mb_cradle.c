@@ -155,6 +155,8 @@ void mb_cradle_scene(uint64_t *rng, int draw, synth_scenario *sc)
         b->marker_gray = 0.9;
         b->post_length = 0.02;
         b->post_radius = 0.0015;
+        b->string_radius = 0.0004; /* a 0.8 mm thread from the pivot to the ball */
+        b->string_pivot = icv_v3((i - 2) * 2 * r, y_rest + l, 0);
         snprintf(sc->body_names[i], ICV_ID_MAX, "ball%d", i + 1);
         synth_state *s = &sc->releases[i];
         s->R = icv_m3_identity();

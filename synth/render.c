@@ -554,6 +554,15 @@ static int place_one(synth_renderer *r, const synth_body *b, const synth_state *
         }
         n = nm;
     }
+    if (b->string_radius > 0 && n < SYNTH_MAX_PRIMS) { /* a pendulum's string, to the centre */
+        synth_prim *q = &r->prims[n++];
+        memset(q, 0, sizeof *q);
+        q->id = SYNTH_ID_BODY;
+        q->kind = PRIM_CYLINDER;
+        q->a = icv_v3_add(icv_m3_apply(r->m.R, b->string_pivot), r->m.t);
+        q->b = pc;
+        q->r = b->string_radius;
+    }
     return n;
 }
 

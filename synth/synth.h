@@ -76,6 +76,9 @@ typedef struct {
     double body_gray, marker_gray;/* reflectance 0..1 (a marker above 1: retro-reflective) */
     double post_length;           /* m, post markers: from the ball's centre inwards along -normal */
     double post_radius;           /* m, post markers */
+    double string_radius;         /* m: > 0 draws a string (body-coloured) from string_pivot to
+                                     the centre of mass (a cradle's ball); 0: none */
+    icv_vec3 string_pivot;        /* m, surface frame, fixed */
 } synth_body;
 
 /* A rigid-body state in the surface frame. */

@@ -38,7 +38,7 @@ static inline uint64_t synth_stream(uint64_t seed, uint64_t a, uint64_t b)
 /* ---- the renderer's insides, shared by render.c and board.c -------------- */
 
 #define SYNTH_TILE 8
-#define SYNTH_MAX_PRIMS (2 * ICV_MAX_MARKERS + ICV_MAX_BODIES + 2) /* bodies, a ball and a post per marker */
+#define SYNTH_MAX_PRIMS (2 * ICV_MAX_MARKERS + 2 * ICV_MAX_BODIES + 2) /* bodies, strings, a ball and a post per marker */
 #define SYNTH_GAUSS_N 65536
 
 enum { PRIM_SPHERE, PRIM_CAPSULE, PRIM_CYLINDER, PRIM_BOX, PRIM_DISC };
