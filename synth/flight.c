@@ -35,6 +35,10 @@ struct synth_flight {
     char note[256];
     synth_motion_fn motion; /* an analytic motion (synth_flight_analytic): it alone gives the state */
     void *motion_user;
+    int n_bodies;           /* several bodies (synth_flight_bodies): states_fn alone gives them */
+    synth_states_fn states_fn;
+    void *bodies_user;
+    void (*bodies_free)(void *);
 };
 
 /* Rotation by core's Munthe-Kaas step (icv_rigid_step); the centre of mass is
@@ -112,6 +116,12 @@ static void segment_state(const synth_flight *f, const segment *sg, double t, sy
 
 void synth_flight_state_at(const synth_flight *f, double t, synth_state *s)
 {
+    if (f->states_fn) {
+        synth_state all[ICV_MAX_BODIES];
+        f->states_fn(t, all, f->bodies_user);
+        *s = all[0];
+        return;
+    }
     if (f->motion) {
         f->motion(t, s, f->motion_user);
         return;
@@ -246,8 +256,35 @@ void synth_flight_free(synth_flight *f)
         return;
     for (int i = 0; i < f->n_seg; i++)
         free(f->seg[i].cp);
+    if (f->bodies_free)
+        f->bodies_free(f->bodies_user);
     free(f);
 }
+
+int synth_flight_bodies(int n_bodies, synth_states_fn fn, void *user, void (*user_free)(void *), synth_flight **out,
+                        icv_err *err)
+{
+    synth_flight *f = calloc(1, sizeof *f);
+    if (!f)
+        return icv_err_set(err, ICV_ENOMEM, "synth: out of memory");
+    f->n_bodies = n_bodies;
+    f->states_fn = fn;
+    f->bodies_user = user;
+    f->bodies_free = user_free;
+    *out = f;
+    return 0;
+}
+
+void synth_flight_states_at(const synth_flight *f, double t, synth_state *states)
+{
+    if (f->states_fn)
+        f->states_fn(t, states, f->bodies_user);
+    else
+        synth_flight_state_at(f, t, &states[0]);
+}
+
+int synth_flight_n_bodies(const synth_flight *f) { return f->states_fn ? f->n_bodies : 1; }
+void *synth_flight_user(const synth_flight *f) { return f->bodies_user; }
 
 int synth_flight_analytic(synth_motion_fn motion, void *user, synth_flight **out, icv_err *err)
 {

@@ -486,14 +486,13 @@ int synth_renderer_alloc(const synth_scenario *sc, int camera, synth_renderer **
 
 const float *synth_renderer_background(const synth_renderer *r) { return r->bg; }
 
-/* The body's primitives in the camera frame at state s. */
-static void place_body(synth_renderer *r, const synth_state *s)
+/* Body b's primitives in the camera frame at state s, from prims[n] on, its markers'
+ * ids from SYNTH_ID_MARKER0 + k0; returns the next free index. */
+static int place_one(synth_renderer *r, const synth_body *b, const synth_state *s, int n, int k0)
 {
-    const synth_body *b = &r->sc->body;
     const icv_shape *sh = &b->shape;
     icv_mat3 Rc = icv_m3_mul(r->m.R, s->R); /* body to camera */
     icv_vec3 pc = icv_v3_add(icv_m3_apply(r->m.R, s->p), r->m.t);
-    int n = 0;
     synth_prim *p = &r->prims[n];
     memset(p, 0, sizeof *p);
     p->id = SYNTH_ID_BODY;
@@ -531,7 +530,7 @@ static void place_body(synth_renderer *r, const synth_state *s)
         for (int k = 0; k < b->n_markers; k++) {
             synth_prim *q = &r->prims[n++];
             memset(q, 0, sizeof *q);
-            q->id = SYNTH_ID_MARKER0 + k;
+            q->id = SYNTH_ID_MARKER0 + k0 + k;
             q->a = icv_v3_add(icv_m3_apply(Rc, b->markers[k]), pc);
             q->r = b->marker_diameter / 2;
             if (b->marker_style == SYNTH_MARKER_SPHERE || b->marker_style == SYNTH_MARKER_POST) {
@@ -554,6 +553,31 @@ static void place_body(synth_renderer *r, const synth_state *s)
             q->r = b->post_radius;
         }
         n = nm;
+    }
+    if (b->string_radius > 0 && n < SYNTH_MAX_PRIMS) { /* a pendulum's string, to the centre */
+        synth_prim *q = &r->prims[n++];
+        memset(q, 0, sizeof *q);
+        q->id = SYNTH_ID_BODY;
+        q->kind = PRIM_CYLINDER;
+        q->a = icv_v3_add(icv_m3_apply(r->m.R, b->string_pivot), r->m.t);
+        q->b = pc;
+        q->r = b->string_radius;
+    }
+    return n;
+}
+
+/* Every body's primitives: s is the body's state, or every body's (sc->n_bodies). */
+static void place_body(synth_renderer *r, const synth_state *s)
+{
+    const synth_scenario *sc = r->sc;
+    if (sc->n_bodies < 1) {
+        r->n_prims = place_one(r, &sc->body, s, 0, 0);
+        return;
+    }
+    int n = 0, k0 = 0;
+    for (int i = 0; i < sc->n_bodies; i++) {
+        n = place_one(r, &sc->bodies[i], &s[i], n, k0);
+        k0 += sc->bodies[i].n_markers;
     }
     r->n_prims = n;
 }
@@ -783,9 +807,9 @@ static void render_subframe_rolling(synth_renderer *r, const synth_flight *f, do
 {
     r->n_tiles = 0;
     for (int ty = 0; ty < r->th; ty++) {
-        synth_state st;
-        synth_flight_state_at(f, t0 + (ty * SYNTH_TILE + (SYNTH_TILE - 1) / 2.0) * ld, &st);
-        place_body(r, &st);
+        synth_state st[ICV_MAX_BODIES];
+        synth_flight_states_at(f, t0 + (ty * SYNTH_TILE + (SYNTH_TILE - 1) / 2.0) * ld, st);
+        place_body(r, st);
         r->only_ty = ty;
         r->row_start[ty] = r->n_tiles;
         mark_prims(r);
@@ -795,9 +819,9 @@ static void render_subframe_rolling(synth_renderer *r, const synth_flight *f, do
     for (int ty = 0; ty < r->th; ty++) {
         if (r->row_start[ty] == r->row_start[ty + 1])
             continue;
-        synth_state st;
-        synth_flight_state_at(f, t0 + (ty * SYNTH_TILE + (SYNTH_TILE - 1) / 2.0) * ld, &st);
-        place_body(r, &st);
+        synth_state st[ICV_MAX_BODIES];
+        synth_flight_states_at(f, t0 + (ty * SYNTH_TILE + (SYNTH_TILE - 1) / 2.0) * ld, st);
+        place_body(r, st);
         pass_edges(r, r->row_start[ty], r->row_start[ty + 1], w);
     }
     r->only_ty = -1;
@@ -898,9 +922,9 @@ void synth_renderer_frame(synth_renderer *r, const synth_flight *f, int n, uint8
             render_subframe_rolling(r, f, t, ld, 1.0 / ns);
             continue;
         }
-        synth_state st;
-        synth_flight_state_at(f, t, &st);
-        place_body(r, &st);
+        synth_state st[ICV_MAX_BODIES];
+        synth_flight_states_at(f, t, st);
+        place_body(r, st);
         render_subframe(r, 1.0 / ns);
     }
     for (int y = 0; y < r->H; y++) /* row y's exposure is y line delays after row 0's */
@@ -914,8 +938,9 @@ void synth_renderer_frame(synth_renderer *r, const synth_flight *f, int n, uint8
 
 int synth_marker_visible(const synth_renderer *r, const synth_state *s, int k, double uv[2])
 {
-    const synth_body *b = &r->sc->body;
-    icv_vec3 xs = icv_v3_add(icv_m3_apply(s->R, b->markers[k]), s->p);
+    int bi, kl;
+    const synth_body *b = synth_marker_body(r->sc, k, &bi, &kl);
+    icv_vec3 xs = icv_v3_add(icv_m3_apply(s[bi].R, b->markers[kl]), s[bi].p);
     if (synth_camera_project(&r->m, xs, uv))
         return 0;
     if (uv[0] < -0.5 || uv[1] < -0.5 || uv[0] > r->W - 0.5 || uv[1] > r->H - 0.5)
@@ -943,19 +968,21 @@ int synth_marker_frame_uv(const synth_renderer *r, const synth_flight *f, int n,
 {
     const synth_camera *c = &r->sc->cameras[r->cam];
     double tf = synth_camera_frame_time(c, n), t = tf;
-    synth_state s;
-    synth_flight_state_at(f, t, &s);
+    synth_state s[ICV_MAX_BODIES];
+    synth_flight_states_at(f, t, s);
+    int bi, kl;
+    const synth_body *b = synth_marker_body(r->sc, k, &bi, &kl);
     /* rolling shutter: the marker is seen when its row is exposed, t = tf + v(t) delay;
      * a fixed point that converges at once (v moves a few rows per frame at most) */
     for (int it = 0; c->line_delay_s > 0 && it < 5; it++) {
         double p[2];
-        icv_vec3 x = icv_v3_add(icv_m3_apply(s.R, r->sc->body.markers[k]), s.p);
+        icv_vec3 x = icv_v3_add(icv_m3_apply(s[bi].R, b->markers[kl]), s[bi].p);
         if (synth_camera_project(&r->m, x, p))
             break;
         t = tf + fmin(fmax(p[1], 0), r->H - 1) * c->line_delay_s;
-        synth_flight_state_at(f, t, &s);
+        synth_flight_states_at(f, t, s);
     }
-    return synth_marker_visible(r, &s, k, uv);
+    return synth_marker_visible(r, s, k, uv);
 }
 
 int synth_renderer_marker_centroid(const synth_renderer *r, int k, double uv[2])

@@ -521,6 +521,14 @@ int synth_scenario_validate(const synth_scenario *sc, icv_err *err)
     if (sc->body.marker_style == SYNTH_MARKER_BAND && sc->body.shape.type != ICV_SHAPE_CAPSULE &&
         sc->body.shape.type != ICV_SHAPE_CYLINDER)
         return icv_err_set(err, ICV_EINVAL, "%s: body.marker_style: band needs a capsule or cylinder shape", sc->path);
+    for (int i = 0; i < sc->n_bodies; i++) {
+        const synth_body *b = &sc->bodies[i];
+        if (b->n_markers < (sc->n_cameras > 1 ? 3 : 1) || b->marker_style == SYNTH_MARKER_BAND)
+            return icv_err_set(err, ICV_EINVAL, "%s: bodies[%d]: needs %d markers or more, not bands", sc->path, i,
+                               sc->n_cameras > 1 ? 3 : 1);
+    }
+    if (synth_n_markers(sc) > ICV_MAX_MARKERS || sc->n_bodies > ICV_MAX_BODIES)
+        return icv_err_set(err, ICV_EINVAL, "%s: bodies: at most %d markers in all", sc->path, ICV_MAX_MARKERS);
     if (sc->max_impacts < 0 || sc->max_impacts > SYNTH_MAX_IMPACTS)
         return icv_err_set(err, ICV_EINVAL, "%s: max_impacts: must be 0..%d", sc->path, SYNTH_MAX_IMPACTS);
     return 0;
@@ -552,6 +560,12 @@ int synth_scenario_load(const char *path, synth_scenario *sc, icv_err *err)
             goto done;
         }
         R(synth_scenario_random((unsigned long)rs, NULL, sc, err));
+        snprintf(sc->path, sizeof sc->path, "%s", path);
+        goto done;
+    }
+    int mb_found = 0;
+    R(synth_mb_scenario_read(root, sc, &mb_found, err));
+    if (mb_found) { /* a several-body scene: its kind and draw are the whole scenario */
         snprintf(sc->path, sizeof sc->path, "%s", path);
         goto done;
     }

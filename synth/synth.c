@@ -11,6 +11,40 @@
 
 static void yvec(FILE *fp, icv_vec3 v) { fprintf(fp, "[%.17g, %.17g, %.17g]", v.x, v.y, v.z); }
 
+void synth_body_yaml(FILE *fp, const synth_body *b, const char *in)
+{
+    fprintf(fp, "%smass: %.17g\n%sinertia: [", in, b->mass, in);
+    for (int i = 0; i < 3; i++)
+        fprintf(fp, "%s[%.17g, %.17g, %.17g]", i ? ", " : "", b->inertia.m[i][0], b->inertia.m[i][1],
+                b->inertia.m[i][2]);
+    fprintf(fp, "]\n%smarkers: [", in);
+    for (int k = 0; k < b->n_markers; k++) {
+        fprintf(fp, "%s", k ? ", " : "");
+        yvec(fp, b->markers[k]);
+    }
+    fprintf(fp, "]\n%smarker_diameter: %.17g\n%sshape: {type: %s", in, b->marker_diameter, in,
+            icv_shape_name(b->shape.type));
+    const icv_shape *sh = &b->shape;
+    if (sh->type == ICV_SHAPE_CAPSULE || sh->type == ICV_SHAPE_CYLINDER) {
+        fprintf(fp, ", axis: ");
+        yvec(fp, sh->axis);
+        fprintf(fp, ", length: %.17g, radius: %.17g", sh->length, sh->radius);
+    } else if (sh->type == ICV_SHAPE_BOX) {
+        fprintf(fp, ", size: ");
+        yvec(fp, sh->size);
+    } else if (sh->type == ICV_SHAPE_SPHERE) {
+        fprintf(fp, ", radius: %.17g", sh->radius);
+    } else {
+        fprintf(fp, ", points: [");
+        for (int k = 0; k < sh->n_points; k++) {
+            fprintf(fp, "%s", k ? ", " : "");
+            yvec(fp, sh->points[k]);
+        }
+        fprintf(fp, "]");
+    }
+    fprintf(fp, "}\n");
+}
+
 static int write_experiment(const synth_scenario *sc, const char *dir, icv_err *err)
 {
     char path[ICV_PATH_MAX];
@@ -68,35 +102,13 @@ static int write_experiment(const synth_scenario *sc, const char *dir, icv_err *
     } else {
         fprintf(fp, "sync: {method: none}\n");
     }
-    fprintf(fp, "body:\n  mass: %.17g\n  inertia: [", b->mass);
-    for (int i = 0; i < 3; i++)
-        fprintf(fp, "%s[%.17g, %.17g, %.17g]", i ? ", " : "", b->inertia.m[i][0], b->inertia.m[i][1],
-                b->inertia.m[i][2]);
-    fprintf(fp, "]\n  markers: [");
-    for (int k = 0; k < b->n_markers; k++) {
-        fprintf(fp, "%s", k ? ", " : "");
-        yvec(fp, b->markers[k]);
-    }
-    fprintf(fp, "]\n  marker_diameter: %.17g\n  shape: {type: %s", b->marker_diameter, icv_shape_name(b->shape.type));
-    const icv_shape *sh = &b->shape;
-    if (sh->type == ICV_SHAPE_CAPSULE || sh->type == ICV_SHAPE_CYLINDER) {
-        fprintf(fp, ", axis: ");
-        yvec(fp, sh->axis);
-        fprintf(fp, ", length: %.17g, radius: %.17g", sh->length, sh->radius);
-    } else if (sh->type == ICV_SHAPE_BOX) {
-        fprintf(fp, ", size: ");
-        yvec(fp, sh->size);
-    } else if (sh->type == ICV_SHAPE_SPHERE) {
-        fprintf(fp, ", radius: %.17g", sh->radius);
+    if (sc->n_bodies >= 1) {
+        synth_mb_experiment_keys(sc, fp);
     } else {
-        fprintf(fp, ", points: [");
-        for (int k = 0; k < sh->n_points; k++) {
-            fprintf(fp, "%s", k ? ", " : "");
-            yvec(fp, sh->points[k]);
-        }
-        fprintf(fp, "]");
+        fprintf(fp, "body:\n");
+        synth_body_yaml(fp, b, "  ");
     }
-    fprintf(fp, "}\nmodel:\n  restitution: %s\n  mu: measured\n  e_n: measured\n",
+    fprintf(fp, "model:\n  restitution: %s\n  mu: measured\n  e_n: measured\n",
             icv_restitution_name(sc->restitution));
     synth_coeff_experiment_keys(sc, fp);
     return icv_atomic_commit(&af, err);
@@ -109,6 +121,13 @@ static int copy_scenario(const synth_scenario *sc, const char *dir, icv_err *err
         int n = snprintf(text, sizeof text, "# %s\nrandom: %lu\n", sc->random_desc, sc->random_seed);
         SYNTH_TRY(icv_path_join(path, sizeof path, dir, "scenario.yaml", err));
         return icv_atomic_write(path, text, (size_t)n < sizeof text ? (size_t)n : sizeof text - 1, err);
+    }
+    if (!sc->path[0] && sc->n_bodies >= 1) { /* a several-body scene: its kind and draw */
+        static const char *kinds[] = {"", "collision", "chain", "cradle", "table"};
+        char path[ICV_PATH_MAX], text[128];
+        int n = snprintf(text, sizeof text, "multibody: {kind: %s, draw: %d}\n", kinds[sc->mb_kind], sc->mb_draw);
+        SYNTH_TRY(icv_path_join(path, sizeof path, dir, "scenario.yaml", err));
+        return icv_atomic_write(path, text, (size_t)n, err);
     }
     if (!sc->path[0])
         return 0;
@@ -174,8 +193,8 @@ static int write_camera(const synth_scenario *sc, int ci, const synth_flight *f,
     icv_progress_begin(&pb, label, c->n_frames);
     for (int n = 0; n < c->n_frames && !rc; n++) {
         synth_coeff_frame(cc, r, f, n, img);
-        for (int k = 0; k < sc->body.n_markers; k++) {
-            double *p = centroids + 2 * ((size_t)n * sc->body.n_markers + k);
+        for (int k = 0, nm = synth_n_markers(sc); k < nm; k++) {
+            double *p = centroids + 2 * ((size_t)n * nm + k);
             if (!synth_renderer_marker_centroid(r, k, p))
                 p[0] = p[1] = NAN;
         }
@@ -237,12 +256,16 @@ int synth_experiment_write(const synth_scenario *sc, const char *dir, icv_err *e
     }
     t_end += 1e-3;
     synth_flight *f;
-    if (sc->kind == SYNTH_KIND_SLIDE || sc->kind == SYNTH_KIND_TILT)
+    if (sc->n_bodies >= 1)
+        SYNTH_TRY(synth_mb_flight(sc, t_end, &f, err));
+    else if (sc->kind == SYNTH_KIND_SLIDE || sc->kind == SYNTH_KIND_TILT)
         SYNTH_TRY(synth_coeff_flight(sc, &f, err));
     else
         SYNTH_TRY(synth_flight_run(sc, t_end, &f, err));
     if (synth_flight_note(f)[0])
         icv_warn("synth: %s", synth_flight_note(f));
+    if (sc->n_bodies >= 1 && synth_mb_note(f)[0])
+        icv_warn("synth: %s", synth_mb_note(f));
     synth_board_pose *views = malloc(sizeof *views * (size_t)(sc->board.n_views > 0 ? sc->board.n_views : 1));
     int rc = 0;
     if (!views) {
@@ -252,7 +275,7 @@ int synth_experiment_write(const synth_scenario *sc, const char *dir, icv_err *e
     synth_board_views_careful(sc, views);
     double *cent[ICV_MAX_CAMERAS] = {0};
     for (int i = 0; i < sc->n_cameras && !rc; i++) {
-        cent[i] = malloc(sizeof(double) * 2 * (size_t)sc->cameras[i].n_frames * (size_t)sc->body.n_markers);
+        cent[i] = malloc(sizeof(double) * 2 * (size_t)sc->cameras[i].n_frames * (size_t)synth_n_markers(sc));
         if (!cent[i])
             rc = icv_err_set(err, ICV_ENOMEM, "synth: out of memory");
         else

@@ -1,7 +1,8 @@
 /* synth.h: synthetic impact experiments with exact ground truth.
  *
  * A scenario (SCENARIO.yaml, scenario.c) describes a rigid body, its release, the
- * surface, the impact law and the cameras. flight.c integrates the torque-free
+ * surface, the impact law and the cameras; mb_*.c make scenes of several bodies
+ * (two balls or pucks colliding, a pinned two-link chain, Newton's cradle). flight.c integrates the torque-free
  * flight on the rotation group, contact.c finds each contact with the surface plane
  * y = 0 to < 1e-7 s, impact.c hands the impact to the solver's exact method,
  * camera.c is the OpenCV camera model, render.c draws frames (antialiasing, motion
@@ -75,6 +76,9 @@ typedef struct {
     double body_gray, marker_gray;/* reflectance 0..1 (a marker above 1: retro-reflective) */
     double post_length;           /* m, post markers: from the ball's centre inwards along -normal */
     double post_radius;           /* m, post markers */
+    double string_radius;         /* m: > 0 draws a string (body-coloured) from string_pivot to
+                                     the centre of mass (a cradle's ball); 0: none */
+    icv_vec3 string_pivot;        /* m, surface frame, fixed */
 } synth_body;
 
 /* A rigid-body state in the surface frame. */
@@ -153,10 +157,32 @@ typedef struct synth_scenario {
     int random;               /* 1: this scenario came from synth_scenario_random */
     unsigned long random_seed;
     char random_desc[320];    /* one line: body, markers, cameras, fps, ... */
+    /* several bodies (mb_scene.c; docs/synth.md "Several bodies"): n_bodies 0 is the
+       one body `body` (everything above); n_bodies >= 1 draws bodies[] instead, each
+       with its own markers and shape and the look (grays, marker style) of body,
+       which is then a copy of bodies[0]. Markers are numbered body after body. */
+    int n_bodies;
+    synth_body bodies[ICV_MAX_BODIES];
+    char body_names[ICV_MAX_BODIES][ICV_ID_MAX];
+    int n_joints;
+    icv_joint joints[ICV_MAX_BODIES]; /* pins (the chain), body-frame points, m */
+    synth_state releases[ICV_MAX_BODIES]; /* every body's state at release_time_s */
+    int mb_kind;              /* SYNTH_MB_COLLISION, _CHAIN, _CRADLE or _TABLE (n_bodies >= 1) */
+    int mb_draw;              /* 0: the nominal set-up; >= 1: a seeded draw of it */
+    double mb_e, mb_mu;       /* the bodies' Newton restitution and Coulomb friction */
+    double cradle_length;     /* m, pivot to ball centre */
+    double cradle_angle;      /* rad, ball 1's release angle */
+    double cradle_gap;        /* m, between neighbouring balls at rest (0: touching) */
 } synth_scenario;
+
+enum { SYNTH_MB_COLLISION = 1, SYNTH_MB_CHAIN, SYNTH_MB_CRADLE, SYNTH_MB_TABLE };
 
 enum { SYNTH_KIND_IMPACT = 0, SYNTH_KIND_SLIDE, SYNTH_KIND_TILT, SYNTH_KIND_DROP };
 
+/* Markers of all bodies (body's for one body): sum over bodies of n_markers. */
+int synth_n_markers(const synth_scenario *sc);
+/* The body (index) and its own marker index of marker k (numbered body after body). */
+const synth_body *synth_marker_body(const synth_scenario *sc, int k, int *body, int *local);
 /* Every default, as documented in docs/synth.md and the scenario files. */
 void synth_scenario_defaults(synth_scenario *sc);
 /* Reads SCENARIO.yaml over the defaults; one line naming file:line: key on error. */
@@ -223,6 +249,15 @@ int synth_flight_n_impacts(const synth_flight *f);
 typedef void (*synth_motion_fn)(double t, synth_state *s, void *user);
 int synth_flight_analytic(synth_motion_fn motion, void *user, synth_flight **out, icv_err *err);
 const synth_impact *synth_flight_impact(const synth_flight *f, int i);
+/* Several bodies: states[i] of every body at t; fn fills sc->n_bodies states. The
+ * flight owns user (freed by user_free at synth_flight_free). One-body flights fill
+ * states[0]; synth_flight_state_at of a several-body flight gives body 0. */
+typedef void (*synth_states_fn)(double t, synth_state *states, void *user);
+int synth_flight_bodies(int n_bodies, synth_states_fn fn, void *user, void (*user_free)(void *), synth_flight **out,
+                        icv_err *err);
+void synth_flight_states_at(const synth_flight *f, double t, synth_state *states);
+int synth_flight_n_bodies(const synth_flight *f); /* 1 for a one-body flight */
+void *synth_flight_user(const synth_flight *f);
 /* Set when the simulation stopped early: the time and why ("" when it ran to t_end). */
 const char *synth_flight_note(const synth_flight *f);
 
@@ -264,7 +299,8 @@ int synth_renderer_marker_centroid(const synth_renderer *r, int k, double uv[2])
 /* The static background (linear gray, width*height), owned by the renderer. */
 const float *synth_renderer_background(const synth_renderer *r);
 /* Whether marker k's centre is seen from the camera at state s (in the image, in
- * front, not hidden by the body, a sticker facing the camera). */
+ * front, not hidden by the body, a sticker facing the camera). Several bodies: s is
+ * every body's state (sc->n_bodies) and k numbers all markers. */
 int synth_marker_visible(const synth_renderer *r, const synth_state *s, int k, double uv[2]);
 /* Marker k's true projection in frame n at its mid-exposure (with a rolling shutter:
  * when its row is exposed); returns whether it is seen (synth_marker_visible). */
@@ -354,5 +390,58 @@ double synth_tilt_onset(const synth_scenario *sc);
 double synth_tilt_displacement(const synth_scenario *sc, double t);
 /* The plate's pose in the world (table) frame at t: x_world = R x_plate + p. */
 void synth_tilt_plate_pose(const synth_scenario *sc, double t, icv_mat3 *R, icv_vec3 *p);
+
+/* ---- several bodies (mb_*.c; docs/synth.md "Several bodies") ------------- */
+
+/* One impact of a several-body scene: between bodies a and b (b = -1: a with the
+ * plate y = 0), at the exact contact instant; pre and post hold every body's state
+ * (all bodies, so a chain's other link and a cradle's other balls are there too). */
+typedef struct {
+    double time_s;
+    int a, b;                       /* body indices; b = -1: the plate */
+    synth_state pre[ICV_MAX_BODIES], post[ICV_MAX_BODIES];
+    icv_vec3 contact_point;         /* m, surface frame */
+    icv_vec3 normal;                /* unit, from a towards b (plate: +y, towards a) */
+    icv_vec3 impulse;               /* N s: on b by a (plate: on a by the plate) */
+    icv_vec3 joint_impulse;         /* N s, chain: on bodies[1] by bodies[0] at the pin */
+    double e;                       /* Newton's ratio imposed along the normal */
+    double mu;                      /* Coulomb friction */
+    char case_name[16];             /* "stick" or "slide" */
+} synth_mb_impact;
+
+#define SYNTH_MB_MAX_IMPACTS 64
+
+/* Two rigid bodies in contact at point c (surface frame) with unit normal n from a to
+ * b, Newton's restitution e on the normal relative velocity and Coulomb friction mu:
+ * the impulse on b (on a: its opposite), algebraic (the contact's 3x3 inverse mass
+ * matrix; sticking when the tangential impulse needed lies inside the cone, else
+ * sliding along the initial tangential slip with P_t = mu P_n, the slip direction
+ * kept fixed: exact for spheres, whose matrix is isotropic in the tangent plane).
+ * Fills post states; returns 1 when sticking, 0 sliding, -1 when not approaching. */
+int synth_mb_two_body_impulse(const synth_body *ba, const synth_body *bb, const synth_state *sa, const synth_state *sb,
+                              icv_vec3 c, icv_vec3 n, double e, double mu, synth_state *pa, synth_state *pb,
+                              icv_vec3 *impulse);
+/* Total linear momentum (kg m/s), angular momentum about the origin (kg m^2/s) and
+ * kinetic energy (J) of the scene's bodies at states s. */
+void synth_mb_totals(const synth_scenario *sc, const synth_state *s, icv_vec3 *p, icv_vec3 *L, double *T);
+
+/* The scene of a kind and draw (docs/synth.md "Several bodies"): bodies, joints,
+ * release, cameras, look; name "<kind>_<draw>". Draw 0 is the nominal set-up (the
+ * chain: Akhan's 512x418 at 6000 fps; the cradle: Wang's Table 3.1); draw >= 1
+ * draws masses, speeds and angles from the seed. */
+int synth_mb_scenario(int kind, int draw, synth_scenario *sc, icv_err *err);
+/* The scenario key `multibody: {kind: collision | table | chain | cradle, draw: N}`, read over
+ * sc (which it replaces, as `random:` does); 0 when absent. */
+int synth_mb_scenario_read(icv_ynode root, synth_scenario *sc, int *found, icv_err *err);
+/* The motion of a several-body scene from release to t_end, impacts solved. */
+int synth_mb_flight(const synth_scenario *sc, double t_end, synth_flight **out, icv_err *err);
+/* Its impacts (a several-body flight only; 0 otherwise). */
+int synth_mb_n_impacts(const synth_flight *f);
+const synth_mb_impact *synth_mb_impact_at(const synth_flight *f, int i);
+/* Why the motion stopped early ("" when it ran to the end). */
+const char *synth_mb_note(const synth_flight *f);
+
+/* The kinds' motions (mb_collision.c, mb_chain.c, mb_cradle.c): each fills the flight's
+ * user object; see mb_internal.h. */
 
 #endif

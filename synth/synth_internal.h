@@ -38,7 +38,7 @@ static inline uint64_t synth_stream(uint64_t seed, uint64_t a, uint64_t b)
 /* ---- the renderer's insides, shared by render.c and board.c -------------- */
 
 #define SYNTH_TILE 8
-#define SYNTH_MAX_PRIMS (2 * ICV_MAX_MARKERS + 2) /* body, a ball and a post per marker */
+#define SYNTH_MAX_PRIMS (2 * ICV_MAX_MARKERS + 2 * ICV_MAX_BODIES + 2) /* bodies, strings, a ball and a post per marker */
 #define SYNTH_GAUSS_N 65536
 
 enum { PRIM_SPHERE, PRIM_CAPSULE, PRIM_CYLINDER, PRIM_BOX, PRIM_DISC };
@@ -128,5 +128,15 @@ void synth_coeff_experiment_keys(const synth_scenario *sc, FILE *fp);
 /* truth.json's `coefficient_experiment` key (nothing for an impact) */
 struct json_t;
 void synth_coeff_truth(const synth_scenario *sc, struct json_t *root);
+
+/* ---- mb_truth.c: truth.json's and experiment.yaml's several-body keys */
+
+/* `bodies` and `body_impacts` (docs/synth.md "Several bodies"), written in the
+ * contract's surface frame x' = Q (x - c) */
+void synth_mb_truth(const synth_scenario *sc, const synth_flight *f, struct json_t *root, icv_mat3 Q, icv_vec3 c);
+/* experiment.yaml's `bodies:` and `joints:` */
+void synth_mb_experiment_keys(const synth_scenario *sc, FILE *fp);
+/* experiment.yaml's keys of one body (the lines after `body:` or `- name:`), indented */
+void synth_body_yaml(FILE *fp, const synth_body *b, const char *indent);
 
 #endif

@@ -91,6 +91,8 @@ int synth_truth_write(const char *path, const synth_scenario *sc, const synth_fl
     json_object_set_new(root, "release_time_s", json_real(sc->release_time_s));
     if (synth_flight_note(f)[0])
         json_object_set_new(root, "note", json_string(synth_flight_note(f)));
+    if (sc->n_bodies >= 1 && synth_mb_note(f)[0])
+        json_object_set_new(root, "note", json_string(synth_mb_note(f)));
     json_t *cams = json_array();
     for (int i = 0; i < sc->n_cameras; i++)
         json_array_append_new(cams, jcamera(&sc->cameras[i]));
@@ -100,16 +102,19 @@ int synth_truth_write(const char *path, const synth_scenario *sc, const synth_fl
         json_array_append_new(imps, jimpact(sc, synth_flight_impact(f, i)));
     json_object_set_new(root, "impacts", imps);
 
-    const synth_body *b = &sc->body;
+    int nm = synth_n_markers(sc);
     json_t *m3 = json_array();
     const synth_camera *c0 = &sc->cameras[0];
     for (int n = 0; n < c0->n_frames; n++) {
         double t = synth_camera_frame_time(c0, n);
-        synth_state s;
-        synth_flight_state_at(f, t, &s);
+        synth_state s[ICV_MAX_BODIES];
+        synth_flight_states_at(f, t, s);
         json_t *pos = json_array();
-        for (int k = 0; k < b->n_markers; k++)
-            json_array_append_new(pos, jvec(tp(icv_v3_add(icv_m3_apply(s.R, b->markers[k]), s.p))));
+        for (int k = 0; k < nm; k++) {
+            int bi, kl;
+            const synth_body *b = synth_marker_body(sc, k, &bi, &kl);
+            json_array_append_new(pos, jvec(tp(icv_v3_add(icv_m3_apply(s[bi].R, b->markers[kl]), s[bi].p))));
+        }
         json_array_append_new(m3, json_pack("{s:i,s:f,s:o}", "frame", n, "time_s", t, "positions", pos));
     }
     json_object_set_new(root, "markers_3d", m3);
@@ -123,7 +128,7 @@ int synth_truth_write(const char *path, const synth_scenario *sc, const synth_fl
         json_t *frames = json_array();
         for (int n = 0; n < c->n_frames; n++) {
             json_t *uv = json_array();
-            for (int k = 0; k < b->n_markers; k++) {
+            for (int k = 0; k < nm; k++) {
                 double p[2];
                 if (synth_marker_frame_uv(&geo, f, n, k, p))
                     json_array_append_new(uv, json_pack("[ff]", p[0], p[1]));
@@ -142,8 +147,8 @@ int synth_truth_write(const char *path, const synth_scenario *sc, const synth_fl
             json_t *frames = json_array();
             for (int n = 0; n < c->n_frames; n++) {
                 json_t *uv = json_array();
-                for (int k = 0; k < b->n_markers; k++) {
-                    const double *p = centroids[ci] + 2 * ((size_t)n * b->n_markers + k);
+                for (int k = 0; k < nm; k++) {
+                    const double *p = centroids[ci] + 2 * ((size_t)n * nm + k);
                     json_array_append_new(uv, isnan(p[0]) ? json_null() : json_pack("[ff]", p[0], p[1]));
                 }
                 json_array_append_new(frames, json_pack("{s:i,s:o}", "frame", n, "uv", uv));
@@ -154,6 +159,8 @@ int synth_truth_write(const char *path, const synth_scenario *sc, const synth_fl
     }
 
     synth_coeff_truth(sc, root);
+    if (sc->n_bodies >= 1)
+        synth_mb_truth(sc, f, root, Q, C);
     char *text = json_dumps(root, JSON_INDENT(1) | JSON_REAL_PRECISION(15));
     json_decref(root);
     if (!text)
