@@ -1,0 +1,237 @@
+/* campaign_calibration.c: one calibration shared by the experiments of a campaign that
+ * name the same board images (issue #23 item 2). The board images of an experiment are
+ * known by a content hash (the board, each camera's images by name and bytes, the
+ * program); each distinct one used by two or more experiments is calibrated once, by
+ * calib (the functions and defaults the track stage uses on board images), into
+ * DIR/calibration/<hash>/calibration.yaml, in `impactcv calib`'s format (numbers
+ * written to 17 digits: the same doubles read back). Each run then reads that file in
+ * place of its images (job_run_options.calibration_file). docs/campaign.md. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "job/job_campaign_internal.h"
+#include "job/job_track_internal.h"
+
+void job_calibration_replace(icv_experiment *exp, const char *path)
+{
+    snprintf(exp->calib_file, sizeof exp->calib_file, "%s", path);
+    for (int k = 0; k < ICV_MAX_CAMERAS; k++)
+        exp->calib_images[k][0] = '\0';
+}
+
+int job_track_run_with_calibration(const char *experiment_path, const char *path, const char *out_dir,
+                                   icv_err *err)
+{
+    icv_experiment *e = malloc(sizeof *e);
+    track_calibration *cal = NULL;
+    int rc = e ? icv_experiment_load(experiment_path, e, err) : icv_err_set(err, ICV_ENOMEM, "out of memory");
+    if (!rc) {
+        job_calibration_replace(e, path);
+        if ((rc = job_track_calibration_load(e, &cal, err)) != 0)
+            icv_err_prefix(err, "shared calibration %s: ", path);
+    }
+    if (!rc) { /* its quality, as the track stage keeps it from board images */
+        icv_err e2;
+        calib_stereo st;
+        calib_camera cam;
+        if (e->n_cameras == 2 && calib_stereo_file_read(path, &st, &e2) == 0) {
+            job_track_info_keep_stereo(cal, &st);
+            calib_stereo_free(&st);
+        } else if (e->n_cameras == 1 && calib_camera_file_read(path, &cam, &e2) == 0) {
+            job_track_info_keep_camera(cal, &cam);
+            calib_camera_free(&cam);
+        }
+        job_track_options opt;
+        job_track_options_default(&opt);
+        opt.calibration = cal;
+        rc = job_track_run(experiment_path, out_dir, &opt, NULL, err);
+    }
+    job_track_calibration_free(cal);
+    free(e);
+    return rc;
+}
+
+/* ---- the campaign's side -------------------------------------------------- */
+
+static int program_digest(char hex[JOB_DIGEST_HEX], icv_err *err)
+{
+    static char digest[JOB_DIGEST_HEX];
+    if (!digest[0] && job_file_digest("/proc/self/exe", digest, err))
+        return icv_err_prefix(err, "the program's own file: ");
+    memcpy(hex, digest, JOB_DIGEST_HEX);
+    return 0;
+}
+
+/* The content hash of e's board images; *none = 1 when e has none to share (a
+ * calibration file, more than two cameras, or no image matching: its run says why). */
+static int board_digest(const icv_experiment *e, char hex[JOB_DIGEST_HEX], int *none, icv_err *err)
+{
+    *none = e->calib_file[0] || !e->calib_images[0][0] || e->n_cameras > 2 || e->n_cameras < 1;
+    if (*none)
+        return 0;
+    char program[JOB_DIGEST_HEX];
+    job_hash *h;
+    int rc = program_digest(program, err);
+    if (rc || (rc = job_hash_begin(&h, err)))
+        return rc;
+    job_hash_str(h, "impactcv-shared-calibration-1");
+    job_hash_str(h, program);
+    job_hash_int(h, e->n_cameras);
+    job_hash_int(h, e->board_cols);
+    job_hash_int(h, e->board_rows);
+    job_hash_double(h, e->board_square);
+    for (int k = 0; !rc && k < e->n_cameras; k++) {
+        char **p = NULL;
+        size_t n = 0;
+        if (!(rc = icv_paths_expand(e->calib_images[k], &p, &n, err))) {
+            *none |= n == 0;
+            job_hash_int(h, (long)n);
+            for (size_t i = 0; !rc && i < n; i++) {
+                const char *b = strrchr(p[i], '/');
+                job_hash_str(h, b ? b + 1 : p[i]);
+                rc = job_hash_file(h, p[i], err);
+            }
+            icv_paths_free(p, n);
+        }
+    }
+    if (rc) {
+        job_hash_free(h);
+        return rc;
+    }
+    job_hash_end(h, hex);
+    return 0;
+}
+
+/* e's board images calibrated into path, as job_track_calibration_read does. */
+static int calibrate_into(const icv_experiment *e, const char *path, icv_err *err)
+{
+    calib_board board = {e->board_cols, e->board_rows, e->board_square};
+    calib_options o;
+    calib_options_defaults(&o);
+    char **p[2] = {NULL, NULL};
+    size_t n[2] = {0, 0};
+    int rc = 0;
+    for (int k = 0; !rc && k < e->n_cameras; k++)
+        rc = icv_paths_expand(e->calib_images[k], &p[k], &n[k], err);
+    if (!rc && e->n_cameras == 2) {
+        calib_stereo st;
+        memset(&st, 0, sizeof st);
+        rc = calib_stereo_from_images(p[0], n[0], p[1], n[1], &board, &o, &st, err);
+        if (!rc)
+            rc = calib_stereo_write(&st, path, err);
+        calib_stereo_free(&st);
+    } else if (!rc) {
+        calib_camera cam;
+        memset(&cam, 0, sizeof cam);
+        rc = calib_camera_from_images(p[0], n[0], &board, &o, &cam, err);
+        if (!rc)
+            rc = calib_camera_write(&cam, path, err);
+        calib_camera_free(&cam);
+    }
+    for (int k = 0; k < 2; k++)
+        if (p[k])
+            icv_paths_free(p[k], n[k]);
+    return rc;
+}
+
+static void fail_experiment(report_campaign_experiment *x, const char *msg)
+{
+    x->status = REPORT_EXP_FAILED;
+    snprintf(x->error, sizeof x->error, "%s", msg);
+}
+
+int job_campaign_calibrations(job_campaign *c, int only, icv_err *err)
+{
+    report_campaign_result *r = c->r;
+    if (c->calib_mode == CAMPAIGN_CALIB_EACH)
+        return 0;
+    char(*digest)[JOB_DIGEST_HEX] = calloc((size_t)r->n + 1, sizeof *digest);
+    icv_experiment *e = malloc(sizeof *e);
+    int rc = digest && e ? 0 : icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
+    int first = -1; /* calibration: one: the first experiment with board images */
+    for (int i = 0; !rc && i < r->n; i++) {
+        report_campaign_experiment *x = &r->exps[i];
+        icv_err lerr = {0};
+        int none = 1;
+        if (x->status == REPORT_EXP_FAILED || icv_experiment_load(x->path, e, &lerr))
+            continue;
+        if (c->calib_mode == CAMPAIGN_CALIB_FILE) {
+            if (e->n_cameras > 2)
+                fail_experiment(x, "calibration: {file: ...} holds two cameras at most: this experiment has more");
+            else
+                snprintf(c->calibration[i], sizeof c->calibration[i], "%s", c->calib_given);
+            continue;
+        }
+        if (board_digest(e, digest[i], &none, &lerr)) {
+            fail_experiment(x, lerr.msg);
+            continue;
+        }
+        if (none) {
+            digest[i][0] = '\0';
+            if (c->calib_mode == CAMPAIGN_CALIB_ONE && !e->calib_file[0] && e->calib_images[0][0] &&
+                e->n_cameras <= 2)
+                continue; /* no image matches: its run fails with its own error */
+            if (c->calib_mode == CAMPAIGN_CALIB_ONE)
+                rc = icv_err_set(err, ICV_EINVAL,
+                                 "%s: calibration: one: %s names no board images to share (calibration.file, or more "
+                                 "than two cameras): use calibration: auto",
+                                 c->path, x->path);
+            continue;
+        }
+        if (c->calib_mode == CAMPAIGN_CALIB_ONE && first >= 0 && strcmp(digest[first], digest[i]))
+            rc = icv_err_set(err, ICV_EINVAL,
+                             "%s: calibration: one: %s and %s name different board images (%s, %s): give each "
+                             "its own (calibration: auto)",
+                             c->path, r->exps[first].path, x->path, c->calibration[first], e->calib_images[0]);
+        if (c->calib_mode == CAMPAIGN_CALIB_ONE && first < 0) {
+            first = i;
+            snprintf(c->calibration[i], sizeof c->calibration[i], "%s", e->calib_images[0]); /* for the message */
+        }
+    }
+    if (c->calib_mode == CAMPAIGN_CALIB_ONE && first >= 0)
+        c->calibration[first][0] = '\0';
+    /* each digest used by two experiments or more (calibration: one: by any), once */
+    for (int i = 0; !rc && c->calib_mode != CAMPAIGN_CALIB_FILE && i < r->n; i++) {
+        if (!digest[i][0] || c->calibration[i][0] || r->exps[i].status == REPORT_EXP_FAILED)
+            continue;
+        int users = 0;
+        for (int k = i; k < r->n; k++)
+            users += !strcmp(digest[k], digest[i]) && r->exps[k].status != REPORT_EXP_FAILED;
+        if (users < 2 && c->calib_mode != CAMPAIGN_CALIB_ONE)
+            continue; /* calibrated in its own run, beside the others */
+        char folder[ICV_PATH_MAX], file[ICV_PATH_MAX], sub[128];
+        snprintf(sub, sizeof sub, "calibration/%.16s", digest[i]);
+        if ((rc = icv_path_join(folder, sizeof folder, c->out_dir, sub, err)) ||
+            (rc = icv_path_join(file, sizeof file, folder, "calibration.yaml", err)))
+            break;
+        int wanted = only == -1 || only == i;
+        for (int k = i + 1; k < r->n && only >= 0; k++)
+            wanted |= only == k && !strcmp(digest[k], digest[i]);
+        icv_err cerr = {0};
+        int crc = 0;
+        if (wanted && !icv_file_exists(file) && only != -2) {
+            double t0 = icv_now();
+            icv_experiment_load(r->exps[i].path, e, &cerr);
+            if (!(crc = icv_mkdirs(folder, &cerr)) && !(crc = calibrate_into(e, file, &cerr)))
+                icv_info("calibration %.16s: computed once for %d experiments in %.1f s (%s)", digest[i], users,
+                         icv_now() - t0, file);
+        } else if (wanted && only == -1) {
+            icv_info("calibration %.16s: shared by %d experiments (%s)", digest[i], users, file);
+        }
+        for (int k = i; k < r->n; k++) {
+            if (strcmp(digest[k], digest[i]) || r->exps[k].status == REPORT_EXP_FAILED)
+                continue;
+            if (crc) {
+                char msg[ICV_ERR_MSG_MAX];
+                snprintf(msg, sizeof msg, "shared calibration %.16s (from %s): %s", digest[i], r->exps[i].path,
+                         cerr.msg);
+                fail_experiment(&r->exps[k], msg);
+            } else {
+                snprintf(c->calibration[k], sizeof c->calibration[k], "%s", file);
+            }
+        }
+    }
+    free(digest);
+    free(e);
+    return rc;
+}
