@@ -619,14 +619,12 @@ int job_campaign_run(const job_campaign_options *o, report_campaign_result *r, i
         /* a slurm task: its experiment's calibration (computed before submitting) and run */
         rc = job_campaign_slurm_task(&c, err);
     } else if (o->gather) {
-        if (!(rc = job_campaign_calibrations(&c, -2, err))) {
-            job_campaign_slurm_collect(&c, o->gather);
-            rc = job_campaign_gather(&c, err);
-        }
+        job_campaign_slurm_collect(&c, o->gather);
+        rc = job_campaign_gather(&c, err);
         icv_err serr = {0}; /* for a follower (wait): the campaign's status */
         if (job_campaign_slurm_gather_status(&c, o->gather, rc || r->n_failed ? 1 : 0, &serr))
             icv_warn("%s", serr.msg);
-    } else if (!(rc = job_campaign_calibrations(&c, -1, err))) {
+    } else if (!(rc = job_campaign_calibrations(&c, err))) {
         find_todo(&c, 0);
         if (engine == JOB_ENGINE_SLURM && c.n_todo > 0) {
             rc = job_campaign_slurm_submit(&c, err);
@@ -636,7 +634,9 @@ int job_campaign_run(const job_campaign_options *o, report_campaign_result *r, i
             rc = job_campaign_gather(&c, err);
         }
     }
+    /* the gather's campaign took from the submission to now */
+    double since = !rc && o->gather ? job_campaign_slurm_since_submitted(&c, o->gather) : -1;
     campaign_close(&c);
-    r->seconds = icv_now() - t0;
+    r->seconds = since >= 0 ? since : icv_now() - t0;
     return rc;
 }

@@ -140,7 +140,7 @@ static void fail_experiment(report_campaign_experiment *x, const char *msg)
     snprintf(x->error, sizeof x->error, "%s", msg);
 }
 
-int job_campaign_calibrations(job_campaign *c, int only, icv_err *err)
+int job_campaign_calibrations(job_campaign *c, icv_err *err)
 {
     report_campaign_result *r = c->r;
     if (c->calib_mode == CAMPAIGN_CALIB_EACH)
@@ -204,18 +204,15 @@ int job_campaign_calibrations(job_campaign *c, int only, icv_err *err)
         if ((rc = icv_path_join(folder, sizeof folder, c->out_dir, sub, err)) ||
             (rc = icv_path_join(file, sizeof file, folder, "calibration.yaml", err)))
             break;
-        int wanted = only == -1 || only == i;
-        for (int k = i + 1; k < r->n && only >= 0; k++)
-            wanted |= only == k && !strcmp(digest[k], digest[i]);
         icv_err cerr = {0};
         int crc = 0;
-        if (wanted && !icv_file_exists(file) && only != -2) {
+        if (!icv_file_exists(file)) {
             double t0 = icv_now();
             icv_experiment_load(r->exps[i].path, e, &cerr);
             if (!(crc = icv_mkdirs(folder, &cerr)) && !(crc = calibrate_into(e, file, &cerr)))
                 icv_info("calibration %.16s: computed once for %d experiments in %.1f s (%s)", digest[i], users,
                          icv_now() - t0, file);
-        } else if (wanted && only == -1) {
+        } else {
             icv_info("calibration %.16s: shared by %d experiments (%s)", digest[i], users, file);
         }
         for (int k = i; k < r->n; k++) {
@@ -233,5 +230,30 @@ int job_campaign_calibrations(job_campaign *c, int only, icv_err *err)
     }
     free(digest);
     free(e);
+    return rc;
+}
+
+int job_campaign_calibration_find(job_campaign *c, int i, icv_err *err)
+{
+    report_campaign_experiment *x = &c->r->exps[i];
+    c->calibration[i][0] = '\0';
+    if (c->calib_mode == CAMPAIGN_CALIB_EACH || x->status == REPORT_EXP_FAILED)
+        return 0;
+    if (c->calib_mode == CAMPAIGN_CALIB_FILE) {
+        snprintf(c->calibration[i], sizeof c->calibration[i], "%s", c->calib_given);
+        return 0;
+    }
+    icv_experiment *e = malloc(sizeof *e);
+    char digest[JOB_DIGEST_HEX], sub[128], file[ICV_PATH_MAX];
+    int none = 1;
+    int rc = e ? icv_experiment_load(x->path, e, err) : icv_err_set(err, ICV_ENOMEM, "out of memory");
+    if (!rc)
+        rc = board_digest(e, digest, &none, err);
+    free(e);
+    if (rc || none)
+        return rc;
+    snprintf(sub, sizeof sub, "calibration/%.16s/calibration.yaml", digest);
+    if (!(rc = icv_path_join(file, sizeof file, c->out_dir, sub, err)) && icv_file_exists(file))
+        snprintf(c->calibration[i], sizeof c->calibration[i], "%s", file);
     return rc;
 }

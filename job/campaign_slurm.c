@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "job/job_campaign_internal.h"
@@ -170,7 +171,7 @@ int job_campaign_slurm_task(job_campaign *c, icv_err *err)
                            r->n - 1, c->path);
     report_campaign_experiment *x = &r->exps[idx];
     char line[ICV_ERR_MSG_MAX + 64], path[ICV_PATH_MAX];
-    int rc = job_campaign_calibrations(c, (int)idx, err);
+    int rc = job_campaign_calibration_find(c, (int)idx, err);
     if (rc)
         return rc;
     if (x->status == REPORT_EXP_FAILED) {
@@ -223,8 +224,9 @@ void job_campaign_slurm_collect(job_campaign *c, const char *array)
         }
         job_run_options ro;
         int up = 0;
+        int frc = job_campaign_calibration_find(c, i, &e2);
         job_campaign_run_options(c, i, &ro);
-        if (job_run_up_to_date(&ro, &up, &e2) == 0 && up) {
+        if (!frc && job_run_up_to_date(&ro, &up, &e2) == 0 && up) {
             x->status = REPORT_EXP_UP_TO_DATE;
             continue;
         }
@@ -329,7 +331,7 @@ static int follow(job_campaign *c, const char *array, const char *gather, icv_er
         int st = 0;
         if ((rc = run_tool(argv, out, sizeof out, &st, err)))
             break;
-        int done = 0, running = 0, gather_done = 0, gather_seen = 0;
+        int done = 0, failed = 0, running = 0, gather_done = 0, gather_seen = 0;
         size_t alen = strlen(array);
         for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
             char id[64], state[32], where[64] = "";
@@ -343,6 +345,7 @@ static int follow(job_campaign *c, const char *array, const char *gather, icv_er
             } else if (!strncmp(id, array, alen) && id[alen] == '_' && id[alen + 1] != '[') {
                 int idx = atoi(id + alen + 1);
                 done += finished;
+                failed += finished && strcmp(state, "COMPLETED");
                 running += !strcmp(state, "RUNNING");
                 if (idx >= 0 && idx < c->r->n) {
                     snprintf(node[idx], sizeof node[idx], "%s", where);
@@ -351,7 +354,7 @@ static int follow(job_campaign *c, const char *array, const char *gather, icv_er
             }
         }
         if (done != last_done || running != last_run)
-            icv_info("slurm: %d of %d tasks done, %d running", done, c->n_todo, running);
+            icv_info("slurm: %d of %d tasks ended (%d failed), %d running", done, c->n_todo, failed, running);
         last_done = done, last_run = running;
         char status[ICV_PATH_MAX];
         snprintf(status, sizeof status, "%s_gather.status", array);
@@ -468,6 +471,12 @@ int job_campaign_slurm_submit(job_campaign *c, icv_err *err)
     free(spec);
     if (rc)
         return rc;
+    char when[64], tpath[ICV_PATH_MAX];
+    int wn = snprintf(when, sizeof when, "%ld\n", (long)time(NULL));
+    snprintf(tpath, sizeof tpath, "%s_submitted", info->array_id);
+    icv_err e2; /* only for the gather's "in N s": a failure to write it is no failure */
+    if (!slurm_file(c, tpath, tpath, &e2))
+        icv_atomic_write(tpath, when, (size_t)wn, &e2);
     info->submitted = 1;
     info->n_tasks = c->n_todo;
     snprintf(info->log_dir, sizeof info->log_dir, "%s", dir);
@@ -513,4 +522,19 @@ int job_campaign_slurm_gather_status(job_campaign *c, const char *array, int sta
     int rc = slurm_file(c, name, path, err);
     int n = snprintf(text, sizeof text, "%d\n", status);
     return rc ? rc : icv_atomic_write(path, text, (size_t)n, err);
+}
+
+double job_campaign_slurm_since_submitted(job_campaign *c, const char *array)
+{
+    char name[64], path[ICV_PATH_MAX];
+    icv_err e2;
+    long t = 0;
+    snprintf(name, sizeof name, "%s_submitted", array);
+    if (slurm_file(c, name, path, &e2))
+        return -1;
+    FILE *fp = fopen(path, "r");
+    int ok = fp && fscanf(fp, "%ld", &t) == 1;
+    if (fp)
+        fclose(fp);
+    return ok ? difftime(time(NULL), (time_t)t) : -1;
 }

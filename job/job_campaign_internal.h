@@ -51,11 +51,15 @@ void job_campaign_run_options(const job_campaign *c, int i, job_run_options *ro)
 
 /* campaign_calibration.c: each experiment's shared calibration (c->calibration),
  * computed once into DIR/calibration/<content hash>/calibration.yaml unless there
- * already. An experiment whose calibration cannot be computed is failed with the
- * reason; fails (one line) only on campaign.yaml's own contradictions (calibration:
- * one over experiments naming different boards). only >= 0: that experiment's alone;
- * -1: all; -2: each file's place only, none computed (the gather). */
-int job_campaign_calibrations(job_campaign *c, int only, icv_err *err);
+ * already (the local engine, and the slurm engine before it submits). An experiment
+ * whose calibration cannot be computed is failed with the reason; fails (one line)
+ * only on campaign.yaml's own contradictions (calibration: one over experiments naming
+ * different boards). */
+int job_campaign_calibrations(job_campaign *c, icv_err *err);
+/* Experiment i's alone (a slurm task, the gather): the file the campaign made for its
+ * board images' hash, when there; nothing computed, no other experiment's images read
+ * (without it, its run calibrates itself: the same calibration). */
+int job_campaign_calibration_find(job_campaign *c, int i, icv_err *err);
 
 /* campaign.c: the validation table, campaign.html and the joint fit from the results in
  * DIR (the statuses already set: RAN, UP_TO_DATE, FAILED; 0 = see whether up to date). */
@@ -71,6 +75,8 @@ int job_campaign_slurm_task(job_campaign *c, icv_err *err);
 /* In the gather job: each experiment's status from its task's result, or the reason
  * its log gives. */
 void job_campaign_slurm_collect(job_campaign *c, const char *array_id);
+/* s since the array was submitted (its DIR/.slurm/<array>_submitted), or -1. */
+double job_campaign_slurm_since_submitted(job_campaign *c, const char *array_id);
 /* In the gather job: its exit status, where a follower (wait) reads it. */
 int job_campaign_slurm_gather_status(job_campaign *c, const char *array_id, int status, icv_err *err);
 
