@@ -5,7 +5,9 @@
  * through a pipe ("L<level> text", then "O <seconds> <impacts>" or "E <error>"), and
  * ends with _exit (a forked child must not return into its parent's code). An
  * experiment whose results are up to date (job_run_up_to_date) is not run. Then
- * the joint fit (analysis_validation_write), the tables and the parameter plot. */
+ * the joint fit (analysis_validation_write), the tables and the parameter plot (the
+ * gather, which the slurm engine's gather job runs too: campaign_slurm.c). Before the
+ * runs, the calibrations the experiments share (campaign_calibration.c). */
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>

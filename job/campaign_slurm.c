@@ -356,9 +356,9 @@ static int follow(job_campaign *c, const char *array, const char *gather, icv_er
         if (done != last_done || running != last_run)
             icv_info("slurm: %d of %d tasks ended (%d failed), %d running", done, c->n_todo, failed, running);
         last_done = done, last_run = running;
-        char status[ICV_PATH_MAX];
-        snprintf(status, sizeof status, "%s_gather.status", array);
-        if ((rc = slurm_file(c, status, status, err)))
+        char name[64], status[ICV_PATH_MAX];
+        snprintf(name, sizeof name, "%s_gather.status", array);
+        if ((rc = slurm_file(c, name, status, err)))
             break;
         if (gather_done || (!gather_seen && icv_file_exists(status)))
             break;
@@ -471,11 +471,11 @@ int job_campaign_slurm_submit(job_campaign *c, icv_err *err)
     free(spec);
     if (rc)
         return rc;
-    char when[64], tpath[ICV_PATH_MAX];
+    char when[64], tname[64], tpath[ICV_PATH_MAX];
     int wn = snprintf(when, sizeof when, "%ld\n", (long)time(NULL));
-    snprintf(tpath, sizeof tpath, "%s_submitted", info->array_id);
+    snprintf(tname, sizeof tname, "%s_submitted", info->array_id);
     icv_err e2; /* only for the gather's "in N s": a failure to write it is no failure */
-    if (!slurm_file(c, tpath, tpath, &e2))
+    if (!slurm_file(c, tname, tpath, &e2))
         icv_atomic_write(tpath, when, (size_t)wn, &e2);
     info->submitted = 1;
     info->n_tasks = c->n_todo;

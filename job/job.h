@@ -316,7 +316,10 @@ int job_run_load(const char *experiment_path, const icv_experiment *model, const
  * results are up to date left alone, a failed one reported and the others carried
  * on; then the validation table (Han Sun Tables 4.6 and 4.9: DIR/validation.csv,
  * DIR/validation.md, DIR/campaign.html linking each report) and the parameter plot
- * (DIR/parameters_angle.svg, DIR/parameters_slip.svg, inline in campaign.html). */
+ * (DIR/parameters_angle.svg, DIR/parameters_slip.svg, inline in campaign.html).
+ * Experiments naming the same board images share one calibration, computed once into
+ * DIR/calibration/<hash>/ (campaign_calibration.c). The slurm engine (campaign_slurm.c)
+ * submits the runs as a Slurm job array and the tables as a job after it. */
 
 enum { JOB_ENGINE_DEFAULT = 0, JOB_ENGINE_LOCAL = 1, JOB_ENGINE_SLURM = 2 };
 
