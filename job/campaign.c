@@ -211,6 +211,14 @@ static int name_experiments(const char *out_dir, report_campaign_result *r, icv_
                 *c = '_';
         if (!strcmp(x->name, ".") || !strcmp(x->name, ".."))
             x->name[0] = '_';
+        if (!strcmp(x->name, "calibration")) { /* DIR/calibration/ holds the shared calibrations */
+            x->status = REPORT_EXP_FAILED;
+            snprintf(x->error, sizeof x->error,
+                     "%s: its name 'calibration' is the campaign's folder of shared calibrations (%s/calibration/): "
+                     "rename it",
+                     x->path, out_dir);
+            continue;
+        }
         for (int j = 0; j < i; j++)
             if (r->exps[j].status != REPORT_EXP_FAILED && !strcmp(r->exps[j].name, x->name))
                 rc = icv_err_set(err, ICV_EINVAL,

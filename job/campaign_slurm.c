@@ -292,13 +292,19 @@ static int sbatch(char **argv, char id[32], const char *what, icv_err *err)
     int rc = run_tool(argv, raw, sizeof raw, &st, err);
     if (rc)
         return rc;
+    /* the id is the line "<id>" or "<id>;<cluster>"; warnings may come before it */
+    id[0] = '\0';
+    for (const char *l = raw; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+        size_t k = strspn(l, "0123456789");
+        if (k > 0 && k < 32 && (l[k] == ';' || l[k] == '\n' || l[k] == '\r' || !l[k])) {
+            memcpy(id, l, k);
+            id[k] = '\0';
+        }
+    }
     one_line(raw, out, sizeof out);
-    size_t k = strspn(out, "0123456789");
-    if (st != 0 || k == 0 || k >= 32 || (out[k] && out[k] != ';'))
+    if (st != 0 || !id[0])
         return icv_err_set(err, ICV_EIO, "sbatch refused %s (exit status %d): %s", what, st,
                            out[0] ? out : "(it said nothing)");
-    memcpy(id, out, k);
-    id[k] = '\0';
     return 0;
 }
 
@@ -407,8 +413,15 @@ int job_campaign_slurm_submit(job_campaign *c, icv_err *err)
     if (!spec)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     size_t len = (size_t)snprintf(spec, cap, "--array=");
-    for (int k = 0; k < c->n_todo; k++)
+    for (int k = 0; k < c->n_todo; k++) { /* runs of consecutive places as ranges: "0-7,9" */
+        int last = k;
+        while (last + 1 < c->n_todo && c->todo[last + 1] == c->todo[last] + 1)
+            last++;
         len += (size_t)snprintf(spec + len, cap - len, "%s%d", k ? "," : "", c->todo[k]);
+        if (last > k)
+            len += (size_t)snprintf(spec + len, cap - len, "-%d", c->todo[last]);
+        k = last;
+    }
     snprintf(name, sizeof name, "--job-name=icv-%s", c->r->name);
     snprintf(logs, sizeof logs, "%s/%%A_%%a.log", dir);
     char *argv[48];
