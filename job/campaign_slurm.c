@@ -4,7 +4,7 @@
  * into DIR/<name>/ and leaves its result line (the local engine's pipe protocol:
  * "O <seconds> <impacts>" or "E <error>") in DIR/.slurm/<array>_<index>.result; then a
  * job depending on the array (afterany) running --slurm-gather, which makes the table
- * and page as the local engine does. sbatch, squeue, scancel run by posix_spawnp with
+ * and page as the local engine does. sbatch, squeue, sacct, scancel run by posix_spawnp with
  * an argv (never a shell line of user text); the batch script is constant and gets its
  * paths as arguments. docs/campaign.md. */
 #include <errno.h>
@@ -316,6 +316,29 @@ static void scancel(const char *id)
     run_tool(argv, out, sizeof out, &st, &e2);
 }
 
+static int state_finished(const char *state)
+{
+    static const char *const running[] = {"PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED",
+                                          "REQUEUED", "RESIZING", NULL};
+    for (int i = 0; running[i]; i++)
+        if (!strcmp(state, running[i]))
+            return 0;
+    return 1;
+}
+
+/* sacct's state of job id (where the cluster keeps accounting: squeue forgets a job
+ * MinJobAge after it ends), or "" */
+static void sacct_state(const char *id, char *state, size_t n)
+{
+    char *argv[] = {"sacct", "-n", "-X", "-P", "-j", (char *)id, "-o", "State", NULL}, out[512];
+    int st = 1;
+    icv_err e2;
+    state[0] = '\0';
+    if (run_tool(argv, out, sizeof out, &st, &e2) || st != 0)
+        return;
+    snprintf(state, n, "%.*s", (int)strcspn(out, " \n"), out);
+}
+
 /* Follows the array and the gather with squeue until the gather ends; a progress line
  * each time the counts change. Then checks each finished task's marker (DIR shared). */
 static int follow(job_campaign *c, const char *array, const char *gather, icv_err *err)
@@ -343,8 +366,7 @@ static int follow(job_campaign *c, const char *array, const char *gather, icv_er
             char id[64], state[32], where[64] = "";
             if (sscanf(line, "%63s %31s %63s", id, state, where) < 2)
                 continue;
-            int finished = strcmp(state, "PENDING") && strcmp(state, "RUNNING") && strcmp(state, "CONFIGURING") &&
-                           strcmp(state, "COMPLETING") && strcmp(state, "SUSPENDED") && strcmp(state, "REQUEUED");
+            int finished = state_finished(state);
             if (!strcmp(id, gather)) {
                 gather_seen = 1;
                 gather_done = finished;
@@ -367,6 +389,9 @@ static int follow(job_campaign *c, const char *array, const char *gather, icv_er
         if ((rc = slurm_file(c, name, status, err)))
             break;
         if (gather_done || (!gather_seen && icv_file_exists(status)))
+            break;
+        char acct[32];
+        if (!gather_seen && (sacct_state(gather, acct, sizeof acct), acct[0]) && state_finished(acct))
             break;
         if (!gather_seen && ++gone > 5) {
             rc = icv_err_set(err, ICV_EIO, "the gather job %s is gone from squeue without leaving %s", gather, status);
