@@ -1,13 +1,17 @@
 /* campaign_calibration.c: one calibration shared by the experiments of a campaign that
- * name the same board images (issue #23 item 2). The board images of an experiment are
+ * name the same board images. The board images of an experiment are
  * known by a content hash (the board, each camera's images by name and bytes, the
  * program); each distinct one used by two or more experiments is calibrated once, by
  * calib (the functions and defaults the track stage uses on board images), into
  * DIR/calibration/<hash>/calibration.yaml, in `impactcv calib`'s format (numbers
- * written to 17 digits: the same doubles read back). Each run then reads that file in
- * place of its images (job_run_options.calibration_file). docs/campaign.md. */
+ * written to 17 digits: the same doubles read back), -j of them at once. Each run then
+ * reads that file in place of its images (job_run_options.calibration_file).
+ * docs/campaign.md. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "job/job_campaign_internal.h"
 #include "job/job_track_internal.h"
@@ -140,6 +144,122 @@ static void fail_experiment(report_campaign_experiment *x, const char *msg)
     snprintf(x->error, sizeof x->error, "%s", msg);
 }
 
+/* A calibration to compute: group rep's board images into file. */
+typedef struct {
+    int rep, users;
+    char folder[ICV_PATH_MAX], file[ICV_PATH_MAX];
+    pid_t pid;
+    int fd;
+    double t0;
+} calib_todo;
+
+/* t's file to every experiment of its digest, or (error) each failed with it. */
+static void share(job_campaign *c, char (*digest)[JOB_DIGEST_HEX], const calib_todo *t, const char *error)
+{
+    report_campaign_result *r = c->r;
+    for (int k = t->rep; k < r->n; k++) {
+        if (strcmp(digest[k], digest[t->rep]) || r->exps[k].status == REPORT_EXP_FAILED)
+            continue;
+        if (error) {
+            char msg[ICV_ERR_MSG_MAX];
+            snprintf(msg, sizeof msg, "shared calibration %.16s (from %s): %s", digest[t->rep], r->exps[t->rep].path,
+                     error);
+            fail_experiment(&r->exps[k], msg);
+        } else {
+            snprintf(c->calibration[k], sizeof c->calibration[k], "%s", t->file);
+        }
+    }
+}
+
+static int calibrate_one(const char *exp_path, const calib_todo *t, icv_err *err)
+{
+    icv_experiment *e = malloc(sizeof *e);
+    int rc = e ? icv_experiment_load(exp_path, e, err) : icv_err_set(err, ICV_ENOMEM, "out of memory");
+    if (!rc && !(rc = icv_mkdirs(t->folder, err)))
+        rc = calibrate_into(e, t->file, err);
+    free(e);
+    return rc;
+}
+
+/* A child's life: one calibration, its error (or nothing) through fd, _exit. */
+static void calibrate_child(int fd, const char *exp_path, const calib_todo *t)
+{
+    if (icv_log_get_level() > ICV_LOG_WARN) /* no progress bars from several at once */
+        icv_log_set_level(ICV_LOG_WARN);
+    icv_err err = {0};
+    int rc = calibrate_one(exp_path, t, &err);
+    if (rc) {
+        size_t n = strlen(err.msg);
+        for (size_t done = 0; done < n;) {
+            ssize_t w = write(fd, err.msg + done, n - done);
+            if (w <= 0 && errno != EINTR)
+                break;
+            done += w > 0 ? (size_t)w : 0;
+        }
+    }
+    _exit(rc ? 1 : 0);
+}
+
+static void calibration_done(job_campaign *c, char (*digest)[JOB_DIGEST_HEX], const calib_todo *t, const char *error)
+{
+    if (!error)
+        icv_info("calibration %.16s: computed once for %d experiments in %.1f s (%s)", digest[t->rep], t->users,
+                 icv_now() - t->t0, t->file);
+    share(c, digest, t, error);
+}
+
+/* The calibrations to compute, -j of them at once, each in a process of its own (as
+ * the runs: a crash stays in its child); one at a time in this process with -j 1. */
+static void calibrate_all(job_campaign *c, char (*digest)[JOB_DIGEST_HEX], calib_todo *todo, int n)
+{
+    int jobs = c->o->jobs < 1 ? 1 : c->o->jobs > 64 ? 64 : c->o->jobs;
+    int next = 0, oldest = 0;
+    while (oldest < n) {
+        while (next < n && (jobs == 1 ? next == oldest : next - oldest < jobs)) {
+            calib_todo *t = &todo[next++];
+            t->t0 = icv_now();
+            t->pid = -1;
+            int fds[2] = {-1, -1};
+            if (jobs > 1 && pipe(fds) == 0 && (t->pid = fork()) == 0) {
+                close(fds[0]);
+                calibrate_child(fds[1], c->r->exps[t->rep].path, t);
+            }
+            if (fds[1] >= 0)
+                close(fds[1]);
+            t->fd = fds[0];
+            if (t->pid < 0 && t->fd >= 0) { /* no process: here */
+                close(t->fd);
+                t->fd = -1;
+            }
+        }
+        calib_todo *t = &todo[oldest++]; /* in order: each waited for in its turn */
+        if (t->pid < 0) {
+            icv_err cerr = {0};
+            int crc = calibrate_one(c->r->exps[t->rep].path, t, &cerr);
+            calibration_done(c, digest, t, crc ? cerr.msg : NULL);
+            continue;
+        }
+        char msg[ICV_ERR_MSG_MAX] = "";
+        size_t len = 0;
+        ssize_t got;
+        while (len + 1 < sizeof msg &&
+               ((got = read(t->fd, msg + len, sizeof msg - 1 - len)) > 0 || (got < 0 && errno == EINTR)))
+            len += got > 0 ? (size_t)got : 0;
+        msg[len] = '\0';
+        close(t->fd);
+        int st = 0;
+        while (waitpid(t->pid, &st, 0) < 0 && errno == EINTR)
+            ;
+        if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            calibration_done(c, digest, t, NULL);
+        else if (msg[0])
+            calibration_done(c, digest, t, msg);
+        else
+            calibration_done(c, digest, t, WIFSIGNALED(st) ? "its process was stopped by a signal"
+                                                           : "its process ended without a result");
+    }
+}
+
 int job_campaign_calibrations(job_campaign *c, icv_err *err)
 {
     report_campaign_result *r = c->r;
@@ -191,6 +311,10 @@ int job_campaign_calibrations(job_campaign *c, icv_err *err)
     if (c->calib_mode == CAMPAIGN_CALIB_ONE && first >= 0)
         c->calibration[first][0] = '\0';
     /* each digest used by two experiments or more (calibration: one: by any), once */
+    calib_todo *todo = calloc((size_t)r->n + 1, sizeof *todo);
+    int n_todo = 0;
+    if (!rc && !todo)
+        rc = icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
     for (int i = 0; !rc && c->calib_mode != CAMPAIGN_CALIB_FILE && i < r->n; i++) {
         if (!digest[i][0] || c->calibration[i][0] || r->exps[i].status == REPORT_EXP_FAILED)
             continue;
@@ -199,35 +323,23 @@ int job_campaign_calibrations(job_campaign *c, icv_err *err)
             users += !strcmp(digest[k], digest[i]) && r->exps[k].status != REPORT_EXP_FAILED;
         if (users < 2 && c->calib_mode != CAMPAIGN_CALIB_ONE)
             continue; /* calibrated in its own run, beside the others */
-        char folder[ICV_PATH_MAX], file[ICV_PATH_MAX], sub[128];
+        calib_todo *t = &todo[n_todo];
+        char sub[128];
         snprintf(sub, sizeof sub, "calibration/%.16s", digest[i]);
-        if ((rc = icv_path_join(folder, sizeof folder, c->out_dir, sub, err)) ||
-            (rc = icv_path_join(file, sizeof file, folder, "calibration.yaml", err)))
+        if ((rc = icv_path_join(t->folder, sizeof t->folder, c->out_dir, sub, err)) ||
+            (rc = icv_path_join(t->file, sizeof t->file, t->folder, "calibration.yaml", err)))
             break;
-        icv_err cerr = {0};
-        int crc = 0;
-        if (!icv_file_exists(file)) {
-            double t0 = icv_now();
-            icv_experiment_load(r->exps[i].path, e, &cerr);
-            if (!(crc = icv_mkdirs(folder, &cerr)) && !(crc = calibrate_into(e, file, &cerr)))
-                icv_info("calibration %.16s: computed once for %d experiments in %.1f s (%s)", digest[i], users,
-                         icv_now() - t0, file);
-        } else {
-            icv_info("calibration %.16s: shared by %d experiments (%s)", digest[i], users, file);
+        t->rep = i, t->users = users;
+        if (!icv_file_exists(t->file)) {
+            n_todo++;
+            continue;
         }
-        for (int k = i; k < r->n; k++) {
-            if (strcmp(digest[k], digest[i]) || r->exps[k].status == REPORT_EXP_FAILED)
-                continue;
-            if (crc) {
-                char msg[ICV_ERR_MSG_MAX];
-                snprintf(msg, sizeof msg, "shared calibration %.16s (from %s): %s", digest[i], r->exps[i].path,
-                         cerr.msg);
-                fail_experiment(&r->exps[k], msg);
-            } else {
-                snprintf(c->calibration[k], sizeof c->calibration[k], "%s", file);
-            }
-        }
+        icv_info("calibration %.16s: shared by %d experiments (%s)", digest[i], users, t->file);
+        share(c, digest, t, NULL);
     }
+    if (!rc)
+        calibrate_all(c, digest, todo, n_todo);
+    free(todo);
     free(digest);
     free(e);
     return rc;

@@ -1,4 +1,4 @@
-/* campaign_slurm.c: the slurm engine of `impactcv campaign` (issue #23). One job array,
+/* campaign_slurm.c: the slurm engine of `impactcv campaign`. One job array,
  * a task per experiment to run (its index the experiment's place in the campaign),
  * each running this same impactcv's campaign --slurm-task, which runs that experiment
  * into DIR/<name>/ and leaves its result line (the local engine's pipe protocol:

@@ -11,7 +11,7 @@
 /* campaign.yaml's calibration: */
 enum {
     CAMPAIGN_CALIB_AUTO = 0, /* experiments naming the same board images (by content) share one */
-    CAMPAIGN_CALIB_EACH,     /* each calibrates itself in its run (as before issue #23) */
+    CAMPAIGN_CALIB_EACH,     /* each calibrates itself in its run */
     CAMPAIGN_CALIB_ONE,      /* one calibration for all: they must name the same board images */
     CAMPAIGN_CALIB_FILE      /* the calibration file given, for all */
 };
