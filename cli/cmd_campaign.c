@@ -43,17 +43,16 @@ static int print_slurm(const job_campaign_options *o, const report_campaign_resu
 {
     if (o->task)
         return CLI_OK;
-    if (sl->waited) {
+    if (sl->waited) { /* the gather's output as the local engine prints it: errors and warnings on stderr */
         FILE *fp = fopen(sl->gather_log, "r");
         char line[4096];
         while (fp && fgets(line, sizeof line, fp))
-            fputs(line, cli_summary_stream());
+            fputs(line, !strncmp(line, "impactcv: ", 10) || !strncmp(line, "warning: ", 9) ? stderr
+                                                                                           : cli_summary_stream());
         if (fp)
             fclose(fp);
-        for (int i = 0; i < r->n; i++)
-            if (r->exps[i].status == REPORT_EXP_FAILED)
-                fprintf(stderr, "impactcv: campaign: %s failed (%s): %s\n", r->exps[i].name, r->exps[i].path,
-                        r->exps[i].error);
+        else
+            fprintf(stderr, "impactcv: campaign %s: the gather's output %s is gone\n", r->name, sl->gather_log);
         return sl->status ? CLI_FAIL : CLI_OK;
     }
     cli_summary("campaign %s: %d experiment%s submitted to Slurm: job array %s, gather job %s (after it)\n", r->name,
