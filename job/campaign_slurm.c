@@ -248,8 +248,31 @@ void job_campaign_slurm_collect(job_campaign *c, const char *array)
 
 /* ---- submitting ----------------------------------------------------------------- */
 
+/* 1 when the cluster's one node is this machine (sinfo): then its own folders are the
+ * node's (scripts/slurm-local.sh's cluster). */
+static int cluster_is_this_machine(void)
+{
+    char *argv[] = {"sinfo", "-h", "-N", "-o", "%N", NULL}, out[4096], host[256];
+    int st = 1;
+    icv_err e2;
+    if (run_tool(argv, out, sizeof out, &st, &e2) || st != 0 || gethostname(host, sizeof host) != 0)
+        return 0;
+    host[sizeof host - 1] = '\0';
+    host[strcspn(host, ".")] = '\0';
+    int same = 0, other = 0;
+    for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+        line[strcspn(line, " \r.")] = '\0';
+        if (!strcmp(line, host))
+            same = 1;
+        else if (line[0])
+            other = 1;
+    }
+    return same && !other;
+}
+
 /* The impactcv the tasks run: campaign.yaml's slurm: binary, else this one. Refused in
- * a folder that is each machine's own (a node would not see it). */
+ * a folder that is each machine's own (a node would not see it), unless the cluster's
+ * one node is this machine. */
 static int task_binary(const job_campaign *c, char *out, icv_err *err)
 {
     char self[ICV_PATH_MAX];
@@ -262,7 +285,7 @@ static int task_binary(const job_campaign *c, char *out, icv_err *err)
     const char *tmpdir = getenv("TMPDIR");
     for (int i = 0; local[i] || (tmpdir && tmpdir[0] == '/' && i == 4); i++) {
         const char *p = local[i] ? local[i] : tmpdir;
-        if (!strncmp(self, p, strlen(p)))
+        if (!strncmp(self, p, strlen(p)) && !cluster_is_this_machine())
             return icv_err_set(err, ICV_EINVAL,
                                "the tasks would run %s, in %s, which is each machine's own: the nodes do not see "
                                "it. Copy impactcv to the shared file system and name it in campaign.yaml "

@@ -76,12 +76,18 @@ TEST(test_campaign_slurm_bad_input_one_line_each)
                                "submission failed: Invalid account");
     ASSERT_EQ_INT(count_lines(p.err, "impactcv:"), 1);
 
-    /* the binary in a folder each machine has its own of (th_tmpdir is under /tmp) */
-    ASSERT_EQ_INT(th_run_sh(&p, "cp '%s' '%s/impactcv'", bin, th_tmpdir()), 0);
+    /* the binary in a folder each machine has its own of (th_tmpdir is under /tmp), on a
+       cluster of two nodes (a fake sinfo: on a one-node cluster that is this machine,
+       /tmp is the node's own) */
+    ASSERT_EQ_INT(th_run_sh(&p, "cp '%s' '%s/impactcv' && mkdir -p '%s/two' && printf '#!/bin/sh\necho node1\n"
+                                "echo node2\n' > '%s/two/sinfo' && chmod +x '%s/two/sinfo'",
+                            bin, th_tmpdir(), th_tmpdir(), th_tmpdir(), th_tmpdir()),
+                  0);
     char text[8192];
     snprintf(text, sizeof text, "name: local_bin\nexperiments: [a03]\nslurm: {binary: %s/impactcv}\n", th_tmpdir());
     ASSERT_EQ_INT(th_write_file(th_tmp("bin.yaml"), text), 0);
-    st = th_run_cli(&p, "campaign '%s' -o '%s/o3' --engine slurm", th_tmp("bin.yaml"), th_tmpdir());
+    st = th_run_sh(&p, "PATH='%s/two':$PATH '%s' campaign '%s' -o '%s/o3' --engine slurm", th_tmpdir(), bin,
+                   th_tmp("bin.yaml"), th_tmpdir());
     ASSERT_EQ_INT(st, 1);
     ASSERT_STR_CONTAINS(p.err, "which is each machine's own: the nodes do not see it");
     ASSERT_STR_CONTAINS(p.err, "slurm: {binary: /shared/bin/impactcv}"); /* how to fix it */
