@@ -8,7 +8,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/analysis_internal.h"
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 static int cmp_double(const void *a, const void *b)
 {

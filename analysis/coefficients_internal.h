@@ -1,6 +1,5 @@
-/* coefficients_internal.h: what the coefficient files share inside analysis/ (issue
- * #11): the noise of a fit from its residuals, correlated between frames
- * (coefficients_noise.c). */
+/* coefficients_internal.h: what the coefficient files share inside analysis/: the
+ * noise of a fit from its residuals, correlated between frames (coefficients_noise.c). */
 #ifndef ICV_ANALYSIS_COEFFICIENTS_INTERNAL_H
 #define ICV_ANALYSIS_COEFFICIENTS_INTERNAL_H
 

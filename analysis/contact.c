@@ -1,5 +1,5 @@
-/* contact.c: the frames where the body touches the surface without flying (issue
- * #19 item 4): sliding, rolling, rocking or resting. Free flight cannot stay within
+/* contact.c: the frames where the body touches the surface without flying:
+ * sliding, rolling, rocking or resting. Free flight cannot stay within
  * a band of height 2 c about the surface for longer than 2 sqrt(2 (2 c) / g) (a
  * parabola with its apex in the band); a run of posed frames whose gap stays within
  * c = 5 marker sigmas for longer is held there by the surface: its acceleration is

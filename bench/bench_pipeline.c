@@ -22,7 +22,7 @@
 
 #include "capture/capture.h"
 #include "job/job.h"
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 extern void *__libc_malloc(size_t);
 extern void *__libc_calloc(size_t, size_t);

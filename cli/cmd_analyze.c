@@ -33,8 +33,9 @@ static const char help[] =
     "\n"
     "  --method fit      fits of free flight on each side (default)\n"
     "  --method houbolt  the seeds' third-order differences, for comparison\n"
-    "  --truth truth.json  compare with a synth experiment's truth (issue #9's\n"
-    "                    tolerances): prints the table, fails on a disagreement\n";
+    "  --truth truth.json  compare with a synth experiment's truth (the analysis\n"
+    "                    tolerances of docs/analysis.md): prints the table, fails on a\n"
+    "                    disagreement\n";
 
 static void print_impacts(const analysis_experiment_result *j)
 {

@@ -20,6 +20,13 @@ static const char help[] =
     "CASE.yaml keys: mass, inertia (body frame), orientation {euler213 | matrix},\n"
     "contact (body frame), v, omega (surface frame), mu | mu_s + mu_k, e_n,\n"
     "restitution newton|poisson|stronge, method exact|algebraic, planar true|false.\n"
+    "Several bodies (docs/solver.md \"CASE.yaml\"):\n"
+    "  bodies: [{name, mass, inertia, orientation, contact, v, omega} | {fixed: true, v},\n"
+    "           {...}] and the model keys: two bodies, n = +y from the second into the first;\n"
+    "  row: {mass: [..], v: [..], e, stiffness: [..], contact_law: linear|hertz}: balls in\n"
+    "       a row, frictionless (Wang's Algorithm 2);\n"
+    "  chain: {links: [{mass, inertia, centre, v, omega}, {..}], joint, contact} and mu,\n"
+    "         e_n, restitution: a pinned two-link chain hitting the surface (planar).\n"
     "\n"
     "--reference  the reference cases of the source documents: computed against\n"
     "             published, with each tolerance (exit 1 if one is outside it).\n";
@@ -53,18 +60,13 @@ int cmd_solve(int argc, char **argv)
         return reference_table();
     if (argc != 2 || argv[1][0] == '-')
         return cli_usage_error("solve", "expected one CASE.yaml (or --reference)");
-    impact_case c;
-    impact_result r;
+    impact_case_file f;
     icv_err err = {0};
-    if (impact_case_load(argv[1], &c, &err) < 0)
+    char *s = NULL;
+    if (impact_case_file_load(argv[1], &f, &err) < 0)
         return cli_fail(&err);
-    if (impact_solve(&c, &r, &err) < 0) {
+    if (impact_case_file_solve_json(&f, &s, &err) < 0) {
         icv_err_prefix(&err, "%s: ", argv[1]);
-        return cli_fail(&err);
-    }
-    char *s = impact_result_json(&r);
-    if (!s) {
-        icv_err_set(&err, ICV_ENOMEM, "out of memory");
         return cli_fail(&err);
     }
     puts(s);

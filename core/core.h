@@ -266,6 +266,27 @@ typedef struct {
     icv_vec3 points[ICV_MAX_SHAPE_POINTS]; /* m, body frame */
 } icv_shape;
 
+/* One rigid body of the experiment (`body:`, or an entry of `bodies:`). */
+#define ICV_MAX_BODIES 8
+typedef struct {
+    char name[ICV_ID_MAX];  /* `bodies[].name`; "body" for a single `body:` */
+    double mass;            /* kg */
+    icv_mat3 inertia;       /* kg m^2, body frame, about the centre of mass */
+    int n_markers;
+    icv_vec3 markers[ICV_MAX_MARKERS]; /* m, body frame, centre of mass at origin */
+    char marker_labels[ICV_MAX_MARKERS][32]; /* in a C3D or TRC file; "" = not given */
+    double marker_diameter; /* m */
+    icv_shape shape;
+} icv_body;
+
+/* `joints:` entries: bodies tied into a chain. */
+typedef enum { ICV_JOINT_PIN } icv_joint_type;
+typedef struct {
+    icv_joint_type type;
+    int body[2];            /* indices into icv_experiment.bodies */
+    icv_vec3 at[2];         /* m: the joint's point in each body's frame */
+} icv_joint;
+
 /* track.markers: what the markers look like (the values are track.h's track_look). */
 enum {
     ICV_TRACK_MARKERS_AUTO = -1, /* of bright, dark and motion, what finds the markers best */
@@ -359,6 +380,14 @@ typedef struct {
     int incline_from_flight;
 
     icv_track_keys track;   /* track: */
+
+    /* Every body: one for `body:` (then the same as the fields above), or `bodies:`'
+     * list, whose first entry the fields above also hold. The stages that follow one
+     * body refuse n_bodies > 1 (icv_experiment_one_body). */
+    int n_bodies;
+    icv_body bodies[ICV_MAX_BODIES];
+    int n_joints;
+    icv_joint joints[ICV_MAX_BODIES];
 } icv_experiment;
 
 /* Reads and validates experiment.yaml. Rejects, with one line naming the key (and
@@ -371,6 +400,9 @@ int icv_experiment_load(const char *path, icv_experiment *exp, icv_err *err);
 /* Checks that every file the experiment names exists (videos, calibration images
  * matching each glob, the calibration file, surface and plane images). */
 int icv_experiment_check_files(const icv_experiment *exp, icv_err *err);
+/* 0 for an experiment of one body; else fails naming the stage (track, analyze, ..)
+ * that follows one body so far. */
+int icv_experiment_one_body(const icv_experiment *exp, const char *stage, icv_err *err);
 
 /* Writes a human summary (what check prints). */
 void icv_experiment_summary(const icv_experiment *exp, FILE *out);

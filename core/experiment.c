@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/core.h"
+#include "core/experiment_internal.h"
 
 #define TRY(x)                 \
     do {                       \
@@ -17,7 +18,8 @@
     } while (0)
 
 static const char *const known_top[] = {"name", "cameras", "calibration", "surface", "motion_plane", "gravity",
-                                        "sync", "body", "model", "track", "analysis", "experiment", "coefficients",
+                                        "sync", "body", "bodies", "joints", "model", "track", "analysis", "experiment",
+                                        "coefficients",
                                         "report", NULL};
 
 const char *icv_restitution_name(icv_restitution r)
@@ -365,140 +367,6 @@ static int read_sync(icv_ynode root, icv_experiment *e, icv_err *err)
     return 0;
 }
 
-static int read_shape(icv_ynode body, icv_experiment *e, icv_err *err)
-{
-    icv_shape *sh = &e->shape;
-    icv_ynode s = icv_ynode_get(body, "shape");
-    if (!icv_ynode_exists(s)) {
-        /* default: the markers themselves are the points that can touch */
-        sh->type = ICV_SHAPE_POINTS;
-        sh->n_points = e->n_markers;
-        memcpy(sh->points, e->markers, sizeof(icv_vec3) * (size_t)e->n_markers);
-        return 0;
-    }
-    if (!icv_ynode_is_map(s))
-        return icv_ynode_fail(s, err, ICV_EINVAL, "expected {type: capsule|cylinder|box|sphere|points, ..}");
-    char type[32];
-    TRY(icv_yread_str(s, "type", 1, type, sizeof type, err));
-    icv_ynode tn = icv_ynode_get(s, "type");
-    if (!strcmp(type, "capsule") || !strcmp(type, "cylinder")) {
-        sh->type = type[1] == 'a' ? ICV_SHAPE_CAPSULE : ICV_SHAPE_CYLINDER;
-        sh->axis = icv_v3(0, 1, 0);
-        TRY(icv_yread_vec3(s, "axis", 0, &sh->axis, err));
-        if (!(icv_v3_norm(sh->axis) > 1e-12))
-            return icv_ynode_fail(icv_ynode_get(s, "axis"), err, ICV_EINVAL, "the axis must not be zero");
-        sh->axis = icv_v3_unit(sh->axis);
-        TRY(icv_yread_double(s, "length", 1, &sh->length, err));
-        TRY(icv_yread_double(s, "radius", 1, &sh->radius, err));
-        if (!(sh->length > 0))
-            return icv_ynode_fail(icv_ynode_get(s, "length"), err, ICV_EINVAL, "must be > 0 (metres)");
-        if (!(sh->radius > 0))
-            return icv_ynode_fail(icv_ynode_get(s, "radius"), err, ICV_EINVAL, "must be > 0 (metres)");
-    } else if (!strcmp(type, "box")) {
-        sh->type = ICV_SHAPE_BOX;
-        TRY(icv_yread_vec3(s, "size", 1, &sh->size, err));
-        if (!(sh->size.x > 0 && sh->size.y > 0 && sh->size.z > 0))
-            return icv_ynode_fail(icv_ynode_get(s, "size"), err, ICV_EINVAL, "edge lengths must be > 0 (metres)");
-    } else if (!strcmp(type, "sphere")) {
-        sh->type = ICV_SHAPE_SPHERE;
-        TRY(icv_yread_double(s, "radius", 1, &sh->radius, err));
-        if (!(sh->radius > 0))
-            return icv_ynode_fail(icv_ynode_get(s, "radius"), err, ICV_EINVAL, "must be > 0 (metres)");
-    } else if (!strcmp(type, "points")) {
-        sh->type = ICV_SHAPE_POINTS;
-        icv_ynode pts = icv_ynode_get(s, "points");
-        if (!icv_ynode_is_seq(pts) || icv_ynode_len(pts) < 1 || icv_ynode_len(pts) > ICV_MAX_SHAPE_POINTS)
-            return icv_ynode_fail(icv_ynode_exists(pts) ? pts : s, err, ICV_EINVAL,
-                                  "points: expected a list of 1 to %d points [x, y, z] (metres, body frame)",
-                                  ICV_MAX_SHAPE_POINTS);
-        sh->n_points = (int)icv_ynode_len(pts);
-        for (int i = 0; i < sh->n_points; i++) {
-            double p[3];
-            icv_ynode pi = icv_ynode_at(pts, (size_t)i);
-            if (!icv_ynode_is_seq(pi) || icv_ynode_len(pi) != 3)
-                return icv_ynode_fail(pi, err, ICV_EINVAL, "expected a point [x, y, z]");
-            for (size_t k = 0; k < 3; k++)
-                TRY(icv_ynode_double(icv_ynode_at(pi, k), &p[k], err));
-            sh->points[i] = icv_v3_from_array(p);
-        }
-    } else {
-        return icv_ynode_fail(tn, err, ICV_EINVAL, "unknown shape '%s' (capsule | cylinder | box | sphere | points)",
-                              type);
-    }
-    return 0;
-}
-
-/* body.marker_labels: which markers of a C3D or TRC file are the body's, in the
- * order of body.markers (a lab's file holds many more) */
-static int read_marker_labels(icv_ynode b, icv_experiment *e, icv_err *err)
-{
-    icv_ynode l = icv_ynode_get(b, "marker_labels");
-    if (!icv_ynode_exists(l))
-        return 0;
-    if (!icv_ynode_is_seq(l) || icv_ynode_len(l) != (size_t)e->n_markers)
-        return icv_ynode_fail(l, err, ICV_EINVAL, "expected a list of %d labels, one per body.markers entry",
-                              e->n_markers);
-    for (int i = 0; i < e->n_markers; i++) {
-        const char *t = icv_ynode_str(icv_ynode_at(l, (size_t)i));
-        if (!t || !t[0] || strlen(t) >= sizeof e->marker_labels[i])
-            return icv_ynode_fail(icv_ynode_at(l, (size_t)i), err, ICV_EINVAL, "expected a label of 1 to %zu characters",
-                                  sizeof e->marker_labels[i] - 1);
-        snprintf(e->marker_labels[i], sizeof e->marker_labels[i], "%s", t);
-        for (int j = 0; j < i; j++)
-            if (!strcmp(e->marker_labels[i], e->marker_labels[j]))
-                return icv_ynode_fail(icv_ynode_at(l, (size_t)i), err, ICV_EINVAL, "label '%s' is given twice", t);
-    }
-    return 0;
-}
-
-static int read_body(icv_ynode root, icv_experiment *e, icv_err *err)
-{
-    icv_ynode b = icv_ynode_get(root, "body");
-    if (!icv_ynode_exists(b))
-        return icv_ynode_fail(root, err, ICV_EINVAL, "body: missing (required)");
-    if (!icv_ynode_is_map(b))
-        return icv_ynode_fail(b, err, ICV_EINVAL, "expected {mass: .., inertia: .., markers: ..}");
-    TRY(icv_yread_double(b, "mass", 1, &e->mass, err));
-    if (!(e->mass > 0))
-        return icv_ynode_fail(icv_ynode_get(b, "mass"), err, ICV_EINVAL, "must be > 0 (kg), got %g", e->mass);
-    TRY(icv_yread_mat3(b, "inertia", 1, &e->inertia, err));
-    if (!icv_m3_is_spd(e->inertia, 1e-9))
-        return icv_ynode_fail(icv_ynode_get(b, "inertia"), err, ICV_EINVAL,
-                              "must be symmetric positive definite (kg m^2, about the centre of mass)");
-    icv_ynode m = icv_ynode_get(b, "markers");
-    if (!icv_ynode_exists(m))
-        return icv_ynode_fail(b, err, ICV_EINVAL, "body.markers: missing (required)");
-    if (!icv_ynode_is_seq(m))
-        return icv_ynode_fail(m, err, ICV_EINVAL, "expected a list of marker centres [x, y, z] (metres, body frame)");
-    size_t n = icv_ynode_len(m);
-    int need = e->n_cameras > 1 ? 3 : 1;
-    if (n < (size_t)need)
-        return icv_ynode_fail(m, err, ICV_EINVAL, "a 3D body (%d cameras) needs at least 3 markers, got %zu",
-                              e->n_cameras, n);
-    if (n > ICV_MAX_MARKERS)
-        return icv_ynode_fail(m, err, ICV_EINVAL, "at most %d markers are supported, got %zu", ICV_MAX_MARKERS, n);
-    e->n_markers = (int)n;
-    for (size_t i = 0; i < n; i++) {
-        icv_ynode p = icv_ynode_at(m, i);
-        double v[3];
-        if (!icv_ynode_is_seq(p) || icv_ynode_len(p) != 3)
-            return icv_ynode_fail(p, err, ICV_EINVAL, "expected a marker centre [x, y, z] (metres)");
-        for (size_t k = 0; k < 3; k++)
-            TRY(icv_ynode_double(icv_ynode_at(p, k), &v[k], err));
-        e->markers[i] = icv_v3_from_array(v);
-        for (size_t j = 0; j < i; j++)
-            if (icv_v3_norm(icv_v3_sub(e->markers[i], e->markers[j])) < 1e-6)
-                return icv_ynode_fail(p, err, ICV_EINVAL, "marker %zu is at the same place as marker %zu", i, j);
-    }
-    TRY(read_marker_labels(b, e, err));
-    e->marker_diameter = 0.01;
-    TRY(icv_yread_double(b, "marker_diameter", 0, &e->marker_diameter, err));
-    if (!(e->marker_diameter > 0) || e->marker_diameter > 1)
-        return icv_ynode_fail(icv_ynode_get(b, "marker_diameter"), err, ICV_EINVAL,
-                              "must be in (0, 1] metres, got %g", e->marker_diameter);
-    return read_shape(b, e, err);
-}
-
 /* {from: coefficients.json}: the value measured by `impactcv coefficients`
  * (docs/coefficients.md). want: the coefficients that may stand here. */
 static int read_from_file(const icv_experiment *e, icv_ynode n, const char *const want[], double *value,
@@ -780,7 +648,7 @@ int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
     if (!rc)
         rc = read_sync(root, e, err);
     if (!rc)
-        rc = read_body(root, e, err);
+        rc = icv_experiment_bodies_read(root, e, err);
     if (!rc)
         rc = icv_experiment_model_read(icv_ynode_get(root, "model"), e, err);
     if (!rc)

@@ -17,6 +17,8 @@ int job_analyze_sd(const job_analyze_options *job, const analysis_calib_sd *cali
 {
     memset(out, 0, sizeof *out);
     int rc = icv_experiment_load(job->experiment_path, &out->exp, err);
+    if (!rc)
+        rc = icv_experiment_one_body(&out->exp, "analyze", err);
     if (rc)
         return rc;
     if ((rc = analysis_body_from_experiment(&out->exp, &out->body, err)))
@@ -32,9 +34,9 @@ int job_analyze_sd(const job_analyze_options *job, const analysis_calib_sd *cali
     /* The track stage's covariances beside the tracks, when there, from two
      * cameras: scaled by the triangulation's residuals, they carry the model error
      * of a marker seen differently by the cameras. One camera's (the ray meeting
-     * the motion plane) carry only the centroid noise: a few micrometres against
-     * the 0.8 mm template misfit of sample 04, which shrank its windows to 4 frames
-     * (e off by 0.019); the default sigma is kept there. */
+     * the motion plane) carry only the centroid noise, far below a template's misfit,
+     * which shrinks the fit windows (docs/pipeline.md "The stage's settings,
+     * measured"); the default sigma is kept there. */
     char quality[ICV_PATH_MAX], dir[ICV_PATH_MAX];
     icv_path_dirname(dir, sizeof dir, tracks_path);
     if (out->exp.n_cameras >= 2 && icv_path_join(quality, sizeof quality, dir, "tracks3d_quality.csv", NULL) == 0 &&

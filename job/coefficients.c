@@ -222,7 +222,7 @@ int job_coefficients_run(const char *const *experiments, int n, const char *trac
         rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
     char kind[8] = "";
     for (int i = 0; i < n && !rc; i++) {
-        if ((rc = icv_experiment_load(experiments[i], e, err)))
+        if ((rc = icv_experiment_load(experiments[i], e, err)) || (rc = icv_experiment_one_body(e, "coefficients", err)))
             break;
         if (i == 0)
             snprintf(kind, sizeof kind, "%s", e->kind);

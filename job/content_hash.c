@@ -100,29 +100,6 @@ int job_hash_file(job_hash *h, const char *path, icv_err *err)
     return 0;
 }
 
-void job_hash_yaml(job_hash *h, icv_ynode n)
-{
-    if (!icv_ynode_exists(n)) {
-        item(h, '-', NULL, 0);
-    } else if (icv_ynode_is_scalar(n)) {
-        job_hash_str(h, icv_ynode_str(n));
-    } else if (icv_ynode_is_seq(n)) {
-        size_t len = icv_ynode_len(n);
-        item(h, '[', &len, sizeof len);
-        for (size_t i = 0; i < len; i++)
-            job_hash_yaml(h, icv_ynode_at(n, i));
-    } else {
-        size_t len = icv_ynode_len(n);
-        item(h, '{', &len, sizeof len);
-        for (size_t i = 0; i < len; i++) {
-            const char *k;
-            icv_ynode v = icv_ynode_pair(n, i, &k);
-            job_hash_str(h, k);
-            job_hash_yaml(h, v);
-        }
-    }
-}
-
 int job_file_digest(const char *path, char hex[JOB_DIGEST_HEX], icv_err *err)
 {
     job_hash *h;

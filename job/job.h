@@ -7,7 +7,7 @@
 
 #include "analysis/coefficients.h"
 #include "report/report.h"
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 /* ---- impactcv track (track.c and its stages: track_open.c, track_2d.c, track_sync.c,
  * track_3d.c, track_write.c) ---------------------------------------------------
@@ -42,19 +42,6 @@ typedef struct {
     double blob_excess;     /* a camera whose every frame's full scan holds more than this
                                times the markers' number of blobs fails (suggest roi or
                                threshold). Default 8 */
-    double threshold_fraction; /* the detector's auto threshold at this fraction of the
-                               markers' peak above the background. Default 0.5 (the
-                               detector's own 0.25 joins a band marker to a lit plate
-                               behind the rod) */
-    double min_circularity; /* the detector's shape test. Default 0.01: a band round a rod
-                               is ~2:1 seen from the side (minor^2/major^2 ~0.25) and a thin
-                               crescent seen from above the rod's end (docs/pipeline.md,
-                               "The stage's settings, measured") */
-    int centroid_margin_px; /* px: the detector's centroid box margin. Default 1: the
-                               detector's 2 takes in the black rod and the lit plate round
-                               a band (weights I - b of both signs), which loses bands and
-                               biases their centroids (docs/pipeline.md, "The stage's
-                               settings, measured") */
     double sigma_floor_px;  /* px: added in quadrature to each centroid's sigma before
                                triangulation: the error the detector's sigma (pixel noise,
                                Savin & Doyle) does not hold: the band model's residual, the

@@ -27,9 +27,9 @@ void job_hash_double(job_hash *h, double x);
 void job_hash_int(job_hash *h, long x);
 /* A file's bytes (and its length). */
 int job_hash_file(job_hash *h, const char *path, icv_err *err);
-/* A YAML subtree: scalars' text, sequences and mappings (keys in document order);
- * comments and layout do not count. An absent node hashes as absent. */
-void job_hash_yaml(job_hash *h, icv_ynode n);
+/* The parts of the parsed experiment the stage JOB_STAGE_* reads (experiment_digest.c;
+ * docs/report.md's table). */
+void job_hash_experiment(job_hash *h, const icv_experiment *e, int stage);
 /* The digest of one file's bytes. */
 int job_file_digest(const char *path, char hex[JOB_DIGEST_HEX], icv_err *err);
 

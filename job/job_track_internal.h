@@ -14,7 +14,7 @@
 #include "core/core.h"
 #include "job/job.h"
 #include "track/track.h"
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 /* ---- what the stages share ---------------------------------------------------- */
 

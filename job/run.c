@@ -88,8 +88,6 @@ typedef struct {
     char work[ICV_PATH_MAX];    /* where the stages read and write: a new folder, or
                                    DIR itself when only checking (dry) */
     int dry;
-    icv_yaml *doc;              /* experiment.yaml, for the keys' subtrees */
-    icv_ynode root;
     analysis_experiment_result *job;   /* the experiment (model replaced by o->model), body,
                                    model, the analysis's result */
     analysis_tracks tracks;     /* work/tracks3d.csv, read when first needed */
@@ -132,6 +130,8 @@ static void model_replace(icv_experiment *e, const icv_experiment *m)
 static int load_experiment(const char *path, const icv_experiment *model, analysis_experiment_result *j, icv_err *err)
 {
     int rc = icv_experiment_load(path, &j->exp, err);
+    if (!rc)
+        rc = icv_experiment_one_body(&j->exp, "run", err);
     if (rc)
         return rc;
     if (model)
@@ -152,26 +152,6 @@ static int need_tracks(run_ctx *c, icv_err *err)
 }
 
 /* ---- keys: what each stage reads (docs/report.md's table) ---------------- */
-
-static icv_ynode yaml_at(icv_ynode n, const char *dotted)
-{
-    char part[64];
-    while (*dotted && icv_ynode_exists(n)) {
-        size_t k = strcspn(dotted, ".");
-        snprintf(part, sizeof part, "%.*s", (int)k, dotted);
-        n = icv_ynode_get(n, part);
-        dotted += k + (dotted[k] == '.');
-    }
-    return n;
-}
-
-static void hash_keys(job_hash *h, icv_ynode root, const char *const *keys)
-{
-    for (; *keys; keys++) {
-        job_hash_str(h, *keys);
-        job_hash_yaml(h, yaml_at(root, *keys));
-    }
-}
 
 static const char *base_name(const char *p)
 {
@@ -262,11 +242,6 @@ static int hash_impact_frames(run_ctx *c, job_hash *h, icv_err *err)
 
 static int stage_key(run_ctx *c, int s, char key[JOB_DIGEST_HEX], icv_err *err)
 {
-    static const char *const track_keys[] = {"cameras", "calibration", "surface", "motion_plane", "sync", "track",
-                                             "body.markers", "body.marker_diameter", "body.shape", NULL};
-    static const char *const analyze_keys[] = {"body", "gravity", "analysis", NULL};
-    static const char *const model_keys[] = {"name", "body", NULL};
-    static const char *const body_key[] = {"body", NULL};
     const job_cache_stage *done = c->now.stage;
     job_hash *h;
     int rc = job_hash_begin(&h, err);
@@ -275,35 +250,30 @@ static int stage_key(run_ctx *c, int s, char key[JOB_DIGEST_HEX], icv_err *err)
     job_hash_str(h, "impactcv-run-cache-1");
     job_hash_str(h, c->program);
     job_hash_str(h, job_stage_name(s));
+    job_hash_experiment(h, &c->job->exp, s);
     switch (s) {
     case JOB_STAGE_TRACK:
-        hash_keys(h, c->root, track_keys);
         rc = hash_experiment_files(h, &c->job->exp, err);
         break;
     case JOB_STAGE_ANALYZE:
         hash_one_file(h, &done[JOB_STAGE_TRACK], "tracks3d.csv");
-        hash_keys(h, c->root, analyze_keys);
         break;
     case JOB_STAGE_MODEL:
         hash_stage_files(h, &done[JOB_STAGE_ANALYZE]);
-        hash_keys(h, c->root, model_keys);
         hash_model(h, &c->job->exp);
         break;
     case JOB_STAGE_OVERLAYS:
         job_hash_str(h, c->keys[JOB_STAGE_TRACK]); /* the videos, the calibration */
         hash_stage_files(h, &done[JOB_STAGE_TRACK]);
-        hash_keys(h, c->root, body_key);
         rc = hash_impact_frames(c, h, err);
         break;
     case JOB_STAGE_REPORT:
         for (int p = 0; p < JOB_STAGE_REPORT; p++)
             hash_stage_files(h, &done[p]);
-        job_hash_yaml(h, c->root); /* the report may show any of it */
         hash_model(h, &c->job->exp);
         break;
     default: /* exports */
         hash_one_file(h, &done[JOB_STAGE_TRACK], "tracks3d.csv");
-        hash_keys(h, c->root, body_key);
         break;
     }
     if (rc) {
@@ -482,8 +452,6 @@ static int ctx_open(run_ctx *c, const job_run_options *o, analysis_experiment_re
     if (!rc && o->calibration_file) /* the track key then hashes that file, not the images */
         job_calibration_replace(&job->exp, o->calibration_file);
     if (!rc)
-        rc = icv_yaml_load(o->experiment_path, &c->doc, &c->root, err);
-    if (!rc)
         rc = program_digest(c->program, err);
     if (!rc)
         rc = job_cache_read(o->out_dir, &c->old, err);
@@ -492,7 +460,6 @@ static int ctx_open(run_ctx *c, const job_run_options *o, analysis_experiment_re
 
 static void ctx_close(run_ctx *c)
 {
-    icv_yaml_free(c->doc);
     if (c->have_tracks)
         analysis_tracks_free(&c->tracks);
     job_cache_free(&c->old);

@@ -20,15 +20,12 @@ void job_track_options_default(job_track_options *o)
     o->template_tol_rel = TRACK_TEMPLATE_TOL_REL;
     o->max_coast_error = 1;
     o->blob_excess = 8;
-    o->threshold_fraction = 0.5;
-    o->min_circularity = 0.01;
     o->sigma_floor_px = 0.03;
     o->extrapolate_frames = 1;
     o->band_correction = 1;
     o->ray_pose = 1;
     o->band_coverage = 0;
     o->debug_frames = 0;
-    o->centroid_margin_px = 1;
 }
 
 static void job_track_free(job_track *j)

@@ -598,6 +598,15 @@ static void band_pass_prepare(job_track *j)
     j->band.t_axis = -INFINITY;
 }
 
+/* A sphere whose one marker is its centre: its rays are corrected for the sphere's
+ * outline (track_ray_plane_sphere) once the motion plane is in metres. */
+static int ball_is_its_marker(const icv_experiment *exp)
+{
+    const icv_shape *sh = &exp->shape;
+    return exp->n_cameras == 1 && exp->n_markers == 1 && sh->type == ICV_SHAPE_SPHERE && sh->radius > 0 &&
+           icv_v3_norm(exp->markers[0]) < 1e-9;
+}
+
 /* Every reference frame's candidates (frame_candidates). */
 static int candidates_all(job_track *j, icv_err *err)
 {
@@ -631,8 +640,7 @@ static int plane_scale(job_track *j, icv_err *err)
        the plane is in metres, every ray met again (the provisional depth's D is not the
        ball's) */
     const icv_shape *sh = &exp->shape;
-    int ball = exp->n_markers == 1 && sh->type == ICV_SHAPE_SPHERE && sh->radius > 0 &&
-               icv_v3_norm(exp->markers[0]) < 1e-9;
+    int ball = ball_is_its_marker(exp) && !(j->sphere_r > 0); /* else set from the start */
     if (exp->scale_kind == ICV_SCALE_GRAVITY) {
         for (long f = 0; f < F; f++)
             j->t3[f] = cams[0].tcam[f] - cams[0].off_s;
@@ -966,6 +974,10 @@ int job_track_pass_3d(job_track *j, icv_err *err)
     if ((rc = alloc_3d(j, err)) != 0)
         return rc;
     track_band_init(exp, &j->band);
+    /* a plane in metres from the start (a board in it, or a known length): the ball's
+       rays corrected from the first pass; gravity and size scale it later (plane_scale) */
+    if (ball_is_its_marker(exp) && (exp->scale_kind == ICV_SCALE_BOARD || exp->scale_kind == ICV_SCALE_POINTS))
+        j->sphere_r = exp->shape.radius;
     int n_pass = j->band.on && j->opt.band_correction ? 2 : 1;
     j->corrected = 0;
     j->nq = 0;

@@ -555,10 +555,12 @@ static int camera_open(const icv_experiment *exp, int ci, const track_calibratio
     if (!c->tr)
         return icv_err_prefix(err, "camera '%s': ", c->spec->id);
     c->tr->n_expected = exp->n_markers;
-    c->det->threshold_fraction = opt->threshold_fraction;
+    track_detector_set_scene_markers(c->det);
+    if (keys->threshold_fraction > 0)
+        c->det->threshold_fraction = keys->threshold_fraction;
+    if (keys->min_circularity > 0)
+        c->det->min_circularity = keys->min_circularity;
     c->det->n_markers = exp->n_markers; /* the learnt peak is the dimmest marker's */
-    c->det->min_circularity = opt->min_circularity;
-    c->det->centroid_margin_px = opt->centroid_margin_px;
     track_band bands;
     track_band_init(exp, &bands);
     c->det->centroid_coverage = opt->band_coverage && bands.on;
@@ -634,13 +636,9 @@ int job_track_open(job_track *j, const char *experiment_path, icv_err *err)
     track_calibration *cal = &j->cal;
     job_track_result *res = &j->res;
     int rc;
-    if ((rc = icv_experiment_load(experiment_path, exp, err)) != 0)
+    if ((rc = icv_experiment_load(experiment_path, exp, err)) != 0 ||
+        (rc = icv_experiment_one_body(exp, "track", err)) != 0)
         return rc;
-    /* the `track:` keys given replace the options' values */
-    if (exp->track.threshold_fraction > 0)
-        j->opt.threshold_fraction = exp->track.threshold_fraction;
-    if (exp->track.min_circularity > 0)
-        j->opt.min_circularity = exp->track.min_circularity;
     int nc = exp->n_cameras, nm = exp->n_markers;
     res->n_cameras = nc;
     res->n_markers = nm;

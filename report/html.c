@@ -369,7 +369,7 @@ static double norm_sd(icv_vec3 v, icv_vec3 sd)
     return n > 0 ? sqrt(pow(v.x * sd.x, 2) + pow(v.y * sd.y, 2) + pow(v.z * sd.z, 2)) / n : NAN;
 }
 
-/* Issue #19 items 4-5: each free flight (its frames, launch speed and angle at its
+/* Each free flight (its frames, launch speed and angle at its
  * first frame, its own |g|), and each stretch in contact with the surface. A clip
  * with no impact has its flights as its result, so they come first there. */
 static void flights_and_contacts(FILE *f, const report_inputs *in)

@@ -1,7 +1,8 @@
 /* impact.h: the rigid-body impact solver with friction (a library of its own; depends on
- * core only). One body against a fixed surface, single contact, built from
- * u = u0 + K P (../shared/spec/solver.md sec. 0) with the contract's surface frame:
- * n = +y is the outward normal, x-z the tangent plane; a falling body has v_y < 0.
+ * core only). One body against a fixed surface, or two bodies, at a single contact,
+ * built from u = u0 + K P (../shared/spec/solver.md sec. 0) with the contract's surface
+ * frame: n = +y is the outward normal, x-z the tangent plane; a falling body has
+ * v_y < 0. Also Wang's frictionless balls in a row and a pinned two-link chain.
  *
  * Models: the planar algebraic model (Han Sun ch. 2, Sun & Baruh 2022 sec. 2: periods,
  * seven cases), the spatial algebraic model (Sun & Baruh sec. 3: friction direction
@@ -97,6 +98,147 @@ double impact_kinetic_energy(double mass, icv_mat3 inertia_world, icv_vec3 v, ic
  * the contact velocity is u = u0 + K P. I in the surface frame. */
 icv_mat3 impact_contact_matrix(double mass, icv_mat3 inertia_world, icv_vec3 r);
 
+/* ---- the contact-space problem and two bodies (solver/two_body.c) ------------------
+ * Two rigid bodies a and b touching at one point, in the contact frame: the surface
+ * frame above with body b in the place of the surface, so n = +y points from b into a
+ * and x-z is the common tangent plane. Wang ch. 2 (spec sec. 0): W = K_a + K_b, the
+ * relative contact velocity u = (v_a + w_a x r_a) - (v_b + w_b x r_b) = u0 + W P, body a
+ * receives the impulse P and body b -P. */
+
+/* One impact given directly in contact space (Wang's W and v-). */
+typedef struct {
+    icv_mat3 K;           /* 1/kg, W = K_a + K_b, symmetric positive definite, contact frame */
+    icv_vec3 u0;          /* m/s, relative contact velocity before impact (a minus b), u0.y < 0 */
+    double mu_s, mu_k, e_n;
+    icv_restitution law;
+    impact_method method;
+    int planar;           /* 1: the x-y block of K and u0 only (the z parts are ignored) */
+} impact_contact_case;
+
+/* Fills res's contact quantities: impulse (on a), p_nc, case_label, works, periods,
+ * n_steps, contact_velocity_pre = u0 and contact_velocity = u0 + K P; v, omega and the
+ * energies are left 0. Errors as impact_solve. */
+int impact_contact_solve(const impact_contact_case *c, impact_result *res, icv_err *err);
+
+/* The planar contact matrix of one body (x-y block; rotation about z with moment izz,
+ * kg m^2): 1/m + r_y^2/izz, -r_x r_y/izz, 1/m + r_x^2/izz. 0 for mass = INFINITY. */
+icv_mat3 impact_planar_contact_matrix(double mass, double izz, icv_vec3 r);
+
+typedef struct {
+    double mass;          /* kg, > 0, or INFINITY: a fixed body (K = 0; keeps its v, omega) */
+    icv_mat3 inertia;     /* kg m^2 about the centre of mass: body frame (rotated by R)
+                             unless inertia_is_world; ignored for an infinite mass */
+    icv_mat3 R;           /* body -> contact frame rotation */
+    int inertia_is_world;
+    icv_vec3 r;           /* m, contact point minus centre of mass, contact frame */
+    icv_vec3 v;           /* m/s, centre-of-mass velocity before impact, contact frame */
+    icv_vec3 omega;       /* rad/s, angular velocity before impact, contact frame */
+} impact_body;
+
+typedef struct {
+    impact_body a, b;     /* n = +y points from b into a */
+    double mu_s, mu_k, e_n;
+    icv_restitution law;
+    impact_method method;
+    int planar;           /* as impact_case.planar, for both bodies */
+} impact_pair_case;
+
+typedef struct {
+    impact_result contact;    /* the contact's quantities (impulse on a, relative contact
+                                 velocities, case, works, periods); its v, omega are a's,
+                                 its energies the pair's */
+    icv_vec3 v[2], omega[2];  /* after impact, [0] = a, [1] = b, contact frame */
+    double energy_pre[2], energy_post[2];   /* J per body (0 for an infinite mass) */
+    icv_vec3 momentum_pre, momentum_post;   /* N s, total linear momentum (finite masses) */
+    icv_vec3 angular_momentum_pre, angular_momentum_post; /* kg m^2/s, about the contact
+                                 point (finite masses) */
+} impact_pair_result;
+
+/* Defaults: two bodies as impact_case_init's, b at rest. */
+void impact_pair_case_init(impact_pair_case *c);
+/* An impact_case as body a against a fixed b (mass INFINITY, at rest). */
+impact_pair_case impact_pair_from_case(const impact_case *c);
+/* Solves one two-body impact. Errors (ICV_EINVAL, one line naming the body): a mass
+ * not > 0 (both infinite is an error too), an inertia not SPD, non-finite input, no
+ * approach; otherwise as impact_solve. With b of infinite mass it is impact_solve. */
+int impact_pair_solve(const impact_pair_case *c, impact_pair_result *res, icv_err *err);
+/* W = K_a + K_b in the contact frame (spatial). */
+icv_mat3 impact_pair_contact_matrix(const impact_body *a, const impact_body *b);
+
+/* ---- n balls in a row, frictionless (solver/nbody_row.c) ---------------------------
+ * Wang ch. 3 sec. 3.2, Algorithm 2: one virtual spring per contact between neighbours,
+ * force F = k x^exponent on the overlap x; at the end of its compression a spring keeps
+ * e^2 of its energy and stiffens to k e^(-2 exponent) (force continuous; Wang's k/e^2 for
+ * the linear spring); it leaves when its energy is spent and re-enters when its balls
+ * approach again. Wang integrates the impulses over the largest ("primary") impulse with
+ * ratios rho = F_ij/F_pq; this integrates the same equations over time (any monotone
+ * parameter gives the same path), GSL rk8pd with located events, which is the limit of
+ * her steps as delta -> 0. Only stiffness ratios matter for power-law springs. */
+#define IMPACT_ROW_MAX 16
+typedef struct {
+    int n;                                   /* balls, 2..IMPACT_ROW_MAX, in order along +x */
+    double mass[IMPACT_ROW_MAX];             /* kg */
+    double v[IMPACT_ROW_MAX];                /* m/s along +x, before the impact */
+    double stiffness[IMPACT_ROW_MAX - 1];    /* N/m^exponent of the contact between ball
+                                                i and i+1 (> 0) */
+    double e[IMPACT_ROW_MAX - 1];            /* energetic restitution of that contact, [0, 1] */
+    double exponent;                         /* 1: linear spring (Wang 3.5); 1.5: Hertz */
+} impact_row_case;
+
+typedef struct {
+    double v[IMPACT_ROW_MAX];                /* m/s along +x, after */
+    double energy_pre, energy_post;          /* J */
+    double momentum_pre, momentum_post;      /* N s */
+    double duration;                         /* s, first touch to last separation */
+    double max_force[IMPACT_ROW_MAX - 1];    /* N, per contact */
+    int n_compressions;                      /* compression phases started (re-contacts too) */
+    int n_steps;                             /* integrator steps */
+} impact_row_result;
+
+/* Defaults: n balls of 1 kg at rest, stiffness 1, e = 1, linear springs. */
+void impact_row_case_init(impact_row_case *c, int n);
+/* Solves the collision. Errors (ICV_EINVAL): n outside 2..IMPACT_ROW_MAX, a mass,
+ * stiffness or exponent not > 0, e outside [0, 1], no neighbours approaching;
+ * ICV_ENUMERIC: the integration or the contact events do not finish; ICV_ENOMEM.
+ * Thread-safe; allocates its integrator per call (not for a per-frame path). */
+int impact_row_solve(const impact_row_case *c, impact_row_result *res, icv_err *err);
+/* Wang's release of a pendulum ball (ch. 3 sec. 3.2.3, small-angle solution): the
+ * speed at the bottom, theta0 sqrt(g l) (m/s), for string length l (m) and angle (rad). */
+double impact_row_pendulum_speed(double length, double theta0, double g);
+
+/* ---- a two-link chain hitting the surface (solver/chain_impact.c) -----------------
+ * Two planar links (motion in x-y, rotation about z) joined by a pin, link 0 touching
+ * the surface (n = +y) at one point, Coulomb friction and the three restitution laws.
+ * Impulse-momentum with the pin as a constraint: the chain's contact matrix is
+ * K = J A J^T with A = M^-1 - M^-1 G^T (G M^-1 G^T)^-1 G M^-1 (G: the pin's velocity
+ * constraint, J: the contact point's velocity), then the planar model of impact_solve
+ * (exact in 2-D). Akhan (Auburn 2019) sec. 2, 4 in rigid form. */
+typedef struct {
+    double mass[2];        /* kg, link 0 (touching) and link 1 */
+    double inertia[2];     /* kg m^2 about each centre of mass, axis z */
+    icv_vec3 centre[2];    /* m, centres of mass, surface frame (z ignored) */
+    icv_vec3 joint;        /* m, the pin */
+    icv_vec3 contact;      /* m, link 0's point touching the surface */
+    icv_vec3 v[2];         /* m/s, centre velocities before (z ignored) */
+    double omega[2];       /* rad/s about +z, before; the pin's two velocities must agree */
+    double mu_s, mu_k, e_n;
+    icv_restitution law;
+} impact_chain_case;
+
+typedef struct {
+    impact_result contact;   /* impulse of the surface on link 0, contact velocities before
+                                and after, case, works, periods; v, omega: link 0's */
+    icv_vec3 v[2];           /* m/s, centre velocities after */
+    double omega[2];         /* rad/s about +z, after */
+    icv_vec3 joint_impulse;  /* N s, the pin's impulse on link 1 (link 0 gets minus it) */
+    double energy_pre[2], energy_post[2]; /* J per link */
+    double e_energetic[3];   /* Akhan's eq. 4.1 sqrt(E'/E): link 0, link 1, chain */
+} impact_chain_result;
+
+/* Errors (ICV_EINVAL): a mass or inertia not > 0, the pin's two velocities differ by
+ * more than 1e-9 of the speeds, no approach at the contact; otherwise as impact_solve. */
+int impact_chain_solve(const impact_chain_case *c, impact_chain_result *res, icv_err *err);
+
 /* ---- CASE.yaml and the result JSON (contract.md, "CASE.yaml") -------------------- */
 
 /* Reads CASE.yaml: mass (kg), inertia (kg m^2, body frame), orientation {euler213: [rad]
@@ -112,6 +254,28 @@ int impact_case_load(const char *path, impact_case *c, icv_err *err);
  * [{"stage": "c"|"r", "mode": "slide"|"stick"|"reverse_slide", "impulse"}]) as a malloc'd
  * string (free()), NULL if out of memory. */
 char *impact_result_json(const impact_result *r);
+
+/* A CASE.yaml of any kind (docs/solver.md "CASE.yaml"): one body (the keys above), two
+ * bodies (`bodies:`), balls in a row (`row:`) or a two-link chain (`chain:`). */
+typedef enum { IMPACT_FILE_ONE = 0, IMPACT_FILE_PAIR = 1, IMPACT_FILE_ROW = 2, IMPACT_FILE_CHAIN = 3 } impact_file_kind;
+typedef struct {
+    impact_file_kind kind;
+    impact_case one;
+    impact_pair_case pair;
+    impact_row_case row;
+    impact_chain_case chain;
+    char names[2][32];      /* two bodies: their `name` keys (default "a", "b") */
+} impact_case_file;
+
+/* Reads any kind; errors as impact_case_load ("FILE:LINE: key: reason"). */
+int impact_case_file_load(const char *path, impact_case_file *f, icv_err *err);
+/* Solves f and returns its JSON (malloc'd, free()): the one-body JSON above; for two
+ * bodies that JSON for the contact (post = body a) plus "bodies": [{"name", "post": {"v",
+ * "omega"}, "energy": {"pre_J", "post_J"}}], "momentum" and "angular_momentum" {"pre",
+ * "post"}; for a row {"v": [..], "energy", "momentum", "duration_s", "max_force_N",
+ * "compressions"}; for a chain the contact's JSON plus "links": [{"v", "omega",
+ * "energy", "e_energetic"}], "joint_impulse", "e_energetic" (Akhan 4.1, chain). */
+int impact_case_file_solve_json(const impact_case_file *f, char **json, icv_err *err);
 
 /* ---- inverse: (mu, e_n) from measured impacts ---------------------------------- */
 
@@ -209,12 +373,13 @@ int impact_sweep_write_csv(const char *path, const impact_sweep_param *params, i
 
 /* ---- reference cases (../shared/spec/solver.md sec. 6-7) ---------------------------
  * One published number per entry, with the source, the spec's verdict (R reproduced,
- * P partially) and the tolerance our test uses. Shared by the tests and `impactcv solve
+ * P partially, N not: then pinned to the spec's independent prototype, the published
+ * number in `why`) and the tolerance our test uses. Shared by the tests and `impactcv solve
  * --reference` (make demo). */
 typedef struct {
     const char *id;        /* short name, e.g. "TT-rod-7-exact-vx" */
     const char *source;    /* document and place, e.g. "Titovich 2.9; spec 7.1" */
-    const char *verdict;   /* "R" or "P" (spec sec. 7.1) */
+    const char *verdict;   /* "R", "P" or "N" (spec sec. 7.1) */
     const char *quantity;  /* what is compared, with its unit */
     double published;      /* the published (or the spec's corrected) value */
     double tolerance;      /* |computed - published| allowed */

@@ -95,4 +95,20 @@ double impact_planar_mu_sliding(const planar_problem *pp);
 /* Sun & Baruh's 3-D rod in our frame (reference_cases.c), for tests. */
 impact_case impact_reference_sb_rod(double theta1, double theta2);
 
+/* CASE.yaml pieces shared by case_file.c and case_file_multi.c. */
+struct json_t;
+int impact_case_read_body(icv_ynode map, impact_body *b, icv_err *err);
+int impact_case_read_model(icv_ynode root, double *mu_s, double *mu_k, double *e_n, icv_restitution *law,
+                           impact_method *method, int *planar, icv_err *err);
+int impact_case_check_keys(icv_ynode map, const char *const *known, size_t n_known, icv_err *err);
+int impact_case_read(icv_ynode root, impact_case *c, icv_err *err);
+struct json_t *impact_result_json_object(const impact_result *r);
+char *impact_json_dump(struct json_t *root); /* dumps and frees root; NULL if root is */
+
+/* Multi-body reference adapters (reference_multibody.c). */
+int impact_reference_cradle(double exponent, double v[5], icv_err *err);
+impact_chain_case impact_reference_akhan_chain(int case_no, double e_n, int as_printed);
+void impact_reference_akhan_outputs(const impact_chain_result *r, double out[9]);
+int impact_reference_akhan_fit_e(int case_no, int as_printed, double vty_after, double *e_n, icv_err *err);
+
 #endif

@@ -189,9 +189,9 @@ double track_auto_threshold(const track_detector *d, double noise, double headro
      * needs a threshold above its rounding */
     double t = d->threshold_k_sigma * fmax(noise, 1.0);
     /* a marker cannot rise above saturation: over a background lifted towards it (the
-     * flash), the peak to expect is at most the headroom left. Without this the flash
-     * frame of sample 02 (background 228, markers at 255) was thresholded at 348 and
-     * lost every marker */
+     * flash), the peak to expect is at most the headroom left, else a flash frame's
+     * threshold lies above 255 and loses every marker (docs/track.md "Figures behind
+     * the code") */
     if (d->ws->peak_ref > 0)
         t = fmax(t, d->threshold_fraction * fmin(d->ws->peak_ref, headroom));
     /* never above the data's range: a level no pixel can pass finds nothing and says

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 /* Each camera sees a different half, so the raw centroids triangulate ~mm off the
  * marker; the correction moves each view's pixel by the image of the offset, then

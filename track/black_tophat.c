@@ -5,7 +5,7 @@
  * light rod over a black floor: max - I read the band and the floor as one region).
  * Dilation then erosion by an octagon (a square, then a diamond along both diagonals
  * and a cross), each 1D pass an extremum over a window built by doubling, every pass
- * along rows (black_tophat_template.h), in bytes for 8-bit frames. */
+ * along rows (black_tophat_template_internal.h), in bytes for 8-bit frames. */
 #include <math.h>
 #include <string.h>
 
@@ -20,7 +20,7 @@
 #define PIXEL uint8_t
 #define PIXEL_MAX 255
 #define FN(name) name##_8
-#include "track/black_tophat_template.h"
+#include "track/black_tophat_template_internal.h"
 #undef PIXEL
 #undef PIXEL_MAX
 #undef FN
@@ -33,7 +33,7 @@
 #define PIXEL uint8_t
 #define PIXEL_MAX 255
 #define FN(name) name##_8avx2
-#include "track/black_tophat_template.h"
+#include "track/black_tophat_template_internal.h"
 #undef PIXEL
 #undef PIXEL_MAX
 #undef FN
@@ -44,7 +44,7 @@
 #define PIXEL uint16_t
 #define PIXEL_MAX 65535
 #define FN(name) name##_16
-#include "track/black_tophat_template.h"
+#include "track/black_tophat_template_internal.h"
 #undef PIXEL
 #undef PIXEL_MAX
 #undef FN

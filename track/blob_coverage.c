@@ -25,8 +25,8 @@
  * each pixel with variance s^2 (+ gain (I - N) for shot noise); M's error moves every
  * a by the same factor to first order where N is uniform and is left out. s is the
  * frame's pixel noise, not the ring's spread (round a band that is the rod's and the
- * plate's contrast: with it sample 01's 3D error / sigma fell to 0.62-0.77, too
- * conservative); the coding error of the edges is the pipeline's sigma_floor_px. */
+ * plate's contrast: too conservative, docs/track.md "Figures behind the code"); the
+ * coding error of the edges is the pipeline's sigma_floor_px. */
 #include <math.h>
 #include <string.h>
 

@@ -814,6 +814,13 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
     return 0;
 }
 
+void track_detector_set_scene_markers(track_detector *d)
+{
+    d->threshold_fraction = 0.5;
+    d->min_circularity = 0.01;
+    d->centroid_margin_px = 1;
+}
+
 void track_detector_set_marker_size(track_detector *d, double diameter_px, double max_streak_px)
 {
     double r = 0.5 * diameter_px, disc = M_PI * r * r;
@@ -828,8 +835,8 @@ void track_detector_set_marker_size(track_detector *d, double diameter_px, doubl
        its expected size (a band, a bead, a sticker, a streak's width), which it fills
        from the body round it. Markers found binned too (16 px or more: balls, most of
        them the whole body, seen against the plate) keep max - I: the closing reaches 2d
-       (100 px and more) over the plate's glints and the body's other parts, and the
-       study's 54-64 px balls lost |g| and v with it (docs/track.md, session 11) */
+       (100 px and more) over the plate's glints and the body's other parts, which costs
+       large balls |g| and v (docs/track.md "Figures behind the code") */
     int tr = (int)ceil(diameter_px);
     d->ws->tophat_r = diameter_px >= TRACK_BIN_MIN_DIAMETER ? 0 : tr < 1 ? 1 : tr;
     int bin = diameter_px >= TRACK_BIN_MIN_DIAMETER ? (int)(diameter_px / 8) : 1;

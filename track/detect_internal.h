@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "track/static_model.h"
+#include "track/static_model_internal.h"
 #include "track/track.h"
 
 typedef struct {

@@ -12,7 +12,7 @@
 
 #include "capture/capture.h"
 
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 /* a position the detector measured: not the tracker's coasted or merged prediction */
 static int measured(const track_raw_point *p)

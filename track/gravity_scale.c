@@ -29,7 +29,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include <jansson.h>
 
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 #define MIN_PHASE_FRAMES 6   /* a parabola's 3 parameters per axis and 3 degrees of freedom */
 #define KINK_SIGMAS 6.0      /* a second difference this far from the median is an impact */

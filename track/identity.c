@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 #define ID_MAX_ENUM 8      /* markers labelled by enumeration */
 #define ID_MAX_POINTS 16   /* points considered per frame */

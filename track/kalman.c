@@ -2,7 +2,7 @@
  * the predictor the tracker uses to associate detections (never to smooth written
  * positions). Discrete white-jerk process noise (Bar-Shalom, Li & Kirubarajan,
  * "Estimation with Applications to Tracking and Navigation", sec. 6.3.3). */
-#include "track/kalman.h"
+#include "track/kalman_internal.h"
 
 void track_kalman_init(track_kalman *k, double u, double v, double pos_sigma, double vel_sigma, double acc_u,
                        double acc_v, double acc_sigma)

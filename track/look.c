@@ -357,8 +357,7 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
     /* bright or dark keeping more than 8 blobs a marker in every frame (still glints, a
        textured backdrop), which the pipeline refuses when the whole clip is so (its
        blob_excess, 8): the other of the two when it fits, is not crowded and its blobs
-       look more like markers (seed 1021: dark's, none moving, did not), else motion when
-       it keeps the markers' number in every frame */
+       look more like markers (still glints do not move), else motion when it keeps the markers' number in every frame */
     int crowded = chosen >= 0 && chosen < 2 && n_expected > 0 && sc[chosen].n_min > 8 * n_expected;
     if (crowded && fits[1 - chosen] && sc[1 - chosen].n_min <= 8 * n_expected &&
         sc[1 - chosen].likeness > sc[chosen].likeness)

@@ -12,7 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 #define MAX_PAR 6
 #define MAX_INIT 16

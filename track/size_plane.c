@@ -27,7 +27,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 #define MIN_TILT_FRAMES 6 /* 3 degrees of freedom left for the residuals at the least */
 /* rad: the outline's own bias across the image, beside the fit's sigma: the halfway

@@ -3,7 +3,7 @@
  * cylinder, glints on the plate, the board) is learnt and then ignored; an entry is
  * forgotten as soon as a frame searches its place and does not find it there. Kept at
  * blob level, not per pixel, so that windowed frames cost nothing for it. */
-#include "track/static_model.h"
+#include "track/static_model_internal.h"
 
 void track_static_begin(track_static_model *m)
 {

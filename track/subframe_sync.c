@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 static const track_sync_point *find_point(const track_sync_camera *c, long f, int id)
 {

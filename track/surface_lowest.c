@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 int track_surface_lowest_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
                                const int *cand_n, long F, icv_err *err)

@@ -2,7 +2,7 @@
  * surface frame, for the 3D pass's candidates. */
 #include <string.h>
 
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 
 /* to the surface frame: x_s = Rs^T (x_cam - ts), cov_s = Rs^T cov Rs */

@@ -266,6 +266,15 @@ void track_detector_free(track_detector *det);
 /* Forgets what was learnt (auto threshold, static blobs). */
 void track_detector_reset(track_detector *det);
 
+/* The settings for a body's markers in a filmed scene, where track_detector_alloc's
+ * defaults are for an isolated spot: threshold_fraction 0.5 (0.25 joins a band to a
+ * lit plate behind its rod), min_circularity 0.01 (a band round a rod is ~2:1 from the
+ * side, a thin crescent from above its end), centroid_margin_px 1 (2 takes in the rod
+ * and the lit plate round a band). The track stage applies them before the
+ * experiment's track: keys; the figures are in docs/pipeline.md, "The stage's
+ * settings, measured". */
+void track_detector_set_scene_markers(track_detector *det);
+
 /* Sets min_area_px and max_area_px from the marker's expected image diameter (px):
  * min = 0.25 x the disc's area (a marker seen obliquely, or thresholded at its
  * shoulder), max = 3 x the area of the disc swept by max_streak_px (halo, saturation).

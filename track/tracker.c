@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "track/kalman.h"
+#include "track/kalman_internal.h"
 #include "track/track.h"
 
 #define MAX_DETS 256
@@ -137,10 +137,10 @@ static double sq(double x)
  * alternative (the last measurement a blip) when this frame has no blob in the
  * prediction's gate (w->alt_used[i]); *S its innovation variance. A filter settled on
  * sigma_floor_px predicts to ~0.5 px and derives velocity and acceleration from its
- * last few points: one centroid moved 1.1 px for a frame (seed 1028: a ball half
- * behind its post) sent the next prediction 2.8 px off, outside the 2 px gate, and the
- * marker became a new track. Only a fallback: taken whenever nearer, it let clutter
- * into a second gate round every track (seeds 1021, 1033 broke). */
+ * last few points: one centroid pulled aside for a frame (a ball half behind its post)
+ * sends the next prediction outside the gate, and the marker would become a new
+ * track. Only a fallback: taken whenever nearer, it lets clutter into a second gate
+ * round every track (docs/track.md "Figures behind the code"). */
 static double gate_d2(const track_tracker *t, const trk *k, int i, double u, double v, double sigma, double *S)
 {
     const struct track_tracker_ws *w = t->ws;

@@ -1,5 +1,6 @@
-/* CASE.yaml (solver/case_file.c: impact_case_load) from any bytes; a case that loads
- * is not solved (the solver's numerics are the tests', not a parser's). */
+/* CASE.yaml of any kind (one body, two bodies, a row, a chain: impact_case_file_load)
+ * from any bytes; a case that loads is not solved (the solver's numerics are the
+ * tests', not a parser's). */
 #include "solver/impact.h"
 #include "tests/fuzz/fuzz_file.h"
 
@@ -16,9 +17,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char path[ICV_PATH_MAX];
     if (fuzz_write(data, size, ".yaml", path, sizeof path))
         return 0;
-    impact_case c;
+    static impact_case_file c; /* large: off the fuzzer's stack */
     icv_err err = {0};
-    impact_case_load(path, &c, &err);
+    impact_case_file_load(path, &c, &err);
     unlink(path);
     return 0;
 }

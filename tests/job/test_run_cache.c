@@ -96,6 +96,13 @@ TEST(test_run_cache_reuses_tracks_when_only_the_model_changes_and_reruns_what_in
     for (int s = 0; s < JOB_N_STAGES; s++)
         ASSERT(!r->ran[s], "stage %s ran again with nothing changed", job_stage_name(s));
     ASSERT_EQ_INT(r->decoded_frames, 0);
+    /* the same experiment spelled otherwise (a number's digits, a comment): the keys are
+     * the parsed model's, not the file's text, so nothing runs */
+    ASSERT_EQ_INT(edit_experiment(exp, "e_n: 0.35", "e_n: 0.350  # respelled"), 0);
+    rc = run(exp, out, NULL, r, &err);
+    ASSERT(rc == 0, "respelled run: %s", err.msg);
+    for (int s = 0; s < JOB_N_STAGES; s++)
+        ASSERT(!r->ran[s], "stage %s ran again for a respelled experiment.yaml", job_stage_name(s));
     int up = 0;
     job_run_options o = {.experiment_path = exp, .out_dir = out};
     ASSERT_EQ_INT(job_run_up_to_date(&o, &up, &err), 0);

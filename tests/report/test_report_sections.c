@@ -17,7 +17,7 @@
 #include "job/job.h"
 #include "tests/report/browser.h"
 #include "tests/report/report_fixture.h"
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 /* ---- the shared run ------------------------------------------------------ */
 

@@ -1,7 +1,7 @@
 /* test_reference_cases.c: every reference case of solver/reference_cases.c (spec sec.
- * 6-7, R and P verdicts) within the tolerance its entry states and explains; plus the
- * qualitative case sequences of Han Sun's ch. 3 examples. N and I cases are not targets
- * (spec 7.1) and are not tested. */
+ * 6-7, R and P verdicts; N entries pinned to the spec's independent prototype, the
+ * published value in their reason) within the tolerance its entry states and explains;
+ * plus the qualitative case sequences of Han Sun's ch. 3 examples. */
 #include <math.h>
 #include <string.h>
 

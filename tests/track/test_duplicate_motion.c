@@ -3,7 +3,7 @@
 #include <math.h>
 
 #include "tests/harness.h"
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 TEST(test_duplicates_count_only_while_the_markers_move)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "tests/harness.h"
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 TEST(test_gravity_scale_noisy_release_does_not_pull_the_clean_flight)
 {

@@ -11,7 +11,7 @@
 
 #include "tests/harness.h"
 #include "job/job.h"
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 /* A ball falling and drifting on the plane, and the reference cylinder standing still
  * higher up (the tie-break at first sight prefers the higher point), in shuffled order;

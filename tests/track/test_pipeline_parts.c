@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tests/harness.h"
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 enum { NFR = 40 };
 

@@ -22,7 +22,7 @@
 #include "job/job.h"
 #include "tests/harness.h"
 #include "tests/track/true_stereo.h"
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 #define SAMPLE "01_rod_slope45_stereo"
 #define NM 3

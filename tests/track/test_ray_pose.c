@@ -15,7 +15,7 @@
 #include "tests/harness.h"
 #include "tests/track/true_stereo.h"
 #include "job/job.h"
-#include "track/track_pipeline.h"
+#include "track/track_3d.h"
 
 #define NM 3
 #define NF 40

@@ -1,7 +1,7 @@
-/* kalman.h (private to track/): a constant-acceleration Kalman filter for one
+/* kalman_internal.h (private to track/): a constant-acceleration Kalman filter for one
  * marker's image position, per frame (dt = 1 frame). */
-#ifndef ICV_TRACK_KALMAN_H
-#define ICV_TRACK_KALMAN_H
+#ifndef ICV_TRACK_KALMAN_INTERNAL_H
+#define ICV_TRACK_KALMAN_INTERNAL_H
 
 /* State per image axis [position px, velocity px/frame, acceleration px/frame^2].
  * The two axes share one covariance P: their model, prior and measurement noise

@@ -1,4 +1,4 @@
-/* black_tophat_template.h: the black top-hat's passes over one pixel type, included by
+/* black_tophat_template_internal.h: the black top-hat's passes over one pixel type, included by
  * black_tophat.c once per type (8-bit frames: bytes, 16 a vector step with SSE2's
  * byte min / max; 16-bit frames: uint16_t) with PIXEL, PIXEL_MAX and FN(name) defined.
  * Deliberately without an include guard.

@@ -1,7 +1,7 @@
-/* static_model.h (private to track/): the blob-level background model that learns
+/* static_model_internal.h (private to track/): the blob-level background model that learns
  * bright objects that do not move (static_model.c). */
-#ifndef ICV_TRACK_STATIC_MODEL_H
-#define ICV_TRACK_STATIC_MODEL_H
+#ifndef ICV_TRACK_STATIC_MODEL_INTERNAL_H
+#define ICV_TRACK_STATIC_MODEL_INTERNAL_H
 
 #define TRACK_STATIC_MAX 64
 

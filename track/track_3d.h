@@ -1,10 +1,10 @@
-/* track_pipeline.h: the pieces of the track stage that work on points, not videos:
+/* track_3d.h: the pieces of the track stage that work on points, not videos:
  * body-template identity (identity.c), the pose from points and rays (ray_pose.c), the
  * template check, and the sub-frame offset between two cameras from the motion
  * (subframe_sync.c). The stage itself, which opens the videos, is job/'s
  * (job_track_run in job/job.h). Frames, units: docs/conventions.md. */
-#ifndef ICV_TRACK_PIPELINE_H
-#define ICV_TRACK_PIPELINE_H
+#ifndef ICV_TRACK_3D_H
+#define ICV_TRACK_3D_H
 
 #include "calib/calib.h"
 #include "core/core.h"

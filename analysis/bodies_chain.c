@@ -1,0 +1,275 @@
+/* bodies_chain.c: two bodies pinned at a joint. The joint's constraint checked on
+ * the tracks (the distance between the two bodies' joint points, frame by frame,
+ * against what the pose fits' noise alone gives a perfect pin), and the chain's
+ * impact with the surface: each link's states on each side (POLY: the joint pulls
+ * each link, neither flies freely), its kinetic energies and Akhan's energetic
+ * coefficient e = sqrt(T_after / T_before) (his eq. 4.1) per link and for the
+ * chain, with 1-sigma by Monte Carlo over the fits and the instant. */
+#include <gsl/gsl_rng.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/bodies_internal.h"
+
+/* m^2: the variance (trace) of a body-frame point x from a pose fit of template t
+ * with isotropic marker sigma s: the centroid's s^2 / n per axis and the rotation's
+ * s^2 M^-1 about it, M = sum (|m|^2 I - m m^T) over the markers about their centroid */
+static double point_variance(const analysis_template *t, icv_vec3 x, double s)
+{
+    int n = t->n_markers;
+    if (n < 1)
+        return NAN;
+    icv_vec3 c = icv_v3(0, 0, 0);
+    for (int k = 0; k < n; k++)
+        c = icv_v3_add(c, t->markers[k]);
+    c = icv_v3_scale(c, 1.0 / n);
+    double var = 3 * s * s / n;
+    if (n < 2)
+        return var;
+    icv_mat3 M = {{{0}}}, Mi;
+    for (int k = 0; k < n; k++) {
+        icv_vec3 m = icv_v3_sub(t->markers[k], c);
+        icv_mat3 S = icv_m3_skew(m);
+        M = icv_m3_add(M, icv_m3_mul(icv_m3_transpose(S), S));
+    }
+    if (icv_m3_inverse(M, &Mi) != 0)
+        return var; /* collinear: the spin about the line is not fitted */
+    icv_mat3 S = icv_m3_skew(icv_v3_sub(x, c)), C = icv_m3_mul(icv_m3_mul(S, Mi), icv_m3_transpose(S));
+    return var + s * s * (C.m[0][0] + C.m[1][1] + C.m[2][2]);
+}
+
+int analysis_joint_residual_measure(const analysis_body_track *bodies, int n_bodies, const analysis_joint *j,
+                                    const analysis_params *prm, analysis_joint_residual *out, double *per_frame,
+                                    icv_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (j->body[0] < 0 || j->body[1] < 0 || j->body[0] >= n_bodies || j->body[1] >= n_bodies ||
+        j->body[0] == j->body[1])
+        return icv_err_set(err, ICV_EINVAL, "joint: bodies %d and %d of %d", j->body[0], j->body[1], n_bodies);
+    const analysis_body_track *A = &bodies[j->body[0]], *B = &bodies[j->body[1]];
+    int nf = A->tracks->n_frames;
+    if (B->tracks->n_frames != nf)
+        return icv_err_set(err, ICV_EINVAL, "joint: the two bodies' tracks have %d and %d frames", nf,
+                           B->tracks->n_frames);
+    body_pose *pose = malloc(sizeof *pose * 2 * (size_t)nf);
+    if (!pose)
+        return icv_err_set(err, ICV_ENOMEM, "joint: out of memory for %d frames", nf);
+    bodies_poses(A, prm, pose);
+    bodies_poses(B, prm, pose + nf);
+    double ss = 0;
+    icv_vec3 sum = icv_v3(0, 0, 0);
+    for (int i = 0; i < nf; i++) {
+        if (per_frame)
+            per_frame[i] = NAN;
+        if (!pose[i].ok || !pose[nf + i].ok)
+            continue;
+        icv_vec3 xa = icv_v3_add(icv_m3_apply(pose[i].R, j->at[0]), pose[i].p);
+        icv_vec3 xb = icv_v3_add(icv_m3_apply(pose[nf + i].R, j->at[1]), pose[nf + i].p);
+        icv_vec3 d = icv_v3_sub(xb, xa);
+        double dist = icv_v3_norm(d);
+        if (per_frame)
+            per_frame[i] = dist;
+        ss += dist * dist;
+        sum = icv_v3_add(sum, d);
+        if (dist > out->max) {
+            out->max = dist;
+            out->t_max = A->tracks->t[i];
+        }
+        out->n_frames++;
+    }
+    free(pose);
+    if (out->n_frames == 0)
+        return icv_err_set(err, ICV_ENOTFOUND, "joint %s-%s: no frame where both bodies have a pose",
+                           A->name ? A->name : "a", B->name ? B->name : "b");
+    out->rms = sqrt(ss / out->n_frames);
+    out->mean = icv_v3_scale(sum, 1.0 / out->n_frames);
+    double s = prm->pos_sigma > 0 ? prm->pos_sigma : 3e-4;
+    out->expected_rms = sqrt(point_variance(&A->body->tmpl, j->at[0], s) + point_variance(&B->body->tmpl, j->at[1], s));
+    return 0;
+}
+
+/* the hit link's lowest point's height above the surface, its pre-impact state
+ * carried dt */
+typedef struct {
+    const analysis_body *b;
+    analysis_body_state s;
+} surface_motion;
+
+static double surface_gap_after(double dt, void *data)
+{
+    const surface_motion *m = data;
+    analysis_body_state s = m->s;
+    bodies_state_advance(&s, dt);
+    return analysis_gap_at(m->b, s.R, s.p);
+}
+
+/* the root of f in [lo, hi] by bisection, or where |f| is smallest there */
+static double root_or_min(double (*f)(double, void *), void *data, double lo, double hi)
+{
+    double flo = f(lo, data), fhi = f(hi, data);
+    if ((flo > 0) != (fhi > 0)) {
+        for (int it = 0; it < 100 && hi - lo > 1e-13; it++) {
+            double mid = 0.5 * (lo + hi), fm = f(mid, data);
+            if ((fm > 0) == (flo > 0))
+                lo = mid, flo = fm;
+            else
+                hi = mid;
+        }
+        return 0.5 * (lo + hi);
+    }
+    double best = 0, bg = INFINITY;
+    for (int i = 0; i <= 64; i++) {
+        double x = lo + (hi - lo) * i / 64.0, g = fabs(f(x, data));
+        if (g < bg)
+            bg = g, best = x;
+    }
+    return best;
+}
+
+enum { C_E0, C_E1, C_EC, C_T0PRE, C_T1PRE, C_T0POST, C_T1POST, C_TPRE, C_TPOST, C_T, C_N };
+
+static void chain_derive(const analysis_body *b0, const analysis_body *b1, const analysis_body_state st[4], double t,
+                         double *x)
+{
+    x[C_T0PRE] = bodies_kinetic(b0, st[0].R, st[0].v, st[0].omega);
+    x[C_T1PRE] = bodies_kinetic(b1, st[1].R, st[1].v, st[1].omega);
+    x[C_T0POST] = bodies_kinetic(b0, st[2].R, st[2].v, st[2].omega);
+    x[C_T1POST] = bodies_kinetic(b1, st[3].R, st[3].v, st[3].omega);
+    x[C_TPRE] = x[C_T0PRE] + x[C_T1PRE];
+    x[C_TPOST] = x[C_T0POST] + x[C_T1POST];
+    x[C_E0] = x[C_T0PRE] > 0 ? sqrt(fmax(x[C_T0POST], 0) / x[C_T0PRE]) : NAN;
+    x[C_E1] = x[C_T1PRE] > 0 ? sqrt(fmax(x[C_T1POST], 0) / x[C_T1PRE]) : NAN;
+    x[C_EC] = x[C_TPRE] > 0 ? sqrt(fmax(x[C_TPOST], 0) / x[C_TPRE]) : NAN;
+    x[C_T] = t;
+}
+
+int analysis_chain_impact_measure(const analysis_body_track links_in[2], const analysis_joint *j,
+                                  const analysis_params *prm, analysis_chain_impact *out, icv_err *err)
+{
+    memset(out, 0, sizeof *out);
+    analysis_body_track links[2] = {links_in[0], links_in[1]};
+    links[0].motion = links[1].motion = ANALYSIS_MOTION_POLY;
+    const analysis_tracks *tr = links[0].tracks;
+    int nf = tr->n_frames;
+    if (links[1].tracks->n_frames != nf)
+        return icv_err_set(err, ICV_EINVAL, "chain: the two links' tracks have %d and %d frames", nf,
+                           links[1].tracks->n_frames);
+    int rc = analysis_joint_residual_measure(links, 2, j, prm, &out->joint, NULL, err);
+    if (rc)
+        return rc;
+    body_pose *pose = malloc(sizeof *pose * 2 * (size_t)nf);
+    if (!pose)
+        return icv_err_set(err, ICV_ENOMEM, "chain: out of memory for %d frames", nf);
+    bodies_poses(&links[0], prm, pose);
+    bodies_poses(&links[1], prm, pose + nf);
+    /* the first run of frames within reach of the surface (5 sigma plus a frame's
+     * change of gap); its lowest frame */
+    double *gap = malloc(sizeof *gap * (size_t)nf);
+    int *low = malloc(sizeof *low * (size_t)nf);
+    if (!gap || !low) {
+        free(pose), free(gap), free(low);
+        return icv_err_set(err, ICV_ENOMEM, "chain: out of memory for %d frames", nf);
+    }
+    double sigma = prm->pos_sigma > 0 ? prm->pos_sigma : 3e-4, min_gap = INFINITY;
+    for (int i = 0; i < nf; i++) {
+        gap[i] = INFINITY;
+        low[i] = 0;
+        for (int k = 0; k < 2; k++) {
+            const body_pose *p = &pose[k * nf + i];
+            if (!p->ok)
+                continue;
+            double gk = analysis_gap_at(links[k].body, p->R, p->p);
+            if (gk < gap[i])
+                gap[i] = gk, low[i] = k;
+        }
+        min_gap = fmin(min_gap, gap[i]);
+    }
+    int row = -1, hit = 0;
+    for (int i = 0; i < nf; i++) {
+        if (!isfinite(gap[i]))
+            continue;
+        double step = 0;
+        if (i > 0 && isfinite(gap[i - 1]))
+            step = fmax(step, fabs(gap[i] - gap[i - 1]));
+        if (i + 1 < nf && isfinite(gap[i + 1]))
+            step = fmax(step, fabs(gap[i + 1] - gap[i]));
+        if (gap[i] < 5 * sigma + step) {
+            if (row < 0 || gap[i] < gap[row])
+                row = i, hit = low[i];
+        } else if (row >= 0) {
+            break;
+        }
+    }
+    free(gap);
+    free(low);
+    free(pose);
+    if (row < 0)
+        return icv_err_set(err, ICV_ENOTFOUND, "chain: no impact with the surface: the smallest gap is %.1f mm",
+                           1e3 * min_gap);
+    double dt = bodies_frame_period(tr), excl = prm->exposure_s > 0 ? prm->exposure_s : dt, t_star = tr->t[row];
+    analysis_body_state st[4];
+    for (int it = 0; it < 8; it++) {
+        int f0, l0, f1, l1;
+        if (bodies_window(tr, t_star, excl, -1, nf, 0, prm->max_side_frames, &f0, &l0) == 0 ||
+            bodies_window(tr, t_star, excl, -1, nf, 1, prm->max_side_frames, &f1, &l1) == 0)
+            return icv_err_set(err, ICV_EINVAL, "chain: impact at frame %d has no frames on one side", tr->frame[row]);
+        if ((rc = analysis_body_side_fit(&links[0], f0, l0, t_star, NULL, prm, &st[0], err)) ||
+            (rc = analysis_body_side_fit(&links[1], f0, l0, t_star, NULL, prm, &st[1], err)))
+            return rc;
+        surface_motion sm = {links[hit].body, st[hit]};
+        double off = root_or_min(surface_gap_after, &sm, tr->t[l0] - t_star, tr->t[f1] - t_star);
+        if (fabs(off) < 1e-9 * dt || it == 7) {
+            if ((rc = analysis_body_side_fit(&links[0], f1, l1, t_star, NULL, prm, &st[2], err)) ||
+                (rc = analysis_body_side_fit(&links[1], f1, l1, t_star, NULL, prm, &st[3], err)))
+                return rc;
+            break;
+        }
+        t_star += off;
+    }
+    out->frame = tr->frame[row];
+    out->link_hit = hit;
+    out->t = t_star;
+    out->contact_point = icv_shape_lowest_point(&links[hit].body->shape, st[hit].R, st[hit].p, icv_v3(0, 1, 0));
+    memcpy(out->pre, st, 2 * sizeof st[0]);
+    memcpy(out->post, st + 2, 2 * sizeof st[0]);
+    double x[C_N];
+    chain_derive(links[0].body, links[1].body, st, t_star, x);
+    /* Monte Carlo as for two bodies: the states drawn, the instant moved by one
+     * Newton step on the hit link's drawn gap */
+    surface_motion sm = {links[hit].body, st[hit]};
+    double h = 1e-3 * dt, rate = (surface_gap_after(h, &sm) - surface_gap_after(-h, &sm)) / (2 * h);
+    double L[4][6][6];
+    for (int k = 0; k < 4; k++)
+        analysis_cholesky(&st[k].cov_rot[0][0], 6, &L[k][0][0]);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng)
+        return icv_err_set(err, ICV_ENOMEM, "chain: out of memory");
+    gsl_rng_set(rng, 12345);
+    int m = prm->mc_samples > 10 ? prm->mc_samples : 10;
+    bodies_stats sts = {0};
+    for (int k = 0; k < m; k++) {
+        analysis_body_state d[4];
+        for (int s = 0; s < 4; s++)
+            bodies_state_draw(rng, &st[s], L[s], &d[s]);
+        double step = rate < 0 ? -analysis_gap_at(links[hit].body, d[hit].R, d[hit].p) / rate : 0;
+        for (int s = 0; s < 4; s++)
+            bodies_state_advance(&d[s], step);
+        double y[C_N];
+        chain_derive(links[0].body, links[1].body, d, t_star + step, y);
+        if (isfinite(y[C_EC]))
+            bodies_stats_add(&sts, y, x, C_N);
+    }
+    gsl_rng_free(rng);
+    out->t_sd = bodies_stats_sd(&sts, C_T);
+    out->e_link[0] = x[C_E0];
+    out->e_link[1] = x[C_E1];
+    out->e_link_sd[0] = bodies_stats_sd(&sts, C_E0);
+    out->e_link_sd[1] = bodies_stats_sd(&sts, C_E1);
+    out->e_chain = x[C_EC];
+    out->e_chain_sd = bodies_stats_sd(&sts, C_EC);
+    out->energy_pre = x[C_TPRE];
+    out->energy_pre_sd = bodies_stats_sd(&sts, C_TPRE);
+    out->energy_post = x[C_TPOST];
+    out->energy_post_sd = bodies_stats_sd(&sts, C_TPOST);
+    return 0;
+}

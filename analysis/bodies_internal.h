@@ -1,0 +1,48 @@
+/* bodies_internal.h: what the several-body files (bodies_*.c) share. */
+#ifndef ICV_BODIES_INTERNAL_H
+#define ICV_BODIES_INTERNAL_H
+
+#include <gsl/gsl_rng.h>
+
+#include "analysis/analysis_internal.h"
+
+/* a body's pose in one row of the tracks */
+typedef struct {
+    int ok;      /* 1: enough markers for a pose */
+    icv_mat3 R;
+    icv_vec3 p;
+} body_pose;
+
+/* Poses of body bt in every row (out: tracks' n_frames entries). */
+void bodies_poses(const analysis_body_track *bt, const analysis_params *prm, body_pose *out);
+
+/* The state s carried dt (s) along its motion model: the centre with its constant
+ * acceleration, the attitude by exp(omega dt + alpha dt^2 / 2), omega + alpha dt
+ * (dt a fraction of a frame: second order). */
+void bodies_state_advance(analysis_body_state *s, double dt);
+
+/* Kinetic energy (J) of body b in a state: translation and rotation as measured. */
+double bodies_kinetic(const analysis_body *b, icv_mat3 R, icv_vec3 v, icv_vec3 w);
+
+/* One Monte Carlo draw of a state from its covariances (p, v per axis; attitude and
+ * omega jointly: L the lower-triangular factor of s->cov_rot). */
+void bodies_state_draw(gsl_rng *rng, const analysis_body_state *s, const double L[6][6], analysis_body_state *out);
+
+/* The rows of the pre (post 0) or post window of an impact at t_star: rows within
+ * (lo_row, hi_row) at least excl (s) from t_star, the max_frames nearest it.
+ * Returns how many rows; *first, *last. */
+int bodies_window(const analysis_tracks *tr, double t_star, double excl, int lo_row, int hi_row, int post,
+                  int max_frames, int *first, int *last);
+
+/* The frame period (s): the median step of the tracks' times. */
+double bodies_frame_period(const analysis_tracks *tr);
+
+/* Running sums for the Monte Carlo's sigmas. */
+typedef struct {
+    int n;
+    double s1[64], s2[64];
+} bodies_stats;
+void bodies_stats_add(bodies_stats *st, const double *x, const double *nominal, int k);
+double bodies_stats_sd(const bodies_stats *st, int i);
+
+#endif
