@@ -6,7 +6,7 @@
  * support points (icv_shape_lowest_point along n and -n); the distance between
  * disjoint convex sets is its maximum over n (and minus the penetration depth when
  * they overlap), searched from the centres' line. */
-#include "analysis/analysis.h"
+#include "analysis/bodies.h"
 
 /* a sphere or capsule as a segment c0..c1 (surface frame) and a radius */
 static int as_segment(const icv_shape *s, icv_mat3 R, icv_vec3 p, icv_vec3 *c0, icv_vec3 *c1, double *r)

@@ -5,6 +5,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "analysis/analysis_internal.h"
+#include "analysis/bodies.h"
 
 /* a body's pose in one row of the tracks */
 typedef struct {

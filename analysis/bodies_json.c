@@ -3,7 +3,11 @@
  * body, the balances with their 1-sigma). Non-finite numbers are written as null. */
 #include <jansson.h>
 
-#include "analysis/analysis.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis_internal.h"
+#include "analysis/bodies.h"
 
 static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
@@ -110,4 +114,35 @@ json_t *analysis_chain_impact_json(const analysis_chain_impact *im, const char *
                                   num(im->joint.rms), "max_m", num(im->joint.max), "t_max_s", num(im->joint.t_max),
                                   "mean_m", vec(im->joint.mean), "expected_rms_m", num(im->joint.expected_rms)));
     return o;
+}
+
+int analysis_bodies_results_write(const char *path, const char *experiment, const char *const *names, int n_bodies,
+                                  const analysis_bodies_result *res, icv_err *err)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "schema", json_string("impactcv-results-1"));
+    json_object_set_new(root, "experiment", json_string(experiment));
+    json_object_set_new(root, "program", analysis_program_json());
+    json_t *bodies = json_array();
+    for (int k = 0; k < n_bodies; k++)
+        json_array_append_new(bodies, json_string(names[k]));
+    json_object_set_new(root, "bodies", bodies);
+    json_t *arr = json_array();
+    int bad = 0;
+    for (int i = 0; i < res->n_impacts && !bad; i++) {
+        const analysis_body_impact *im = &res->impacts[i];
+        json_t *o = analysis_body_impact_json(im, names[im->body[0]], names[im->body[1]]);
+        bad = !o || json_array_append_new(arr, o) != 0;
+    }
+    json_object_set_new(root, "impacts", arr);
+    json_object_set_new(root, "min_gap_m", json_real(res->min_gap));
+    char *text = bad ? NULL : json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    json_decref(root);
+    if (!text)
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory writing JSON", path);
+    size_t len = strlen(text);
+    text[len] = '\n'; /* json_dumps leaves no newline; overwrite its NUL, length + 1 */
+    int rc = icv_atomic_write(path, text, len + 1, err);
+    free(text);
+    return rc;
 }

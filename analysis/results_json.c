@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/analysis_internal.h"
 #include "calib/calib.h"
 #include "capture/capture.h"
 
@@ -193,12 +194,8 @@ const char *analysis_case_words(const char *label, char *out, size_t n)
     return out;
 }
 
-int analysis_results_write(const char *path, const char *experiment, const analysis_calibration_info *calib,
-                           const analysis_result *res, icv_err *err)
+json_t *analysis_program_json(void)
 {
-    json_t *root = json_object();
-    json_object_set_new(root, "schema", json_string("impactcv-results-1"));
-    json_object_set_new(root, "experiment", json_string(experiment));
     const char *vn[ANALYSIS_N_VERSIONS], *vv[ANALYSIS_N_VERSIONS];
     json_t *prog = json_object(), *libs = json_object();
     analysis_program_versions(vn, vv);
@@ -207,7 +204,16 @@ int analysis_results_write(const char *path, const char *experiment, const analy
     for (int i = 1; i < ANALYSIS_N_VERSIONS; i++)
         json_object_set_new(libs, vn[i], json_string(vv[i]));
     json_object_set_new(prog, "libraries", libs);
-    json_object_set_new(root, "program", prog);
+    return prog;
+}
+
+int analysis_results_write(const char *path, const char *experiment, const analysis_calibration_info *calib,
+                           const analysis_result *res, icv_err *err)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "schema", json_string("impactcv-results-1"));
+    json_object_set_new(root, "experiment", json_string(experiment));
+    json_object_set_new(root, "program", analysis_program_json());
     json_t *cal = json_object(), *rms = json_object();
     if (calib) {
         for (int c = 0; c < calib->n_cameras; c++)

@@ -10,13 +10,6 @@
 #include "core/core.h"
 #include "core/experiment_internal.h"
 
-#define TRY(x)                 \
-    do {                       \
-        int rc_ = (x);         \
-        if (rc_)               \
-            return rc_;        \
-    } while (0)
-
 static const char *const known_top[] = {"name", "cameras", "calibration", "surface", "motion_plane", "gravity",
                                         "sync", "body", "bodies", "joints", "model", "track", "analysis", "experiment",
                                         "coefficients",

@@ -8,13 +8,6 @@
 
 #include "core/experiment_internal.h"
 
-#define TRY(x)                 \
-    do {                       \
-        int rc_ = (x);         \
-        if (rc_)               \
-            return rc_;        \
-    } while (0)
-
 static int read_shape(icv_ynode body, icv_body *b, icv_err *err)
 {
     icv_shape *sh = &b->shape;
@@ -307,8 +300,8 @@ int icv_experiment_one_body(const icv_experiment *e, const char *stage, icv_err 
     if (e->n_bodies <= 1)
         return 0;
     return icv_err_set(err, ICV_EINVAL,
-                       "%s: bodies: %d bodies ('%s', '%s'%s); the %s stage follows one body (body:) so far, "
-                       "several bodies are read and checked but not yet tracked or analysed",
+                       "%s: bodies: %d bodies ('%s', '%s'%s); the %s stage follows one body (body:) so far "
+                       "(several bodies are analysed from another system's tracks: analyze --tracks)",
                        e->path, e->n_bodies, e->bodies[0].name, e->bodies[1].name, e->n_bodies > 2 ? ", .." : "",
                        stage);
 }

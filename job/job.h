@@ -5,6 +5,7 @@
 #ifndef ICV_JOB_H
 #define ICV_JOB_H
 
+#include "analysis/bodies.h"
 #include "analysis/coefficients.h"
 #include "report/report.h"
 #include "track/track_3d.h"
@@ -153,6 +154,21 @@ typedef struct {
                                  the outputs are written; a disagreement fails) */
     FILE *truth_table;        /* where the comparison table goes (NULL: nowhere) */
 } job_analyze_options;
+
+/* `impactcv analyze` of several bodies (`bodies:`) tracked by another system (no
+ * cameras; tracks_path a C3D, TRC or tracks3d.csv file from which each body takes its
+ * markers by its marker_labels): each body's poses, every body-body impact measured
+ * (analysis/bodies.h; a body on the table, or any body when gravity is auto, fitted
+ * with its own constant acceleration on each side), each joint's residual on the
+ * tracks, results.json into out_dir (nothing written on failure). */
+typedef struct {
+    icv_experiment exp;
+    analysis_bodies_result res;
+    int n_joints;
+    analysis_joint_residual joint[ICV_MAX_BODIES];
+} job_bodies_result;
+
+int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, icv_err *err);
 
 /* Reads the experiment and the tracks, checks the template, finds and measures the
  * impacts, checks gravity, compares with the model, and writes results.json and

@@ -13,7 +13,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-#include "analysis/analysis.h"
+#include "analysis/bodies.h"
 #include "tests/harness.h"
 
 typedef struct {

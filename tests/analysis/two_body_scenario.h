@@ -13,7 +13,7 @@
 #include <gsl/gsl_rng.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
+#include "analysis/bodies.h"
 
 typedef struct {
     analysis_body body[2];

@@ -1,0 +1,186 @@
+/* bodies.h: several bodies (a clearly named part of analysis/): body-body impacts and
+ * a pinned chain hitting the surface. Given each body's 3D marker tracks in memory (no video, no experiment.yaml: the
+ * caller builds the bodies), per body its poses and, on each side of an impact,
+ * its centre-of-mass and angular-velocity fits (the one-body fits per body:
+ * analysis_pose_fit_frame, analysis_ballistic_fit, analysis_rotation_fit), kinetic
+ * energies, and per body-body impact Newton's ratio along the common normal, the
+ * impulse ratio, each body's impulse, the momentum and angular momentum balances
+ * and the energy lost, with 1-sigma by Monte Carlo over the fits (bodies_*.c,
+ * docs/analysis.md "Several bodies"). Surface frame and SI units as analysis.h's. */
+#ifndef ICV_ANALYSIS_BODIES_H
+#define ICV_ANALYSIS_BODIES_H
+
+#include "analysis/analysis.h"
+
+#define ANALYSIS_MAX_BODIES 8
+
+/* How a body moves on one side of an impact. */
+enum {
+    ANALYSIS_MOTION_FLIGHT = 0, /* free flight: centre p + v tau + g tau^2 / 2 with the g
+                                   given, torque-free rotation (analysis_rotation_fit) */
+    ANALYSIS_MOTION_POLY = 1    /* a puck or cart on a table, or a link pulled by its joint:
+                                   the centre and the rotation vector each quadratic in
+                                   time with the side's own constant acceleration (Coulomb
+                                   sliding in a straight line decelerates at a constant mu g;
+                                   a free roll or a cart: ~0). analysis_ballistic_fit with
+                                   the acceleration fitted */
+};
+
+/* One body as the several-body analysis takes it. Every body's tracks have the
+ * same rows (frame numbers and times). */
+typedef struct {
+    const analysis_body *body;
+    const analysis_tracks *tracks; /* its own markers, in its template's order */
+    const char *name;              /* for results.json and messages */
+    int motion;                    /* ANALYSIS_MOTION_* */
+} analysis_body_track;
+
+/* One body's state on one side of an impact, at the impact instant. */
+typedef struct {
+    icv_vec3 p, p_sd;          /* m, centre of mass, surface frame, 1-sigma */
+    icv_vec3 v, v_sd;          /* m/s */
+    icv_vec3 a, a_sd;          /* m/s^2: g (sd 0) for FLIGHT, the side's fitted one for POLY */
+    double cov_pv[3];          /* m^2/s: covariance of p and v, per axis */
+    icv_mat3 R;                /* body -> surface */
+    icv_vec3 omega, omega_sd;  /* rad/s, surface frame */
+    icv_vec3 alpha;            /* rad/s^2: fitted (POLY) or Euler's torque-free (FLIGHT) */
+    double cov_rot[6][6];      /* covariance of (attitude perturbation, omega) at t */
+    int spin_observable;       /* 0: one marker (no rotation measured) or a rod's spin */
+    double energy, energy_sd;  /* J, kinetic: translation and the measured rotation */
+    int n_frames;              /* poses in the window */
+    double t_first, t_last;    /* s, the window */
+    double chi2_dof;           /* of the centre's fit (residual-scaled: its sigmas) */
+} analysis_body_state;
+
+/* Fits body bt's poses in rows row_first..row_last of its tracks (rows without a
+ * pose skipped) with its motion model, states at t (s). g: m/s^2, surface frame
+ * (FLIGHT's; POLY ignores it). The sigmas are the fits' (scaled by their residuals,
+ * grown by the residuals' lag-1 correlation, analysis_correlation_inflation).
+ * Needs prm->min_side_frames poses (and >= 4). */
+int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row_last, double t, const icv_vec3 *g,
+                           const analysis_params *prm, analysis_body_state *out, icv_err *err);
+
+/* The gap between two bodies' shapes in given poses. */
+typedef struct {
+    double gap;       /* m: distance between the shapes; < 0 overlap (its depth along
+                         normal: exact for sphere/capsule pairs, approximate else) */
+    icv_vec3 normal;  /* unit, surface frame: the common normal, from body a to body b */
+    icv_vec3 point;   /* m: the contact point, midway between the nearest points */
+    int exact;        /* 1: closed form (spheres, capsules and their pairs; sphere-box);
+                         0: the largest support gap over directions, searched from
+                         the centres' line (docs/analysis.md "Several bodies") */
+} analysis_shapes_gap;
+
+void analysis_shapes_gap_at(const icv_shape *a, icv_mat3 Ra, icv_vec3 pa, const icv_shape *b, icv_mat3 Rb,
+                            icv_vec3 pb, analysis_shapes_gap *out);
+
+/* One body-body impact. Vectors in the surface frame; "a" and "b" are body[0] and
+ * body[1]; the impulse J acts on b (-J on a). */
+typedef struct {
+    int body[2];              /* indices into the bodies given */
+    long frame;               /* the frame of the smallest gap */
+    double t, t_sd;           /* s: where the pre-impact motions' shapes touch */
+    double t_meet[2], t_meet_sd[2]; /* s: where each body's pre and post motions meet
+                                 (centres closest; NaN when it does not change velocity) */
+    analysis_shapes_gap contact; /* at t, from the pre-impact motions */
+    analysis_body_state pre[2], post[2];
+    icv_vec3 u_pre, u_post;   /* m/s: b's contact point's velocity relative to a's */
+    double e_newton, e_newton_sd;             /* -u_post.n / u_pre.n */
+    double normal_jump, normal_jump_sd;       /* m/s: u_post.n - u_pre.n (> 0 in an impact) */
+    double impulse_ratio, impulse_ratio_sd;   /* |J tangential| / J.n */
+    icv_vec3 impulse, impulse_sd;             /* N s: (J_b - J_a) / 2, the two's mean */
+    icv_vec3 impulse_body[2], impulse_body_sd[2]; /* N s: m dv of a and of b */
+    icv_vec3 impulse_mismatch, impulse_mismatch_sd; /* N s: J_a + J_b (= P_post - P_pre):
+                                 0 in a two-body impact; off it, the tracking is */
+    double impulse_mismatch_chi2; /* its chi^2 on 3 dof against its covariance */
+    icv_vec3 momentum_pre, momentum_pre_sd, momentum_post, momentum_post_sd; /* N s */
+    icv_vec3 angmom_pre, angmom_pre_sd, angmom_post, angmom_post_sd; /* N m s, about
+                                 the contact point at t (the impulse has no moment there) */
+    icv_vec3 angmom_change, angmom_change_sd;
+    double energy_pre, energy_pre_sd, energy_post, energy_post_sd; /* J, both bodies */
+    double energy_lost, energy_lost_sd, loss_fraction, loss_fraction_sd;
+} analysis_body_impact;
+
+/* Measures the impact between bodies ia and ib (normal from ia to ib) near row
+ * `row` of the tracks (the smallest gap): each side's window leaves out the frames
+ * whose exposure overlaps the impact (prm->exposure_s, default one frame period)
+ * and stops at rows lo_row / hi_row (exclusive; -1 / n_frames: the clip's ends);
+ * the instant is where the two pre-impact motions' shapes touch (Brent on the
+ * gap), iterated with the windows; 1-sigma by Monte Carlo (prm->mc_samples draws,
+ * seeded) with the instant found again in every draw. */
+int analysis_body_impact_measure(const analysis_body_track *bodies, int n_bodies, int ia, int ib, int row, int lo_row,
+                                 int hi_row, const icv_vec3 *g, const analysis_params *prm,
+                                 analysis_body_impact *out, icv_err *err);
+
+typedef struct {
+    int n_impacts;
+    analysis_body_impact impacts[ANALYSIS_MAX_IMPACTS];
+    int n_near_misses;        /* gap minima within reach that changed no velocity */
+    double min_gap;           /* m, the smallest gap between any two bodies, and when */
+    double min_gap_t;
+} analysis_bodies_result;
+
+/* Every body-body impact in the tracks: per pair, per frame where both have a pose,
+ * the gap between their shapes; candidates at its minima within 5 sigma
+ * (prm->pos_sigma) plus a frame's change of gap; an impact when the normal
+ * relative velocity jumps by more than prm->jump_sigmas of its sigma. Impacts in
+ * time order. Fails (ICV_ENOTFOUND) naming the smallest gap when there is none. */
+int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodies, const icv_vec3 *g,
+                                  const analysis_params *prm, analysis_bodies_result *res, icv_err *err);
+
+/* A pin joint: body-frame points of two bodies that stay together. */
+typedef struct {
+    int body[2];
+    icv_vec3 at[2];           /* m, each body's frame */
+} analysis_joint;
+
+/* The joint's constraint on the tracks: the distance between the two bodies'
+ * joint points (surface frame) in every frame where both have a pose. */
+typedef struct {
+    int n_frames;
+    double rms, max, t_max;   /* m, m, s */
+    icv_vec3 mean;            /* m, mean of (point of body[1] - point of body[0]) */
+    double expected_rms;      /* m: the RMS the pose fits' noise alone gives a perfect
+                                 pin (both joint points' propagated sigmas) */
+} analysis_joint_residual;
+
+/* per_frame (may be NULL): tracks' n_frames distances (m), NaN without poses. */
+int analysis_joint_residual_measure(const analysis_body_track *bodies, int n_bodies, const analysis_joint *j,
+                                    const analysis_params *prm, analysis_joint_residual *out, double *per_frame,
+                                    icv_err *err);
+
+/* A two-link chain hitting the surface (y = 0). */
+typedef struct {
+    long frame;               /* the frame of the smallest gap */
+    int link_hit;             /* 0 or 1: the link whose shape touches */
+    double t, t_sd;           /* s: where that link's pre-impact motion touches */
+    icv_vec3 contact_point;   /* m */
+    analysis_body_state pre[2], post[2]; /* each link (POLY motion: the joint pulls) */
+    double e_link[2], e_link_sd[2];      /* Akhan's sqrt(T_after / T_before) per link */
+    double e_chain, e_chain_sd;          /* and for the chain (T = T1 + T2) */
+    double energy_pre, energy_pre_sd, energy_post, energy_post_sd; /* J, the chain */
+    analysis_joint_residual joint;       /* the joint's constraint on the tracks */
+} analysis_chain_impact;
+
+/* The chain's first impact with the surface: the frame where either link's shape
+ * comes nearest y = 0 within 5 sigma plus a frame's travel; each link fitted on
+ * each side (POLY, whatever links[].motion says), states at the instant; energies
+ * and e with 1-sigma by Monte Carlo. */
+int analysis_chain_impact_measure(const analysis_body_track links[2], const analysis_joint *j,
+                                  const analysis_params *prm, analysis_chain_impact *out, icv_err *err);
+
+/* results.json's entry for a body-body impact (docs/analysis.md "Several bodies":
+ * kind "body_body", bodies [name a, name b], ...): a jansson object (json_t *) the
+ * caller appends to "impacts" and owns; NULL out of memory. */
+struct json_t;
+struct json_t *analysis_body_impact_json(const analysis_body_impact *im, const char *name_a, const char *name_b);
+/* The chain's entry (kind "chain_surface", bodies [link 1, link 2]). */
+struct json_t *analysis_chain_impact_json(const analysis_chain_impact *im, const char *name_a, const char *name_b);
+
+/* results.json of several bodies (docs/analysis.md "Several bodies"): schema,
+ * experiment, program, "bodies" (the names), "impacts" (analysis_body_impact_json
+ * each), "min_gap_m"; written atomically. names[k] is body k's. */
+int analysis_bodies_results_write(const char *path, const char *experiment, const char *const *names, int n_bodies,
+                                  const analysis_bodies_result *res, icv_err *err);
+
+#endif
