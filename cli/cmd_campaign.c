@@ -1,5 +1,6 @@
-/* cmd_campaign.c: `impactcv campaign CAMPAIGN.yaml -o DIR [-j N]`: many experiments,
- * one validation table (job/campaign.c), and a summary. */
+/* cmd_campaign.c: `impactcv campaign CAMPAIGN.yaml -o DIR [-j N | --engine slurm
+ * [--wait]]`: many experiments, one validation table (job/campaign.c; the slurm engine
+ * job/campaign_slurm.c), and a summary. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,7 @@
 #include "job/job.h"
 
 static const char help[] =
-    "usage: impactcv campaign CAMPAIGN.yaml -o DIR [-j N]\n"
+    "usage: impactcv campaign CAMPAIGN.yaml -o DIR [-j N] [--engine local|slurm [--wait]]\n"
     "\n"
     "Runs every experiment CAMPAIGN.yaml lists as `impactcv run` into DIR/<name>/, N at a\n"
     "time (default 1), each in a process of its own; an experiment whose results in\n"
@@ -23,7 +24,43 @@ static const char help[] =
     "  experiments: [a/experiment.yaml, 'b/*/experiment.yaml', c/]   # relative to it\n"
     "  model: {restitution: stronge, mu: measured, e_n: measured}   # optional: replaces\n"
     "                                  # each experiment's model:\n"
-    "  joint: true                     # fit one mu and e_n to every impact (default false)\n";
+    "  joint: true                     # fit one mu and e_n to every impact (default false)\n"
+    "  calibration: auto               # auto: experiments naming the same board images\n"
+    "                                  # share one calibration (DIR/calibration/); each;\n"
+    "                                  # one; or {file: calibration.yaml}\n"
+    "  engine: slurm                   # or --engine slurm: a Slurm job array, one task per\n"
+    "                                  # experiment to run, and a gather job after it\n"
+    "  slurm: {partition: short, time: '00:30:00', mem: 4G, cpus_per_task: 2,\n"
+    "          sbatch_args: [--account=lab], binary: /shared/bin/impactcv}\n"
+    "\n"
+    "--engine slurm prints the job ids and returns; --wait follows the jobs (squeue) and\n"
+    "exits with the campaign's status. DIR must be on a file system the nodes share.\n";
+
+/* The slurm engine's outcome: a task's, the ids submitted, or (--wait) the gather's own
+ * output and the campaign's status. */
+static int print_slurm(const job_campaign_options *o, const report_campaign_result *r,
+                       const job_campaign_slurm_info *sl)
+{
+    if (o->task)
+        return CLI_OK;
+    if (sl->waited) { /* the gather's output as the local engine prints it: errors and warnings on stderr */
+        FILE *fp = fopen(sl->gather_log, "r");
+        char line[4096];
+        while (fp && fgets(line, sizeof line, fp))
+            fputs(line, !strncmp(line, "impactcv: ", 10) || !strncmp(line, "warning: ", 9) ? stderr
+                                                                                           : cli_summary_stream());
+        if (fp)
+            fclose(fp);
+        else
+            fprintf(stderr, "impactcv: campaign %s: the gather's output %s is gone\n", r->name, sl->gather_log);
+        return sl->status ? CLI_FAIL : CLI_OK;
+    }
+    cli_summary("campaign %s: %d experiment%s submitted to Slurm: job array %s, gather job %s (after it)\n", r->name,
+                sl->n_tasks, sl->n_tasks == 1 ? "" : "s", sl->array_id, sl->gather_id);
+    cli_summary("  follow: squeue -j %s,%s; logs: %s/; the table: %s/validation.csv when job %s ends\n",
+                sl->array_id, sl->gather_id, sl->log_dir, o->out_dir, sl->gather_id);
+    return CLI_OK;
+}
 
 int cmd_campaign(int argc, char **argv)
 {
@@ -41,6 +78,17 @@ int cmd_campaign(int argc, char **argv)
             if (*end || j < 1 || j > 64)
                 return cli_usage_error("campaign", "-j %s: expected a number of processes from 1 to 64", argv[i]);
             o.jobs = (int)j;
+        } else if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
+            const char *e = argv[++i];
+            if (strcmp(e, "local") && strcmp(e, "slurm"))
+                return cli_usage_error("campaign", "--engine %s: expected local or slurm", e);
+            o.engine = !strcmp(e, "slurm") ? JOB_ENGINE_SLURM : JOB_ENGINE_LOCAL;
+        } else if (!strcmp(argv[i], "--wait")) {
+            o.wait = 1;
+        } else if (!strcmp(argv[i], "--slurm-task")) { /* the slurm engine's own jobs */
+            o.task = 1;
+        } else if (!strcmp(argv[i], "--slurm-gather") && i + 1 < argc) {
+            o.gather = argv[++i];
         } else if (argv[i][0] == '-') {
             return cli_usage_error("campaign", "unknown option '%s'", argv[i]);
         } else if (!o.campaign_path) {
@@ -55,7 +103,14 @@ int cmd_campaign(int argc, char **argv)
         return cli_usage_error("campaign", "-o DIR is required");
     report_campaign_result r;
     icv_err err = {0};
+    job_campaign_slurm_info sl = {0};
+    o.slurm = &sl;
     int rc = job_campaign_run(&o, &r, &err);
+    if (!rc && (o.task || sl.submitted)) {
+        int st = print_slurm(&o, &r, &sl);
+        report_campaign_result_free(&r);
+        return st;
+    }
     for (int i = 0; i < r.n; i++)
         if (r.exps[i].status == REPORT_EXP_FAILED)
             fprintf(stderr, "impactcv: campaign: %s failed (%s): %s\n", r.exps[i].name, r.exps[i].path,

@@ -5,7 +5,9 @@
  * through a pipe ("L<level> text", then "O <seconds> <impacts>" or "E <error>"), and
  * ends with _exit (a forked child must not return into its parent's code). An
  * experiment whose results are up to date (job_run_up_to_date) is not run. Then
- * the joint fit (analysis_validation_write), the tables and the parameter plot. */
+ * the joint fit (analysis_validation_write), the tables and the parameter plot (the
+ * gather, which the slurm engine's gather job runs too: campaign_slurm.c). Before the
+ * runs, the calibrations the experiments share (campaign_calibration.c). */
 #include <errno.h>
 #include <limits.h>
 #include <poll.h>
@@ -15,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "job/job.h"
+#include "job/job_campaign_internal.h"
 
 #define MAX_JOBS 64
 
@@ -72,15 +74,100 @@ static int read_experiments(icv_ynode list, const char *dir, report_campaign_res
     return 0;
 }
 
-static int read_campaign(const char *path, report_campaign_result *r, icv_experiment *model, int *has_model,
-                         icv_err *err)
+/* engine: local | slurm */
+static int read_engine(icv_ynode root, job_campaign *c, icv_err *err)
 {
+    icv_ynode n = icv_ynode_get(root, "engine");
+    const char *s = icv_ynode_str(n);
+    if (!icv_ynode_exists(n))
+        return 0;
+    if (s && !strcmp(s, "local"))
+        c->engine = JOB_ENGINE_LOCAL;
+    else if (s && !strcmp(s, "slurm"))
+        c->engine = JOB_ENGINE_SLURM;
+    else
+        return icv_ynode_fail(n, err, ICV_EINVAL, "expected local or slurm");
+    return 0;
+}
+
+/* slurm: {partition, time, mem, cpus_per_task, sbatch_args, binary} */
+static int read_slurm(icv_ynode root, const char *dir, job_campaign *c, icv_err *err)
+{
+    icv_ynode m = icv_ynode_get(root, "slurm");
+    campaign_slurm_settings *s = &c->slurm;
+    if (!icv_ynode_exists(m))
+        return 0;
+    if (!icv_ynode_is_map(m))
+        return icv_ynode_fail(m, err, ICV_EINVAL, "expected a mapping (partition, time, mem, cpus_per_task, "
+                                                  "sbatch_args, binary)");
+    static const char *const known[] = {"partition", "time", "mem", "cpus_per_task", "sbatch_args", "binary", NULL};
+    icv_ynode_warn_unknown(m, known);
+    char binary[ICV_PATH_MAX] = "";
+    int rc = icv_yread_str(m, "partition", 0, s->partition, sizeof s->partition, err);
+    if (!rc)
+        rc = icv_yread_str(m, "time", 0, s->time, sizeof s->time, err);
+    if (!rc)
+        rc = icv_yread_str(m, "mem", 0, s->mem, sizeof s->mem, err);
+    if (!rc)
+        rc = icv_yread_int(m, "cpus_per_task", 0, &s->cpus_per_task, err);
+    if (!rc && s->cpus_per_task < 0)
+        rc = icv_ynode_fail(icv_ynode_get(m, "cpus_per_task"), err, ICV_EINVAL, "expected a positive number");
+    if (!rc)
+        rc = icv_yread_str(m, "binary", 0, binary, sizeof binary, err);
+    if (!rc && binary[0])
+        rc = icv_path_join(s->binary, sizeof s->binary, dir, binary, err);
+    icv_ynode a = icv_ynode_get(m, "sbatch_args");
+    size_t n = !icv_ynode_exists(a) ? 0 : icv_ynode_is_seq(a) ? icv_ynode_len(a) : 1;
+    for (size_t i = 0; !rc && i < n; i++) {
+        icv_ynode it = icv_ynode_is_seq(a) ? icv_ynode_at(a, i) : a;
+        const char *v = icv_ynode_str(it);
+        if (!v)
+            rc = icv_ynode_fail(it, err, ICV_EINVAL, "expected an sbatch argument (one per item)");
+        else if (s->n_args >= CAMPAIGN_SLURM_MAX_ARGS || strlen(v) >= sizeof s->args[0])
+            rc = icv_ynode_fail(it, err, ICV_EINVAL, "at most %d arguments of %zu characters",
+                                CAMPAIGN_SLURM_MAX_ARGS, sizeof s->args[0] - 1);
+        else
+            snprintf(s->args[s->n_args++], sizeof s->args[0], "%s", v);
+    }
+    return rc;
+}
+
+/* calibration: auto | each | one | {file: calibration.yaml} */
+static int read_calibration(icv_ynode root, const char *dir, job_campaign *c, icv_err *err)
+{
+    icv_ynode n = icv_ynode_get(root, "calibration");
+    const char *s = icv_ynode_str(n);
+    c->calib_mode = CAMPAIGN_CALIB_AUTO;
+    if (!icv_ynode_exists(n) || (s && !strcmp(s, "auto")))
+        return 0;
+    if (s && !strcmp(s, "each"))
+        c->calib_mode = CAMPAIGN_CALIB_EACH;
+    else if (s && !strcmp(s, "one"))
+        c->calib_mode = CAMPAIGN_CALIB_ONE;
+    else if (icv_ynode_is_map(n) && icv_ynode_str(icv_ynode_get(n, "file"))) {
+        c->calib_mode = CAMPAIGN_CALIB_FILE;
+        int rc = icv_path_join(c->calib_given, sizeof c->calib_given, dir, icv_ynode_str(icv_ynode_get(n, "file")),
+                               err);
+        if (!rc && !icv_file_exists(c->calib_given))
+            rc = icv_ynode_fail(icv_ynode_get(n, "file"), err, ICV_ENOTFOUND, "%s: no such file", c->calib_given);
+        return rc;
+    } else
+        return icv_ynode_fail(n, err, ICV_EINVAL, "expected auto, each, one or {file: calibration.yaml}");
+    return 0;
+}
+
+static int read_campaign(job_campaign *c, icv_err *err)
+{
+    const char *path = c->path;
+    report_campaign_result *r = c->r;
+    icv_experiment *model = c->model;
     icv_yaml *doc;
     icv_ynode root;
     int rc = icv_yaml_load(path, &doc, &root, err);
     if (rc)
         return rc;
-    static const char *const known[] = {"name", "experiments", "model", "joint", NULL};
+    static const char *const known[] = {"name", "experiments", "model", "joint", "engine", "slurm", "calibration",
+                                        NULL};
     icv_ynode_warn_unknown(root, known);
     const char *base = strrchr(path, '/');
     snprintf(r->name, sizeof r->name, "%s", base ? base + 1 : path);
@@ -88,10 +175,12 @@ static int read_campaign(const char *path, report_campaign_result *r, icv_experi
     memset(model, 0, sizeof *model);
     icv_path_dirname(model->dir, sizeof model->dir, path);
     icv_ynode m = icv_ynode_get(root, "model");
-    *has_model = icv_ynode_exists(m);
+    c->has_model = icv_ynode_exists(m);
     if (!(rc = icv_yread_str(root, "name", 0, r->name, sizeof r->name, err)) &&
         !(rc = icv_yread_bool(root, "joint", 0, &r->joint, err)) &&
-        !(rc = read_experiments(icv_ynode_get(root, "experiments"), model->dir, r, err)))
+        !(rc = read_experiments(icv_ynode_get(root, "experiments"), model->dir, r, err)) &&
+        !(rc = read_engine(root, c, err)) && !(rc = read_slurm(root, model->dir, c, err)) &&
+        !(rc = read_calibration(root, model->dir, c, err)))
         rc = icv_experiment_model_read(m, model, err);
     icv_yaml_free(doc);
     return rc;
@@ -122,6 +211,14 @@ static int name_experiments(const char *out_dir, report_campaign_result *r, icv_
                 *c = '_';
         if (!strcmp(x->name, ".") || !strcmp(x->name, ".."))
             x->name[0] = '_';
+        if (!strcmp(x->name, "calibration")) { /* DIR/calibration/ holds the shared calibrations */
+            x->status = REPORT_EXP_FAILED;
+            snprintf(x->error, sizeof x->error,
+                     "%s: its name 'calibration' is the campaign's folder of shared calibrations (%s/calibration/): "
+                     "rename it",
+                     x->path, out_dir);
+            continue;
+        }
         for (int j = 0; j < i; j++)
             if (r->exps[j].status != REPORT_EXP_FAILED && !strcmp(r->exps[j].name, x->name))
                 rc = icv_err_set(err, ICV_EINVAL,
@@ -164,13 +261,14 @@ static void child_sink(icv_log_level level, const char *line, void *user)
 }
 
 /* The child's whole life: the run, its result line, _exit. */
-static void child_main(int fd, const report_campaign_experiment *x, const icv_experiment *model)
+static void child_main(int fd, const job_campaign *c, int idx)
 {
     child_fd = fd;
     icv_log_set_sink(child_sink, NULL);
     if (icv_log_get_level() > ICV_LOG_WARN) /* no progress bars from several children at once */
         icv_log_set_level(ICV_LOG_WARN);
-    job_run_options o = {.experiment_path = x->path, .out_dir = x->out_dir, .model = model};
+    job_run_options o;
+    job_campaign_run_options(c, idx, &o);
     job_run_result *r = malloc(sizeof *r);
     icv_err err = {0};
     int rc = r ? job_run(&o, r, &err) : icv_err_set(&err, ICV_ENOMEM, "out of memory");
@@ -191,7 +289,7 @@ typedef struct {
     char result[ICV_ERR_MSG_MAX + 64];
 } child;
 
-static int spawn(child *c, int idx, const report_campaign_result *r, const icv_experiment *model, icv_err *err)
+static int spawn(child *c, int idx, const job_campaign *cp, icv_err *err)
 {
     int fds[2];
     if (pipe(fds) != 0)
@@ -204,7 +302,7 @@ static int spawn(child *c, int idx, const report_campaign_result *r, const icv_e
     }
     if (pid == 0) {
         close(fds[0]);
-        child_main(fds[1], &r->exps[idx], model);
+        child_main(fds[1], cp, idx);
     }
     close(fds[1]);
     memset(c, 0, sizeof *c);
@@ -258,8 +356,7 @@ static void child_finish(child *c, report_campaign_result *r, int done)
         ;
     report_campaign_experiment *x = &r->exps[c->idx];
     if (c->result[0] == 'O' && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
-        x->status = REPORT_EXP_RAN;
-        sscanf(c->result + 1, "%lf %d", &x->seconds, &x->n_impacts);
+        job_campaign_result_line(x, c->result);
         icv_info("[%d/%d] %s: done in %.1f s, %d impact%s", done, r->n, x->name, x->seconds, x->n_impacts,
                  x->n_impacts == 1 ? "" : "s");
         return;
@@ -276,15 +373,18 @@ static void child_finish(child *c, report_campaign_result *r, int done)
 }
 
 /* Runs the experiments listed in todo, at most jobs at once. */
-static void run_children(report_campaign_result *r, const int *todo, int n_todo, int jobs, const icv_experiment *model)
+static void run_children(const job_campaign *cp, int jobs)
 {
+    report_campaign_result *r = cp->r;
+    const int *todo = cp->todo;
+    int n_todo = cp->n_todo;
     child kids[MAX_JOBS];
     int active = 0, next = 0, done = r->n - n_todo;
     while (next < n_todo || active > 0) {
         while (active < jobs && next < n_todo) {
             icv_err serr = {0};
             int idx = todo[next++];
-            if (spawn(&kids[active], idx, r, model, &serr)) {
+            if (spawn(&kids[active], idx, cp, &serr)) {
                 r->exps[idx].status = REPORT_EXP_FAILED;
                 snprintf(r->exps[idx].error, sizeof r->exps[idx].error, "%s", serr.msg);
                 done++;
@@ -398,39 +498,35 @@ static int write_outputs(const char *dir, report_campaign_result *r, analysis_ex
     return rc;
 }
 
-int job_campaign_run(const job_campaign_options *o, report_campaign_result *r, icv_err *err)
+int job_campaign_result_line(report_campaign_experiment *x, const char *line)
 {
-    memset(r, 0, sizeof *r);
-    double t0 = icv_now();
-    icv_experiment *model = calloc(1, sizeof *model);
-    int *todo = NULL, has_model = 0, nj = 0, *job_exp = NULL;
+    if (line[0] == 'O' && sscanf(line + 1, "%lf %d", &x->seconds, &x->n_impacts) == 2) {
+        x->status = REPORT_EXP_RAN;
+        return 1;
+    }
+    if (line[0] == 'E') {
+        x->status = REPORT_EXP_FAILED;
+        snprintf(x->error, sizeof x->error, "%s", line[1] ? line + 2 : "");
+        return 1;
+    }
+    return 0;
+}
+
+void job_campaign_run_options(const job_campaign *c, int i, job_run_options *ro)
+{
+    memset(ro, 0, sizeof *ro);
+    ro->experiment_path = c->r->exps[i].path;
+    ro->out_dir = c->r->exps[i].out_dir;
+    ro->model = c->has_model ? c->model : NULL;
+    ro->calibration_file = c->calibration && c->calibration[i][0] ? c->calibration[i] : NULL;
+}
+
+int job_campaign_gather(job_campaign *c, icv_err *err)
+{
+    report_campaign_result *r = c->r;
+    int nj = 0, *job_exp = NULL, rc = 0;
     analysis_experiment_result **jobs = NULL;
-    int rc = model ? read_campaign(o->campaign_path, r, model, &has_model, err)
-                   : icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
-    if (!rc && !(rc = icv_mkdirs(o->out_dir, err)))
-        rc = name_experiments(o->out_dir, r, err);
-    if (!rc && !(todo = calloc((size_t)r->n, sizeof *todo)))
-        rc = icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
-    int n_todo = 0;
-    for (int i = 0; !rc && i < r->n; i++) {
-        report_campaign_experiment *x = &r->exps[i];
-        job_run_options ro = {.experiment_path = x->path, .out_dir = x->out_dir, .model = has_model ? model : NULL};
-        int up = 0;
-        icv_err uerr = {0};
-        if (x->status == REPORT_EXP_FAILED)
-            continue;
-        if (job_run_up_to_date(&ro, &up, &uerr) == 0 && up) {
-            x->status = REPORT_EXP_UP_TO_DATE;
-            icv_info("%s: up to date in %s, not run again", x->name, x->out_dir);
-        } else {
-            todo[n_todo++] = i;
-        }
-    }
-    if (!rc) {
-        int jobs_n = o->jobs < 1 ? 1 : o->jobs > MAX_JOBS ? MAX_JOBS : o->jobs;
-        run_children(r, todo, n_todo, jobs_n, has_model ? model : NULL);
-    }
-    if (!rc && (!(jobs = calloc((size_t)r->n, sizeof *jobs)) || !(job_exp = calloc((size_t)r->n, sizeof *job_exp))))
+    if (!(jobs = calloc((size_t)r->n, sizeof *jobs)) || !(job_exp = calloc((size_t)r->n, sizeof *job_exp)))
         rc = icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
     for (int i = 0; !rc && i < r->n; i++) {
         report_campaign_experiment *x = &r->exps[i];
@@ -439,7 +535,7 @@ int job_campaign_run(const job_campaign_options *o, report_campaign_result *r, i
             continue;
         if (!(jobs[nj] = malloc(sizeof **jobs))) {
             rc = icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
-        } else if (job_run_load(x->path, has_model ? model : NULL, x->out_dir, jobs[nj], &lerr)) {
+        } else if (job_run_load(x->path, c->has_model ? c->model : NULL, x->out_dir, jobs[nj], &lerr)) {
             x->status = REPORT_EXP_FAILED;
             snprintf(x->error, sizeof x->error, "%s", lerr.msg);
             free(jobs[nj]);
@@ -448,6 +544,7 @@ int job_campaign_run(const job_campaign_options *o, report_campaign_result *r, i
             job_exp[nj++] = i;
         }
     }
+    r->n_ran = r->n_up_to_date = r->n_failed = 0;
     for (int i = 0; i < r->n; i++) {
         r->n_ran += r->exps[i].status == REPORT_EXP_RAN;
         r->n_up_to_date += r->exps[i].status == REPORT_EXP_UP_TO_DATE;
@@ -456,15 +553,100 @@ int job_campaign_run(const job_campaign_options *o, report_campaign_result *r, i
     if (!rc && nj == 0)
         rc = icv_err_set(err, ICV_ENOTFOUND, "campaign %s: no experiment succeeded (%d failed)", r->name, r->n_failed);
     if (!rc)
-        rc = write_outputs(o->out_dir, r, jobs, job_exp, nj, has_model, err);
+        rc = write_outputs(c->out_dir, r, jobs, job_exp, nj, c->has_model, err);
     if (!rc)
-        icv_path_join(r->html_path, sizeof r->html_path, o->out_dir, "campaign.html", NULL);
+        icv_path_join(r->html_path, sizeof r->html_path, c->out_dir, "campaign.html", NULL);
     for (int j = 0; j < nj; j++)
         free(jobs[j]);
     free(jobs);
     free(job_exp);
-    free(todo);
-    free(model);
-    r->seconds = icv_now() - t0;
+    return rc;
+}
+
+/* The experiments to run: not failed, not up to date (each told which). */
+static void find_todo(job_campaign *c, int quiet)
+{
+    report_campaign_result *r = c->r;
+    c->n_todo = 0;
+    for (int i = 0; i < r->n; i++) {
+        report_campaign_experiment *x = &r->exps[i];
+        job_run_options ro;
+        int up = 0;
+        icv_err uerr = {0};
+        if (x->status == REPORT_EXP_FAILED)
+            continue;
+        job_campaign_run_options(c, i, &ro);
+        if (job_run_up_to_date(&ro, &up, &uerr) == 0 && up) {
+            x->status = REPORT_EXP_UP_TO_DATE;
+            if (!quiet)
+                icv_info("%s: up to date in %s, not run again", x->name, x->out_dir);
+        } else {
+            c->todo[c->n_todo++] = i;
+        }
+    }
+}
+
+/* campaign.yaml read, the experiments named, their folders under DIR absolute (the
+ * slurm engine's tasks run elsewhere). */
+static int campaign_open(job_campaign *c, const job_campaign_options *o, report_campaign_result *r, icv_err *err)
+{
+    memset(c, 0, sizeof *c);
+    c->o = o;
+    c->r = r;
+    int rc = icv_mkdirs(o->out_dir, err);
+    if (!rc && !realpath(o->campaign_path, c->path))
+        rc = icv_err_set(err, ICV_ENOTFOUND, "%s: %s", o->campaign_path, strerror(errno));
+    if (!rc && !realpath(o->out_dir, c->out_dir))
+        rc = icv_err_set(err, ICV_ENOTFOUND, "%s: %s", o->out_dir, strerror(errno));
+    if (!rc && !(c->model = calloc(1, sizeof *c->model)))
+        rc = icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
+    if (!rc)
+        rc = read_campaign(c, err);
+    if (!rc)
+        rc = name_experiments(c->out_dir, r, err);
+    if (!rc && (!(c->todo = calloc((size_t)r->n + 1, sizeof *c->todo)) ||
+                !(c->calibration = calloc((size_t)r->n + 1, sizeof *c->calibration))))
+        rc = icv_err_set(err, ICV_ENOMEM, "campaign: out of memory");
+    return rc;
+}
+
+static void campaign_close(job_campaign *c)
+{
+    free(c->todo);
+    free(c->calibration);
+    free(c->model);
+}
+
+int job_campaign_run(const job_campaign_options *o, report_campaign_result *r, icv_err *err)
+{
+    memset(r, 0, sizeof *r);
+    double t0 = icv_now();
+    job_campaign c;
+    int rc = campaign_open(&c, o, r, err);
+    int engine = o->engine != JOB_ENGINE_DEFAULT ? o->engine : c.engine;
+    if (rc) {
+    } else if (o->task) {
+        /* a slurm task: its experiment's calibration (computed before submitting) and run */
+        rc = job_campaign_slurm_task(&c, err);
+    } else if (o->gather) {
+        job_campaign_slurm_collect(&c, o->gather);
+        rc = job_campaign_gather(&c, err);
+        icv_err serr = {0}; /* for a follower (wait): the campaign's status */
+        if (job_campaign_slurm_gather_status(&c, o->gather, rc || r->n_failed ? 1 : 0, &serr))
+            icv_warn("%s", serr.msg);
+    } else if (!(rc = job_campaign_calibrations(&c, err))) {
+        find_todo(&c, 0);
+        if (engine == JOB_ENGINE_SLURM && c.n_todo > 0) {
+            rc = job_campaign_slurm_submit(&c, err);
+        } else {
+            int jobs_n = o->jobs < 1 ? 1 : o->jobs > MAX_JOBS ? MAX_JOBS : o->jobs;
+            run_children(&c, jobs_n);
+            rc = job_campaign_gather(&c, err);
+        }
+    }
+    /* the gather's campaign took from the submission to now */
+    double since = !rc && o->gather ? job_campaign_slurm_since_submitted(&c, o->gather) : -1;
+    campaign_close(&c);
+    r->seconds = since >= 0 ? since : icv_now() - t0;
     return rc;
 }

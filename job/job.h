@@ -269,6 +269,10 @@ typedef struct {
                                  *_measured and *_from; a campaign's shared model) */
     int force;                /* 1: DIR may be a folder (or file) that is not an earlier
                                  result (its files are kept); never one holding an input */
+    const char *calibration_file; /* NULL, or a calibration file (`impactcv calib`'s format)
+                                 that replaces the experiment's calibration (file or
+                                 images) in the track stage: a campaign's shared calibration
+                                 (campaign_calibration.c). Its bytes are in the track key. */
 } job_run_options;
 
 /* What the run measured, for the CLI's summary. */
@@ -315,12 +319,36 @@ int job_run_load(const char *experiment_path, const icv_experiment *model, const
  * results are up to date left alone, a failed one reported and the others carried
  * on; then the validation table (Han Sun Tables 4.6 and 4.9: DIR/validation.csv,
  * DIR/validation.md, DIR/campaign.html linking each report) and the parameter plot
- * (DIR/parameters_angle.svg, DIR/parameters_slip.svg, inline in campaign.html). */
+ * (DIR/parameters_angle.svg, DIR/parameters_slip.svg, inline in campaign.html).
+ * Experiments naming the same board images share one calibration, computed once into
+ * DIR/calibration/<hash>/ (campaign_calibration.c). The slurm engine (campaign_slurm.c)
+ * submits the runs as a Slurm job array and the tables as a job after it. */
+
+enum { JOB_ENGINE_DEFAULT = 0, JOB_ENGINE_LOCAL = 1, JOB_ENGINE_SLURM = 2 };
+
+/* What the slurm engine submitted (campaign_slurm.c), for the CLI to print. */
+typedef struct {
+    int submitted;               /* 1: jobs were submitted; 0: nothing to run (gathered here) */
+    char array_id[32], gather_id[32]; /* Slurm's job ids */
+    int n_tasks;
+    char log_dir[ICV_PATH_MAX];  /* DIR/.slurm: the tasks' logs and results */
+    int waited;                  /* 1: followed until the gather job ended (wait) */
+    int status;                  /* waited: the campaign's exit status (0 all succeeded, 1 not) */
+    char gather_log[ICV_PATH_MAX]; /* the gather job's output: its summary and failures */
+} job_campaign_slurm_info;
 
 typedef struct {
     const char *campaign_path;
     const char *out_dir;
     int jobs;                    /* experiments run at once (-j N); < 1 means 1 */
+    int engine;                  /* JOB_ENGINE_*: DEFAULT is campaign.yaml's `engine:` (local
+                                    when absent) */
+    int wait;                    /* slurm: follow the jobs until the gather ends
+                                    (campaign_slurm.c) and return the campaign's result */
+    /* set by the slurm engine's own jobs (hidden options of `impactcv campaign`): */
+    int task;                    /* 1: run the one experiment of $SLURM_ARRAY_TASK_ID */
+    const char *gather;          /* non-NULL: the array job's id whose tasks are gathered */
+    job_campaign_slurm_info *slurm; /* NULL, or filled with what the slurm engine submitted */
 } job_campaign_options;
 
 /* Runs a campaign. Returns 0 when the campaign itself went through (the tables are
@@ -331,5 +359,6 @@ typedef struct {
  * as far as the campaign got, also on failure; free it with
  * report_campaign_result_free. */
 int job_campaign_run(const job_campaign_options *o, report_campaign_result *r, icv_err *err);
+
 
 #endif

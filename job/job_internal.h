@@ -95,4 +95,13 @@ int job_stage_warnings_end(job_stage_warnings *w, const char *dir, const char *s
  * "stage: message"; free each line and the array. */
 int job_stage_warnings_read(const char *dir, char ***lines, int *n, icv_err *err);
 
+/* ---- a campaign's shared calibration (campaign_calibration.c) -------------- */
+
+/* exp's calibration becomes the file path (calibration.file; its images no longer). */
+void job_calibration_replace(icv_experiment *exp, const char *path);
+/* `impactcv track` of the experiment with the calibration of file path in place of its
+ * own (the surface frame and motion plane still from the experiment's images). */
+int job_track_run_with_calibration(const char *experiment_path, const char *path, const char *out_dir,
+                                   icv_err *err);
+
 #endif

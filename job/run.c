@@ -288,6 +288,8 @@ static int stage_key(run_ctx *c, int s, char key[JOB_DIGEST_HEX], icv_err *err)
 
 static int run_track(run_ctx *c, icv_err *err)
 {
+    if (c->o->calibration_file) /* a campaign's shared calibration (campaign_calibration.c) */
+        return job_track_run_with_calibration(c->o->experiment_path, c->o->calibration_file, c->work, err);
     return job_track_run(c->o->experiment_path, c->work, NULL, NULL, err);
 }
 
@@ -447,6 +449,8 @@ static int ctx_open(run_ctx *c, const job_run_options *o, analysis_experiment_re
     c->dir = o->out_dir;
     c->job = job;
     int rc = load_experiment(o->experiment_path, o->model, job, err);
+    if (!rc && o->calibration_file) /* the track key then hashes that file, not the images */
+        job_calibration_replace(&job->exp, o->calibration_file);
     if (!rc)
         rc = program_digest(c->program, err);
     if (!rc)

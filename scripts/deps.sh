@@ -2,6 +2,7 @@
 # Installs the Debian packages impactcv needs, and only those that are missing.
 # Libraries are checked with pkg-config; tools by their command. Quiet when all is
 # present; otherwise runs `apt-get update` once and prints what it installed.
+# `scripts/deps.sh --slurm` also installs Slurm (slurm-wlm's daemons and client) and munge.
 set -euo pipefail
 
 # pkg-config module -> Debian package
@@ -35,6 +36,17 @@ tools=(
 files=(
   "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-dev"
 )
+
+# --slurm: also Slurm and munge for the slurm engine's tests against a one-node cluster
+# (scripts/slurm-local.sh; .ci/run asks for them, a plain build does not need them)
+if [ "${1:-}" = "--slurm" ]; then
+  tools+=(
+    "munged:munge"
+    "slurmctld:slurmctld"
+    "slurmd:slurmd"
+    "sbatch:slurm-client"
+  )
+fi
 
 # command -> Debian package, installed with its recommended packages (fonts and the
 # like: the report is tested in a real browser)
