@@ -292,6 +292,10 @@ int analysis_calib_propagate(const posed_frame *pf, const analysis_body *b, cons
                              const double g_cov[3][3], int g_estimated, const side_fit *pre, const side_fit *post,
                              double com_sigma, const analysis_calib_sd *c, analysis_impact *imp, icv_err *err);
 
+struct json_t;
+/* Writes root as indented JSON with a final newline, atomically, and releases root
+ * (NULL: out of memory). */
+int analysis_json_write(const char *path, struct json_t *root, icv_err *err);
 /* results.json's "program": {name, version, libraries} (results_json.c), a jansson
  * object the caller owns. */
 struct json_t *analysis_program_json(void);

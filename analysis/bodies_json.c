@@ -136,13 +136,9 @@ int analysis_bodies_results_write(const char *path, const char *experiment, cons
     }
     json_object_set_new(root, "impacts", arr);
     json_object_set_new(root, "min_gap_m", json_real(res->min_gap));
-    char *text = bad ? NULL : json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    json_decref(root);
-    if (!text)
+    if (bad) {
+        json_decref(root);
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory writing JSON", path);
-    size_t len = strlen(text);
-    text[len] = '\n'; /* json_dumps leaves no newline; overwrite its NUL, length + 1 */
-    int rc = icv_atomic_write(path, text, len + 1, err);
-    free(text);
-    return rc;
+    }
+    return analysis_json_write(path, root, err);
 }

@@ -194,6 +194,19 @@ const char *analysis_case_words(const char *label, char *out, size_t n)
     return out;
 }
 
+int analysis_json_write(const char *path, json_t *root, icv_err *err)
+{
+    char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : NULL;
+    json_decref(root);
+    if (!text)
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory writing JSON", path);
+    size_t len = strlen(text);
+    text[len] = '\n'; /* json_dumps leaves no newline; overwrite its NUL, length + 1 */
+    int rc = icv_atomic_write(path, text, len + 1, err);
+    free(text);
+    return rc;
+}
+
 json_t *analysis_program_json(void)
 {
     const char *vn[ANALYSIS_N_VERSIONS], *vv[ANALYSIS_N_VERSIONS];
@@ -254,13 +267,5 @@ int analysis_results_write(const char *path, const char *experiment, const analy
                                             num(c->t_last), "kind", c->sliding ? "sliding" : "resting"));
     }
     json_object_set_new(root, "contacts", ct);
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    json_decref(root);
-    if (!text)
-        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory writing JSON", path);
-    size_t len = strlen(text);
-    text[len] = '\n'; /* json_dumps leaves no newline; overwrite its NUL, length + 1 */
-    int rc = icv_atomic_write(path, text, len + 1, err);
-    free(text);
-    return rc;
+    return analysis_json_write(path, root, err);
 }

@@ -400,6 +400,9 @@ int icv_experiment_load(const char *path, icv_experiment *exp, icv_err *err);
 /* Checks that every file the experiment names exists (videos, calibration images
  * matching each glob, the calibration file, surface and plane images). */
 int icv_experiment_check_files(const icv_experiment *exp, icv_err *err);
+/* Sets the one-body fields (mass, inertia, markers, labels, marker diameter, shape)
+ * to bodies[k]'s, for code that follows one body at a time. */
+void icv_experiment_use_body(icv_experiment *exp, int k);
 /* 0 for an experiment of one body; else fails naming the stage (track, analyze, ..)
  * that follows one body so far. */
 int icv_experiment_one_body(const icv_experiment *exp, const char *stage, icv_err *err);

@@ -243,9 +243,9 @@ static int read_joints(icv_ynode root, icv_experiment *e, icv_err *err)
     return 0;
 }
 
-static void first_body_fields(icv_experiment *e)
+void icv_experiment_use_body(icv_experiment *e, int k)
 {
-    const icv_body *b = &e->bodies[0];
+    const icv_body *b = &e->bodies[k];
     e->mass = b->mass;
     e->inertia = b->inertia;
     e->n_markers = b->n_markers;
@@ -291,7 +291,7 @@ int icv_experiment_bodies_read(icv_ynode root, icv_experiment *e, icv_err *err)
         return icv_ynode_fail(root, err, ICV_EINVAL, "body: missing (required; or bodies: for several)");
     }
     TRY(read_joints(root, e, err));
-    first_body_fields(e);
+    icv_experiment_use_body(e, 0);
     return 0;
 }
 

@@ -7,20 +7,6 @@
 
 #include "job/job.h"
 
-/* The experiment as body k alone: its one-body fields are body k's. */
-static void body_view(const icv_experiment *e, int k, icv_experiment *ek)
-{
-    *ek = *e;
-    const icv_body *b = &e->bodies[k];
-    ek->mass = b->mass;
-    ek->inertia = b->inertia;
-    ek->n_markers = b->n_markers;
-    memcpy(ek->markers, b->markers, sizeof ek->markers);
-    memcpy(ek->marker_labels, b->marker_labels, sizeof ek->marker_labels);
-    ek->marker_diameter = b->marker_diameter;
-    ek->shape = b->shape;
-}
-
 /* m: the span of a body's first marker along the surface normal over the clip: a
  * puck on the table stays within its noise, a thrown body does not */
 static double height_span(const analysis_tracks *tr)
@@ -88,7 +74,8 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
     }
     int n_read = 0;
     for (int k = 0; k < n && !rc; k++) {
-        body_view(e, k, ek);
+        *ek = *e;
+        icv_experiment_use_body(ek, k);
         if ((rc = analysis_body_from_experiment(ek, &body[k], err)) == 0 &&
             (rc = analysis_tracks_read_for(ek, job->tracks_path, &tr[k], err)) == 0)
             n_read++;
