@@ -1,0 +1,215 @@
+/* test_bodies_synth_study.c: several bodies measured against synth's own physics
+ * (issue #22's measured figures, below the track stage): synth's two-ball and
+ * two-puck scenes (GSL rk8pd flight, its own impulse model, exact truth) -> every
+ * body's true markers with 0.1 mm of noise, as another system's TRC file ->
+ * `impactcv analyze --tracks` -> e and the impulse ratio within 0.02 of the truth,
+ * the instant within 0.2 frame, momentum conserved within its sigma, and the error /
+ * sigma spread of e and the ratio in 0.7-1.5 over the draws. make test draws 1 of each
+ * kind (the same assertions but the spread, which 2 impacts cannot judge); make
+ * accuracy 20. */
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/core.h"
+#include "tests/harness.h"
+
+#define NOISE_M 1e-4 /* a mocap system's 0.1 mm */
+
+static void write_shape(FILE *f, const icv_shape *s)
+{
+    switch (s->type) {
+    case ICV_SHAPE_SPHERE:
+        fprintf(f, "    shape: {type: sphere, radius: %.17g}\n", s->radius);
+        break;
+    case ICV_SHAPE_CAPSULE:
+    case ICV_SHAPE_CYLINDER:
+        fprintf(f, "    shape: {type: %s, axis: [%.17g, %.17g, %.17g], length: %.17g, radius: %.17g}\n",
+                icv_shape_name(s->type), s->axis.x, s->axis.y, s->axis.z, s->length, s->radius);
+        break;
+    case ICV_SHAPE_BOX:
+        fprintf(f, "    shape: {type: box, size: [%.17g, %.17g, %.17g]}\n", s->size.x, s->size.y, s->size.z);
+        break;
+    default:
+        fprintf(f, "    shape: {type: points, points: [");
+        for (int i = 0; i < s->n_points; i++)
+            fprintf(f, "%s[%.17g, %.17g, %.17g]", i ? ", " : "", s->points[i].x, s->points[i].y, s->points[i].z);
+        fprintf(f, "]}\n");
+    }
+}
+
+/* The synth experiment's bodies without its cameras: tracks from another system in the
+ * surface frame (the truth's), each body's markers labelled <name>_<k>. */
+static int write_analyze_experiment(const icv_experiment *e, const double g[3], const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "name: %s\nsurface: {plane: {point: [0, 0, 0], normal: [0, 1, 0]}}\ngravity: [%.17g, %.17g, %.17g]\n"
+               "bodies:\n",
+            e->name, g[0], g[1], g[2]);
+    for (int k = 0; k < e->n_bodies; k++) {
+        const icv_body *b = &e->bodies[k];
+        fprintf(f, "  - name: %s\n    mass: %.17g\n    inertia: [", b->name, b->mass);
+        for (int i = 0; i < 3; i++)
+            fprintf(f, "%s[%.17g, %.17g, %.17g]", i ? ", " : "", b->inertia.m[i][0], b->inertia.m[i][1],
+                    b->inertia.m[i][2]);
+        fprintf(f, "]\n    markers: [");
+        for (int m = 0; m < b->n_markers; m++)
+            fprintf(f, "%s[%.17g, %.17g, %.17g]", m ? ", " : "", b->markers[m].x, b->markers[m].y, b->markers[m].z);
+        fprintf(f, "]\n    marker_labels: [");
+        for (int m = 0; m < b->n_markers; m++)
+            fprintf(f, "%s%s_%d", m ? ", " : "", b->name, m + 1);
+        fprintf(f, "]\n");
+        write_shape(f, &b->shape);
+    }
+    return fclose(f);
+}
+
+/* truth.json's markers_3d (every body's markers in order) with noise, as a TRC in m */
+static int write_trc(const icv_experiment *e, json_t *frames, unsigned long seed, const char *path, double *dt)
+{
+    size_t nf = json_array_size(frames);
+    if (nf < 2)
+        return -1;
+    *dt = json_real_value(json_object_get(json_array_get(frames, 1), "time_s")) -
+          json_real_value(json_object_get(json_array_get(frames, 0), "time_s"));
+    int nm = 0;
+    for (int k = 0; k < e->n_bodies; k++)
+        nm += e->bodies[k].n_markers;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "PathFileType\t4\t(X/Y/Z)\tbodies.trc\nDataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\t"
+               "OrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n%.6f\t%.6f\t%zu\t%d\tm\t%.6f\t1\t%zu\nFrame#\tTime",
+            1 / *dt, 1 / *dt, nf, nm, 1 / *dt, nf);
+    for (int k = 0; k < e->n_bodies; k++)
+        for (int m = 0; m < e->bodies[k].n_markers; m++)
+            fprintf(f, "\t%s_%d\t\t", e->bodies[k].name, m + 1);
+    fprintf(f, "\n\t");
+    for (int i = 0; i < nm; i++)
+        fprintf(f, "\tX%d\tY%d\tZ%d", i + 1, i + 1, i + 1);
+    fprintf(f, "\n\n");
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, seed);
+    for (size_t i = 0; i < nf; i++) {
+        json_t *fr = json_array_get(frames, i), *pos = json_object_get(fr, "positions");
+        fprintf(f, "%zu\t%.9f", i + 1, json_real_value(json_object_get(fr, "time_s")));
+        for (int m = 0; m < nm; m++)
+            for (int a = 0; a < 3; a++)
+                fprintf(f, "\t%.8f", json_real_value(json_array_get(json_array_get(pos, (size_t)m), (size_t)a)) +
+                                         gsl_ran_gaussian(rng, NOISE_M));
+        fprintf(f, "\n");
+    }
+    gsl_rng_free(rng);
+    return fclose(f);
+}
+
+static double vs(json_t *o, const char *key) { return json_real_value(json_object_get(json_object_get(o, key), "value")); }
+static double sds(json_t *o, const char *key) { return json_real_value(json_object_get(json_object_get(o, key), "sd")); }
+
+/* One kind, draws 1..n: the pulls of e and the ratio of every impact measured added */
+static void study(const char *kind, int n, double *pull_e, double *pull_q, int *n_pull)
+{
+    int measured = 0, mom_ok = 0;
+    double worst_e = 0, worst_q = 0, worst_t = 0;
+    static icv_experiment e;
+    for (int d = 1; d <= n; d++) {
+        char dir[1200], path[1300], exp[1300], trc[1300], out[1300];
+        snprintf(dir, sizeof dir, "%s/%s_%d", th_tmpdir(), kind, d);
+        snprintf(path, sizeof path, "%s.yaml", dir);
+        char text[128];
+        snprintf(text, sizeof text, "multibody: {kind: %s, draw: %d}\n", kind, d);
+        ASSERT_EQ_INT(th_write_file(path, text), 0);
+        th_proc p;
+        ASSERT(th_run_cli(&p, "synth '%s' -o '%s'", path, dir) == 0, "synth %s %d: %s", kind, d, p.err);
+        snprintf(path, sizeof path, "%s/experiment.yaml", dir);
+        icv_err err = {0};
+        ASSERT(icv_experiment_load(path, &e, &err) == 0, "%s", err.msg);
+        snprintf(path, sizeof path, "%s/truth.json", dir);
+        json_error_t jerr;
+        json_t *truth = json_load_file(path, 0, &jerr);
+        ASSERT(truth != NULL, "%s: %s", path, jerr.text);
+        double g[3];
+        for (int a = 0; a < 3; a++)
+            g[a] = json_real_value(json_array_get(json_object_get(truth, "gravity"), (size_t)a));
+        snprintf(exp, sizeof exp, "%s/analyze.yaml", dir);
+        snprintf(trc, sizeof trc, "%s/bodies.trc", dir);
+        snprintf(out, sizeof out, "%s/out", dir);
+        double dt = 0;
+        ASSERT_EQ_INT(write_analyze_experiment(&e, g, exp), 0);
+        ASSERT_EQ_INT(write_trc(&e, json_object_get(truth, "markers_3d"), 1000u + (unsigned long)d, trc, &dt), 0);
+        ASSERT(th_run_cli(&p, "analyze '%s' --tracks '%s' -o '%s'", exp, trc, out) == 0, "analyze %s %d: %s", kind, d,
+               p.err);
+        snprintf(path, sizeof path, "%s/results.json", out);
+        json_t *res = json_load_file(path, 0, &jerr);
+        ASSERT(res != NULL, "%s: %s", path, jerr.text);
+        json_t *ims = json_object_get(res, "impacts"), *tis = json_object_get(truth, "body_impacts");
+        ASSERT(json_array_size(ims) >= 1, "%s %d: no impact measured", kind, d);
+        for (size_t i = 0; i < json_array_size(ims); i++) {
+            json_t *im = json_array_get(ims, i), *ti = NULL;
+            double t = json_real_value(json_object_get(im, "time_s")), best = INFINITY;
+            for (size_t k = 0; k < json_array_size(tis); k++) {
+                double tk = json_real_value(json_object_get(json_array_get(tis, k), "time_s"));
+                if (fabs(tk - t) < best)
+                    best = fabs(tk - t), ti = json_array_get(tis, k);
+            }
+            ASSERT(ti != NULL, "%s %d: an impact the truth does not hold", kind, d);
+            double e_true = json_real_value(json_object_get(ti, "e"));
+            double q_true = json_real_value(json_object_get(ti, "impulse_ratio"));
+            double de = vs(im, "e_newton") - e_true, dq = vs(im, "impulse_ratio") - q_true;
+            worst_e = fmax(worst_e, fabs(de));
+            worst_q = fmax(worst_q, fabs(dq));
+            worst_t = fmax(worst_t, best / dt);
+            /* issue #22: e and the impulse ratio within 0.02; issue #9: the instant within 0.2 frame */
+            ASSERT(fabs(de) <= 0.02, "%s %d: e %.4f, truth %.4f", kind, d, vs(im, "e_newton"), e_true);
+            ASSERT(fabs(dq) <= 0.02, "%s %d: impulse ratio %.4f, truth %.4f", kind, d, vs(im, "impulse_ratio"), q_true);
+            ASSERT(best <= 0.2 * dt, "%s %d: instant %.3f frame off", kind, d, best / dt);
+            pull_e[*n_pull] = de / sds(im, "e_newton");
+            pull_q[*n_pull] = dq / sds(im, "impulse_ratio");
+            (*n_pull)++;
+            /* momentum conserved: every axis's change within 3 of its sigmas (99.7% each) */
+            json_t *mom = json_object_get(im, "momentum");
+            int ok = 1;
+            for (size_t a = 0; a < 3; a++) {
+                json_t *pre = json_object_get(mom, "pre"), *post = json_object_get(mom, "post");
+                double dp = json_real_value(json_array_get(json_object_get(post, "value"), a)) -
+                            json_real_value(json_array_get(json_object_get(pre, "value"), a));
+                double s = hypot(json_real_value(json_array_get(json_object_get(pre, "sd"), a)),
+                                 json_real_value(json_array_get(json_object_get(post, "sd"), a)));
+                ok &= fabs(dp) <= 3 * s;
+            }
+            mom_ok += ok;
+            measured++;
+        }
+        json_decref(res);
+        json_decref(truth);
+    }
+    printf("    %s, %d draws: %d impacts; worst |e error| %.4f, |ratio error| %.4f, instant %.3f frame; momentum "
+           "within 3 sigma per axis in %d\n",
+           kind, n, measured, worst_e, worst_q, worst_t, mom_ok);
+    ASSERT(mom_ok == measured, "%s: momentum not conserved within 3 sigma in %d of %d", kind, measured - mom_ok,
+           measured);
+}
+
+TEST(test_bodies_synth_scenes_measured_from_their_markers_within_the_tolerances)
+{
+    int n = th_accuracy() ? 20 : 1;
+    double pe[64], pq[64];
+    int np = 0;
+    study("collision", n, pe, pq, &np);
+    study("table", n, pe, pq, &np);
+    double se = 0, sq = 0;
+    for (int i = 0; i < np; i++)
+        se += pe[i] * pe[i], sq += pq[i] * pq[i];
+    se = sqrt(se / np), sq = sqrt(sq / np);
+    printf("    RMS error / sigma over %d impacts: e %.2f, impulse ratio %.2f\n", np, se, sq);
+    /* honest sigmas (issue #22: 0.7-1.5), judged over the study's 40 impacts; 2 cannot */
+    if (th_accuracy()) {
+        ASSERT(se >= 0.7 && se <= 1.5, "e's RMS pull %.2f", se);
+        ASSERT(sq >= 0.7 && sq <= 1.5, "the impulse ratio's RMS pull %.2f", sq);
+    }
+}
