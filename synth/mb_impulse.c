@@ -1,7 +1,7 @@
 /* mb_impulse.c: the impulse between two rigid bodies: Newton's restitution on the
  * normal relative velocity and Coulomb friction, algebraic (the contact's inverse
- * mass matrix). A small stand-in for the solver's two-body impact (issue #22 item 4,
- * branch nbody): when that is merged, synth_mb_two_body_impulse should call it. */
+ * mass matrix), sliding along the initial slip. A stand-in written before the solver
+ * had a public two-body impact; `impact_pair_solve` should replace it (docs/synth.md). */
 #include <math.h>
 
 #include "synth/synth.h"
