@@ -11,9 +11,8 @@
 #include "core/experiment_internal.h"
 
 static const char *const known_top[] = {"name", "cameras", "calibration", "surface", "motion_plane", "gravity",
-                                        "sync", "body", "bodies", "joints", "model", "track", "analysis", "experiment",
-                                        "coefficients",
-                                        "report", NULL};
+                                        "sync", "body", "bodies", "joints", "model", "track", "experiment", "coefficients",
+                                        NULL};
 
 const char *icv_restitution_name(icv_restitution r)
 {

@@ -284,3 +284,38 @@ TEST(test_experiment_without_cameras_for_tracks_from_another_system)
     ASSERT(load(th_tmp("lab.yaml"), &e, &err) != 0, "accepted");
     ASSERT_STR_CONTAINS(err.msg, "body.marker_labels[1]: label 'A' is given twice");
 }
+
+static int n_unknown;
+static char unknown_text[512];
+
+static void count_unknown(icv_log_level level, const char *line, void *user)
+{
+    (void)user;
+    if (level == ICV_LOG_WARN && strstr(line, "unknown key")) {
+        n_unknown++;
+        strncat(unknown_text, line, sizeof unknown_text - strlen(unknown_text) - 1);
+    }
+}
+
+/* a key nothing reads is warned, not silently taken: `analysis:` and `report:` were
+ * accepted without a reader (a user setting them saw no effect and no word) */
+TEST(test_experiment_keys_nothing_reads_are_warned_as_unknown)
+{
+    static icv_experiment e;
+    static char text[8192];
+    icv_err err = {0};
+    snprintf(text, sizeof text, "%sanalysis: {method: fit}\nreport: {title: x}\ntrack: {markers: bright}\n", good);
+    ASSERT_EQ_INT(th_write_file(th_tmp("e.yaml"), text), 0);
+    icv_log_sink prev;
+    void *prev_user;
+    icv_log_get_sink(&prev, &prev_user);
+    n_unknown = 0;
+    unknown_text[0] = 0;
+    icv_log_set_sink(count_unknown, NULL);
+    int rc = load(th_tmp("e.yaml"), &e, &err);
+    icv_log_set_sink(prev, prev_user);
+    ASSERT(rc == 0, "%s", err.msg);
+    ASSERT_EQ_INT(n_unknown, 2); /* analysis and report; track is read */
+    ASSERT_STR_CONTAINS(unknown_text, "'analysis'");
+    ASSERT_STR_CONTAINS(unknown_text, "'report'");
+}
