@@ -11,23 +11,14 @@ static icv_mat3 Q;
 static icv_vec3 C;
 static icv_vec3 tp(icv_vec3 x) { return icv_m3_apply(Q, icv_v3_sub(x, C)); }
 static icv_vec3 tv(icv_vec3 v) { return icv_m3_apply(Q, v); }
-static json_t *jvec(icv_vec3 v) { return json_pack("[fff]", v.x, v.y, v.z); }
-
-static json_t *jmat(icv_mat3 m)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < 3; i++)
-        json_array_append_new(a, json_pack("[fff]", m.m[i][0], m.m[i][1], m.m[i][2]));
-    return a;
-}
 
 static json_t *jstate(const synth_scenario *sc, int i, const synth_state *s)
 {
     icv_vec3 e;
     icv_euler213_from_matrix(icv_m3_mul(Q, s->R), &e);
-    return json_pack("{s:s,s:o,s:o,s:o,s:o,s:f}", "name", sc->body_names[i], "p", jvec(tp(s->p)), "v", jvec(tv(s->v)),
-                     "omega", jvec(tv(s->omega)), "euler213", jvec(e), "energy_J",
-                     synth_state_energy(&sc->bodies[i], s));
+    return json_pack("{s:s,s:o,s:o,s:o,s:o,s:f}", "name", sc->body_names[i], "p", synth_json_vec(tp(s->p)), "v",
+                     synth_json_vec(tv(s->v)), "omega", synth_json_vec(tv(s->omega)), "euler213", synth_json_vec(e),
+                     "energy_J", synth_state_energy(&sc->bodies[i], s));
 }
 
 /* momentum, angular momentum about the truth frame's origin, kinetic energy */
@@ -42,7 +33,8 @@ static json_t *jtotals(const synth_scenario *sc, const synth_state *s)
         L = icv_v3_add(L, icv_v3_add(icv_v3_cross(tp(s[i].p), pi), tv(synth_state_angular_momentum(b, &s[i]))));
         T += synth_state_energy(b, &s[i]);
     }
-    return json_pack("{s:o,s:o,s:f}", "momentum", jvec(p), "angular_momentum", jvec(L), "energy_J", T);
+    return json_pack("{s:o,s:o,s:f}", "momentum", synth_json_vec(p), "angular_momentum", synth_json_vec(L), "energy_J",
+                     T);
 }
 
 static icv_vec3 point_velocity(const synth_state *s, icv_vec3 x)
@@ -56,11 +48,11 @@ static json_t *jimpact(const synth_scenario *sc, const synth_mb_impact *im)
     json_object_set_new(o, "time_s", json_real(im->time_s));
     json_object_set_new(o, "bodies", json_pack("[ss]", sc->body_names[im->a], im->b < 0 ? "surface" :
                                                                                    sc->body_names[im->b]));
-    json_object_set_new(o, "contact_point", jvec(tp(im->contact_point)));
-    json_object_set_new(o, "normal", jvec(tv(im->normal)));
-    json_object_set_new(o, "impulse", jvec(tv(im->impulse)));
+    json_object_set_new(o, "contact_point", synth_json_vec(tp(im->contact_point)));
+    json_object_set_new(o, "normal", synth_json_vec(tv(im->normal)));
+    json_object_set_new(o, "impulse", synth_json_vec(tv(im->impulse)));
     if (sc->n_joints > 0)
-        json_object_set_new(o, "joint_impulse", jvec(tv(im->joint_impulse)));
+        json_object_set_new(o, "joint_impulse", synth_json_vec(tv(im->joint_impulse)));
     /* what Newton's ratio and the impulse ratio come to along the normal */
     icv_vec3 upre = point_velocity(&im->pre[im->a], im->contact_point);
     icv_vec3 upost = point_velocity(&im->post[im->a], im->contact_point);
@@ -100,7 +92,7 @@ void synth_mb_truth(const synth_scenario *sc, const synth_flight *f, json_t *roo
     for (int i = 0, k0 = 0; i < sc->n_bodies; i++) {
         const synth_body *b = &sc->bodies[i];
         json_array_append_new(bodies, json_pack("{s:s,s:f,s:o,s:i,s:i,s:s}", "name", sc->body_names[i], "mass",
-                                                b->mass, "inertia", jmat(b->inertia), "first_marker", k0,
+                                                b->mass, "inertia", synth_json_mat(b->inertia), "first_marker", k0,
                                                 "n_markers", b->n_markers, "shape", icv_shape_name(b->shape.type)));
         k0 += b->n_markers;
     }
@@ -110,7 +102,7 @@ void synth_mb_truth(const synth_scenario *sc, const synth_flight *f, json_t *roo
         const icv_joint *jt = &sc->joints[j];
         json_array_append_new(joints, json_pack("{s:s,s:[ss],s:[oo]}", "type", "pin", "bodies",
                                                 sc->body_names[jt->body[0]], sc->body_names[jt->body[1]], "at",
-                                                jvec(jt->at[0]), jvec(jt->at[1])));
+                                                synth_json_vec(jt->at[0]), synth_json_vec(jt->at[1])));
     }
     json_object_set_new(root, "joints", joints);
     json_t *states = json_array();

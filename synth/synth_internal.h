@@ -133,6 +133,9 @@ void synth_coeff_truth(const synth_scenario *sc, struct json_t *root);
 
 /* `bodies` and `body_impacts` (docs/synth.md "Several bodies"), written in the
  * contract's surface frame x' = Q (x - c) */
+/* truth.json's vectors and matrices: [x, y, z] and rows of three (truth.c). */
+struct json_t *synth_json_vec(icv_vec3 v);
+struct json_t *synth_json_mat(icv_mat3 m);
 void synth_mb_truth(const synth_scenario *sc, const synth_flight *f, struct json_t *root, icv_mat3 Q, icv_vec3 c);
 /* experiment.yaml's `bodies:` and `joints:` */
 void synth_mb_experiment_keys(const synth_scenario *sc, FILE *fp);

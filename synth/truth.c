@@ -9,9 +9,9 @@
 
 #include "synth/synth_internal.h"
 
-static json_t *jvec(icv_vec3 v) { return json_pack("[fff]", v.x, v.y, v.z); }
+json_t *synth_json_vec(icv_vec3 v) { return json_pack("[fff]", v.x, v.y, v.z); }
 
-static json_t *jmat(icv_mat3 m)
+json_t *synth_json_mat(icv_mat3 m)
 {
     json_t *a = json_array();
     for (int i = 0; i < 3; i++)
@@ -34,8 +34,8 @@ static json_t *jside(const synth_state *s, icv_vec3 point)
 {
     icv_vec3 e;
     icv_euler213_from_matrix(icv_m3_mul(Q, s->R), &e);
-    return json_pack("{s:o,s:o,s:o,s:o}", "v", jvec(tv(s->v)), "omega", jvec(tv(s->omega)), "euler213", jvec(e),
-                     "contact_velocity", jvec(tv(contact_velocity(s, point))));
+    return json_pack("{s:o,s:o,s:o,s:o}", "v", synth_json_vec(tv(s->v)), "omega", synth_json_vec(tv(s->omega)),
+                     "euler213", synth_json_vec(e), "contact_velocity", synth_json_vec(tv(contact_velocity(s, point))));
 }
 
 static json_t *jimpact(const synth_scenario *sc, const synth_impact *im)
@@ -49,8 +49,8 @@ static json_t *jimpact(const synth_scenario *sc, const synth_impact *im)
     json_object_set_new(o, "time_s", json_real(im->time_s));
     json_object_set_new(o, "pre", jside(&im->pre, im->contact_point));
     json_object_set_new(o, "post", jside(&im->post, im->contact_point));
-    json_object_set_new(o, "contact_point", jvec(tp(im->contact_point)));
-    json_object_set_new(o, "impulse", jvec(tv(im->impulse)));
+    json_object_set_new(o, "contact_point", synth_json_vec(tp(im->contact_point)));
+    json_object_set_new(o, "impulse", synth_json_vec(tv(im->impulse)));
     json_object_set_new(o, "e_kinematic", json_real(e_kin));
     json_object_set_new(o, "impulse_ratio", json_real(ratio));
     json_object_set_new(o, "energy", json_pack("{s:f,s:f,s:f}", "pre_J", Epre, "post_J", Epost, "loss_fraction",
@@ -63,11 +63,11 @@ static json_t *jcamera(const synth_camera *c)
 {
     const synth_camera_model *m = &c->model;
     icv_mat3 K = {{{m->fx, 0, m->cx}, {0, m->fy, m->cy}, {0, 0, 1}}};
-    return json_pack("{s:s,s:i,s:i,s:f,s:f,s:f,s:f,s:o,s:[fffff],s:o,s:o}", "id", c->id, "width", m->width,
-                     "height", m->height, "fps", c->fps, "exposure_s", c->exposure_s, "start_offset_frames",
-                     c->start_offset_frames, "line_delay_s", c->line_delay_s, "K", jmat(K), "dist", m->dist[0],
-                     m->dist[1], m->dist[2], m->dist[3], m->dist[4], "R", jmat(icv_m3_mul(m->R, Q)), "t",
-                     jvec(icv_v3_add(icv_m3_apply(m->R, C), m->t)));
+    return json_pack("{s:s,s:i,s:i,s:f,s:f,s:f,s:f,s:o,s:[fffff],s:o,s:o}", "id", c->id, "width", m->width, "height",
+                     m->height, "fps", c->fps, "exposure_s", c->exposure_s, "start_offset_frames",
+                     c->start_offset_frames, "line_delay_s", c->line_delay_s, "K", synth_json_mat(K), "dist",
+                     m->dist[0], m->dist[1], m->dist[2], m->dist[3], m->dist[4], "R",
+                     synth_json_mat(icv_m3_mul(m->R, Q)), "t", synth_json_vec(icv_v3_add(icv_m3_apply(m->R, C), m->t)));
 }
 
 int synth_truth_write(const char *path, const synth_scenario *sc, const synth_flight *f,
@@ -87,7 +87,7 @@ int synth_truth_write(const char *path, const synth_scenario *sc, const synth_fl
     json_object_set_new(root, "mu_s", json_real(sc->mu_s));
     json_object_set_new(root, "mu_k", json_real(sc->mu_k));
     json_object_set_new(root, "e_n", json_real(sc->e_n));
-    json_object_set_new(root, "gravity", jvec(tv(sc->gravity)));
+    json_object_set_new(root, "gravity", synth_json_vec(tv(sc->gravity)));
     json_object_set_new(root, "release_time_s", json_real(sc->release_time_s));
     if (synth_flight_note(f)[0])
         json_object_set_new(root, "note", json_string(synth_flight_note(f)));
@@ -113,7 +113,7 @@ int synth_truth_write(const char *path, const synth_scenario *sc, const synth_fl
         for (int k = 0; k < nm; k++) {
             int bi, kl;
             const synth_body *b = synth_marker_body(sc, k, &bi, &kl);
-            json_array_append_new(pos, jvec(tp(icv_v3_add(icv_m3_apply(s[bi].R, b->markers[kl]), s[bi].p))));
+            json_array_append_new(pos, synth_json_vec(tp(icv_v3_add(icv_m3_apply(s[bi].R, b->markers[kl]), s[bi].p))));
         }
         json_array_append_new(m3, json_pack("{s:i,s:f,s:o}", "frame", n, "time_s", t, "positions", pos));
     }
