@@ -41,6 +41,48 @@ static int check_joint(const icv_experiment *e, int k, const analysis_joint_resi
     return 0;
 }
 
+/* The track stage's tracks3d.csv of several bodies (and, from two cameras, its quality
+ * file's sigmas beside it). */
+static int tracks_read_stage(const icv_experiment *e, const char *path, analysis_tracks *all, icv_err *err)
+{
+    int rc = analysis_tracks_read_csv(path, all, err);
+    if (rc)
+        return rc;
+    int total = icv_experiment_first_marker(e, e->n_bodies);
+    if (all->n_markers != total) {
+        analysis_tracks_free(all);
+        return icv_err_set(err, ICV_EINVAL,
+                           "%s: %d markers, but the %d bodies of %s have %d together (tracks from another "
+                           "experiment?)",
+                           path, all->n_markers, e->n_bodies, e->path, total);
+    }
+    char quality[ICV_PATH_MAX], dir[ICV_PATH_MAX];
+    icv_path_dirname(dir, sizeof dir, path);
+    if (e->n_cameras >= 2 && icv_path_join(quality, sizeof quality, dir, "tracks3d_quality.csv", NULL) == 0 &&
+        icv_file_exists(quality) && (rc = analysis_tracks_read_quality(quality, all, err)) != 0)
+        analysis_tracks_free(all);
+    return rc;
+}
+
+/* Markers first..first+n of all, as a body's own tracks. */
+static int tracks_take(const analysis_tracks *all, int first, int n, analysis_tracks *out, icv_err *err)
+{
+    int rc = analysis_tracks_alloc(out, all->n_frames, n, all->sigma != NULL, err);
+    if (rc)
+        return rc;
+    memcpy(out->frame, all->frame, sizeof *out->frame * (size_t)all->n_frames);
+    memcpy(out->t, all->t, sizeof *out->t * (size_t)all->n_frames);
+    for (int f = 0; f < all->n_frames; f++)
+        for (int k = 0; k < n; k++) {
+            size_t i = (size_t)f * (size_t)n + (size_t)k, a = (size_t)f * (size_t)all->n_markers + (size_t)(first + k);
+            out->pos[i] = all->pos[a];
+            out->seen[i] = all->seen[a];
+            if (all->sigma)
+                out->sigma[i] = all->sigma[a];
+        }
+    return 0;
+}
+
 int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, icv_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -50,37 +92,52 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
         return rc;
     if (e->n_bodies < 2)
         return icv_err_set(err, ICV_EINVAL, "%s: one body: analyze it as one (body:)", e->path);
-    if (e->n_cameras > 0 || !job->tracks_path)
+    if (e->n_cameras == 0 && !job->tracks_path)
         return icv_err_set(err, ICV_EINVAL,
-                           "%s: several bodies: the track stage follows one body so far; analyze several from "
-                           "another system's tracks (no cameras: key; analyze --tracks FILE, each body's markers "
-                           "named by its marker_labels)",
+                           "%s: several bodies without cameras: give another system's tracks (analyze --tracks FILE, "
+                           "each body's markers named by its marker_labels)",
                            e->path);
     int n = e->n_bodies;
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n && e->n_cameras == 0; k++)
         if (!e->bodies[k].marker_labels[0][0])
             return icv_err_set(err, ICV_EINVAL,
                                "%s: bodies[%d] ('%s'): marker_labels: needed to take the body's markers from %s",
                                e->path, k, e->bodies[k].name, job->tracks_path);
+    char tracks_path[ICV_PATH_MAX];
+    if (job->tracks_path)
+        snprintf(tracks_path, sizeof tracks_path, "%s", job->tracks_path);
+    else if ((rc = icv_path_join(tracks_path, sizeof tracks_path, job->out_dir, "tracks3d.csv", err)) != 0)
+        return rc;
     icv_experiment *ek = malloc(sizeof *ek);
     analysis_body *body = calloc((size_t)n, sizeof *body);
     analysis_tracks *tr = calloc((size_t)n, sizeof *tr);
     analysis_body_track bt[ICV_MAX_BODIES];
+    analysis_tracks all = {0};
     if (!ek || !body || !tr) {
         free(ek);
         free(body);
         free(tr);
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     }
+    /* the track stage's tracks: every body's markers, body after body (its quality
+       file's sigmas beside them, from two cameras, as one body's analyze takes them) */
+    if (e->n_cameras > 0 && (rc = tracks_read_stage(e, tracks_path, &all, err)) != 0) {
+        free(ek);
+        free(body);
+        free(tr);
+        return rc;
+    }
     int n_read = 0;
     for (int k = 0; k < n && !rc; k++) {
         *ek = *e;
         icv_experiment_use_body(ek, k);
         if ((rc = analysis_body_from_experiment(ek, &body[k], err)) == 0 &&
-            (rc = analysis_tracks_read_for(ek, job->tracks_path, &tr[k], err)) == 0)
+            (rc = e->n_cameras > 0
+                      ? tracks_take(&all, icv_experiment_first_marker(e, k), e->bodies[k].n_markers, &tr[k], err)
+                      : analysis_tracks_read_for(ek, tracks_path, &tr[k], err)) == 0)
             n_read++;
         if (!rc && tr[k].n_frames != tr[0].n_frames)
-            rc = icv_err_set(err, ICV_EINVAL, "%s: body '%s' has %d frames, '%s' %d", job->tracks_path,
+            rc = icv_err_set(err, ICV_EINVAL, "%s: body '%s' has %d frames, '%s' %d", tracks_path,
                              e->bodies[k].name, tr[k].n_frames, e->bodies[0].name, tr[0].n_frames);
         if (!rc) {
             int fly = !e->gravity_auto && height_span(&tr[k]) > FLIGHT_SPAN_M;
@@ -88,6 +145,7 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
                                           fly ? ANALYSIS_MOTION_FLIGHT : ANALYSIS_MOTION_POLY};
         }
     }
+    analysis_tracks_free(&all);
     free(ek);
     analysis_params prm;
     analysis_params_default(&prm);
@@ -101,7 +159,7 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
     }
     if (!rc && (rc = analysis_body_impacts_measure(bt, n, e->gravity_auto ? NULL : &e->gravity, &prm, &out->res,
                                                    err)) != 0)
-        icv_err_prefix(err, "%s: ", job->tracks_path);
+        icv_err_prefix(err, "%s: ", tracks_path);
     char path[ICV_PATH_MAX];
     if (!rc)
         rc = icv_mkdirs(job->out_dir, err);

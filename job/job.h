@@ -284,6 +284,8 @@ typedef struct {
     double stage_seconds[JOB_N_STAGES]; /* s, wall time of each stage that ran */
     long decoded_frames;      /* video frames and images decoded during the run
                                  (capture_decoded_frames) */
+    job_bodies_result bodies; /* several bodies (bodies:): their analysis (job is then
+                                 the first body's, with no impacts) */
 } job_run_result;
 
 /* The whole pipeline in one call: `impactcv track` (calibration, sync,
