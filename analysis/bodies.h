@@ -179,8 +179,10 @@ struct json_t *analysis_chain_impact_json(const analysis_chain_impact *im, const
 
 /* results.json of several bodies (docs/analysis.md "Several bodies"): schema,
  * experiment, program, "bodies" (the names), "impacts" (analysis_body_impact_json
- * each), "min_gap_m"; written atomically. names[k] is body k's. */
+ * each, then the chain's when chain is not NULL: its links are bodies chain_links[0]
+ * and [1]), "min_gap_m"; written atomically. names[k] is body k's. */
 int analysis_bodies_results_write(const char *path, const char *experiment, const char *const *names, int n_bodies,
-                                  const analysis_bodies_result *res, icv_err *err);
+                                  const analysis_bodies_result *res, const analysis_chain_impact *chain,
+                                  const int chain_links[2], icv_err *err);
 
 #endif

@@ -117,7 +117,8 @@ json_t *analysis_chain_impact_json(const analysis_chain_impact *im, const char *
 }
 
 int analysis_bodies_results_write(const char *path, const char *experiment, const char *const *names, int n_bodies,
-                                  const analysis_bodies_result *res, icv_err *err)
+                                  const analysis_bodies_result *res, const analysis_chain_impact *chain,
+                                  const int chain_links[2], icv_err *err)
 {
     json_t *root = json_object();
     json_object_set_new(root, "schema", json_string("impactcv-results-1"));
@@ -132,6 +133,10 @@ int analysis_bodies_results_write(const char *path, const char *experiment, cons
     for (int i = 0; i < res->n_impacts && !bad; i++) {
         const analysis_body_impact *im = &res->impacts[i];
         json_t *o = analysis_body_impact_json(im, names[im->body[0]], names[im->body[1]]);
+        bad = !o || json_array_append_new(arr, o) != 0;
+    }
+    if (chain && !bad) {
+        json_t *o = analysis_chain_impact_json(chain, names[chain_links[0]], names[chain_links[1]]);
         bad = !o || json_array_append_new(arr, o) != 0;
     }
     json_object_set_new(root, "impacts", arr);

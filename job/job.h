@@ -155,17 +155,22 @@ typedef struct {
     FILE *truth_table;        /* where the comparison table goes (NULL: nowhere) */
 } job_analyze_options;
 
-/* `impactcv analyze` of several bodies (`bodies:`) tracked by another system (no
- * cameras; tracks_path a C3D, TRC or tracks3d.csv file from which each body takes its
- * markers by its marker_labels): each body's poses, every body-body impact measured
+/* `impactcv analyze` of several bodies (`bodies:`): tracked by the track stage
+ * (cameras; tracks_path NULL: out_dir/tracks3d.csv, every body's markers body after
+ * body) or by another system (no cameras; tracks_path a C3D, TRC or tracks3d.csv file
+ * from which each body takes its markers by its marker_labels): each body's poses, every body-body impact measured
  * (analysis/bodies.h; a body on the table, or any body when gravity is auto, fitted
  * with its own constant acceleration on each side), each joint's residual on the
- * tracks, results.json into out_dir (nothing written on failure). */
+ * tracks, a two-link chain's impact with the surface, results.json into out_dir
+ * (nothing written on failure). */
 typedef struct {
     icv_experiment exp;
     analysis_bodies_result res;
     int n_joints;
     analysis_joint_residual joint[ICV_MAX_BODIES];
+    int has_chain;                /* two bodies pinned by one joint: a chain, whose */
+    analysis_chain_impact chain;  /* impact with the surface is measured (not theirs
+                                     with each other: they always touch at the pin) */
 } job_bodies_result;
 
 int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, icv_err *err);

@@ -54,7 +54,7 @@ static int blob_write_parts(const char *dir, const char *name, const void *a, si
     int rc = blob_path(dir, name, path, err);
     if (rc || (rc = icv_atomic_open(&af, path, err)))
         return rc;
-    if (fwrite(&h, sizeof h, 1, af.fp) != 1 || fwrite(a, na, 1, af.fp) != 1 || fwrite(b, nb, 1, af.fp) != 1) {
+    if (fwrite(&h, sizeof h, 1, af.fp) != 1 || fwrite(a, na, 1, af.fp) != 1 || (nb && fwrite(b, nb, 1, af.fp) != 1)) {
         icv_atomic_abort(&af);
         return icv_err_set(err, ICV_EIO, "%s: write error", path);
     }
@@ -72,7 +72,7 @@ static int blob_read_parts(const char *dir, const char *name, void *a, size_t na
         return icv_err_set(err, ICV_ENOTFOUND, "%s: no results of a complete run: %s", path, strerror(errno));
     blob_header h;
     int ok = fread(&h, sizeof h, 1, fp) == 1 && !memcmp(h.magic, BLOB_MAGIC, sizeof h.magic) && h.size == na + nb &&
-             fread(a, na, 1, fp) == 1 && fread(b, nb, 1, fp) == 1;
+             fread(a, na, 1, fp) == 1 && (!nb || fread(b, nb, 1, fp) == 1);
     fclose(fp);
     if (!ok)
         return icv_err_set(err, ICV_EFORMAT, "%s: not written by this build of impactcv", path);
@@ -91,16 +91,22 @@ static int blob_read(const char *dir, const char *name, analysis_experiment_resu
     return rc;
 }
 
-/* Several bodies: the analysis's result and the joints' residuals. */
+/* Several bodies: their analysis as it is in memory (the experiment in it is the one
+ * this run loaded). */
 static int blob_write_bodies(const char *dir, const job_bodies_result *b, icv_err *err)
 {
-    return blob_write_parts(dir, "bodies.bin", &b->res, sizeof b->res, b->joint, sizeof b->joint, err);
+    return blob_write_parts(dir, "bodies.bin", b, sizeof *b, NULL, 0, err);
 }
 
 static int blob_read_bodies(const char *dir, job_bodies_result *b, icv_err *err)
 {
-    int rc = blob_read_parts(dir, "bodies.bin", &b->res, sizeof b->res, b->joint, sizeof b->joint, err);
-    b->n_joints = b->exp.n_joints;
+    icv_experiment *e = malloc(sizeof *e);
+    if (!e)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    *e = b->exp;
+    int rc = blob_read_parts(dir, "bodies.bin", b, sizeof *b, NULL, 0, err);
+    b->exp = *e;
+    free(e);
     return rc;
 }
 

@@ -93,11 +93,13 @@ static void ball(synth_body *b, double mass, double radius, const icv_vec3 *dirs
     b->shape.type = ICV_SHAPE_SPHERE;
     b->shape.radius = radius;
     b->n_markers = n;
-    for (int k = 0; k < n; k++) {
-        b->markers[k] = icv_v3_scale(icv_v3_unit(dirs[k]), radius);
+    b->marker_diameter = 0.008;
+    for (int k = 0; k < n; k++) { /* beads sitting on the surface, as motion-capture markers
+                                     do (a bead half sunk in the ball shows only its outer half:
+                                     its centroid lies ~1.5 mm out, unlike its template point) */
+        b->markers[k] = icv_v3_scale(icv_v3_unit(dirs[k]), radius + 0.5 * b->marker_diameter);
         b->marker_normals[k] = icv_v3_unit(dirs[k]);
     }
-    b->marker_diameter = 0.008;
     b->marker_style = SYNTH_MARKER_SPHERE;
     b->body_gray = 0.06;
     b->marker_gray = 0.92;
