@@ -131,11 +131,17 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
         icv_err e1 = {0};
         if (analysis_body_impact_measure(bodies, n_bodies, cand[c].a, cand[c].b, cand[c].row, lo, hi, g, prm, &im,
                                          &e1)) {
+            icv_debug("body impacts: frame %d: bodies %d and %d: %s", bodies[0].tracks->frame[cand[c].row], cand[c].a,
+                      cand[c].b, e1.msg);
             if (!n_failed++)
                 first_fail = e1;
             continue;
         }
         if (!(im.normal_jump > prm->jump_sigmas * im.normal_jump_sd)) {
+            icv_debug("body impacts: frame %d: bodies %d and %d %.1f mm apart, a near miss: the normal velocity "
+                      "changes by %.4g m/s +- %.2g",
+                      bodies[0].tracks->frame[cand[c].row], cand[c].a, cand[c].b, 1e3 * cand[c].gap, im.normal_jump,
+                      im.normal_jump_sd);
             res->n_near_misses++;
             continue;
         }

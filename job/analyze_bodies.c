@@ -7,14 +7,15 @@
 
 #include "job/job.h"
 
-/* m: the span of a body's first marker along the surface normal over the clip: a
- * puck on the table stays within its noise, a thrown body does not */
-static double height_span(const analysis_tracks *tr)
+/* m: the span of a body's first marker along gravity (up: the surface normal when g is
+ * not given) over the clip: a puck on a table stays within its noise (seen from above,
+ * its plane is square to g), a thrown body does not */
+static double height_span(const analysis_tracks *tr, icv_vec3 up)
 {
     double lo = INFINITY, hi = -INFINITY;
     for (int f = 0; f < tr->n_frames; f++) {
         size_t i = (size_t)f * (size_t)tr->n_markers;
-        double y = tr->pos[i].y;
+        double y = icv_v3_dot(tr->pos[i], up);
         if (tr->seen[i] && isfinite(y)) {
             lo = fmin(lo, y);
             hi = fmax(hi, y);
@@ -140,7 +141,8 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
             rc = icv_err_set(err, ICV_EINVAL, "%s: body '%s' has %d frames, '%s' %d", tracks_path,
                              e->bodies[k].name, tr[k].n_frames, e->bodies[0].name, tr[0].n_frames);
         if (!rc) {
-            int fly = !e->gravity_auto && height_span(&tr[k]) > FLIGHT_SPAN_M;
+            icv_vec3 up = icv_v3_norm(e->gravity) > 0 ? icv_v3_scale(icv_v3_unit(e->gravity), -1) : icv_v3(0, 1, 0);
+            int fly = !e->gravity_auto && height_span(&tr[k], up) > FLIGHT_SPAN_M;
             bt[k] = (analysis_body_track){&body[k], &tr[k], e->bodies[k].name,
                                           fly ? ANALYSIS_MOTION_FLIGHT : ANALYSIS_MOTION_POLY};
         }
