@@ -35,10 +35,13 @@ static int check_joint(const icv_experiment *e, int k, const analysis_joint_resi
     if (r->n_frames > 0 && r->rms > 3 * r->expected_rms && r->rms - r->expected_rms > 0.5e-3)
         return icv_err_set(err, ICV_EINVAL,
                            "%s: joints[%d]: the points given in '%s' and '%s' are %.1f mm apart on the tracks (RMS over "
-                           "%d frames, at most %.1f mm; the poses' noise alone gives %.2f mm): the joint's `at` does "
-                           "not match the bodies' markers",
+                           "%d frames, at most %.1f mm; the poses' noise alone gives %.2f mm): %s",
                            e->path, k, e->bodies[j->body[0]].name, e->bodies[j->body[1]].name, 1e3 * r->rms,
-                           r->n_frames, 1e3 * r->max, 1e3 * r->expected_rms);
+                           r->n_frames, 1e3 * r->max, 1e3 * r->expected_rms,
+                           /* a wrong point keeps them apart steadily; wrong poses scatter */
+                           r->max > 2 * r->rms ? "they scatter from frame to frame, so some poses are wrong (a "
+                                                 "body's markers mislabelled or hidden: check its tracks)"
+                                               : "the joint's `at` does not match the bodies' markers");
     return 0;
 }
 
