@@ -19,7 +19,8 @@ static const char help[] =
     "Newton's ratio at the contact point, the impulse ratio, the energy lost, each with\n"
     "its 1-sigma, and the model's prediction (experiment.yaml `model:`; mu and e_n are\n"
     "fitted to each impact where they are `measured`). Writes DIR/results.json and\n"
-    "DIR/fits.csv.\n"
+    "DIR/fits.csv; an experiment of several bodies (`bodies:`, from --tracks) writes\n"
+    "DIR/results.json and DIR/report.html (docs/report.md, \"Several bodies\").\n"
     "\n"
     "With several experiments, each is analysed in DIR/<name>/ (tracks from\n"
     "DIR/<name>/tracks3d.csv), then one mu and e_n are fitted to all impacts and the\n"
@@ -73,6 +74,15 @@ static int analyze_bodies(const job_analyze_options *job, icv_err *err)
                         im->e_newton_sd, im->impulse_ratio, im->impulse_ratio_sd, 100 * im->loss_fraction,
                         100 * im->loss_fraction_sd, icv_v3_norm(dp), im->impulse_mismatch_chi2);
         }
+        if (r->res.has_chain) {
+            const analysis_chain_impact *c = &r->res.chain;
+            const char *n0 = e->bodies[r->res.chain_links[0]].name, *n1 = e->bodies[r->res.chain_links[1]].name;
+            cli_summary("  the chain hits the surface ('%s' touches) at t = %.5f s (+- %.1e): Akhan's e '%s' %.3f +- "
+                        "%.3f, '%s' %.3f +- %.3f, the chain %.3f +- %.3f\n",
+                        c->link_hit ? n1 : n0, c->t, c->t_sd, n0, c->e_link[0], c->e_link_sd[0], n1, c->e_link[1],
+                        c->e_link_sd[1], c->e_chain, c->e_chain_sd);
+        }
+        cli_summary("  report: %s/report.html\n", job->out_dir);
     }
     free(r);
     return rc;

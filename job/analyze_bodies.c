@@ -99,9 +99,23 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
             rc = check_joint(e, k, &out->joint[k], err);
         out->n_joints = k + 1;
     }
+    /* two pinned links: their impact is with the surface, and they always touch */
+    int chain = n == 2 && e->n_joints == 1;
     if (!rc && (rc = analysis_body_impacts_measure(bt, n, e->gravity_auto ? NULL : &e->gravity, &prm, &out->res,
-                                                   err)) != 0)
-        icv_err_prefix(err, "%s: ", job->tracks_path);
+                                                   err)) != 0) {
+        if (chain && rc == ICV_ENOTFOUND)
+            rc = 0;
+        else
+            icv_err_prefix(err, "%s: ", job->tracks_path);
+    }
+    if (!rc && chain) {
+        const icv_joint *j = &e->joints[0];
+        analysis_joint aj = {{j->body[0], j->body[1]}, {j->at[0], j->at[1]}};
+        if (!(rc = analysis_chain_impact_measure(bt, &aj, &prm, &out->res.chain, err)))
+            out->res.has_chain = 1, out->res.chain_links[0] = 0, out->res.chain_links[1] = 1;
+        else
+            icv_err_prefix(err, "%s: ", job->tracks_path);
+    }
     char path[ICV_PATH_MAX];
     if (!rc)
         rc = icv_mkdirs(job->out_dir, err);
@@ -110,6 +124,10 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
         for (int k = 0; k < n; k++)
             names[k] = e->bodies[k].name;
         rc = analysis_bodies_results_write(path, e->name, names, n, &out->res, err);
+    }
+    if (!rc && !(rc = icv_path_join(path, sizeof path, job->out_dir, "report.html", err))) {
+        report_bodies_inputs in = {e, bt, n, &out->res, out->joint, out->n_joints};
+        rc = report_bodies_write(&in, path, err);
     }
     for (int k = 0; k < n_read; k++)
         analysis_tracks_free(&tr[k]);

@@ -160,7 +160,10 @@ typedef struct {
  * markers by its marker_labels): each body's poses, every body-body impact measured
  * (analysis/bodies.h; a body on the table, or any body when gravity is auto, fitted
  * with its own constant acceleration on each side), each joint's residual on the
- * tracks, results.json into out_dir (nothing written on failure). */
+ * tracks, and for two bodies pinned by one joint (a chain) its impact with the
+ * surface (analysis_chain_impact_measure, into res.chain); results.json and
+ * report.html (report_bodies_write) into out_dir (nothing written on failure but a
+ * report.html that fails after results.json). */
 typedef struct {
     icv_experiment exp;
     analysis_bodies_result res;
