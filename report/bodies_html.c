@@ -266,7 +266,7 @@ static void summary(bpage *bp)
               "passed their checks.</p>\n",
               f);
     else {
-        fprintf(f, "<p class=bad>%d number%s below no real collision gives (flagged &#9888; beside %s):</p><ul>\n",
+        fprintf(f, "<p class=bad>%d number%s below that no real collision gives (flagged &#9888; beside %s):</p><ul>\n",
                 bp->n_flags, bp->n_flags == 1 ? "" : "s", bp->n_flags == 1 ? "it" : "each");
         for (int i = 0; i < bp->n_flags; i++) {
             fputs("<li class=bad>", f);
