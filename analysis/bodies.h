@@ -191,16 +191,24 @@ int analysis_bodies_results_write(const char *path, const char *experiment, cons
 /* ---- frame by frame, for plots (bodies_series.c) ------------------------- */
 
 /* A body's motion in every row of its tracks: the centre from the row's pose, and
- * its velocity, angular velocity and kinetic energy from a straight-line fit of the
- * poses (centre; rotation vector log(R_j R_i^T)) of the rows within half_rows of
- * row i that lie on row i's side of every instant in breaks[0..n_breaks-1] (the
- * impacts: a fit across one would blur the jump); at least 3 poses, else NaN. A
- * collinear template's spin about its line is left out (not seen), a one-marker
- * body has no rotation. Surface frame, SI. Arrays of n values in one block. */
+ * velocity, angular velocity and kinetic energy from a straight-line fit of the poses
+ * (centre; rotation vector log(R_j R_r^T) about the posed row r nearest the window's
+ * middle) over 2 half_rows + 1 rows round the row, moved (not cut) to stay on the
+ * row's side of every instant in breaks[0..n_breaks-1] (the impacts: a fit across one
+ * would blur the jump) and inside the clip; the slope is the velocity at the rows'
+ * mean time tv (exact for a constant acceleration, and for a constant angular
+ * acceleration about a fixed axis), so beside a break and at the clip's ends the
+ * points sit at their windows' middles. A row whose window is the row before's gets
+ * NaN (its point is there); fewer than 3 poses, NaN. A collinear template's spin
+ * about its line is left out (not seen), a one-marker body has no rotation. Surface
+ * frame, SI. Arrays of n values in one block. The energy of a noisy slope is biased
+ * up by m sigma_v^2 / 2 (and the rotation's likewise); every row's window has the
+ * same length so that the bias is the same all along. */
 typedef struct {
     int n;            /* the tracks' rows */
-    double *t;        /* s */
+    double *t;        /* s, each row's time (p's) */
     double *p[3];     /* m, centre of mass; NaN: no pose in the row */
+    double *tv;       /* s, where v, w and energy belong: the mean time of their rows */
     double *v[3];     /* m/s */
     double *w[3];     /* rad/s */
     double *energy;   /* J, kinetic: translation and the seen rotation */

@@ -454,7 +454,7 @@ static void sample_side(const analysis_body *b, const side *sd, fit_curve *c)
     }
 }
 
-/* rows either side used for the plotted velocities: about 1 ms, at least 2 */
+/* rows either side of the plotted velocities' fits: about 1 ms, at least 2 */
 static int half_rows(const analysis_tracks *tr)
 {
     double rate = report_tracks_rate(tr);
@@ -503,7 +503,7 @@ static void body_plots(bpage *bp, int k)
         int ns = 0;
         for (int a = 0; a < 3; a++) {
             snprintf(lab[a], sizeof lab[a], "%s tracked", XYZ[a]);
-            ser[ns++] = (report_series){s.n, s.t, q ? s.v[a] : pmm + a * (s.n + 1), 1, a, lab[a]};
+            ser[ns++] = (report_series){s.n, q ? s.tv : s.t, q ? s.v[a] : pmm + a * (s.n + 1), 1, a, lab[a]};
         }
         for (int a = 0; a < 3; a++)
             for (int i = 0; i < nsd; i++) {
@@ -516,10 +516,10 @@ static void body_plots(bpage *bp, int k)
         int rc = report_plot_xy(bp->svg, title, "time (s)", q ? "velocity (m/s)" : "position (mm)", ser, ns, vl, nv, &e);
         if (q)
             snprintf(cap, sizeof cap,
-                     "%s: centre-of-mass velocity in the surface frame: from a straight-line fit of the tracked "
-                     "poses within %d rows either side, not across an impact (circles), and each side's fit "
-                     "(lines); impact instants dashed.",
-                     bt->name, hr);
+                     "%s: centre-of-mass velocity in the surface frame: the slope of a straight line through "
+                     "%d tracked poses, moved rather than cut to stay off the impacts and inside the clip, at "
+                     "their mean time (circles), and each side's fit (lines); impact instants dashed.",
+                     bt->name, 2 * hr + 1);
         else
             snprintf(cap, sizeof cap,
                      "%s: centre of mass in the surface frame (y: the surface normal): each row's pose (circles), "
@@ -528,7 +528,7 @@ static void body_plots(bpage *bp, int k)
         report_figure(f, bp->svg, rc, &e, id, cap);
     }
     int ns = 0;
-    ser[ns++] = (report_series){s.n, s.t, emj, 1, 3, "tracked"};
+    ser[ns++] = (report_series){s.n, s.tv, emj, 1, 3, "tracked"};
     for (int i = 0; i < nsd; i++)
         ser[ns++] = (report_series){NS, c[i].t, c[i].energy, 0, 3, i == 0 ? "fitted" : NULL};
     snprintf(id, sizeof id, "plot-body-%d-energy", k);
@@ -537,7 +537,8 @@ static void body_plots(bpage *bp, int k)
     int rc = report_plot_xy(bp->svg, title, "time (s)", "kinetic energy (mJ)", ser, ns, vl, nv, &e);
     snprintf(cap, sizeof cap,
              "%s: kinetic energy, translation and the rotation seen (a collinear template's spin about its line is "
-             "not), from the local fits (circles) and each side's fit (lines).",
+             "not), from the local fits (circles: the noise of their slopes lifts them by m sigma_v^2 / 2, the same "
+             "all along) and each side's fit (lines).",
              bt->name);
     report_figure(f, bp->svg, rc, &e, id, cap);
     free(c);
@@ -579,9 +580,10 @@ static void chain_energy_plot(bpage *bp)
     for (int q = 0; q < 3; q++)
         T[q] = ms + (size_t)(q + 1) * (n + 1);
     for (int i = 0; i < n; i++) {
-        ms[i] = 1e3 * (s0->t[i] - c->t);
+        /* T2 and T where the links' slopes belong to the same time (their rows posed alike) */
+        ms[i] = 1e3 * (s0->tv[i] - c->t);
         T[0][i] = 1e3 * s0->energy[i];
-        T[1][i] = i < s1->n ? 1e3 * s1->energy[i] : NAN;
+        T[1][i] = i < s1->n && fabs(s1->tv[i] - s0->tv[i]) < 1e-9 ? 1e3 * s1->energy[i] : NAN;
         T[2][i] = T[0][i] + T[1][i];
     }
     for (int ps = 0; ps < 2; ps++) {
