@@ -17,7 +17,7 @@ int cli_several_bodies(const char *path)
 void cli_bodies_summary(const job_bodies_result *r)
 {
     const icv_experiment *e = &r->exp;
-    if (r->has_chain)
+    if (r->res.has_chain)
         cli_summary("%s: %d bodies pinned into a chain\n", e->name, e->n_bodies);
     else
         cli_summary("%s: %d bodies, %d body-body impact%s\n", e->name, e->n_bodies, r->res.n_impacts,
@@ -26,12 +26,12 @@ void cli_bodies_summary(const job_bodies_result *r)
         cli_summary("  joint %d ('%s'-'%s'): %.2f mm apart on the tracks (RMS; noise alone %.2f mm)\n", k,
                     e->bodies[e->joints[k].body[0]].name, e->bodies[e->joints[k].body[1]].name,
                     1e3 * r->joint[k].rms, 1e3 * r->joint[k].expected_rms);
-    if (r->has_chain) {
-        const analysis_chain_impact *c = &r->chain;
-        const icv_joint *j = &e->joints[0];
+    if (r->res.has_chain) {
+        const analysis_chain_impact *c = &r->res.chain;
+        const int *l = r->res.chain_links;
         cli_summary("  chain ('%s'-'%s') hits the surface with '%s' at t = %.5f s (+- %.1e): Akhan's e = %.3f +- %.3f "
                     "(links %.3f +- %.3f, %.3f +- %.3f), kinetic energy %.4f -> %.4f J\n",
-                    e->bodies[j->body[0]].name, e->bodies[j->body[1]].name, e->bodies[j->body[c->link_hit]].name, c->t,
+                    e->bodies[l[0]].name, e->bodies[l[1]].name, e->bodies[l[c->link_hit]].name, c->t,
                     c->t_sd, c->e_chain, c->e_chain_sd, c->e_link[0], c->e_link_sd[0], c->e_link[1], c->e_link_sd[1],
                     c->energy_pre, c->energy_post);
     }

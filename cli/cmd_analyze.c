@@ -19,7 +19,8 @@ static const char help[] =
     "Newton's ratio at the contact point, the impulse ratio, the energy lost, each with\n"
     "its 1-sigma, and the model's prediction (experiment.yaml `model:`; mu and e_n are\n"
     "fitted to each impact where they are `measured`). Writes DIR/results.json and\n"
-    "DIR/fits.csv.\n"
+    "DIR/fits.csv; an experiment of several bodies (`bodies:`, from --tracks) writes\n"
+    "DIR/results.json and DIR/report.html (docs/report.md, \"Several bodies\").\n"
     "\n"
     "With several experiments, each is analysed in DIR/<name>/ (tracks from\n"
     "DIR/<name>/tracks3d.csv), then one mu and e_n are fitted to all impacts and the\n"
@@ -44,8 +45,10 @@ static int analyze_bodies(const job_analyze_options *job, icv_err *err)
     if (!r)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     int rc = job_analyze_bodies(job, r, err);
-    if (!rc)
+    if (!rc) {
         cli_bodies_summary(r);
+        cli_summary("  report: %s/report.html\n", job->out_dir);
+    }
     free(r);
     return rc;
 }

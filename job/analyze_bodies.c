@@ -162,14 +162,15 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
             rc = check_joint(e, k, &out->joint[k], err);
         out->n_joints = k + 1;
     }
-    out->has_chain = n == 2 && e->n_joints == 1;
-    if (!rc && out->has_chain) {
+    if (!rc && n == 2 && e->n_joints == 1) { /* two pinned links: their impact is with the surface */
         const icv_joint *jt = &e->joints[0];
         analysis_body_track links[2] = {bt[jt->body[0]], bt[jt->body[1]]};
         analysis_joint aj = {{0, 1}, {jt->at[0], jt->at[1]}};
         out->res.min_gap = NAN;
-        if ((rc = analysis_chain_impact_measure(links, &aj, &prm, &out->chain, err)) != 0)
+        if ((rc = analysis_chain_impact_measure(links, &aj, &prm, &out->res.chain, err)) != 0)
             icv_err_prefix(err, "%s: ", tracks_path);
+        else
+            out->res.has_chain = 1, out->res.chain_links[0] = jt->body[0], out->res.chain_links[1] = jt->body[1];
     } else if (!rc && (rc = analysis_body_impacts_measure(bt, n, e->gravity_auto ? NULL : &e->gravity, &prm,
                                                           &out->res, err)) != 0) {
         icv_err_prefix(err, "%s: ", tracks_path);
@@ -181,9 +182,11 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
         const char *names[ICV_MAX_BODIES];
         for (int k = 0; k < n; k++)
             names[k] = e->bodies[k].name;
-        int links[2] = {e->n_joints ? e->joints[0].body[0] : 0, e->n_joints ? e->joints[0].body[1] : 1};
-        rc = analysis_bodies_results_write(path, e->name, names, n, &out->res, out->has_chain ? &out->chain : NULL,
-                                           links, err);
+        rc = analysis_bodies_results_write(path, e->name, names, n, &out->res, err);
+    }
+    if (!rc && !(rc = icv_path_join(path, sizeof path, job->out_dir, "report.html", err))) {
+        report_bodies_inputs in = {e, bt, n, &out->res, out->joint, out->n_joints};
+        rc = report_bodies_write(&in, path, err);
     }
     for (int k = 0; k < n_read; k++)
         analysis_tracks_free(&tr[k]);

@@ -161,16 +161,16 @@ typedef struct {
  * from which each body takes its markers by its marker_labels): each body's poses, every body-body impact measured
  * (analysis/bodies.h; a body on the table, or any body when gravity is auto, fitted
  * with its own constant acceleration on each side), each joint's residual on the
- * tracks, a two-link chain's impact with the surface, results.json into out_dir
- * (nothing written on failure). */
+ * tracks, and for two bodies pinned by one joint (a chain) its impact with the
+ * surface (analysis_chain_impact_measure, into res.chain; not the links' with each
+ * other: they always touch at the pin); results.json and report.html
+ * (report_bodies_write) into out_dir (nothing written on failure but a report.html
+ * that fails after results.json). */
 typedef struct {
     icv_experiment exp;
     analysis_bodies_result res;
     int n_joints;
     analysis_joint_residual joint[ICV_MAX_BODIES];
-    int has_chain;                /* two bodies pinned by one joint: a chain, whose */
-    analysis_chain_impact chain;  /* impact with the surface is measured (not theirs
-                                     with each other: they always touch at the pin) */
 } job_bodies_result;
 
 int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, icv_err *err);
