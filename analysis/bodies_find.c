@@ -1,8 +1,9 @@
 /* bodies_find.c: every body-body impact in the tracks. Per pair, the gap between
  * the shapes in every frame where both bodies have a pose; a candidate at each of
- * its minima within 5 position sigmas plus the larger change of gap to a
- * neighbouring frame (a fast pair may be seen a whole frame's travel apart on
- * either side of the contact), one per run of such frames; an impact when the
+ * its minima within 5 position sigmas plus the gap's larger rate of change to the
+ * nearest posed frames times the frames to them (a fast pair may be seen a whole
+ * frame's travel apart on either side of the contact, or more where the poses
+ * stop as the bodies meet), one per run of such frames; an impact when the
  * relative normal velocity jumps by more than jump_sigmas of its sigma (else a
  * near miss). Each measured between the neighbouring candidates of either body. */
 #include <stdio.h>
@@ -78,14 +79,25 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
             /* runs of frames within reach; the smallest gap of each run */
             int best = -1;
             for (int i = 0; i <= nf; i++) {
+                if (i < nf && !isfinite(gap[i]))
+                    continue; /* a frame with no pose neither ends nor extends a run */
                 int within = 0;
                 if (i < nf && isfinite(gap[i])) {
-                    double step = 0;
-                    if (i > 0 && isfinite(gap[i - 1]))
-                        step = fmax(step, fabs(gap[i] - gap[i - 1]));
-                    if (i + 1 < nf && isfinite(gap[i + 1]))
-                        step = fmax(step, fabs(gap[i + 1] - gap[i]));
-                    within = gap[i] < 5 * sigma + step;
+                    /* the gap's rate to the nearest posed frames, times the frames to
+                       them: one frame's travel, or as many as have no pose (markers
+                       hidden as the bodies meet) */
+                    int p = i - 1, q = i + 1;
+                    while (p >= 0 && !isfinite(gap[p]))
+                        p--;
+                    while (q < nf && !isfinite(gap[q]))
+                        q++;
+                    double rate = 0;
+                    int reach = 1;
+                    if (p >= 0)
+                        rate = fmax(rate, fabs(gap[i] - gap[p]) / (i - p)), reach = i - p > reach ? i - p : reach;
+                    if (q < nf)
+                        rate = fmax(rate, fabs(gap[q] - gap[i]) / (q - i)), reach = q - i > reach ? q - i : reach;
+                    within = gap[i] < 5 * sigma + rate * reach;
                 }
                 if (within) {
                     if (best < 0 || gap[i] < gap[best])
@@ -119,11 +131,17 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
         icv_err e1 = {0};
         if (analysis_body_impact_measure(bodies, n_bodies, cand[c].a, cand[c].b, cand[c].row, lo, hi, g, prm, &im,
                                          &e1)) {
+            icv_debug("body impacts: frame %d: bodies %d and %d: %s", bodies[0].tracks->frame[cand[c].row], cand[c].a,
+                      cand[c].b, e1.msg);
             if (!n_failed++)
                 first_fail = e1;
             continue;
         }
         if (!(im.normal_jump > prm->jump_sigmas * im.normal_jump_sd)) {
+            icv_debug("body impacts: frame %d: bodies %d and %d %.1f mm apart, a near miss: the normal velocity "
+                      "changes by %.4g m/s +- %.2g",
+                      bodies[0].tracks->frame[cand[c].row], cand[c].a, cand[c].b, 1e3 * cand[c].gap, im.normal_jump,
+                      im.normal_jump_sd);
             res->n_near_misses++;
             continue;
         }
