@@ -172,20 +172,12 @@ static void flag_cell(FILE *f, const char *why)
 
 /* ---- table rows ------------------------------------------------------------- */
 
-static void num(FILE *f, const char *fmt, double x)
-{
-    if (isfinite(x))
-        fprintf(f, fmt, x);
-    else
-        fputs("&ndash;", f);
-}
-
 static void row1(FILE *f, const char *q, double v, double sd, const char *why)
 {
     fprintf(f, "<tr><td>%s</td><td>", q);
-    num(f, "%.4g", v);
+    report_num_or_dash(f, "%.4g", v);
     fputs("</td><td>", f);
-    num(f, "%.2g", sd);
+    report_num_or_dash(f, "%.2g", sd);
     fputs("</td>", f);
     flag_cell(f, why ? why : "");
     fputs("</tr>\n", f);
@@ -195,7 +187,7 @@ static void vec(FILE *f, icv_vec3 v, double scale)
 {
     fputs("[", f);
     for (int a = 0; a < 3; a++) {
-        num(f, "%.4g", scale * icv_v3_get(v, a));
+        report_num_or_dash(f, "%.4g", scale * icv_v3_get(v, a));
         fputs(a < 2 ? ", " : "]", f);
     }
 }
@@ -226,6 +218,20 @@ static void named(char *out, size_t n, const char *q, const char *name)
     }
     esc[j] = 0;
     snprintf(out, n, q, esc);
+}
+
+/* A body's v and omega before and after an impact, with their 1-sigma. */
+static void state_rows(FILE *f, const char *name, const analysis_body_state *pre, const analysis_body_state *post)
+{
+    char q[256];
+    named(q, sizeof q, "v of %s before (m/s)", name);
+    row3(f, q, pre->v, pre->v_sd, 1, NULL);
+    named(q, sizeof q, "v of %s after (m/s)", name);
+    row3(f, q, post->v, post->v_sd, 1, NULL);
+    named(q, sizeof q, "&omega; of %s before (rad/s)", name);
+    row3(f, q, pre->omega, pre->omega_sd, 1, NULL);
+    named(q, sizeof q, "&omega; of %s after (rad/s)", name);
+    row3(f, q, post->omega, post->omega_sd, 1, NULL);
 }
 
 /* ---- sections ------------------------------------------------------------------ */
@@ -287,19 +293,19 @@ static void balance_rows(FILE *f, const char *what, const char *unit, icv_vec3 p
         double p0 = icv_v3_get(pre, a), s0 = icv_v3_get(pre_sd, a), p1 = icv_v3_get(post, a),
                s1 = icv_v3_get(post_sd, a), d = p1 - p0, s = hypot(s0, s1);
         fprintf(f, "<tr><td>%s %s (%s)</td><td>", what, XYZ[a], unit);
-        num(f, "%.5g", p0);
+        report_num_or_dash(f, "%.5g", p0);
         fputs(" &plusmn; ", f);
-        num(f, "%.2g", s0);
+        report_num_or_dash(f, "%.2g", s0);
         fputs("</td><td>", f);
-        num(f, "%.5g", p1);
+        report_num_or_dash(f, "%.5g", p1);
         fputs(" &plusmn; ", f);
-        num(f, "%.2g", s1);
+        report_num_or_dash(f, "%.2g", s1);
         fputs("</td><td>", f);
-        num(f, "%.3g", d);
+        report_num_or_dash(f, "%.3g", d);
         fputs(" &plusmn; ", f);
-        num(f, "%.2g", s);
+        report_num_or_dash(f, "%.2g", s);
         fputs("</td><td>", f);
-        num(f, "%.2f", s > 0 ? d / s : NAN);
+        report_num_or_dash(f, "%.2f", s > 0 ? d / s : NAN);
         fputs("</td>", f);
         check_balance(what, XYZ[a], p0, s0, p1, s1, why, sizeof why);
         flag_cell(f, why);
@@ -361,17 +367,8 @@ static void impacts(bpage *bp)
         check_gain(im->energy_lost, im->energy_lost_sd, why, sizeof why);
         row1(f, "energy lost (J)", im->energy_lost, im->energy_lost_sd, why);
         row1(f, "energy loss fraction", im->loss_fraction, im->loss_fraction_sd, NULL);
-        for (int k = 0; k < 2; k++) {
-            const char *nk = k ? nb : na;
-            named(q, sizeof q, "v of %s before (m/s)", nk);
-            row3(f, q, im->pre[k].v, im->pre[k].v_sd, 1, NULL);
-            named(q, sizeof q, "v of %s after (m/s)", nk);
-            row3(f, q, im->post[k].v, im->post[k].v_sd, 1, NULL);
-            named(q, sizeof q, "&omega; of %s before (rad/s)", nk);
-            row3(f, q, im->pre[k].omega, im->pre[k].omega_sd, 1, NULL);
-            named(q, sizeof q, "&omega; of %s after (rad/s)", nk);
-            row3(f, q, im->post[k].omega, im->post[k].omega_sd, 1, NULL);
-        }
+        for (int k = 0; k < 2; k++)
+            state_rows(f, k ? nb : na, &im->pre[k], &im->post[k]);
         fputs("</table>\n", f);
         fprintf(f, "<h4>Momentum balance</h4>\n<table class=summary id=impact-%d-momentum><tr><th>total, both "
                    "bodies</th><th>before &plusmn;1&sigma;</th><th>after &plusmn;1&sigma;</th><th>change "
@@ -669,17 +666,8 @@ static void chain(bpage *bp)
          1e3 * joint_noise(&c->joint), NAN, NULL);
     row1(f, "joint residual, largest (mm)", 1e3 * c->joint.max, NAN, NULL);
     row1(f, "&hellip; at t (s)", c->joint.t_max, NAN, NULL);
-    for (int k = 0; k < 2; k++) {
-        const char *nk = k ? n1 : n0;
-        named(q, sizeof q, "v of %s before (m/s)", nk);
-        row3(f, q, c->pre[k].v, c->pre[k].v_sd, 1, NULL);
-        named(q, sizeof q, "v of %s after (m/s)", nk);
-        row3(f, q, c->post[k].v, c->post[k].v_sd, 1, NULL);
-        named(q, sizeof q, "&omega; of %s before (rad/s)", nk);
-        row3(f, q, c->pre[k].omega, c->pre[k].omega_sd, 1, NULL);
-        named(q, sizeof q, "&omega; of %s after (rad/s)", nk);
-        row3(f, q, c->post[k].omega, c->post[k].omega_sd, 1, NULL);
-    }
+    for (int k = 0; k < 2; k++)
+        state_rows(f, k ? n1 : n0, &c->pre[k], &c->post[k]);
     fputs("</table>\n", f);
     chain_energy_plot(bp);
     fputs("</section>\n", f);
@@ -703,7 +691,7 @@ static void joints(bpage *bp)
         fputs(" &ndash; ", f);
         icv_fput_html(f, body_name(in, j->body[1]));
         fprintf(f, "</td><td>%d</td><td>%.3f</td><td>", r->n_frames, 1e3 * r->rms);
-        num(f, "%.3f", 1e3 * joint_noise(r));
+        report_num_or_dash(f, "%.3f", 1e3 * joint_noise(r));
         fprintf(f, "</td><td>%.3f</td>", 1e3 * r->max);
         check_joint(r, why, sizeof why);
         flag_cell(f, why);

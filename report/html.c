@@ -661,8 +661,7 @@ static void verdict_list(FILE *f, int ok, const char *v)
     fputs("</ul>\n", f);
 }
 
-/* a number with its format, or a dash when unknown (a calibration file without it) */
-static void num_or_dash(FILE *f, const char *fmt, double x)
+void report_num_or_dash(FILE *f, const char *fmt, double x)
 {
     if (isfinite(x))
         fprintf(f, fmt, x);
@@ -674,9 +673,9 @@ static void calib_cam(page *pg, const calib_camera *c, const char *who, int idx)
 {
     FILE *f = pg->f;
     fprintf(f, "<h3>%s</h3><p>RMS reprojection error ", who);
-    num_or_dash(f, "%.3f px", c->rms);
+    report_num_or_dash(f, "%.3f px", c->rms);
     fprintf(f, " over %d of %d views; coverage ", c->n_used, c->n_views);
-    num_or_dash(f, "%.0f%%", 100 * c->coverage);
+    report_num_or_dash(f, "%.0f%%", 100 * c->coverage);
     fputs(" of the image.</p>\n", f);
     if (c->n_views > 0 && c->views) {
         double *y = malloc(sizeof *y * (size_t)c->n_views);
@@ -749,13 +748,13 @@ static void calibration(page *pg, const report_inputs *in)
     if (in->calib_stereo) {
         const calib_stereo *s = in->calib_stereo;
         fputs("<h3>Stereo</h3><p>RMS ", f);
-        num_or_dash(f, "%.3f px", s->rms);
+        report_num_or_dash(f, "%.3f px", s->rms);
         fprintf(f, " over %d of %d pairs; mean epipolar distance ", s->n_used, s->n_pairs);
-        num_or_dash(f, "%.3f px", s->epipolar);
+        report_num_or_dash(f, "%.3f px", s->epipolar);
         fputs("; baseline ", f);
-        num_or_dash(f, "%.2f", 1e3 * s->baseline);
+        report_num_or_dash(f, "%.2f", 1e3 * s->baseline);
         fputs(" &plusmn; ", f);
-        num_or_dash(f, "%.2f", 1e3 * s->baseline_std);
+        report_num_or_dash(f, "%.2f", 1e3 * s->baseline_std);
         fputs(" mm.</p>\n", f);
         verdict_list(f, s->verdict_ok, s->verdict);
         for (int c = 0; c < 2; c++) {

@@ -33,5 +33,8 @@ extern const char report_css[];
  * data URI with its id and the caption as alt text, the file then removed; or, when
  * rc is not 0, a note with e's message in its place. The caption below. */
 void report_figure(FILE *f, const char *svg, int rc, const icv_err *e, const char *id, const char *caption);
+/* x with its printf format, or a dash when unknown (not finite: a calibration file
+ * without it, a noise the poses do not fix) */
+void report_num_or_dash(FILE *f, const char *fmt, double x);
 
 #endif

@@ -18,6 +18,7 @@
 #include "tests/harness.h"
 #include "tests/job/bodies_files.h"
 #include "tests/report/browser.h"
+#include "tests/report/report_fixture.h"
 
 #define NOISE_M 1e-4 /* a mocap system's 0.1 mm */
 
@@ -57,25 +58,6 @@ static int scene(const char *kind, int scale_body, double mass_scale, const char
     if (rc)
         return -1;
     return th_run_cli(p, "analyze '%s' --tracks '%s' -o '%s'", exp, trc, out);
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *d = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (d && fread(d, 1, (size_t)n, f) == (size_t)n)
-        d[n] = 0;
-    else {
-        free(d);
-        d = NULL;
-    }
-    fclose(f);
-    return d;
 }
 
 static double val(json_t *o, const char *key) { return json_real_value(json_object_get(json_object_get(o, key), "value")); }
@@ -155,7 +137,7 @@ static void browse_page(const char *page, const char *tag, int *decoded, int *im
     browse(page, "--dump-dom", out, log, net);
     *console = console_lines(log, what, sizeof what);
     *requests = page_requests(net, what, sizeof what);
-    char *html = slurp(page);
+    char *html = report_fixture_read(page);
     char check[1200];
     snprintf(check, sizeof check, "%s/%s_check.html", th_tmpdir(), tag);
     FILE *f = fopen(check, "w");
@@ -174,7 +156,7 @@ static void browse_page(const char *page, const char *tag, int *decoded, int *im
     snprintf(log, sizeof log, "%s_check.log", tag);
     snprintf(net, sizeof net, "%s_check.net", tag);
     browse(check, "--dump-dom", out, log, net);
-    char *dom = slurp(th_tmp(out));
+    char *dom = report_fixture_read(th_tmp(out));
     const char *q = dom ? strstr(dom, "id=\"imgcheck\">") : NULL;
     *decoded = *images = -1;
     if (q)
@@ -210,7 +192,7 @@ TEST(test_bodies_report_of_a_collision_shows_each_impact_its_momentum_balance_an
     snprintf(path, sizeof path, "%s/collision/out/report.html", th_tmpdir());
     static char *html;
     free(html); /* the previous run's, kept static so that a failed ASSERT does not leak it */
-    html = slurp(path);
+    html = report_fixture_read(path);
     ASSERT(res && html, "results.json or report.html missing beside it in %s/collision/out", th_tmpdir());
     for (int k = 0; k < e.n_bodies; k++) {
         char cell[96];
@@ -293,7 +275,7 @@ TEST(test_bodies_report_of_a_collision_shows_each_impact_its_momentum_balance_an
     ASSERT(scene("collision", 1, 1.5, "_heavy", &e, &p) == 0, "collision: %s", p.err);
     snprintf(path, sizeof path, "%s/collision/out_heavy/report.html", th_tmpdir());
     free(html);
-    html = slurp(path);
+    html = report_fixture_read(path);
     ASSERT(html, "no report.html");
     const char *flag = strstr(html, "&#9888; momentum along x not conserved");
     ASSERT(flag, "the wrong mass's momentum is not flagged beside it");
@@ -314,7 +296,7 @@ TEST(test_bodies_report_of_a_chain_shows_akhans_energies_and_e)
     snprintf(path, sizeof path, "%s/chain/out/report.html", th_tmpdir());
     static char *html, *t, *svg;
     free(html);
-    html = slurp(path);
+    html = report_fixture_read(path);
     ASSERT(res && html, "results.json or report.html missing in %s/chain/out", th_tmpdir());
     json_t *ch = NULL, *ims = json_object_get(res, "impacts");
     for (size_t i = 0; i < json_array_size(ims); i++)
