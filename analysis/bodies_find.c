@@ -2,7 +2,9 @@
  * the shapes in every frame where both bodies have a pose; a candidate at each of
  * its minima within 5 position sigmas plus the larger change of gap to a
  * neighbouring frame (a fast pair may be seen a whole frame's travel apart on
- * either side of the contact), one per run of such frames; an impact when the
+ * either side of the contact; several when both are unseen while they touch: that
+ * many frames' change beside them), one per run of such frames (frames with a body
+ * unseen skipped); an impact when the
  * relative normal velocity jumps by more than jump_sigmas of its sigma (else a
  * near miss). Each measured between the neighbouring candidates of either body. */
 #include <stdio.h>
@@ -20,6 +22,27 @@ static int by_row(const void *x, const void *y)
 {
     const candidate *p = x, *q = y;
     return (p->row > q->row) - (p->row < q->row);
+}
+
+/* How far the gap may travel between frame i and its nearest seen neighbour j (-1 or
+ * nf: none): the change between them when adjacent; across k > 1 unseen frames k times
+ * the larger change per frame beside them (j's and i's own adjacent changes): the gap
+ * may close to contact and open again unseen, and the change between i and j alone is
+ * then smaller than either gap */
+static double gap_reach(const double *gap, int nf, int i, int j)
+{
+    if (j < 0 || j >= nf)
+        return 0;
+    int k = abs(i - j), out = j < i ? -1 : 1;
+    if (k == 1)
+        return fabs(gap[i] - gap[j]);
+    double rate = 0;
+    int jo = j + out, io = i - out; /* j's far neighbour, i's other */
+    if (jo >= 0 && jo < nf && isfinite(gap[jo]))
+        rate = fmax(rate, fabs(gap[jo] - gap[j]));
+    if (io >= 0 && io < nf && isfinite(gap[io]))
+        rate = fmax(rate, fabs(gap[io] - gap[i]));
+    return rate > 0 ? k * rate : fabs(gap[i] - gap[j]);
 }
 
 int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodies, const icv_vec3 *g,
@@ -75,17 +98,21 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
                     res->min_gap_t = bodies[0].tracks->t[i];
                 }
             }
-            /* runs of frames within reach; the smallest gap of each run */
-            int best = -1;
+            /* runs of frames within reach; the smallest gap of each run. Frames where
+               either body is unseen neither end a run nor count as neighbours (where
+               two bodies touch they are often hidden: merged blobs, occluded markers) */
+            int best = -1, prev = -1;
             for (int i = 0; i <= nf; i++) {
+                if (i < nf && !isfinite(gap[i]))
+                    continue;
                 int within = 0;
-                if (i < nf && isfinite(gap[i])) {
-                    double step = 0;
-                    if (i > 0 && isfinite(gap[i - 1]))
-                        step = fmax(step, fabs(gap[i] - gap[i - 1]));
-                    if (i + 1 < nf && isfinite(gap[i + 1]))
-                        step = fmax(step, fabs(gap[i + 1] - gap[i]));
+                if (i < nf) {
+                    int next = i + 1;
+                    while (next < nf && !isfinite(gap[next]))
+                        next++;
+                    double step = fmax(gap_reach(gap, nf, i, prev), gap_reach(gap, nf, i, next));
                     within = gap[i] < 5 * sigma + step;
+                    prev = i;
                 }
                 if (within) {
                     if (best < 0 || gap[i] < gap[best])
