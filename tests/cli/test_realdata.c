@@ -413,7 +413,7 @@ TEST(test_realdata_pucks_momentum_before_and_after_within_2_sigma_or_a_stops)
        within 2 sigma on each axis, or the difference explained. Where the centroids
        computed apart conserve it (examples/real/<clip>, "# reference:") it is asserted
        within 2 sigma; in the two head-on clips the striking puck a stops dead at the
-       contact and the momentum after falls ~5% short (what a keeps, (1 - e) / 2 of its
+       contact and the momentum after falls short (what a keeps, (1 - e) / 2 of its
        speed, lasts a few frames before friction stops it; or the pucks' masses differ
        within the ICF's 5%): there the explanation's premise is asserted, a's speed after
        under 10% of before, and the shortfall under 10%. Each clip: one body-body impact
