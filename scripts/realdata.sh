@@ -22,6 +22,7 @@ if [ ! -d "$SHARED/data/real" ]; then
     exit 0
 fi
 OUT=${REALDATA_OUT:-$(mktemp -d /tmp/icv-realdata-XXXXXX)}
+mkdir -p "$OUT"
 # results.json of several bodies: each body-body impact (docs/analysis.md, Several bodies)
 BODY_BODY='
   def r(v; k): (v * pow(10; k) | round) / pow(10; k);
@@ -33,7 +34,9 @@ BODY_BODY='
       "      momentum \(["x", "y", "z"][$i]): before \(g($im.momentum.pre.value[$i])) +- \(g($im.momentum.pre.sd[$i])), after \(g($im.momentum.post.value[$i])) +- \(g($im.momentum.post.sd[$i])) g m/s; after - before \(g($im.impulse_mismatch.value[$i])) +- \(g($im.impulse_mismatch.sd[$i])) (\(r(($im.impulse_mismatch.value[$i] / $im.impulse_mismatch.sd[$i]) | fabs; 1)) sigma)")'
 # a body's velocity against a hand track: fit = BODY,TRACK,FIRST,LAST,DEGREE,T; the hand
 # track CSV (track,mass_kg,frame,t_s,x_px,y_px) at pxm px/m, then tracks3d.csv (frame,
-# time_s, then per body <body>.m<k>_x ...). Least squares by the normal equations.
+# time_s, every body's markers body after body: one-marker bodies, so body k's is m<k>,
+# k = its place in bodies:, or a column <body>.m0..x where one is named). Least squares
+# by the normal equations.
 HAND_FIT='
   function solve(n,   i, j, k, f, t) {   # A c = b, Gaussian elimination, n <= 3
     for (i = 0; i < n; i++) for (k = i + 1; k < n; k++) {
@@ -48,7 +51,7 @@ HAND_FIT='
     solve(n); return deg == 2 ? c[1] + 2 * c[2] * T : c[1]
   }
   BEGIN { FS = ","; nh = no = 0; split(fit, p, ","); body = p[1]; track = p[2]; f0 = p[3] + 0; f1 = p[4] + 0; deg = p[5] + 0; T = p[6] + 0 }
-  FNR == 1 { file++; if (file == 2) for (i = 1; i <= NF; i++) if (index($i, body ".m0") == 1 && $i ~ /x$/) col = i; next }
+  FNR == 1 { file++; if (file == 2) for (i = 1; i <= NF; i++) if ((index($i, body ".m0") == 1 || $i == "m" k "_x") && $i ~ /x$/ && !col) col = i; next }
   file == 1 && $1 == track && $3 >= f0 && $3 <= f1 { ht[nh] = $4; hx[nh++] = $5 / pxm }
   file == 2 && col && $1 >= f0 && $1 <= f1 && $col != "" { ot[no] = $2; ox[no++] = $col }
   END {
@@ -88,7 +91,8 @@ for exp in "$ROOT"/examples/real/*/experiment.yaml; do
         [ -f "$dir/tracks3d.csv" ] || (cd "$(dirname "$exp")" && "$BIN" -q track experiment.yaml -o "$dir" >/dev/null 2>&1)
         if [ -f "$dir/tracks3d.csv" ]; then
             sed -n 's/^# hand fit: //p' "$exp" | while IFS= read -r fit; do
-                (cd "$(dirname "$exp")" && awk -v fit="$fit" -v pxm="${hand##* }" "$HAND_FIT" "${hand% *}" "$dir/tracks3d.csv")
+                k=$(sed -n 's/^  - name: *//p' "$exp" | grep -n -x -F "${fit%%,*}" | cut -d: -f1)
+                (cd "$(dirname "$exp")" && awk -v fit="$fit" -v k=$((${k:-0} - 1)) -v pxm="${hand##* }" "$HAND_FIT" "${hand% *}" "$dir/tracks3d.csv")
             done
         else
             echo "   hand track: no tracks3d.csv (the track stage stopped)"
