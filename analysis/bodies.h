@@ -112,22 +112,6 @@ int analysis_body_impact_measure(const analysis_body_track *bodies, int n_bodies
                                  int hi_row, const icv_vec3 *g, const analysis_params *prm,
                                  analysis_body_impact *out, icv_err *err);
 
-typedef struct {
-    int n_impacts;
-    analysis_body_impact impacts[ANALYSIS_MAX_IMPACTS];
-    int n_near_misses;        /* gap minima within reach that changed no velocity */
-    double min_gap;           /* m, the smallest gap between any two bodies, and when */
-    double min_gap_t;
-} analysis_bodies_result;
-
-/* Every body-body impact in the tracks: per pair, per frame where both have a pose,
- * the gap between their shapes; candidates at its minima within 5 sigma
- * (prm->pos_sigma) plus a frame's change of gap; an impact when the normal
- * relative velocity jumps by more than prm->jump_sigmas of its sigma. Impacts in
- * time order. Fails (ICV_ENOTFOUND) naming the smallest gap when there is none. */
-int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodies, const icv_vec3 *g,
-                                  const analysis_params *prm, analysis_bodies_result *res, icv_err *err);
-
 /* A pin joint: body-frame points of two bodies that stay together. */
 typedef struct {
     int body[2];
@@ -162,6 +146,26 @@ typedef struct {
     analysis_joint_residual joint;       /* the joint's constraint on the tracks */
 } analysis_chain_impact;
 
+typedef struct {
+    int n_impacts;
+    analysis_body_impact impacts[ANALYSIS_MAX_IMPACTS];
+    int n_near_misses;        /* gap minima within reach that changed no velocity */
+    double min_gap;           /* m, the smallest gap between any two bodies, and when */
+    double min_gap_t;
+    int has_chain;            /* 1: chain holds a two-link chain's surface impact (set by
+                                 the caller; analysis_body_impacts_measure clears it) */
+    int chain_links[2];       /* its links: indices into the bodies given */
+    analysis_chain_impact chain;
+} analysis_bodies_result;
+
+/* Every body-body impact in the tracks: per pair, per frame where both have a pose,
+ * the gap between their shapes; candidates at its minima within 5 sigma
+ * (prm->pos_sigma) plus a frame's change of gap; an impact when the normal
+ * relative velocity jumps by more than prm->jump_sigmas of its sigma. Impacts in
+ * time order. Fails (ICV_ENOTFOUND) naming the smallest gap when there is none. */
+int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodies, const icv_vec3 *g,
+                                  const analysis_params *prm, analysis_bodies_result *res, icv_err *err);
+
 /* The chain's first impact with the surface: the frame where either link's shape
  * comes nearest y = 0 within 5 sigma plus a frame's travel; each link fitted on
  * each side (POLY, whatever links[].motion says), states at the instant; energies
@@ -179,8 +183,46 @@ struct json_t *analysis_chain_impact_json(const analysis_chain_impact *im, const
 
 /* results.json of several bodies (docs/analysis.md "Several bodies"): schema,
  * experiment, program, "bodies" (the names), "impacts" (analysis_body_impact_json
- * each), "min_gap_m"; written atomically. names[k] is body k's. */
+ * each, then the chain's analysis_chain_impact_json when res->has_chain),
+ * "min_gap_m"; written atomically. names[k] is body k's. */
 int analysis_bodies_results_write(const char *path, const char *experiment, const char *const *names, int n_bodies,
                                   const analysis_bodies_result *res, icv_err *err);
+
+/* ---- frame by frame, for plots (bodies_series.c) ------------------------- */
+
+/* A body's motion in every row of its tracks: the centre from the row's pose, and
+ * velocity, angular velocity and kinetic energy from a straight-line fit of the poses
+ * (centre; rotation vector log(R_j R_r^T) about the posed row r nearest the window's
+ * middle) over 2 half_rows + 1 rows round the row, moved (not cut) to stay on the
+ * row's side of every instant in breaks[0..n_breaks-1] (the impacts: a fit across one
+ * would blur the jump) and inside the clip; the slope is the velocity at the rows'
+ * mean time tv (exact for a constant acceleration, and for a constant angular
+ * acceleration about a fixed axis), so beside a break and at the clip's ends the
+ * points sit at their windows' middles. A row whose window is the row before's gets
+ * NaN (its point is there); fewer than 3 poses, NaN. A collinear template's spin
+ * about its line is left out (not seen), a one-marker body has no rotation. Surface
+ * frame, SI. Arrays of n values in one block. The energy of a noisy slope is biased
+ * up by m sigma_v^2 / 2 (and the rotation's likewise); every row's window has the
+ * same length so that the bias is the same all along. */
+typedef struct {
+    int n;            /* the tracks' rows */
+    double *t;        /* s, each row's time (p's) */
+    double *p[3];     /* m, centre of mass; NaN: no pose in the row */
+    double *tv;       /* s, where v, w and energy belong: the mean time of their rows */
+    double *v[3];     /* m/s */
+    double *w[3];     /* rad/s */
+    double *energy;   /* J, kinetic: translation and the seen rotation */
+    double *mem;
+} analysis_body_series;
+
+int analysis_body_series_measure(const analysis_body_track *bt, const double *breaks, int n_breaks, int half_rows,
+                                 const analysis_params *prm, analysis_body_series *s, icv_err *err);
+void analysis_body_series_free(analysis_body_series *s);
+
+/* A side's fitted motion dt (s) from its instant: state s carried along its motion
+ * model (the centre with its constant acceleration, omega + alpha dt, the attitude
+ * turned by omega dt + alpha dt^2 / 2), and body b's kinetic energy there (J). */
+void analysis_body_state_at(const analysis_body *b, const analysis_body_state *s, double dt,
+                            analysis_body_state *out, double *energy);
 
 #endif

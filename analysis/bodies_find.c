@@ -1,10 +1,9 @@
 /* bodies_find.c: every body-body impact in the tracks. Per pair, the gap between
  * the shapes in every frame where both bodies have a pose; a candidate at each of
- * its minima within 5 position sigmas plus the larger change of gap to a
- * neighbouring frame (a fast pair may be seen a whole frame's travel apart on
- * either side of the contact; several when both are unseen while they touch: that
- * many frames' change beside them), one per run of such frames (frames with a body
- * unseen skipped); an impact when the
+ * its minima within 5 position sigmas plus the gap's larger rate of change to the
+ * nearest posed frames times the frames to them (a fast pair may be seen a whole
+ * frame's travel apart on either side of the contact, or more where the poses
+ * stop as the bodies meet), one per run of such frames; an impact when the
  * relative normal velocity jumps by more than jump_sigmas of its sigma (else a
  * near miss). Each measured between the neighbouring candidates of either body. */
 #include <stdio.h>
@@ -22,27 +21,6 @@ static int by_row(const void *x, const void *y)
 {
     const candidate *p = x, *q = y;
     return (p->row > q->row) - (p->row < q->row);
-}
-
-/* How far the gap may travel between frame i and its nearest seen neighbour j (-1 or
- * nf: none): the change between them when adjacent; across k > 1 unseen frames k times
- * the larger change per frame beside them (j's and i's own adjacent changes): the gap
- * may close to contact and open again unseen, and the change between i and j alone is
- * then smaller than either gap */
-static double gap_reach(const double *gap, int nf, int i, int j)
-{
-    if (j < 0 || j >= nf)
-        return 0;
-    int k = abs(i - j), out = j < i ? -1 : 1;
-    if (k == 1)
-        return fabs(gap[i] - gap[j]);
-    double rate = 0;
-    int jo = j + out, io = i - out; /* j's far neighbour, i's other */
-    if (jo >= 0 && jo < nf && isfinite(gap[jo]))
-        rate = fmax(rate, fabs(gap[jo] - gap[j]));
-    if (io >= 0 && io < nf && isfinite(gap[io]))
-        rate = fmax(rate, fabs(gap[io] - gap[i]));
-    return rate > 0 ? k * rate : fabs(gap[i] - gap[j]);
 }
 
 int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodies, const icv_vec3 *g,
@@ -98,21 +76,28 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
                     res->min_gap_t = bodies[0].tracks->t[i];
                 }
             }
-            /* runs of frames within reach; the smallest gap of each run. Frames where
-               either body is unseen neither end a run nor count as neighbours (where
-               two bodies touch they are often hidden: merged blobs, occluded markers) */
-            int best = -1, prev = -1;
+            /* runs of frames within reach; the smallest gap of each run */
+            int best = -1;
             for (int i = 0; i <= nf; i++) {
                 if (i < nf && !isfinite(gap[i]))
-                    continue;
+                    continue; /* a frame with no pose neither ends nor extends a run */
                 int within = 0;
-                if (i < nf) {
-                    int next = i + 1;
-                    while (next < nf && !isfinite(gap[next]))
-                        next++;
-                    double step = fmax(gap_reach(gap, nf, i, prev), gap_reach(gap, nf, i, next));
-                    within = gap[i] < 5 * sigma + step;
-                    prev = i;
+                if (i < nf && isfinite(gap[i])) {
+                    /* the gap's rate to the nearest posed frames, times the frames to
+                       them: one frame's travel, or as many as have no pose (markers
+                       hidden as the bodies meet) */
+                    int p = i - 1, q = i + 1;
+                    while (p >= 0 && !isfinite(gap[p]))
+                        p--;
+                    while (q < nf && !isfinite(gap[q]))
+                        q++;
+                    double rate = 0;
+                    int reach = 1;
+                    if (p >= 0)
+                        rate = fmax(rate, fabs(gap[i] - gap[p]) / (i - p)), reach = i - p > reach ? i - p : reach;
+                    if (q < nf)
+                        rate = fmax(rate, fabs(gap[q] - gap[i]) / (q - i)), reach = q - i > reach ? q - i : reach;
+                    within = gap[i] < 5 * sigma + rate * reach;
                 }
                 if (within) {
                     if (best < 0 || gap[i] < gap[best])
@@ -146,11 +131,17 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
         icv_err e1 = {0};
         if (analysis_body_impact_measure(bodies, n_bodies, cand[c].a, cand[c].b, cand[c].row, lo, hi, g, prm, &im,
                                          &e1)) {
+            icv_debug("body impacts: frame %d: bodies %d and %d: %s", bodies[0].tracks->frame[cand[c].row], cand[c].a,
+                      cand[c].b, e1.msg);
             if (!n_failed++)
                 first_fail = e1;
             continue;
         }
         if (!(im.normal_jump > prm->jump_sigmas * im.normal_jump_sd)) {
+            icv_debug("body impacts: frame %d: bodies %d and %d %.1f mm apart, a near miss: the normal velocity "
+                      "changes by %.4g m/s +- %.2g",
+                      bodies[0].tracks->frame[cand[c].row], cand[c].a, cand[c].b, 1e3 * cand[c].gap, im.normal_jump,
+                      im.normal_jump_sd);
             res->n_near_misses++;
             continue;
         }

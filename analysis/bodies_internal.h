@@ -9,9 +9,10 @@
 
 /* a body's pose in one row of the tracks */
 typedef struct {
-    int ok;      /* 1: enough markers for a pose */
+    int ok;      /* 1: enough markers for a pose, and they fit the template */
     icv_mat3 R;
     icv_vec3 p;
+    double rms;  /* m: the markers' RMS distance from the fitted template */
 } body_pose;
 
 /* Poses of body bt in every row (out: tracks' n_frames entries). */

@@ -134,8 +134,12 @@ int analysis_bodies_results_write(const char *path, const char *experiment, cons
         json_t *o = analysis_body_impact_json(im, names[im->body[0]], names[im->body[1]]);
         bad = !o || json_array_append_new(arr, o) != 0;
     }
+    if (res->has_chain && !bad) {
+        json_t *o = analysis_chain_impact_json(&res->chain, names[res->chain_links[0]], names[res->chain_links[1]]);
+        bad = !o || json_array_append_new(arr, o) != 0;
+    }
     json_object_set_new(root, "impacts", arr);
-    json_object_set_new(root, "min_gap_m", json_real(res->min_gap));
+    json_object_set_new(root, "min_gap_m", num(res->min_gap));
     if (bad) {
         json_decref(root);
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory writing JSON", path);

@@ -14,16 +14,54 @@
 
 #define SIDE_MAX 256
 
+/* a pose whose markers sit this many times farther from the template than the body's
+   median frame does is a frame with a wrong point (a marker merged with the other
+   body's at contact) that no marker can be dropped from: three markers, one off */
+#define POSE_RMS_OUTLIER 5.0
+
+/* ok[i] cleared for the poses (of n, rms[i] their fits' RMS, m) that fit POSE_RMS_OUTLIER
+ * times worse than the median and beyond 3 sigma (m); needs 5 poses to judge. */
+static void drop_misfits(const double *rms, int *ok, int n, double sigma)
+{
+    double *r = malloc(sizeof *r * ((size_t)n + 1));
+    int m = 0;
+    for (int i = 0; i < n && r; i++)
+        if (ok[i] && isfinite(rms[i]))
+            r[m++] = rms[i];
+    if (r && m >= 5) {
+        double med = analysis_median(r, m);
+        for (int i = 0; i < n; i++)
+            if (ok[i] && rms[i] > POSE_RMS_OUTLIER * med && rms[i] > 3 * sigma)
+                ok[i] = 0;
+    }
+    free(r);
+}
+
 void bodies_poses(const analysis_body_track *bt, const analysis_params *prm, body_pose *out)
 {
     const analysis_tracks *tr = bt->tracks;
+    double *rms = malloc(sizeof *rms * ((size_t)tr->n_frames + 1));
+    int *ok = malloc(sizeof *ok * ((size_t)tr->n_frames + 1));
     for (int i = 0; i < tr->n_frames; i++) {
         analysis_pose_params pp = {5.0};
         analysis_pose pose;
         out[i].ok = analysis_pose_fit_frame(tr, i, &bt->body->tmpl, prm->pos_sigma, &pp, &pose, NULL) == 0;
         out[i].R = out[i].ok ? pose.R : icv_m3_identity();
         out[i].p = out[i].ok ? pose.p : icv_v3(NAN, NAN, NAN);
+        out[i].rms = out[i].ok && pose.n_used >= 3 ? pose.rms : NAN;
     }
+    if (rms && ok) {
+        for (int i = 0; i < tr->n_frames; i++)
+            rms[i] = out[i].rms, ok[i] = out[i].ok;
+        drop_misfits(rms, ok, tr->n_frames, prm->pos_sigma);
+        for (int i = 0; i < tr->n_frames; i++)
+            if (out[i].ok && !ok[i]) {
+                out[i].ok = 0;
+                out[i].p = icv_v3(NAN, NAN, NAN);
+            }
+    }
+    free(rms);
+    free(ok);
 }
 
 double bodies_kinetic(const analysis_body *b, icv_mat3 R, icv_vec3 v, icv_vec3 w)
@@ -179,6 +217,8 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
         row_first = 0;
     if (row_last >= tr->n_frames)
         row_last = tr->n_frames - 1;
+    double rms[SIDE_MAX] = {0};
+    int ok[SIDE_MAX] = {0};
     for (int i = row_first; i <= row_last && n < SIDE_MAX; i++) {
         analysis_pose_params pp = {5.0};
         analysis_pose pose;
@@ -187,8 +227,16 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
         t[n] = tr->t[i];
         p[n] = pose.p;
         R[n] = pose.R;
+        rms[n] = pose.n_used >= 3 ? pose.rms : NAN;
+        ok[n] = 1;
         n++;
     }
+    drop_misfits(rms, ok, n, prm->pos_sigma);
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (ok[i])
+            t[kept] = t[i], p[kept] = p[i], R[kept] = R[i], kept++;
+    n = kept;
     const char *name = bt->name ? bt->name : "body";
     if (n < need)
         return icv_err_set(err, ICV_EINVAL, "body %s: %d poses in frames %d-%d (t %.6g-%.6g s), needs %d", name, n,

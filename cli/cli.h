@@ -5,6 +5,7 @@
 #define ICV_CLI_H
 
 #include "core/core.h"
+#include "job/job.h"
 
 /* Exit statuses: 0 success; 1 the job failed (bad input, I/O, ...); 2 usage
  * error or a command that is not built yet. */
@@ -39,6 +40,13 @@ int cli_calibration_check(const icv_experiment *e, int *width, int *height, icv_
 /* The same from the experiment's path, before `track` or `run`: 0, or the one line
    printed and CLI_FAIL */
 int cli_calibration_check_path(const char *experiment_path);
+
+/* 1 when the experiment names several bodies (bodies:); a file that does not load is
+ * left to the job, which says why. */
+int cli_several_bodies(const char *path);
+/* Several bodies' analysis: each body-body impact's e, impulse ratio, loss, momentum
+ * change and mismatch, each joint's residual. */
+void cli_bodies_summary(const job_bodies_result *r);
 
 int cmd_calib(int argc, char **argv);
 int cmd_check(int argc, char **argv);

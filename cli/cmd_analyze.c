@@ -19,7 +19,8 @@ static const char help[] =
     "Newton's ratio at the contact point, the impulse ratio, the energy lost, each with\n"
     "its 1-sigma, and the model's prediction (experiment.yaml `model:`; mu and e_n are\n"
     "fitted to each impact where they are `measured`). Writes DIR/results.json and\n"
-    "DIR/fits.csv.\n"
+    "DIR/fits.csv; an experiment of several bodies (`bodies:`, from --tracks) writes\n"
+    "DIR/results.json and DIR/report.html (docs/report.md, \"Several bodies\").\n"
     "\n"
     "With several experiments, each is analysed in DIR/<name>/ (tracks from\n"
     "DIR/<name>/tracks3d.csv), then one mu and e_n are fitted to all impacts and the\n"
@@ -37,17 +38,6 @@ static const char help[] =
     "                    tolerances of docs/analysis.md): prints the table, fails on a\n"
     "                    disagreement\n";
 
-/* 1 when the experiment names several bodies (bodies:); a file that does not load is
- * left to the job, which says why */
-static int several_bodies(const char *path)
-{
-    icv_experiment *e = malloc(sizeof *e);
-    icv_err err = {0};
-    int several = e && icv_experiment_load(path, e, &err) == 0 && e->n_bodies > 1;
-    free(e);
-    return several;
-}
-
 /* Several bodies from another system's tracks: the job, then each body-body impact. */
 static int analyze_bodies(const job_analyze_options *job, icv_err *err)
 {
@@ -56,23 +46,8 @@ static int analyze_bodies(const job_analyze_options *job, icv_err *err)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     int rc = job_analyze_bodies(job, r, err);
     if (!rc) {
-        const icv_experiment *e = &r->exp;
-        cli_summary("%s: %d bodies, %d body-body impact%s\n", e->name, e->n_bodies, r->res.n_impacts,
-                    r->res.n_impacts == 1 ? "" : "s");
-        for (int k = 0; k < r->n_joints; k++)
-            cli_summary("  joint %d ('%s'-'%s'): %.2f mm apart on the tracks (RMS; noise alone %.2f mm)\n", k,
-                        e->bodies[e->joints[k].body[0]].name, e->bodies[e->joints[k].body[1]].name,
-                        1e3 * r->joint[k].rms, 1e3 * r->joint[k].expected_rms);
-        for (int i = 0; i < r->res.n_impacts; i++) {
-            const analysis_body_impact *im = &r->res.impacts[i];
-            icv_vec3 dp = icv_v3_sub(im->momentum_post, im->momentum_pre);
-            cli_summary("  impact %d, '%s' and '%s', at t = %.4f s (+- %.1e): e = %.3f +- %.3f, impulse ratio = %.3f "
-                        "+- %.3f, energy lost %.1f%% +- %.1f%%, momentum change %.2g N s (impulse mismatch "
-                        "chi2 %.1f on 3 dof)\n",
-                        i, e->bodies[im->body[0]].name, e->bodies[im->body[1]].name, im->t, im->t_sd, im->e_newton,
-                        im->e_newton_sd, im->impulse_ratio, im->impulse_ratio_sd, 100 * im->loss_fraction,
-                        100 * im->loss_fraction_sd, icv_v3_norm(dp), im->impulse_mismatch_chi2);
-        }
+        cli_bodies_summary(r);
+        cli_summary("  report: %s/report.html\n", job->out_dir);
     }
     free(r);
     return rc;
@@ -186,7 +161,7 @@ int cmd_analyze(int argc, char **argv)
                 break;
         }
         job_analyze_options job = {exps[i], tracks, dir, method, truth, cli_summary_stream()};
-        if (n == 1 && several_bodies(exps[i])) {
+        if (n == 1 && cli_several_bodies(exps[i])) {
             rc = analyze_bodies(&job, &err);
             break;
         }

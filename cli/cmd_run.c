@@ -70,7 +70,10 @@ int cmd_run(int argc, char **argv)
         return cli_fail(&err);
     }
     int rc = job_run(&o, r, &err);
-    if (!rc) {
+    if (!rc && r->bodies.exp.n_bodies > 1) {
+        cli_bodies_summary(&r->bodies);
+        cli_summary("  in %.1f s; results: %s/results.json\n", r->seconds, o.out_dir);
+    } else if (!rc) {
         const analysis_result *res = &r->job.res;
         cli_summary("%s: %d impact%s in %.1f s; |g| = %.3f m/s^2 (%s)\n", r->job.exp.name, res->n_impacts,
                res->n_impacts == 1 ? "" : "s", r->seconds, icv_v3_norm(res->g),

@@ -406,6 +406,13 @@ void icv_experiment_use_body(icv_experiment *exp, int k);
 /* 0 for an experiment of one body; else fails naming the stage (track, analyze, ..)
  * that follows one body so far. */
 int icv_experiment_one_body(const icv_experiment *exp, const char *stage, icv_err *err);
+/* Sets the one-body fields to every body's markers together, body after body in the
+ * order of `bodies:` (body k's marker j is marker icv_experiment_first_marker(exp, k)
+ * + j), for the code that sees markers but not bodies (detection, 2D tracking): the
+ * largest marker diameter, the masses summed, a shape of points (no band markers). */
+void icv_experiment_use_all_bodies(icv_experiment *exp);
+/* The index of body k's first marker among every body's markers. */
+int icv_experiment_first_marker(const icv_experiment *exp, int k);
 
 /* Writes a human summary (what check prints). */
 void icv_experiment_summary(const icv_experiment *exp, FILE *out);

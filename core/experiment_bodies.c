@@ -255,6 +255,33 @@ void icv_experiment_use_body(icv_experiment *e, int k)
     e->shape = b->shape;
 }
 
+void icv_experiment_use_all_bodies(icv_experiment *e)
+{
+    e->n_markers = 0;
+    e->mass = 0;
+    e->marker_diameter = 0;
+    for (int k = 0; k < e->n_bodies; k++) {
+        const icv_body *b = &e->bodies[k];
+        for (int j = 0; j < b->n_markers && e->n_markers < ICV_MAX_MARKERS; j++) {
+            e->markers[e->n_markers] = b->markers[j];
+            memcpy(e->marker_labels[e->n_markers], b->marker_labels[j], sizeof e->marker_labels[0]);
+            e->n_markers++;
+        }
+        e->mass += b->mass;
+        e->marker_diameter = fmax(e->marker_diameter, b->marker_diameter);
+    }
+    memset(&e->shape, 0, sizeof e->shape);
+    e->shape.type = ICV_SHAPE_POINTS;
+}
+
+int icv_experiment_first_marker(const icv_experiment *e, int k)
+{
+    int n = 0;
+    for (int i = 0; i < k && i < e->n_bodies; i++)
+        n += e->bodies[i].n_markers;
+    return n;
+}
+
 int icv_experiment_bodies_read(icv_ynode root, icv_experiment *e, icv_err *err)
 {
     icv_ynode one = icv_ynode_get(root, "body"), list = icv_ynode_get(root, "bodies");
@@ -286,6 +313,12 @@ int icv_experiment_bodies_read(icv_ynode root, icv_experiment *e, icv_err *err)
                     return icv_ynode_fail(icv_ynode_get(bn, "name"), err, ICV_EINVAL,
                                           "body name '%s' is given twice", b->name);
         }
+        int total = 0;
+        for (int k = 0; k < e->n_bodies; k++)
+            total += e->bodies[k].n_markers;
+        if (total > ICV_MAX_MARKERS)
+            return icv_ynode_fail(list, err, ICV_EINVAL, "the bodies have %d markers together; at most %d are tracked",
+                                  total, ICV_MAX_MARKERS);
         TRY(check_templates_differ(list, e, err));
     } else {
         return icv_ynode_fail(root, err, ICV_EINVAL, "body: missing (required; or bodies: for several)");

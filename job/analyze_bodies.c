@@ -7,14 +7,15 @@
 
 #include "job/job.h"
 
-/* m: the span of a body's first marker along the surface normal over the clip: a
- * puck on the table stays within its noise, a thrown body does not */
-static double height_span(const analysis_tracks *tr)
+/* m: the span of a body's first marker along gravity (up: the surface normal when g is
+ * not given) over the clip: a puck on a table stays within its noise (seen from above,
+ * its plane is square to g), a thrown body does not */
+static double height_span(const analysis_tracks *tr, icv_vec3 up)
 {
     double lo = INFINITY, hi = -INFINITY;
     for (int f = 0; f < tr->n_frames; f++) {
         size_t i = (size_t)f * (size_t)tr->n_markers;
-        double y = tr->pos[i].y;
+        double y = icv_v3_dot(tr->pos[i], up);
         if (tr->seen[i] && isfinite(y)) {
             lo = fmin(lo, y);
             hi = fmax(hi, y);
@@ -34,10 +35,55 @@ static int check_joint(const icv_experiment *e, int k, const analysis_joint_resi
     if (r->n_frames > 0 && r->rms > 3 * r->expected_rms && r->rms - r->expected_rms > 0.5e-3)
         return icv_err_set(err, ICV_EINVAL,
                            "%s: joints[%d]: the points given in '%s' and '%s' are %.1f mm apart on the tracks (RMS over "
-                           "%d frames, at most %.1f mm; the poses' noise alone gives %.2f mm): the joint's `at` does "
-                           "not match the bodies' markers",
+                           "%d frames, at most %.1f mm; the poses' noise alone gives %.2f mm): %s",
                            e->path, k, e->bodies[j->body[0]].name, e->bodies[j->body[1]].name, 1e3 * r->rms,
-                           r->n_frames, 1e3 * r->max, 1e3 * r->expected_rms);
+                           r->n_frames, 1e3 * r->max, 1e3 * r->expected_rms,
+                           /* a wrong point keeps them apart steadily; wrong poses scatter */
+                           r->max > 2 * r->rms ? "they scatter from frame to frame, so some poses are wrong (a "
+                                                 "body's markers mislabelled or hidden: check its tracks)"
+                                               : "the joint's `at` does not match the bodies' markers");
+    return 0;
+}
+
+/* The track stage's tracks3d.csv of several bodies (and, from two cameras, its quality
+ * file's sigmas beside it). */
+static int tracks_read_stage(const icv_experiment *e, const char *path, analysis_tracks *all, icv_err *err)
+{
+    int rc = analysis_tracks_read_csv(path, all, err);
+    if (rc)
+        return rc;
+    int total = icv_experiment_first_marker(e, e->n_bodies);
+    if (all->n_markers != total) {
+        analysis_tracks_free(all);
+        return icv_err_set(err, ICV_EINVAL,
+                           "%s: %d markers, but the %d bodies of %s have %d together (tracks from another "
+                           "experiment?)",
+                           path, all->n_markers, e->n_bodies, e->path, total);
+    }
+    char quality[ICV_PATH_MAX], dir[ICV_PATH_MAX];
+    icv_path_dirname(dir, sizeof dir, path);
+    if (e->n_cameras >= 2 && icv_path_join(quality, sizeof quality, dir, "tracks3d_quality.csv", NULL) == 0 &&
+        icv_file_exists(quality) && (rc = analysis_tracks_read_quality(quality, all, err)) != 0)
+        analysis_tracks_free(all);
+    return rc;
+}
+
+/* Markers first..first+n of all, as a body's own tracks. */
+static int tracks_take(const analysis_tracks *all, int first, int n, analysis_tracks *out, icv_err *err)
+{
+    int rc = analysis_tracks_alloc(out, all->n_frames, n, all->sigma != NULL, err);
+    if (rc)
+        return rc;
+    memcpy(out->frame, all->frame, sizeof *out->frame * (size_t)all->n_frames);
+    memcpy(out->t, all->t, sizeof *out->t * (size_t)all->n_frames);
+    for (int f = 0; f < all->n_frames; f++)
+        for (int k = 0; k < n; k++) {
+            size_t i = (size_t)f * (size_t)n + (size_t)k, a = (size_t)f * (size_t)all->n_markers + (size_t)(first + k);
+            out->pos[i] = all->pos[a];
+            out->seen[i] = all->seen[a];
+            if (all->sigma)
+                out->sigma[i] = all->sigma[a];
+        }
     return 0;
 }
 
@@ -50,44 +96,61 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
         return rc;
     if (e->n_bodies < 2)
         return icv_err_set(err, ICV_EINVAL, "%s: one body: analyze it as one (body:)", e->path);
-    if (e->n_cameras > 0 || !job->tracks_path)
+    if (e->n_cameras == 0 && !job->tracks_path)
         return icv_err_set(err, ICV_EINVAL,
-                           "%s: several bodies: the track stage follows one body so far; analyze several from "
-                           "another system's tracks (no cameras: key; analyze --tracks FILE, each body's markers "
-                           "named by its marker_labels)",
+                           "%s: several bodies without cameras: give another system's tracks (analyze --tracks FILE, "
+                           "each body's markers named by its marker_labels)",
                            e->path);
     int n = e->n_bodies;
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n && e->n_cameras == 0; k++)
         if (!e->bodies[k].marker_labels[0][0])
             return icv_err_set(err, ICV_EINVAL,
                                "%s: bodies[%d] ('%s'): marker_labels: needed to take the body's markers from %s",
                                e->path, k, e->bodies[k].name, job->tracks_path);
+    char tracks_path[ICV_PATH_MAX];
+    if (job->tracks_path)
+        snprintf(tracks_path, sizeof tracks_path, "%s", job->tracks_path);
+    else if ((rc = icv_path_join(tracks_path, sizeof tracks_path, job->out_dir, "tracks3d.csv", err)) != 0)
+        return rc;
     icv_experiment *ek = malloc(sizeof *ek);
     analysis_body *body = calloc((size_t)n, sizeof *body);
     analysis_tracks *tr = calloc((size_t)n, sizeof *tr);
     analysis_body_track bt[ICV_MAX_BODIES];
+    analysis_tracks all = {0};
     if (!ek || !body || !tr) {
         free(ek);
         free(body);
         free(tr);
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     }
+    /* the track stage's tracks: every body's markers, body after body (its quality
+       file's sigmas beside them, from two cameras, as one body's analyze takes them) */
+    if (e->n_cameras > 0 && (rc = tracks_read_stage(e, tracks_path, &all, err)) != 0) {
+        free(ek);
+        free(body);
+        free(tr);
+        return rc;
+    }
     int n_read = 0;
     for (int k = 0; k < n && !rc; k++) {
         *ek = *e;
         icv_experiment_use_body(ek, k);
         if ((rc = analysis_body_from_experiment(ek, &body[k], err)) == 0 &&
-            (rc = analysis_tracks_read_for(ek, job->tracks_path, &tr[k], err)) == 0)
+            (rc = e->n_cameras > 0
+                      ? tracks_take(&all, icv_experiment_first_marker(e, k), e->bodies[k].n_markers, &tr[k], err)
+                      : analysis_tracks_read_for(ek, tracks_path, &tr[k], err)) == 0)
             n_read++;
         if (!rc && tr[k].n_frames != tr[0].n_frames)
-            rc = icv_err_set(err, ICV_EINVAL, "%s: body '%s' has %d frames, '%s' %d", job->tracks_path,
+            rc = icv_err_set(err, ICV_EINVAL, "%s: body '%s' has %d frames, '%s' %d", tracks_path,
                              e->bodies[k].name, tr[k].n_frames, e->bodies[0].name, tr[0].n_frames);
         if (!rc) {
-            int fly = !e->gravity_auto && height_span(&tr[k]) > FLIGHT_SPAN_M;
+            icv_vec3 up = icv_v3_norm(e->gravity) > 0 ? icv_v3_scale(icv_v3_unit(e->gravity), -1) : icv_v3(0, 1, 0);
+            int fly = !e->gravity_auto && height_span(&tr[k], up) > FLIGHT_SPAN_M;
             bt[k] = (analysis_body_track){&body[k], &tr[k], e->bodies[k].name,
                                           fly ? ANALYSIS_MOTION_FLIGHT : ANALYSIS_MOTION_POLY};
         }
     }
+    analysis_tracks_free(&all);
     free(ek);
     analysis_params prm;
     analysis_params_default(&prm);
@@ -99,9 +162,19 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
             rc = check_joint(e, k, &out->joint[k], err);
         out->n_joints = k + 1;
     }
-    if (!rc && (rc = analysis_body_impacts_measure(bt, n, e->gravity_auto ? NULL : &e->gravity, &prm, &out->res,
-                                                   err)) != 0)
-        icv_err_prefix(err, "%s: ", job->tracks_path);
+    if (!rc && n == 2 && e->n_joints == 1) { /* two pinned links: their impact is with the surface */
+        const icv_joint *jt = &e->joints[0];
+        analysis_body_track links[2] = {bt[jt->body[0]], bt[jt->body[1]]};
+        analysis_joint aj = {{0, 1}, {jt->at[0], jt->at[1]}};
+        out->res.min_gap = NAN;
+        if ((rc = analysis_chain_impact_measure(links, &aj, &prm, &out->res.chain, err)) != 0)
+            icv_err_prefix(err, "%s: ", tracks_path);
+        else
+            out->res.has_chain = 1, out->res.chain_links[0] = jt->body[0], out->res.chain_links[1] = jt->body[1];
+    } else if (!rc && (rc = analysis_body_impacts_measure(bt, n, e->gravity_auto ? NULL : &e->gravity, &prm,
+                                                          &out->res, err)) != 0) {
+        icv_err_prefix(err, "%s: ", tracks_path);
+    }
     char path[ICV_PATH_MAX];
     if (!rc)
         rc = icv_mkdirs(job->out_dir, err);
@@ -110,6 +183,10 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
         for (int k = 0; k < n; k++)
             names[k] = e->bodies[k].name;
         rc = analysis_bodies_results_write(path, e->name, names, n, &out->res, err);
+    }
+    if (!rc && !(rc = icv_path_join(path, sizeof path, job->out_dir, "report.html", err))) {
+        report_bodies_inputs in = {e, bt, n, &out->res, out->joint, out->n_joints};
+        rc = report_bodies_write(&in, path, err);
     }
     for (int k = 0; k < n_read; k++)
         analysis_tracks_free(&tr[k]);

@@ -142,8 +142,41 @@ static void hash_coefficients(job_hash *h, const icv_experiment *e)
     job_hash_int(h, e->incline_from_flight);
 }
 
+/* Several bodies: each one's template, mass, inertia, labels and shape, and the
+ * joints (one body's are the one-body fields above: its keys stay as they were). */
+static void hash_bodies(job_hash *h, const icv_experiment *e)
+{
+    if (e->n_bodies <= 1)
+        return;
+    job_hash_str(h, "bodies");
+    job_hash_int(h, e->n_bodies);
+    for (int k = 0; k < e->n_bodies; k++) {
+        const icv_body *b = &e->bodies[k];
+        job_hash_str(h, b->name);
+        job_hash_double(h, b->mass);
+        hash_doubles(h, &b->inertia.m[0][0], 9);
+        job_hash_int(h, b->n_markers);
+        for (int i = 0; i < b->n_markers; i++) {
+            hash_vec3(h, b->markers[i]);
+            job_hash_str(h, b->marker_labels[i]);
+        }
+        job_hash_double(h, b->marker_diameter);
+        hash_shape(h, &b->shape);
+    }
+    job_hash_int(h, e->n_joints);
+    for (int k = 0; k < e->n_joints; k++) {
+        const icv_joint *j = &e->joints[k];
+        job_hash_int(h, j->type);
+        job_hash_int(h, j->body[0]);
+        job_hash_int(h, j->body[1]);
+        hash_vec3(h, j->at[0]);
+        hash_vec3(h, j->at[1]);
+    }
+}
+
 void job_hash_experiment(job_hash *h, const icv_experiment *e, int stage)
 {
+    hash_bodies(h, e);
     switch (stage) {
     case JOB_STAGE_TRACK:
         hash_cameras(h, e);

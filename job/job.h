@@ -155,12 +155,17 @@ typedef struct {
     FILE *truth_table;        /* where the comparison table goes (NULL: nowhere) */
 } job_analyze_options;
 
-/* `impactcv analyze` of several bodies (`bodies:`) tracked by another system (no
- * cameras; tracks_path a C3D, TRC or tracks3d.csv file from which each body takes its
- * markers by its marker_labels): each body's poses, every body-body impact measured
+/* `impactcv analyze` of several bodies (`bodies:`): tracked by the track stage
+ * (cameras; tracks_path NULL: out_dir/tracks3d.csv, every body's markers body after
+ * body) or by another system (no cameras; tracks_path a C3D, TRC or tracks3d.csv file
+ * from which each body takes its markers by its marker_labels): each body's poses, every body-body impact measured
  * (analysis/bodies.h; a body on the table, or any body when gravity is auto, fitted
  * with its own constant acceleration on each side), each joint's residual on the
- * tracks, results.json into out_dir (nothing written on failure). */
+ * tracks, and for two bodies pinned by one joint (a chain) its impact with the
+ * surface (analysis_chain_impact_measure, into res.chain; not the links' with each
+ * other: they always touch at the pin); results.json and report.html
+ * (report_bodies_write) into out_dir (nothing written on failure but a report.html
+ * that fails after results.json). */
 typedef struct {
     icv_experiment exp;
     analysis_bodies_result res;
@@ -284,6 +289,8 @@ typedef struct {
     double stage_seconds[JOB_N_STAGES]; /* s, wall time of each stage that ran */
     long decoded_frames;      /* video frames and images decoded during the run
                                  (capture_decoded_frames) */
+    job_bodies_result bodies; /* several bodies (bodies:): their analysis (job is then
+                                 the first body's, with no impacts) */
 } job_run_result;
 
 /* The whole pipeline in one call: `impactcv track` (calibration, sync,

@@ -153,6 +153,12 @@ typedef struct {
     double *t3, *xyz;           /* s; m, surface frame, F x n_markers x 3 (NaN: not seen) */
     icv_vec3 *axes;             /* the rod's axis (camera frame), x = NaN unknown */
     track_band band;
+    /* several bodies: the 3D pass labels one body at a time (track_bodies.c); xyz holds
+       every body's markers (xyz_stride per frame), this body's from marker_offset on;
+       cand_lab, when set, receives each candidate's marker of this body (-1 none).
+       One body: stride n_markers, offset 0, cand_lab NULL. */
+    int xyz_stride, marker_offset;
+    int *cand_lab;
     int corrected;              /* the band markers' centroids were moved to the axis */
     /* m: one camera, a ball that is its own marker: its radius, so that its image's
        centre is taken back to its centre's projection (track_ray_plane_sphere) once
@@ -168,6 +174,22 @@ int job_track_pass_2d(job_track *j, icv_err *err);
 int job_track_sync(job_track *j, icv_err *err);
 int job_track_pass_3d(job_track *j, icv_err *err);
 int job_track_write(job_track *j, const char *out_dir, icv_err *err);
+
+/* The 3D pass's steps, for the pass of several bodies (track_bodies.c; track_3d.c):
+ * every reference frame's candidates, this pass's outliers and (one camera, pass 0)
+ * the plane's scale; then the body's template checked and its markers labelled
+ * (j->exp the body's view, j->cand the candidates left to it; check 0: labelled
+ * without the template check); the gaps named. */
+int job_track_3d_candidates(job_track *j, int pass, icv_err *err);
+int job_track_3d_label_body(job_track *j, int check, icv_err *err);
+int job_track_3d_nothing_labelled(const job_track *j, icv_err *err);
+void job_track_3d_gaps_name(job_track *j);
+/* The 3D pass of several bodies (bodies:), j->exp every body's markers together
+ * (icv_experiment_use_all_bodies): bodies of more markers first, each labelled on the
+ * candidates the ones before it left; one-marker bodies (a puck, a cradle's ball) by
+ * their 2D tracks' continuity, assigned at the first frame where all are seen in the
+ * order of bodies: from left to right in the reference camera's image. */
+int job_track_bodies_3d(job_track *j, icv_err *err);
 
 void job_track_camera_free(job_track_camera *c);
 /* The body marker of 2D point (frame f, id): the label given at f or the nearest frame

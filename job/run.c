@@ -44,23 +44,24 @@ static int blob_path(const char *dir, const char *name, char *out, icv_err *err)
     return rc ? rc : icv_path_join(out, ICV_PATH_MAX, sub, name, err);
 }
 
-static int blob_write(const char *dir, const char *name, const analysis_experiment_result *j, icv_err *err)
+/* Two parts of memory (a and b, of na and nb bytes) into .impactcv/name. */
+static int blob_write_parts(const char *dir, const char *name, const void *a, size_t na, const void *b, size_t nb,
+                            icv_err *err)
 {
     char path[ICV_PATH_MAX];
     icv_atomic_file af;
-    blob_header h = {BLOB_MAGIC, sizeof j->res + sizeof j->warning};
+    blob_header h = {BLOB_MAGIC, na + nb};
     int rc = blob_path(dir, name, path, err);
     if (rc || (rc = icv_atomic_open(&af, path, err)))
         return rc;
-    if (fwrite(&h, sizeof h, 1, af.fp) != 1 || fwrite(&j->res, sizeof j->res, 1, af.fp) != 1 ||
-        fwrite(j->warning, sizeof j->warning, 1, af.fp) != 1) {
+    if (fwrite(&h, sizeof h, 1, af.fp) != 1 || fwrite(a, na, 1, af.fp) != 1 || (nb && fwrite(b, nb, 1, af.fp) != 1)) {
         icv_atomic_abort(&af);
         return icv_err_set(err, ICV_EIO, "%s: write error", path);
     }
     return icv_atomic_commit(&af, err);
 }
 
-static int blob_read(const char *dir, const char *name, analysis_experiment_result *j, icv_err *err)
+static int blob_read_parts(const char *dir, const char *name, void *a, size_t na, void *b, size_t nb, icv_err *err)
 {
     char path[ICV_PATH_MAX], sub[ICV_PATH_MAX];
     int rc = icv_path_join(sub, sizeof sub, dir, JOB_CACHE_DIR, err);
@@ -70,14 +71,43 @@ static int blob_read(const char *dir, const char *name, analysis_experiment_resu
     if (!fp)
         return icv_err_set(err, ICV_ENOTFOUND, "%s: no results of a complete run: %s", path, strerror(errno));
     blob_header h;
-    int ok = fread(&h, sizeof h, 1, fp) == 1 && !memcmp(h.magic, BLOB_MAGIC, sizeof h.magic) &&
-             h.size == sizeof j->res + sizeof j->warning && fread(&j->res, sizeof j->res, 1, fp) == 1 &&
-             fread(j->warning, sizeof j->warning, 1, fp) == 1;
+    int ok = fread(&h, sizeof h, 1, fp) == 1 && !memcmp(h.magic, BLOB_MAGIC, sizeof h.magic) && h.size == na + nb &&
+             fread(a, na, 1, fp) == 1 && (!nb || fread(b, nb, 1, fp) == 1);
     fclose(fp);
     if (!ok)
         return icv_err_set(err, ICV_EFORMAT, "%s: not written by this build of impactcv", path);
-    j->warning[sizeof j->warning - 1] = '\0';
     return 0;
+}
+
+static int blob_write(const char *dir, const char *name, const analysis_experiment_result *j, icv_err *err)
+{
+    return blob_write_parts(dir, name, &j->res, sizeof j->res, j->warning, sizeof j->warning, err);
+}
+
+static int blob_read(const char *dir, const char *name, analysis_experiment_result *j, icv_err *err)
+{
+    int rc = blob_read_parts(dir, name, &j->res, sizeof j->res, j->warning, sizeof j->warning, err);
+    j->warning[sizeof j->warning - 1] = '\0';
+    return rc;
+}
+
+/* Several bodies: their analysis as it is in memory (the experiment in it is the one
+ * this run loaded). */
+static int blob_write_bodies(const char *dir, const job_bodies_result *b, icv_err *err)
+{
+    return blob_write_parts(dir, "bodies.bin", b, sizeof *b, NULL, 0, err);
+}
+
+static int blob_read_bodies(const char *dir, job_bodies_result *b, icv_err *err)
+{
+    icv_experiment *e = malloc(sizeof *e);
+    if (!e)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    *e = b->exp;
+    int rc = blob_read_parts(dir, "bodies.bin", b, sizeof *b, NULL, 0, err);
+    b->exp = *e;
+    free(e);
+    return rc;
 }
 
 /* ---- the run's state ----------------------------------------------------- */
@@ -96,6 +126,7 @@ typedef struct {
     char keys[JOB_N_STAGES][JOB_DIGEST_HEX];
     job_cache_manifest old, now;
     job_run_result *r;       /* NULL when dry */
+    job_bodies_result *bodies; /* several bodies (bodies:): their analysis; else NULL */
 } run_ctx;
 
 /* The program is part of every key: a rebuilt impactcv runs every stage again. */
@@ -130,8 +161,6 @@ static void model_replace(icv_experiment *e, const icv_experiment *m)
 static int load_experiment(const char *path, const icv_experiment *model, analysis_experiment_result *j, icv_err *err)
 {
     int rc = icv_experiment_load(path, &j->exp, err);
-    if (!rc)
-        rc = icv_experiment_one_body(&j->exp, "run", err);
     if (rc)
         return rc;
     if (model)
@@ -298,6 +327,11 @@ static int run_track(run_ctx *c, icv_err *err)
  * result is kept without its model and its results.json is removed. */
 static int run_analyze(run_ctx *c, icv_err *err)
 {
+    if (c->bodies) { /* several: results.json is the analysis's (no model compared yet) */
+        job_analyze_options jb = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL};
+        int rc = job_analyze_bodies(&jb, c->bodies, err);
+        return rc ? rc : blob_write_bodies(c->work, c->bodies, err);
+    }
     job_analyze_options job = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL};
     analysis_experiment_result *j = calloc(1, sizeof *j);
     if (!j)
@@ -319,6 +353,8 @@ static int run_analyze(run_ctx *c, icv_err *err)
 
 static int run_model(run_ctx *c, icv_err *err)
 {
+    if (c->bodies)
+        return 0; /* the model of several bodies is `impactcv solve`'s (docs/solver.md) */
     analysis_experiment_result *j = c->job;
     char path[ICV_PATH_MAX];
     int rc = analysis_model_compare(&j->body, &j->model, &j->res, err);
@@ -333,12 +369,17 @@ static int run_model(run_ctx *c, icv_err *err)
     return rc ? rc : blob_write(c->work, "result.bin", j, err);
 }
 
-static int run_overlays(run_ctx *c, icv_err *err) { return job_overlays_write(c->work, &c->job->exp, err); }
+static int run_overlays(run_ctx *c, icv_err *err)
+{
+    return c->bodies ? 0 : job_overlays_write(c->work, &c->job->exp, err); /* one body's so far */
+}
 
 static int run_report(run_ctx *c, icv_err *err)
 {
     char **warns = NULL;
     int n = 0;
+    if (c->bodies)
+        return 0; /* the report of several bodies: analyze's */
     int rc = job_stage_warnings_read(c->work, &warns, &n, err);
     if (!rc)
         rc = job_report_write(c->work, &c->job->exp, (const char *const *)warns, n, err);
@@ -351,6 +392,8 @@ static int run_report(run_ctx *c, icv_err *err)
 static int run_exports(run_ctx *c, icv_err *err)
 {
     char exports[ICV_PATH_MAX];
+    if (c->bodies)
+        return 0; /* one body's poses so far */
     int rc = need_tracks(c, err);
     if (!rc && !(rc = icv_path_join(exports, sizeof exports, c->work, "exports", err)) &&
         !(rc = icv_mkdirs(exports, err)))
@@ -366,10 +409,10 @@ static int stage_after(run_ctx *c, int s, int ran, icv_err *err)
 {
     int rc = 0;
     if (s == JOB_STAGE_ANALYZE && !ran)
-        rc = blob_read(c->work, "analysis.bin", c->job, err);
-    if (s == JOB_STAGE_MODEL && !ran)
+        rc = c->bodies ? blob_read_bodies(c->work, c->bodies, err) : blob_read(c->work, "analysis.bin", c->job, err);
+    if (s == JOB_STAGE_MODEL && !ran && !c->bodies)
         rc = blob_read(c->work, "result.bin", c->job, err);
-    if (!rc && s == JOB_STAGE_ANALYZE && c->o->truth_path && !c->dry && !(rc = need_tracks(c, err))) {
+    if (!rc && s == JOB_STAGE_ANALYZE && c->o->truth_path && !c->dry && !c->bodies && !(rc = need_tracks(c, err))) {
         const analysis_tracks *t = &c->tracks;
         int last = t->n_frames - 1;
         double frame_s =
@@ -451,6 +494,13 @@ static int ctx_open(run_ctx *c, const job_run_options *o, analysis_experiment_re
     int rc = load_experiment(o->experiment_path, o->model, job, err);
     if (!rc && o->calibration_file) /* the track key then hashes that file, not the images */
         job_calibration_replace(&job->exp, o->calibration_file);
+    if (!rc && job->exp.n_bodies > 1) {
+        c->bodies = calloc(1, sizeof *c->bodies);
+        if (!c->bodies)
+            rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        else
+            c->bodies->exp = job->exp;
+    }
     if (!rc)
         rc = program_digest(c->program, err);
     if (!rc)
@@ -460,6 +510,9 @@ static int ctx_open(run_ctx *c, const job_run_options *o, analysis_experiment_re
 
 static void ctx_close(run_ctx *c)
 {
+    if (c->r && c->bodies && !c->dry)
+        c->r->bodies = *c->bodies;
+    free(c->bodies);
     if (c->have_tracks)
         analysis_tracks_free(&c->tracks);
     job_cache_free(&c->old);

@@ -421,7 +421,7 @@ static int pose_determined(const icv_vec3 *tmpl, int nm, const int *have)
  * failing that, the best without one ray) places each such marker on its ray: written to
  * xyz (this frame's nm x 3) and qrows, flag one_view, its 2D track labelled. prior /
  * prior_f: the last frame's pose (updated). Returns the positions added. */
-static int ray_pose_frame(job_track_camera *cams, const icv_vec3 *tmpl, int nm, const track_candidate *cf,
+static int ray_pose_frame(job_track_camera *cams, const icv_vec3 *tmpl, int nm, int off, const track_candidate *cf,
                           const int *lab, int n_cand, long f, double t, const track_identity_ray *rays, int n_rays,
                           double sigma_scale, track_pose *prior, long *prior_f, double *xyz, track_quality3d *qrows,
                           long *nq)
@@ -459,6 +459,8 @@ static int ray_pose_frame(job_track_camera *cams, const icv_vec3 *tmpl, int nm, 
         if (g < 0 || g >= cm->frames || ry->track < 0 || ry->track >= cm->n_ids)
             continue;
         int m = job_track_label_2d(cm, g, ry->track);
+        if (m >= 0)
+            m -= off; /* another body's marker: below 0 or from nm on */
         if (m >= nm)
             continue;
         if (m < 0 || have[m] == 1) /* a track never labelled (a glint, a new track: taken as
@@ -522,10 +524,10 @@ static int ray_pose_frame(job_track_camera *cams, const icv_vec3 *tmpl, int nm, 
         double s = icv_v3_dot(e, ry->d);
         q->frame = f;
         q->time_s = t;
-        q->marker = m;
+        q->marker = off + m;
         q->residual_px = ry->f_px * icv_v3_norm(icv_v3_axpy(-s, ry->d, e)) / s;
         q->flags = TRACK_FLAG_ONE_VIEW;
-        cams[ry->cam].label[g_of[i] * cams[ry->cam].n_ids + ry->track] = m;
+        cams[ry->cam].label[g_of[i] * cams[ry->cam].n_ids + ry->track] = off + m;
         added++;
     }
     return added;
@@ -622,6 +624,15 @@ static int candidates_all(job_track *j, icv_err *err)
     return 0;
 }
 
+/* One camera: whether gravity lies in the plane of motion (x, y) rather than square
+ * to it (z: a table seen from above, whose pucks fall nowhere): the free flight's check
+ * of a scale needs a fall. gravity: auto is taken to fall in the plane. */
+static int falls_in_plane(const icv_experiment *exp)
+{
+    icv_vec3 g = exp->gravity;
+    return exp->gravity_auto || hypot(g.x, g.y) > 0.5 * icv_v3_norm(g);
+}
+
 /* One camera: the motion plane in metres, before the template needs them: from the
  * free flight (scale: gravity), the ball's outline (scale: size; the free flight
  * measured beside it), or the known length (points_px; the free flight beside it);
@@ -666,7 +677,11 @@ static int plane_scale(job_track *j, icv_err *err)
         for (long f = 0; f < F; f++)
             j->t3[f] = cams[0].tcam[f] - cams[0].off_s;
         icv_err e2;
-        if (track_gravity_scale_check(exp, cal, j->cand, j->cand_n, F, j->t3, &e2) == 0)
+        if (!falls_in_plane(exp))
+            icv_info("%s: motion_plane.scale: size: no check by gravity (gravity is square to the plane of motion: "
+                     "a table seen from above)",
+                     exp->path);
+        else if (track_gravity_scale_check(exp, cal, j->cand, j->cand_n, F, j->t3, &e2) == 0)
             track_gravity_scale_compare(
                 exp, cal, "the ball's size", cal->size.factor_sd / cal->size.factor,
                 "a wrong capture rate (cameras[].capture_fps: a slowed-down clip), a wrong ball "
@@ -684,7 +699,7 @@ static int plane_scale(job_track *j, icv_err *err)
         /* the two pixels' relative 1-sigma: half a pixel at each end */
         double dpx = hypot(exp->scale_points_px[1][0] - exp->scale_points_px[0][0],
                            exp->scale_points_px[1][1] - exp->scale_points_px[0][1]);
-        if (track_gravity_scale_check(exp, cal, j->cand, j->cand_n, F, j->t3, &e2) == 0)
+        if (falls_in_plane(exp) && track_gravity_scale_check(exp, cal, j->cand, j->cand_n, F, j->t3, &e2) == 0)
             track_gravity_scale_compare(
                 exp, cal, "the known length (points_px)", dpx > 0 ? M_SQRT1_2 / dpx : 0,
                 "the length out of the ball's plane (a ruler behind it), a wrong distance, or a "
@@ -702,21 +717,28 @@ static int plane_scale(job_track *j, icv_err *err)
 /* The template must fit: median of each measured inter-marker distance (one camera:
  * the distances in the motion plane, a marker's body z along its normal). Allocates
  * the identity (j->ident) on the way. */
+static int identity_alloc(job_track *j, icv_err *err)
+{
+    const icv_experiment *exp = &j->exp;
+    icv_vec3 tmpl[ICV_MAX_MARKERS];
+    for (int k = 0; k < exp->n_markers; k++) {
+        tmpl[k] = exp->markers[k];
+        if (exp->n_cameras == 1)
+            tmpl[k].z = 0;
+    }
+    j->ident = track_identity_alloc(exp->n_markers, tmpl, j->opt.template_tol_m, j->opt.template_tol_rel, err);
+    return j->ident ? 0 : err ? err->code : ICV_EINVAL;
+}
+
 static int template_check(job_track *j, icv_err *err)
 {
     const icv_experiment *exp = &j->exp;
     const track_calibration *cal = &j->cal;
-    int nc = exp->n_cameras, nm = exp->n_markers;
+    int nm = exp->n_markers;
     long F = j->F;
-    icv_vec3 tmpl[ICV_MAX_MARKERS];
-    for (int k = 0; k < nm; k++) {
-        tmpl[k] = exp->markers[k];
-        if (nc == 1)
-            tmpl[k].z = 0;
-    }
-    j->ident = track_identity_alloc(nm, tmpl, j->opt.template_tol_m, j->opt.template_tol_rel, err);
-    if (!j->ident)
-        return err ? err->code : ICV_EINVAL;
+    int rc = identity_alloc(j, err);
+    if (rc)
+        return rc;
     int npair = nm * (nm - 1) / 2, per = 0;
     icv_vec3 *Xa = malloc(sizeof *Xa * (size_t)(F * TRACK_MAX_CAND + 1));
     icv_vec3 *Xm = malloc(sizeof *Xm * (size_t)(F * TRACK_MAX_CAND * nm + 1));
@@ -799,12 +821,13 @@ static void label_frame(job_track *j, long f, const double *travel, int n_ids0, 
     job_track_result *res = &j->res;
     job_track_camera *cams = j->cams;
     track_band *band = &j->band;
-    int nc = exp->n_cameras, nm = exp->n_markers;
+    int nc = exp->n_cameras, nm = exp->n_markers, off = j->marker_offset;
     double t = cams[0].tcam[f] - cams[0].off_s;
+    double *xyz_f = j->xyz + ((size_t)f * (size_t)j->xyz_stride + (size_t)off) * 3;
     j->fr3[f] = f;
     j->t3[f] = t;
     for (long i = 0; i < (long)nm * 3; i++)
-        j->xyz[f * nm * 3 + i] = NAN;
+        xyz_f[i] = NAN;
     track_candidate *cf = j->cand + f * TRACK_MAX_CAND;
     int n_cand = j->cand_n[f];
     icv_vec3 X[TRACK_MAX_CAND], Xm[TRACK_MAX_CAND * ICV_MAX_MARKERS];
@@ -819,6 +842,8 @@ static void label_frame(job_track *j, long f, const double *travel, int n_ids0, 
     int per = planar_per_marker(cal, exp, cf, n_cand, Xm);
     track_identity_label_tracks(j->ident, X, per ? Xm : NULL, n_cand, t, hint, j->rays + f * TRACK_IDENTITY_MAX_RAYS,
                                 j->rays_n[f], lab);
+    if (j->cand_lab)
+        memcpy(j->cand_lab + f * TRACK_MAX_CAND, lab, sizeof *lab * (size_t)n_cand);
     j->axes[f] = icv_v3(NAN, NAN, NAN);
     if (band->on && j->opt.band_correction) {
         icv_vec3 ax;
@@ -861,16 +886,16 @@ static void label_frame(job_track *j, long f, const double *travel, int n_ids0, 
             int prev = -1;
             for (long h = g - 1; h >= 0 && h >= g - 3 && prev < 0; h--)
                 prev = cm->label[h * cm->n_ids + id];
-            if (prev >= 0 && prev != m && c == 0)
+            if (prev >= 0 && prev != off + m && c == 0)
                 res->swaps_repaired++;
-            cm->label[g * cm->n_ids + id] = m;
+            cm->label[g * cm->n_ids + id] = off + m;
         }
-        double *o = j->xyz + (f * nm + m) * 3;
+        double *o = xyz_f + (size_t)m * 3;
         o[0] = X[i].x, o[1] = X[i].y, o[2] = X[i].z;
         track_quality3d *q = &j->qrows[j->nq++];
         q->frame = f;
         q->time_s = t;
-        q->marker = m;
+        q->marker = off + m;
         q->residual_px = cf[i].residual;
         memcpy(q->cov, cf[i].cov, sizeof q->cov);
         q->flags = cf[i].flags;
@@ -882,9 +907,9 @@ static void label_frame(job_track *j, long f, const double *travel, int n_ids0, 
         *rss += cf[i].residual * cf[i].residual;
     }
     if (nc >= 2 && j->opt.ray_pose) {
-        int k = ray_pose_frame(cams, exp->markers, nm, cf, lab, n_cand, f, t, j->rays + f * TRACK_IDENTITY_MAX_RAYS,
-                               j->rays_n[f] + j->rays_extra[f], res->sigma_scale, ray_prior, ray_prior_f,
-                               j->xyz + f * nm * 3, j->qrows, &j->nq);
+        int k = ray_pose_frame(cams, exp->markers, nm, off, cf, lab, n_cand, f, t,
+                               j->rays + f * TRACK_IDENTITY_MAX_RAYS, j->rays_n[f] + j->rays_extra[f], res->sigma_scale,
+                               ray_prior, ray_prior_f, xyz_f, j->qrows, &j->nq);
         res->one_view3d += k;
         res->points3d += k;
     }
@@ -915,7 +940,7 @@ static int label_frames(job_track *j, icv_err *err)
 }
 
 /* No marker position labelled in any frame: why, from the candidates. */
-static int nothing_labelled(const job_track *j, icv_err *err)
+int job_track_3d_nothing_labelled(const job_track *j, icv_err *err)
 {
     const icv_experiment *exp = &j->exp;
     int nc = exp->n_cameras, nm = exp->n_markers;
@@ -943,7 +968,7 @@ static int nothing_labelled(const job_track *j, icv_err *err)
 
 /* The gaps named by the marker column of tracks2d, logged as warnings (the same text
  * goes to track_info.json's warnings, track_info.c). */
-static void gaps_name(job_track *j)
+void job_track_3d_gaps_name(job_track *j)
 {
     const icv_experiment *exp = &j->exp;
     for (int c = 0; c < exp->n_cameras; c++) {
@@ -960,6 +985,29 @@ static void gaps_name(job_track *j)
     }
 }
 
+int job_track_3d_candidates(job_track *j, int pass, icv_err *err)
+{
+    job_track_camera *cams = j->cams;
+    int rc = candidates_all(j, err);
+    if (rc)
+        return rc;
+    for (long r = 0; r < cams[0].n_raw; r++) /* this pass's outliers only */
+        cams[0].raw[r].flags &= ~(unsigned)TRACK_FLAG_OUTLIER;
+    if (j->exp.n_cameras >= 2 &&
+        (rc = flag_outliers(j->cand, j->cand_n, j->F, &cams[0], &j->cal.surf, j->rays, j->rays_n, j->rays_extra,
+                            &j->res.outliers3d, &j->res.sigma_scale, err)) != 0)
+        return rc;
+    if (pass == 0 && j->exp.n_cameras == 1)
+        return plane_scale(j, err);
+    return 0;
+}
+
+int job_track_3d_label_body(job_track *j, int check, icv_err *err)
+{
+    int rc = check ? template_check(j, err) : identity_alloc(j, err);
+    return rc ? rc : label_frames(j, err);
+}
+
 /* 3D: candidates per reference frame, outliers, the scales (one camera), the template,
  * the identity. Two passes when there are band markers: the first labels the markers
  * and finds the rod's axis; the second starts from centroids moved to the axis (both
@@ -967,40 +1015,40 @@ static void gaps_name(job_track *j)
 int job_track_pass_3d(job_track *j, icv_err *err)
 {
     const icv_experiment *exp = &j->exp;
-    int nc = exp->n_cameras, rc;
+    int rc;
     job_track_camera *cams = j->cams;
     j->t_3d = icv_now();
     j->F = cams[0].frames;
     if ((rc = alloc_3d(j, err)) != 0)
         return rc;
+    j->xyz_stride = exp->n_markers;
+    j->marker_offset = 0;
+    j->cand_lab = NULL;
+    j->corrected = 0;
+    j->nq = 0;
+    if (exp->n_bodies > 1) {
+        memset(&j->band, 0, sizeof j->band);
+        rc = job_track_bodies_3d(j, err);
+        if (!rc)
+            job_track_3d_gaps_name(j);
+        icv_debug("timing: 3D and identity %.3f s", icv_now() - j->t_3d);
+        return rc;
+    }
     track_band_init(exp, &j->band);
     /* a plane in metres from the start (a board in it, or a known length): the ball's
        rays corrected from the first pass; gravity and size scale it later (plane_scale) */
     if (ball_is_its_marker(exp) && (exp->scale_kind == ICV_SCALE_BOARD || exp->scale_kind == ICV_SCALE_POINTS))
         j->sphere_r = exp->shape.radius;
     int n_pass = j->band.on && j->opt.band_correction ? 2 : 1;
-    j->corrected = 0;
-    j->nq = 0;
     for (int pass = 0; pass < n_pass; pass++) {
         if (pass == 1)
             band_pass_prepare(j);
-        if ((rc = candidates_all(j, err)) != 0)
-            return rc;
-        for (long r = 0; r < cams[0].n_raw; r++) /* this pass's outliers only */
-            cams[0].raw[r].flags &= ~(unsigned)TRACK_FLAG_OUTLIER;
-        if (nc >= 2 && (rc = flag_outliers(j->cand, j->cand_n, j->F, &cams[0], &j->cal.surf, j->rays, j->rays_n,
-                                           j->rays_extra, &j->res.outliers3d, &j->res.sigma_scale, err)) != 0)
-            return rc;
-        if (pass == 0 && nc == 1 && (rc = plane_scale(j, err)) != 0)
-            return rc;
-        if ((rc = template_check(j, err)) != 0)
-            return rc;
-        if ((rc = label_frames(j, err)) != 0)
+        if ((rc = job_track_3d_candidates(j, pass, err)) != 0 || (rc = job_track_3d_label_body(j, 1, err)) != 0)
             return rc;
         if (j->res.points3d == 0)
-            return nothing_labelled(j, err);
+            return job_track_3d_nothing_labelled(j, err);
     }
-    gaps_name(j);
+    job_track_3d_gaps_name(j);
     icv_debug("timing: 3D and identity %.3f s", icv_now() - j->t_3d);
     return 0;
 }

@@ -636,9 +636,10 @@ int job_track_open(job_track *j, const char *experiment_path, icv_err *err)
     track_calibration *cal = &j->cal;
     job_track_result *res = &j->res;
     int rc;
-    if ((rc = icv_experiment_load(experiment_path, exp, err)) != 0 ||
-        (rc = icv_experiment_one_body(exp, "track", err)) != 0)
+    if ((rc = icv_experiment_load(experiment_path, exp, err)) != 0)
         return rc;
+    if (exp->n_bodies > 1) /* detection and 2D tracking see every body's markers */
+        icv_experiment_use_all_bodies(exp);
     int nc = exp->n_cameras, nm = exp->n_markers;
     res->n_cameras = nc;
     res->n_markers = nm;

@@ -233,7 +233,13 @@ static int turn_plane(const icv_experiment *exp, track_calibration *cal, double 
 int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
                                const int *cand_n, long F, icv_err *err)
 {
-    if (exp->n_markers != 1)
+    for (int k = 0; k < exp->n_bodies && exp->n_bodies > 1; k++)
+        if (exp->bodies[k].n_markers != 1)
+            return icv_err_set(err, ICV_EINVAL,
+                               "%s: motion_plane.scale: size measures the bodies by their outlines: each of "
+                               "bodies: must be one marker at its centre, all of the diameter scale.size ('%s' has %d)",
+                               exp->path, exp->bodies[k].name, exp->bodies[k].n_markers);
+    if (exp->n_markers != 1 && exp->n_bodies <= 1)
         return icv_err_set(err, ICV_EINVAL,
                            "%s: motion_plane.scale: size measures a ball by its outline: body.markers must be the "
                            "ball's one marker at its centre (%d given)",
@@ -260,12 +266,23 @@ int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal
            *rn = cv + F + 1, *dpx = rn + F + 1, *rms = dpx + F + 1, *spd = rms + F + 1, *xn = spd + F + 1,
            *yn = xn + F + 1, *work = yn + F + 1;
     long n_fit = 0;
+    icv_vec3 last = icv_v3(NAN, NAN, NAN);
     for (long f = 0; f < F; f++) {
         rn[f] = NAN;
-        if (cand_n[f] != 1)
+        /* one body: the frames where it is the one candidate (else a glint may be in
+           its place); several of one diameter: the one nearest the last chosen, so
+           that the blur test below compares one body's moves */
+        int pick = 0;
+        if (exp->n_bodies > 1 && cand_n[f] >= 1 && isfinite(last.x))
+            for (int i = 1; i < cand_n[f]; i++)
+                if (icv_v3_norm(icv_v3_sub(cand[f * TRACK_MAX_CAND + i].X, last)) <
+                    icv_v3_norm(icv_v3_sub(cand[f * TRACK_MAX_CAND + pick].X, last)))
+                    pick = i;
+        if (cand_n[f] != 1 && !(exp->n_bodies > 1 && cand_n[f] >= 1))
             continue;
+        last = cand[f * TRACK_MAX_CAND + pick].X;
         /* the candidate back to the image: x_cam = Rs x_s + ts */
-        icv_vec3 xc = icv_v3_add(icv_m3_apply(cal->surf.R, cand[f * TRACK_MAX_CAND].X), cal->surf.t);
+        icv_vec3 xc = icv_v3_add(icv_m3_apply(cal->surf.R, cand[f * TRACK_MAX_CAND + pick].X), cal->surf.t);
         calib_pt2 uv;
         calib_project(in, &xc, 1, &uv);
         cu[f] = uv.u, cv[f] = uv.v;
@@ -307,7 +324,7 @@ int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal
         double m = 0;
         int k = 0;
         for (long g = f - 1; g <= f + 1; g += 2)
-            if (g >= 0 && g < F && cand_n[g] >= 1 && !isnan(cu[g]) && cand_n[g] == 1)
+            if (g >= 0 && g < F && (exp->n_bodies > 1 ? cand_n[g] >= 1 : cand_n[g] == 1) && !isnan(cu[g]))
                 m = fmax(m, hypot(cu[g] - cu[f], cv[g] - cv[f])), k++;
         spd[f] = k ? m / (0.5 * dpx[f]) : INFINITY;
         /* against the surface (bouncing, rolling, resting) the floor's edge and the

@@ -124,7 +124,7 @@ typedef struct {
     char why[ICV_ERR_MSG_MAX];
 } page;
 
-static void embed_file(page *pg, const char *file, const char *mime, const char *id, const char *alt)
+static void embed_file(FILE *f, const char *file, const char *mime, const char *id, const char *alt)
 {
     FILE *s = fopen(file, "rb");
     if (!s)
@@ -134,31 +134,36 @@ static void embed_file(page *pg, const char *file, const char *mime, const char 
     fseek(s, 0, SEEK_SET);
     unsigned char *d = n > 0 ? malloc((size_t)n) : NULL;
     if (d && fread(d, 1, (size_t)n, s) == (size_t)n) {
-        fprintf(pg->f, "<img id=\"%s\" class=plot alt=\"", id);
-        icv_fput_html(pg->f, alt);
-        fprintf(pg->f, "\" src=\"data:%s;base64,", mime);
-        icv_fput_base64(pg->f, d, (size_t)n);
-        fputs("\">\n", pg->f);
+        fprintf(f, "<img id=\"%s\" class=plot alt=\"", id);
+        icv_fput_html(f, alt);
+        fprintf(f, "\" src=\"data:%s;base64,", mime);
+        icv_fput_base64(f, d, (size_t)n);
+        fputs("\">\n", f);
     }
     free(d);
     fclose(s);
     unlink(file);
 }
 
+void report_figure(FILE *f, const char *svg, int rc, const icv_err *e, const char *id, const char *caption)
+{
+    fprintf(f, "<figure>");
+    if (rc == 0)
+        embed_file(f, svg, "image/svg+xml", id, caption);
+    else {
+        fprintf(f, "<p id=\"%s\" class=note>plot not drawn: ", id);
+        icv_fput_html(f, e->msg);
+        fputs("</p>", f);
+    }
+    fputs("<figcaption>", f);
+    icv_fput_html(f, caption);
+    fputs("</figcaption></figure>\n", f);
+}
+
 /* a plot's figure: the SVG made by rc (0) embedded, or the reason it is missing */
 static void figure(page *pg, int rc, icv_err *e, const char *id, const char *caption)
 {
-    fprintf(pg->f, "<figure>");
-    if (rc == 0)
-        embed_file(pg, pg->svg, "image/svg+xml", id, caption);
-    else {
-        fprintf(pg->f, "<p id=\"%s\" class=note>plot not drawn: ", id);
-        icv_fput_html(pg->f, e->msg);
-        fputs("</p>", pg->f);
-    }
-    fputs("<figcaption>", pg->f);
-    icv_fput_html(pg->f, caption);
-    fputs("</figcaption></figure>\n", pg->f);
+    report_figure(pg->f, pg->svg, rc, e, id, caption);
 }
 
 /* a three-component plot: measured points and fitted curves per component */
@@ -968,7 +973,7 @@ static void warnings(FILE *f, const report_inputs *in)
     fputs("</ul></section>\n", f);
 }
 
-static const char css[] =
+const char report_css[] =
     "body{font-family:sans-serif;max-width:1200px;margin:1em auto;padding:0 1em;color:#222}"
     "h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;margin-top:1.5em}"
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}"
@@ -998,7 +1003,7 @@ int report_write(const report_inputs *in, const char *path, icv_err *err)
     FILE *f = af.fp;
     fputs("<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>impactcv report: ", f);
     icv_fput_html(f, in->exp->name);
-    fprintf(f, "</title><style>%s</style></head><body>\n<h1>impactcv report: ", css);
+    fprintf(f, "</title><style>%s</style></head><body>\n<h1>impactcv report: ", report_css);
     icv_fput_html(f, in->exp->name);
     /* the origin as the surface was given (contract: frames) */
     const char *origin = in->exp->surface_kind == ICV_SURFACE_IMAGES ? "origin at the board's first inner corner, "

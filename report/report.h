@@ -5,6 +5,7 @@
 #define ICV_REPORT_H
 
 #include "analysis/analysis.h"
+#include "analysis/bodies.h"
 #include "calib/calib.h"
 #include "capture/capture.h"
 #include "core/core.h"
@@ -47,6 +48,17 @@ int report_plot_xy(const char *path, const char *title, const char *xlabel, cons
  * (palette index; NULL: all 0), to SVG, atomically. */
 int report_plot_bars(const char *path, const char *title, const char *xlabel, const char *ylabel, int n,
                      const double *y, const int *color, icv_err *err);
+
+/* Before and after of n quantities (a momentum's x, y, z): in the left panel, at
+ * position i + 1, the "before" value (palette 0) and the "after" value (palette 1)
+ * side by side, each with its +-1 sigma error bar, labels[i] under the pair; in the
+ * right panel the change after - before with its +-1 sigma bar (sigma: the two
+ * sigmas in quadrature) against a line at 0, so that a change far beyond its bar
+ * shows where the values' scale hides it. NaN values are left out. To SVG,
+ * atomically (report/bodies_plot.c). */
+int report_plot_before_after(const char *path, const char *title, const char *ylabel, int n,
+                             const char *const *labels, const double *pre, const double *pre_sd, const double *post,
+                             const double *post_sd, icv_err *err);
 
 /* ---- overlay images (report/overlay.c) ------------------------------------- */
 
@@ -214,6 +226,36 @@ typedef struct {
  * plot-euler, plot-omega, plot-contact-height, plot-fit-residuals), calibration,
  * sync, timing, warnings (docs/report.md). Atomic. */
 int report_write(const report_inputs *in, const char *path, icv_err *err);
+
+/* ---- report.html of several bodies (report/bodies_html.c) ------------------ */
+
+/* What report_bodies_write draws: the several-body analysis in memory (analysis/
+ * bodies.h, as job_analyze_bodies leaves it). Nothing is owned. */
+typedef struct {
+    const icv_experiment *exp;              /* name, bodies (names, masses), joints; required */
+    const analysis_body_track *bodies;      /* n_bodies, exp->bodies' order, each with its
+                                               tracks (the same rows); required */
+    int n_bodies;
+    const analysis_bodies_result *res;      /* body-body impacts and the chain's surface impact
+                                               (res->has_chain); required */
+    const analysis_joint_residual *joints;  /* per exp->joints entry, n_joints (may be 0) */
+    int n_joints;
+} report_bodies_inputs;
+
+/* Writes report.html of several bodies: one self-contained page in the one-body
+ * report's style (inline CSS, PLplot SVG plots as data URIs, no script, nothing
+ * fetched). Sections and ids: summary (the bodies; summary-checks: every flagged
+ * number with its likely cause), impacts (per body-body impact i: impact-i, its
+ * numbers with 1-sigma; impact-i-momentum, the balances per axis; the plots
+ * plot-impact-i-momentum, plot-impact-i-angmom), chain (when res->has_chain:
+ * chain-impact, Akhan's e per link and for the chain, the joint's residual;
+ * plot-chain-energy, T1, T2 and T against time in ms from the impact as in Akhan's
+ * Fig. 4.9), joints, plots (per body k: plot-body-k-position in mm,
+ * plot-body-k-velocity in m/s, plot-body-k-energy in mJ, against time in s: the
+ * tracked rows as points, each impact side's fit as lines, the instants dashed),
+ * warnings. Quantities in the surface frame (y the normal, up), SI in the tables
+ * but where labelled (mm, mJ). docs/report.md "Several bodies". Atomic. */
+int report_bodies_write(const report_bodies_inputs *in, const char *path, icv_err *err);
 
 /* Reads results.json (schema impactcv-results-1) into res: gravity, impacts with
  * both sides' v, omega, euler213 (R from it), contact velocities, windows,

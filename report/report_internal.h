@@ -25,4 +25,13 @@ int report_plot_open(const char *path, int width_px, int height_px, icv_atomic_f
 int report_plot_close(icv_atomic_file *af, icv_err *err);
 void report_plot_finish(void);
 
+/* The report pages' inline style sheet (html.c), shared by report.html of one body
+ * and of several. */
+extern const char report_css[];
+
+/* A figure into page f: the SVG plot at svg (made with status rc: 0) embedded as a
+ * data URI with its id and the caption as alt text, the file then removed; or, when
+ * rc is not 0, a note with e's message in its place. The caption below. */
+void report_figure(FILE *f, const char *svg, int rc, const icv_err *e, const char *id, const char *caption);
+
 #endif

@@ -93,11 +93,13 @@ static void ball(synth_body *b, double mass, double radius, const icv_vec3 *dirs
     b->shape.type = ICV_SHAPE_SPHERE;
     b->shape.radius = radius;
     b->n_markers = n;
-    for (int k = 0; k < n; k++) {
-        b->markers[k] = icv_v3_scale(icv_v3_unit(dirs[k]), radius);
+    b->marker_diameter = 0.008;
+    for (int k = 0; k < n; k++) { /* beads sitting on the surface, as motion-capture markers
+                                     do (a bead half sunk in the ball shows only its outer half:
+                                     its centroid lies ~1.5 mm out, unlike its template point) */
+        b->markers[k] = icv_v3_scale(icv_v3_unit(dirs[k]), radius + 0.5 * b->marker_diameter);
         b->marker_normals[k] = icv_v3_unit(dirs[k]);
     }
-    b->marker_diameter = 0.008;
     b->marker_style = SYNTH_MARKER_SPHERE;
     b->body_gray = 0.06;
     b->marker_gray = 0.92;
@@ -107,9 +109,13 @@ static void ball(synth_body *b, double mass, double radius, const icv_vec3 *dirs
 
 void mb_collision_scene(uint64_t *rng, int draw, synth_scenario *sc)
 {
-    /* ball a: three beads, b: four (the templates differ by their count) */
-    static const icv_vec3 da[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    static const icv_vec3 db[4] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {-1, -1, -1}};
+    /* ball a: three beads, b: four (the templates differ by their count), on the half
+       facing the cameras, every distance between two beads unlike the others by more
+       than the track stage's tolerance (3 mm + 3%) at the drawn radii: a template the
+       identity can tell the markers of (three beads at x, y, z on a ball form an
+       equilateral triangle, which distances cannot label) */
+    static const icv_vec3 da[3] = {{-0.94, -0.07, 0.33}, {0.83, 0.03, 0.55}, {0.13, 0.74, 0.66}};
+    static const icv_vec3 db[4] = {{-0.34, 0.43, 0.84}, {0.32, 0.82, 0.48}, {-0.94, -0.24, 0.22}, {0.82, 0.53, 0.21}};
     double ma = 0.2, mb = 0.12, ra = 0.03, rb = 0.025, va = 2.0, vb = 1.5, oy = 0.02, oz = 0.01;
     icv_vec3 wa = icv_v3(0, 0, 10), wb = icv_v3(5, 0, 0);
     sc->mb_e = 0.8;
@@ -150,6 +156,9 @@ void mb_collision_scene(uint64_t *rng, int draw, synth_scenario *sc)
     int frames = (int)((T + 0.04) * fps);
     mb_camera(sc, 0, "left", 640, 480, 700, fps, 0.5 / fps, frames, icv_v3(-0.3, 0.45, 0.9), icv_v3(0, 0.15, 0));
     mb_camera(sc, 1, "right", 640, 480, 700, fps, 0.5 / fps, frames, icv_v3(0.3, 0.45, 0.9), icv_v3(0, 0.15, 0));
+    /* the sync flash a frame after the clip's start (the detector compares frames) */
+    sc->render.flash_time_s = 2.0 / fps;
+    sc->render.flash_duration_s = 1.0 / fps;
 }
 
 /* pucks (upright cylinders, radius r, height h) sliding on the plate (frictionless: an
@@ -180,9 +189,10 @@ static void puck(synth_body *b, double mass, double radius, double height, const
 
 void mb_table_scene(uint64_t *rng, int draw, synth_scenario *sc)
 {
-    /* a: three dots, b: four (the templates differ by their count); fractions of r */
-    static const double da[3][2] = {{0.6, 0}, {-0.3, 0.5}, {-0.3, -0.5}};
-    static const double db[4][2] = {{0.6, 0}, {0, 0.6}, {-0.6, 0}, {0, -0.35}};
+    /* a: three dots, b: four (the templates differ by their count); fractions of r; no
+       two distances alike (a template the identity can label, as the balls') */
+    static const double da[3][2] = {{-0.73, -0.06}, {0.72, 0.19}, {0.33, -0.62}};
+    static const double db[4][2] = {{0.51, 0.5}, {0.14, -0.55}, {0.12, 0.23}, {-0.5, -0.45}};
     double ma = 0.17, mb = 0.17, ra = 0.03, rb = 0.03, h = 0.012, va = 1.2, vb = 0.0, off = 0.02, wa = 0, wb = 0;
     sc->mb_e = 0.9;
     sc->mb_mu = 0.15;
@@ -219,4 +229,7 @@ void mb_table_scene(uint64_t *rng, int draw, synth_scenario *sc)
     int frames = (int)((T + 0.12) * fps);
     mb_camera(sc, 0, "left", 640, 480, 700, fps, 0.5 / fps, frames, icv_v3(-0.25, 0.55, 0.45), icv_v3(0, 0, 0));
     mb_camera(sc, 1, "right", 640, 480, 700, fps, 0.5 / fps, frames, icv_v3(0.25, 0.55, 0.45), icv_v3(0, 0, 0));
+    /* the sync flash a frame after the clip's start (the detector compares frames) */
+    sc->render.flash_time_s = 2.0 / fps;
+    sc->render.flash_duration_s = 1.0 / fps;
 }

@@ -146,10 +146,10 @@ TEST(test_analyze_bodies_bad_input_gets_one_line)
     write_trc_seen(&s, tr, trc, 1);
     ASSERT(th_run_cli(&p, "analyze '%s' --tracks '%s' -o '%s'", exp, trc, out) != 0, "an unseen body passed");
     ASSERT_STR_CONTAINS(p.err, "body ball_b is never seen");
-    /* no tracks file: several bodies are not tracked from video yet */
+    /* no cameras and no tracks file: nothing to analyse, said */
     write_experiment(&s, exp, NULL);
     ASSERT(th_run_cli(&p, "analyze '%s' -o '%s'", exp, out) != 0, "ran without tracks");
-    ASSERT_STR_CONTAINS(p.err, "several bodies: the track stage follows one body so far");
+    ASSERT_STR_CONTAINS(p.err, "several bodies without cameras: give another system's tracks");
     for (int k = 0; k < 2; k++)
         analysis_tracks_free(&tr[k]);
 }

@@ -1,125 +1,71 @@
 /* test_bodies_synth_study.c: several bodies measured against synth's own physics
- * (issue #22's measured figures, below the track stage): synth's two-ball and
- * two-puck scenes (GSL rk8pd flight, its own impulse model, exact truth) -> every
- * body's true markers with 0.1 mm of noise, as another system's TRC file ->
- * `impactcv analyze --tracks` -> e and the impulse ratio within 0.02 of the truth,
- * the instant within 0.2 frame, momentum conserved within its sigma, and the error /
- * sigma spread of e and the ratio in 0.7-1.5 over the draws. make test draws 1 of each
- * kind (the same assertions but the spread, which 2 impacts cannot judge); make
- * accuracy 20. */
+ * (GSL rk8pd flight, its own impulse model, exact truth), synth's two-ball and
+ * two-puck scenes measured two ways: every body's true markers with 0.1 mm of noise,
+ * as another system's TRC file -> `impactcv analyze --tracks`; and through video,
+ * `impactcv run` on the rendered clips (the track stage following both bodies). e
+ * and the impulse ratio within 0.02 of the truth, the instant within 0.2 frame,
+ * momentum conserved within its sigma, and the error / sigma spread of e and the
+ * ratio in 0.7-1.5 over the draws. make test draws 1 of each kind (the same
+ * assertions but the spread, which 2 impacts cannot judge); make accuracy 20. */
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/core.h"
 #include "tests/harness.h"
+#include "tests/job/bodies_files.h"
 
 #define NOISE_M 1e-4 /* a mocap system's 0.1 mm */
-
-static void write_shape(FILE *f, const icv_shape *s)
-{
-    switch (s->type) {
-    case ICV_SHAPE_SPHERE:
-        fprintf(f, "    shape: {type: sphere, radius: %.17g}\n", s->radius);
-        break;
-    case ICV_SHAPE_CAPSULE:
-    case ICV_SHAPE_CYLINDER:
-        fprintf(f, "    shape: {type: %s, axis: [%.17g, %.17g, %.17g], length: %.17g, radius: %.17g}\n",
-                icv_shape_name(s->type), s->axis.x, s->axis.y, s->axis.z, s->length, s->radius);
-        break;
-    case ICV_SHAPE_BOX:
-        fprintf(f, "    shape: {type: box, size: [%.17g, %.17g, %.17g]}\n", s->size.x, s->size.y, s->size.z);
-        break;
-    default:
-        fprintf(f, "    shape: {type: points, points: [");
-        for (int i = 0; i < s->n_points; i++)
-            fprintf(f, "%s[%.17g, %.17g, %.17g]", i ? ", " : "", s->points[i].x, s->points[i].y, s->points[i].z);
-        fprintf(f, "]}\n");
-    }
-}
-
-/* The synth experiment's bodies without its cameras: tracks from another system in the
- * surface frame (the truth's), each body's markers labelled <name>_<k>. */
-static int write_analyze_experiment(const icv_experiment *e, const double g[3], const char *path)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fprintf(f, "name: %s\nsurface: {plane: {point: [0, 0, 0], normal: [0, 1, 0]}}\ngravity: [%.17g, %.17g, %.17g]\n"
-               "bodies:\n",
-            e->name, g[0], g[1], g[2]);
-    for (int k = 0; k < e->n_bodies; k++) {
-        const icv_body *b = &e->bodies[k];
-        fprintf(f, "  - name: %s\n    mass: %.17g\n    inertia: [", b->name, b->mass);
-        for (int i = 0; i < 3; i++)
-            fprintf(f, "%s[%.17g, %.17g, %.17g]", i ? ", " : "", b->inertia.m[i][0], b->inertia.m[i][1],
-                    b->inertia.m[i][2]);
-        fprintf(f, "]\n    markers: [");
-        for (int m = 0; m < b->n_markers; m++)
-            fprintf(f, "%s[%.17g, %.17g, %.17g]", m ? ", " : "", b->markers[m].x, b->markers[m].y, b->markers[m].z);
-        fprintf(f, "]\n    marker_labels: [");
-        for (int m = 0; m < b->n_markers; m++)
-            fprintf(f, "%s%s_%d", m ? ", " : "", b->name, m + 1);
-        fprintf(f, "]\n");
-        write_shape(f, &b->shape);
-    }
-    return fclose(f);
-}
-
-/* truth.json's markers_3d (every body's markers in order) with noise, as a TRC in m */
-static int write_trc(const icv_experiment *e, json_t *frames, unsigned long seed, const char *path, double *dt)
-{
-    size_t nf = json_array_size(frames);
-    if (nf < 2)
-        return -1;
-    *dt = json_real_value(json_object_get(json_array_get(frames, 1), "time_s")) -
-          json_real_value(json_object_get(json_array_get(frames, 0), "time_s"));
-    int nm = 0;
-    for (int k = 0; k < e->n_bodies; k++)
-        nm += e->bodies[k].n_markers;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fprintf(f, "PathFileType\t4\t(X/Y/Z)\tbodies.trc\nDataRate\tCameraRate\tNumFrames\tNumMarkers\tUnits\t"
-               "OrigDataRate\tOrigDataStartFrame\tOrigNumFrames\n%.6f\t%.6f\t%zu\t%d\tm\t%.6f\t1\t%zu\nFrame#\tTime",
-            1 / *dt, 1 / *dt, nf, nm, 1 / *dt, nf);
-    for (int k = 0; k < e->n_bodies; k++)
-        for (int m = 0; m < e->bodies[k].n_markers; m++)
-            fprintf(f, "\t%s_%d\t\t", e->bodies[k].name, m + 1);
-    fprintf(f, "\n\t");
-    for (int i = 0; i < nm; i++)
-        fprintf(f, "\tX%d\tY%d\tZ%d", i + 1, i + 1, i + 1);
-    fprintf(f, "\n\n");
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(rng, seed);
-    for (size_t i = 0; i < nf; i++) {
-        json_t *fr = json_array_get(frames, i), *pos = json_object_get(fr, "positions");
-        fprintf(f, "%zu\t%.9f", i + 1, json_real_value(json_object_get(fr, "time_s")));
-        for (int m = 0; m < nm; m++)
-            for (int a = 0; a < 3; a++)
-                fprintf(f, "\t%.8f", json_real_value(json_array_get(json_array_get(pos, (size_t)m), (size_t)a)) +
-                                         gsl_ran_gaussian(rng, NOISE_M));
-        fprintf(f, "\n");
-    }
-    gsl_rng_free(rng);
-    return fclose(f);
-}
 
 static double vs(json_t *o, const char *key) { return json_real_value(json_object_get(json_object_get(o, key), "value")); }
 static double sds(json_t *o, const char *key) { return json_real_value(json_object_get(json_object_get(o, key), "sd")); }
 
-/* One kind, draws 1..n: the pulls of e and the ratio of every impact measured added */
-static void study(const char *kind, int n, double *pull_e, double *pull_q, int *n_pull)
+/* m/s, rad/s: the largest error of a body's v (over the pair's relative speed) and
+ * omega (rad/s) on either side of truth impact ti, from results.json's states */
+static void state_errors(json_t *im, json_t *ti, double *v_frac, double *w_err)
+{
+    json_t *states = json_object_get(im, "states");
+    double vrel = 0;
+    json_t *pre = json_object_get(ti, "pre");
+    for (size_t a = 0; a < 3; a++) {
+        double d = json_real_value(json_array_get(json_object_get(json_array_get(pre, 0), "v"), a)) -
+                   json_real_value(json_array_get(json_object_get(json_array_get(pre, 1), "v"), a));
+        vrel += d * d;
+    }
+    vrel = sqrt(vrel);
+    const char *sides[2] = {"pre", "post"};
+    for (int sd = 0; sd < 2; sd++)
+        for (size_t b = 0; b < json_array_size(json_object_get(ti, sides[sd])); b++) {
+            json_t *tb = json_array_get(json_object_get(ti, sides[sd]), b);
+            json_t *mb = json_object_get(json_object_get(states, json_string_value(json_object_get(tb, "name"))),
+                                         sides[sd]);
+            double dv = 0, dw = 0;
+            for (size_t a = 0; a < 3; a++) {
+                double x = json_real_value(json_array_get(json_object_get(mb, "v"), a)) -
+                           json_real_value(json_array_get(json_object_get(tb, "v"), a));
+                double y = json_real_value(json_array_get(json_object_get(mb, "omega"), a)) -
+                           json_real_value(json_array_get(json_object_get(tb, "omega"), a));
+                dv += x * x, dw += y * y;
+            }
+            *v_frac = fmax(*v_frac, sqrt(dv) / vrel);
+            *w_err = fmax(*w_err, sqrt(dw));
+        }
+}
+
+/* One kind, draws 1..n, from the true markers (video 0) or the rendered clips (video
+ * 1): the pulls of e and the ratio of every impact measured added */
+static void study(const char *kind, int n, int video, double *pull_e, double *pull_q, int *n_pull)
 {
     int measured = 0, mom_ok = 0;
-    double worst_e = 0, worst_q = 0, worst_t = 0;
+    double worst_e = 0, worst_q = 0, worst_t = 0, worst_v = 0, worst_w = 0;
     static icv_experiment e;
     for (int d = 1; d <= n; d++) {
         char dir[1200], path[1300], exp[1300], trc[1300], out[1300];
-        snprintf(dir, sizeof dir, "%s/%s_%d", th_tmpdir(), kind, d);
+        snprintf(dir, sizeof dir, "%s/%s_%d%s", th_tmpdir(), kind, d, video ? "_video" : "");
         snprintf(path, sizeof path, "%s.yaml", dir);
         char text[128];
         snprintf(text, sizeof text, "multibody: {kind: %s, draw: %d}\n", kind, d);
@@ -139,11 +85,18 @@ static void study(const char *kind, int n, double *pull_e, double *pull_q, int *
         snprintf(exp, sizeof exp, "%s/analyze.yaml", dir);
         snprintf(trc, sizeof trc, "%s/bodies.trc", dir);
         snprintf(out, sizeof out, "%s/out", dir);
-        double dt = 0;
-        ASSERT_EQ_INT(write_analyze_experiment(&e, g, exp), 0);
-        ASSERT_EQ_INT(write_trc(&e, json_object_get(truth, "markers_3d"), 1000u + (unsigned long)d, trc, &dt), 0);
-        ASSERT(th_run_cli(&p, "analyze '%s' --tracks '%s' -o '%s'", exp, trc, out) == 0, "analyze %s %d: %s", kind, d,
-               p.err);
+        json_t *frames = json_object_get(truth, "markers_3d");
+        double dt = json_real_value(json_object_get(json_array_get(frames, 1), "time_s")) -
+                    json_real_value(json_object_get(json_array_get(frames, 0), "time_s"));
+        if (video) {
+            snprintf(exp, sizeof exp, "%s/experiment.yaml", dir);
+            ASSERT(th_run_cli(&p, "run '%s' -o '%s'", exp, out) == 0, "run %s %d: %s", kind, d, p.err);
+        } else {
+            ASSERT_EQ_INT(bodies_write_experiment(&e, g, exp, -1, 1), 0);
+            ASSERT_EQ_INT(bodies_write_trc(&e, frames, 1000u + (unsigned long)d, NOISE_M, trc), 0);
+            ASSERT(th_run_cli(&p, "analyze '%s' --tracks '%s' -o '%s'", exp, trc, out) == 0, "analyze %s %d: %s", kind,
+                   d, p.err);
+        }
         snprintf(path, sizeof path, "%s/results.json", out);
         json_t *res = json_load_file(path, 0, &jerr);
         ASSERT(res != NULL, "%s: %s", path, jerr.text);
@@ -168,6 +121,7 @@ static void study(const char *kind, int n, double *pull_e, double *pull_q, int *
             ASSERT(fabs(de) <= 0.02, "%s %d: e %.4f, truth %.4f", kind, d, vs(im, "e_newton"), e_true);
             ASSERT(fabs(dq) <= 0.02, "%s %d: impulse ratio %.4f, truth %.4f", kind, d, vs(im, "impulse_ratio"), q_true);
             ASSERT(best <= 0.2 * dt, "%s %d: instant %.3f frame off", kind, d, best / dt);
+            state_errors(im, ti, &worst_v, &worst_w);
             pull_e[*n_pull] = de / sds(im, "e_newton");
             pull_q[*n_pull] = dq / sds(im, "impulse_ratio");
             (*n_pull)++;
@@ -188,9 +142,9 @@ static void study(const char *kind, int n, double *pull_e, double *pull_q, int *
         json_decref(res);
         json_decref(truth);
     }
-    printf("    %s, %d draws: %d impacts; worst |e error| %.4f, |ratio error| %.4f, instant %.3f frame; momentum "
-           "within 3 sigma per axis in %d\n",
-           kind, n, measured, worst_e, worst_q, worst_t, mom_ok);
+    printf("    %s%s, %d draws: %d impacts; worst |e error| %.4f, |ratio error| %.4f, instant %.3f frame; a body's v "
+           "%.2f%% of the relative speed off, omega %.3f rad/s; momentum within 3 sigma per axis in %d\n",
+           kind, video ? " through video" : "", n, measured, worst_e, worst_q, worst_t, 100 * worst_v, worst_w, mom_ok);
     ASSERT(mom_ok == measured, "%s: momentum not conserved within 3 sigma in %d of %d", kind, measured - mom_ok,
            measured);
 }
@@ -200,8 +154,8 @@ TEST(test_bodies_synth_scenes_measured_from_their_markers_within_the_tolerances)
     int n = th_accuracy() ? 20 : 1;
     double pe[64], pq[64];
     int np = 0;
-    study("collision", n, pe, pq, &np);
-    study("table", n, pe, pq, &np);
+    study("collision", n, 0, pe, pq, &np);
+    study("table", n, 0, pe, pq, &np);
     double se = 0, sq = 0;
     for (int i = 0; i < np; i++)
         se += pe[i] * pe[i], sq += pq[i] * pq[i];
@@ -212,4 +166,108 @@ TEST(test_bodies_synth_scenes_measured_from_their_markers_within_the_tolerances)
         ASSERT(se >= 0.7 && se <= 1.5, "e's RMS pull %.2f", se);
         ASSERT(sq >= 0.7 && sq <= 1.5, "the impulse ratio's RMS pull %.2f", sq);
     }
+}
+
+TEST(test_bodies_synth_scenes_measured_through_video_within_the_tolerances)
+{
+    int n = th_accuracy() ? 20 : 1;
+    double pe[64], pq[64];
+    int np = 0;
+    study("table", n, 1, pe, pq, &np);
+    if (th_accuracy()) /* make test: the pucks alone (the balls' run is 3 times as long) */
+        study("collision", n, 1, pe, pq, &np);
+    double se = 0, sq = 0;
+    for (int i = 0; i < np; i++)
+        se += pe[i] * pe[i], sq += pq[i] * pq[i];
+    se = sqrt(se / np), sq = sqrt(sq / np);
+    printf("    RMS error / sigma over %d impacts through video: e %.2f, impulse ratio %.2f\n", np, se, sq);
+    if (th_accuracy()) {
+        ASSERT(se >= 0.7 && se <= 1.5, "e's RMS pull %.2f", se);
+        ASSERT(sq >= 0.7 && sq <= 1.5, "the impulse ratio's RMS pull %.2f", sq);
+    }
+}
+
+/* The two-link chain (Akhan's set-up: one camera at 6000 fps) through video: Akhan's
+ * energetic e of each link and of the chain against synth's energies before and after
+ * its impact with the plate, within 0.02 (issue #22's e tolerance), the instant within
+ * 0.2 frame. Draws 0..n-1. */
+static void chain_study(int n, double *pulls, int *n_pull)
+{
+    double worst = 0, worst_t = 0;
+    int e_miss = 0, t_miss = 0;
+    for (int d = 0; d < n; d++) { /* draw 0: Akhan's case 1; 1-9 his nine cases */
+        char dir[1200], path[1300], out[1300];
+        snprintf(dir, sizeof dir, "%s/chain_%d_video", th_tmpdir(), d);
+        snprintf(path, sizeof path, "%s.yaml", dir);
+        char text[128];
+        snprintf(text, sizeof text, "multibody: {kind: chain, draw: %d}\n", d);
+        ASSERT_EQ_INT(th_write_file(path, text), 0);
+        th_proc p;
+        ASSERT(th_run_cli(&p, "synth '%s' -o '%s'", path, dir) == 0, "synth chain %d: %s", d, p.err);
+        snprintf(path, sizeof path, "%s/experiment.yaml", dir);
+        snprintf(out, sizeof out, "%s/out", dir);
+        ASSERT(th_run_cli(&p, "run '%s' -o '%s'", path, out) == 0, "run chain %d: %s", d, p.err);
+        json_error_t jerr;
+        snprintf(path, sizeof path, "%s/truth.json", dir);
+        json_t *truth = json_load_file(path, 0, &jerr);
+        snprintf(path, sizeof path, "%s/results.json", out);
+        json_t *res = json_load_file(path, 0, &jerr);
+        ASSERT(truth && res, "chain %d: %s", d, jerr.text);
+        json_t *im = json_array_get(json_object_get(res, "impacts"), 0);
+        ASSERT(im && !strcmp(json_string_value(json_object_get(im, "kind")), "chain_surface"), "chain %d: no chain impact",
+               d);
+        json_t *ti = json_array_get(json_object_get(truth, "body_impacts"), 0);
+        json_t *frames = json_object_get(truth, "markers_3d");
+        double dt = json_real_value(json_object_get(json_array_get(frames, 1), "time_s")) -
+                    json_real_value(json_object_get(json_array_get(frames, 0), "time_s"));
+        /* the truth's energies per link before and after, by name */
+        double e_true[3], T[2][3] = {{0}};
+        const char *sides[2] = {"pre", "post"};
+        for (int sd = 0; sd < 2; sd++)
+            for (size_t b = 0; b < 2; b++) {
+                json_t *tb = json_array_get(json_object_get(ti, sides[sd]), b);
+                T[sd][b] = json_real_value(json_object_get(tb, "energy_J"));
+                T[sd][2] += T[sd][b];
+            }
+        const char *names[3] = {NULL, NULL, "chain"};
+        for (size_t b = 0; b < 2; b++)
+            names[b] = json_string_value(json_object_get(json_array_get(json_object_get(ti, "pre"), b), "name"));
+        json_t *ee = json_object_get(im, "e_energetic");
+        for (int k = 0; k < 3; k++) {
+            e_true[k] = sqrt(T[1][k] / T[0][k]);
+            json_t *o = json_object_get(ee, names[k]);
+            ASSERT(o != NULL, "chain %d: no e for %s", d, names[k]);
+            double err = json_real_value(json_object_get(o, "value")) - e_true[k];
+            worst = fmax(worst, fabs(err));
+            e_miss += fabs(err) > 0.02;
+            pulls[(*n_pull)++] = err / json_real_value(json_object_get(o, "sd"));
+            printf("%s%s e %.4f (truth %.4f)", k ? ", " : "      ", names[k], json_real_value(json_object_get(o, "value")),
+                   e_true[k]);
+        }
+        double tt = json_real_value(json_object_get(ti, "time_s")), tm = json_real_value(json_object_get(im, "time_s"));
+        worst_t = fmax(worst_t, fabs(tm - tt) / dt);
+        t_miss += fabs(tm - tt) > 0.2 * dt;
+        printf(", instant %+.3f frame\n", (tm - tt) / dt);
+        json_decref(res);
+        json_decref(truth);
+    }
+    printf("    chain through video, %d draws: worst |e error| %.4f (links and chain), instant %.3f frame\n", n, worst,
+           worst_t);
+    ASSERT(e_miss == 0, "chain: %d of %d values of Akhan's e off by more than 0.02", e_miss, 3 * n);
+    ASSERT(t_miss == 0, "chain: the instant more than 0.2 frame off in %d of %d draws", t_miss, n);
+}
+
+TEST(test_bodies_chain_through_video_gives_akhans_e)
+{
+    int n = th_accuracy() ? 20 : 1;
+    double pulls[64];
+    int np = 0;
+    chain_study(n, pulls, &np);
+    double s = 0;
+    for (int i = 0; i < np; i++)
+        s += pulls[i] * pulls[i];
+    s = sqrt(s / np);
+    printf("    RMS error / sigma of Akhan's e over %d values: %.2f\n", np, s);
+    if (th_accuracy())
+        ASSERT(s >= 0.7 && s <= 1.5, "Akhan's e's RMS pull %.2f", s);
 }
