@@ -296,13 +296,6 @@ TEST(test_realdata_green_ball_e_agrees_with_the_bounce_heights)
     json_decref(res);
 }
 
-/* Until `impactcv track` follows several bodies it refuses them with this line; the tests
-   of the clips of two bodies skip on it alone (any other failure fails) */
-static int several_bodies_refused(const th_proc *p)
-{
-    return strstr(p->err, "follows one body") != NULL;
-}
-
 /* The velocity at T of a polynomial of degree 1 or 2 fitted to x(t) (least squares) */
 static double poly_velocity(const double *t, const double *x, int n, int deg, double T)
 {
@@ -341,9 +334,7 @@ TEST(test_realdata_two_carts_velocities_within_3_percent_of_the_hand_track)
     snprintf(path, sizeof path, "%s/examples/real/two_carts/experiment.yaml", th_root());
     snprintf(out, sizeof out, "%s/carts", th_tmpdir());
     th_proc p;
-    if (th_run_cli(&p, "-q track '%s' -o '%s'", path, out) != 0 && several_bodies_refused(&p))
-        SKIP("the track stage follows one body so far");
-    ASSERT(p.status == 0, "track: %s", p.err);
+    ASSERT(th_run_cli(&p, "-q track '%s' -o '%s'", path, out) == 0, "track: %s", p.err);
     snprintf(path, sizeof path, "%s/tracks3d.csv", out);
     const char *o = th_read_file(path); /* th_read_file's buffer lasts until its next call */
     char *ours = o ? strdup(o) : NULL;
@@ -434,9 +425,7 @@ TEST(test_realdata_pucks_momentum_before_and_after_within_2_sigma_or_a_stops)
         snprintf(path, sizeof path, "%s/examples/real/%s/experiment.yaml", th_root(), clip[c].clip);
         snprintf(out, sizeof out, "%s/%s", th_tmpdir(), clip[c].clip);
         th_proc p;
-        if (th_run_cli(&p, "-q run '%s' -o '%s'", path, out) != 0 && several_bodies_refused(&p))
-            SKIP("the track stage follows one body so far");
-        ASSERT(p.status == 0, "%s: run: %s", clip[c].clip, p.err);
+        ASSERT(th_run_cli(&p, "-q run '%s' -o '%s'", path, out) == 0, "%s: run: %s", clip[c].clip, p.err);
         snprintf(path, sizeof path, "%s/results.json", out);
         json_t *res = json_load_file(path, 0, NULL);
         ASSERT(res != NULL, "%s: results.json", clip[c].clip);
