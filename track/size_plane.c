@@ -16,10 +16,13 @@
  * common errors (the same edge bias in every frame) shift a alone and leave the slopes.
  * A slope is kept only where it differs from 0 beyond chance: by the larger of 3 and
  * Student's 99.5% quantile times its sigma and the outline's own bias across the image
- * (TILT_SYS) together. A ball that moves along one image direction (a vertical bounce)
- * does not measure the slope across it: that slope is then left at 0 and the other
- * fitted alone, rather than a poorly known turn applied to every position. */
+ * (TILT_SYS) together. A ball that moves along one image direction (a vertical bounce),
+ * or along one line at any angle (a puck sliding across a table: the positions'
+ * smaller principal spread under a quarter of the larger), does not measure the slope
+ * across it: the slopes are then fitted each alone and the more significant kept,
+ * rather than a poorly known turn applied to every position. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
@@ -154,6 +157,59 @@ static void angles(const double coef[3], double C[3][3], track_size_plane *out)
     out->tilt_sd = hypot(out->tilt_sd, TILT_SYS);
 }
 
+/* 1 when the positions' smaller principal spread is under a quarter of the larger: they
+ * lie along one line, (*ct, *st) its direction (a slope across it has under a quarter
+ * of the leverage along it) */
+static int positions_on_a_line(const double *x, const double *y, long n, double *ct, double *st)
+{
+    double mx = 0, my = 0, sxx = 0, syy = 0, sxy = 0;
+    for (long i = 0; i < n; i++)
+        mx += x[i] / n, my += y[i] / n;
+    for (long i = 0; i < n; i++)
+        sxx += (x[i] - mx) * (x[i] - mx), syy += (y[i] - my) * (y[i] - my), sxy += (x[i] - mx) * (y[i] - my);
+    double tr = sxx + syy, det = sxx * syy - sxy * sxy, d = sqrt(fmax(0, 0.25 * tr * tr - det));
+    double big = 0.5 * tr + d, small = 0.5 * tr - d, th = 0.5 * atan2(2 * sxy, sxx - syy);
+    *ct = cos(th), *st = sin(th);
+    return small < 0.0625 * big; /* spreads (square roots) under 1:4 */
+}
+
+/* w = a + b' p, p = x ct + y st along the positions' line; (b, c) = b' (ct, st) and the
+ * covariance turned alike. The slope is kept as slope_kept says. 0, or -1. */
+static int fit_along_line(const double *x, const double *y, const double *w, long n, double *work, double ct,
+                          double st, track_size_plane *out)
+{
+    double *pq = malloc(sizeof *pq * 2 * (size_t)n);
+    if (!pq)
+        return -1;
+    for (long i = 0; i < n; i++)
+        pq[i] = x[i] * ct + y[i] * st, pq[n + i] = -x[i] * st + y[i] * ct;
+    double c1[3], C1[3][3], s, mad;
+    long m;
+    int along[2] = {1, 0};
+    int rc = fit_model(pq, pq + n, w, n, along, work, c1, C1, &m, &s, &mad);
+    free(pq);
+    if (rc)
+        return -1;
+    int keep = slope_kept(c1, C1, 0, m - 2);
+    double J[3][3] = {{1, 0, 0}, {0, ct, -st}, {0, st, ct}}, coef[3], C[3][3];
+    for (int i = 0; i < 3; i++) {
+        coef[i] = J[i][0] * c1[0] + J[i][1] * c1[1] + J[i][2] * c1[2];
+        for (int j = 0; j < 3; j++) {
+            C[i][j] = 0;
+            for (int k = 0; k < 3; k++)
+                for (int l = 0; l < 3; l++)
+                    C[i][j] += J[i][k] * C1[k][l] * J[j][l];
+        }
+    }
+    angles(coef, C, out);
+    out->n_used = m, out->resid_sd = s, out->resid_mad = mad, out->fitted = 1;
+    out->significant = keep;
+    out->a = coef[0], out->b = keep ? coef[1] : 0, out->c = keep ? coef[2] : 0;
+    memcpy(out->cov, C, sizeof C);
+    out->free_b = out->free_c = keep; /* one slope along the line: both components */
+    return 0;
+}
+
 int track_size_plane_fit(const double *x, const double *y, const double *w, long n, double *work, track_size_plane *out)
 {
     memset(out, 0, sizeof *out);
@@ -169,6 +225,14 @@ int track_size_plane_fit(const double *x, const double *y, const double *w, long
     out->resid_sd = s;
     out->resid_mad = mad;
     out->fitted = 1;
+    /* positions along one line at any angle (a puck sliding across a table, then at
+       rest) do not measure the slope across it, however small the residuals: a size
+       difference between frames along the line (blur while it moves, the background's
+       level behind the outline) is read as a steep tilt across it, from offsets of a
+       pixel. The slope along the line alone then */
+    double ct, st;
+    if (positions_on_a_line(x, y, n, &ct, &st))
+        return fit_along_line(x, y, w, n, work, ct, st, out);
     /* the slopes the frames measure: both; else each alone (a ball moving along one
        image direction measures only the slope along it: the full fit's correlation
        then blurs both), the more significant kept; else none */

@@ -1,8 +1,9 @@
-/* test_realdata.c: the real clips of examples/real/ (issue #19 item 8), read from
- * ../shared/data as a user's experiment.yaml names them; skipped, saying so, when
- * ../shared/data is absent. Of the issue's figures for the green ball, e per bounce
- * within 2 sigma of sqrt(h2/h1) holds and is asserted; |g| within 2% does not (9.215,
- * -6.1%: the phone's pitch, docs/experiment.md, real clips). */
+/* test_realdata.c: the real clips of examples/real/ (issue #19 item 8, issue #22 item
+ * 6), read from ../shared/data as a user's experiment.yaml names them; skipped, saying
+ * so, when ../shared/data is absent. Of the issue's figures for the green ball, e per
+ * bounce within 2 sigma of sqrt(h2/h1) holds and is asserted; |g| within 2% does not
+ * (9.215, -6.1%: the phone's pitch, docs/experiment.md, real clips). The clips of
+ * several bodies: docs/realdata.md. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,25 @@ TEST(test_realdata_green_ball_experiment_checks_every_frame)
     snprintf(path, sizeof path, "%s/examples/real/green_ball/experiment.yaml", th_root());
     th_proc p;
     ASSERT(th_run_cli(&p, "-q check '%s'", path) == 0, "check: %s", p.err);
+}
+
+/* the clips of two bodies, each with its first and last frames decoded and its mask
+   found (a wrong path or value, a first frame beyond the clip, fail here) */
+static const char *const several[] = {"carom_headon", "carom_big_collision", "carom_rotation",
+                                      "carom_rotation_transfer", "collision_pucks", "two_carts"};
+
+TEST(test_realdata_several_bodies_experiments_check)
+{
+    if (!th_shared("data/real/physlab_phystrack_240fps/original/SampleVideos/CaromPuck/HeadOn.MP4") ||
+        !th_shared("data/real/tracker_osp_samples/original/docs/HPU/clip_3_two-carts/two-carts.mp4"))
+        SKIP("../shared/data is absent: the real clips are not here");
+    for (size_t i = 0; i < sizeof several / sizeof *several; i++) {
+        char path[1200];
+        snprintf(path, sizeof path, "%s/examples/real/%s/experiment.yaml", th_root(), several[i]);
+        th_proc p;
+        ASSERT(th_run_cli(&p, "check '%s'", path) == 0, "%s: %s", several[i], p.err);
+        ASSERT_STR_CONTAINS(p.out, "ok");
+    }
 }
 
 TEST(test_realdata_green_ball_tracked_and_scaled_by_its_size)
@@ -274,4 +294,177 @@ TEST(test_realdata_green_ball_e_agrees_with_the_bounce_heights)
                sqrt(var));
     }
     json_decref(res);
+}
+
+/* The velocity at T of a polynomial of degree 1 or 2 fitted to x(t) (least squares) */
+static double poly_velocity(const double *t, const double *x, int n, int deg, double T)
+{
+    int nc = deg + 1;
+    gsl_matrix *X = gsl_matrix_alloc((size_t)n, (size_t)nc), *cov = gsl_matrix_alloc((size_t)nc, (size_t)nc);
+    gsl_vector *xv = gsl_vector_alloc((size_t)n), *c = gsl_vector_alloc((size_t)nc);
+    gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc((size_t)n, (size_t)nc);
+    double chisq;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < nc; j++)
+            gsl_matrix_set(X, (size_t)i, (size_t)j, pow(t[i], j));
+        gsl_vector_set(xv, (size_t)i, x[i]);
+    }
+    gsl_multifit_linear(X, xv, c, cov, &chisq, w);
+    double v = gsl_vector_get(c, 1) + (deg == 2 ? 2 * gsl_vector_get(c, 2) * T : 0);
+    gsl_matrix_free(X), gsl_matrix_free(cov), gsl_vector_free(xv), gsl_vector_free(c);
+    gsl_multifit_linear_free(w);
+    return v;
+}
+
+TEST(test_realdata_two_carts_velocities_within_3_percent_of_the_hand_track)
+{
+    /* Issue #22, measured: Tracker's two-carts, each cart's velocity within 3% of the
+       hand track's. The same fit to both: cart 2 runs uniformly (a line over frames
+       1-14), cart 1 speeds up steadily after its push (a parabola over frames 2-14, its
+       velocity at their middle, 1.6 s). The hand track's pixels are Tracker's, in an image
+       642 px wide, at Tracker's 613.5 px/m; ours are this file's (656 px wide) at the
+       checkered metre's 626 px (examples/real/two_carts). Plain dot centroids through these
+       fits gave +0.08% and -0.05%; the several-body track stage +0.12% and +0.15%. */
+    char c[1024];
+    const char *csvp = th_shared("data/real/tracker_osp_samples/derived/two-carts_pointmass_pixels.csv");
+    snprintf(c, sizeof c, "%s", csvp ? csvp : "");
+    if (!csvp || !th_shared("data/real/tracker_osp_samples/original/docs/HPU/clip_3_two-carts/two-carts.mp4"))
+        SKIP("../shared/data is absent: the real clip is not here");
+    char path[1200], out[1200];
+    snprintf(path, sizeof path, "%s/examples/real/two_carts/experiment.yaml", th_root());
+    snprintf(out, sizeof out, "%s/carts", th_tmpdir());
+    th_proc p;
+    ASSERT(th_run_cli(&p, "-q track '%s' -o '%s'", path, out) == 0, "track: %s", p.err);
+    snprintf(path, sizeof path, "%s/tracks3d.csv", out);
+    const char *o = th_read_file(path); /* th_read_file's buffer lasts until its next call */
+    char *ours = o ? strdup(o) : NULL;
+    const char *hand = th_read_file(c);
+    ASSERT_TRUE(ours != NULL && hand != NULL);
+    static const struct {
+        const char *body, *track;
+        int first, last, deg;
+    } cart[2] = {{"cart1", "cart 1", 2, 14, 2}, {"cart2", "cart 2", 1, 14, 1}};
+    const double pxm = 613.5, T = 1.6;
+    for (int k = 0; k < 2; k++) {
+        double ht[32], hx[32], ot[32], ox[32];
+        int nh = 0, no = 0;
+        for (const char *l = strchr(hand, '\n'); l && l[1] && nh < 32; l = strchr(l + 1, '\n')) {
+            char name[32];
+            int f;
+            double t, x;
+            if (sscanf(l + 1, "%31[^,],%*[^,],%d,%lf,%lf", name, &f, &t, &x) == 4 && !strcmp(name, cart[k].track) &&
+                f >= cart[k].first && f <= cart[k].last)
+                ht[nh] = t, hx[nh++] = x / pxm;
+        }
+        /* our column: tracks3d.csv holds the bodies' markers body after body, one each
+           here, in the order of bodies: (cart1, cart2) */
+        char want[16];
+        snprintf(want, sizeof want, "m%d_x", k);
+        int col = -1, i = 0;
+        for (const char *h = ours; *h && *h != '\n'; i++) {
+            size_t len = strcspn(h, ",\n");
+            if (col < 0 && len == strlen(want) && !strncmp(h, want, len))
+                col = i;
+            h += len + (h[len] == ',');
+        }
+        ASSERT(col >= 2, "tracks3d.csv has no column %s", want);
+        for (const char *l = strchr(ours, '\n'); l && l[1] && no < 32; l = strchr(l + 1, '\n')) {
+            const char *f = l + 1;
+            long fr = strtol(f, NULL, 10);
+            double t = atof(strchr(f, ',') + 1);
+            for (int j = 0; j < col && f; j++) {
+                f = strpbrk(f, ",\n");
+                f = f && *f == ',' ? f + 1 : NULL;
+            }
+            if (f && *f != ',' && *f != '\n' && fr >= cart[k].first && fr <= cart[k].last)
+                ot[no] = t, ox[no++] = atof(f);
+        }
+        ASSERT(nh == cart[k].last - cart[k].first + 1, "%s: %d hand-tracked frames", cart[k].track, nh);
+        double vh = poly_velocity(ht, hx, nh, cart[k].deg, T);
+        double vo = no > cart[k].deg + 1 ? poly_velocity(ot, ox, no, cart[k].deg, T) : NAN;
+        printf("    %s: v at %.1f s %.4f m/s over %d frames, hand track %.4f m/s: %+.2f%%\n", cart[k].body, T, vo, no,
+               vh, 100 * (vo / vh - 1));
+        ASSERT(no >= nh - 2, "%s: %d positions of %d frames", cart[k].body, no, nh);
+        if (!(fabs(vo / vh - 1) < 0.03))
+            free(ours);
+        ASSERT(fabs(vo / vh - 1) < 0.03, "%s: %.4f m/s against the hand track's %.4f", cart[k].body, vo, vh);
+    }
+    free(ours);
+}
+
+/* o[a][b][i], or o[a][i] when b is NULL */
+static double vec_at(json_t *o, const char *a, const char *b, int i)
+{
+    json_t *v = json_object_get(o, a);
+    return json_number_value(json_array_get(b ? json_object_get(v, b) : v, (size_t)i));
+}
+
+TEST(test_realdata_pucks_momentum_before_and_after_within_2_sigma_or_a_stops)
+{
+    /* Issue #22, measured: the real pucks' total momentum before and after the collision
+       within 2 sigma on each axis, or the difference explained. Where it holds it is
+       asserted (bigCollision 0.3 and 0.6 sigma on x and y, Rotation 0.5 and 0.7,
+       collision-pucks 0.6 and 0.4); in the two head-on clips the striking puck a nearly
+       stops at the contact and the momentum after falls short (HeadOn 7.4 and 1.8 sigma,
+       5.5%; rotationTransfer 3.3 and 3.6 sigma, 3.0%: what a keeps, (1 - e) / 2 of its
+       speed, lasts a few frames before friction stops it; or the pucks' masses differ
+       within the ICF's 5%; docs/realdata.md): there the explanation's premise is asserted,
+       a's speed after under 10% of before (1.2% and 8.8%), and the shortfall under 10%.
+       Plain threshold centroids computed apart agree on which clips conserve it. Each
+       clip: one body-body impact and Newton's ratio in (0.3, 1). */
+    static const struct {
+        const char *clip;
+        int conserved;
+    } clip[] = {{"carom_headon", 0},   {"carom_big_collision", 1},     {"carom_rotation", 1},
+                {"carom_rotation_transfer", 0}, {"collision_pucks", 1}};
+    if (!th_shared("data/real/physlab_phystrack_240fps/original/SampleVideos/CaromPuck/HeadOn.MP4") ||
+        !th_shared("data/real/tracker_osp_samples/original/docs/HPU/clip_6_collision-pucks/collision-pucks.mp4"))
+        SKIP("../shared/data is absent: the real clips are not here");
+    for (size_t c = 0; c < sizeof clip / sizeof *clip; c++) {
+        char path[1200], out[1200];
+        snprintf(path, sizeof path, "%s/examples/real/%s/experiment.yaml", th_root(), clip[c].clip);
+        snprintf(out, sizeof out, "%s/%s", th_tmpdir(), clip[c].clip);
+        th_proc p;
+        ASSERT(th_run_cli(&p, "-q run '%s' -o '%s'", path, out) == 0, "%s: run: %s", clip[c].clip, p.err);
+        snprintf(path, sizeof path, "%s/results.json", out);
+        json_t *res = json_load_file(path, 0, NULL);
+        ASSERT(res != NULL, "%s: results.json", clip[c].clip);
+        json_t *imps = json_object_get(res, "impacts");
+        int n = 0;
+        json_t *im = NULL;
+        for (size_t i = 0; i < json_array_size(imps); i++)
+            if (!strcmp(json_string_value(json_object_get(json_array_get(imps, i), "kind")), "body_body"))
+                im = json_array_get(imps, i), n++;
+        if (n != 1)
+            json_decref(res);
+        ASSERT(n == 1, "%s: %d body-body impacts", clip[c].clip, n);
+        double e = json_number_value(json_object_get(json_object_get(im, "e_newton"), "value"));
+        double pull[2], short_by;
+        for (int a = 0; a < 2; a++)
+            pull[a] = vec_at(im, "impulse_mismatch", "value", a) / vec_at(im, "impulse_mismatch", "sd", a);
+        json_t *states = json_object_get(im, "states");
+        char first[64]; /* the striking puck: the first body, the leftmost at first */
+        snprintf(first, sizeof first, "%s", json_string_value(json_array_get(json_object_get(im, "bodies"), 0)));
+        json_t *sa = json_object_get(states, first);
+        double vpre = hypot(vec_at(sa, "pre", "v", 0), vec_at(sa, "pre", "v", 1));
+        double vpost = hypot(vec_at(sa, "post", "v", 0), vec_at(sa, "post", "v", 1));
+        json_t *mom = json_object_get(im, "momentum");
+        double pre[2], post[2];
+        for (int a = 0; a < 2; a++) /* the table's plane: x, y */
+            pre[a] = vec_at(json_object_get(mom, "pre"), "value", NULL, a),
+            post[a] = vec_at(json_object_get(mom, "post"), "value", NULL, a);
+        short_by = 1 - hypot(post[0], post[1]) / hypot(pre[0], pre[1]);
+        printf("    %s: e %.3f, momentum after - before %.1f and %.1f sigma (x, y), %.1f%% short; "
+               "%s %.3f -> %.3f m/s\n",
+               clip[c].clip, e, pull[0], pull[1], 100 * short_by, first, vpre, vpost);
+        json_decref(res);
+        ASSERT(e > 0.3 && e < 1, "%s: e %.3f", clip[c].clip, e);
+        if (clip[c].conserved) {
+            ASSERT(fabs(pull[0]) < 2 && fabs(pull[1]) < 2, "%s: momentum after - before %.1f, %.1f sigma",
+                   clip[c].clip, pull[0], pull[1]);
+        } else {
+            ASSERT(vpost < 0.1 * vpre, "%s: %s at %.3f m/s after, %.3f before", clip[c].clip, first, vpost, vpre);
+            ASSERT(short_by > 0 && short_by < 0.1, "%s: momentum %.1f%% short", clip[c].clip, 100 * short_by);
+        }
+    }
 }
