@@ -150,6 +150,7 @@ typedef struct {
     int n_impacts;
     analysis_body_impact impacts[ANALYSIS_MAX_IMPACTS];
     int n_near_misses;        /* gap minima within reach that changed no velocity */
+    int n_unmeasured;         /* gap minima whose measurement failed (too few poses) */
     double min_gap;           /* m, the smallest gap between any two bodies, and when */
     double min_gap_t;
     int has_chain;            /* 1: chain holds a two-link chain's surface impact (set by

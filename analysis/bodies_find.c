@@ -135,6 +135,7 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
                       cand[c].b, e1.msg);
             if (!n_failed++)
                 first_fail = e1;
+            res->n_unmeasured++;
             continue;
         }
         if (!(im.normal_jump > prm->jump_sigmas * im.normal_jump_sd)) {

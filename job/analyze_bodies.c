@@ -173,7 +173,13 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
             out->res.has_chain = 1, out->res.chain_links[0] = jt->body[0], out->res.chain_links[1] = jt->body[1];
     } else if (!rc && (rc = analysis_body_impacts_measure(bt, n, e->gravity_auto ? NULL : &e->gravity, &prm,
                                                           &out->res, err)) != 0) {
-        icv_err_prefix(err, "%s: ", tracks_path);
+        /* bodies seen together that never meet: their motions are the result */
+        if (rc == ICV_ENOTFOUND && out->res.n_unmeasured == 0 && isfinite(out->res.min_gap)) {
+            icv_warn("%s: %s", e->path, err->msg);
+            rc = 0;
+        } else {
+            icv_err_prefix(err, "%s: ", tracks_path);
+        }
     }
     char path[ICV_PATH_MAX];
     if (!rc)

@@ -153,3 +153,36 @@ TEST(test_analyze_bodies_bad_input_gets_one_line)
     for (int k = 0; k < 2; k++)
         analysis_tracks_free(&tr[k]);
 }
+
+TEST(test_analyze_bodies_that_never_meet_are_a_result_with_a_warning)
+{
+    /* two bodies seen together that never touch (carts on two tracks) are measured
+       motions, not a failure: results.json with no impact, the smallest gap warned */
+    two_body s;
+    ASSERT_EQ_INT(two_body_flight(&s, 0.8, 0.06), 0);
+    analysis_tracks tr[2];
+    two_body_tracks(&s, 1e-4, 8, tr);
+    for (int f = 0; f < tr[1].n_frames; f++) /* ball_b 0.5 m aside: the balls pass each other */
+        for (int m = 0; m < tr[1].n_markers; m++)
+            tr[1].pos[(size_t)f * (size_t)tr[1].n_markers + (size_t)m].z += 0.5;
+    char trc[1200], exp[1200], out[1200], res[1300];
+    snprintf(trc, sizeof trc, "%s", th_tmp("apart.trc"));
+    snprintf(exp, sizeof exp, "%s", th_tmp("experiment.yaml"));
+    snprintf(out, sizeof out, "%s", th_tmp("out"));
+    write_trc(&s, tr, trc);
+    write_experiment(&s, exp, NULL);
+    th_proc p;
+    ASSERT(th_run_cli(&p, "analyze '%s' --tracks '%s' -o '%s'", exp, trc, out) == 0, "failed: %s", p.err);
+    ASSERT_STR_CONTAINS(p.err, "no body-body impact found: the smallest gap between two bodies is");
+    snprintf(res, sizeof res, "%s/results.json", out);
+    json_error_t jerr;
+    json_t *root = json_load_file(res, 0, &jerr);
+    ASSERT(root != NULL, "results.json: %s", jerr.text);
+    ASSERT_EQ_INT((int)json_array_size(json_object_get(root, "impacts")), 0);
+    /* the gap: the balls pass 0.5 m apart in z, less their radii */
+    double gap = json_real_value(json_object_get(root, "min_gap_m"));
+    ASSERT(gap > 0.4 && gap < 0.5, "min_gap_m %g", gap);
+    json_decref(root);
+    for (int k = 0; k < 2; k++)
+        analysis_tracks_free(&tr[k]);
+}
