@@ -160,7 +160,7 @@ int cmd_analyze(int argc, char **argv)
             if (rc)
                 break;
         }
-        job_analyze_options job = {exps[i], tracks, dir, method, truth, cli_summary_stream()};
+        job_analyze_options job = {exps[i], tracks, dir, method, truth, cli_summary_stream(), NULL, 0};
         if (n == 1 && cli_several_bodies(exps[i])) {
             rc = analyze_bodies(&job, &err);
             break;

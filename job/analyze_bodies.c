@@ -87,8 +87,12 @@ static int tracks_take(const analysis_tracks *all, int first, int n, analysis_tr
     return 0;
 }
 
+/* the warnings report.html lists at most (the stages' and this job's own) */
+#define JOB_MAX_REPORT_WARNINGS 64
+
 int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, icv_err *err)
 {
+    char own[ICV_ERR_MSG_MAX + 16] = ""; /* this job's warning for the report */
     memset(out, 0, sizeof *out);
     icv_experiment *e = &out->exp;
     int rc = icv_experiment_load(job->experiment_path, e, err);
@@ -176,6 +180,7 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
         /* bodies seen together that never meet: their motions are the result */
         if (rc == ICV_ENOTFOUND && out->res.n_unmeasured == 0 && isfinite(out->res.min_gap)) {
             icv_warn("%s: %s", e->path, err->msg);
+            snprintf(own, sizeof own, "analyze: %s", err->msg);
             rc = 0;
         } else {
             icv_err_prefix(err, "%s: ", tracks_path);
@@ -191,7 +196,13 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
         rc = analysis_bodies_results_write(path, e->name, names, n, &out->res, err);
     }
     if (!rc && !(rc = icv_path_join(path, sizeof path, job->out_dir, "report.html", err))) {
-        report_bodies_inputs in = {e, bt, n, &out->res, out->joint, out->n_joints};
+        const char *warns[JOB_MAX_REPORT_WARNINGS];
+        int nw = 0;
+        for (int i = 0; i < job->n_stage_warnings && nw < JOB_MAX_REPORT_WARNINGS - 1; i++)
+            warns[nw++] = job->stage_warnings[i];
+        if (own[0])
+            warns[nw++] = own;
+        report_bodies_inputs in = {e, bt, n, &out->res, out->joint, out->n_joints, warns, nw};
         rc = report_bodies_write(&in, path, err);
     }
     for (int k = 0; k < n_read; k++)

@@ -153,6 +153,9 @@ typedef struct {
     const char *truth_path;   /* NULL, or a synth truth.json to compare with (after
                                  the outputs are written; a disagreement fails) */
     FILE *truth_table;        /* where the comparison table goes (NULL: nowhere) */
+    const char *const *stage_warnings; /* several bodies: the earlier stages' warnings
+                                 ("stage: message"), listed on report.html; may be NULL */
+    int n_stage_warnings;
 } job_analyze_options;
 
 /* `impactcv analyze` of several bodies (`bodies:`): tracked by the track stage

@@ -328,11 +328,19 @@ static int run_track(run_ctx *c, icv_err *err)
 static int run_analyze(run_ctx *c, icv_err *err)
 {
     if (c->bodies) { /* several: results.json is the analysis's (no model compared yet) */
-        job_analyze_options jb = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL};
-        int rc = job_analyze_bodies(&jb, c->bodies, err);
+        char **warns = NULL; /* the track stage's, for report.html (its report is the analysis's) */
+        int nw = 0;
+        int rc = job_stage_warnings_read(c->work, &warns, &nw, err);
+        job_analyze_options jb = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL,
+                                  (const char *const *)warns, nw};
+        if (!rc)
+            rc = job_analyze_bodies(&jb, c->bodies, err);
+        for (int i = 0; i < nw; i++)
+            free(warns[i]);
+        free(warns);
         return rc ? rc : blob_write_bodies(c->work, c->bodies, err);
     }
-    job_analyze_options job = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL};
+    job_analyze_options job = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL, NULL, 0};
     analysis_experiment_result *j = calloc(1, sizeof *j);
     if (!j)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");

@@ -267,6 +267,16 @@ static void summary(bpage *bp)
     if (isfinite(r->min_gap))
         fprintf(f, "; the smallest gap between two bodies %.2f mm at t = %.5f s", 1e3 * r->min_gap, r->min_gap_t);
     fputs(".</p>\n<div id=summary-checks>", f);
+    if (in->n_stage_warnings > 0) {
+        fprintf(f, "<p class=bad>%d warning%s from the stages (also under Warnings):</p><ul>\n", in->n_stage_warnings,
+                in->n_stage_warnings == 1 ? "" : "s");
+        for (int i = 0; i < in->n_stage_warnings; i++) {
+            fputs("<li class=bad>", f);
+            icv_fput_html(f, in->stage_warnings[i]);
+            fputs("</li>\n", f);
+        }
+        fputs("</ul>\n", f);
+    }
     if (bp->n_flags == 0)
         fputs("<p class=ok>No warning: every impact's e, energy and momentum balance, and every joint's residual, "
               "passed their checks.</p>\n",
@@ -713,7 +723,12 @@ static void warnings(bpage *bp)
         icv_fput_html(f, bp->flags[i]);
         fputs("</li>\n", f);
     }
-    if (bp->n_flags == 0)
+    for (int i = 0; i < bp->in->n_stage_warnings; i++) {
+        fputs("<li class=bad>", f);
+        icv_fput_html(f, bp->in->stage_warnings[i]);
+        fputs("</li>\n", f);
+    }
+    if (bp->n_flags == 0 && bp->in->n_stage_warnings == 0)
         fputs("<li class=none>none</li>\n", f);
     fputs("</ul><p class=note>Not measured here: each body's own impacts with the surface (a chain's first one "
           "aside).</p></section>\n",

@@ -240,6 +240,10 @@ typedef struct {
                                                (res->has_chain); required */
     const analysis_joint_residual *joints;  /* per exp->joints entry, n_joints (may be 0) */
     int n_joints;
+    const char *const *stage_warnings;      /* what the stages warned ("stage: message": a
+                                               marker's gap, bodies that never met), listed
+                                               in the summary and the warnings; may be NULL */
+    int n_stage_warnings;
 } report_bodies_inputs;
 
 /* Writes report.html of several bodies: one self-contained page in the one-body

@@ -150,12 +150,12 @@ static int run_seed(int seed, int jitter, seed_result *r)
     }
 
 analyse:;
-    job_analyze_options job = {exp, NULL, out, ANALYSIS_FIT, NULL, NULL};
+    job_analyze_options job = {exp, NULL, out, ANALYSIS_FIT, NULL, NULL, NULL, 0};
     analysis_experiment_result *fit = malloc(sizeof *fit), *hb = malloc(sizeof *hb);
     icv_err err = {0};
     int rc = fit && hb ? job_analyze(&job, fit, &err) : -1;
     if (!rc) {
-        job_analyze_options jh = {exp, tracks, out_h, ANALYSIS_HOUBOLT, NULL, NULL};
+        job_analyze_options jh = {exp, tracks, out_h, ANALYSIS_HOUBOLT, NULL, NULL, NULL, 0};
         rc = job_analyze(&jh, hb, &err);
     }
     json_error_t je;

@@ -75,7 +75,7 @@ static int shared_run(void)
     int rc = job_track_run(exp_path, out, NULL, &run_track, &err);
     if (rc)
         snprintf(run_err, sizeof run_err, "track: %s", err.msg);
-    job_analyze_options aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
+    job_analyze_options aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL, NULL, 0};
     if (!rc && (rc = job_analyze(&aj, job, &err)))
         snprintf(run_err, sizeof run_err, "analyze: %s", err.msg);
     if (!rc)
@@ -415,7 +415,7 @@ TEST(test_overlays_and_sections_of_a_one_camera_run)
     icv_log_level level = icv_log_get_level();
     icv_log_set_level(ICV_LOG_WARN);
     int rc = job_track_run(exp_path, out, NULL, NULL, &err);
-    job_analyze_options aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL};
+    job_analyze_options aj = {exp_path, NULL, out, ANALYSIS_FIT, NULL, NULL, NULL, 0};
     if (!rc)
         rc = job_analyze(&aj, &job, &err);
     if (!rc)

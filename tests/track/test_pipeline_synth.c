@@ -503,7 +503,7 @@ TEST(test_pipeline_calibration_from_images_hands_its_sd_to_the_analysis)
     ASSERT(b > 0.7 && b < 0.8, "baseline %g m", b);
     ASSERT(bsd > 0 && bsd < 1e-3, "baseline sigma %g m", bsd);
     ASSERT(prms > 0 && prms < 1e-3, "surface plane RMS %g m", prms);
-    job_analyze_options job = {yaml, NULL, ana, ANALYSIS_FIT, NULL, NULL};
+    job_analyze_options job = {yaml, NULL, ana, ANALYSIS_FIT, NULL, NULL, NULL, 0};
     char tracks[1200];
     snprintf(tracks, sizeof tracks, "%s/tracks3d.csv", r->out);
     job.tracks_path = tracks;
