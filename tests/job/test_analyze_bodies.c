@@ -183,6 +183,12 @@ TEST(test_analyze_bodies_that_never_meet_are_a_result_with_a_warning)
     double gap = json_real_value(json_object_get(root, "min_gap_m"));
     ASSERT(gap > 0.4 && gap < 0.5, "min_gap_m %g", gap);
     json_decref(root);
+    /* the warning where the numbers are read: report.html's summary */
+    snprintf(res, sizeof res, "%s/report.html", out);
+    const char *page = th_read_file(res);
+    ASSERT(page != NULL, "no report.html");
+    ASSERT_STR_CONTAINS(page, "warning from the stages");
+    ASSERT_STR_CONTAINS(page, "analyze: no body-body impact found: the smallest gap between two bodies is");
     for (int k = 0; k < 2; k++)
         analysis_tracks_free(&tr[k]);
 }
