@@ -31,6 +31,8 @@
 
 #include "track/track_3d.h"
 
+#define FALL_MAX_OFF_DEG 30.0 /* deg: a flight's acceleration from gravity's direction (a
+                                   camera rolled by this much is a level error to fix first) */
 #define MIN_PHASE_FRAMES 6   /* a parabola's 3 parameters per axis and 3 degrees of freedom */
 #define KINK_SIGMAS 6.0      /* a second difference this far from the median is an impact */
 #define STATIC_EXTENT 20.0   /* a phase moving less than this many residual sigmas is held still */
@@ -347,6 +349,19 @@ static int gravity_scale(const icv_experiment *exp, track_calibration *cal, trac
                          "%s: motion_plane.scale: gravity: the tracks do not fall measurably (acceleration %.3g +- "
                          "%.2g in provisional units over %ld frames): give motion_plane.scale.points_px and distance",
                          exp->path, an, sd_an, n_used);
+        goto done;
+    }
+    /* a fall is along gravity (surface frame, y up: -y when gravity is auto): an
+       acceleration far from it is a push or friction (a cart pulled along its track, a
+       puck slowing), not a free flight, and says nothing of the scale */
+    double gx = exp->gravity_auto ? 0 : exp->gravity.x, gy = exp->gravity_auto ? -1 : exp->gravity.y;
+    double off_deg = 180 / M_PI * acos(fmax(-1, fmin(1, (a[0] * gx + a[1] * gy) / (an * hypot(gx, gy)))));
+    if (!(off_deg <= FALL_MAX_OFF_DEG)) {
+        rc = icv_err_set(err, ICV_EINVAL,
+                         "%s: motion_plane.scale: gravity: the tracks accelerate %.0f degrees away from gravity (%.3g "
+                         "in provisional units over %ld frames): no free flight (a push, a pull or friction along a "
+                         "track); give motion_plane.scale.points_px and distance",
+                         exp->path, off_deg, an, n_used);
         goto done;
     }
     double g = exp->gravity_auto ? 9.81 : hypot(exp->gravity.x, exp->gravity.y);
