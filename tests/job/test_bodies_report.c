@@ -286,6 +286,8 @@ TEST(test_bodies_report_of_a_collision_shows_each_impact_its_momentum_balance_an
 
 TEST(test_bodies_report_of_a_chain_shows_akhans_energies_and_e)
 {
+    if (th_sanitized()) /* the page's code runs sanitized in the collision's test above */
+        SKIP("measured in the plain pass (a 6000 fps scene and its page: 35 s under ASan)");
     static icv_experiment e;
     th_proc p;
     ASSERT(scene("chain", -1, 1, "", &e, &p) == 0, "chain: %s", p.err);
