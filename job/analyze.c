@@ -4,8 +4,23 @@
  * previous results untouched. */
 #include <string.h>
 
-#include "job/job.h"
+#include "job/job_internal.h"
 
+
+int job_tracks_quality_beside(const icv_experiment *e, const char *tracks_path, analysis_tracks *tr, icv_err *err)
+{
+    /* from two cameras, scaled by the triangulation's residuals, they carry the model
+     * error of a marker seen differently by the cameras. One camera's (the ray meeting
+     * the motion plane) carry only the centroid noise, far below a template's misfit,
+     * which shrinks the fit windows (docs/pipeline.md "The stage's settings,
+     * measured"); the default sigma is kept there. */
+    char quality[ICV_PATH_MAX], dir[ICV_PATH_MAX];
+    icv_path_dirname(dir, sizeof dir, tracks_path);
+    if (e->n_cameras >= 2 && icv_path_join(quality, sizeof quality, dir, "tracks3d_quality.csv", NULL) == 0 &&
+        icv_file_exists(quality))
+        return analysis_tracks_read_quality(quality, tr, err);
+    return 0;
+}
 
 int job_analyze(const job_analyze_options *job, analysis_experiment_result *out, icv_err *err)
 {
@@ -31,16 +46,9 @@ int job_analyze_sd(const job_analyze_options *job, const analysis_calib_sd *cali
     analysis_tracks tr;
     if ((rc = analysis_tracks_read_for(&out->exp, tracks_path, &tr, err)))
         return rc;
-    /* The track stage's covariances beside the tracks, when there, from two
-     * cameras: scaled by the triangulation's residuals, they carry the model error
-     * of a marker seen differently by the cameras. One camera's (the ray meeting
-     * the motion plane) carry only the centroid noise, far below a template's misfit,
-     * which shrinks the fit windows (docs/pipeline.md "The stage's settings,
-     * measured"); the default sigma is kept there. */
-    char quality[ICV_PATH_MAX], dir[ICV_PATH_MAX];
+    char dir[ICV_PATH_MAX];
     icv_path_dirname(dir, sizeof dir, tracks_path);
-    if (out->exp.n_cameras >= 2 && icv_path_join(quality, sizeof quality, dir, "tracks3d_quality.csv", NULL) == 0 &&
-        icv_file_exists(quality) && (rc = analysis_tracks_read_quality(quality, &tr, err))) {
+    if ((rc = job_tracks_quality_beside(&out->exp, tracks_path, &tr, err)) != 0) {
         analysis_tracks_free(&tr);
         return rc;
     }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "job/job.h"
+#include "job/job_internal.h"
 
 /* m: the span of a body's first marker along gravity (up: the surface normal when g is
  * not given) over the clip: a puck on a table stays within its noise (seen from above,
@@ -60,10 +60,7 @@ static int tracks_read_stage(const icv_experiment *e, const char *path, analysis
                            "experiment?)",
                            path, all->n_markers, e->n_bodies, e->path, total);
     }
-    char quality[ICV_PATH_MAX], dir[ICV_PATH_MAX];
-    icv_path_dirname(dir, sizeof dir, path);
-    if (e->n_cameras >= 2 && icv_path_join(quality, sizeof quality, dir, "tracks3d_quality.csv", NULL) == 0 &&
-        icv_file_exists(quality) && (rc = analysis_tracks_read_quality(quality, all, err)) != 0)
+    if ((rc = job_tracks_quality_beside(e, path, all, err)) != 0)
         analysis_tracks_free(all);
     return rc;
 }

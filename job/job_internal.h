@@ -95,6 +95,10 @@ int job_stage_warnings_end(job_stage_warnings *w, const char *dir, const char *s
  * "stage: message"; free each line and the array. */
 int job_stage_warnings_read(const char *dir, char ***lines, int *n, icv_err *err);
 
+/* The track stage's covariances beside tracks_path (its tracks3d_quality.csv) into
+ * tr->sigma, when there and from two cameras (analyze.c); 0 when there is none. */
+int job_tracks_quality_beside(const icv_experiment *e, const char *tracks_path, analysis_tracks *tr, icv_err *err);
+
 /* ---- a campaign's shared calibration (campaign_calibration.c) -------------- */
 
 /* exp's calibration becomes the file path (calibration.file; its images no longer). */

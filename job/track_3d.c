@@ -624,15 +624,6 @@ static int candidates_all(job_track *j, icv_err *err)
     return 0;
 }
 
-/* One camera: whether gravity lies in the plane of motion (x, y) rather than square
- * to it (z: a table seen from above, whose pucks fall nowhere): the free flight's check
- * of a scale needs a fall. gravity: auto is taken to fall in the plane. */
-static int falls_in_plane(const icv_experiment *exp)
-{
-    icv_vec3 g = exp->gravity;
-    return exp->gravity_auto || hypot(g.x, g.y) > 0.5 * icv_v3_norm(g);
-}
-
 /* One camera: the motion plane in metres, before the template needs them: from the
  * free flight (scale: gravity), the ball's outline (scale: size; the free flight
  * measured beside it), or the known length (points_px; the free flight beside it);
@@ -677,11 +668,7 @@ static int plane_scale(job_track *j, icv_err *err)
         for (long f = 0; f < F; f++)
             j->t3[f] = cams[0].tcam[f] - cams[0].off_s;
         icv_err e2;
-        if (!falls_in_plane(exp))
-            icv_info("%s: motion_plane.scale: size: no check by gravity (gravity is square to the plane of motion: "
-                     "a table seen from above)",
-                     exp->path);
-        else if (track_gravity_scale_check(exp, cal, j->cand, j->cand_n, F, j->t3, &e2) == 0)
+        if (track_gravity_scale_check(exp, cal, j->cand, j->cand_n, F, j->t3, &e2) == 0)
             track_gravity_scale_compare(
                 exp, cal, "the ball's size", cal->size.factor_sd / cal->size.factor,
                 "a wrong capture rate (cameras[].capture_fps: a slowed-down clip), a wrong ball "
@@ -699,7 +686,7 @@ static int plane_scale(job_track *j, icv_err *err)
         /* the two pixels' relative 1-sigma: half a pixel at each end */
         double dpx = hypot(exp->scale_points_px[1][0] - exp->scale_points_px[0][0],
                            exp->scale_points_px[1][1] - exp->scale_points_px[0][1]);
-        if (falls_in_plane(exp) && track_gravity_scale_check(exp, cal, j->cand, j->cand_n, F, j->t3, &e2) == 0)
+        if (track_gravity_scale_check(exp, cal, j->cand, j->cand_n, F, j->t3, &e2) == 0)
             track_gravity_scale_compare(
                 exp, cal, "the known length (points_px)", dpx > 0 ? M_SQRT1_2 / dpx : 0,
                 "the length out of the ball's plane (a ruler behind it), a wrong distance, or a "

@@ -233,6 +233,13 @@ static int gravity_scale(const icv_experiment *exp, track_calibration *cal, trac
                            "%s: motion_plane.scale: gravity: a %s has no free flight to scale from: give "
                            "motion_plane.scale.points_px and distance, or motion_plane.images",
                            exp->path, exp->kind);
+    /* a table seen from above: gravity square to the plane of motion, nothing falls in it */
+    if (!exp->gravity_auto && !(hypot(exp->gravity.x, exp->gravity.y) > 0.5 * icv_v3_norm(exp->gravity)))
+        return icv_err_set(err, ICV_EINVAL,
+                           "%s: motion_plane.scale: gravity: gravity is square to the plane of motion (a table seen "
+                           "from above): no fall to scale from; give motion_plane.scale.points_px and distance, or "
+                           "motion_plane.scale.size",
+                           exp->path);
     double *buf = malloc(sizeof *buf * (size_t)(F + 1) * 7);
     int *ok = calloc((size_t)F + 1, sizeof *ok);
     phase *ph = malloc(sizeof *ph * (size_t)(F / MIN_PHASE_FRAMES + 2));

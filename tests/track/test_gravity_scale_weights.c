@@ -109,4 +109,14 @@ TEST(test_gravity_scale_a_cart_pulled_along_a_level_track_is_no_fall)
         }
     }
     gsl_rng_free(rng);
+    /* a table seen from above: gravity square to the plane, no fall to check by */
+    exp.gravity_auto = 0;
+    exp.gravity = icv_v3(0, 0, -9.81);
+    static track_calibration cal;
+    cal = (track_calibration){0};
+    cal.plane.t = icv_v3(0, 0, TRACK_GRAVITY_DEPTH0);
+    cal.surf.R = icv_m3_identity();
+    icv_err err = {0};
+    ASSERT(track_gravity_scale_check(&exp, &cal, cand, cand_n, F, t, &err) != 0, "a top view checked the scale");
+    ASSERT_STR_CONTAINS(err.msg, "gravity is square to the plane of motion");
 }
