@@ -73,3 +73,24 @@ void track_black_tophat(struct track_detector_ws *ws, const track_frame *f, int 
     else
         black_tophat_8(ws, f, sq, k, x0, y0, x1, y1, gx0, gy0, gx1, gy1);
 }
+
+void track_white_tophat(struct track_detector_ws *ws, const track_frame *f, int r, int x0, int y0, int x1, int y1,
+                        void *out)
+{
+    if (r > TRACK_TOPHAT_MAX_R)
+        r = TRACK_TOPHAT_MAX_R;
+    int gx0 = x0 - 2 * r < 0 ? 0 : x0 - 2 * r, gy0 = y0 - 2 * r < 0 ? 0 : y0 - 2 * r;
+    int gx1 = x1 + 2 * r >= f->width ? f->width - 1 : x1 + 2 * r;
+    int gy1 = y1 + 2 * r >= f->height ? f->height - 1 : y1 + 2 * r;
+    int k = (int)lround((0.59 * r - 1) / 2);
+    k = k < 0 ? 0 : k;
+    int sq = r - (2 * k + 1) < 0 ? 0 : r - (2 * k + 1);
+    if (f->depth == 16)
+        white_tophat_16(ws, f, sq, k, x0, y0, x1, y1, gx0, gy0, gx1, gy1, out);
+#ifdef HAVE_AVX2
+    else if (!ws->tophat_baseline && __builtin_cpu_supports("avx2"))
+        white_tophat_8avx2(ws, f, sq, k, x0, y0, x1, y1, gx0, gy0, gx1, gy1, out);
+#endif
+    else
+        white_tophat_8(ws, f, sq, k, x0, y0, x1, y1, gx0, gy0, gx1, gy1, out);
+}

@@ -171,3 +171,24 @@ static void FN(black_tophat)(struct track_detector_ws *ws, const track_frame *f,
             o[x] = (PIXEL)(c[x] - row[x]);
     }
 }
+
+/* f - opening(f) over [x0, x1] x [y0, y1] into out (a plane of f's width), the opening
+ * of the region [gx0, gx1] x [gy0, gy1]: the white top-hat, the bright mirror */
+static void FN(white_tophat)(struct track_detector_ws *ws, const track_frame *f, int sq, int k, int x0, int y0,
+                             int x1, int y1, int gx0, int gy0, int gx1, int gy1, void *out)
+{
+    void *cur = ws->morph_a, *oth = ws->morph_b;
+    for (int y = gy0; y <= gy1; y++) {
+        const PIXEL *row = (const PIXEL *)(const void *)((const unsigned char *)f->data + (size_t)y * (size_t)f->stride);
+        memcpy(FN(prow)(ws, cur, y) + gx0, row + gx0, sizeof(PIXEL) * (size_t)(gx1 - gx0 + 1));
+    }
+    FN(octagon)(ws, &cur, &oth, gx0, gy0, gx1, gy1, sq, k, 0); /* erosion */
+    FN(octagon)(ws, &cur, &oth, gx0, gy0, gx1, gy1, sq, k, 1); /* opening */
+    for (int y = y0; y <= y1; y++) {
+        const PIXEL *row = (const PIXEL *)(const void *)((const unsigned char *)f->data + (size_t)y * (size_t)f->stride);
+        const PIXEL *c = FN(prow)(ws, cur, y);
+        PIXEL *o = (PIXEL *)out + (size_t)y * (size_t)f->width;
+        for (int x = x0; x <= x1; x++)
+            o[x] = (PIXEL)(row[x] - c[x]);
+    }
+}

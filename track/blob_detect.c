@@ -72,6 +72,7 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     w->plane = malloc((size_t)width * (size_t)height * 2); /* 16-bit at most */
     w->still = malloc((size_t)width * (size_t)height * 2);
     w->binned = malloc((size_t)(width / 2 + 1) * (size_t)(height / 2 + 1) * 2);
+    w->binned_tophat = malloc((size_t)(width / 2 + 1) * (size_t)(height / 2 + 1) * 2);
     w->morph_pitch = width + 2 * TRACK_TOPHAT_MAX_R;
     size_t morph = sizeof(uint16_t) * (size_t)w->morph_pitch * (size_t)(height + 2 * TRACK_TOPHAT_MAX_R);
     w->morph_a = malloc(morph);
@@ -80,7 +81,7 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     w->bin = 1;
     d->n_allocs = 20;
     if (!w->runs || !w->parent || !w->label || !w->comps || !w->hist || !w->cov_class || !w->cov_near ||
-        !w->cov_grad || !w->tile_level || !w->tile_t || !w->tile_noise || !w->samp || !w->plane || !w->still || !w->binned ||
+        !w->cov_grad || !w->tile_level || !w->tile_t || !w->tile_noise || !w->samp || !w->plane || !w->still || !w->binned || !w->binned_tophat ||
         !w->morph_a || !w->morph_b || !w->morph_rows) {
         track_detector_free(d);
         icv_err_set(err, ICV_ENOMEM, "track detector: out of memory for a %dx%d workspace", width, height);
@@ -109,6 +110,7 @@ void track_detector_free(track_detector *d)
         free(d->ws->plane);
         free(d->ws->still);
         free(d->ws->binned);
+        free(d->ws->binned_tophat);
         free(d->ws->morph_a);
         free(d->ws->morph_b);
         free(d->ws->morph_rows);
@@ -124,10 +126,8 @@ void track_detector_reset(track_detector *d)
     d->ws->tile_learnt = 0;
     d->ws->noise = 0;
     d->ws->n_full_scans = 0;
-    d->ws->bin_statics.n = 0;
-    d->ws->bin_peak_ref = 0;
-    d->ws->bin_noise = 0;
-    d->ws->bin_full_scans = 0;
+    d->ws->bin_raw = (track_bin_state){0};
+    d->ws->bin_th = (track_bin_state){0};
     memset(&d->stats, 0, sizeof d->stats);
 }
 
@@ -495,35 +495,35 @@ static void bin_fill(struct track_detector_ws *w, const track_frame *f, int b, i
         }
 }
 
-/* Large markers, after the full-resolution scan: the detection again on the frame (or
- * look plane) f binned w->bin x w->bin, with the sizes, roi and windows scaled to it and
- * its own level, noise and static blobs (swapped in and out of the workspace); a blob
- * found there and not at full resolution is measured again at full resolution over its
- * box scaled back and added after out[0..*n_out). Blobs found at full resolution are
- * kept as they were: their centroids from the thresholded component are the more
- * precise (random scenes 1022-1054, balls 20-100 px: binned boxes moved the 2D median
- * by up to 0.1 px). */
-static int add_binned(track_detector *d, const track_frame *f, const track_window *windows, int n_windows,
-                      track_blob *out, int max_out, int *n_out, icv_err *err)
+/* The fraction of 64 points on the circle of radius r round (u, v) inside the frame
+ * where the opening (the frame less its white top-hat th: what is larger than a
+ * marker) lies above level. */
+static double opening_fraction_above(const track_frame *f, const track_frame *th, double u, double v, double r,
+                                     double level)
+{
+    int n = 0, a = 0;
+    for (int i = 0; i < 64; i++) {
+        int x = (int)floor(u + r * cos(i * M_PI / 32) + 0.5), y = (int)floor(v + r * sin(i * M_PI / 32) + 0.5);
+        if (x < 0 || y < 0 || x >= f->width || y >= f->height)
+            continue;
+        n++;
+        a += pix(f, x, y) - pix(th, x, y) > level;
+    }
+    return n > 0 ? (double)a / n : 0;
+}
+
+/* One binned plane p (the binned frame, or its white top-hat th_of's: then raw is the
+ * binned frame) through the detector with its own state st; each blob not found already
+ * in out[0..*n_out) is measured at full resolution over its box scaled back and added. */
+static int binned_pass(track_detector *d, const track_frame *f, const track_frame *p, const track_frame *raw,
+                       track_bin_state *st, const track_window *wb, int n_windows, track_blob *out, int max_out,
+                       int *n_out, icv_err *err)
 {
     struct track_detector_ws *w = d->ws;
-    int b = w->bin, bw = f->width / b, bh = f->height / b, n0 = *n_out;
+    int b = w->bin, bw = p->width, bh = p->height, n0 = *n_out;
     double b2 = (double)b * b;
     if (n0 >= max_out)
         return 0;
-    track_window wb[TRACK_MAX_TRACKS];
-    if (n_windows > TRACK_MAX_TRACKS)
-        n_windows = TRACK_MAX_TRACKS;
-    if (n_windows <= 0) {
-        bin_fill(w, f, b, 0, 0, bw - 1, bh - 1);
-    } else {
-        for (int i = 0; i < n_windows; i++) {
-            wb[i] = (track_window){windows[i].x0 / b, windows[i].y0 / b, windows[i].x1 / b, windows[i].y1 / b,
-                                   windows[i].blur_px / b};
-            bin_fill(w, f, b, wb[i].x0 - LOOK_PAD, wb[i].y0 - LOOK_PAD, wb[i].x1 + LOOK_PAD, wb[i].y1 + LOOK_PAD);
-        }
-    }
-    track_frame bf = {w->binned, bw, bh, bw * (f->depth / 8), f->depth};
     /* the same detector in binned pixels */
     track_detector s = *d;
     s.look = TRACK_LOOK_BRIGHT; /* f is the look's plane already */
@@ -547,42 +547,60 @@ static int add_binned(track_detector *d, const track_frame *f, const track_windo
         s.roi[2] = (d->roi[0] + d->roi[2]) / b - x0;
         s.roi[3] = (d->roi[1] + d->roi[3]) / b - y0;
     }
-    /* the binned frame's own state in the workspace while it runs */
+    /* the binned plane's own state in the workspace while it runs */
     track_static_model full_statics = w->statics;
     double full_noise = w->noise, full_peak = w->peak_ref;
     long full_scans = w->n_full_scans;
     int full_rx[4] = {w->rx0, w->ry0, w->rx1, w->ry1};
-    w->statics = w->bin_statics;
-    w->noise = w->bin_noise;
-    w->peak_ref = w->bin_peak_ref;
-    w->n_full_scans = w->bin_full_scans;
+    w->statics = st->statics;
+    w->noise = st->noise;
+    w->peak_ref = st->peak_ref;
+    w->n_full_scans = st->full_scans;
     w->in_bin = 1;
     int nb = 0;
     track_blob *bo = out + n0;
-    int rc = track_detector_detect(&s, &bf, n_windows > 0 ? wb : NULL, n_windows, bo, max_out - n0, &nb, err);
+    int rc = track_detector_detect(&s, p, n_windows > 0 ? wb : NULL, n_windows, bo, max_out - n0, &nb, err);
     w->in_bin = 0;
-    w->bin_statics = w->statics;
-    w->bin_noise = w->noise;
-    w->bin_peak_ref = w->peak_ref;
-    w->bin_full_scans = w->n_full_scans;
+    st->statics = w->statics;
+    st->noise = w->noise;
+    st->peak_ref = w->peak_ref;
+    st->full_scans = w->n_full_scans;
     w->statics = full_statics;
     w->peak_ref = full_peak;
     w->n_full_scans = full_scans;
     w->rx0 = full_rx[0], w->ry0 = full_rx[1], w->rx1 = full_rx[2], w->ry1 = full_rx[3];
-    double bnoise = w->noise;
-    /* full resolution: the noise of one pixel (binning averaged it down by about b) */
-    w->noise = bnoise * b;
+    /* full resolution: the noise of one pixel, the binned one's times b (binning
+       averaged it down by about b); the full frame's after a top-hat (its spread is
+       not the frame's) */
+    w->noise = raw && full_noise > 0 ? full_noise : w->noise * b;
     int k = n0;
     for (int i = 0; i < nb && !rc; i++) {
         track_blob o = bo[i];
         comp c = {(int)(o.area * b2), o.x0 * b, o.y0 * b, o.x1 * b + b - 1, o.y1 * b + b - 1};
         double cu = b * o.u + 0.5 * (b - 1), cv = b * o.v + 0.5 * (b - 1);
-        int dup = 0; /* found at full resolution already */
+        int dup = 0; /* found at full resolution or in another plane already */
         for (int j = 0; j < n0 && !dup; j++)
             dup = (cu >= out[j].x0 - b && cu <= out[j].x1 + b && cv >= out[j].y0 - b && cv <= out[j].y1 + b) ||
                   (out[j].u >= c.x0 && out[j].u <= c.x1 && out[j].v >= c.y0 && out[j].v <= c.y1);
         if (dup)
             continue;
+        if (raw) {
+            /* the top-hat's levels back to the plane's: its opening at the blob's centre
+               is what lies under it */
+            int ob = (int)floor(o.u + 0.5), ov = (int)floor(o.v + 0.5);
+            ob = ob < 0 ? 0 : ob >= bw ? bw - 1 : ob;
+            ov = ov < 0 ? 0 : ov >= bh ? bh - 1 : ov;
+            double under = pix(raw, ob, ov) - pix(p, ob, ov);
+            o.peak += under;
+            o.background += under;
+            /* a tenth of a circle half a bin outside it where something larger than a
+               marker stands at half its height or more: cut out of that (a ball
+               touching a wall as light as it), whose centroid it is not; a marker
+               touching another marker is not (the opening leaves neither) */
+            if (opening_fraction_above(raw, p, o.u, o.v, sqrt(o.area / M_PI) + 0.5, 0.5 * (o.peak + o.background)) >
+                0.1)
+                continue;
+        }
         /* above the blob's brightest bin by 3 pixel sigmas: another object's pixel */
         double t = o.peak + 3 * w->noise;
         track_blob m;
@@ -611,6 +629,44 @@ static int add_binned(track_detector *d, const track_frame *f, const track_windo
     *n_out = k;
     d->stats.n_blobs = k;
     return rc;
+}
+
+/* Large markers, after the full-resolution scan: the detection again on the frame (or
+ * look plane) f binned w->bin x w->bin, with the sizes, roi and windows scaled to it,
+ * each blob not found at full resolution measured there (binned_pass). Blobs found at
+ * full resolution are kept as they were: their centroids from the thresholded
+ * component are the more precise (random scenes 1022-1054, balls 20-100 px: binned
+ * boxes moved the 2D median by up to 0.1 px). A full scan then reads the binned
+ * frame's white top-hat at the marker's size too: a tile's level there is that of
+ * what is larger than a marker, where a wall or plate as light as the marker, filling
+ * most of the tile, made it the marker's own (random scene 1064: a ball over a dark
+ * floor below a light wall, lost in every full scan). A window's level is its own
+ * surround's already. */
+static int add_binned(track_detector *d, const track_frame *f, const track_window *windows, int n_windows,
+                      track_blob *out, int max_out, int *n_out, icv_err *err)
+{
+    struct track_detector_ws *w = d->ws;
+    int b = w->bin, bw = f->width / b, bh = f->height / b;
+    track_window wb[TRACK_MAX_TRACKS] = {{0}};
+    if (n_windows > TRACK_MAX_TRACKS)
+        n_windows = TRACK_MAX_TRACKS;
+    if (n_windows <= 0) {
+        bin_fill(w, f, b, 0, 0, bw - 1, bh - 1);
+    } else {
+        for (int i = 0; i < n_windows; i++) {
+            wb[i] = (track_window){windows[i].x0 / b, windows[i].y0 / b, windows[i].x1 / b, windows[i].y1 / b,
+                                   windows[i].blur_px / b};
+            bin_fill(w, f, b, wb[i].x0 - LOOK_PAD, wb[i].y0 - LOOK_PAD, wb[i].x1 + LOOK_PAD, wb[i].y1 + LOOK_PAD);
+        }
+    }
+    track_frame raw = {w->binned, bw, bh, bw * (f->depth / 8), f->depth};
+    int rc = binned_pass(d, f, &raw, NULL, &w->bin_raw, wb, n_windows, out, max_out, n_out, err);
+    if (rc || n_windows > 0)
+        return rc;
+    track_white_tophat(w, &raw, w->bin_tophat_r > 0 ? w->bin_tophat_r : 1, 0, 0, bw - 1, bh - 1, w->binned_tophat);
+    track_frame th = raw;
+    th.data = w->binned_tophat;
+    return binned_pass(d, f, &th, &raw, &w->bin_th, NULL, 0, out, max_out, n_out, err);
 }
 
 /* px: the tile side for markers diameter_px across: a tile's level is its median, so a
@@ -841,6 +897,7 @@ void track_detector_set_marker_size(track_detector *d, double diameter_px, doubl
     d->ws->tophat_r = diameter_px >= TRACK_BIN_MIN_DIAMETER ? 0 : tr < 1 ? 1 : tr;
     int bin = diameter_px >= TRACK_BIN_MIN_DIAMETER ? (int)(diameter_px / 8) : 1;
     d->ws->bin = bin < TRACK_BIN_MAX ? bin : TRACK_BIN_MAX;
+    d->ws->bin_tophat_r = (int)ceil(diameter_px / d->ws->bin);
 }
 
 double track_marker_diameter_px(double diameter_m, double focal_px, double distance_m)

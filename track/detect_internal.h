@@ -18,6 +18,14 @@ typedef struct {
     int x0, y0, x1, y1;
 } comp;
 
+/* A binned plane's detection state between frames, swapped into the workspace while
+ * the detector runs on it: its static blobs, learnt peak, noise and full scans. */
+typedef struct {
+    track_static_model statics;
+    double peak_ref, noise;
+    long full_scans;
+} track_bin_state;
+
 struct track_detector_ws {
     int width, height;
     int max_runs;
@@ -61,9 +69,10 @@ struct track_detector_ws {
     int bin;                  /* 1: none */
     int in_bin;               /* the detection inside the binned frame is running */
     void *binned;             /* (w / 2) x (h / 2) pixels, 16-bit at most */
-    track_static_model bin_statics; /* the binned frame's static blobs, level and noise */
-    double bin_peak_ref, bin_noise;
-    long bin_full_scans;
+    void *binned_tophat;      /* the binned frame's white top-hat, the same size */
+    int bin_tophat_r;         /* binned px: its octagon's radius, the binned marker's diameter */
+    track_bin_state bin_raw;  /* the binned frame's own detection state */
+    track_bin_state bin_th;   /* its top-hat's (full scans only) */
 };
 /* px: markers this large or larger are found in the binned frame (bin = diameter / 8:
    a binned marker is 8 px across or more) */
@@ -88,6 +97,12 @@ struct track_detector_ws {
 /* The dark look's plane over [x0, x1] x [y0, y1]: closing(I) - I with a square of side
  * 2r + 1 (r at most TRACK_TOPHAT_MAX_R), the frame read up to 2r beyond the region. */
 void track_black_tophat(struct track_detector_ws *ws, const track_frame *f, int r, int x0, int y0, int x1, int y1);
+/* The bright mirror, I - opening(I) by the same octagon, into out (a plane of f's
+ * width and depth): what stands out from its surroundings within the octagon's reach,
+ * whatever lies at its own level beyond that (a ball over a floor, beside a wall as
+ * light as the ball). */
+void track_white_tophat(struct track_detector_ws *ws, const track_frame *f, int r, int x0, int y0, int x1, int y1,
+                        void *out);
 
 /* The mean over the 3x3 pixels round (x, y) (clipped) of |look(f) - look(bg)|, the
  * detector's look plane made from frame f and from bg (the frames themselves for

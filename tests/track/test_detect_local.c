@@ -395,3 +395,47 @@ TEST(test_a_ball_wider_than_a_tile_is_found_at_its_centre)
     }
     track_detector_free(d);
 }
+
+TEST(test_a_ball_below_a_wall_as_light_as_it_is_found_at_its_centre)
+{
+    /* a light ball (70 px, level 187) over a dark floor (30) just below a wall of its
+     * own level filling the top 190 rows: the wall fills three quarters of the ball's
+     * 256 px tile, whose level (its median) was then the wall's and the threshold above
+     * the ball (random scene 1064: the ball lost in every full scan). The binned pass
+     * reads the white top-hat, and a ball touching the wall, cut out of it there, is not
+     * reported at a biased centre */
+    enum { WW = 640, HH = 480 };
+    static uint8_t buf[WW * HH];
+    rn_rng rng = {1064};
+    track_detector *d = track_detector_alloc(WW, HH, NULL);
+    ASSERT_TRUE(d != NULL);
+    d->static_frames = 0;
+    track_detector_set_marker_size(d, 70, 4);
+    long allocs = d->n_allocs;
+    const double vs[] = {238.4, 232.1, 226.7, 214.0};
+    for (int f = 0; f < 4; f++) {
+        double u = 347.2 - 3.1 * f, v = vs[f];
+        rn_img im = rn_new(WW, HH, 30);
+        for (int y = 0; y < 190; y++)
+            for (int x = 0; x < WW; x++)
+                im.px[y * WW + x] = 187;
+        sticker(&im, u, v, 35, 187);
+        rn_to_u8(&im, 2, &rng, buf);
+        rn_free(&im);
+        track_frame fr = {buf, WW, HH, WW, 8};
+        track_blob b[32];
+        int nb;
+        ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 32, &nb, NULL) == 0);
+        double dist;
+        int i = nearest(b, nb, u, v, &dist);
+        if (v - 35 > 193) { /* clear of the wall by 3 px or more: found, unbiased (the
+                               flat disc's centroid, as for the ball wider than a tile) */
+            ASSERT(i >= 0 && dist < 0.1, "frame %d: ball %.1f px below the wall: nearest blob %.3f px away", f,
+                   v - 35 - 190, dist);
+        } else { /* within 3 px of the wall or touching it: nothing near it, or its centre */
+            ASSERT(i < 0 || dist > 35 || dist < 0.5, "frame %d: ball cut by the wall reported %.3f px off", f, dist);
+        }
+    }
+    ASSERT_EQ_INT((int)d->n_allocs, (int)allocs); /* nothing allocated per frame */
+    track_detector_free(d);
+}
