@@ -17,6 +17,30 @@ double report_tracks_rate(const analysis_tracks *tr);
 
 
 
+/* A point drawn over a frame with its own colour (report_overlay_marks_png). */
+enum { REPORT_MARK_TRACKED = 0, REPORT_MARK_FITTED = 1, REPORT_MARK_PREDICTED = 2 };
+typedef struct {
+    double u, v;          /* px, the top-left pixel's centre at (0, 0) */
+    unsigned char rgb[3];
+    int style;            /* TRACKED: a ring and a centre dot; FITTED: a diagonal cross of
+                             half-width 0.6 radius; PREDICTED: a cross of half-width 1.5
+                             radius. Drawn predicted first, then fitted, then tracked */
+} report_mark;
+
+/* report_overlay_png with every point's and line's colour given (line l in
+ * line_rgb[l]): the several-body overlays, a colour per body. */
+int report_overlay_marks_png(const unsigned char *gray, int width, int height, int stride, const report_mark *marks,
+                             int n_marks, const report_polyline *lines, const unsigned char (*line_rgb)[3],
+                             int n_lines, double radius_px, unsigned char **png, size_t *png_len, icv_err *err);
+
+/* Grows box b (x0, y0, x1, y1; empty: +inf, +inf, -inf, -inf) to hold (u, v) when it
+ * lies on the w x h image. */
+void report_box_add(double b[4], double u, double v, int w, int h);
+/* The part of a w x h frame an overlay shows (overlay_frame.c): box b with a margin of
+ * 40 px plus 15% of its size, at least 240 px a side, inside the frame; the whole
+ * frame when b is empty. c = x0, y0, width, height. */
+void report_crop_of_box(const double b[4], int w, int h, int c[4]);
+
 /* Starts an SVG plot of width_px x height_px into a temporary name beside path (PLplot's
  * "svg" device, white page, ink colour 15 black); report_plot_close ends it and renames
  * it into place; report_plot_finish ends it without a file (after an error, then
