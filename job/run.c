@@ -349,6 +349,11 @@ static int run_analyze(run_ctx *c, icv_err *err)
         for (int i = 0; i < nw; i++)
             free(warns[i]);
         free(warns);
+        char page[ICV_PATH_MAX], kept[ICV_PATH_MAX];
+        if (!rc && !(rc = icv_path_join(page, sizeof page, c->work, "report.html", err)) &&
+            !(rc = blob_path(c->work, JOB_BODIES_PAGE, kept, err)) && rename(page, kept) != 0)
+            rc = icv_err_set(err, ICV_EIO, "%s: cannot move to %s: %s", page, kept, strerror(errno));
+        /* the page is the report stage's, with the overlays in it */
         return rc ? rc : blob_write_bodies(c->work, c->bodies, err);
     }
     job_analyze_options job = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL, NULL, 0};
@@ -398,8 +403,8 @@ static int run_report(run_ctx *c, icv_err *err)
 {
     char **warns = NULL;
     int n = 0;
-    if (c->bodies)
-        return 0; /* the report of several bodies: analyze's */
+    if (c->bodies) /* the analyze stage's page, with the overlays */
+        return job_report_bodies_write(c->work, &c->bodies->exp, err);
     int rc = job_stage_warnings_read(c->work, &warns, &n, err);
     if (!rc)
         rc = job_report_write(c->work, &c->job->exp, (const char *const *)warns, n, err);

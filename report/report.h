@@ -261,6 +261,14 @@ typedef struct {
  * but where labelled (mm, mJ). docs/report.md "Several bodies". Atomic. */
 int report_bodies_write(const report_bodies_inputs *in, const char *path, icv_err *err);
 
+/* report.html of several bodies with the run's overlay images: the page at `page`
+ * (report_bodies_write's) with a section `overlays` before `impacts`: a legend of the
+ * bodies' colours and one strip per camera of ov[0..n-1] (report_overlays_index_read:
+ * job_overlays_write_bodies's images), as PNG data URIs; n = 0: a note that there is
+ * no impact to show. Written to path, atomically. */
+int report_bodies_page_add_overlays(const char *page, const char *path, const icv_experiment *exp,
+                                    const report_overlay *ov, int n, icv_err *err);
+
 /* Reads results.json (schema impactcv-results-1) into res: gravity, impacts with
  * both sides' v, omega, euler213 (R from it), contact velocities, windows,
  * contact point, impulse, coefficients, energies, uncertainties and the model.

@@ -57,6 +57,10 @@ extern const char report_css[];
  * data URI with its id and the caption as alt text, the file then removed; or, when
  * rc is not 0, a note with e's message in its place. The caption below. */
 void report_figure(FILE *f, const char *svg, int rc, const icv_err *e, const char *id, const char *caption);
+/* The overlay images ov[0..n-1] into page f: one strip per camera (consecutive
+ * entries of one camera), each image a PNG data URI with id overlay-<camera>-<frame>
+ * and its caption "frame N: label". */
+void report_overlay_strips(FILE *f, const report_overlay *ov, int n);
 /* x with its printf format, or a dash when unknown (not finite: a calibration file
  * without it, a noise the poses do not fix) */
 void report_num_or_dash(FILE *f, const char *fmt, double x);

@@ -403,3 +403,68 @@ TEST(test_bodies_overlays_draw_each_body_in_its_colour_at_its_tracks2d_pixels)
                    name + 13, w, h, hits[0], hits[1], count[0], count[1]);
     }
 }
+
+/* ---- report.html ----------------------------------------------------------- */
+
+static char *base64(const unsigned char *d, size_t n)
+{
+    static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char *s = malloc(4 * ((n + 2) / 3) + 1), *o = s;
+    for (size_t i = 0; s && i < n; i += 3) {
+        unsigned v = (unsigned)d[i] << 16 | (i + 1 < n ? (unsigned)d[i + 1] << 8 : 0) | (i + 2 < n ? d[i + 2] : 0);
+        *o++ = a[v >> 18 & 63];
+        *o++ = a[v >> 12 & 63];
+        *o++ = i + 1 < n ? a[v >> 6 & 63] : '=';
+        *o++ = i + 2 < n ? a[v & 63] : '=';
+    }
+    if (s)
+        *o = '\0';
+    return s;
+}
+
+TEST(test_bodies_report_of_a_run_shows_every_overlay_with_the_bodies_colours)
+{
+    NEED_RUN();
+    static char *page, *b64;
+    static unsigned char *png;
+    static json_t *index;
+    free(page), free(b64), free(png), json_decref(index);
+    page = NULL, b64 = NULL, png = NULL;
+    size_t len;
+    page = (char *)read_whole(at("out/report.html"), &len);
+    ASSERT(page, "no report.html");
+    page = realloc(page, len + 1);
+    page[len] = '\0';
+    /* the overlays between the bodies' summary and the impacts, as one body's page has them */
+    const char *ov = strstr(page, "<section id=overlays>"), *im = strstr(page, "<section id=impacts>"),
+               *su = strstr(page, "<section id=summary>");
+    ASSERT(su && ov && im && su < ov && ov < im, "sections summary, overlays, impacts not in that order");
+    for (int b = 0; b < run_exp.n_bodies; b++) { /* the legend: each body's name in its colour */
+        unsigned char c[3];
+        char want[200];
+        report_palette(b, c);
+        snprintf(want, sizeof want, "<span style=\"color:#%02x%02x%02x\">&#9679;</span>&nbsp;%s", c[0], c[1], c[2],
+                 run_exp.bodies[b].name);
+        ASSERT_STR_CONTAINS(page, want);
+    }
+    /* every image of the index, its bytes in the page as a data URI */
+    index = load_json(at("out/overlays/index.json"));
+    json_t *list = json_object_get(index, "overlays");
+    ASSERT_EQ_INT((int)json_array_size(list), 6);
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        json_t *e = json_array_get(list, i);
+        char name[256], id[256];
+        snprintf(name, sizeof name, "out/overlays/%s", json_string_value(json_object_get(e, "file")));
+        snprintf(id, sizeof id, "id=\"overlay-%s-%d\"", json_string_value(json_object_get(e, "camera")),
+                 (int)json_integer_value(json_object_get(e, "frame")));
+        ASSERT_STR_CONTAINS(page, id);
+        free(png), free(b64);
+        png = read_whole(at(name), &len);
+        b64 = png ? base64(png, len) : NULL;
+        ASSERT(b64, "%s unreadable", name);
+        const char *img = strstr(page, id);
+        ASSERT(!strncmp(img + strlen(id), " alt=\"overlay\" src=\"data:image/png;base64,", 42) &&
+                   !strncmp(img + strlen(id) + 42, b64, strlen(b64)) && img[strlen(id) + 42 + strlen(b64)] == '"',
+               "%s: not the bytes of %s", id, name);
+    }
+}
