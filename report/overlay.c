@@ -122,7 +122,9 @@ static void xmark(unsigned char *rgb, int w, int h, double u, double v, double r
 
 int report_overlay_marks_png(const unsigned char *gray, int width, int height, int stride, const report_mark *marks,
                              int n_marks, const report_polyline *lines, const unsigned char (*line_rgb)[3],
-                             int n_lines, double radius_px, unsigned char **png, size_t *png_len, icv_err *err)
+                             int n_lines, double radius_px, const char *const *legend,
+                             const unsigned char (*legend_rgb)[3], int n_legend, unsigned char **png,
+                             size_t *png_len, icv_err *err)
 {
     *png = NULL;
     *png_len = 0;
@@ -130,7 +132,8 @@ int report_overlay_marks_png(const unsigned char *gray, int width, int height, i
         return icv_err_set(err, ICV_EINVAL, "overlay: bad frame size %dx%d (stride %d)", width, height, stride);
     if (!(radius_px >= 0 && radius_px < 1e4))
         return icv_err_set(err, ICV_EINVAL, "overlay: bad marker radius %g px", radius_px);
-    unsigned char *rgb = malloc((size_t)width * height * 3);
+    int strip = n_legend > 0 ? REPORT_LEGEND_PAD + n_legend * REPORT_LEGEND_ROW : 0;
+    unsigned char *rgb = malloc((size_t)width * (size_t)(height + strip) * 3);
     if (!rgb)
         return icv_err_set(err, ICV_ENOMEM, "overlay: out of memory for a %dx%d frame", width, height);
     for (int y = 0; y < height; y++)
@@ -159,7 +162,14 @@ int report_overlay_marks_png(const unsigned char *gray, int width, int height, i
             else
                 ring(rgb, width, height, k->u, k->v, radius_px, k->rgb);
         }
-    int rc = capture_image_encode(rgb, width, height, 3, ".png", png, png_len, err);
+    if (strip) { /* below the frame's rows: nothing of the frame is covered */
+        memset(rgb + (size_t)width * (size_t)height * 3, 24, (size_t)width * (size_t)strip * 3);
+        for (int i = 0; i < n_legend; i++)
+            report_text_draw(rgb, width, height + strip, REPORT_LEGEND_PAD,
+                             height + REPORT_LEGEND_PAD + i * REPORT_LEGEND_ROW, REPORT_LEGEND_SCALE, legend[i],
+                             legend_rgb[i]);
+    }
+    int rc = capture_image_encode(rgb, width, height + strip, 3, ".png", png, png_len, err);
     free(rgb);
     return rc ? icv_err_prefix(err, "overlay: ") : 0;
 }

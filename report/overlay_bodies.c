@@ -148,8 +148,16 @@ int report_overlay_bodies_frame_png(const report_overlay_bodies_scene *s, const 
     /* px: a ring round a marker's blob; 8 at 1280 px wide (as one body's) */
     double radius = width / 160.0 > 5 ? width / 160.0 : 5;
     const unsigned char *gray = gray_frame + (size_t)crop[1] * (size_t)stride + (size_t)crop[0];
+    /* the bodies' names in their colours, in a strip below the frame's pixels */
+    const char *names[ICV_MAX_BODIES];
+    unsigned char name_rgb[ICV_MAX_BODIES][3];
+    for (int b = 0; b < e->n_bodies && b < ICV_MAX_BODIES; b++) {
+        names[b] = e->bodies[b].name;
+        report_palette(b, name_rgb[b]);
+    }
     rc = report_overlay_marks_png(gray, crop[2], crop[3], stride, mk, nm, lines, (const unsigned char(*)[3])line_rgb,
-                                  nl, radius, png, len, err);
+                                  nl, radius, names, (const unsigned char(*)[3])name_rgb,
+                                  e->n_bodies < ICV_MAX_BODIES ? e->n_bodies : ICV_MAX_BODIES, png, len, err);
 out:
     free(mk);
     free(uv);

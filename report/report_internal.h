@@ -28,10 +28,26 @@ typedef struct {
 } report_mark;
 
 /* report_overlay_png with every point's and line's colour given (line l in
- * line_rgb[l]): the several-body overlays, a colour per body. */
+ * line_rgb[l]): the several-body overlays, a colour per body. With n_legend > 0 the
+ * image gets a strip below the frame's rows, REPORT_LEGEND_ROW px a line plus
+ * REPORT_LEGEND_PAD, dark gray (24), holding legend[i] in legend_rgb[i] at
+ * (REPORT_LEGEND_PAD, height + REPORT_LEGEND_PAD + i REPORT_LEGEND_ROW) in the 5 x 7
+ * font at scale 2, cut to the width. */
+enum { REPORT_LEGEND_ROW = 18, REPORT_LEGEND_PAD = 4, REPORT_LEGEND_SCALE = 2 };
 int report_overlay_marks_png(const unsigned char *gray, int width, int height, int stride, const report_mark *marks,
                              int n_marks, const report_polyline *lines, const unsigned char (*line_rgb)[3],
-                             int n_lines, double radius_px, unsigned char **png, size_t *png_len, icv_err *err);
+                             int n_lines, double radius_px, const char *const *legend,
+                             const unsigned char (*legend_rgb)[3], int n_legend, unsigned char **png,
+                             size_t *png_len, icv_err *err);
+
+/* The rows of character c in the 5 x 7 font (font5x7.c): top to bottom, bit 4 the
+ * leftmost column; lower case as upper case, an unknown character as '?'. */
+void report_glyph5x7(char c, unsigned char rows[7]);
+/* Draws s into a w x h RGB image with its top-left at (x, y), each font pixel a
+ * scale x scale square, a character every 6 scale px, in colour c; the characters
+ * that do not fit the width are left out. Returns how many were drawn. */
+int report_text_draw(unsigned char *rgb, int w, int h, int x, int y, int scale, const char *s,
+                     const unsigned char c[3]);
 
 /* Grows box b (x0, y0, x1, y1; empty: +inf, +inf, -inf, -inf) to hold (u, v) when it
  * lies on the w x h image. */

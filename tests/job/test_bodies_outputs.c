@@ -16,6 +16,7 @@
 #include "core/core.h"
 #include "core/marker_file.h"
 #include "report/report.h"
+#include "report/report_internal.h" /* the legend's font and layout */
 #include "tests/harness.h"
 #include "tests/job/bodies_files.h"
 
@@ -354,8 +355,30 @@ static void overlays_check(const char *out, const icv_experiment *ex, int n_imag
         json_t *crop = json_object_get(e, "crop_px");
         long x0 = (long)json_integer_value(json_array_get(crop, 0)),
              y0 = (long)json_integer_value(json_array_get(crop, 1));
-        ASSERT(w == json_integer_value(json_array_get(crop, 2)) && h == json_integer_value(json_array_get(crop, 3)),
-               "%s is %dx%d, not its crop's size", name, w, h);
+        /* the crop, then the strip of the bodies' names below it */
+        int strip = REPORT_LEGEND_PAD + ex->n_bodies * REPORT_LEGEND_ROW;
+        ASSERT(w == json_integer_value(json_array_get(crop, 2)) &&
+                   h == json_integer_value(json_array_get(crop, 3)) + strip,
+               "%s is %dx%d, not its crop's size and a strip of %d rows", name, w, h, strip);
+        int fh = h - strip; /* the frame's rows */
+        for (int b = 0; b < ex->n_bodies; b++) { /* each name, glyph by glyph, in its body's colour */
+            unsigned char c[3], bg[3] = {24, 24, 24}, rows[7];
+            report_palette(b, c);
+            const char *nm = ex->bodies[b].name;
+            int wrong = 0, n = (int)strlen(nm);
+            for (int k = 0; k < n && REPORT_LEGEND_PAD + (6 * k + 5) * REPORT_LEGEND_SCALE <= w; k++) {
+                report_glyph5x7(nm[k], rows);
+                for (int r = 0; r < 7; r++)
+                    for (int col = 0; col < 5; col++) {
+                        long x = REPORT_LEGEND_PAD + (6 * k + col) * REPORT_LEGEND_SCALE,
+                             y = fh + REPORT_LEGEND_PAD + b * REPORT_LEGEND_ROW + r * REPORT_LEGEND_SCALE;
+                        const unsigned char *want = rows[r] >> (4 - col) & 1 ? c : bg;
+                        wrong += memcmp(rgb + ((size_t)y * w + (size_t)x) * 3, want, 3) != 0;
+                    }
+            }
+            ASSERT(wrong == 0, "%s: body %d's name '%s': %d font pixels wrong", name, b, nm, wrong);
+        }
+        h = fh;
         /* every measured tracks2d point of that frame: its body's colour at its pixel (the
            ring's centre dot; PNG is lossless) */
         char t2d[256], line[512];
