@@ -227,6 +227,14 @@ int job_coefficients_run(const char *const *experiments, int n, const char *trac
  * every image is made. A run with no impact writes none (and removes an older
  * folder). Errors name the camera, the file and the frame. */
 int job_overlays_write(const char *dir, const icv_experiment *exp, icv_err *err);
+/* The same for several bodies from their analysis in memory (res: the impacts, in
+ * results.json's order: body-body, then the chain's surface impact): per camera the
+ * frames before, at and after each, every body in its own colour
+ * (report_overlay_bodies_frame_png); index.json adds "bodies": [{"name", "color":
+ * [r, g, b]}] in the order of `bodies:`. DIR's tracks3d.csv and track_info.json
+ * are read. */
+int job_overlays_write_bodies(const char *dir, const icv_experiment *exp, const analysis_bodies_result *res,
+                              icv_err *err);
 
 /* DIR/report.html from DIR/results.json, DIR/fits.csv and DIR/tracks3d.csv (the
  * files `impactcv analyze` leaves), for the experiment exp; with DIR/track_info.json

@@ -10,6 +10,13 @@
 
 /* The run's own folder inside DIR: the manifest and the analysis's binary results. */
 #define JOB_CACHE_DIR ".impactcv"
+/* In JOB_CACHE_DIR: report.html of several bodies as the analyze stage of a run made
+ * it; the report stage shows the overlays in it (job_report_bodies_write). */
+#define JOB_BODIES_PAGE "bodies_report.html"
+
+/* DIR/report.html of a run of several bodies: DIR/.impactcv/JOB_BODIES_PAGE with
+ * DIR/overlays/'s images (report_bodies_page_add_overlays). */
+int job_report_bodies_write(const char *dir, const icv_experiment *exp, icv_err *err);
 
 /* ---- digests (content_hash.c) ------------------------------------------ */
 

@@ -61,10 +61,20 @@ static int cmp_shot(const void *a, const void *b)
 
 static const char *const role_name[3] = {"before", "at", "after"};
 
+/* What the images of a run draw: one body's scene or several bodies', and the
+ * instants whose frames they show (results.json's impacts, in its order). */
+typedef struct {
+    report_overlay_scene one;             /* one body; its exp and ti serve both */
+    report_overlay_bodies_scene several;  /* several bodies (is_several) */
+    int is_several;
+    const double *t_impact;               /* s, experiment clock */
+    int n_impacts;
+} overlay_src;
+
 /* Camera c's images into tmp, their entries into index. */
-static int camera_overlays(report_overlay_scene *s, int c, const char *dir, const char *tmp, json_t *index,
-                           icv_err *err)
+static int camera_overlays(overlay_src *os, int c, const char *dir, const char *tmp, json_t *index, icv_err *err)
 {
+    report_overlay_scene *s = &os->one;
     const icv_camera_spec *spec = &s->exp->cameras[c];
     char path[ICV_PATH_MAX], name[ICV_ID_MAX + 32];
     s->k = -1;
@@ -91,6 +101,9 @@ static int camera_overlays(report_overlay_scene *s, int c, const char *dir, cons
         goto out;
     s->det = det;
     s->pred = pred;
+    os->several.k = s->k;
+    os->several.det = det, os->several.n_det = s->n_det;
+    os->several.pred = pred, os->several.n_pred = s->n_pred;
     capture_options co = {.capture_fps = spec->capture_fps, .want_8bit = 1};
     if ((rc = capture_source_open(&src, spec->video, &co, err))) {
         icv_err_prefix(err, "camera '%s': ", spec->id);
@@ -98,8 +111,8 @@ static int camera_overlays(report_overlay_scene *s, int c, const char *dir, cons
     }
     const capture_info *info = capture_source_info(src);
     double off_s = s->ti->sync[s->k].offset_s;
-    for (int i = 0; i < s->res->n_impacts; i++) {
-        long k = nearest_frame(src, info->frames, off_s, s->res->impacts[i].t);
+    for (int i = 0; i < os->n_impacts; i++) {
+        long k = nearest_frame(src, info->frames, off_s, os->t_impact[i]);
         for (int r = -1; r <= 1; r++) {
             int dup = 0;
             for (int j = 0; j < ns; j++)
@@ -128,8 +141,12 @@ static int camera_overlays(report_overlay_scene *s, int c, const char *dir, cons
         size_t len = 0;
         int crop[4];
         snprintf(name, sizeof name, "%s_%ld.png", spec->id, sh->frame);
-        if (!(rc = report_overlay_frame_png(s, (const unsigned char *)f.data, f.width, f.height, (int)f.stride,
-                                            sh->frame, sh->impact, t, &png, &len, crop, err)) &&
+        if (!(rc = os->is_several
+                       ? report_overlay_bodies_frame_png(&os->several, (const unsigned char *)f.data, f.width, f.height,
+                                                         (int)f.stride, sh->frame, sh->impact, t, &png, &len, crop,
+                                                         err)
+                       : report_overlay_frame_png(s, (const unsigned char *)f.data, f.width, f.height, (int)f.stride,
+                                                  sh->frame, sh->impact, t, &png, &len, crop, err)) &&
             !(rc = icv_path_join(path, sizeof path, tmp, name, err)))
             rc = icv_atomic_write(path, png, len, err);
         free(png);
@@ -152,7 +169,7 @@ out:
 
 /* One camera's images, on a thread of its own. */
 typedef struct {
-    report_overlay_scene sc;
+    overlay_src sc;
     int c;
     const char *dir, *tmp;
     json_t *index;
@@ -171,9 +188,9 @@ static void *camera_job_run(void *arg)
  * cameras run concurrently: each decodes its own video from the keyframe before its
  * frames, which is most of this stage's time. The first camera's error in camera
  * order is the one reported. */
-static int all_cameras(const report_overlay_scene *proto, const char *dir, const char *tmp, json_t *index, icv_err *err)
+static int all_cameras(const overlay_src *proto, const char *dir, const char *tmp, json_t *index, icv_err *err)
 {
-    int n = proto->exp->n_cameras, rc = 0;
+    int n = proto->one.exp->n_cameras, rc = 0;
     camera_job *jobs = calloc((size_t)n, sizeof *jobs);
     if (!jobs) {
         rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
@@ -202,16 +219,74 @@ out:
     return rc;
 }
 
+/* The images of src into a working folder beside final (DIR/overlays) that replaces
+ * it when all are made, with index.json (bodies: its "bodies" entry, or NULL). */
+static int overlays_make(const char *dir, const char *final, const overlay_src *src, json_t *bodies, icv_err *err)
+{
+    char path[ICV_PATH_MAX], tmp[ICV_PATH_MAX];
+    json_t *index = json_array();
+    if (!index)
+        return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", final) >= (int)sizeof tmp || !mkdtemp(tmp)) {
+        json_decref(index);
+        return icv_err_set(err, ICV_EIO, "%s: cannot make a working folder beside it", final);
+    }
+    int rc = all_cameras(src, dir, tmp, index, err);
+    if (!rc) {
+        json_t *root = json_pack("{s:s, s:O}", "schema", "impactcv-overlays-1", "overlays", index);
+        if (root && bodies)
+            json_object_set(root, "bodies", bodies);
+        char *text = root ? json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) : NULL;
+        json_decref(root);
+        if (!text)
+            rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", final);
+        if (!rc && !(rc = icv_path_join(path, sizeof path, tmp, "index.json", err)))
+            rc = icv_atomic_write(path, text, strlen(text), err);
+        free(text);
+    }
+    if (!rc) { /* the new folder replaces the old one; the old one is removed after */
+        char old[ICV_PATH_MAX];
+        snprintf(old, sizeof old, "%s.old", tmp);
+        int had = rename(final, old) == 0;
+        if (rename(tmp, final) != 0) {
+            rc = icv_err_set(err, ICV_EIO, "%s: cannot move the new images into place", final);
+            if (had)
+                rename(old, final);
+        } else {
+            tmp[0] = 0;
+            if (had)
+                remove_folder(old);
+        }
+    }
+    if (tmp[0])
+        remove_folder(tmp);
+    json_decref(index);
+    return rc;
+}
+
+/* DIR/track_info.json into ti (the camera models and offsets) */
+static int track_info_of(const char *dir, report_track_info *ti, icv_err *err)
+{
+    char path[ICV_PATH_MAX];
+    int rc = icv_path_join(path, sizeof path, dir, "track_info.json", err);
+    if (!rc && !icv_file_exists(path))
+        rc = icv_err_set(err, ICV_ENOTFOUND,
+                         "%s: not found: the overlays need the camera models and offsets the track stage leaves "
+                         "there (run impactcv track or impactcv run again)",
+                         path);
+    return rc ? rc : report_track_info_read(path, ti, err);
+}
+
 int job_overlays_write(const char *dir, const icv_experiment *exp, icv_err *err)
 {
-    char path[ICV_PATH_MAX], final[ICV_PATH_MAX], tmp[ICV_PATH_MAX] = "";
+    char path[ICV_PATH_MAX], final[ICV_PATH_MAX];
     analysis_result *res = malloc(sizeof *res);
     report_track_info *ti = calloc(1, sizeof *ti);
     report_fit_row *fits = NULL;
     analysis_tracks tr;
     memset(&tr, 0, sizeof tr);
     int nfits = 0, rc = 0, have_tracks = 0, have_ti = 0;
-    json_t *index = json_array();
+    double t_impact[ANALYSIS_MAX_IMPACTS];
     if (!res || !ti) {
         rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
         goto out;
@@ -235,56 +310,18 @@ int job_overlays_write(const char *dir, const icv_experiment *exp, icv_err *err)
         goto out;
     if (icv_file_exists(path) && analysis_tracks_read_csv(path, &tr, NULL) == 0)
         have_tracks = 1;
-    if ((rc = icv_path_join(path, sizeof path, dir, "track_info.json", err)))
-        goto out;
-    if (!icv_file_exists(path)) {
-        rc = icv_err_set(err, ICV_ENOTFOUND,
-                         "%s: not found: the overlays need the camera models and offsets the track stage leaves "
-                         "there (run impactcv track or impactcv run again)",
-                         path);
-        goto out;
-    }
-    if ((rc = report_track_info_read(path, ti, err)))
+    if ((rc = track_info_of(dir, ti, err)))
         goto out;
     have_ti = 1;
     analysis_body body;
     if ((rc = analysis_body_from_experiment(exp, &body, err)))
         goto out;
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", final) >= (int)sizeof tmp || !mkdtemp(tmp)) {
-        rc = icv_err_set(err, ICV_EIO, "%s: cannot make a working folder beside it", final);
-        tmp[0] = 0;
-        goto out;
-    }
-    rc = all_cameras(&(report_overlay_scene){exp, res, &body, have_tracks ? &tr : NULL, ti, 0, NULL, NULL, 0, 0}, dir,
-                     tmp, index, err);
-    if (!rc) {
-        json_t *root = json_pack("{s:s, s:O}", "schema", "impactcv-overlays-1", "overlays", index);
-        char *text = root ? json_dumps(root, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) : NULL;
-        json_decref(root);
-        if (!text)
-            rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", final);
-        if (!rc && !(rc = icv_path_join(path, sizeof path, tmp, "index.json", err)))
-            rc = icv_atomic_write(path, text, strlen(text), err);
-        free(text);
-    }
-    if (!rc) { /* the new folder replaces the old one; the old one is removed after */
-        char old[ICV_PATH_MAX];
-        snprintf(old, sizeof old, "%s.old", tmp);
-        int had = rename(final, old) == 0;
-        if (rename(tmp, final) != 0) {
-            rc = icv_err_set(err, ICV_EIO, "%s: cannot move the new images into place", final);
-            if (had)
-                rename(old, final);
-        } else {
-            tmp[0] = 0;
-            if (had)
-                remove_folder(old);
-        }
-    }
+    for (int i = 0; i < res->n_impacts; i++)
+        t_impact[i] = res->impacts[i].t;
+    overlay_src src = {{exp, res, &body, have_tracks ? &tr : NULL, ti, 0, NULL, NULL, 0, 0}, {0}, 0, t_impact,
+                       res->n_impacts};
+    rc = overlays_make(dir, final, &src, NULL, err);
 out:
-    if (tmp[0])
-        remove_folder(tmp);
-    json_decref(index);
     if (have_ti)
         report_track_info_free(ti);
     if (have_tracks)
@@ -292,5 +329,93 @@ out:
     free(ti);
     free(fits);
     free(res);
+    return rc;
+}
+
+/* markers first..first+n of all, as one body's tracks */
+static int tracks_take(const analysis_tracks *all, int first, int n, analysis_tracks *out, icv_err *err)
+{
+    int rc = analysis_tracks_alloc(out, all->n_frames, n, 0, err);
+    if (rc)
+        return rc;
+    memcpy(out->frame, all->frame, sizeof *out->frame * (size_t)all->n_frames);
+    memcpy(out->t, all->t, sizeof *out->t * (size_t)all->n_frames);
+    for (int f = 0; f < all->n_frames; f++)
+        for (int k = 0; k < n; k++) {
+            size_t i = (size_t)f * (size_t)n + (size_t)k, a = (size_t)f * (size_t)all->n_markers + (size_t)(first + k);
+            out->pos[i] = all->pos[a];
+            out->seen[i] = all->seen[a];
+        }
+    return 0;
+}
+
+int job_overlays_write_bodies(const char *dir, const icv_experiment *exp, const analysis_bodies_result *res,
+                              icv_err *err)
+{
+    char path[ICV_PATH_MAX], final[ICV_PATH_MAX];
+    int n = exp->n_bodies, n_taken = 0, have_all = 0, have_ti = 0, rc;
+    double t_impact[ANALYSIS_MAX_IMPACTS + 1];
+    int n_impacts = 0;
+    for (int i = 0; i < res->n_impacts; i++)
+        t_impact[n_impacts++] = res->impacts[i].t;
+    if (res->has_chain)
+        t_impact[n_impacts++] = res->chain.t;
+    if ((rc = icv_path_join(final, sizeof final, dir, "overlays", err)))
+        return rc;
+    if (n_impacts == 0) { /* bodies that never met: no images, and none of an older run */
+        remove_folder(final);
+        return 0;
+    }
+    report_track_info *ti = calloc(1, sizeof *ti);
+    analysis_body *body = calloc((size_t)n, sizeof *body);
+    analysis_tracks *tr = calloc((size_t)n, sizeof *tr), all;
+    icv_experiment *ek = malloc(sizeof *ek);
+    json_t *bodies = json_array();
+    memset(&all, 0, sizeof all);
+    if (!ti || !body || !tr || !ek || !bodies) {
+        rc = icv_err_set(err, ICV_ENOMEM, "%s: out of memory", dir);
+        goto out;
+    }
+    if ((rc = icv_path_join(path, sizeof path, dir, "tracks3d.csv", err)) ||
+        (rc = analysis_tracks_read_csv(path, &all, err)))
+        goto out;
+    have_all = 1;
+    if (all.n_markers != icv_experiment_first_marker(exp, n)) {
+        rc = icv_err_set(err, ICV_EINVAL, "%s: %d markers, but the %d bodies of %s have %d together", path,
+                         all.n_markers, n, exp->path, icv_experiment_first_marker(exp, n));
+        goto out;
+    }
+    for (int b = 0; b < n && !rc; b++) {
+        *ek = *exp;
+        icv_experiment_use_body(ek, b);
+        if (!(rc = analysis_body_from_experiment(ek, &body[b], err)) &&
+            !(rc = tracks_take(&all, icv_experiment_first_marker(exp, b), exp->bodies[b].n_markers, &tr[b], err)))
+            n_taken++;
+        unsigned char c[3];
+        report_palette(b, c);
+        json_array_append_new(bodies, json_pack("{s:s, s:[i, i, i]}", "name", exp->bodies[b].name, "color", c[0],
+                                                c[1], c[2]));
+    }
+    if (rc || (rc = track_info_of(dir, ti, err)))
+        goto out;
+    have_ti = 1;
+    overlay_src src = {{exp, NULL, NULL, NULL, ti, 0, NULL, NULL, 0, 0},
+                       {exp, body, tr, res, ti, 0, NULL, NULL, 0, 0},
+                       1,
+                       t_impact,
+                       n_impacts};
+    rc = overlays_make(dir, final, &src, bodies, err);
+out:
+    if (have_ti)
+        report_track_info_free(ti);
+    if (have_all)
+        analysis_tracks_free(&all);
+    for (int b = 0; b < n_taken; b++)
+        analysis_tracks_free(&tr[b]);
+    json_decref(bodies);
+    free(ek);
+    free(tr);
+    free(body);
+    free(ti);
     return rc;
 }

@@ -258,11 +258,22 @@ static int hash_impact_frames(run_ctx *c, job_hash *h, icv_err *err)
     if (rc)
         return rc;
     const analysis_result *res = &c->job->res;
-    job_hash_int(h, res->n_impacts);
-    for (int i = 0; i < res->n_impacts; i++) {
+    double t[ANALYSIS_MAX_IMPACTS + 1];
+    int n = 0;
+    for (int i = 0; i < res->n_impacts; i++)
+        t[n++] = res->impacts[i].t;
+    if (c->bodies) { /* several: their impacts, then the chain's */
+        n = 0;
+        for (int i = 0; i < c->bodies->res.n_impacts; i++)
+            t[n++] = c->bodies->res.impacts[i].t;
+        if (c->bodies->res.has_chain)
+            t[n++] = c->bodies->res.chain.t;
+    }
+    job_hash_int(h, n);
+    for (int i = 0; i < n; i++) {
         int best = 0;
         for (int f = 1; f < c->tracks.n_frames; f++)
-            if (fabs(c->tracks.t[f] - res->impacts[i].t) < fabs(c->tracks.t[best] - res->impacts[i].t))
+            if (fabs(c->tracks.t[f] - t[i]) < fabs(c->tracks.t[best] - t[i]))
                 best = f;
         job_hash_int(h, c->tracks.n_frames ? c->tracks.frame[best] : -1);
     }
@@ -338,6 +349,11 @@ static int run_analyze(run_ctx *c, icv_err *err)
         for (int i = 0; i < nw; i++)
             free(warns[i]);
         free(warns);
+        char page[ICV_PATH_MAX], kept[ICV_PATH_MAX];
+        if (!rc && !(rc = icv_path_join(page, sizeof page, c->work, "report.html", err)) &&
+            !(rc = blob_path(c->work, JOB_BODIES_PAGE, kept, err)) && rename(page, kept) != 0)
+            rc = icv_err_set(err, ICV_EIO, "%s: cannot move to %s: %s", page, kept, strerror(errno));
+        /* the page is the report stage's, with the overlays in it */
         return rc ? rc : blob_write_bodies(c->work, c->bodies, err);
     }
     job_analyze_options job = {c->o->experiment_path, NULL, c->work, ANALYSIS_FIT, NULL, NULL, NULL, 0};
@@ -379,15 +395,16 @@ static int run_model(run_ctx *c, icv_err *err)
 
 static int run_overlays(run_ctx *c, icv_err *err)
 {
-    return c->bodies ? 0 : job_overlays_write(c->work, &c->job->exp, err); /* one body's so far */
+    return c->bodies ? job_overlays_write_bodies(c->work, &c->bodies->exp, &c->bodies->res, err)
+                     : job_overlays_write(c->work, &c->job->exp, err);
 }
 
 static int run_report(run_ctx *c, icv_err *err)
 {
     char **warns = NULL;
     int n = 0;
-    if (c->bodies)
-        return 0; /* the report of several bodies: analyze's */
+    if (c->bodies) /* the analyze stage's page, with the overlays */
+        return job_report_bodies_write(c->work, &c->bodies->exp, err);
     int rc = job_stage_warnings_read(c->work, &warns, &n, err);
     if (!rc)
         rc = job_report_write(c->work, &c->job->exp, (const char *const *)warns, n, err);
@@ -400,12 +417,11 @@ static int run_report(run_ctx *c, icv_err *err)
 static int run_exports(run_ctx *c, icv_err *err)
 {
     char exports[ICV_PATH_MAX];
-    if (c->bodies)
-        return 0; /* one body's poses so far */
     int rc = need_tracks(c, err);
     if (!rc && !(rc = icv_path_join(exports, sizeof exports, c->work, "exports", err)) &&
         !(rc = icv_mkdirs(exports, err)))
-        rc = report_exports_write(exports, &c->tracks, &c->job->body, err);
+        rc = c->bodies ? report_exports_write_bodies(exports, &c->tracks, &c->job->exp, err)
+                       : report_exports_write(exports, &c->tracks, &c->job->body, err);
     return rc;
 }
 

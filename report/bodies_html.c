@@ -4,6 +4,7 @@
  * and every number that no real collision gives flagged beside it with its likely
  * cause. The one-body page's style (html.c): one file, inline CSS, PLplot SVG as
  * data URIs, no script, nothing fetched. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -797,4 +798,64 @@ int report_bodies_write(const report_bodies_inputs *in, const char *path, icv_er
             analysis_body_series_free(&bp->series[k]);
     free(bp);
     return icv_atomic_commit(&af, err);
+}
+
+/* The overlays section of several bodies: a legend of the bodies' colours, then the
+ * strips. */
+static void bodies_overlays(FILE *f, const icv_experiment *exp, const report_overlay *ov, int n)
+{
+    fputs("<section id=overlays><h2>The bodies over the video at each impact</h2>\n", f);
+    if (n == 0) {
+        fputs("<p class=note>No overlay images: the bodies never met (no impact to show).</p></section>\n", f);
+        return;
+    }
+    fputs("<p class=legend>Over each video frame, each body in its colour (", f);
+    for (int b = 0; b < exp->n_bodies; b++) {
+        unsigned char c[3];
+        report_palette(b, c);
+        fprintf(f, "%s<span style=\"color:#%02x%02x%02x\">&#9679;</span>&nbsp;", b ? " " : "", c[0], c[1], c[2]);
+        icv_fput_html(f, exp->bodies[b].name);
+    }
+    fputs("): its detections as rings, the markers of its fitted pose as diagonal crosses and its outline there "
+          "(the impact's side fitted on the tracks, carried to the frame's time); white: a 2D track no body "
+          "labelled; magenta crosses: the tracker's predicted positions. Impacts are numbered as in results.json "
+          "from 1.</p>\n",
+          f);
+    report_overlay_strips(f, ov, n);
+    fputs("</section>\n", f);
+}
+
+int report_bodies_page_add_overlays(const char *page, const char *path, const icv_experiment *exp,
+                                    const report_overlay *ov, int n, icv_err *err)
+{
+    FILE *in = fopen(page, "rb");
+    if (!in)
+        return icv_err_set(err, ICV_ENOTFOUND, "%s: cannot open: %s", page, strerror(errno));
+    char *text = NULL;
+    long len = -1;
+    if (fseek(in, 0, SEEK_END) == 0 && (len = ftell(in)) > 0 && fseek(in, 0, SEEK_SET) == 0 &&
+        (text = malloc((size_t)len + 1)) && fread(text, 1, (size_t)len, in) != (size_t)len) {
+        free(text);
+        text = NULL;
+    }
+    fclose(in);
+    if (!text)
+        return icv_err_set(err, ICV_EIO, "%s: cannot read", page);
+    text[len] = '\0';
+    static const char mark[] = "<section id=impacts>";
+    const char *at = strstr(text, mark);
+    if (!at) {
+        free(text);
+        return icv_err_set(err, ICV_EFORMAT, "%s: not a report of several bodies (no %s)", page, mark);
+    }
+    icv_atomic_file af;
+    int rc = icv_atomic_open(&af, path, err);
+    if (!rc) {
+        fwrite(text, 1, (size_t)(at - text), af.fp);
+        bodies_overlays(af.fp, exp, ov, n);
+        fputs(at, af.fp);
+        rc = icv_atomic_commit(&af, err);
+    }
+    free(text);
+    return rc;
 }

@@ -100,6 +100,12 @@ static void pad_block(buf *b)
 
 int report_export_c3d(const char *path, const analysis_tracks *tr, icv_err *err)
 {
+    return report_export_c3d_labelled(path, tr, NULL, err);
+}
+
+int report_export_c3d_labelled(const char *path, const analysis_tracks *tr, const report_marker_label *names,
+                               icv_err *err)
+{
     int np = tr->n_markers, nf = tr->n_frames;
     if (nf < 1 || np < 1)
         return icv_err_set(err, ICV_EINVAL, "%s: no tracks to export", path);
@@ -112,7 +118,15 @@ int report_export_c3d(const char *path, const analysis_tracks *tr, icv_err *err)
     unsigned char head[4] = {1, 0x50, 0, PROC_INTEL}; /* [2] = blocks, set below */
     put(&p, head, 4);
     group(&p, 1, "POINT", "3D marker positions, surface frame");
-    int dims2[2] = {LABEL_LEN, np};
+    /* labels and descriptions as long as the longest (C3D's first dimension), at
+       least the 8 and 48 characters of one body's */
+    int label_len = LABEL_LEN, desc_len = DESC_LEN;
+    for (int k = 0; names && k < np; k++) {
+        int a = (int)strlen(names[k].label), b = (int)strlen(names[k].desc);
+        label_len = a > label_len ? a : label_len;
+        desc_len = b > desc_len ? b : desc_len;
+    }
+    int dims2[2] = {label_len, np};
     param(&p, 1, "USED", 2, 0, NULL, &np, "markers", 0);
     int frames16 = nf > 32767 ? nf - 65536 : nf; /* read as unsigned by readers past 32767 */
     param(&p, 1, "FRAMES", 2, 0, NULL, &frames16, "frames", 0);
@@ -124,7 +138,7 @@ int report_export_c3d(const char *path, const analysis_tracks *tr, icv_err *err)
     param(&p, 1, "RATE", 4, 0, NULL, &rate, "frames per second", 0);
     int du[1] = {2};
     param(&p, 1, "UNITS", -1, 1, du, "mm", "positions in millimetres", 0);
-    char *labels = calloc((size_t)np, LABEL_LEN);
+    char *labels = calloc((size_t)np, (size_t)label_len);
     if (!labels) {
         free(p.d);
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
@@ -132,13 +146,14 @@ int report_export_c3d(const char *path, const analysis_tracks *tr, icv_err *err)
     for (int k = 0; k < np; k++) {
         char nm[LABEL_LEN + 1];
         report_marker_name(k, nm, sizeof nm);
-        memset(labels + (size_t)k * LABEL_LEN, ' ', LABEL_LEN); /* C3D pads labels with spaces */
-        memcpy(labels + (size_t)k * LABEL_LEN, nm, strlen(nm));
+        const char *l = names ? names[k].label : nm;
+        memset(labels + (size_t)k * (size_t)label_len, ' ', (size_t)label_len); /* C3D pads labels with spaces */
+        memcpy(labels + (size_t)k * (size_t)label_len, l, strlen(l));
     }
     param(&p, 1, "LABELS", -1, 2, dims2, labels, "marker names", 0);
     free(labels);
     /* POINT:DESCRIPTIONS, one per label (C3D User Guide: readers show it beside the label) */
-    char *descs = calloc((size_t)np, DESC_LEN);
+    char *descs = calloc((size_t)np, (size_t)desc_len);
     if (!descs) {
         free(p.d);
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
@@ -146,10 +161,12 @@ int report_export_c3d(const char *path, const analysis_tracks *tr, icv_err *err)
     for (int k = 0; k < np; k++) {
         char ds[DESC_LEN + 1];
         int n = snprintf(ds, sizeof ds, "marker %d of body.markers, surface frame", k);
-        memset(descs + (size_t)k * DESC_LEN, ' ', DESC_LEN);
-        memcpy(descs + (size_t)k * DESC_LEN, ds, (size_t)(n < DESC_LEN ? n : DESC_LEN));
+        const char *d = names ? names[k].desc : ds;
+        n = names ? (int)strlen(d) : (n < DESC_LEN ? n : DESC_LEN);
+        memset(descs + (size_t)k * (size_t)desc_len, ' ', (size_t)desc_len);
+        memcpy(descs + (size_t)k * (size_t)desc_len, d, (size_t)n);
     }
-    int dimsd[2] = {DESC_LEN, np};
+    int dimsd[2] = {desc_len, np};
     param(&p, 1, "DESCRIPTIONS", -1, 2, dimsd, descs, "what each point is", 0);
     free(descs);
     group(&p, 2, "ANALOG", "no analog channels");

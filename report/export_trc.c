@@ -58,6 +58,12 @@ double report_tracks_rate(const analysis_tracks *tr)
 
 int report_export_trc(const char *path, const analysis_tracks *tr, icv_err *err)
 {
+    return report_export_trc_labelled(path, tr, NULL, err);
+}
+
+int report_export_trc_labelled(const char *path, const analysis_tracks *tr, const report_marker_label *labels,
+                               icv_err *err)
+{
     if (tr->n_frames < 1 || tr->n_markers < 1)
         return icv_err_set(err, ICV_EINVAL, "%s: no tracks to export", path);
     double rate = report_tracks_rate(tr);
@@ -75,7 +81,7 @@ int report_export_trc(const char *path, const analysis_tracks *tr, icv_err *err)
     for (int k = 0; k < tr->n_markers; k++) {
         char nm[16];
         report_marker_name(k, nm, sizeof nm);
-        fprintf(f, "\t%s\t\t", nm);
+        fprintf(f, "\t%s\t\t", labels ? labels[k].label : nm);
     }
     fputs("\n\t", f);
     for (int k = 0; k < tr->n_markers; k++)

@@ -523,10 +523,16 @@ static void overlays(FILE *f, const report_inputs *in)
               "the body's outline at its fitted pose in yellow.</p>\n",
               f);
     }
-    for (int i = 0; i < in->n_overlays; i++) {
-        const report_overlay *o = &in->overlays[i];
-        int first = i == 0 || strcmp(o->camera, in->overlays[i - 1].camera),
-            last = i == in->n_overlays - 1 || strcmp(o->camera, in->overlays[i + 1].camera);
+    report_overlay_strips(f, in->overlays, in->n_overlays);
+    fputs("</section>\n", f);
+}
+
+void report_overlay_strips(FILE *f, const report_overlay *ov, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const report_overlay *o = &ov[i];
+        int first = i == 0 || strcmp(o->camera, ov[i - 1].camera),
+            last = i == n - 1 || strcmp(o->camera, ov[i + 1].camera);
         if (first) { /* one strip per camera: its frames side by side */
             fputs("<h3>camera ", f);
             icv_fput_html(f, o->camera);
@@ -545,7 +551,6 @@ static void overlays(FILE *f, const report_inputs *in)
         if (last)
             fputs("</div>\n", f);
     }
-    fputs("</section>\n", f);
 }
 
 static void plots(page *pg, const report_inputs *in)

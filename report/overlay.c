@@ -113,6 +113,67 @@ int report_overlay_png(const unsigned char *gray, int width, int height, int str
     return rc ? icv_err_prefix(err, "overlay: ") : 0;
 }
 
+/* a diagonal cross of half-width r (2 px thick): a marker of a fitted pose */
+static void xmark(unsigned char *rgb, int w, int h, double u, double v, double r, const unsigned char c[3])
+{
+    line(rgb, w, h, u - r, v - r, u + r, v + r, c);
+    line(rgb, w, h, u - r, v + r, u + r, v - r, c);
+}
+
+int report_overlay_marks_png(const unsigned char *gray, int width, int height, int stride, const report_mark *marks,
+                             int n_marks, const report_polyline *lines, const unsigned char (*line_rgb)[3],
+                             int n_lines, double radius_px, const char *const *legend,
+                             const unsigned char (*legend_rgb)[3], int n_legend, unsigned char **png,
+                             size_t *png_len, icv_err *err)
+{
+    *png = NULL;
+    *png_len = 0;
+    if (width < 1 || height < 1 || stride < width)
+        return icv_err_set(err, ICV_EINVAL, "overlay: bad frame size %dx%d (stride %d)", width, height, stride);
+    if (!(radius_px >= 0 && radius_px < 1e4))
+        return icv_err_set(err, ICV_EINVAL, "overlay: bad marker radius %g px", radius_px);
+    int strip = n_legend > 0 ? REPORT_LEGEND_PAD + n_legend * REPORT_LEGEND_ROW : 0;
+    unsigned char *rgb = malloc((size_t)width * (size_t)(height + strip) * 3);
+    if (!rgb)
+        return icv_err_set(err, ICV_ENOMEM, "overlay: out of memory for a %dx%d frame", width, height);
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++)
+            memset(rgb + ((size_t)y * width + x) * 3, gray[(size_t)y * stride + x], 3);
+    for (int l = 0; l < n_lines; l++) {
+        const report_polyline *pl = &lines[l];
+        int segs = pl->closed ? pl->n : pl->n - 1;
+        for (int i = 0; i < segs; i++) {
+            int j = (i + 1) % pl->n;
+            line(rgb, width, height, pl->uv[2 * i], pl->uv[2 * i + 1], pl->uv[2 * j], pl->uv[2 * j + 1],
+                 line_rgb[l]);
+        }
+    }
+    double m = 1.5 * radius_px + 2;
+    for (int style = REPORT_MARK_PREDICTED; style >= REPORT_MARK_TRACKED; style--) /* a detection's ring on top */
+        for (int i = 0; i < n_marks; i++) {
+            const report_mark *k = &marks[i];
+            if ((int)k->style != style || !isfinite(k->u) || !isfinite(k->v) || k->u < -m || k->v < -m ||
+                k->u > width + m || k->v > height + m)
+                continue;
+            if (style == REPORT_MARK_PREDICTED)
+                cross(rgb, width, height, k->u, k->v, 1.5 * radius_px, k->rgb);
+            else if (style == REPORT_MARK_FITTED)
+                xmark(rgb, width, height, k->u, k->v, 0.6 * radius_px, k->rgb);
+            else
+                ring(rgb, width, height, k->u, k->v, radius_px, k->rgb);
+        }
+    if (strip) { /* below the frame's rows: nothing of the frame is covered */
+        memset(rgb + (size_t)width * (size_t)height * 3, 24, (size_t)width * (size_t)strip * 3);
+        for (int i = 0; i < n_legend; i++)
+            report_text_draw(rgb, width, height + strip, REPORT_LEGEND_PAD,
+                             height + REPORT_LEGEND_PAD + i * REPORT_LEGEND_ROW, REPORT_LEGEND_SCALE, legend[i],
+                             legend_rgb[i]);
+    }
+    int rc = capture_image_encode(rgb, width, height + strip, 3, ".png", png, png_len, err);
+    free(rgb);
+    return rc ? icv_err_prefix(err, "overlay: ") : 0;
+}
+
 int report_png_decode_rgb(const unsigned char *png, size_t len, unsigned char **rgb, int *width, int *height,
                           icv_err *err)
 {

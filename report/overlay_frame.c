@@ -33,25 +33,15 @@ static int body_pose(const report_overlay_scene *s, int i, double t, icv_mat3 *R
     return 0;
 }
 
-/* grows box b (x0, y0, x1, y1) to hold (u, v) when it lies on the w x h image */
-static void box_add(double b[4], double u, double v, int w, int h)
+void report_box_add(double b[4], double u, double v, int w, int h)
 {
     if (!isfinite(u) || !isfinite(v) || u < 0 || v < 0 || u > w - 1 || v > h - 1)
         return;
     b[0] = fmin(b[0], u), b[1] = fmin(b[1], v), b[2] = fmax(b[2], u), b[3] = fmax(b[3], v);
 }
 
-/* The part of the frame an image shows: the body (its outline, detections and
- * predictions) with a margin of 40 px plus 15% of its size, at least 240 px a
- * side, inside the frame; the whole frame when nothing is drawn. */
-static void crop_box(const report_point2d *pts, int np, const report_polyline *lines, int nl, int w, int h, int c[4])
+void report_crop_of_box(const double b[4], int w, int h, int c[4])
 {
-    double b[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
-    for (int i = 0; i < np; i++)
-        box_add(b, pts[i].u, pts[i].v, w, h);
-    for (int l = 0; l < nl; l++)
-        for (int i = 0; i < lines[l].n; i++)
-            box_add(b, lines[l].uv[2 * i], lines[l].uv[2 * i + 1], w, h);
     if (!(b[2] >= b[0])) {
         c[0] = c[1] = 0, c[2] = w, c[3] = h;
         return;
@@ -69,6 +59,19 @@ static void crop_box(const report_point2d *pts, int np, const report_polyline *l
         c[a] = lo < 0 ? 0 : (int)floor(lo);
         c[a + 2] = (int)ceil(hi) + 1 - c[a]; /* width, height */
     }
+}
+
+/* The part of the frame an image shows: the body (its outline, detections and
+ * predictions) with a margin, report_crop_of_box. */
+static void crop_box(const report_point2d *pts, int np, const report_polyline *lines, int nl, int w, int h, int c[4])
+{
+    double b[4] = {INFINITY, INFINITY, -INFINITY, -INFINITY};
+    for (int i = 0; i < np; i++)
+        report_box_add(b, pts[i].u, pts[i].v, w, h);
+    for (int l = 0; l < nl; l++)
+        for (int i = 0; i < lines[l].n; i++)
+            report_box_add(b, lines[l].uv[2 * i], lines[l].uv[2 * i + 1], w, h);
+    report_crop_of_box(b, w, h, c);
 }
 
 int report_overlay_frame_png(const report_overlay_scene *s, const unsigned char *gray_frame, int width, int height,

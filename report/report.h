@@ -261,6 +261,14 @@ typedef struct {
  * but where labelled (mm, mJ). docs/report.md "Several bodies". Atomic. */
 int report_bodies_write(const report_bodies_inputs *in, const char *path, icv_err *err);
 
+/* report.html of several bodies with the run's overlay images: the page at `page`
+ * (report_bodies_write's) with a section `overlays` before `impacts`: a legend of the
+ * bodies' colours and one strip per camera of ov[0..n-1] (report_overlays_index_read:
+ * job_overlays_write_bodies's images), as PNG data URIs; n = 0: a note that there is
+ * no impact to show. Written to path, atomically. */
+int report_bodies_page_add_overlays(const char *page, const char *path, const icv_experiment *exp,
+                                    const report_overlay *ov, int n, icv_err *err);
+
 /* Reads results.json (schema impactcv-results-1) into res: gravity, impacts with
  * both sides' v, omega, euler213 (R from it), contact velocities, windows,
  * contact point, impulse, coefficients, energies, uncertainties and the model.
@@ -315,6 +323,31 @@ int report_overlay_frame_png(const report_overlay_scene *s, const unsigned char 
                              int stride, long frame, int impact, double t, unsigned char **png, size_t *len,
                              int crop[4], icv_err *err);
 
+/* What one camera's overlay images of several bodies draw over its frames. */
+typedef struct {
+    const icv_experiment *exp;          /* bodies (names, shapes) */
+    const analysis_body *body;          /* per body, exp->bodies' order */
+    const analysis_tracks *tracks;      /* per body: its own markers (the same rows) */
+    const analysis_bodies_result *res;  /* impacts (body-body, then the chain's), sides */
+    const report_track_info *ti;        /* the camera models the tracks were made with */
+    int k;                              /* the camera's index in ti */
+    const report_row2d *det, *pred;     /* its detections (tracks2d: the marker column is
+                                           the global index, body after body) and predictions */
+    long n_det, n_pred;
+} report_overlay_bodies_scene;
+
+/* One overlay image of several bodies, as report_overlay_frame_png's, near impact
+ * `impact` (results.json's index: the body-body impacts, then the chain's), one
+ * colour per body (report_palette(b)): body b's detections as rings, the markers of
+ * its fitted pose at time t as diagonal crosses and its outline there. The fitted
+ * pose: for the impact's bodies (a chain's links) their side's state carried to t
+ * along its motion (analysis_body_state_at); for any other body, and where that is
+ * not finite, the template fitted to the body's tracks row within half a frame of t.
+ * A detection of no body's marker is white, the predictions magenta crosses. */
+int report_overlay_bodies_frame_png(const report_overlay_bodies_scene *s, const unsigned char *gray_frame, int width,
+                                    int height, int stride, long frame, int impact, double t, unsigned char **png,
+                                    size_t *len, int crop[4], icv_err *err);
+
 /* The images listed in overlays_dir/index.json (schema impactcv-overlays-1, written
  * by job_overlays_write), in its order; *pngs holds their bytes (free each, then the
  * array). No index.json: none, not an error. */
@@ -327,17 +360,42 @@ int report_overlays_index_read(const char *overlays_dir, report_overlay **ov, un
  * since experiment.yaml gives markers by position only). */
 void report_marker_name(int k, char *out, size_t n);
 
+/* An exported marker's names: its label (TRC's marker name, C3D's POINT:LABELS) and
+ * its C3D description (POINT:DESCRIPTIONS). */
+#define REPORT_LABEL_MAX 32
+typedef struct {
+    char label[REPORT_LABEL_MAX];
+    char desc[96];
+} report_marker_label;
+
+/* The names of every marker of tracks3d.csv's columns for experiment e, into
+ * out[0..*n-1] (room for ICV_MAX_BODIES * ICV_MAX_MARKERS). One body: m0, m1, ...
+ * ("marker k of body.markers, surface frame"). Several bodies, body after body as
+ * tracks3d.csv holds them: <name>_m<k>, k the body's own marker index, "marker k of
+ * bodies[b] '<name>', surface frame"; <name> is the body's name with every character
+ * other than letters, digits, '_', '-' and '.' made '_' and cut to 24 characters, or
+ * body<b> when that is empty or another body's. */
+void report_marker_labels(const icv_experiment *e, report_marker_label *out, int *n);
+
 /* TRC (OpenSim's marker file, PathFileType 4): positions in millimetres in the
  * surface frame (y up, the normal, as OpenSim's y-up ground), Frame# from 1, Time
  * in s on the experiment clock; a marker not seen in a frame has empty fields.
  * DataRate = CameraRate = 1 / median frame interval. Atomic. */
 int report_export_trc(const char *path, const analysis_tracks *tr, icv_err *err);
+/* The same with each marker's label from labels[k] (tr->n_markers of them; NULL:
+ * m0, m1, ...). */
+int report_export_trc_labelled(const char *path, const analysis_tracks *tr, const report_marker_label *labels,
+                               icv_err *err);
 
 /* C3D (the motion-capture standard; Intel byte order, float data, SCALE -1):
  * header block, a parameter section with groups POINT (USED, FRAMES, DATA_START,
  * SCALE, RATE, UNITS "mm", LABELS) and ANALOG (USED 0, RATE), then per frame
  * X Y Z residual per marker in mm (residual -1: not seen). Atomic. */
 int report_export_c3d(const char *path, const analysis_tracks *tr, icv_err *err);
+/* The same with labels[k]'s label and description (NULL: one body's); LABELS and
+ * DESCRIPTIONS are then as long as the longest (at least 8 and 48 characters). */
+int report_export_c3d_labelled(const char *path, const analysis_tracks *tr, const report_marker_label *labels,
+                               icv_err *err);
 
 /* A C3D file read back (report_c3d_read). */
 typedef struct {
@@ -362,6 +420,13 @@ int report_export_pose_csv(const char *path, const analysis_tracks *tr, const an
 /* All three exports into dir: tracks3d.trc, tracks3d.c3d and pose.csv (what
  * `impactcv run` leaves beside tracks3d.csv). */
 int report_exports_write(const char *dir, const analysis_tracks *tr, const analysis_body *b, icv_err *err);
+
+/* Several bodies (report/export_bodies.c): tracks3d.trc and tracks3d.c3d of every
+ * body's markers (tr: tracks3d.csv's, body after body in the order of e->bodies),
+ * labelled by report_marker_labels, and pose_<name>.csv per body (<name> as in its
+ * labels; report_export_pose_csv's columns, its own markers fitted with its
+ * template) into dir. */
+int report_exports_write_bodies(const char *dir, const analysis_tracks *tr, const icv_experiment *e, icv_err *err);
 
 /* ---- campaigns: what the campaign page shows (campaign_table.c, campaign_plot.c) ----
  * A campaign's experiments and its joint fit, as job_campaign_run (job/job.h) fills

@@ -32,8 +32,8 @@ static void write_shape(FILE *f, const icv_shape *s)
 /* synth's experiment without its cameras (tracks from another system, in the truth's
  * surface frame), each body's markers labelled <name>_<k>, its joints; body
  * `scale_body`'s mass multiplied by mass_scale */
-int bodies_write_experiment(const icv_experiment *e, const double g[3], const char *path, int scale_body,
-                            double mass_scale)
+static int write_experiment(const icv_experiment *e, const double g[3], const char *path, int scale_body,
+                            double mass_scale, int exported)
 {
     FILE *f = fopen(path, "w");
     if (!f)
@@ -52,7 +52,7 @@ int bodies_write_experiment(const icv_experiment *e, const double g[3], const ch
             fprintf(f, "%s[%.17g, %.17g, %.17g]", m ? ", " : "", b->markers[m].x, b->markers[m].y, b->markers[m].z);
         fprintf(f, "]\n    marker_labels: [");
         for (int m = 0; m < b->n_markers; m++)
-            fprintf(f, "%s%s_%d", m ? ", " : "", b->name, m + 1);
+            fprintf(f, exported ? "%s%s_m%d" : "%s%s_%d", m ? ", " : "", b->name, exported ? m : m + 1);
         fprintf(f, "]\n");
         write_shape(f, &b->shape);
     }
@@ -65,6 +65,17 @@ int bodies_write_experiment(const icv_experiment *e, const double g[3], const ch
                 b, a, j->at[0].x, j->at[0].y, j->at[0].z, b, j->at[1].x, j->at[1].y, j->at[1].z);
     }
     return fclose(f);
+}
+
+int bodies_write_experiment(const icv_experiment *e, const double g[3], const char *path, int scale_body,
+                            double mass_scale)
+{
+    return write_experiment(e, g, path, scale_body, mass_scale, 0);
+}
+
+int bodies_write_experiment_exported(const icv_experiment *e, const double g[3], const char *path)
+{
+    return write_experiment(e, g, path, -1, 1, 1);
 }
 
 /* truth.json's markers_3d (every body's markers in order) with noise, as a TRC in m */
