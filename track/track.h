@@ -253,6 +253,12 @@ typedef struct {
                                  and its peaks (a marker fused to a plate or an edge comes
                                  apart); 0: rejected as before */
 
+    double disc_split_px;     /* px: the diameter of markers that are whole discs (balls lit
+                                 alike, a cradle's); a blob of about k > 1.5 of their areas,
+                                 elongated and with a waist where its parts meet is k
+                                 touching discs, split into k blobs (disc_split.c). 0
+                                 (default): off. A streak has no waist: not split */
+
     track_detect_stats stats; /* of the last frame (read only) */
     long n_allocs;            /* heap allocations made by this object (all in _alloc) */
     struct track_detector_ws *ws; /* private workspace */
