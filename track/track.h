@@ -415,6 +415,10 @@ typedef struct {
                                Default 30: a 25 px jump at impact. */
     double sigma_floor_px;  /* px: smallest measurement sigma the filter uses (the model
                                error of a constant-acceleration path). Default 0.1. */
+    int independent_markers;/* 1: every marker is a body of its own (one-marker bodies:
+                               a cradle's balls), so no configuration ties the tracks and
+                               reacquire is not used (it took a row of balls shifted by
+                               one for the row when the momentum passed down it). Default 0 */
 
     int n_tracks;           /* live tracks, confirmed or not (read only) */
     long n_frames;          /* frames processed (read only) */

@@ -696,7 +696,8 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
 
     /* 5. the body's configuration: lost tracks, tracks the gate left out (an impact),
        an assignment out of the configuration (a swap) */
-    t->n_config_matches += reacquire(t, nt, nd);
+    if (!t->independent_markers)
+        t->n_config_matches += reacquire(t, nt, nd);
 
     /* 6. update, coast, output. A track placed by the configuration far outside its
        gate, or back after a loss, restarts its filter: the impact happened somewhere
