@@ -418,7 +418,11 @@ typedef struct {
     int independent_markers;/* 1: every marker is a body of its own (one-marker bodies:
                                a cradle's balls), so no configuration ties the tracks and
                                reacquire is not used (it took a row of balls shifted by
-                               one for the row when the momentum passed down it). Default 0 */
+                               one for the row when the momentum passed down it), and a
+                               marker stopping dead is not a blip of its flight (the
+                               flight before it went on: a ball stopped by the row was
+                               predicted 30 px on for frames, then took a far blob).
+                               Default 0 */
 
     int n_tracks;           /* live tracks, confirmed or not (read only) */
     long n_frames;          /* frames processed (read only) */

@@ -771,7 +771,7 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
                 if (use_alt) /* the last measurement was the blip: the flight before it goes on */
                     k->kf = k->alt;
                 k->alt = k->kf;
-                k->alt_on = k->hits >= 1;
+                k->alt_on = k->hits >= 1 && !t->independent_markers;
                 track_kalman_update(&k->kf, b->u, b->v, meas_var(t, b->sigma));
             }
             k->hits++;
