@@ -151,6 +151,14 @@ typedef struct {
     analysis_body_impact impacts[ANALYSIS_MAX_IMPACTS];
     int n_near_misses;        /* gap minima within reach that changed no velocity */
     int n_unmeasured;         /* gap minima whose measurement failed (too few poses) */
+    int n_resting;            /* pairs in contact from their first posed frame on, not
+                                 arriving: at rest together, not an impact */
+    int n_several;            /* pair impacts where a third body in contact takes part
+                                 (its velocity changes too): not measured as pairs */
+    int n_skipped;            /* the pair impacts not measured (n_unmeasured and
+                                 n_several), each named in skipped[] (the first
+                                 ANALYSIS_MAX_IMPACTS) for the caller's warnings */
+    char skipped[ANALYSIS_MAX_IMPACTS][ICV_ERR_MSG_MAX];
     double min_gap;           /* m, the smallest gap between any two bodies, and when */
     double min_gap_t;
     int has_chain;            /* 1: chain holds a two-link chain's surface impact (set by

@@ -5,7 +5,13 @@
  * frame's travel apart on either side of the contact, or more where the poses
  * stop as the bodies meet), one per run of such frames; an impact when the
  * relative normal velocity jumps by more than jump_sigmas of its sigma (else a
- * near miss). Each measured between the neighbouring candidates of either body. */
+ * near miss). A run in which the bodies stay in contact (three or more frames at
+ * its smallest gap) is an arrival at its first such frame, and no impact when that
+ * is the pair's first posed frame (at rest together from the start). A pair impact
+ * where a third body in contact changes velocity too (a row of balls) is several
+ * bodies' impact, not measured as a pair (bodies_group.c). Each measured between
+ * the neighbouring candidates of the bodies in contact with it. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +21,24 @@
 typedef struct {
     int a, b, row;
     double gap;
+    unsigned group; /* the bodies in contact at the row (bodies_contact_group) */
 } candidate;
+
+/* a run with this many frames within 5 sigma of its smallest gap is a lasting
+   contact (a bounce passes its smallest gap in one or two frames) */
+#define CONTACT_FRAMES 3
+
+static void skip_note(analysis_bodies_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void skip_note(analysis_bodies_result *res, const char *fmt, ...)
+{
+    if (res->n_skipped < ANALYSIS_MAX_IMPACTS) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(res->skipped[res->n_skipped], sizeof res->skipped[0], fmt, ap);
+        va_end(ap);
+    }
+    res->n_skipped++;
+}
 
 static int by_row(const void *x, const void *y)
 {
@@ -41,8 +64,10 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
     body_pose *pose = malloc(sizeof *pose * (size_t)nf * (size_t)n_bodies);
     double *gap = malloc(sizeof *gap * (size_t)nf);
     candidate *cand = malloc(sizeof *cand * (size_t)nf);
-    if (!pose || !gap || !cand) {
-        free(pose), free(gap), free(cand);
+    int n_pairs = n_bodies * (n_bodies - 1) / 2;
+    unsigned char *within_all = calloc((size_t)n_pairs * (size_t)nf, 1);
+    if (!pose || !gap || !cand || !within_all) {
+        free(pose), free(gap), free(cand), free(within_all);
         return icv_err_set(err, ICV_ENOMEM, "body impacts: out of memory for %d frames", nf);
     }
     for (int k = 0; k < n_bodies; k++) {
@@ -51,7 +76,7 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
         for (int i = 0; i < nf && !seen; i++)
             seen = pose[(size_t)k * nf + i].ok;
         if (!seen) {
-            free(pose), free(gap), free(cand);
+            free(pose), free(gap), free(cand), free(within_all);
             return icv_err_set(err, ICV_ENOTFOUND,
                                "body %s is never seen: no frame of %d has the %d markers a pose needs",
                                bodies[k].name ? bodies[k].name : "?", nf,
@@ -63,6 +88,8 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
     for (int a = 0; a < n_bodies; a++)
         for (int b = a + 1; b < n_bodies; b++) {
             const body_pose *pa = pose + (size_t)a * nf, *pb = pose + (size_t)b * nf;
+            unsigned char *wi = within_all + (size_t)bodies_pair_index(a, b, n_bodies) * (size_t)nf;
+            int first_posed = -1;
             for (int i = 0; i < nf; i++) {
                 gap[i] = NAN;
                 if (!pa[i].ok || !pb[i].ok)
@@ -71,13 +98,15 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
                 analysis_shapes_gap_at(&bodies[a].body->shape, pa[i].R, pa[i].p, &bodies[b].body->shape, pb[i].R,
                                        pb[i].p, &sg);
                 gap[i] = sg.gap;
+                if (first_posed < 0)
+                    first_posed = i;
                 if (sg.gap < res->min_gap) {
                     res->min_gap = sg.gap;
                     res->min_gap_t = bodies[0].tracks->t[i];
                 }
             }
             /* runs of frames within reach; the smallest gap of each run */
-            int best = -1;
+            int best = -1, run0 = -1;
             for (int i = 0; i <= nf; i++) {
                 if (i < nf && !isfinite(gap[i]))
                     continue; /* a frame with no pose neither ends nor extends a run */
@@ -98,44 +127,93 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
                     if (q < nf)
                         rate = fmax(rate, fabs(gap[q] - gap[i]) / (q - i)), reach = q - i > reach ? q - i : reach;
                     within = gap[i] < 5 * sigma + rate * reach;
+                    wi[i] = (unsigned char)within;
                 }
                 if (within) {
+                    if (best < 0)
+                        run0 = i;
                     if (best < 0 || gap[i] < gap[best])
                         best = i;
                 } else if (best >= 0) {
-                    if (nc < nf)
-                        cand[nc++] = (candidate){a, b, best, gap[best]};
+                    /* a lasting contact: the arrival, its first frame at the
+                       smallest gap; none when they touch from the start */
+                    int n_at = 0, arrive = -1;
+                    for (int k = run0; k < i; k++)
+                        if (isfinite(gap[k]) && gap[k] <= gap[best] + 5 * sigma) {
+                            n_at++;
+                            if (arrive < 0)
+                                arrive = k;
+                        }
+                    if (n_at >= CONTACT_FRAMES && arrive == first_posed) {
+                        icv_debug("body impacts: bodies %d and %d in contact from frame %d on: at rest together, "
+                                  "not an impact",
+                                  a, b, bodies[0].tracks->frame[arrive]);
+                        res->n_resting++;
+                    } else if (nc < nf) {
+                        int row = n_at >= CONTACT_FRAMES ? arrive : best;
+                        cand[nc++] = (candidate){a, b, row, gap[row], 0};
+                    }
                     best = -1;
                 }
             }
         }
     qsort(cand, (size_t)nc, sizeof *cand, by_row);
+    for (int c = 0; c < nc; c++)
+        cand[c].group = bodies_contact_group(within_all, n_bodies, nf, cand[c].a, cand[c].b, cand[c].row);
     int rc = 0, n_failed = 0;
     icv_err first_fail = {0};
     for (int c = 0; c < nc && res->n_impacts < ANALYSIS_MAX_IMPACTS; c++) {
-        /* the neighbouring candidates of either body bound the windows */
+        /* the neighbouring candidates of the bodies in contact bound the windows */
         int lo = -1, hi = nf;
         for (int d = 0; d < nc; d++) {
-            if (d == c)
-                continue;
-            int shares = cand[d].a == cand[c].a || cand[d].a == cand[c].b || cand[d].b == cand[c].a ||
-                         cand[d].b == cand[c].b;
-            if (!shares)
+            if (d == c || !(cand[d].group & cand[c].group))
                 continue;
             if (cand[d].row < cand[c].row && cand[d].row > lo)
                 lo = cand[d].row;
             if (cand[d].row > cand[c].row && cand[d].row < hi)
                 hi = cand[d].row;
         }
+        const char *na = bodies[cand[c].a].name ? bodies[cand[c].a].name : "?";
+        const char *nb = bodies[cand[c].b].name ? bodies[cand[c].b].name : "?";
+        int fr = bodies[0].tracks->frame[cand[c].row];
+        double tr = bodies[0].tracks->t[cand[c].row];
+        /* a third body in contact whose velocity changes too (or cannot be told) */
+        char part[ICV_ERR_MSG_MAX / 2] = "";
+        int n_part = 0;
+        size_t used = 0;
+        for (int x = 0; x < n_bodies; x++) {
+            if (x == cand[c].a || x == cand[c].b || !(cand[c].group & 1u << x))
+                continue;
+            double j, jsd; /* not reported: a swinging body's fits need not be its motion */
+            int tp = bodies_takes_part(&bodies[x], cand[c].row, lo, hi, g, prm, &j, &jsd);
+            if (tp == 0)
+                continue;
+            n_part++;
+            int w = tp > 0 ? snprintf(part + used, sizeof part - used, "%s%s", used ? ", " : "",
+                                      bodies[x].name ? bodies[x].name : "?")
+                           : snprintf(part + used, sizeof part - used, "%s%s (too few poses to tell)",
+                                      used ? ", " : "", bodies[x].name ? bodies[x].name : "?");
+            if (w > 0 && (size_t)w < sizeof part - used)
+                used += (size_t)w;
+        }
+        if (n_part) {
+            res->n_several++;
+            skip_note(res,
+                      "%s-%s at frame %d (t %.4g s): not measured as a pair: %d more bodies in contact change "
+                      "velocity there too, %s; each body's momentum change is then the sum of its neighbours' "
+                      "impulses, so the pair's Newton's ratio and impulse are not in the states before and after",
+                      na, nb, fr, tr, n_part, part);
+            continue;
+        }
         analysis_body_impact im;
         icv_err e1 = {0};
         if (analysis_body_impact_measure(bodies, n_bodies, cand[c].a, cand[c].b, cand[c].row, lo, hi, g, prm, &im,
                                          &e1)) {
-            icv_debug("body impacts: frame %d: bodies %d and %d: %s", bodies[0].tracks->frame[cand[c].row], cand[c].a,
-                      cand[c].b, e1.msg);
+            icv_debug("body impacts: frame %d: bodies %d and %d: %s", fr, cand[c].a, cand[c].b, e1.msg);
             if (!n_failed++)
                 first_fail = e1;
             res->n_unmeasured++;
+            skip_note(res, "%s-%s at frame %d (t %.4g s): not measured: %s", na, nb, fr, tr, e1.msg);
             continue;
         }
         if (!(im.normal_jump > prm->jump_sigmas * im.normal_jump_sd)) {
@@ -148,7 +226,7 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
         }
         res->impacts[res->n_impacts++] = im;
     }
-    if (res->n_impacts == 0) {
+    if (res->n_impacts == 0 && res->n_several == 0) {
         if (n_failed)
             rc = icv_err_set(err, first_fail.code ? first_fail.code : ICV_EINVAL, "%s", first_fail.msg);
         else
@@ -156,6 +234,6 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
                              "no body-body impact found: the smallest gap between two bodies is %.1f mm at t = %.6g s",
                              1e3 * res->min_gap, res->min_gap_t);
     }
-    free(pose), free(gap), free(cand);
+    free(pose), free(gap), free(cand), free(within_all);
     return rc;
 }

@@ -39,6 +39,21 @@ int bodies_window(const analysis_tracks *tr, double t_star, double excl, int lo_
 /* The frame period (s): the median step of the tracks' times. */
 double bodies_frame_period(const analysis_tracks *tr);
 
+/* bodies_group.c. The index of pair (a, b) among n bodies' n (n - 1) / 2 pairs. */
+int bodies_pair_index(int a, int b, int n);
+
+/* The bodies in contact with pair (ia, ib) at row `row` (a bit per body: the pair,
+ * and every body within reach of one in the set at the row or a neighbouring row,
+ * grown until no more join). within: per pair (bodies_pair_index), nf flags, 1 where
+ * the pair's gap is within reach of contact. */
+unsigned bodies_contact_group(const unsigned char *within, int n_bodies, int nf, int ia, int ib, int row);
+
+/* Whether body bt's velocity changes across row `row` (the pre and post windows as
+ * an impact's, between rows lo_row and hi_row exclusive): 1 beyond 5 of its sigmas,
+ * 0 not, -1 when a side has too few poses to tell. jump, jump_sd: m/s. */
+int bodies_takes_part(const analysis_body_track *bt, int row, int lo_row, int hi_row, const icv_vec3 *g,
+                      const analysis_params *prm, double *jump, double *jump_sd);
+
 /* Running sums for the Monte Carlo's sigmas. */
 typedef struct {
     int n;

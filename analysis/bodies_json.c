@@ -140,6 +140,11 @@ int analysis_bodies_results_write(const char *path, const char *experiment, cons
     }
     json_object_set_new(root, "impacts", arr);
     json_object_set_new(root, "min_gap_m", num(res->min_gap));
+    /* the pair impacts found and not measured, each named and why */
+    json_t *skipped = json_array();
+    for (int i = 0; i < res->n_skipped && i < ANALYSIS_MAX_IMPACTS && skipped && !bad; i++)
+        bad = json_array_append_new(skipped, json_string(res->skipped[i])) != 0;
+    bad |= !skipped || json_object_set_new(root, "impacts_not_measured", skipped) != 0;
     if (bad) {
         json_decref(root);
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory writing JSON", path);

@@ -183,6 +183,12 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
             icv_err_prefix(err, "%s: ", tracks_path);
         }
     }
+    /* the pair impacts not measured, each named: never a number for them */
+    int n_skip = out->res.n_skipped < ANALYSIS_MAX_IMPACTS ? out->res.n_skipped : ANALYSIS_MAX_IMPACTS;
+    for (int k = 0; k < n_skip && !rc; k++)
+        icv_warn("%s: %s", e->path, out->res.skipped[k]);
+    if (!rc && out->res.n_skipped > n_skip)
+        icv_warn("%s: %d more pair impacts not measured", e->path, out->res.n_skipped - n_skip);
     char path[ICV_PATH_MAX];
     if (!rc)
         rc = icv_mkdirs(job->out_dir, err);
@@ -199,6 +205,8 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
             warns[nw++] = job->stage_warnings[i];
         if (own[0])
             warns[nw++] = own;
+        for (int k = 0; k < n_skip && nw < JOB_MAX_REPORT_WARNINGS; k++)
+            warns[nw++] = out->res.skipped[k];
         report_bodies_inputs in = {e, bt, n, &out->res, out->joint, out->n_joints, warns, nw};
         rc = report_bodies_write(&in, path, err);
     }

@@ -348,6 +348,22 @@ static int camera_look(job_track_camera *c, const icv_track_keys *keys, int n_ma
     return rc ? icv_err_prefix(err, "camera '%s' (%s): ", c->spec->id, c->spec->video) : 0;
 }
 
+
+/* 1: several bodies, each one marker that is the whole ball (a sphere whose marker is
+ * as wide as it: a cradle's polished balls), so that touching balls are touching discs
+ * of the marker's size (track/disc_split.c). The split is gated on such scenes: one
+ * body's outputs stay as they were. */
+static int balls_are_markers(const icv_experiment *e)
+{
+    if (e->n_bodies < 2)
+        return 0;
+    for (int k = 0; k < e->n_bodies; k++) {
+        const icv_body *b = &e->bodies[k];
+        if (b->n_markers != 1 || b->shape.type != ICV_SHAPE_SPHERE || !(b->marker_diameter >= 1.8 * b->shape.radius))
+            return 0;
+    }
+    return 1;
+}
 /* The markers' image size when the depth is only provisional (one camera, scale:
  * gravity or size): the detector's size window (diameters 0.5-1.7 x the expected one)
  * is tried at expected diameters of 4 to 512 px, doubling, on 15 frames spread over the
@@ -612,6 +628,10 @@ static int camera_open(const icv_experiment *exp, int ci, const track_calibratio
     rc = camera_look(c, keys, exp->n_markers, dpx, err);
     if (!rc && !depth_known && exp->marker_diameter > 0)
         rc = marker_size_measured(c, exp->n_markers, &dpx, err);
+    if (!rc && dpx > 0 && balls_are_markers(exp)) {
+        c->det->disc_split_px = dpx; /* balls touching in a row: one blob each */
+        c->tr->independent_markers = 1; /* each ball a body: no configuration */
+    }
     if (!rc && (depth_known || dpx > 0))
         tracker_gravity(exp, ci, cal, depth_known ? 0 : dpx, c);
     return rc;

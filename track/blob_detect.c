@@ -283,6 +283,23 @@ static void scan_box(track_detector *d, const track_frame *f, int x0, int y0, in
             }
         }
         st->n_candidates++;
+        if (d->disc_split_px > 0) { /* touching discs of a known size: one blob each */
+            track_blob parts[TRACK_DISC_SPLIT_MAX];
+            int np = track_disc_split(d, f, c, tc, b.background, &b, parts, TRACK_DISC_SPLIT_MAX);
+            if (np >= 2) {
+                st->n_candidates += np - 1;
+                for (int q = 0; q < np; q++) {
+                    if (d->static_frames > 0 && track_static_observe(&w->statics, parts[q].u, parts[q].v,
+                                                                     d->static_radius_px, d->static_frames)) {
+                        st->n_rejected_static++;
+                        continue;
+                    }
+                    if (*n_out < max_out)
+                        out[(*n_out)++] = parts[q];
+                }
+                continue;
+            }
+        }
         if (!track_blob_shape_ok(d, &b, blur_px)) {
             if (can_split && c->area >= 4 * d->min_area_px && nsp < SPLIT_MAX) {
                 st->n_candidates--; /* counted again if a part of it is kept */
@@ -530,6 +547,7 @@ static int binned_pass(track_detector *d, const track_frame *f, const track_fram
     s.min_area_px = fmax(1, d->min_area_px / b2);
     s.max_area_px = d->max_area_px / b2;
     s.max_streak_px = d->max_streak_px / b;
+    s.disc_split_px = d->disc_split_px / b;
     s.blurred_px = d->blurred_px / b;
     s.static_radius_px = d->static_radius_px / b;
     s.centroid_window = 0;

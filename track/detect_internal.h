@@ -147,6 +147,15 @@ double track_saturation_level(const track_detector *d, const track_frame *f);
 /* Background of a window: the lowest mean of its four sides. */
 double track_window_background(const track_frame *f, int x0, int y0, int x1, int y1);
 
+/* disc_split.c: the most discs one blob splits into */
+#define TRACK_DISC_SPLIT_MAX 8
+/* Blob `whole` (component c above `level`, its background bg) as k touching discs of
+ * d->disc_split_px across: k parts (k >= 2) in parts[] along its major axis, each with
+ * its own centroid, moments and sigma; 0 when it is not (too small, not elongated, a
+ * part not a disc's area, a boundary without a waist: a streak). No allocation. */
+int track_disc_split(const track_detector *d, const track_frame *f, const comp *c, double level, double bg,
+                     const track_blob *whole, track_blob *parts, int max_parts);
+
 /* Measures component c into b; returns 0, or -1 when it has no positive mass. With
  * ring_above, the fraction of the ring's pixels above ring_level goes there; with
  * box_above, the count of the box's pixels above t (the component's and others'). */

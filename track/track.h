@@ -253,6 +253,12 @@ typedef struct {
                                  and its peaks (a marker fused to a plate or an edge comes
                                  apart); 0: rejected as before */
 
+    double disc_split_px;     /* px: the diameter of markers that are whole discs (balls lit
+                                 alike, a cradle's); a blob of about k > 1.5 of their areas,
+                                 elongated and with a waist where its parts meet is k
+                                 touching discs, split into k blobs (disc_split.c). 0
+                                 (default): off. A streak has no waist: not split */
+
     track_detect_stats stats; /* of the last frame (read only) */
     long n_allocs;            /* heap allocations made by this object (all in _alloc) */
     struct track_detector_ws *ws; /* private workspace */
@@ -409,6 +415,14 @@ typedef struct {
                                Default 30: a 25 px jump at impact. */
     double sigma_floor_px;  /* px: smallest measurement sigma the filter uses (the model
                                error of a constant-acceleration path). Default 0.1. */
+    int independent_markers;/* 1: every marker is a body of its own (one-marker bodies:
+                               a cradle's balls), so no configuration ties the tracks and
+                               reacquire is not used (it took a row of balls shifted by
+                               one for the row when the momentum passed down it), and a
+                               marker stopping dead is not a blip of its flight (the
+                               flight before it went on: a ball stopped by the row was
+                               predicted 30 px on for frames, then took a far blob).
+                               Default 0 */
 
     int n_tracks;           /* live tracks, confirmed or not (read only) */
     long n_frames;          /* frames processed (read only) */

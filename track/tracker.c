@@ -696,7 +696,8 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
 
     /* 5. the body's configuration: lost tracks, tracks the gate left out (an impact),
        an assignment out of the configuration (a swap) */
-    t->n_config_matches += reacquire(t, nt, nd);
+    if (!t->independent_markers)
+        t->n_config_matches += reacquire(t, nt, nd);
 
     /* 6. update, coast, output. A track placed by the configuration far outside its
        gate, or back after a loss, restarts its filter: the impact happened somewhere
@@ -770,7 +771,7 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
                 if (use_alt) /* the last measurement was the blip: the flight before it goes on */
                     k->kf = k->alt;
                 k->alt = k->kf;
-                k->alt_on = k->hits >= 1;
+                k->alt_on = k->hits >= 1 && !t->independent_markers;
                 track_kalman_update(&k->kf, b->u, b->v, meas_var(t, b->sigma));
             }
             k->hits++;
