@@ -348,7 +348,6 @@ static int camera_look(job_track_camera *c, const icv_track_keys *keys, int n_ma
     return rc ? icv_err_prefix(err, "camera '%s' (%s): ", c->spec->id, c->spec->video) : 0;
 }
 
-
 /* 1: several bodies, each one marker that is the whole ball (a sphere whose marker is
  * as wide as it: a cradle's polished balls), so that touching balls are touching discs
  * of the marker's size (track/disc_split.c). The split is gated on such scenes: one
@@ -364,6 +363,7 @@ static int balls_are_markers(const icv_experiment *e)
     }
     return 1;
 }
+
 /* The markers' image size when the depth is only provisional (one camera, scale:
  * gravity or size): the detector's size window (diameters 0.5-1.7 x the expected one)
  * is tried at expected diameters of 4 to 512 px, doubling, on 15 frames spread over the

@@ -337,67 +337,83 @@ TEST(test_bodies_cradle_through_video_tracks_every_ball_and_names_each_row_impac
 {
     if (th_sanitized()) /* the split runs sanitized in test_disc_split.c */
         SKIP("measured in the plain pass (a rendered scene tracked and analysed)");
-    char dir[1200], path[1300], out[1300];
-    snprintf(dir, sizeof dir, "%s/cradle_0_video", th_tmpdir());
-    snprintf(path, sizeof path, "%s.yaml", dir);
-    ASSERT_EQ_INT(th_write_file(path, "multibody: {kind: cradle, draw: 0}\n"), 0);
-    th_proc p;
-    ASSERT(th_run_cli(&p, "synth '%s' -o '%s'", path, dir) == 0, "synth cradle: %s", p.err);
-    snprintf(path, sizeof path, "%s/experiment.yaml", dir);
-    snprintf(out, sizeof out, "%s/out", dir);
-    ASSERT(th_run_cli(&p, "run '%s' -o '%s'", path, out) == 0, "run cradle: %s", p.err);
-    json_error_t jerr;
-    snprintf(path, sizeof path, "%s/truth.json", dir);
-    json_t *truth = json_load_file(path, 0, &jerr);
-    ASSERT(truth != NULL, "%s: %s", path, jerr.text);
-    json_t *frames = json_object_get(truth, "markers_3d");
-    snprintf(path, sizeof path, "%s/tracks3d.csv", out);
-    FILE *f = fopen(path, "r");
-    ASSERT(f != NULL, "%s", path);
-    char line[4096];
-    int n_pts = 0, n_off = 0;
-    double worst = 0;
-    ASSERT(fgets(line, sizeof line, f) != NULL, "%s: empty", path);
-    while (fgets(line, sizeof line, f)) {
-        long fr = strtol(line, NULL, 10);
-        json_t *pos = json_object_get(json_array_get(frames, (size_t)fr), "positions");
-        char *s = strchr(line, ','); /* frame, then time_s */
-        s = s ? strchr(s + 1, ',') : NULL;
-        for (size_t m = 0; m < 5 && s; m++) {
-            double x[3];
-            int have = 1;
-            for (int a = 0; a < 3 && s; a++) {
-                char *e;
-                x[a] = strtod(s + 1, &e);
-                have &= e != s + 1;
-                s = strchr(s + 1, ',');
+    int n = th_accuracy() ? 20 : 1, tot_pts = 0, tot_off = 0, tot_pairs = 0, tot_named = 0;
+    double tot_worst = 0;
+    for (int draw = 0; draw < n; draw++) {
+        char dir[1200], path[1300], out[1300], yaml[96];
+        snprintf(dir, sizeof dir, "%s/cradle_%d_video", th_tmpdir(), draw);
+        snprintf(path, sizeof path, "%s.yaml", dir);
+        snprintf(yaml, sizeof yaml, "multibody: {kind: cradle, draw: %d}\n", draw);
+        ASSERT_EQ_INT(th_write_file(path, yaml), 0);
+        th_proc p;
+        ASSERT(th_run_cli(&p, "synth '%s' -o '%s'", path, dir) == 0, "synth cradle %d: %s", draw, p.err);
+        snprintf(path, sizeof path, "%s/experiment.yaml", dir);
+        snprintf(out, sizeof out, "%s/out", dir);
+        ASSERT(th_run_cli(&p, "run '%s' -o '%s'", path, out) == 0, "run cradle %d: %s", draw, p.err);
+        json_error_t jerr;
+        snprintf(path, sizeof path, "%s/truth.json", dir);
+        json_t *truth = json_load_file(path, 0, &jerr);
+        ASSERT(truth != NULL, "%s: %s", path, jerr.text);
+        json_t *frames = json_object_get(truth, "markers_3d");
+        snprintf(path, sizeof path, "%s/tracks3d.csv", out);
+        FILE *f = fopen(path, "r");
+        ASSERT(f != NULL, "%s", path);
+        char line[4096];
+        int n_pts = 0, n_off = 0;
+        double worst = 0;
+        ASSERT(fgets(line, sizeof line, f) != NULL, "%s: empty", path);
+        while (fgets(line, sizeof line, f)) {
+            long fr = strtol(line, NULL, 10);
+            json_t *pos = json_object_get(json_array_get(frames, (size_t)fr), "positions");
+            char *s = strchr(line, ','); /* frame, then time_s */
+            s = s ? strchr(s + 1, ',') : NULL;
+            for (size_t m = 0; m < 5 && s; m++) {
+                double x[3];
+                int have = 1;
+                for (int a = 0; a < 3 && s; a++) {
+                    char *e;
+                    x[a] = strtod(s + 1, &e);
+                    have &= e != s + 1;
+                    s = strchr(s + 1, ',');
+                }
+                if (!have)
+                    continue;
+                double d = 0;
+                for (size_t a = 0; a < 3; a++) {
+                    double t = json_real_value(json_array_get(json_array_get(pos, m), a)) - x[a];
+                    d += t * t;
+                }
+                d = sqrt(d);
+                worst = fmax(worst, d);
+                n_pts++;
+                n_off += d > 1e-3;
             }
-            if (!have)
-                continue;
-            double d = 0;
-            for (size_t a = 0; a < 3; a++) {
-                double t = json_real_value(json_array_get(json_array_get(pos, m), a)) - x[a];
-                d += t * t;
-            }
-            d = sqrt(d);
-            worst = fmax(worst, d);
-            n_pts++;
-            n_off += d > 1e-3;
         }
+        fclose(f);
+        json_decref(truth);
+        snprintf(path, sizeof path, "%s/results.json", out);
+        json_t *res = json_load_file(path, 0, &jerr);
+        ASSERT(res != NULL, "%s: %s", path, jerr.text);
+        size_t n_im = json_array_size(json_object_get(res, "impacts"));
+        size_t n_named = json_array_size(json_object_get(res, "impacts_not_measured"));
+        json_decref(res);
+        printf("    cradle_%d through video: %d points, %d more than 1 mm from their ball (worst %.2f mm); %zu pair "
+               "impacts measured, %zu named not measured\n",
+               draw, n_pts, n_off, 1e3 * worst, n_im, n_named);
+        if (n == 1) { /* draw 0: every point of every frame, its four row impacts */
+            ASSERT_EQ_INT(n_pts, 5 * 45);
+            ASSERT_EQ_INT((int)n_named, 4);
+        }
+        tot_pts += n_pts, tot_off += n_off, tot_pairs += (int)n_im, tot_named += (int)n_named;
+        tot_worst = fmax(tot_worst, worst);
     }
-    fclose(f);
-    json_decref(truth);
-    snprintf(path, sizeof path, "%s/results.json", out);
-    json_t *res = json_load_file(path, 0, &jerr);
-    ASSERT(res != NULL, "%s: %s", path, jerr.text);
-    size_t n_im = json_array_size(json_object_get(res, "impacts"));
-    size_t n_named = json_array_size(json_object_get(res, "impacts_not_measured"));
-    json_decref(res);
-    printf("    cradle_0 through video: %d points, %d more than 1 mm from their ball (worst %.2f mm); %zu pair impacts "
-           "measured, %zu named not measured\n",
-           n_pts, n_off, 1e3 * worst, n_im, n_named);
-    ASSERT_EQ_INT(n_pts, 5 * 45);
-    ASSERT_EQ_INT(n_off, 0);
-    ASSERT_EQ_INT((int)n_im, 0);
-    ASSERT_EQ_INT((int)n_named, 4);
+    printf("    %d draws: %d of %d ball points (%.2f%%), %d more than 1 mm off (worst %.3f mm), %d pair impacts "
+           "measured, %d row impacts named\n",
+           n, tot_pts, n * 5 * 45, 100.0 * tot_pts / (n * 5 * 45), tot_off, 1e3 * tot_worst, tot_pairs, tot_named);
+    /* a ball a ball off is 22 mm away: 1 mm is far above the 3D noise (0.01-0.09 mm)
+       and far below a swap; 99% of the points: a ball may slip out for a frame where
+       the split cannot tell it (7 of 4,500 over the 20 draws when measured) */
+    ASSERT_EQ_INT(tot_off, 0);
+    ASSERT_EQ_INT(tot_pairs, 0); /* every collision is the row's: no pair's e exists */
+    ASSERT(tot_pts >= 0.99 * n * 5 * 45, "%d of %d ball points", tot_pts, n * 5 * 45);
 }
