@@ -30,6 +30,9 @@ typedef struct {
 /* Allocates empty tracks (positions unseen, sigma NULL unless with_sigma). */
 int analysis_tracks_alloc(analysis_tracks *tr, int n_frames, int n_markers, int with_sigma, icv_err *err);
 void analysis_tracks_free(analysis_tracks *tr);
+/* Markers first..first+n-1 of all (one body's, of several bodies' tracks) as tracks of
+ * their own in out (allocated; sigma copied when all has it). */
+int analysis_tracks_take(const analysis_tracks *all, int first, int n, analysis_tracks *out, icv_err *err);
 
 /* Reads the contract's tracks3d.csv: `frame,time_s,` then m<k>_x,m<k>_y,m<k>_z
  * per marker (metres, surface frame), empty where not seen. The number of markers

@@ -28,6 +28,26 @@ int analysis_tracks_alloc(analysis_tracks *tr, int n_frames, int n_markers, int 
     return 0;
 }
 
+int analysis_tracks_take(const analysis_tracks *all, int first, int n, analysis_tracks *out, icv_err *err)
+{
+    if (first < 0 || n < 1 || first + n > all->n_markers)
+        return icv_err_set(err, ICV_EINVAL, "tracks: markers %d-%d of %d", first, first + n - 1, all->n_markers);
+    int rc = analysis_tracks_alloc(out, all->n_frames, n, all->sigma != NULL, err);
+    if (rc)
+        return rc;
+    memcpy(out->frame, all->frame, sizeof *out->frame * (size_t)all->n_frames);
+    memcpy(out->t, all->t, sizeof *out->t * (size_t)all->n_frames);
+    for (int f = 0; f < all->n_frames; f++)
+        for (int k = 0; k < n; k++) {
+            size_t i = (size_t)f * (size_t)n + (size_t)k, a = (size_t)f * (size_t)all->n_markers + (size_t)(first + k);
+            out->pos[i] = all->pos[a];
+            out->seen[i] = all->seen[a];
+            if (all->sigma)
+                out->sigma[i] = all->sigma[a];
+        }
+    return 0;
+}
+
 void analysis_tracks_free(analysis_tracks *tr)
 {
     free(tr->frame);

@@ -65,25 +65,6 @@ static int tracks_read_stage(const icv_experiment *e, const char *path, analysis
     return rc;
 }
 
-/* Markers first..first+n of all, as a body's own tracks. */
-static int tracks_take(const analysis_tracks *all, int first, int n, analysis_tracks *out, icv_err *err)
-{
-    int rc = analysis_tracks_alloc(out, all->n_frames, n, all->sigma != NULL, err);
-    if (rc)
-        return rc;
-    memcpy(out->frame, all->frame, sizeof *out->frame * (size_t)all->n_frames);
-    memcpy(out->t, all->t, sizeof *out->t * (size_t)all->n_frames);
-    for (int f = 0; f < all->n_frames; f++)
-        for (int k = 0; k < n; k++) {
-            size_t i = (size_t)f * (size_t)n + (size_t)k, a = (size_t)f * (size_t)all->n_markers + (size_t)(first + k);
-            out->pos[i] = all->pos[a];
-            out->seen[i] = all->seen[a];
-            if (all->sigma)
-                out->sigma[i] = all->sigma[a];
-        }
-    return 0;
-}
-
 /* the warnings report.html lists at most (the stages' and this job's own) */
 #define JOB_MAX_REPORT_WARNINGS 64
 
@@ -138,7 +119,7 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
         icv_experiment_use_body(ek, k);
         if ((rc = analysis_body_from_experiment(ek, &body[k], err)) == 0 &&
             (rc = e->n_cameras > 0
-                      ? tracks_take(&all, icv_experiment_first_marker(e, k), e->bodies[k].n_markers, &tr[k], err)
+                      ? analysis_tracks_take(&all, icv_experiment_first_marker(e, k), e->bodies[k].n_markers, &tr[k], err)
                       : analysis_tracks_read_for(ek, tracks_path, &tr[k], err)) == 0)
             n_read++;
         if (!rc && tr[k].n_frames != tr[0].n_frames)

@@ -332,23 +332,6 @@ out:
     return rc;
 }
 
-/* markers first..first+n of all, as one body's tracks */
-static int tracks_take(const analysis_tracks *all, int first, int n, analysis_tracks *out, icv_err *err)
-{
-    int rc = analysis_tracks_alloc(out, all->n_frames, n, 0, err);
-    if (rc)
-        return rc;
-    memcpy(out->frame, all->frame, sizeof *out->frame * (size_t)all->n_frames);
-    memcpy(out->t, all->t, sizeof *out->t * (size_t)all->n_frames);
-    for (int f = 0; f < all->n_frames; f++)
-        for (int k = 0; k < n; k++) {
-            size_t i = (size_t)f * (size_t)n + (size_t)k, a = (size_t)f * (size_t)all->n_markers + (size_t)(first + k);
-            out->pos[i] = all->pos[a];
-            out->seen[i] = all->seen[a];
-        }
-    return 0;
-}
-
 int job_overlays_write_bodies(const char *dir, const icv_experiment *exp, const analysis_bodies_result *res,
                               icv_err *err)
 {
@@ -389,7 +372,7 @@ int job_overlays_write_bodies(const char *dir, const icv_experiment *exp, const 
         *ek = *exp;
         icv_experiment_use_body(ek, b);
         if (!(rc = analysis_body_from_experiment(ek, &body[b], err)) &&
-            !(rc = tracks_take(&all, icv_experiment_first_marker(exp, b), exp->bodies[b].n_markers, &tr[b], err)))
+            !(rc = analysis_tracks_take(&all, icv_experiment_first_marker(exp, b), exp->bodies[b].n_markers, &tr[b], err)))
             n_taken++;
         unsigned char c[3];
         report_palette(b, c);

@@ -54,23 +54,6 @@ void report_marker_labels(const icv_experiment *e, report_marker_label *out, int
         }
 }
 
-/* markers first..first+n of all, as one body's tracks */
-static int tracks_take(const analysis_tracks *all, int first, int n, analysis_tracks *out, icv_err *err)
-{
-    int rc = analysis_tracks_alloc(out, all->n_frames, n, 0, err);
-    if (rc)
-        return rc;
-    memcpy(out->frame, all->frame, sizeof *out->frame * (size_t)all->n_frames);
-    memcpy(out->t, all->t, sizeof *out->t * (size_t)all->n_frames);
-    for (int f = 0; f < all->n_frames; f++)
-        for (int k = 0; k < n; k++) {
-            size_t i = (size_t)f * (size_t)n + (size_t)k, a = (size_t)f * (size_t)all->n_markers + (size_t)(first + k);
-            out->pos[i] = all->pos[a];
-            out->seen[i] = all->seen[a];
-        }
-    return 0;
-}
-
 int report_exports_write_bodies(const char *dir, const analysis_tracks *tr, const icv_experiment *e, icv_err *err)
 {
     enum { MAX_LABELS = ICV_MAX_BODIES * ICV_MAX_MARKERS };
@@ -101,7 +84,7 @@ int report_exports_write_bodies(const char *dir, const analysis_tracks *tr, cons
         icv_experiment_use_body(ek, b);
         snprintf(name, sizeof name, "pose_%s.csv", s[b]);
         if ((rc = analysis_body_from_experiment(ek, &body, err)) ||
-            (rc = tracks_take(tr, icv_experiment_first_marker(e, b), e->bodies[b].n_markers, &one, err)))
+            (rc = analysis_tracks_take(tr, icv_experiment_first_marker(e, b), e->bodies[b].n_markers, &one, err)))
             break;
         if (!(rc = icv_path_join(p, sizeof p, dir, name, err)))
             rc = report_export_pose_csv(p, &one, &body, err);
