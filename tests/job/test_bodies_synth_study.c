@@ -261,6 +261,9 @@ static void chain_study(int n, double *pulls, int *n_pull)
 
 TEST(test_bodies_chain_through_video_gives_akhans_e)
 {
+    if (th_sanitized()) /* 31 s there with the overlays and exports of several bodies */
+        SKIP("measured in the plain pass: the several-body track stage runs sanitized in the pucks' test above, "
+             "the chain's analysis in tests/analysis/test_chain_impact.c");
     int n = th_accuracy() ? 20 : 1;
     double pulls[64];
     int np = 0;
