@@ -42,20 +42,7 @@ static int body_pose(const report_overlay_bodies_scene *s, int b, int impact, do
             return 0;
         }
     }
-    const analysis_tracks *tr = &s->tracks[b];
-    if (tr->n_frames < 2)
-        return -1;
-    int best = 0;
-    for (int r = 1; r < tr->n_frames; r++)
-        if (fabs(tr->t[r] - t) < fabs(tr->t[best] - t))
-            best = r;
-    double half = 0.5 * fabs(tr->t[1] - tr->t[0]);
-    analysis_pose ps;
-    if (fabs(tr->t[best] - t) > half * 1.01 || analysis_pose_fit_frame(tr, best, &s->body[b].tmpl, 0, NULL, &ps, NULL))
-        return -1;
-    *R = ps.R;
-    *p = ps.p;
-    return 0;
+    return report_overlay_row_pose(&s->tracks[b], &s->body[b].tmpl, t, R, p);
 }
 
 /* the body whose markers hold global marker index m; -1 none */

@@ -17,8 +17,13 @@ static int body_pose(const report_overlay_scene *s, int i, double t, icv_mat3 *R
     analysis_side_state(s->res, i, t >= s->res->impacts[i].t, s->body, t, p, &v, R, &w);
     if (isfinite(p->x) && isfinite(p->y) && isfinite(p->z))
         return 0;
-    const analysis_tracks *tr = s->tracks;
-    if (!tr || tr->n_frames < 2)
+    return s->tracks ? report_overlay_row_pose(s->tracks, &s->body->tmpl, t, R, p) : -1;
+}
+
+int report_overlay_row_pose(const analysis_tracks *tr, const analysis_template *tmpl, double t, icv_mat3 *R,
+                            icv_vec3 *p)
+{
+    if (tr->n_frames < 2)
         return -1;
     int best = 0;
     for (int r = 1; r < tr->n_frames; r++)
@@ -26,7 +31,7 @@ static int body_pose(const report_overlay_scene *s, int i, double t, icv_mat3 *R
             best = r;
     double half = 0.5 * fabs(tr->t[1] - tr->t[0]);
     analysis_pose ps;
-    if (fabs(tr->t[best] - t) > half * 1.01 || analysis_pose_fit_frame(tr, best, &s->body->tmpl, 0, NULL, &ps, NULL))
+    if (fabs(tr->t[best] - t) > half * 1.01 || analysis_pose_fit_frame(tr, best, tmpl, 0, NULL, &ps, NULL))
         return -1;
     *R = ps.R;
     *p = ps.p;

@@ -52,6 +52,11 @@ int report_text_draw(unsigned char *rgb, int w, int h, int x, int y, int scale, 
 /* Grows box b (x0, y0, x1, y1; empty: +inf, +inf, -inf, -inf) to hold (u, v) when it
  * lies on the w x h image. */
 void report_box_add(double b[4], double u, double v, int w, int h);
+/* The template tmpl fitted to the row of tracks tr within half a frame of time t
+ * (s): the pose drawn when no fitted flight gives one. 0, or -1 none. */
+int report_overlay_row_pose(const analysis_tracks *tr, const analysis_template *tmpl, double t, icv_mat3 *R,
+                            icv_vec3 *p);
+
 /* The part of a w x h frame an overlay shows (overlay_frame.c): box b with a margin of
  * 40 px plus 15% of its size, at least 240 px a side, inside the frame; the whole
  * frame when b is empty. c = x0, y0, width, height. */
