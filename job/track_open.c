@@ -364,6 +364,19 @@ static int balls_are_markers(const icv_experiment *e)
     return 1;
 }
 
+/* 1: several bodies of one marker each (a cradle's balls, pucks with one dot): no
+ * configuration ties their tracks, which the tracker's configuration would assume (one
+ * rigid body), and one stopping dead (the momentum passed on) is no blip of its flight. */
+static int bodies_of_one_marker(const icv_experiment *e)
+{
+    if (e->n_bodies < 2)
+        return 0;
+    for (int k = 0; k < e->n_bodies; k++)
+        if (e->bodies[k].n_markers != 1)
+            return 0;
+    return 1;
+}
+
 /* The markers' image size when the depth is only provisional (one camera, scale:
  * gravity or size): the detector's size window (diameters 0.5-1.7 x the expected one)
  * is tried at expected diameters of 4 to 512 px, doubling, on 15 frames spread over the
@@ -628,10 +641,10 @@ static int camera_open(const icv_experiment *exp, int ci, const track_calibratio
     rc = camera_look(c, keys, exp->n_markers, dpx, err);
     if (!rc && !depth_known && exp->marker_diameter > 0)
         rc = marker_size_measured(c, exp->n_markers, &dpx, err);
-    if (!rc && dpx > 0 && balls_are_markers(exp)) {
+    if (!rc && dpx > 0 && balls_are_markers(exp))
         c->det->disc_split_px = dpx; /* balls touching in a row: one blob each */
-        c->tr->independent_markers = 1; /* each ball a body: no configuration */
-    }
+    if (!rc && bodies_of_one_marker(exp))
+        c->tr->independent_markers = 1; /* each marker a body: no configuration */
     if (!rc && (depth_known || dpx > 0))
         tracker_gravity(exp, ci, cal, depth_known ? 0 : dpx, c);
     return rc;

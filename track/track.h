@@ -416,7 +416,7 @@ typedef struct {
     double sigma_floor_px;  /* px: smallest measurement sigma the filter uses (the model
                                error of a constant-acceleration path). Default 0.1. */
     int independent_markers;/* 1: every marker is a body of its own (one-marker bodies:
-                               a cradle's balls), so no configuration ties the tracks and
+                               a cradle's balls, pucks with one dot), so no configuration ties the tracks and
                                reacquire is not used (it took a row of balls shifted by
                                one for the row when the momentum passed down it), and a
                                marker stopping dead is not a blip of its flight (the
