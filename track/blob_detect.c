@@ -531,10 +531,11 @@ static double opening_fraction_above(const track_frame *f, const track_frame *th
 
 /* One binned plane p (the binned frame, or its white top-hat th_of's: then raw is the
  * binned frame) through the detector with its own state st; each blob not found already
- * in out[0..*n_out) is measured at full resolution over its box scaled back and added. */
+ * in out[0..*n_out) and standing min_height or more above its background is measured at
+ * full resolution over its box scaled back and added. */
 static int binned_pass(track_detector *d, const track_frame *f, const track_frame *p, const track_frame *raw,
-                       track_bin_state *st, const track_window *wb, int n_windows, track_blob *out, int max_out,
-                       int *n_out, icv_err *err)
+                       track_bin_state *st, const track_window *wb, int n_windows, double min_height,
+                       track_blob *out, int max_out, int *n_out, icv_err *err)
 {
     struct track_detector_ws *w = d->ws;
     int b = w->bin, bw = p->width, bh = p->height, n0 = *n_out;
@@ -602,6 +603,10 @@ static int binned_pass(track_detector *d, const track_frame *f, const track_fram
                   (out[j].u >= c.x0 && out[j].u <= c.x1 && out[j].v >= c.y0 && out[j].v <= c.y1);
         if (dup)
             continue;
+        if (o.peak - o.background < min_height) {
+            d->stats.n_rejected_contrast++;
+            continue;
+        }
         if (raw) {
             /* the top-hat's levels back to the plane's: its opening at the blob's centre
                is what lies under it */
@@ -649,6 +654,28 @@ static int binned_pass(track_detector *d, const track_frame *f, const track_fram
     return rc;
 }
 
+/* Gray levels: the height above its background a blob the binned planes add must reach,
+ * the full-resolution threshold's fraction of the markers' height, the larger of the
+ * learnt one and the median of those found at full resolution in this frame. A binned
+ * plane learns its own threshold from its own blobs, and a textured backdrop's patches
+ * the marker's size but 10-15 levels high were kept in every full scan next to a ball
+ * 195 levels high (random scene 5137: nine texture tracks for one ball). */
+static double added_blob_floor(const track_detector *d, const track_blob *found, int n_found)
+{
+    double hs[64], median = 0;
+    int n = n_found < 64 ? n_found : 64;
+    for (int j = 0; j < n; j++) {
+        double h = found[j].peak - found[j].background;
+        int q = j - 1;
+        for (; q >= 0 && hs[q] > h; q--)
+            hs[q + 1] = hs[q];
+        hs[q + 1] = h;
+    }
+    if (n > 0)
+        median = n % 2 ? hs[n / 2] : 0.5 * (hs[n / 2 - 1] + hs[n / 2]);
+    return d->threshold_fraction * fmax(median, d->ws->peak_ref);
+}
+
 /* Large markers, after the full-resolution scan: the detection again on the frame (or
  * look plane) f binned w->bin x w->bin, with the sizes, roi and windows scaled to it,
  * each blob not found at full resolution measured there (binned_pass). Blobs found at
@@ -678,13 +705,14 @@ static int add_binned(track_detector *d, const track_frame *f, const track_windo
         }
     }
     track_frame raw = {w->binned, bw, bh, bw * (f->depth / 8), f->depth};
-    int rc = binned_pass(d, f, &raw, NULL, &w->bin_raw, wb, n_windows, out, max_out, n_out, err);
+    double min_height = added_blob_floor(d, out, *n_out);
+    int rc = binned_pass(d, f, &raw, NULL, &w->bin_raw, wb, n_windows, min_height, out, max_out, n_out, err);
     if (rc || n_windows > 0)
         return rc;
     track_white_tophat(w, &raw, w->bin_tophat_r > 0 ? w->bin_tophat_r : 1, 0, 0, bw - 1, bh - 1, w->binned_tophat);
     track_frame th = raw;
     th.data = w->binned_tophat;
-    return binned_pass(d, f, &th, &raw, &w->bin_th, NULL, 0, out, max_out, n_out, err);
+    return binned_pass(d, f, &th, &raw, &w->bin_th, NULL, 0, min_height, out, max_out, n_out, err);
 }
 
 /* px: the tile side for markers diameter_px across: a tile's level is its median, so a

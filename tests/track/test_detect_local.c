@@ -439,3 +439,57 @@ TEST(test_a_ball_below_a_wall_as_light_as_it_is_found_at_its_centre)
     ASSERT_EQ_INT((int)d->n_allocs, (int)allocs); /* nothing allocated per frame */
     track_detector_free(d);
 }
+
+TEST(test_a_ball_below_a_textured_wall_is_the_only_blob)
+{
+    /* a light ball (64 px, level 200) over a black floor below a dark wall textured with
+     * bumps of the ball's size 10-16 levels high (random scene 5137): the binned planes
+     * learn their own threshold from their own blobs, and kept eight texture patches a
+     * frame beside the ball, one of which the one-marker labelling took. A blob a binned
+     * plane adds must stand half the full-resolution markers' height off its background */
+    enum { WW = 640, HH = 480 };
+    static uint8_t buf[WW * HH];
+    rn_rng rng = {5137};
+    track_detector *d = track_detector_alloc(WW, HH, NULL);
+    ASSERT_TRUE(d != NULL);
+    d->static_frames = 0;
+    d->n_markers = 1;
+    track_detector_set_marker_size(d, 64, 4);
+    rn_img wall = rn_new(WW, HH, 8);
+    for (int y = 0; y < 150; y++)
+        for (int x = 0; x < WW; x++)
+            wall.px[y * WW + x] = 40;
+    rn_rng tex = {51370};
+    for (int k = 0; k < 6; k++) /* bumps of 1,000-2,500 px, apart, inside the wall */
+        rn_gauss_spot(&wall, 60 + 100 * k + 10 * rn_uniform(&tex), 60 + 30 * rn_uniform(&tex), 16 + 6 * rn_uniform(&tex),
+                      10 + 5 * rn_uniform(&tex), 1);
+    for (int y = 150; y < HH; y++) /* the bumps' tails off the wall's edge */
+        for (int x = 0; x < WW; x++)
+            wall.px[y * WW + x] = 8;
+    long allocs = 0;
+    for (int f = 0; f < 6; f++) {
+        double u = 430.6 - 1.3 * f, v = 260.7 + 4.2 * f;
+        rn_img im = rn_new(WW, HH, 0);
+        for (int i = 0; i < WW * HH; i++)
+            im.px[i] = wall.px[i];
+        sticker(&im, u, v, 32, 200);
+        rn_to_u8(&im, 1.2, &rng, buf);
+        rn_free(&im);
+        track_frame fr = {buf, WW, HH, WW, 8};
+        track_blob b[32];
+        int nb;
+        ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 32, &nb, NULL) == 0);
+        if (f == 0)
+            allocs = d->n_allocs;
+        double dist;
+        int i = nearest(b, nb, u, v, &dist);
+        /* 0.1 px: the flat disc's centroid at this noise (the wall test above) */
+        ASSERT(i >= 0 && dist < 0.1, "frame %d: nearest blob %.3f px from the ball", f, dist);
+        for (int j = 0; j < nb; j++)
+            ASSERT(j == i, "frame %d: a blob at (%.1f, %.1f), %.0f px, %.1f levels high, besides the ball", f, b[j].u,
+                   b[j].v, b[j].area, b[j].peak - b[j].background);
+    }
+    ASSERT_EQ_INT((int)d->n_allocs, (int)allocs); /* nothing allocated per frame */
+    rn_free(&wall);
+    track_detector_free(d);
+}
