@@ -330,7 +330,10 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
        look like markers (moving, round, of a marker's size: marker_likeness) by half
        again as much as bright's, bright being the common case (the scene study's
        tuning seeds: the look that sees the markers in 223 of 249 cameras, against 209 keeping
-       bright whenever it kept blobs). Motion, whose centroids the body's own edges and
+       bright whenever it kept blobs); but dark when it keeps the markers' number (two or
+       more: one blob is anything dark) in half the frames, bright in none, and its blobs
+       look as much like markers (a light rod's dark bands and the four light pieces
+       between them: random scene 5003 took the pieces for markers). Motion, whose centroids the body's own edges and
        the background's errors pull, only when neither fits and it keeps the markers'
        number in 60% of the frames. */
     int fits[3];
@@ -341,7 +344,9 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
                    (order[li] == TRACK_LOOK_MOTION ? s->n_exact >= (int)ceil(0.6 * n) : s->n_some >= need);
     }
     int n60 = (int)ceil(0.6 * n), bright_exact = sc[0].n_exact >= n60 && sc[1].n_exact < n60;
-    int both = fits[0] && fits[1] && !bright_exact;
+    int dark_exact = !bright_exact && n_expected >= 2 && sc[1].n_exact >= need && sc[0].n_exact == 0 &&
+                     sc[1].likeness >= sc[0].likeness;
+    int both = fits[0] && fits[1] && !bright_exact && !dark_exact;
     if (!rc && !any_bg && undecided &&
         (both || (!fits[0] && !fits[1]) || (n_expected > 0 && sc[fits[0] ? 0 : 1].n_min > 8 * n_expected))) {
         /* both, neither or a crowded one: the blobs' motion (or the motion look) decides */
@@ -352,6 +357,8 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
     }
     if (both)
         chosen = sc[1].likeness > 1.5 * sc[0].likeness ? 1 : 0;
+    else if (dark_exact && fits[1])
+        chosen = 1;
     else
         chosen = fits[0] ? 0 : fits[1] ? 1 : fits[2] ? 2 : -1;
     /* bright or dark keeping more than 8 blobs a marker in every frame (still glints, a
@@ -393,6 +400,8 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
                              : chosen == 2 ? "neither bright nor dark keeps blobs in half the frames"
                              : both      ? (chosen ? "its blobs look like markers by half again as much as bright's"
                                                    : "bright unless dark's blobs look like markers by half again as much")
+                             : fits[0] && fits[1] && chosen == 1
+                                 ? "dark keeps the markers' number in half the frames, bright in none"
                              : fits[0] && fits[1] ? "bright alone keeps the markers' number in 60% of the frames"
                                                   : "the only look of bright and dark keeping blobs in half the frames";
         snprintf(why, n_why,

@@ -303,3 +303,47 @@ TEST(test_look_auto_joint_takes_one_look_for_cameras_that_disagree_alone)
     ASSERT_EQ_INT(rc, 0);
     ASSERT_EQ_INT(lj, TRACK_LOOK_DARK);
 }
+
+/* A light bar (200) on a mid-grey backdrop (90), 10 px tall, with three dark bands (20)
+ * 8 px wide inside it: four light pieces 10 px long round them, of a marker's size. */
+static void draw_bar_of_four_pieces(uint8_t *out, double x0, double y0, rn_rng *rng)
+{
+    rn_img im = rn_new(W, H, 90);
+    for (int y = (int)y0; y < (int)y0 + 10; y++)
+        for (int x = (int)x0; x < (int)x0 + 64; x++) {
+            int dx = (x - (int)x0) % 18;
+            if (x >= 0 && x < W && y >= 0 && y < H)
+                im.px[y * W + x] = dx >= 10 ? 20 : 200;
+        }
+    rn_to_u8(&im, 2, rng, out);
+    rn_free(&im);
+}
+
+TEST(test_look_auto_takes_dark_when_it_alone_keeps_the_markers_number)
+{
+    /* random scene 5003: three dark bands inside a light rod leave four light pieces of
+     * a marker's size. Bright keeps four blobs in every frame, never the markers' three;
+     * dark keeps the three bands. Their likeness differs by less than half again, so
+     * bright, the common case, was kept and its pieces did not fit the template. */
+    enum { N = 6, NS = 9 };
+    static uint8_t frames[N][W * H], spread[NS][W * H], bg[W * H];
+    track_frame fr[N], sf[NS];
+    rn_rng rng = {5003};
+    for (int f = 0; f < N; f++) {
+        draw_bar_of_four_pieces(frames[f], 60 + 4 * f, 100 + 2 * f, &rng);
+        fr[f] = (track_frame){frames[f], W, H, W, 8};
+    }
+    for (int f = 0; f < NS; f++) {
+        draw_bar_of_four_pieces(spread[f], 10 + 24 * f, 20 + 22 * f, &rng);
+        sf[f] = (track_frame){spread[f], W, H, W, 8};
+    }
+    ASSERT_TRUE(track_motion_background(sf, NS, bg, W, NULL) == 0);
+    track_look look = TRACK_LOOK_BRIGHT;
+    char why[768] = "";
+    icv_err err = {0};
+    int rc = track_look_choose(fr, N, bg, W, 3, 9, NULL, &look, NULL, why, sizeof why, &err);
+    printf("    %s\n", rc ? err.msg : why);
+    ASSERT_EQ_INT(rc, 0);
+    ASSERT_EQ_INT(look, TRACK_LOOK_DARK);
+    ASSERT_STR_CONTAINS(why, "dark keeps the markers' number in half the frames, bright in none");
+}
