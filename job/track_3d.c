@@ -320,7 +320,10 @@ static int planar_per_marker(const track_calibration *cal, const icv_experiment 
 /* Each reference-camera 2D track's travel over the clip (m), for the identity of points
  * the template cannot tell apart (a ball beside the reference cylinder): per surface axis
  * the spread of its candidates' positions from the 10th to the 90th percentile (a wrong
- * frame or two left out), their norm. travel[0..n_ids): 0 for a track with no candidate. */
+ * frame or two left out), their norm. travel[0..n_ids): 0 for a track with no candidate,
+ * and for one seen in fewer than 10 frames (a quarter of a shorter clip): a few noise
+ * blobs the tracker linked 40 px apart are no flight, and outran a ball that moved 25 px
+ * in 139 frames (random scene 5148, 3000 fps). */
 static int track_travels(const track_candidate *cand, const int *cand_n, long F, int n_ids, double *travel,
                          icv_err *err)
 {
@@ -353,9 +356,14 @@ static int track_travels(const track_candidate *cand, const int *cand_n, long F,
             for (int a = 0; a < 3; a++)
                 v[a * n + at] = icv_v3_get(c->X, a);
         }
+    double min_seen = fmin(10, 0.25 * (double)F);
     for (int k = 0; k < n_ids; k++) {
         long m = start[k + 1] - start[k];
         double s2 = 0;
+        if ((double)m < min_seen) {
+            travel[k] = 0;
+            continue;
+        }
         for (int a = 0; a < 3 && m > 0; a++) {
             double *x = v + a * n + start[k];
             qsort(x, (size_t)m, sizeof *x, cmp_double);
