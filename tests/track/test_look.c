@@ -155,6 +155,40 @@ static void draw_banded_bar(uint8_t *out, double x0, double y0, rn_rng *rng)
     rn_free(&im);
 }
 
+enum { BAR_FRAMES = 6, BAR_SPREAD = 9 };
+
+/* BAR_FRAMES frames of a bar drawn by draw, moving 4 px a frame, into fr, and the still
+ * background learnt from BAR_SPREAD frames spread over the clip (the bar elsewhere)
+ * into bg. Returns track_motion_background's status. */
+static int moving_bar(void (*draw)(uint8_t *, double, double, rn_rng *), uint64_t seed, track_frame *fr, uint8_t *bg)
+{
+    static uint8_t frames[BAR_FRAMES][W * H], spread[BAR_SPREAD][W * H];
+    track_frame sf[BAR_SPREAD];
+    rn_rng rng = {seed};
+    for (int f = 0; f < BAR_FRAMES; f++) {
+        draw(frames[f], 60 + 4 * f, 100 + 2 * f, &rng);
+        fr[f] = (track_frame){frames[f], W, H, W, 8};
+    }
+    for (int f = 0; f < BAR_SPREAD; f++) {
+        draw(spread[f], 10 + 24 * f, 20 + 22 * f, &rng);
+        sf[f] = (track_frame){spread[f], W, H, W, 8};
+    }
+    return track_motion_background(sf, BAR_SPREAD, bg, W, NULL);
+}
+
+/* auto's look for three markers 9 px across on moving_bar's frames and background,
+ * printed; the status (or -1 when the background failed) */
+static int look_on_moving_bar(void (*draw)(uint8_t *, double, double, rn_rng *), uint64_t seed, track_frame *fr,
+                              uint8_t *bg, track_look *look, char *why, size_t n_why)
+{
+    icv_err err = {0};
+    if (moving_bar(draw, seed, fr, bg) != 0)
+        return -1;
+    int rc = track_look_choose(fr, BAR_FRAMES, bg, W, 3, 9, NULL, look, NULL, why, n_why, &err);
+    printf("    %s\n", rc ? err.msg : why);
+    return rc;
+}
+
 TEST(test_look_auto_picks_dark_bands_over_the_light_pieces_between_them)
 {
     /* issue #18's dark bands on a light rod (random scenes 1047, 1053, 1085, 1174): the
@@ -162,28 +196,17 @@ TEST(test_look_auto_picks_dark_bands_over_the_light_pieces_between_them)
      * bands, so counting blobs cannot tell them apart and bright was kept (on a tie, and
      * by the pipeline whenever bright kept blobs). The pieces are long (30 x 10 px) and
      * four times a 9 px marker's area; the bands are round-ish and of its size. */
-    enum { N = 6, NS = 9 };
-    static uint8_t frames[N][W * H], spread[NS][W * H], bg[W * H];
-    track_frame fr[N], sf[NS];
-    rn_rng rng = {1085};
-    for (int f = 0; f < N; f++) { /* moving 4 px a frame */
-        draw_banded_bar(frames[f], 60 + 4 * f, 100 + 2 * f, &rng);
-        fr[f] = (track_frame){frames[f], W, H, W, 8};
-    }
-    for (int f = 0; f < NS; f++) { /* spread over the clip: the bar elsewhere */
-        draw_banded_bar(spread[f], 10 + 24 * f, 20 + 22 * f, &rng);
-        sf[f] = (track_frame){spread[f], W, H, W, 8};
-    }
-    ASSERT_TRUE(track_motion_background(sf, NS, bg, W, NULL) == 0);
+    enum { N = BAR_FRAMES };
+    static uint8_t bg[W * H];
+    track_frame fr[N];
     track_look look = TRACK_LOOK_BRIGHT;
     char why[768] = "";
-    icv_err err = {0};
-    int rc = track_look_choose(fr, N, bg, W, 3, 9, NULL, &look, NULL, why, sizeof why, &err);
-    printf("    %s\n", rc ? err.msg : why);
+    int rc = look_on_moving_bar(draw_banded_bar, 1085, fr, bg, &look, why, sizeof why);
     ASSERT_EQ_INT(rc, 0);
     ASSERT_EQ_INT(look, TRACK_LOOK_DARK);
     /* without the background the first frames cannot decide: both looks keep blobs */
     int undecided = 0;
+    icv_err err = {0};
     rc = track_look_choose(fr, N, NULL, 0, 3, 9, NULL, &look, &undecided, why, sizeof why, &err);
     ASSERT_EQ_INT(rc, 0);
     ASSERT_EQ_INT(undecided, 1);
@@ -325,24 +348,12 @@ TEST(test_look_auto_takes_dark_when_it_alone_keeps_the_markers_number)
      * a marker's size. Bright keeps four blobs in every frame, never the markers' three;
      * dark keeps the three bands. Their likeness differs by less than half again, so
      * bright, the common case, was kept and its pieces did not fit the template. */
-    enum { N = 6, NS = 9 };
-    static uint8_t frames[N][W * H], spread[NS][W * H], bg[W * H];
-    track_frame fr[N], sf[NS];
-    rn_rng rng = {5003};
-    for (int f = 0; f < N; f++) {
-        draw_bar_of_four_pieces(frames[f], 60 + 4 * f, 100 + 2 * f, &rng);
-        fr[f] = (track_frame){frames[f], W, H, W, 8};
-    }
-    for (int f = 0; f < NS; f++) {
-        draw_bar_of_four_pieces(spread[f], 10 + 24 * f, 20 + 22 * f, &rng);
-        sf[f] = (track_frame){spread[f], W, H, W, 8};
-    }
-    ASSERT_TRUE(track_motion_background(sf, NS, bg, W, NULL) == 0);
+    enum { N = BAR_FRAMES };
+    static uint8_t bg[W * H];
+    track_frame fr[N];
     track_look look = TRACK_LOOK_BRIGHT;
     char why[768] = "";
-    icv_err err = {0};
-    int rc = track_look_choose(fr, N, bg, W, 3, 9, NULL, &look, NULL, why, sizeof why, &err);
-    printf("    %s\n", rc ? err.msg : why);
+    int rc = look_on_moving_bar(draw_bar_of_four_pieces, 5003, fr, bg, &look, why, sizeof why);
     ASSERT_EQ_INT(rc, 0);
     ASSERT_EQ_INT(look, TRACK_LOOK_DARK);
     ASSERT_STR_CONTAINS(why, "dark keeps the markers' number in half the frames, bright in none");
