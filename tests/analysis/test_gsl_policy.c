@@ -10,8 +10,6 @@
 
 TEST(test_gsl_out_of_domain_is_an_error_line_not_an_abort)
 {
-    if (th_sanitized())
-        SKIP("one pipeline run: the plain pass covers it");
     const char *d = th_tmpdir();
     th_proc *p = malloc(sizeof *p);
     int st = th_run_sh(p,

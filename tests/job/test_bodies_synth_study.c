@@ -285,8 +285,6 @@ TEST(test_bodies_chain_through_video_gives_akhans_e)
  * the truth's 5.47, 16.28, 27.28, 38.16, each the first frame after the contact). */
 TEST(test_bodies_cradle_from_its_markers_names_each_row_impact_and_measures_no_pair)
 {
-    if (th_sanitized())
-        SKIP("measured in the plain pass (a synth scene and its analysis)");
     char dir[1200], path[1300], exp[1300], trc[1300], out[1300];
     snprintf(dir, sizeof dir, "%s/cradle_0", th_tmpdir());
     snprintf(path, sizeof path, "%s.yaml", dir);
