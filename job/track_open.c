@@ -348,22 +348,6 @@ static int camera_look(job_track_camera *c, const icv_track_keys *keys, int n_ma
     return rc ? icv_err_prefix(err, "camera '%s' (%s): ", c->spec->id, c->spec->video) : 0;
 }
 
-/* 1: several bodies, each one marker that is the whole ball (a sphere whose marker is
- * as wide as it: a cradle's polished balls), so that touching balls are touching discs
- * of the marker's size (track/disc_split.c). The split is gated on such scenes: one
- * body's outputs stay as they were. */
-static int balls_are_markers(const icv_experiment *e)
-{
-    if (e->n_bodies < 2)
-        return 0;
-    for (int k = 0; k < e->n_bodies; k++) {
-        const icv_body *b = &e->bodies[k];
-        if (b->n_markers != 1 || b->shape.type != ICV_SHAPE_SPHERE || !(b->marker_diameter >= 1.8 * b->shape.radius))
-            return 0;
-    }
-    return 1;
-}
-
 /* 1: several bodies of one marker each (a cradle's balls, pucks with one dot): no
  * configuration ties their tracks, which the tracker's configuration would assume (one
  * rigid body), and one stopping dead (the momentum passed on) is no blip of its flight. */
@@ -374,6 +358,22 @@ static int bodies_of_one_marker(const icv_experiment *e)
     for (int k = 0; k < e->n_bodies; k++)
         if (e->bodies[k].n_markers != 1)
             return 0;
+    return 1;
+}
+
+/* 1: several bodies, each one marker that is the whole ball (a sphere whose marker is
+ * as wide as it: a cradle's polished balls), so that touching balls are touching discs
+ * of the marker's size (track/disc_split.c). The split is gated on such scenes: one
+ * body's outputs stay as they were. */
+static int balls_are_markers(const icv_experiment *e)
+{
+    if (!bodies_of_one_marker(e))
+        return 0;
+    for (int k = 0; k < e->n_bodies; k++) {
+        const icv_body *b = &e->bodies[k];
+        if (b->shape.type != ICV_SHAPE_SPHERE || !(b->marker_diameter >= 1.8 * b->shape.radius))
+            return 0;
+    }
     return 1;
 }
 

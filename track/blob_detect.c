@@ -654,28 +654,6 @@ static int binned_pass(track_detector *d, const track_frame *f, const track_fram
     return rc;
 }
 
-/* Gray levels: the height above its background a blob the binned planes add must reach,
- * the full-resolution threshold's fraction of the markers' height, the larger of the
- * learnt one and the median of those found at full resolution in this frame. A binned
- * plane learns its own threshold from its own blobs, and a textured backdrop's patches
- * the marker's size but 10-15 levels high were kept in every full scan next to a ball
- * 195 levels high (random scene 5137: nine texture tracks for one ball). */
-static double added_blob_floor(const track_detector *d, const track_blob *found, int n_found)
-{
-    double hs[64], median = 0;
-    int n = n_found < 64 ? n_found : 64;
-    for (int j = 0; j < n; j++) {
-        double h = found[j].peak - found[j].background;
-        int q = j - 1;
-        for (; q >= 0 && hs[q] > h; q--)
-            hs[q + 1] = hs[q];
-        hs[q + 1] = h;
-    }
-    if (n > 0)
-        median = n % 2 ? hs[n / 2] : 0.5 * (hs[n / 2 - 1] + hs[n / 2]);
-    return d->threshold_fraction * fmax(median, d->ws->peak_ref);
-}
-
 /* Large markers, after the full-resolution scan: the detection again on the frame (or
  * look plane) f binned w->bin x w->bin, with the sizes, roi and windows scaled to it,
  * each blob not found at full resolution measured there (binned_pass). Blobs found at
@@ -688,7 +666,7 @@ static double added_blob_floor(const track_detector *d, const track_blob *found,
  * floor below a light wall, lost in every full scan). A window's level is its own
  * surround's already. */
 static int add_binned(track_detector *d, const track_frame *f, const track_window *windows, int n_windows,
-                      track_blob *out, int max_out, int *n_out, icv_err *err)
+                      double found_height, track_blob *out, int max_out, int *n_out, icv_err *err)
 {
     struct track_detector_ws *w = d->ws;
     int b = w->bin, bw = f->width / b, bh = f->height / b;
@@ -705,7 +683,13 @@ static int add_binned(track_detector *d, const track_frame *f, const track_windo
         }
     }
     track_frame raw = {w->binned, bw, bh, bw * (f->depth / 8), f->depth};
-    double min_height = added_blob_floor(d, out, *n_out);
+    /* what the binned planes add stands the full-resolution threshold's fraction of the
+       markers' height off its background: the larger of the learnt one and found_height,
+       the median of the blobs found at full resolution in this frame. Each plane learns its
+       own threshold from its own blobs, and a textured backdrop's patches the marker's
+       size but 10-15 levels high were kept in every full scan next to a ball 195 levels
+       high (random scene 5137: nine texture tracks for one ball) */
+    double min_height = d->threshold_fraction * fmax(found_height, w->peak_ref);
     int rc = binned_pass(d, f, &raw, NULL, &w->bin_raw, wb, n_windows, min_height, out, max_out, n_out, err);
     if (rc || n_windows > 0)
         return rc;
@@ -746,8 +730,9 @@ static int tile_for_diameter(double diameter_px)
  * across filled a 32 px tile, was that tile's level and was lost in 45 of 108 full
  * scans at half its peak (the video study's one-camera ball, whose depth and so size are not
  * known). Smaller blobs leave the tiles alone: a larger tile follows a plate's edge
- * less closely. */
-static void learn_markers(track_detector *d, const track_blob *out, int n_out)
+ * less closely. Returns the median height of the frame's blobs above their background
+ * (gray levels; 0 with none). */
+static double learn_markers(track_detector *d, const track_blob *out, int n_out)
 {
     struct track_detector_ws *w = d->ws;
     enum { NPK = 64 };
@@ -761,6 +746,7 @@ static void learn_markers(track_detector *d, const track_blob *out, int n_out)
             pk[j + 1] = pk[j], ix[j + 1] = ix[j];
         pk[j + 1] = p, ix[j + 1] = i;
     }
+    double median = n == 0 ? 0 : n % 2 ? pk[n / 2] : 0.5 * (pk[n / 2 - 1] + pk[n / 2]);
     double v;
     int k; /* the strongest k blobs are taken for markers */
     if (d->n_markers >= 2) {
@@ -768,20 +754,20 @@ static void learn_markers(track_detector *d, const track_blob *out, int n_out)
         if (n >= d->n_markers && d->n_markers <= NPK)
             v = pk[d->n_markers - 1];
         else if (n == 0) /* none found: no sign they are dimmer, kept (below) */
-            return;
+            return median;
         else if (w->peak_ref > 0) /* a marker missing: at most the threshold's height */
             v = fmin(pk[n - 1], d->threshold_fraction * w->peak_ref);
         else
             v = pk[n - 1]; /* the first frame: what stands out least of what is found */
     } else {
         if (n == 0)
-            return;
+            return median;
         k = n / 2 + 1;
-        v = n % 2 ? pk[n / 2] : 0.5 * (pk[n / 2 - 1] + pk[n / 2]);
+        v = median;
     }
     w->peak_ref = w->peak_ref > 0 ? 0.9 * w->peak_ref + 0.1 * v : v;
     if (w->size_given || w->in_bin || d->background_tile_px <= 0)
-        return;
+        return median;
     /* a marker lifts its tile's median when it covers about half of it; one covering a
        quarter is near that (blur, a position across tiles) */
     int tile = w->tile_learnt > d->background_tile_px ? w->tile_learnt : d->background_tile_px;
@@ -791,6 +777,7 @@ static void learn_markers(track_detector *d, const track_blob *out, int n_out)
             tile = tile_for_diameter(2 * sqrt(a / M_PI));
     }
     w->tile_learnt = tile;
+    return median;
 }
 
 int track_detector_detect(track_detector *d, const track_frame *f, const track_window *windows, int n_windows,
@@ -909,10 +896,10 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
         }
         track_static_end(&w->statics, (const int(*)[4])w->rects, nr);
     }
-    learn_markers(d, out, *n_out);
+    double found_height = learn_markers(d, out, *n_out);
     st->n_blobs = *n_out;
     if (w->bin > 1 && !w->in_bin)
-        return add_binned(d, f, windows, full ? 0 : n_windows, out, max_out, n_out, err);
+        return add_binned(d, f, windows, full ? 0 : n_windows, found_height, out, max_out, n_out, err);
     return 0;
 }
 

@@ -333,9 +333,9 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
        bright whenever it kept blobs); but dark when it keeps the markers' number (two or
        more: one blob is anything dark) in half the frames, bright in none, and its blobs
        look as much like markers (a light rod's dark bands and the four light pieces
-       between them: random scene 5003 took the pieces for markers). Motion, whose centroids the body's own edges and
-       the background's errors pull, only when neither fits and it keeps the markers'
-       number in 60% of the frames. */
+       between them: random scene 5003 took the pieces for markers). Motion, whose
+       centroids the body's own edges and the background's errors pull, only when neither
+       fits and it keeps the markers' number in 60% of the frames. */
     int fits[3];
     for (int li = 0; li < 3; li++) {
         const look_score *s = &sc[li];

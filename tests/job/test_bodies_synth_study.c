@@ -56,6 +56,20 @@ static void state_errors(json_t *im, json_t *ti, double *v_frac, double *w_err)
         }
 }
 
+/* synth's several-body scene {kind, draw} written as dir.yaml and rendered into dir;
+ * impactcv's exit status (its messages in p) */
+static int synth_multibody(const char *kind, int draw, const char *dir, th_proc *p)
+{
+    char path[1300], text[128];
+    snprintf(path, sizeof path, "%s.yaml", dir);
+    snprintf(text, sizeof text, "multibody: {kind: %s, draw: %d}\n", kind, draw);
+    if (th_write_file(path, text) != 0) {
+        snprintf(p->err, sizeof p->err, "cannot write %s", path);
+        return -1;
+    }
+    return th_run_cli(p, "synth '%s' -o '%s'", path, dir);
+}
+
 /* One kind, draws 1..n, from the true markers (video 0) or the rendered clips (video
  * 1): the pulls of e and the ratio of every impact measured added */
 static void study(const char *kind, int n, int video, double *pull_e, double *pull_q, int *n_pull)
@@ -66,12 +80,8 @@ static void study(const char *kind, int n, int video, double *pull_e, double *pu
     for (int d = 1; d <= n; d++) {
         char dir[1200], path[1300], exp[1300], trc[1300], out[1300];
         snprintf(dir, sizeof dir, "%s/%s_%d%s", th_tmpdir(), kind, d, video ? "_video" : "");
-        snprintf(path, sizeof path, "%s.yaml", dir);
-        char text[128];
-        snprintf(text, sizeof text, "multibody: {kind: %s, draw: %d}\n", kind, d);
-        ASSERT_EQ_INT(th_write_file(path, text), 0);
         th_proc p;
-        ASSERT(th_run_cli(&p, "synth '%s' -o '%s'", path, dir) == 0, "synth %s %d: %s", kind, d, p.err);
+        ASSERT(synth_multibody(kind, d, dir, &p) == 0, "synth %s %d: %s", kind, d, p.err);
         snprintf(path, sizeof path, "%s/experiment.yaml", dir);
         icv_err err = {0};
         ASSERT(icv_experiment_load(path, &e, &err) == 0, "%s", err.msg);
@@ -200,12 +210,8 @@ static void chain_study(int n, double *pulls, int *n_pull)
     for (int d = 0; d < n; d++) { /* draw 0: Akhan's case 1; 1-9 his nine cases */
         char dir[1200], path[1300], out[1300];
         snprintf(dir, sizeof dir, "%s/chain_%d_video", th_tmpdir(), d);
-        snprintf(path, sizeof path, "%s.yaml", dir);
-        char text[128];
-        snprintf(text, sizeof text, "multibody: {kind: chain, draw: %d}\n", d);
-        ASSERT_EQ_INT(th_write_file(path, text), 0);
         th_proc p;
-        ASSERT(th_run_cli(&p, "synth '%s' -o '%s'", path, dir) == 0, "synth chain %d: %s", d, p.err);
+        ASSERT(synth_multibody("chain", d, dir, &p) == 0, "synth chain %d: %s", d, p.err);
         snprintf(path, sizeof path, "%s/experiment.yaml", dir);
         snprintf(out, sizeof out, "%s/out", dir);
         ASSERT(th_run_cli(&p, "run '%s' -o '%s'", path, out) == 0, "run chain %d: %s", d, p.err);
@@ -287,10 +293,8 @@ TEST(test_bodies_cradle_from_its_markers_names_each_row_impact_and_measures_no_p
 {
     char dir[1200], path[1300], exp[1300], trc[1300], out[1300];
     snprintf(dir, sizeof dir, "%s/cradle_0", th_tmpdir());
-    snprintf(path, sizeof path, "%s.yaml", dir);
-    ASSERT_EQ_INT(th_write_file(path, "multibody: {kind: cradle, draw: 0}\n"), 0);
     th_proc p;
-    ASSERT(th_run_cli(&p, "synth '%s' -o '%s'", path, dir) == 0, "synth cradle: %s", p.err);
+    ASSERT(synth_multibody("cradle", 0, dir, &p) == 0, "synth cradle: %s", p.err);
     static icv_experiment e;
     icv_err err = {0};
     snprintf(path, sizeof path, "%s/experiment.yaml", dir);
@@ -341,13 +345,10 @@ TEST(test_bodies_cradle_through_video_tracks_every_ball_and_names_each_row_impac
     int n = th_accuracy() ? 20 : 1, tot_pts = 0, tot_off = 0, tot_pairs = 0, tot_named = 0;
     double tot_worst = 0;
     for (int draw = 0; draw < n; draw++) {
-        char dir[1200], path[1300], out[1300], yaml[96];
+        char dir[1200], path[1300], out[1300];
         snprintf(dir, sizeof dir, "%s/cradle_%d_video", th_tmpdir(), draw);
-        snprintf(path, sizeof path, "%s.yaml", dir);
-        snprintf(yaml, sizeof yaml, "multibody: {kind: cradle, draw: %d}\n", draw);
-        ASSERT_EQ_INT(th_write_file(path, yaml), 0);
         th_proc p;
-        ASSERT(th_run_cli(&p, "synth '%s' -o '%s'", path, dir) == 0, "synth cradle %d: %s", draw, p.err);
+        ASSERT(synth_multibody("cradle", draw, dir, &p) == 0, "synth cradle %d: %s", draw, p.err);
         snprintf(path, sizeof path, "%s/experiment.yaml", dir);
         snprintf(out, sizeof out, "%s/out", dir);
         ASSERT(th_run_cli(&p, "run '%s' -o '%s'", path, out) == 0, "run cradle %d: %s", draw, p.err);
