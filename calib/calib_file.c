@@ -4,6 +4,7 @@
  * disk; and reading one camera or a stereo pair from files of other tools
  * (OpenCV's samples, cv2 scripts, ROS camera_info). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +230,10 @@ static int read_camera(const calib_store *fs, const char *path, int which, calib
             w = h = 0; /* unknown: the caller checks against its images */
         }
     }
+    /* A size is whole pixels that fit an int; anything else is a damaged file, not a cast. */
+    if (!(w >= 0 && w <= 1 << 20 && w == floor(w)) || !(h >= 0 && h <= 1 << 20 && h == floor(h)))
+        return icv_err_set(err, ICV_EFORMAT, "%s: image size %g x %g is not a whole number of pixels up to %d", path,
+                           w, h, 1 << 20);
     calib_intrinsics_from_k(in, k, dist, (int)w, (int)h);
     if (sd) {
         memset(sd, 0, sizeof *sd);

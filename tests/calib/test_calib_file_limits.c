@@ -58,3 +58,27 @@ TEST(test_calib_file_limits_a_file_beyond_4_mib_is_refused_xml_too)
         ASSERT_STR_CONTAINS(err.msg, "big.yaml: above the limit of 4194304 bytes");
     }
 }
+
+TEST(test_calib_file_limits_an_image_size_beyond_an_int_is_refused)
+{
+    /* fuzz_calib's input: an image width of 7.1e111 was cast to int (undefined) */
+    static const char *sizes[] = {"image_width: 7.11111e+111\nimage_height: 720",
+                                  "image_width: 1280\nimage_height: -4", "imageSize: [ 1280.5, 720 ]"};
+    for (int i = 0; i < 3; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "%%YAML:1.0\n---\n%s\n"
+                 "camera_matrix: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n"
+                 "   data: [ 1000., 0., 640., 0., 1000., 360., 0., 0., 1. ]\n"
+                 "distortion_coefficients: !!opencv-matrix\n   rows: 5\n   cols: 1\n   dt: d\n"
+                 "   data: [ -0.1, 0.02, 0., 0., 0. ]\n",
+                 sizes[i]);
+        th_write_file(th_tmp("cam.yaml"), text);
+        calib_intrinsics in;
+        icv_err err = {0};
+        int rc = calib_intrinsics_read(th_tmp("cam.yaml"), 0, &in, NULL, &err);
+        ASSERT(rc == ICV_EFORMAT, "%s: rc %d: %s", sizes[i], rc, err.msg);
+        ASSERT_STR_CONTAINS(err.msg, "cam.yaml: image size");
+        ASSERT_STR_CONTAINS(err.msg, "is not a whole number of pixels");
+    }
+}
