@@ -192,9 +192,15 @@ void job_track_3d_gaps_name(job_track *j);
 int job_track_bodies_3d(job_track *j, icv_err *err);
 
 void job_track_camera_free(job_track_camera *c);
-/* The body marker of 2D point (frame f, id): the label given at f or the nearest frame
- * (track_3d.c). */
+/* The body marker of 2D point (frame f, id), -1 none: the label given at f, else at
+ * the nearest frame within 3, else the one the track carries most often; a label lent
+ * from other frames never one another track holds at f (track_labels.c). */
 int job_track_label_2d(const job_track_camera *c, long f, int id);
+/* The body marker of every raw point of c, in c->raw's order, into marker[n_raw]:
+ * job_track_label_2d's, except that where several tracks would be lent one label in a
+ * frame, only the nearest labelled frame's, else the most often labelled track keeps it:
+ * each marker at most once per frame (track_labels.c). */
+int job_track_labels_2d(const job_track_camera *c, int *marker, icv_err *err);
 
 /* ---- the coefficient experiments' video parts ------------------------------ */
 

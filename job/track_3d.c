@@ -378,24 +378,6 @@ static int track_travels(const track_candidate *cand, const int *cand_n, long F,
     return 0;
 }
 
-int job_track_label_2d(const job_track_camera *c, long f, int id)
-{
-    for (long d = 0; d <= 3; d++) { /* frames: a coasted or unmatched point near a labelled one */
-        if (f - d >= 0 && c->label[(f - d) * c->n_ids + id] >= 0)
-            return c->label[(f - d) * c->n_ids + id];
-        if (f + d < c->frames && c->label[(f + d) * c->n_ids + id] >= 0)
-            return c->label[(f + d) * c->n_ids + id];
-    }
-    /* else the label the track carries most often */
-    int votes[ICV_MAX_MARKERS] = {0}, best = -1, bv = 0;
-    for (long g = 0; g < c->frames; g++) {
-        int l = c->label[g * c->n_ids + id];
-        if (l >= 0 && ++votes[l] > bv)
-            bv = votes[l], best = l;
-    }
-    return best;
-}
-
 /* Whether the template's markers with have[] set fix a pose: 2 on a line template, else
  * 3 not on one line (as analysis's pose fit asks). have NULL: whether the template is a
  * line (all its markers then fix it only as a line's 2 would). */

@@ -28,17 +28,22 @@ int job_track_write(job_track *j, const char *out_dir, icv_err *err)
     char written[ICV_MAX_CAMERAS + 2][ICV_PATH_MAX];
     int n_written = 0;
     track_row2d *rows2d = NULL;
+    int *marker = NULL;
     for (int c = 0; c < nc && !rc; c++) {
         job_track_camera *cm = &cams[c];
         free(rows2d);
+        free(marker);
         rows2d = malloc(sizeof *rows2d * ((size_t)cm->n_raw + 1));
-        if (!rows2d) {
+        marker = malloc(sizeof *marker * ((size_t)cm->n_raw + 1));
+        if (!rows2d || !marker) {
             rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
             break;
         }
+        if ((rc = job_track_labels_2d(cm, marker, err)) != 0)
+            break;
         for (long i = 0; i < cm->n_raw; i++) {
             const track_raw_point *p = &cm->raw[i];
-            int l = job_track_label_2d(cm, p->frame, p->id);
+            int l = marker[i];
             /* a 2D track no 3D point labelled (a glint, a marker one camera alone saw):
                written with an index past the body's markers */
             rows2d[i] = (track_row2d){p->frame, cm->tcam[p->frame] - cm->off_s, l >= 0 ? l : nm + p->id, p->u,
@@ -57,6 +62,7 @@ int job_track_write(job_track *j, const char *out_dir, icv_err *err)
             n_written++;
     }
     free(rows2d);
+    free(marker);
     if (!rc && (rc = icv_path_join(written[n_written], ICV_PATH_MAX, out_dir, "tracks3d.csv", err)) == 0 &&
         (rc = track_tracks3d_write(written[n_written], nm, (size_t)j->F, j->fr3, j->t3, j->xyz, err)) == 0)
         n_written++;
