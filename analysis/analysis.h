@@ -263,7 +263,7 @@ typedef struct {
     double meet_gap;      /* m: the contact point's height above the surface at
                              t_meet on the pre-impact flight (how far the surface is off) */
     char implausible[160]; /* "" or why no real collision gives these numbers (e
-                             above 1, or energy gained, beyond 2 sigma) */
+                             above 1 or below 0, or energy gained, beyond 2 sigma) */
     analysis_side pre, post;
     icv_vec3 contact_point;   /* m, surface frame, the shape's lowest point at t */
     icv_vec3 impulse;         /* N s, m (v_post - v_pre) */
@@ -481,6 +481,12 @@ int analysis_program_versions(const char *names[ANALYSIS_N_VERSIONS], const char
 /* The impact case's meaning in words ("slip stops in compression, then reverse
  * sliding with the slip's x flipped"); "" for an unknown label. */
 const char *analysis_case_words(const char *label, char *out, size_t n);
+
+/* Sets im->implausible from its measured values and sigmas (analysis does, and the
+ * report for results read back): e above 1 or below 0 (the contact point still closing
+ * on the surface after the impact), or the energy after above the energy before, each
+ * beyond 2 sigma; "" when a real collision could give them. */
+void analysis_impact_plausibility(analysis_impact *im);
 
 /* Writes results.json (schema impactcv-results-1, the contract's keys and added
  * ones: program, model.case_words) atomically. calib may be NULL. */

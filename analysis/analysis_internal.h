@@ -246,8 +246,6 @@ int analysis_flights_fit(const posed_frame *pf, int n, const unsigned char *cont
 int analysis_contact_find(const posed_frame *pf, int n, double sigma, double com_sigma, const analysis_tracks *tr,
                           unsigned char *contact, analysis_result *res);
 
-/* Sets im->implausible: e above 1, or energy gained, beyond 2 sigma ("" else). */
-void analysis_impact_plausibility(analysis_impact *im);
 
 /* Where the two sides' flights meet: the instant at which their centres of mass
  * are closest (the centre does not jump in an impact), from t_guess by Newton's

@@ -84,6 +84,11 @@ void analysis_impact_plausibility(analysis_impact *im)
     if (im->e_kinematic - 2 * se > 1)
         snprintf(im->implausible, sizeof im->implausible, "e = %.3f +- %.3f is above 1 by more than 2 sigma",
                  im->e_kinematic, se);
+    else if (im->e_kinematic + 2 * se < 0)
+        snprintf(im->implausible, sizeof im->implausible,
+                 "e = %.3f +- %.3f is below 0 by more than 2 sigma: the contact point would still close on the "
+                 "surface after the impact",
+                 im->e_kinematic, se);
     else if (im->loss_fraction + 2 * sl < 0)
         snprintf(im->implausible, sizeof im->implausible,
                  "the energy after (%.4g J) exceeds the energy before (%.4g J) by more than 2 sigma", im->energy_post,

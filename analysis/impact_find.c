@@ -821,7 +821,8 @@ restart:;
                      fabs(im->meet_gap) * 1e3, im->meet_gap < 0 ? "below" : "above");
         if (im->implausible[0])
             icv_warn("impact at t = %.5f s is physically implausible: %s; likely causes: the surface (its line or "
-                     "plane), the scale, duplicated frames or a wrong capture rate",
+                     "plane), the scale, duplicated frames, a wrong capture rate, or tracks of something other than "
+                     "the body's markers",
                      im->t, im->implausible);
     }
     int short_frames = 0, n_short = analysis_flights_fit(pf, n, contact, tr, com_sigma, excl, prm.min_side_frames, res,

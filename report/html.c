@@ -229,18 +229,13 @@ static void row1(FILE *f, const char *q, double v, double sd, const char *model)
     fprintf(f, "</td><td>%s</td></tr>\n", model ? model : "");
 }
 
-/* An impact whose numbers no real collision gives: e above 1, or energy gained,
- * beyond 2 sigma. Writes why into why (empty when plausible). */
+/* An impact whose numbers no real collision gives (analysis_impact_plausibility, for
+ * results read back too): writes why into why, "" when plausible. */
 static int implausible(const analysis_impact *im, char *why, size_t n)
 {
-    why[0] = 0;
-    double se = isfinite(im->sd.e_kinematic) ? im->sd.e_kinematic : 0;
-    double sl = isfinite(im->sd.loss_fraction) ? im->sd.loss_fraction : 0;
-    if (im->e_kinematic - 2 * se > 1)
-        snprintf(why, n, "e = %.3g &plusmn; %.2g is above 1 by more than 2&sigma;", im->e_kinematic, se);
-    else if (im->loss_fraction + 2 * sl < 0)
-        snprintf(why, n, "the energy after (%.4g J) exceeds the energy before (%.4g J) by more than 2&sigma;",
-                 im->energy_post, im->energy_pre);
+    analysis_impact copy = *im;
+    analysis_impact_plausibility(&copy);
+    snprintf(why, n, "%s", copy.implausible);
     return why[0] != 0;
 }
 
@@ -272,11 +267,12 @@ static void checks(FILE *f, const report_inputs *in)
     }
     for (int i = 0; r && i < r->n_impacts; i++)
         if (implausible(&r->impacts[i], why, sizeof why)) {
-            fprintf(f,
-                    "<p class=bad><b>Impact %d is physically implausible</b>: %s. Likely causes: the surface (its "
-                    "line or plane), the scale, duplicated or mistimed frames, or a fit window holding contact. The "
-                    "model's fit to it is not shown.</p>\n",
-                    i + 1, why);
+            fprintf(f, "<p class=bad><b>Impact %d is physically implausible</b>: ", i + 1);
+            icv_fput_html(f, why);
+            fputs(". Likely causes: the surface (its line or plane), the scale, duplicated or mistimed frames, a fit "
+                  "window holding contact, or tracks of something other than the body's markers (see the "
+                  "overlays). The model's fit to it is not shown.</p>\n",
+                  f);
             bad++;
         }
     if (in->n_warnings > 0) {
