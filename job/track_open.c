@@ -593,6 +593,11 @@ static int camera_open(const icv_experiment *exp, int ci, const track_calibratio
     track_band bands;
     track_band_init(exp, &bands);
     c->det->centroid_coverage = opt->band_coverage && bands.on;
+    int all_bands = bands.on && exp->marker_diameter > 0;
+    for (int k = 0; k < exp->n_markers; k++)
+        all_bands &= bands.band[k];
+    if (all_bands) /* the stripe each band shows: the rod's width long, marker_diameter wide */
+        c->det->marker_aspect = fmax(1, 2 * bands.r / exp->marker_diameter);
     if (keys->threshold > 0) {
         c->det->threshold_mode = TRACK_THRESHOLD_FIXED;
         c->det->threshold_level = keys->threshold;

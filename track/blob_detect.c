@@ -35,6 +35,7 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     d->max_area_px = 2000;
     d->min_circularity = 0.4;
     d->max_streak_px = 40;
+    d->marker_aspect = 1;
     d->blurred_px = 2;
     d->saturation_level = 0;
     d->gain = 0;
@@ -910,13 +911,19 @@ void track_detector_set_scene_markers(track_detector *d)
     d->centroid_margin_px = 1;
 }
 
+double track_marker_area_px(double diameter_px, double aspect)
+{
+    /* a disc; a band's stripe, its length across the rod aspect times its width */
+    return aspect > 1 ? aspect * diameter_px * diameter_px : M_PI * diameter_px * diameter_px / 4;
+}
+
 void track_detector_set_marker_size(track_detector *d, double diameter_px, double max_streak_px)
 {
-    double r = 0.5 * diameter_px, disc = M_PI * r * r;
+    double r = 0.5 * diameter_px, disc = M_PI * r * r, aspect = fmax(1, d->marker_aspect);
     d->min_area_px = fmax(1, 0.25 * disc);
     d->max_area_px = 3 * (disc + diameter_px * fmax(max_streak_px, 0));
     d->max_streak_px = max_streak_px;
-    int tile = tile_for_diameter(diameter_px);
+    int tile = tile_for_diameter(aspect * diameter_px);
     if (d->background_tile_px > 0 && tile > d->background_tile_px)
         d->background_tile_px = tile;
     d->ws->size_given = 1;

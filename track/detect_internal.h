@@ -94,6 +94,10 @@ struct track_detector_ws {
    from powers of two up to 32, the rows of level q (2q of them) kept for 2 <= q <= 32 */
 #define TRACK_TOPHAT_ROWS 124
 
+/* px^2: a marker's expected image area, diameter_px wide: a disc, or for aspect > 1 a
+ * band's stripe aspect times as long (track_detector.marker_aspect). */
+double track_marker_area_px(double diameter_px, double aspect);
+
 /* The dark look's plane over [x0, x1] x [y0, y1]: closing(I) - I with a square of side
  * 2r + 1 (r at most TRACK_TOPHAT_MAX_R), the frame read up to 2r beyond the region. */
 void track_black_tophat(struct track_detector_ws *ws, const track_frame *f, int r, int x0, int y0, int x1, int y1);
@@ -103,6 +107,19 @@ void track_black_tophat(struct track_detector_ws *ws, const track_frame *f, int 
  * light as the ball). */
 void track_white_tophat(struct track_detector_ws *ws, const track_frame *f, int r, int x0, int y0, int x1, int y1,
                         void *out);
+
+/* How much a kept blob looks like one of the body's markers, 0 to 1: it moved (the
+ * look's plane differs from the still background's at its centre by more than 8 levels
+ * and a third of its contrast: a glint, a board square or the reference cylinder does
+ * not; the plane, not the frame: a dark band on a light rod over a black floor is the
+ * floor's level in the frame, and stands out only in the dark look's top-hat, whose
+ * still background there is the floor's nothing), it is round (major / minor RMS extent
+ * up to 1.5: a rod's piece between two bands is long; a band's stripe up to 1.5 times
+ * its aspect) and of a marker's area (exp(-|ln(area / disc)|), disc pi d^2 / 4, a band's
+ * stripe aspect d^2; d unknown: 1). No background: every blob
+ * moved. d: the detector that found the blob (its look). */
+double track_marker_likeness(const track_detector *d, const track_blob *b, const track_frame *f, const void *motion_bg,
+                             int motion_bg_stride, double diameter_px);
 
 /* The mean over the 3x3 pixels round (x, y) (clipped) of |look(f) - look(bg)|, the
  * detector's look plane made from frame f and from bg (the frames themselves for

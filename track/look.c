@@ -61,7 +61,7 @@ typedef struct {
     int tried;
     int n_exact;       /* frames with n_expected blobs kept */
     int n_some;        /* frames with at least one blob kept */
-    double likeness;   /* summed over the frames: the marker_likeness of the frame's
+    double likeness;   /* summed over the frames: the track_marker_likeness of the frame's
                           n_expected most marker-like blobs */
     int n_min, n_max;  /* blobs kept per frame */
     int pairs, steady; /* consecutive exact frames; those whose blobs stayed near */
@@ -124,17 +124,9 @@ static void describe_score(const look_score *s, track_look look, int depth, char
              peak, bg, b->area, b->u, b->v);
 }
 
-/* How much a kept blob looks like one of the body's markers, 0 to 1: it moved (the
- * look's plane differs from the still background's at its centre by more than 8 levels
- * and a third of its contrast: a glint, a board square or the reference cylinder does
- * not; the plane, not the frame: a dark band on a light rod over a black floor is the
- * floor's level in the frame, and stands out only in the dark look's top-hat, whose
- * still background there is the floor's nothing), it is round (major / minor RMS extent
- * up to 1.5: a rod's piece between two bands is long) and of a marker's area
- * (exp(-|ln(area / disc)|), disc pi d^2 / 4; d unknown: 1). No background: every blob
- * moved. d: the detector that found the blob (its look). */
-static double marker_likeness(const track_detector *d, const track_blob *b, const track_frame *f, const void *motion_bg,
-                              int motion_bg_stride, double diameter_px)
+/* track_marker_likeness: detect_internal.h */
+double track_marker_likeness(const track_detector *d, const track_blob *b, const track_frame *f, const void *motion_bg,
+                             int motion_bg_stride, double diameter_px)
 {
     double w = 1;
     if (motion_bg) {
@@ -144,10 +136,11 @@ static double marker_likeness(const track_detector *d, const track_blob *b, cons
         if (diff <= fmax(8 * level, fabs(b->peak - b->background) / 3))
             return 0;
     }
-    double elong = b->minor > 0 ? b->major / b->minor : 1e9;
-    w *= fmin(1, 1.5 / elong);
+    /* a band's stripe is aspect times as long as it is wide, and as much larger */
+    double aspect = fmax(1, d->marker_aspect), elong = b->minor > 0 ? b->major / b->minor : 1e9;
+    w *= fmin(1, 1.5 * aspect / elong);
     if (diameter_px > 0 && b->area > 0)
-        w *= exp(-fabs(log(b->area / (M_PI * diameter_px * diameter_px / 4))));
+        w *= exp(-fabs(log(b->area / track_marker_area_px(diameter_px, aspect))));
     return w;
 }
 
@@ -251,6 +244,7 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
                 d->min_circularity = like->min_circularity;
                 d->min_area_px = like->min_area_px;
                 d->max_area_px = like->max_area_px;
+                d->marker_aspect = like->marker_aspect;
             }
             if (diameter_px > 0)
                 track_detector_set_marker_size(d, diameter_px, d->max_streak_px);
@@ -292,7 +286,7 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
                 int nt = 0, keep = n_expected > 0 && n_expected < MAXB ? n_expected : MAXB;
                 for (int k = 0; k < nb; k++) {
                     double w = order[li] == TRACK_LOOK_MOTION ? 0
-                                                              : marker_likeness(d, &cur[k], &frames[i], motion_bg,
+                                                              : track_marker_likeness(d, &cur[k], &frames[i], motion_bg,
                                                                                 motion_bg_stride, diameter_px);
                     int j = nt < keep ? nt++ : keep;
                     for (; j > 0 && top[j - 1] < w; j--)
@@ -327,7 +321,7 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
        bright blobs, a dark rod's light bands its dark pieces, and a board, glints or a
        plate's texture either. Then bright when it alone keeps the markers' number in 60%
        of the frames (today's rods; no still background needed), else dark when its blobs
-       look like markers (moving, round, of a marker's size: marker_likeness) by half
+       look like markers (moving, round, of a marker's size: track_marker_likeness) by half
        again as much as bright's, bright being the common case (the scene study's
        tuning seeds: the look that sees the markers in 223 of 249 cameras, against 209 keeping
        bright whenever it kept blobs); but dark when it keeps the markers' number (two or

@@ -253,6 +253,12 @@ typedef struct {
                                  and its peaks (a marker fused to a plate or an edge comes
                                  apart); 0: rejected as before */
 
+    double marker_aspect;     /* a marker's image extent across over its size (1, default:
+                                 round). A band round a rod is as long as the rod is wide
+                                 and marker_diameter wide: 2 r / d. Set it before
+                                 track_detector_set_marker_size, whose background tile
+                                 and auto's likeness then expect that stripe, not a disc
+                                 (the area limits stay a disc's: docs/track.md) */
     double disc_split_px;     /* px: the diameter of markers that are whole discs (balls lit
                                  alike, a cradle's); a blob of about k > 1.5 of their areas,
                                  elongated and with a waist where its parts meet is k
@@ -283,7 +289,8 @@ void track_detector_set_scene_markers(track_detector *det);
 
 /* Sets min_area_px and max_area_px from the marker's expected image diameter (px):
  * min = 0.25 x the disc's area (a marker seen obliquely, or thresholded at its
- * shoulder), max = 3 x the area of the disc swept by max_streak_px (halo, saturation).
+ * shoulder), max = 3 x the area of the disc swept by max_streak_px (halo, saturation);
+ * the background tile 4 diameters (times det->marker_aspect) across.
  * diameter_px comes from track_marker_diameter_px. */
 void track_detector_set_marker_size(track_detector *det, double diameter_px, double max_streak_px);
 

@@ -2,8 +2,10 @@
  * thousands of specks smaller than a marker (a coded black backdrop) leave the markers
  * below them measured; a large ball fainter than the threshold pixel by pixel is found
  * in the binned frame. Frames drawn by render.h with known centres. */
+#include <math.h>
 #include <stdlib.h>
 
+#include "track/detect_internal.h"
 #include "track/track.h"
 #include "tests/harness.h"
 #include "tests/track/render.h"
@@ -357,4 +359,63 @@ TEST(test_look_auto_takes_dark_when_it_alone_keeps_the_markers_number)
     ASSERT_EQ_INT(rc, 0);
     ASSERT_EQ_INT(look, TRACK_LOOK_DARK);
     ASSERT_STR_CONTAINS(why, "dark keeps the markers' number in half the frames, bright in none");
+}
+
+/* A dark rod (20) 18 px thick on a mid-grey backdrop (110) with three light bands (240)
+ * 6 px wide across its whole thickness: each band is a stripe three times as long as
+ * it is wide, touching the backdrop at both ends. */
+static void draw_rod_of_light_bands(uint8_t *out, double x0, double y0, rn_rng *rng)
+{
+    rn_img im = rn_new(W, H, 110);
+    for (int y = (int)y0; y < (int)y0 + 18; y++)
+        for (int x = (int)x0; x < (int)x0 + 120; x++) {
+            int dx = x - (int)x0;
+            int band = (dx >= 12 && dx < 18) || (dx >= 52 && dx < 58) || (dx >= 100 && dx < 106);
+            if (x >= 0 && x < W && y >= 0 && y < H)
+                im.px[y * W + x] = band ? 240 : 20;
+        }
+    rn_to_u8(&im, 2, rng, out);
+    rn_free(&im);
+}
+
+TEST(test_look_likeness_weighs_bands_as_stripes_across_the_rod)
+{
+    /* held-out scene 5175 (light bands 6 px wide round a dark rod 17 px thick over a grey
+     * plate): weighed as discs of the marker's 6 px, each band looked long and three
+     * times too large (likeness 0.13), the dark look's fragments of the rod beside them
+     * more like markers, and auto took dark. A band's image is the rod's thickness long:
+     * weighed with that aspect, the bands are markers and the rod's pieces between them
+     * (34-42 px long) are not. */
+    static uint8_t frame[W * H];
+    rn_rng rng = {5175};
+    draw_rod_of_light_bands(frame, 60, 100, &rng);
+    track_frame fr = {frame, W, H, W, 8};
+    icv_err err = {0};
+    track_detector *d = track_detector_alloc(W, H, &err);
+    ASSERT(d, "%s", err.msg);
+    track_detector_set_scene_markers(d);
+    d->look = TRACK_LOOK_BRIGHT;
+    track_blob b[16];
+    int n = 0;
+    ASSERT(track_detector_detect(d, &fr, NULL, 0, b, 16, &n, &err) == 0, "%s", err.msg);
+    ASSERT_EQ_INT(n, 3);
+    for (int k = 0; k < n; k++) {
+        d->marker_aspect = 1;
+        double as_disc = track_marker_likeness(d, &b[k], &fr, NULL, 0, 6);
+        d->marker_aspect = 3; /* 18 px across the rod over 6 px */
+        double as_band = track_marker_likeness(d, &b[k], &fr, NULL, 0, 6);
+        printf("    band at %.1f, %.1f: %.0f px, likeness as a disc %.2f, as a band %.2f\n", b[k].u, b[k].v,
+               b[k].area, as_disc, as_band);
+        /* the stripe's area is 108 px against 28 px for a 6 px disc, and it is three
+           times as long as wide: as a disc under 0.2; as a band within its thresholded
+           edge's error of 1 */
+        ASSERT(as_disc < 0.2, "band %d as a disc: %.2f", k, as_disc);
+        ASSERT(as_band > 0.8, "band %d as a band: %.2f", k, as_band);
+    }
+    /* a rod piece between two bands, 34 x 18 px, is no band */
+    track_blob piece = {.u = 95, .v = 109, .area = 34 * 18, .major = 34 / sqrt(12), .minor = 18 / sqrt(12)};
+    d->marker_aspect = 3;
+    double as_band = track_marker_likeness(d, &piece, &fr, NULL, 0, 6);
+    ASSERT(as_band < 0.25, "a rod piece as a band: %.2f", as_band);
+    track_detector_free(d);
 }
