@@ -173,6 +173,12 @@ int job_track_open(job_track *j, const char *experiment_path, icv_err *err);
 int job_track_pass_2d(job_track *j, icv_err *err);
 int job_track_sync(job_track *j, icv_err *err);
 int job_track_pass_3d(job_track *j, icv_err *err);
+/* After the labelling of one body of up to 6 markers: the permutation of its markers
+ * whose positions fit body.markers' distances best over the clip, when it fits better
+ * in 75% of the frames where the two differ (10 at least), relabels xyz, the quality
+ * rows and the 2D labels (logged): a nearly symmetric template's first frames decide
+ * its orientation by their noise (track_orient.c). */
+void job_track_orient_template(job_track *j);
 int job_track_write(job_track *j, const char *out_dir, icv_err *err);
 
 /* The 3D pass's steps, for the pass of several bodies (track_bodies.c; track_3d.c):

@@ -1025,6 +1025,7 @@ int job_track_pass_3d(job_track *j, icv_err *err)
         if (j->res.points3d == 0)
             return job_track_3d_nothing_labelled(j, err);
     }
+    job_track_orient_template(j);
     job_track_3d_gaps_name(j);
     icv_debug("timing: 3D and identity %.3f s", icv_now() - j->t_3d);
     return 0;
