@@ -643,9 +643,15 @@ int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, 
     double excl = 0.5 * (prm.exposure_s > 0 ? prm.exposure_s : period);
 
     int cand[ANALYSIS_MAX_IMPACTS * 2];
+    /* candidates whose side would not fit (a rotation fit that does not converge on a
+       stretch of bad poses): the first one's reason, and how many */
+    char unfit_msg[ICV_ERR_MSG_MAX];
+    int n_unfit;
     /* back here, with every impact measured again, when a frame beside an impact
        turns out an outlier: it was in the gaps and gravity's fit too */
 restart:;
+    unfit_msg[0] = 0;
+    n_unfit = 0;
     analysis_contact_find(pf, n, sigma, com_sigma, tr, contact, res);
     if (have_rest_end && res->n_contacts < ANALYSIS_MAX_CONTACTS) {
         /* the rest trimmed off the clip's end, after any stretch before it (a
@@ -725,10 +731,19 @@ restart:;
                 appendf(short_msg, cap, len, ", %d needed on each side to fit", prm.min_side_frames);
                 break;
             }
-            if (analysis_side_fit(pf, a0, a1, t_star, &res->g, b, com_sigma, 0, &pre, err) ||
-                analysis_side_fit(pf, b0, b1, t_star, &res->g, b, com_sigma, 1, &post, err)) {
-                rc = err ? err->code : ICV_ENUMERIC;
-                goto done;
+            icv_err fe = {0};
+            if (analysis_side_fit(pf, a0, a1, t_star, &res->g, b, com_sigma, 0, &pre, &fe) ||
+                analysis_side_fit(pf, b0, b1, t_star, &res->g, b, com_sigma, 1, &post, &fe)) {
+                if (fe.code != ICV_ENUMERIC) {
+                    rc = icv_err_set(err, fe.code, "%s", fe.msg);
+                    goto done;
+                }
+                /* a candidate its frames cannot fit is not measured; the others are */
+                if (n_unfit++ == 0)
+                    snprintf(unfit_msg, sizeof unfit_msg, "impact candidate at frame %d (t = %.4f s): %s",
+                             tr->frame[pf[cand[c]].row], t_star, fe.msg);
+                ok = 0;
+                break;
             }
             double lo = pf[a1].t, hi = pf[b0].t;
             if (prm.method == ANALYSIS_FIT)
@@ -831,7 +846,11 @@ restart:;
         rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
         goto done;
     }
-    if (res->n_impacts == 0 && n_landed > 0 && !have_short)
+    if (n_unfit > 0 && res->n_impacts > 0)
+        icv_warn("%s: not measured%s", unfit_msg, n_unfit > 1 ? ", nor other candidates like it" : "");
+    if (res->n_impacts == 0 && n_unfit > 0)
+        rc = icv_err_set(err, ICV_ENUMERIC, "%s, and no impact measured", unfit_msg);
+    else if (res->n_impacts == 0 && n_landed > 0 && !have_short)
         rc = icv_err_set(err, ICV_EINVAL, "%s, and no other impact", landed_msg);
     else if (res->n_impacts == 0 && !have_short && !gravity) {
         /* a flight-only clip (a toss, a free fall): its flights are the result */
