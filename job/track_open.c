@@ -296,6 +296,7 @@ static int camera_look(job_track_camera *c, const icv_track_keys *keys, int n_ma
     memset(fr, 0, sizeof fr);
     memset(first, 0, sizeof first);
     track_detector *d = c->det;
+    d->bright_tophat = 0; /* an explicit bright reads I itself */
     if (keys->markers == TRACK_LOOK_BRIGHT || keys->markers == TRACK_LOOK_DARK) {
         d->look = keys->markers;
         return 0;
@@ -316,10 +317,12 @@ static int camera_look(job_track_camera *c, const icv_track_keys *keys, int n_ma
     int undecided = 1; /* motion, or auto until the first frames decide alone */
     char why[768];
     track_look look = TRACK_LOOK_MOTION;
+    int tophat = 0; /* auto: bright read as the white top-hat */
     if (keys->markers < 0) {
         rc = read_frames(c, span >= 10 * N_FIRST ? N_FIRST : N_READ, 0, start, first, tf1, &n1, err);
         if (!rc && n1 > 0)
-            rc = track_look_choose(tf1, n1, NULL, 0, n_markers, dpx, d, &look, &undecided, why, sizeof why, err);
+            rc = track_look_choose(tf1, n1, NULL, 0, n_markers, dpx, d, &look, &tophat, &undecided, why, sizeof why,
+                                   err);
     }
     if (!rc && undecided) { /* motion, or auto weighing the blobs' motion: the still background */
         rc = read_frames(c, N_SPREAD, 1, 0, fr, tf, &ns, err);
@@ -334,13 +337,16 @@ static int camera_look(job_track_camera *c, const icv_track_keys *keys, int n_ma
             rc = track_detector_learn_background(d, tf, ns, err);
         if (!rc && keys->markers < 0 && n1 > 0)
             rc = track_look_choose(tf1, n1, ns > 0 ? d->motion_background : NULL, d->motion_background_stride,
-                                   n_markers, dpx, d, &look, NULL, why, sizeof why, err);
+                                   n_markers, dpx, d, &look, &tophat, NULL, why, sizeof why, err);
     }
     if (!rc && keys->markers < 0 && n1 > 0)
         /* bright, the common look, at -v only (as before auto weighed the looks) */
-        icv_log(look == TRACK_LOOK_BRIGHT ? ICV_LOG_DEBUG : ICV_LOG_INFO, "camera '%s': %s", c->spec->id, why);
-    if (!rc)
+        icv_log(look == TRACK_LOOK_BRIGHT && !tophat ? ICV_LOG_DEBUG : ICV_LOG_INFO, "camera '%s': %s", c->spec->id,
+                why);
+    if (!rc) {
         d->look = look;
+        d->bright_tophat = tophat;
+    }
     for (int k = 0; k < N_SPREAD; k++)
         capture_frame_free(&fr[k]);
     for (int k = 0; k < N_READ; k++)
@@ -447,7 +453,8 @@ static int cameras_look_joint(job_track_camera *cams, int nc, int n_markers, icv
     enum { N_FIRST = 6, N_READ = 9, N_SPREAD = 15 };
     int differ = 0;
     for (int c = 1; c < nc; c++)
-        differ |= cams[c].det->look != cams[0].det->look;
+        differ |=
+            cams[c].det->look != cams[0].det->look || cams[c].det->bright_tophat != cams[0].det->bright_tophat;
     if (!differ)
         return 0;
     capture_frame first[ICV_MAX_CAMERAS][N_READ], fr[N_SPREAD];
@@ -463,8 +470,8 @@ static int cameras_look_joint(job_track_camera *cams, int nc, int n_markers, icv
     size_t wl = 0;
     for (int c = 0; c < nc && !rc; c++) {
         job_track_camera *cm = &cams[c];
-        wl += (size_t)snprintf(was + wl, wl < sizeof was ? sizeof was - wl : 0, "%s'%s' %s", c ? ", " : "",
-                               cm->spec->id, track_look_name(cm->det->look));
+        wl += (size_t)snprintf(was + wl, wl < sizeof was ? sizeof was - wl : 0, "%s'%s' %s%s", c ? ", " : "",
+                               cm->spec->id, track_look_name(cm->det->look), cm->det->bright_tophat ? " top-hat" : "");
         long span = cm->frames - cm->first, start = cm->first + (span >= 10 * N_FIRST ? span / 10 : 0);
         rc = read_frames(cm, span >= 10 * N_FIRST ? N_FIRST : N_READ, 0, start, first[c], tf1[c], &n1[c], err);
         if (!rc && !cm->det->motion_background) {
@@ -489,12 +496,16 @@ static int cameras_look_joint(job_track_camera *cams, int nc, int n_markers, icv
             rc = icv_err_set(err, ICV_EINVAL, "camera '%s': no frame read for track.markers auto", cm->spec->id);
     }
     track_look look = TRACK_LOOK_BRIGHT;
+    int tophat = 0;
     char why[768];
     icv_err e2;
     if (!rc) { /* no look fitting them all: each camera keeps its own */
-        if (track_look_choose_joint(fc, n1, bg, bgs, nc, n_markers, dpx, like, &look, why, sizeof why, &e2) == 0) {
-            for (int c = 0; c < nc; c++)
+        if (track_look_choose_joint(fc, n1, bg, bgs, nc, n_markers, dpx, like, &look, &tophat, why, sizeof why,
+                                    &e2) == 0) {
+            for (int c = 0; c < nc; c++) {
                 cams[c].det->look = look;
+                cams[c].det->bright_tophat = tophat;
+            }
             icv_info("cameras %s alone; every camera: %s", was, why);
         } else {
             icv_info("cameras %s alone, kept (%s)", was, e2.msg);

@@ -386,12 +386,22 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
 
 /* ---- looks: the gray plane the bright detector reads ----------------------- */
 
+/* 1: the detector reads a plane made from the frame (every look but plain bright) */
+static int uses_plane(const track_detector *d)
+{
+    return d->look != TRACK_LOOK_BRIGHT || (d->bright_tophat && d->ws->tophat_r > 0);
+}
+
 /* Fills the look's plane over [x0, x1] x [y0, y1] from the frame: dark markers
- * inverted, a colour's closeness to the key, or the difference from the still
- * background. Returns the plane as a frame. */
+ * inverted (or the black top-hat), bright ones' white top-hat, a colour's closeness to
+ * the key, or the difference from the still background. */
 static void look_fill(const track_detector *d, const track_frame *f, int x0, int y0, int x1, int y1)
 {
     struct track_detector_ws *w = d->ws;
+    if (d->look == TRACK_LOOK_BRIGHT) { /* read as the white top-hat (uses_plane) */
+        track_white_tophat(w, f, w->tophat_r, x0, y0, x1, y1, w->plane);
+        return;
+    }
     if (d->look == TRACK_LOOK_DARK && w->tophat_r > 0) {
         track_black_tophat(w, f, w->tophat_r, x0, y0, x1, y1);
         return;
@@ -448,7 +458,7 @@ double track_look_diff3(const track_detector *d, const track_frame *f, const tra
     double sum = 0;
     for (int i = 0; i < 2; i++) {
         track_frame plane = *src[i];
-        if (d->look != TRACK_LOOK_BRIGHT) {
+        if (uses_plane(d)) {
             look_fill(d, src[i], x0, y0, x1, y1);
             int pd = f->depth == 16 && d->look != TRACK_LOOK_COLOR ? 16 : 8;
             plane = (track_frame){d->ws->plane, f->width, f->height, f->width * pd / 8, pd};
@@ -546,6 +556,7 @@ static int binned_pass(track_detector *d, const track_frame *f, const track_fram
     /* the same detector in binned pixels */
     track_detector s = *d;
     s.look = TRACK_LOOK_BRIGHT; /* f is the look's plane already */
+    s.bright_tophat = 0;
     s.min_area_px = fmax(1, d->min_area_px / b2);
     s.max_area_px = d->max_area_px / b2;
     s.max_streak_px = d->max_streak_px / b;
@@ -819,7 +830,7 @@ int track_detector_detect(track_detector *d, const track_frame *f, const track_w
     track_detect_stats *st = &d->stats;
     int full = windows == NULL || n_windows <= 0;
     track_frame plane_frame;
-    if (d->look != TRACK_LOOK_BRIGHT) {
+    if (uses_plane(d)) {
         int pd = f->depth == 16 && d->look != TRACK_LOOK_COLOR ? 16 : 8;
         if (d->look == TRACK_LOOK_COLOR)
             track_rgb_to_ycc(d->color_rgb[0], d->color_rgb[1], d->color_rgb[2], &w->key_ycc[0], &w->key_ycc[1],
@@ -959,8 +970,11 @@ const char *track_detector_describe(const track_detector *d, char *buf, size_t n
     snprintf(buf, n,
              "%s%s%s, %s; %d components, %d kept; rejected: %d area [%.0f, %.0f] px, %d contrast, %d shape, %d "
              "static, %d mask, %d frame edge, %d window edge, %d overflow; %d split; brightest blob peak %.0f",
-             s->full_scan ? "full scan" : "windows", d->look != TRACK_LOOK_BRIGHT ? ", look " : "",
-             d->look != TRACK_LOOK_BRIGHT ? track_look_name(d->look) : "", thr, s->n_components, s->n_blobs,
+             s->full_scan ? "full scan" : "windows", uses_plane(d) ? ", look " : "",
+             !uses_plane(d)                 ? ""
+             : d->look == TRACK_LOOK_BRIGHT ? "bright top-hat"
+                                            : track_look_name(d->look),
+             thr, s->n_components, s->n_blobs,
              s->n_rejected_area, d->min_area_px, d->max_area_px, s->n_rejected_contrast, s->n_rejected_shape,
              s->n_rejected_static, s->n_rejected_mask, s->n_rejected_edge, s->n_clipped, s->n_overflow, s->n_split,
              s->brightest);

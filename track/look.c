@@ -61,14 +61,16 @@ typedef struct {
     int tried;
     int n_exact;       /* frames with n_expected blobs kept */
     int n_some;        /* frames with at least one blob kept */
+    int n_enough;      /* frames with n_expected blobs kept or more */
     double likeness;   /* summed over the frames: the track_marker_likeness of the frame's
                           n_expected most marker-like blobs */
     int n_min, n_max;  /* blobs kept per frame */
     int pairs, steady; /* consecutive exact frames; those whose blobs stayed near */
     track_blob best;   /* the blob standing out most (peak over its background) */
     int has_best;
-    int tophat;        /* dark read as the black top-hat (a marker size given): the
-                          blobs' levels are depths under their surroundings */
+    int tophat;        /* dark read as the black top-hat, or bright as the white one (a
+                          marker size given): the blobs' levels are depths under, or
+                          heights over, their surroundings */
     double brightest;  /* the detector's brightest measured blob (kept or not) */
     int components;    /* most components in a frame */
     /* summed over the frames: why the components were not kept, and the area limits */
@@ -110,6 +112,12 @@ static void describe_score(const look_score *s, track_look look, int depth, char
         return;
     }
     const track_blob *b = &s->best;
+    if (look == TRACK_LOOK_BRIGHT && s->tophat) {
+        snprintf(buf, n, "bright top-hat kept %d-%d blobs a frame (brightest: %.0f levels over what surrounds it, %.0f "
+                 "px at %.0f, %.0f)",
+                 s->n_min, s->n_max, b->peak - b->background, b->area, b->u, b->v);
+        return;
+    }
     if (look == TRACK_LOOK_DARK && s->tophat) {
         snprintf(buf, n, "%s kept %d-%d blobs a frame (darkest: %.0f levels under what surrounds it, %.0f px at %.0f, "
                  "%.0f)",
@@ -162,19 +170,23 @@ static double frame_mean(const track_frame *f)
  * camera's frames scored with its own detector settings, the scores added. */
 static int choose_many(const track_frame *const *frames_c, const int *n_c, const void *const *bg_c,
                        const int *bg_stride_c, int nc, int n_expected, const double *dpx_c,
-                       const track_detector *const *like_c, track_look *look, int *undecided, char *why,
-                       size_t n_why, icv_err *err)
+                       const track_detector *const *like_c, track_look *look, int *bright_tophat, int *undecided,
+                       char *why, size_t n_why, icv_err *err)
 {
     if (undecided)
         *undecided = 0;
+    if (bright_tophat)
+        *bright_tophat = 0;
     enum { MAXF = 64, MAXC = 8 };
     if (nc < 1 || nc > MAXC)
         return icv_err_set(err, ICV_EINVAL, "track.markers auto: %d cameras (1 to %d)", nc, MAXC);
     for (int c = 0; c < nc; c++)
         if (!frames_c[c] || n_c[c] < 1)
             return icv_err_set(err, ICV_EINVAL, "track.markers auto: no frame to decide from");
-    const track_look order[3] = {TRACK_LOOK_BRIGHT, TRACK_LOOK_DARK, TRACK_LOOK_MOTION};
-    look_score sc[3];
+    /* the fourth: bright read as the white top-hat (weighed below, only where plain
+       bright does not keep the markers' number) */
+    const track_look order[4] = {TRACK_LOOK_BRIGHT, TRACK_LOOK_DARK, TRACK_LOOK_MOTION, TRACK_LOOK_BRIGHT};
+    look_score sc[4];
     memset(sc, 0, sizeof sc);
     /* frames lit by a flash (a short clip's sync flash: auto decides from its first
        frames) are left out: brighter than the frames' median by 12% + 2 levels (a flash
@@ -216,9 +228,17 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
     /* every look is weighed, the best kept: bright blobs are there in most scenes (a
        white rod between dark bands, a lit poster), so the first look that passes is not
        the one that explains the markers best */
-    int chosen = -1, rc = 0;
-    for (int li = 0; li < 3 && !rc; li++) {
+    int chosen = -1, rc = 0, n60 = (int)ceil(0.6 * n);
+    /* the top-hat needs every camera's marker size, under the binning size (the octagon's
+       radius is the diameter), and two markers or more (one blob is anything bright) */
+    int th_size = 1;
+    for (int c = 0; c < nc; c++)
+        th_size &= dpx_c[c] > 0 && dpx_c[c] < TRACK_BIN_MIN_DIAMETER;
+    for (int li = 0; li < 4 && !rc; li++) {
         if (order[li] == TRACK_LOOK_MOTION && !all_bg)
+            continue;
+        if (li == 3 &&
+            (!bright_tophat || !th_size || n_expected < 2 || sc[0].n_exact >= n60 || sc[0].n_enough >= need))
             continue;
         look_score *s = &sc[li];
         s->tried = 1;
@@ -251,7 +271,8 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
             d->static_frames = 0; /* a still body's markers are still markers here */
             d->n_markers = n_expected > 0 ? n_expected : 0;
             d->look = order[li];
-            s->tophat = d->ws->tophat_r > 0;
+            d->bright_tophat = li == 3;
+            s->tophat = (order[li] == TRACK_LOOK_DARK || li == 3) && d->ws->tophat_r > 0;
             d->motion_background = motion_bg;
             d->motion_background_stride = motion_bg_stride;
             int prev_n = -1;
@@ -280,6 +301,7 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
                 int exact = n_expected > 0 ? nb == n_expected : nb > 0;
                 s->n_exact += exact;
                 s->n_some += nb > 0;
+                s->n_enough += nb >= n_expected;
                 /* the n_expected most marker-like blobs' likeness (all of them, n unknown):
                    insertion into a short sorted list */
                 double top[MAXB];
@@ -330,14 +352,32 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
        between them: random scene 5003 took the pieces for markers). Motion, whose
        centroids the body's own edges and the background's errors pull, only when neither
        fits and it keeps the markers' number in 60% of the frames. */
-    int fits[3];
-    for (int li = 0; li < 3; li++) {
+    int fits[4];
+    for (int li = 0; li < 4; li++) {
         const look_score *s = &sc[li];
         int steady = s->pairs == 0 || s->steady * 5 >= s->pairs * 3;
         fits[li] = !rc && s->tried && steady &&
-                   (order[li] == TRACK_LOOK_MOTION ? s->n_exact >= (int)ceil(0.6 * n) : s->n_some >= need);
+                   (order[li] == TRACK_LOOK_MOTION ? s->n_exact >= n60 : s->n_some >= need);
     }
-    int n60 = (int)ceil(0.6 * n), bright_exact = sc[0].n_exact >= n60 && sc[1].n_exact < n60;
+    /* Bright read as the white top-hat stands in for plain bright when plain bright does
+       not keep the markers' number in 60% of the frames and keeps fewer blobs than
+       markers in more than half, the top-hat keeps as many as markers or more in half the
+       frames or more, and its blobs look like markers by half again as much: a bright
+       band spanning a dark rod over a light plate touches the plate on both sides, and
+       plain bright reads band and plate as one region, keeping fewer blobs than markers.
+       "As many or more": the top-hat also keeps what is thin and light over a dark
+       backdrop (a reference post's top), which does not move. Plain bright keeping
+       enough blobs is left to the rules below (random scene 1158: dark stickers, plain
+       bright's blobs many, the top-hat's more, dark's the markers). Then the rules below
+       weigh the top-hat as bright. */
+    look_score plain = sc[0];
+    int use_th =
+        fits[3] && sc[0].n_enough < need && sc[3].n_enough >= need && sc[3].likeness > 1.5 * sc[0].likeness;
+    if (use_th) {
+        sc[0] = sc[3];
+        fits[0] = 1;
+    }
+    int bright_exact = sc[0].n_exact >= n60 && sc[1].n_exact < n60;
     int dark_exact = !bright_exact && n_expected >= 2 && sc[1].n_exact >= need && sc[0].n_exact == 0 &&
                      sc[1].likeness >= sc[0].likeness;
     int both = fits[0] && fits[1] && !bright_exact && !dark_exact;
@@ -377,16 +417,22 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
         snprintf(flash, sizeof flash, ", %d flash frame%s left out", n_flash, n_flash > 1 ? "s" : "");
     if (chosen >= 0) {
         *look = order[chosen];
+        if (bright_tophat)
+            *bright_tophat = chosen == 0 && use_th;
         char d0[200];
         describe_score(&sc[chosen], order[chosen], depth, d0, sizeof d0);
         /* why, and how far each look fell: a person sees how close the choice was */
-        char others[160] = "";
+        char others[240] = "";
         size_t k = 0;
+        if (use_th)
+            k += (size_t)snprintf(others, sizeof others, "plain bright %d-%d a frame (likeness %.1f)", plain.n_min,
+                                  plain.n_max, plain.likeness);
         for (int li = 0; li < 3 && k < sizeof others; li++) {
             if (li == chosen || !sc[li].tried)
                 continue;
-            k += (size_t)snprintf(others + k, sizeof others - k, "%s%s %d-%d a frame", k ? ", " : "",
-                                  track_look_name(order[li]), sc[li].n_min, sc[li].n_max);
+            k += (size_t)snprintf(others + k, sizeof others - k, "%s%s%s %d-%d a frame", k ? ", " : "",
+                                  track_look_name(order[li]), li == 0 && use_th ? " top-hat" : "", sc[li].n_min,
+                                  sc[li].n_max);
             if (order[li] != TRACK_LOOK_MOTION && k < sizeof others)
                 k += (size_t)snprintf(others + k, sizeof others - k, " (likeness %.1f)", sc[li].likeness);
         }
@@ -398,15 +444,21 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
                                  ? "dark keeps the markers' number in half the frames, bright in none"
                              : fits[0] && fits[1] ? "bright alone keeps the markers' number in 60% of the frames"
                                                   : "the only look of bright and dark keeping blobs in half the frames";
+        char th[200] = "";
+        if (chosen == 0 && use_th)
+            snprintf(th, sizeof th,
+                     "plain bright keeps the markers' number in %d of %d frames, the top-hat in %d, as many or more "
+                     "in %d and %d; ",
+                     plain.n_exact, n, sc[0].n_exact, plain.n_enough, sc[0].n_enough);
         snprintf(why, n_why,
-                 "track.markers auto: %s (%s; blobs in %d of %d frames, the %d markers expected in %d, likeness %.1f; "
-                 "%s; %s%s)",
-                 track_look_name(order[chosen]), reason, sc[chosen].n_some, n, n_expected, sc[chosen].n_exact,
-                 sc[chosen].likeness, d0, others, flash);
+                 "track.markers auto: %s%s (%s%s; blobs in %d of %d frames, the %d markers expected in %d, likeness "
+                 "%.1f; %s; %s%s)",
+                 track_look_name(order[chosen]), th[0] ? " read as the white top-hat" : "", th, reason,
+                 sc[chosen].n_some, n, n_expected, sc[chosen].n_exact, sc[chosen].likeness, d0, others, flash);
         return 0;
     }
     char a[400], b[400], c[400];
-    describe_score(&sc[0], order[0], depth, a, sizeof a);
+    describe_score(&plain, order[0], depth, a, sizeof a);
     describe_score(&sc[1], order[1], depth, b, sizeof b);
     describe_score(&sc[2], order[2], depth, c, sizeof c);
     return icv_err_set(err, ICV_ENOTFOUND,
@@ -417,20 +469,20 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
 }
 
 int track_look_choose(const track_frame *frames, int n, const void *motion_bg, int motion_bg_stride, int n_expected,
-                      double diameter_px, const track_detector *like, track_look *look, int *undecided, char *why,
-                      size_t n_why, icv_err *err)
+                      double diameter_px, const track_detector *like, track_look *look, int *bright_tophat,
+                      int *undecided, char *why, size_t n_why, icv_err *err)
 {
     if (!frames || n < 1)
         return icv_err_set(err, ICV_EINVAL, "track.markers auto: no frame to decide from");
     return choose_many(&frames, &n, &motion_bg, &motion_bg_stride, 1, n_expected, &diameter_px, &like, look,
-                       undecided, why, n_why, err);
+                       bright_tophat, undecided, why, n_why, err);
 }
 
 int track_look_choose_joint(const track_frame *const *frames, const int *n, const void *const *motion_bg,
                             const int *motion_bg_stride, int n_cameras, int n_expected, const double *diameter_px,
-                            const track_detector *const *det_like, track_look *look, char *why, size_t n_why,
-                            icv_err *err)
+                            const track_detector *const *det_like, track_look *look, int *bright_tophat, char *why,
+                            size_t n_why, icv_err *err)
 {
     return choose_many(frames, n, motion_bg, motion_bg_stride, n_cameras, n_expected, diameter_px, det_like, look,
-                       NULL, why, n_why, err);
+                       bright_tophat, NULL, why, n_why, err);
 }

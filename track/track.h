@@ -233,6 +233,12 @@ typedef struct {
     const char *debug_dir;    /* caller owns; default "." */
 
     track_look look;          /* what the markers look like; default TRACK_LOOK_BRIGHT */
+    int bright_tophat;        /* 1: the bright look reads the white top-hat I - opening(I) by
+                                 the dark look's octagon (radius the marker's diameter, with
+                                 a size under 16 px given: track_detector_set_marker_size;
+                                 else I itself), so a bright band on a dark rod over a light
+                                 plate is not one region with the plate. Default 0: I (auto
+                                 sets it: track_look_choose) */
     double color_rgb[3];      /* 0-255: the colour look's key colour (R, G, B) */
     double color_tolerance;   /* 0-255 (luma-weighted YCbCr distance): the colour look reads
                                  0 this far from the key. Default 60 */
@@ -330,14 +336,20 @@ int track_detector_learn_background(track_detector *det, const track_frame *fram
  * number, where kept in consecutive frames, stays near; both fitting, dark is kept when
  * its blobs look like markers (moved from motion_bg, round, of a marker's size) by half
  * again as much as bright's. Motion fits when neither does and it keeps n_expected
- * blobs in 60% of the frames. Writes the look to *look and why into why (one line, for
- * icv_info). motion_bg NULL and undecided given: when bright and dark both fit or
+ * blobs in 60% of the frames. With bright_tophat given (may be NULL: not weighed), bright
+ * read as the white top-hat (track_detector.bright_tophat) is weighed too where every
+ * marker is under 16 px and plain bright keeps the n_expected (2 or more) markers'
+ * number in under 60% of the frames and fewer blobs than markers in over half: it
+ * stands in for plain bright when it keeps as many blobs as markers or more in half the
+ * frames or more and its blobs look like markers by half again as much as plain
+ * bright's; *bright_tophat is 1 when bright so read is chosen. Writes the look to *look
+ * and why into why (one line, for icv_info). motion_bg NULL and undecided given: when bright and dark both fit or
  * neither does, sets *undecided to 1 and returns 0 (call again with the background);
  * else sets it to 0. None fits: fails (ICV_ENOTFOUND) with one line naming what was
  * tried and what the brightest, darkest and moving blobs looked like. */
 int track_look_choose(const track_frame *frames, int n, const void *motion_bg, int motion_bg_stride, int n_expected,
-                      double diameter_px, const track_detector *det_like, track_look *look, int *undecided, char *why,
-                      size_t n_why, icv_err *err);
+                      double diameter_px, const track_detector *det_like, track_look *look, int *bright_tophat,
+                      int *undecided, char *why, size_t n_why, icv_err *err);
 /* `auto` for cameras filming the same markers: the looks' scores of every camera's
  * frames (each camera's own motion background, marker diameter in px and detector
  * settings, as for track_look_choose) added, then the same rules. The markers are the
@@ -345,8 +357,8 @@ int track_look_choose(const track_frame *frames, int n, const void *motion_bg, i
  * scenes: 7 of 41 stereo failures), one of them tracking the body's other parts. */
 int track_look_choose_joint(const track_frame *const *frames, const int *n, const void *const *motion_bg,
                             const int *motion_bg_stride, int n_cameras, int n_expected, const double *diameter_px,
-                            const track_detector *const *det_like, track_look *look, char *why, size_t n_why,
-                            icv_err *err);
+                            const track_detector *const *det_like, track_look *look, int *bright_tophat, char *why,
+                            size_t n_why, icv_err *err);
 
 /* ---- assignment --------------------------------------------------------- */
 

@@ -137,7 +137,7 @@ TEST(test_look_auto_takes_dark_for_dark_bands_at_the_floor_level)
     ASSERT_TRUE(like != NULL);
     track_look look = TRACK_LOOK_BRIGHT;
     char why[768];
-    ASSERT_TRUE(track_look_choose(fr, N, still, W, NB, 8, like, &look, NULL, why, sizeof why, NULL) == 0);
+    ASSERT_TRUE(track_look_choose(fr, N, still, W, NB, 8, like, &look, NULL, NULL, why, sizeof why, NULL) == 0);
     track_detector_free(like);
     printf("    %s\n", why);
     ASSERT_EQ_INT(look, TRACK_LOOK_DARK);

@@ -353,7 +353,7 @@ TEST(test_motion_look_finds_a_moving_ball_on_a_textured_still_background)
     char why[512];
     icv_err err = {0};
     int rc = track_look_choose(tf, NF, d->motion_background, d->motion_background_stride, 1, 12, NULL, &look, NULL,
-                               why, sizeof why, &err);
+                               NULL, why, sizeof why, &err);
     track_detector_free(d);
     track_detector_free(bright);
     printf("    motion: %d/%d found, worst %.3f px, %d extra (bright look: %d blobs); auto: %s\n", found, NF, worst,

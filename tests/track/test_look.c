@@ -13,6 +13,9 @@
 #define W 320
 #define H 240
 
+/* the auto tests weigh bright read as the white top-hat too, as the pipeline does */
+static int weigh_tophat;
+
 TEST(test_detect_thousands_of_specks_above_the_markers_leave_them_measured)
 {
     /* 1,600 one-pixel specks (level 40 on 2) fill the top 100 rows, as H.264 leaves on
@@ -131,7 +134,7 @@ TEST(test_look_auto_failing_says_why_each_look_kept_nothing)
     track_look look = TRACK_LOOK_BRIGHT;
     char why[512] = "";
     icv_err err = {0};
-    int rc = track_look_choose(fr, N, NULL, 0, 3, 6, NULL, &look, NULL, why, sizeof why, &err);
+    int rc = track_look_choose(fr, N, NULL, 0, 3, 6, NULL, &look, &weigh_tophat, NULL, why, sizeof why, &err);
     printf("    %s\n", err.msg);
     ASSERT_EQ_INT(rc, ICV_ENOTFOUND);
     /* the square fails the area limits of a 6 px marker (7 to 805 px: a quarter of its
@@ -186,7 +189,7 @@ static int look_on_moving_bar(void (*draw)(uint8_t *, double, double, rn_rng *),
     icv_err err = {0};
     if (moving_bar(draw, seed, fr, bg) != 0)
         return -1;
-    int rc = track_look_choose(fr, BAR_FRAMES, bg, W, 3, 9, NULL, look, NULL, why, n_why, &err);
+    int rc = track_look_choose(fr, BAR_FRAMES, bg, W, 3, 9, NULL, look, &weigh_tophat, NULL, why, n_why, &err);
     printf("    %s\n", rc ? err.msg : why);
     return rc;
 }
@@ -209,7 +212,7 @@ TEST(test_look_auto_picks_dark_bands_over_the_light_pieces_between_them)
     /* without the background the first frames cannot decide: both looks keep blobs */
     int undecided = 0;
     icv_err err = {0};
-    rc = track_look_choose(fr, N, NULL, 0, 3, 9, NULL, &look, &undecided, why, sizeof why, &err);
+    rc = track_look_choose(fr, N, NULL, 0, 3, 9, NULL, &look, &weigh_tophat, &undecided, why, sizeof why, &err);
     ASSERT_EQ_INT(rc, 0);
     ASSERT_EQ_INT(undecided, 1);
 }
@@ -237,7 +240,7 @@ TEST(test_look_auto_leaves_the_flash_frames_out)
     track_look look = TRACK_LOOK_DARK;
     char why[768] = "";
     icv_err err = {0};
-    int rc = track_look_choose(fr, N, NULL, 0, 3, 8, NULL, &look, NULL, why, sizeof why, &err);
+    int rc = track_look_choose(fr, N, NULL, 0, 3, 8, NULL, &look, &weigh_tophat, NULL, why, sizeof why, &err);
     printf("    %s\n", rc ? err.msg : why);
     ASSERT_EQ_INT(rc, 0);
     ASSERT_EQ_INT(look, TRACK_LOOK_BRIGHT);
@@ -276,7 +279,7 @@ TEST(test_look_auto_leaves_a_look_crowded_in_every_frame_out)
     track_look look = TRACK_LOOK_BRIGHT;
     char why[768] = "";
     icv_err err = {0};
-    int rc = track_look_choose(fr, N, bg, W, 3, 8, NULL, &look, NULL, why, sizeof why, &err);
+    int rc = track_look_choose(fr, N, bg, W, 3, 8, NULL, &look, &weigh_tophat, NULL, why, sizeof why, &err);
     printf("    %s\n", rc ? err.msg : why);
     ASSERT_EQ_INT(rc, 0);
     ASSERT_EQ_INT(look, TRACK_LOOK_MOTION);
@@ -312,9 +315,9 @@ TEST(test_look_auto_joint_takes_one_look_for_cameras_that_disagree_alone)
     track_look la = TRACK_LOOK_DARK, lb = TRACK_LOOK_BRIGHT, lj = TRACK_LOOK_BRIGHT;
     char why[768] = "";
     icv_err err = {0};
-    ASSERT_EQ_INT(track_look_choose(fa, N, NULL, 0, 3, 8, NULL, &la, NULL, why, sizeof why, &err), 0);
+    ASSERT_EQ_INT(track_look_choose(fa, N, NULL, 0, 3, 8, NULL, &la, &weigh_tophat, NULL, why, sizeof why, &err), 0);
     printf("    A alone: %s\n", why);
-    ASSERT_EQ_INT(track_look_choose(fb, N, NULL, 0, 3, 8, NULL, &lb, NULL, why, sizeof why, &err), 0);
+    ASSERT_EQ_INT(track_look_choose(fb, N, NULL, 0, 3, 8, NULL, &lb, &weigh_tophat, NULL, why, sizeof why, &err), 0);
     printf("    B alone: %s\n", why);
     ASSERT_EQ_INT(la, TRACK_LOOK_BRIGHT);
     ASSERT_EQ_INT(lb, TRACK_LOOK_DARK);
@@ -323,7 +326,7 @@ TEST(test_look_auto_joint_takes_one_look_for_cameras_that_disagree_alone)
     const void *bg[2] = {NULL, NULL};
     const double dpx[2] = {8, 8};
     const track_detector *like[2] = {NULL, NULL};
-    int rc = track_look_choose_joint(fr, n, bg, stride, 2, 3, dpx, like, &lj, why, sizeof why, &err);
+    int rc = track_look_choose_joint(fr, n, bg, stride, 2, 3, dpx, like, &lj, &weigh_tophat, why, sizeof why, &err);
     printf("    together: %s\n", rc ? err.msg : why);
     ASSERT_EQ_INT(rc, 0);
     ASSERT_EQ_INT(lj, TRACK_LOOK_DARK);
