@@ -3,12 +3,13 @@
  * the same pixel phase): over a side's window of at most max_side_frames (40) the
  * straight-line fit takes that slow error up into v, and the window's own
  * residuals do not show it. The noise is therefore read from the whole flight on
- * each side. Here the box of impact_scenario.h at 2000 fps (0.45 s: 500 frames
- * before the impact, 400 after), each frame's markers all moved by one AR(1)
- * error of correlation 0.97 per frame (a 33-frame memory) plus white noise: over
- * 40 seeds the RMS pull of each v component before and after lies within
- * 0.7-1.5 (a sample RMS over 40 seeds scatters by ~11%; 0.7-1.5 is ~3 of those
- * from 1). With the noise from the 40-frame windows alone the pulls were 2.8-4.0. */
+ * each side. Here the box of impact_scenario.h at 1000 fps (0.45 s: 253 frames
+ * before the impact, 197 after), each frame's markers all moved by one AR(1)
+ * error (0.05 mm, correlation 0.95 per frame: a 20-frame memory) plus white
+ * noise (0.03 mm): over 40 seeds the RMS pull of each v component before and
+ * after lies within 0.7-1.5 (a sample RMS over 40 seeds scatters by ~11%; 0.7-1.5
+ * is ~3 of those from 1). With the noise from the 40-frame windows alone the
+ * pulls were 1.8-2.5. */
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
