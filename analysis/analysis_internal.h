@@ -152,10 +152,14 @@ void analysis_flight_noise_add(analysis_flight_noise *nz, const int *frames, con
  * in no phase joins the nearest one. */
 void analysis_flight_noise_close(analysis_flight_noise *nz);
 
-/* g given: the phases are the two sides' windows, their residuals the sides' fits
- * given g. -1 out of memory. */
-int analysis_flight_noise_from_sides(const posed_frame *pf, const side_fit *pre, const side_fit *post,
-                                     const icv_vec3 *g, double com_sigma, analysis_flight_noise *nz);
+/* g given: the phases are the whole flights on each side of an impact, posed
+ * frames lo[k]..hi[k] (k = 0 before, 1 after; each holding that side's fit
+ * window), their residuals each flight's own straight line given g. The whole
+ * flight, not the side's window: a window of 10-40 frames takes up in its line
+ * most of a slow track error, which then neither shows in its residuals nor
+ * leaves the side's v (docs/analysis.md, session 17). -1 out of memory. */
+int analysis_flight_noise_from_sides(const posed_frame *pf, const int lo[2], const int hi[2], const icv_vec3 *g,
+                                     double com_sigma, analysis_flight_noise *nz);
 
 /* analysis_gravity_from_flight, also filling noise (allocated for n frames by
  * analysis_flight_noise_alloc; may be NULL): g's weights (every other frame's

@@ -372,13 +372,15 @@ void analysis_flight_noise_close(analysis_flight_noise *nz)
         nz->seg[j] = nz->seg[last];
 }
 
-int analysis_flight_noise_from_sides(const posed_frame *pf, const side_fit *pre, const side_fit *post,
-                                     const icv_vec3 *g, double com_sigma, analysis_flight_noise *nz)
+int analysis_flight_noise_from_sides(const posed_frame *pf, const int lo[2], const int hi[2], const icv_vec3 *g,
+                                     double com_sigma, analysis_flight_noise *nz)
 {
-    int m = pre->last - pre->first + 1 + post->last - post->first + 1;
-    icv_vec3 *r = malloc(sizeof *r * (size_t)m);
-    int *fr = malloc(sizeof *fr * (size_t)m);
-    double *tt = malloc(sizeof *tt * (size_t)m);
+    int m = 0;
+    for (int k = 0; k < 2; k++)
+        m += hi[k] >= lo[k] ? hi[k] - lo[k] + 1 : 0;
+    icv_vec3 *r = malloc(sizeof *r * (size_t)(m > 0 ? m : 1));
+    int *fr = malloc(sizeof *fr * (size_t)(m > 0 ? m : 1));
+    double *tt = malloc(sizeof *tt * (size_t)(m > 0 ? m : 1));
     if (!r || !fr || !tt) {
         free(r);
         free(fr);
@@ -386,16 +388,32 @@ int analysis_flight_noise_from_sides(const posed_frame *pf, const side_fit *pre,
         return -1;
     }
     analysis_flight_noise_reset(nz);
-    const side_fit *sd[2] = {pre, post};
     for (int k = 0; k < 2; k++) {
-        int j = 0;
-        for (int i = sd[k]->first; i <= sd[k]->last; i++, j++) {
-            double tau = pf[i].t - sd[k]->t_ref;
-            tt[j] = pf[i].t;
-            icv_vec3 fit =
-                icv_v3_add(icv_v3_add(sd[k]->p, icv_v3_scale(sd[k]->v, tau)), icv_v3_scale(*g, 0.5 * tau * tau));
-            r[j] = icv_v3_sub(pf[i].pose.p, fit);
-            fr[j] = i;
+        int j = hi[k] - lo[k] + 1;
+        if (j < 1)
+            continue;
+        /* the flight's own straight line given g, about its middle time */
+        double t0 = 0.5 * (pf[lo[k]].t + pf[hi[k]].t), s1 = 0, s2 = 0;
+        icv_vec3 sy = {0, 0, 0}, sty = {0, 0, 0};
+        for (int i = lo[k]; i <= hi[k]; i++) {
+            double tau = pf[i].t - t0;
+            icv_vec3 y = icv_v3_sub(pf[i].pose.p, icv_v3_scale(*g, 0.5 * tau * tau));
+            s1 += tau;
+            s2 += tau * tau;
+            sy = icv_v3_add(sy, y);
+            sty = icv_v3_add(sty, icv_v3_scale(y, tau));
+        }
+        double det = j * s2 - s1 * s1;
+        icv_vec3 a = det > 0 ? icv_v3_scale(icv_v3_sub(icv_v3_scale(sy, s2), icv_v3_scale(sty, s1)), 1 / det)
+                             : icv_v3_scale(sy, 1.0 / j);
+        icv_vec3 bb = det > 0 ? icv_v3_scale(icv_v3_sub(icv_v3_scale(sty, j), icv_v3_scale(sy, s1)), 1 / det)
+                              : icv_v3(0, 0, 0);
+        for (int i = lo[k], q = 0; i <= hi[k]; i++, q++) {
+            double tau = pf[i].t - t0;
+            icv_vec3 fit = icv_v3_add(icv_v3_add(a, icv_v3_scale(bb, tau)), icv_v3_scale(*g, 0.5 * tau * tau));
+            r[q] = icv_v3_sub(pf[i].pose.p, fit);
+            fr[q] = i;
+            tt[q] = pf[i].t;
         }
         analysis_flight_noise_add(nz, fr, tt, r, j, 2, com_sigma);
     }

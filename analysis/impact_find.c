@@ -8,6 +8,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -800,8 +801,18 @@ restart:;
          * g's error is in the Monte Carlo and not added again below */
         double cov15[15][15];
         int joint = prm.method == ANALYSIS_FIT;
+        int fl_lo[2] = {pre.first, post.first}, fl_hi[2] = {pre.last, post.last};
+        if (joint && !res->g_estimated) { /* the noise from the whole flights the sides are part of */
+            int a0, a1, b0, b1;
+            if (side_window(pf, n, contact, t_star, excl, t_prev, t_star, 0, INT_MAX, &a0, &a1) > 0 &&
+                a0 <= pre.first && a1 >= pre.last)
+                fl_lo[0] = a0, fl_hi[0] = a1;
+            if (side_window(pf, n, contact, t_star, excl, t_star, t_next, 1, INT_MAX, &b0, &b1) > 0 &&
+                b0 <= post.first && b1 >= post.last)
+                fl_lo[1] = b0, fl_hi[1] = b1;
+        }
         if (joint && ((!res->g_estimated &&
-                       analysis_flight_noise_from_sides(pf, &pre, &post, &res->g, com_sigma, &noise)) ||
+                       analysis_flight_noise_from_sides(pf, fl_lo, fl_hi, &res->g, com_sigma, &noise)) ||
                       analysis_flight_covariance(pf, &noise, &pre, &post, cov15))) {
             rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
             goto done;
