@@ -5,20 +5,27 @@
 #include "calib/calib.h"
 #include "tests/harness.h"
 
+/* th_tmp("cam.yaml"): a mono calibration with the given image size lines and the camera
+ * matrix's rows / cols lines */
+static void write_camera_yaml(const char *size_lines, const char *matrix_header)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "%%YAML:1.0\n---\n%s\n"
+             "camera_matrix: !!opencv-matrix\n   %s\n   dt: d\n"
+             "   data: [ 1000., 0., 640., 0., 1000., 360., 0., 0., 1. ]\n"
+             "distortion_coefficients: !!opencv-matrix\n   rows: 5\n   cols: 1\n   dt: d\n"
+             "   data: [ -0.1, 0.02, 0., 0., 0. ]\n",
+             size_lines, matrix_header);
+    th_write_file(th_tmp("cam.yaml"), text);
+}
+
 TEST(test_calib_file_limits_garbage_rows_and_cols_are_refused)
 {
     static const char *sizes[] = {"rows: 2000000000\n   cols: 8", "rows: 65536\n   cols: 65536",
                                   "rows: -3\n   cols: 3"};
     for (int i = 0; i < 3; i++) {
-        char text[1024];
-        snprintf(text, sizeof text,
-                 "%%YAML:1.0\n---\nimage_width: 1280\nimage_height: 720\n"
-                 "camera_matrix: !!opencv-matrix\n   %s\n   dt: d\n"
-                 "   data: [ 1000., 0., 640., 0., 1000., 360., 0., 0., 1. ]\n"
-                 "distortion_coefficients: !!opencv-matrix\n   rows: 5\n   cols: 1\n   dt: d\n"
-                 "   data: [ -0.1, 0.02, 0., 0., 0. ]\n",
-                 sizes[i]);
-        th_write_file(th_tmp("cam.yaml"), text);
+        write_camera_yaml("image_width: 1280\nimage_height: 720", sizes[i]);
         calib_intrinsics in;
         icv_err err = {0};
         int rc = calib_intrinsics_read(th_tmp("cam.yaml"), 0, &in, NULL, &err);
@@ -65,15 +72,7 @@ TEST(test_calib_file_limits_an_image_size_beyond_an_int_is_refused)
     static const char *sizes[] = {"image_width: 7.11111e+111\nimage_height: 720",
                                   "image_width: 1280\nimage_height: -4", "imageSize: [ 1280.5, 720 ]"};
     for (int i = 0; i < 3; i++) {
-        char text[1024];
-        snprintf(text, sizeof text,
-                 "%%YAML:1.0\n---\n%s\n"
-                 "camera_matrix: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n"
-                 "   data: [ 1000., 0., 640., 0., 1000., 360., 0., 0., 1. ]\n"
-                 "distortion_coefficients: !!opencv-matrix\n   rows: 5\n   cols: 1\n   dt: d\n"
-                 "   data: [ -0.1, 0.02, 0., 0., 0. ]\n",
-                 sizes[i]);
-        th_write_file(th_tmp("cam.yaml"), text);
+        write_camera_yaml(sizes[i], "rows: 3\n   cols: 3");
         calib_intrinsics in;
         icv_err err = {0};
         int rc = calib_intrinsics_read(th_tmp("cam.yaml"), 0, &in, NULL, &err);

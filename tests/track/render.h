@@ -90,6 +90,39 @@ static inline void rn_disc_streak(rn_img *im, double u0, double v0, double u1, d
 }
 
 /* Noise, rounding and clipping into an 8-bit buffer (stride = w). */
+/* A rod of level rod_level, 2 half_w wide and 200 px long, centred at (cu, cv) at angle
+ * th, with three bands 8 px long across its whole width at band_level, at -60, 0 and 60
+ * px along it, over whatever im holds: 4 x 4 supersampled coverage (pixels outside the
+ * rod keep bg_level). The bands' centres into bu[3], bv[3]. */
+static inline void rn_banded_rod(rn_img *im, double cu, double cv, double th, double half_w, double rod_level,
+                                 double band_level, double bg_level, double *bu, double *bv)
+{
+    const double half_l = 100, band_half = 4, at[3] = {-60, 0, 60};
+    double cx = cos(th), sy = sin(th);
+    for (int y = 0; y < im->h; y++)
+        for (int x = 0; x < im->w; x++) {
+            double sum = 0;
+            for (int j = 0; j < 4; j++)
+                for (int i = 0; i < 4; i++) {
+                    double px = x + (i + 0.5) / 4 - 0.5 - cu, py = y + (j + 0.5) / 4 - 0.5 - cv;
+                    double a = px * cx + py * sy, c = -px * sy + py * cx;
+                    double lvl = bg_level;
+                    if (fabs(c) < half_w && fabs(a) < half_l) {
+                        lvl = rod_level;
+                        for (int k = 0; k < 3; k++)
+                            if (fabs(a - at[k]) < band_half)
+                                lvl = band_level;
+                    }
+                    sum += lvl;
+                }
+            im->px[y * im->w + x] = sum / 16;
+        }
+    for (int k = 0; k < 3; k++) {
+        bu[k] = cu + at[k] * cx;
+        bv[k] = cv + at[k] * sy;
+    }
+}
+
 static inline void rn_to_u8(const rn_img *im, double noise, rn_rng *rng, uint8_t *out)
 {
     for (int i = 0; i < im->w * im->h; i++) {

@@ -21,30 +21,7 @@
  * bu, bv. */
 static void draw_rod(rn_img *im, double cu, double cv, double th, double *bu, double *bv)
 {
-    const double half_w = 4.5, half_l = 100, band_half = 4, at[NB] = {-60, 0, 60};
-    double cx = cos(th), sy = sin(th);
-    for (int y = 0; y < im->h; y++)
-        for (int x = 0; x < im->w; x++) {
-            double sum = 0;
-            for (int j = 0; j < 4; j++)
-                for (int i = 0; i < 4; i++) {
-                    double px = x + (i + 0.5) / 4 - 0.5 - cu, py = y + (j + 0.5) / 4 - 0.5 - cv;
-                    double a = px * cx + py * sy, c = -px * sy + py * cx;
-                    double lvl = PLATE;
-                    if (fabs(c) < half_w && fabs(a) < half_l) {
-                        lvl = ROD;
-                        for (int k = 0; k < NB; k++)
-                            if (fabs(a - at[k]) < band_half)
-                                lvl = PLATE;
-                    }
-                    sum += lvl;
-                }
-            im->px[y * im->w + x] = sum / 16;
-        }
-    for (int k = 0; k < NB; k++) {
-        bu[k] = cu + at[k] * cx;
-        bv[k] = cv + at[k] * sy;
-    }
+    rn_banded_rod(im, cu, cv, th, 4.5, ROD, PLATE, PLATE, bu, bv);
 }
 
 enum { N = 6 };

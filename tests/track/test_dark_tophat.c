@@ -17,30 +17,7 @@
  * along it: 4 x 4 supersampled coverage. The bands' centres into bu, bv. */
 static void draw_rod(rn_img *im, double cu, double cv, double th, double *bu, double *bv)
 {
-    const double half_w = 4, half_l = 100, band_half = 4, at[NB] = {-60, 0, 60};
-    double cx = cos(th), sy = sin(th);
-    for (int y = 0; y < im->h; y++)
-        for (int x = 0; x < im->w; x++) {
-            double sum = 0;
-            for (int j = 0; j < 4; j++)
-                for (int i = 0; i < 4; i++) {
-                    double px = x + (i + 0.5) / 4 - 0.5 - cu, py = y + (j + 0.5) / 4 - 0.5 - cv;
-                    double a = px * cx + py * sy, c = -px * sy + py * cx;
-                    double lvl = 12;
-                    if (fabs(c) < half_w && fabs(a) < half_l) {
-                        lvl = 200;
-                        for (int k = 0; k < NB; k++)
-                            if (fabs(a - at[k]) < band_half)
-                                lvl = 12;
-                    }
-                    sum += lvl;
-                }
-            im->px[y * im->w + x] = sum / 16;
-        }
-    for (int k = 0; k < NB; k++) {
-        bu[k] = cu + at[k] * cx;
-        bv[k] = cv + at[k] * sy;
-    }
+    rn_banded_rod(im, cu, cv, th, 4, 200, 12, 12, bu, bv);
 }
 
 TEST(test_dark_look_finds_dark_bands_on_a_light_rod_over_a_floor_as_dark)
