@@ -482,11 +482,12 @@ int analysis_program_versions(const char *names[ANALYSIS_N_VERSIONS], const char
  * sliding with the slip's x flipped"); "" for an unknown label. */
 const char *analysis_case_words(const char *label, char *out, size_t n);
 
-/* Sets im->implausible from its measured values and sigmas (analysis does, and the
- * report for results read back): e above 1 or below 0 (the contact point still closing
- * on the surface after the impact), or the energy after above the energy before, each
- * beyond 2 sigma; "" when a real collision could give them. */
-void analysis_impact_plausibility(analysis_impact *im);
+/* Why no real collision gives im's measured values and sigmas, into why (n bytes; the
+ * analysis keeps it in im->implausible, the report asks again for results read back):
+ * e above 1 or below 0 (the contact point still closing on the surface after the
+ * impact), or the energy after above the energy before, each beyond 2 sigma. Returns 1
+ * when implausible, else 0 with why "". */
+int analysis_impact_plausibility(const analysis_impact *im, char *why, size_t n);
 
 /* Writes results.json (schema impactcv-results-1, the contract's keys and added
  * ones: program, model.case_words) atomically. calib may be NULL. */

@@ -76,21 +76,20 @@ int analysis_gravity_check(const analysis_result *res, icv_err *err)
     return 1;
 }
 
-void analysis_impact_plausibility(analysis_impact *im)
+int analysis_impact_plausibility(const analysis_impact *im, char *why, size_t n)
 {
     double se = isfinite(im->sd.e_kinematic) ? im->sd.e_kinematic : 0;
     double sl = isfinite(im->sd.loss_fraction) ? im->sd.loss_fraction : 0;
-    im->implausible[0] = 0;
+    why[0] = 0;
     if (im->e_kinematic - 2 * se > 1)
-        snprintf(im->implausible, sizeof im->implausible, "e = %.3f +- %.3f is above 1 by more than 2 sigma",
-                 im->e_kinematic, se);
+        snprintf(why, n, "e = %.3f +- %.3f is above 1 by more than 2 sigma", im->e_kinematic, se);
     else if (im->e_kinematic + 2 * se < 0)
-        snprintf(im->implausible, sizeof im->implausible,
+        snprintf(why, n,
                  "e = %.3f +- %.3f is below 0 by more than 2 sigma: the contact point would still close on the "
                  "surface after the impact",
                  im->e_kinematic, se);
     else if (im->loss_fraction + 2 * sl < 0)
-        snprintf(im->implausible, sizeof im->implausible,
-                 "the energy after (%.4g J) exceeds the energy before (%.4g J) by more than 2 sigma", im->energy_post,
-                 im->energy_pre);
+        snprintf(why, n, "the energy after (%.4g J) exceeds the energy before (%.4g J) by more than 2 sigma",
+                 im->energy_post, im->energy_pre);
+    return why[0] != 0;
 }

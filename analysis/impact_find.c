@@ -829,7 +829,7 @@ restart:;
                                            res->g_estimated, &pre, &post, com_sigma, &prm.calib, &imp, err)))
             goto done;
         analysis_energy_scope(b, &imp);
-        analysis_impact_plausibility(&imp);
+        analysis_impact_plausibility(&imp, imp.implausible, sizeof imp.implausible);
         res->impacts[res->n_impacts++] = imp;
         t_prev = t_star + excl;
     }

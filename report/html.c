@@ -229,16 +229,6 @@ static void row1(FILE *f, const char *q, double v, double sd, const char *model)
     fprintf(f, "</td><td>%s</td></tr>\n", model ? model : "");
 }
 
-/* An impact whose numbers no real collision gives (analysis_impact_plausibility, for
- * results read back too): writes why into why, "" when plausible. */
-static int implausible(const analysis_impact *im, char *why, size_t n)
-{
-    analysis_impact copy = *im;
-    analysis_impact_plausibility(&copy);
-    snprintf(why, n, "%s", copy.implausible);
-    return why[0] != 0;
-}
-
 /* At the top of the summary: what makes the numbers below unsafe to use, each with its
  * likely cause, and every warning of the run that concerns them. */
 static void checks(FILE *f, const report_inputs *in)
@@ -266,7 +256,7 @@ static void checks(FILE *f, const report_inputs *in)
         }
     }
     for (int i = 0; r && i < r->n_impacts; i++)
-        if (implausible(&r->impacts[i], why, sizeof why)) {
+        if (analysis_impact_plausibility(&r->impacts[i], why, sizeof why)) {
             fprintf(f, "<p class=bad><b>Impact %d is physically implausible</b>: ", i + 1);
             icv_fput_html(f, why);
             fputs(". Likely causes: the surface (its line or plane), the scale, duplicated or mistimed frames, a fit "
@@ -450,7 +440,7 @@ static void summary(FILE *f, const report_inputs *in)
                    "<tr><th>quantity (surface frame)</th><th>measured</th><th>&plusmn;1&sigma;</th><th>model (%s)</th></tr>\n",
                 i + 1, im->t, i, icv_restitution_name(im->model.law));
         char m1[96], why[256];
-        int show_model = im->model.done && !implausible(im, why, sizeof why);
+        int show_model = im->model.done && !analysis_impact_plausibility(im, why, sizeof why);
         row1(f, "impact instant t (s)", im->t, im->t_sd, NULL);
         snprintf(m1, sizeof m1, "e_n = %.4g%s", im->model.e_n, im->model.e_n_fitted ? " (fitted)" : " (given)");
         row1(f, "restitution e (Newton's ratio at the contact)", im->e_kinematic, im->sd.e_kinematic,

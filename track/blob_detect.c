@@ -922,12 +922,6 @@ void track_detector_set_scene_markers(track_detector *d)
     d->centroid_margin_px = 1;
 }
 
-double track_marker_area_px(double diameter_px, double aspect)
-{
-    /* a disc; a band's stripe, its length across the rod aspect times its width */
-    return aspect > 1 ? aspect * diameter_px * diameter_px : M_PI * diameter_px * diameter_px / 4;
-}
-
 void track_detector_set_marker_size(track_detector *d, double diameter_px, double max_streak_px)
 {
     double r = 0.5 * diameter_px, disc = M_PI * r * r, aspect = fmax(1, d->marker_aspect);

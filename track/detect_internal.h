@@ -94,10 +94,6 @@ struct track_detector_ws {
    from powers of two up to 32, the rows of level q (2q of them) kept for 2 <= q <= 32 */
 #define TRACK_TOPHAT_ROWS 124
 
-/* px^2: a marker's expected image area, diameter_px wide: a disc, or for aspect > 1 a
- * band's stripe aspect times as long (track_detector.marker_aspect). */
-double track_marker_area_px(double diameter_px, double aspect);
-
 /* The dark look's plane over [x0, x1] x [y0, y1]: closing(I) - I with a square of side
  * 2r + 1 (r at most TRACK_TOPHAT_MAX_R), the frame read up to 2r beyond the region. */
 void track_black_tophat(struct track_detector_ws *ws, const track_frame *f, int r, int x0, int y0, int x1, int y1);

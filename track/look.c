@@ -132,6 +132,13 @@ static void describe_score(const look_score *s, track_look look, int depth, char
              peak, bg, b->area, b->u, b->v);
 }
 
+/* px^2: a marker's expected image area, diameter_px wide: a disc, or for aspect > 1 a
+ * band's stripe aspect times as long as it is wide (track_detector.marker_aspect) */
+static double marker_area_px(double diameter_px, double aspect)
+{
+    return aspect > 1 ? aspect * diameter_px * diameter_px : M_PI * diameter_px * diameter_px / 4;
+}
+
 /* track_marker_likeness: detect_internal.h */
 double track_marker_likeness(const track_detector *d, const track_blob *b, const track_frame *f, const void *motion_bg,
                              int motion_bg_stride, double diameter_px)
@@ -148,7 +155,7 @@ double track_marker_likeness(const track_detector *d, const track_blob *b, const
     double aspect = fmax(1, d->marker_aspect), elong = b->minor > 0 ? b->major / b->minor : 1e9;
     w *= fmin(1, 1.5 * aspect / elong);
     if (diameter_px > 0 && b->area > 0)
-        w *= exp(-fabs(log(b->area / track_marker_area_px(diameter_px, aspect))));
+        w *= exp(-fabs(log(b->area / marker_area_px(diameter_px, aspect))));
     return w;
 }
 

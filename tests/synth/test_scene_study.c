@@ -34,6 +34,7 @@
 
 #include "core/core.h"
 #include "tests/harness.h"
+#include "track/track_3d.h"
 
 enum { WORKERS = 2, MAX_SEEDS = 2000, MAX_CLASSES = 64 };
 
@@ -222,14 +223,10 @@ static void band_markers(const char *experiment, int *band, int n)
     icv_err err = {0};
     if (icv_experiment_load(experiment, &exp, &err) != 0)
         return;
-    const icv_shape *sh = &exp.shape;
-    if (sh->type != ICV_SHAPE_CAPSULE && sh->type != ICV_SHAPE_CYLINDER)
-        return;
-    icv_vec3 a = icv_v3_unit(sh->axis);
-    for (int k = 0; k < exp.n_markers && k < n; k++) {
-        icv_vec3 m = exp.markers[k];
-        band[k] = icv_v3_norm(icv_v3_sub(m, icv_v3_scale(a, icv_v3_dot(m, a)))) < 0.1 * sh->radius;
-    }
+    track_band b;
+    track_band_init(&exp, &b);
+    for (int k = 0; k < exp.n_markers && k < n; k++)
+        band[k] = b.band[k];
 }
 
 /* 2D errors of tracks2d_<cam>.csv against markers_2d_centroid, for bands markers_2d */
