@@ -18,12 +18,16 @@
 enum {
     ANALYSIS_MOTION_FLIGHT = 0, /* free flight: centre p + v tau + g tau^2 / 2 with the g
                                    given, torque-free rotation (analysis_rotation_fit) */
-    ANALYSIS_MOTION_POLY = 1    /* a puck or cart on a table, or a link pulled by its joint:
+    ANALYSIS_MOTION_POLY = 1,   /* a puck or cart on a table, or a link pulled by its joint:
                                    the centre and the rotation vector each quadratic in
                                    time with the side's own constant acceleration (Coulomb
                                    sliding in a straight line decelerates at a constant mu g;
                                    a free roll or a cart: ~0). analysis_ballistic_fit with
                                    the acceleration fitted */
+    ANALYSIS_MOTION_PENDULUM = 2 /* hung on a string of pendulum_length from a fixed pivot
+                                   (a cradle's ball): the pivot fitted from all the body's
+                                   poses, each side the pendulum's equation under the g
+                                   given (bodies_pendulum.c); the rotation as POLY's */
 };
 
 /* One body as the several-body analysis takes it. Every body's tracks have the
@@ -33,6 +37,7 @@ typedef struct {
     const analysis_tracks *tracks; /* its own markers, in its template's order */
     const char *name;              /* for results.json and messages */
     int motion;                    /* ANALYSIS_MOTION_* */
+    double pendulum_length;        /* m, pivot to centre of mass (ANALYSIS_MOTION_PENDULUM) */
 } analysis_body_track;
 
 /* One body's state on one side of an impact, at the impact instant. */
@@ -146,9 +151,49 @@ typedef struct {
     analysis_joint_residual joint;       /* the joint's constraint on the tracks */
 } analysis_chain_impact;
 
+/* An impact of several bodies at once: a row of bodies in contact (a cradle's balls)
+ * whose velocities all change at one instant. No pair's Newton's ratio is in the
+ * states before and after (each body's momentum change is the sum of its neighbours'
+ * impulses); what they give is each body's momentum change, the impulse passed
+ * between neighbours along the row, the group's momentum before and after, and the
+ * energy. Vectors in the surface frame. */
+#define ANALYSIS_MAX_ROWS 8
+typedef struct {
+    int n;                     /* bodies in the row */
+    int body[ANALYSIS_MAX_BODIES]; /* indices into the bodies given, in order along normal */
+    long frame;                /* the frame of the first pair's smallest gap */
+    double t, t_sd;            /* s: where the first pair's pre-impact motions touch;
+                                  its 1-sigma (the gap's over the closing speed) */
+    icv_vec3 normal;           /* unit: the first pair's common normal there (the row's
+                                  direction, from body[0]'s end) */
+    analysis_body_state pre[ANALYSIS_MAX_BODIES], post[ANALYSIS_MAX_BODIES]; /* at t, row order */
+    icv_vec3 impulse_body[ANALYSIS_MAX_BODIES], impulse_body_sd[ANALYSIS_MAX_BODIES]; /* N s: m dv */
+    icv_vec3 impulse_between[ANALYSIS_MAX_BODIES - 1], impulse_between_sd[ANALYSIS_MAX_BODIES - 1];
+                               /* N s: the net impulse on body k + 1 from body k (row
+                                  order): minus the momentum change of bodies 0..k */
+    icv_vec3 momentum_pre, momentum_pre_sd, momentum_post, momentum_post_sd; /* N s */
+    icv_vec3 momentum_change, momentum_change_sd; /* N s: 0 for bodies pushed only by each
+                                  other; off it, the tracking or an outside force */
+    double momentum_change_chi2; /* on 3 dof, the axes' variances */
+    double energy_pre, energy_pre_sd, energy_post, energy_post_sd; /* J, the row's bodies */
+    double energy_lost, energy_lost_sd, loss_fraction, loss_fraction_sd;
+} analysis_row_impact;
+
+/* Measures the row impact at row `row` of the tracks between rows lo_row and
+ * hi_row (exclusive): ia, ib the pair whose gap has its minimum there (the normal
+ * from ia to ib), group the bodies in contact (a bit per body, the pair's among
+ * them). Each body's sides as a pair impact's; the instant where the pair's
+ * pre-impact motions touch. Sigmas first order (the bodies' fits independent; the
+ * instant's sigma moves every state along its acceleration, and the sums together). */
+int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies, unsigned group, int ia, int ib,
+                                int row, int lo_row, int hi_row, const icv_vec3 *g, const analysis_params *prm,
+                                analysis_row_impact *out, icv_err *err);
+
 typedef struct {
     int n_impacts;
     analysis_body_impact impacts[ANALYSIS_MAX_IMPACTS];
+    int n_rows;               /* impacts of a row of bodies at once (n_several's), measured */
+    analysis_row_impact rows[ANALYSIS_MAX_ROWS];
     int n_near_misses;        /* gap minima within reach that changed no velocity */
     int n_unmeasured;         /* gap minima whose measurement failed (too few poses) */
     int n_resting;            /* pairs in contact from their first posed frame on, not
@@ -187,13 +232,16 @@ int analysis_chain_impact_measure(const analysis_body_track links[2], const anal
  * caller appends to "impacts" and owns; NULL out of memory. */
 struct json_t;
 struct json_t *analysis_body_impact_json(const analysis_body_impact *im, const char *name_a, const char *name_b);
+/* A row impact's entry (kind "row", bodies in row order; results.json's
+ * "row_impacts"). names[k]: body k's. */
+struct json_t *analysis_row_impact_json(const analysis_row_impact *im, const char *const *names);
 /* The chain's entry (kind "chain_surface", bodies [link 1, link 2]). */
 struct json_t *analysis_chain_impact_json(const analysis_chain_impact *im, const char *name_a, const char *name_b);
 
 /* results.json of several bodies (docs/analysis.md "Several bodies"): schema,
  * experiment, program, "bodies" (the names), "impacts" (analysis_body_impact_json
  * each, then the chain's analysis_chain_impact_json when res->has_chain),
- * "min_gap_m"; written atomically. names[k] is body k's. */
+ * "row_impacts" (analysis_row_impact_json each), "min_gap_m"; written atomically. names[k] is body k's. */
 int analysis_bodies_results_write(const char *path, const char *experiment, const char *const *names, int n_bodies,
                                   const analysis_bodies_result *res, icv_err *err);
 

@@ -40,6 +40,14 @@ static void skip_note(analysis_bodies_result *res, const char *fmt, ...)
     res->n_skipped++;
 }
 
+static unsigned row_group(const analysis_row_impact *r)
+{
+    unsigned m = 0;
+    for (int k = 0; k < r->n; k++)
+        m |= 1u << r->body[k];
+    return m;
+}
+
 static int by_row(const void *x, const void *y)
 {
     const candidate *p = x, *q = y;
@@ -198,6 +206,18 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
         }
         if (n_part) {
             res->n_several++;
+            /* the row's momentum, once per instant: the row's other pairs meet there too */
+            int seen = 0;
+            for (int r = 0; r < res->n_rows; r++)
+                seen |= res->rows[r].frame >= fr - 1 && res->rows[r].frame <= fr + 1 &&
+                        (row_group(&res->rows[r]) & cand[c].group) != 0;
+            icv_err e2 = {0};
+            if (!seen && res->n_rows < ANALYSIS_MAX_ROWS &&
+                analysis_row_impact_measure(bodies, n_bodies, cand[c].group, cand[c].a, cand[c].b, cand[c].row, lo,
+                                            hi, g, prm, &res->rows[res->n_rows], &e2) == 0)
+                res->n_rows++;
+            else if (!seen)
+                icv_debug("body impacts: frame %d: the row of %s-%s not measured: %s", fr, na, nb, e2.msg);
             skip_note(res,
                       "%s-%s at frame %d (t %.4g s): not measured as a pair: %d more bodies in contact change "
                       "velocity there too, %s; each body's momentum change is then the sum of its neighbours' "

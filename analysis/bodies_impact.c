@@ -103,11 +103,22 @@ static double gap_after(double dt, void *data)
     return g.gap;
 }
 
-/* where the gap f(dt) (dt from the states' instant) crosses zero in [lo, hi], or is
- * smallest there (a grazing contact) */
+/* where the gap f(dt) (dt from the states' instant) first crosses zero in [lo, hi],
+ * or is smallest there (a grazing contact). The pre-impact motions carried on pass
+ * through each other: over a wide bracket a sphere's gap goes below zero and back
+ * up, so the ends alone can miss the touch (a cradle's ball carried 2 frames on);
+ * the first sign change among 64 samples brackets it then. */
 static double touch_offset(double (*f)(double, void *), void *data, double lo, double hi)
 {
     double flo = f(lo, data), fhi = f(hi, data);
+    if ((flo > 0) == (fhi > 0) && flo > 0)
+        for (int i = 1; i <= 64; i++) {
+            double x0 = lo + (hi - lo) * (i - 1) / 64.0, x = lo + (hi - lo) * i / 64.0, fx = f(x, data);
+            if (!(fx > 0)) {
+                lo = x0, flo = f(x0, data), hi = x, fhi = fx;
+                break;
+            }
+        }
     if ((flo > 0) != (fhi > 0)) {
         gsl_function F = {f, data};
         gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
@@ -132,6 +143,13 @@ static double touch_offset(double (*f)(double, void *), void *data, double lo, d
             bg = g, best = x;
     }
     return best;
+}
+
+double bodies_touch_offset(const analysis_body *ba, const analysis_body_state *a, const analysis_body *bb,
+                           const analysis_body_state *b, double lo, double hi)
+{
+    gap_motion gm = {ba, bb, *a, *b};
+    return touch_offset(gap_after, &gm, lo, hi);
 }
 
 /* where a body's pre and post motions (states at t) meet: their centres closest */

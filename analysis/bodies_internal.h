@@ -54,6 +54,32 @@ unsigned bodies_contact_group(const unsigned char *within, int n_bodies, int nf,
 int bodies_takes_part(const analysis_body_track *bt, int row, int lo_row, int hi_row, const icv_vec3 *g,
                       const analysis_params *prm, double *jump, double *jump_sd);
 
+/* bodies_impact.c. Where (s, from the states' instant, in [lo, hi]) two bodies'
+ * states carried along their motions first touch, or come closest (a graze). */
+double bodies_touch_offset(const analysis_body *ba, const analysis_body_state *a, const analysis_body *bb,
+                           const analysis_body_state *b, double lo, double hi);
+
+/* bodies_pendulum.c. A body hung on a string of bt->pendulum_length: its fixed
+ * pivot, the point all its posed centres keep that distance from (damped
+ * Gauss-Newton from above its lowest centre, against g), the centres' noise across
+ * the string (robust), and the pivot's 1-sigma along the two horizontal axes the
+ * swings are measured about (bodies_pendulum.c). m, surface frame. */
+typedef struct {
+    icv_vec3 pivot;
+    double noise;
+    double lateral_sd[2];
+} bodies_pendulum;
+int bodies_pendulum_pivot(const analysis_body_track *bt, const icv_vec3 *g, const analysis_params *prm,
+                          bodies_pendulum *out, icv_err *err);
+
+/* One side's centre (p, v, a and their sigmas, cov_pv) at t_ref from its n centres
+ * p at times t: the pendulum's equation fitted to the swing about the pivot, the
+ * sigmas from the side's residuals but never below the clip's noise, and the
+ * pivot's own. */
+int bodies_pendulum_side(const analysis_body_track *bt, const bodies_pendulum *pend, const double *t,
+                         const icv_vec3 *p, int n, double t_ref, const icv_vec3 *g, analysis_body_state *out,
+                         icv_err *err);
+
 /* Running sums for the Monte Carlo's sigmas. */
 typedef struct {
     int n;

@@ -88,6 +88,46 @@ json_t *analysis_body_impact_json(const analysis_body_impact *im, const char *na
     return o;
 }
 
+json_t *analysis_row_impact_json(const analysis_row_impact *im, const char *const *names)
+{
+    json_t *o = json_object(), *bodies = json_array(), *st = json_object(), *on = json_object(), *between = json_array();
+    if (!o || !bodies || !st || !on || !between) {
+        json_decref(o), json_decref(bodies), json_decref(st), json_decref(on), json_decref(between);
+        return NULL;
+    }
+    json_object_set_new(o, "kind", json_string("row"));
+    for (int r = 0; r < im->n; r++) {
+        const char *nm = names[im->body[r]];
+        json_array_append_new(bodies, json_string(nm));
+        json_object_set_new(st, nm, json_pack("{s:o, s:o}", "pre", state(&im->pre[r]), "post", state(&im->post[r])));
+        json_object_set_new(on, nm, with_sd(vec(im->impulse_body[r]), vec(im->impulse_body_sd[r])));
+        if (r + 1 < im->n)
+            json_array_append_new(between, json_pack("{s:[ss], s:o}", "bodies", nm, names[im->body[r + 1]], "impulse",
+                                                     with_sd(vec(im->impulse_between[r]),
+                                                             vec(im->impulse_between_sd[r]))));
+    }
+    json_object_set_new(o, "bodies", bodies);
+    json_object_set_new(o, "frame", json_integer(im->frame));
+    json_object_set_new(o, "time_s", num(im->t));
+    json_object_set_new(o, "time_sd_s", num(im->t_sd));
+    json_object_set_new(o, "normal", vec(im->normal));
+    json_object_set_new(o, "states", st);
+    json_object_set_new(o, "impulse_on", on);
+    json_object_set_new(o, "impulse_between", between);
+    json_object_set_new(o, "momentum",
+                        json_pack("{s:o, s:o, s:o}", "pre", with_sd(vec(im->momentum_pre), vec(im->momentum_pre_sd)),
+                                  "post", with_sd(vec(im->momentum_post), vec(im->momentum_post_sd)), "change",
+                                  json_pack("{s:o, s:o, s:o}", "value", vec(im->momentum_change), "sd",
+                                            vec(im->momentum_change_sd), "chi2_3dof",
+                                            num(im->momentum_change_chi2))));
+    json_object_set_new(o, "energy",
+                        json_pack("{s:o, s:o, s:o, s:o}", "pre_J", with_sd(num(im->energy_pre), num(im->energy_pre_sd)),
+                                  "post_J", with_sd(num(im->energy_post), num(im->energy_post_sd)), "lost_J",
+                                  with_sd(num(im->energy_lost), num(im->energy_lost_sd)), "loss_fraction",
+                                  with_sd(num(im->loss_fraction), num(im->loss_fraction_sd))));
+    return o;
+}
+
 json_t *analysis_chain_impact_json(const analysis_chain_impact *im, const char *name_a, const char *name_b)
 {
     const char *names[2] = {name_a ? name_a : "link1", name_b ? name_b : "link2"};
@@ -139,6 +179,14 @@ int analysis_bodies_results_write(const char *path, const char *experiment, cons
         bad = !o || json_array_append_new(arr, o) != 0;
     }
     json_object_set_new(root, "impacts", arr);
+    /* impacts of a row of bodies at once: beside the pairs' (a consumer of "impacts"
+       finds the kinds it knows) */
+    json_t *rows = json_array();
+    for (int i = 0; i < res->n_rows && rows && !bad; i++) {
+        json_t *o = analysis_row_impact_json(&res->rows[i], names);
+        bad = !o || json_array_append_new(rows, o) != 0;
+    }
+    bad |= !rows || json_object_set_new(root, "row_impacts", rows) != 0;
     json_object_set_new(root, "min_gap_m", num(res->min_gap));
     /* the pair impacts found and not measured, each named and why */
     json_t *skipped = json_array();

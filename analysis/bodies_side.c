@@ -243,24 +243,33 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
                            tr->frame[row_first < tr->n_frames ? row_first : 0],
                            tr->frame[row_last >= 0 ? row_last : 0], row_first < tr->n_frames ? tr->t[row_first] : 0,
                            row_last >= 0 ? tr->t[row_last] : 0, need);
-    int poly = bt->motion == ANALYSIS_MOTION_POLY;
-    if (!poly && !g)
-        return icv_err_set(err, ICV_EINVAL, "body %s: free flight needs the gravity vector", name);
-    analysis_flight ph = {n, t, p, NULL, t_ref};
-    analysis_ballistic bf;
-    int rc = analysis_ballistic_fit(&ph, 1, poly ? NULL : g, &bf, err);
-    if (rc)
-        return rc;
-    double f = inflation(&bf, t, p, n, t_ref), sf = sqrt(f);
-    out->p = bf.p0[0];
-    out->v = bf.v[0];
-    out->a = bf.g;
-    out->p_sd = icv_v3_scale(bf.p0_sd[0], sf);
-    out->v_sd = icv_v3_scale(bf.v_sd[0], sf);
-    out->a_sd = icv_v3_scale(bf.g_sd, sf);
-    for (int k = 0; k < 3; k++)
-        out->cov_pv[k] = f * bf.cov_pv[0][k];
-    out->chi2_dof = bf.chi2_dof;
+    int hung = bt->motion == ANALYSIS_MOTION_PENDULUM, poly = bt->motion == ANALYSIS_MOTION_POLY || hung;
+    if (!(poly && !hung) && !g)
+        return icv_err_set(err, ICV_EINVAL, "body %s: %s needs the gravity vector", name,
+                           hung ? "a pendulum" : "free flight");
+    int rc;
+    if (hung) {
+        bodies_pendulum pend;
+        if ((rc = bodies_pendulum_pivot(bt, g, prm, &pend, err)) ||
+            (rc = bodies_pendulum_side(bt, &pend, t, p, n, t_ref, g, out, err)))
+            return rc;
+    } else {
+        analysis_flight ph = {n, t, p, NULL, t_ref};
+        analysis_ballistic bf;
+        rc = analysis_ballistic_fit(&ph, 1, poly ? NULL : g, &bf, err);
+        if (rc)
+            return rc;
+        double f = inflation(&bf, t, p, n, t_ref), sf = sqrt(f);
+        out->p = bf.p0[0];
+        out->v = bf.v[0];
+        out->a = bf.g;
+        out->p_sd = icv_v3_scale(bf.p0_sd[0], sf);
+        out->v_sd = icv_v3_scale(bf.v_sd[0], sf);
+        out->a_sd = icv_v3_scale(bf.g_sd, sf);
+        for (int k = 0; k < 3; k++)
+            out->cov_pv[k] = f * bf.cov_pv[0][k];
+        out->chi2_dof = bf.chi2_dof;
+    }
     out->n_frames = n;
     out->t_first = t[0];
     out->t_last = t[n - 1];

@@ -277,6 +277,8 @@ typedef struct {
     char marker_labels[ICV_MAX_MARKERS][32]; /* in a C3D or TRC file; "" = not given */
     double marker_diameter; /* m */
     icv_shape shape;
+    double pendulum_length; /* m, from its fixed pivot to the centre of mass: a ball on
+                               a string (`pendulum: {length: l}`); 0: not hung */
 } icv_body;
 
 /* `joints:` entries: bodies tied into a chain. */

@@ -137,6 +137,17 @@ static int read_body(icv_ynode node, const char *key, int n_cameras, icv_body *b
     if (!(b->marker_diameter > 0) || b->marker_diameter > 1)
         return icv_ynode_fail(icv_ynode_get(node, "marker_diameter"), err, ICV_EINVAL,
                               "must be in (0, 1] metres, got %g", b->marker_diameter);
+    b->pendulum_length = 0;
+    icv_ynode pend = icv_ynode_get(node, "pendulum");
+    if (icv_ynode_exists(pend)) {
+        if (!icv_ynode_is_map(pend))
+            return icv_ynode_fail(pend, err, ICV_EINVAL,
+                                  "expected {length: l} (metres, from the string's pivot to the centre of mass)");
+        TRY(icv_yread_double(pend, "length", 1, &b->pendulum_length, err));
+        if (!(b->pendulum_length > 0) || b->pendulum_length > 100)
+            return icv_ynode_fail(icv_ynode_get(pend, "length"), err, ICV_EINVAL,
+                                  "must be in (0, 100] metres (pivot to centre of mass), got %g", b->pendulum_length);
+    }
     return read_shape(node, b, err);
 }
 

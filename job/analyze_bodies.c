@@ -128,8 +128,12 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
         if (!rc) {
             icv_vec3 up = icv_v3_norm(e->gravity) > 0 ? icv_v3_scale(icv_v3_unit(e->gravity), -1) : icv_v3(0, 1, 0);
             int fly = !e->gravity_auto && height_span(&tr[k], up) > FLIGHT_SPAN_M;
+            double hung = e->gravity_auto ? 0 : e->bodies[k].pendulum_length;
             bt[k] = (analysis_body_track){&body[k], &tr[k], e->bodies[k].name,
-                                          fly ? ANALYSIS_MOTION_FLIGHT : ANALYSIS_MOTION_POLY};
+                                          hung > 0 ? ANALYSIS_MOTION_PENDULUM
+                                          : fly    ? ANALYSIS_MOTION_FLIGHT
+                                                   : ANALYSIS_MOTION_POLY,
+                                          hung};
         }
     }
     analysis_tracks_free(&all);

@@ -139,6 +139,15 @@ static void collect_flags(bpage *bp)
             add_flag(bp, where, why);
         }
     }
+    for (int i = 0; i < r->n_rows; i++) {
+        const analysis_row_impact *w = &r->rows[i];
+        snprintf(where, sizeof where, "row impact %d ('%s' to '%s')", i + 1, body_name(in, w->body[0]),
+                 body_name(in, w->body[w->n - 1]));
+        check_gain(w->energy_lost, w->energy_lost_sd, why, sizeof why);
+        add_flag(bp, where, why);
+        check_mismatch(w->momentum_change_chi2, why, sizeof why);
+        add_flag(bp, where, why);
+    }
     if (r->has_chain) {
         const analysis_chain_impact *c = &r->chain;
         for (int k = 0; k < 3; k++) {
@@ -257,6 +266,8 @@ static void summary(bpage *bp)
                 link ? "a chain's link: constant acceleration and angular acceleration (the joint pulls)"
                 : in->bodies[k].motion == ANALYSIS_MOTION_FLIGHT
                     ? "free flight (the given g, torque-free rotation)"
+                : in->bodies[k].motion == ANALYSIS_MOTION_PENDULUM
+                    ? "a pendulum (its string's length given, the pivot fitted)"
                     : "constant acceleration and angular acceleration (a table)",
                 posed, tr->n_frames);
     }
@@ -404,6 +415,71 @@ static void impacts(bpage *bp)
                      im->angmom_pre, im->angmom_pre_sd, im->angmom_post, im->angmom_post_sd,
                      "Total angular momentum about the contact point per axis, before and after (left) and its "
                      "change (right), with 1-sigma bars.");
+    }
+    fputs("</section>\n", f);
+}
+
+/* impacts of a row of bodies at once (a cradle): each body's velocity along the row
+   before and after, the impulses passed down it, the row's momentum and energy */
+static void rows(bpage *bp)
+{
+    FILE *f = bp->f;
+    const report_bodies_inputs *in = bp->in;
+    const analysis_bodies_result *r = in->res;
+    if (r->n_rows == 0)
+        return;
+    fputs("<section id=row-impacts><h2>Impacts of a row of bodies at once</h2>\n<p class=note>Bodies in contact in a "
+          "row whose velocities all change at one instant (a cradle's balls): no pair's Newton's ratio is in the "
+          "states before and after, since each body's momentum change is the sum of its neighbours' impulses. What "
+          "they give: each body's velocity along the row, the impulse passed from each body to the next, and the "
+          "row's momentum, conserved when the bodies push only each other.</p>\n",
+          f);
+    for (int i = 0; i < r->n_rows; i++) {
+        const analysis_row_impact *w = &r->rows[i];
+        fprintf(f, "<h3>Row impact %d: ", i + 1);
+        for (int k = 0; k < w->n; k++) {
+            fputs(k ? ", " : "", f);
+            icv_fput_html(f, body_name(in, w->body[k]));
+        }
+        fprintf(f, " at t = %.5f s</h3>\n<table class=summary id=row-%d><tr><th>quantity (surface frame)</th>"
+                   "<th>measured</th><th>&plusmn;1&sigma;</th><th>check</th></tr>\n",
+                w->t, i);
+        char why[400], q[256];
+        row1(f, "instant t (s)", w->t, w->t_sd, NULL);
+        row3(f, "the row's direction (unit)", w->normal, w->normal, 0, NULL);
+        for (int k = 0; k < w->n; k++) {
+            const char *nm = body_name(in, w->body[k]);
+            double vs0 = 0, vs1 = 0;
+            for (int a = 0; a < 3; a++) {
+                vs0 += icv_v3_get(w->normal, a) * icv_v3_get(w->normal, a) * icv_v3_get(w->pre[k].v_sd, a) *
+                       icv_v3_get(w->pre[k].v_sd, a);
+                vs1 += icv_v3_get(w->normal, a) * icv_v3_get(w->normal, a) * icv_v3_get(w->post[k].v_sd, a) *
+                       icv_v3_get(w->post[k].v_sd, a);
+            }
+            named(q, sizeof q, "%s: velocity along the row before (m/s)", nm);
+            row1(f, q, icv_v3_dot(w->pre[k].v, w->normal), sqrt(vs0), NULL);
+            named(q, sizeof q, "%s: velocity along the row after (m/s)", nm);
+            row1(f, q, icv_v3_dot(w->post[k].v, w->normal), sqrt(vs1), NULL);
+        }
+        for (int k = 0; k + 1 < w->n; k++) {
+            snprintf(q, sizeof q, "impulse passed from %s to %s (N s)", body_name(in, w->body[k]),
+                     body_name(in, w->body[k + 1]));
+            char esc[256];
+            named(esc, sizeof esc, "%s", q);
+            row3(f, esc, w->impulse_between[k], w->impulse_between_sd[k], 1, NULL);
+        }
+        row3(f, "the row's momentum before (N s)", w->momentum_pre, w->momentum_pre_sd, 1, NULL);
+        row3(f, "the row's momentum after (N s)", w->momentum_post, w->momentum_post_sd, 1, NULL);
+        row3(f, "its change (N s; 0 for bodies that push only each other)", w->momentum_change,
+             w->momentum_change_sd, 1, NULL);
+        check_mismatch(w->momentum_change_chi2, why, sizeof why);
+        row1(f, "its &chi;&sup2; on 3 dof (mean 3)", w->momentum_change_chi2, NAN, why);
+        row1(f, "kinetic energy before, the row (J)", w->energy_pre, w->energy_pre_sd, NULL);
+        row1(f, "kinetic energy after, the row (J)", w->energy_post, w->energy_post_sd, NULL);
+        check_gain(w->energy_lost, w->energy_lost_sd, why, sizeof why);
+        row1(f, "energy lost (J)", w->energy_lost, w->energy_lost_sd, why);
+        row1(f, "energy loss fraction", w->loss_fraction, w->loss_fraction_sd, NULL);
+        fputs("</table>\n", f);
     }
     fputs("</section>\n", f);
 }
@@ -786,6 +862,7 @@ int report_bodies_write(const report_bodies_inputs *in, const char *path, icv_er
             in->n_bodies);
     summary(bp);
     impacts(bp);
+    rows(bp);
     chain(bp);
     joints(bp);
     plots(bp);

@@ -130,6 +130,8 @@ void synth_mb_experiment_keys(const synth_scenario *sc, FILE *fp)
     for (int i = 0; i < sc->n_bodies; i++) {
         fprintf(fp, "  - name: %s\n", sc->body_names[i]);
         synth_body_yaml(fp, &sc->bodies[i], "    ");
+        if (sc->cradle_length > 0) /* each ball hangs from its own pivot */
+            fprintf(fp, "    pendulum: {length: %.17g}\n", sc->cradle_length);
     }
     if (sc->n_joints < 1)
         return;

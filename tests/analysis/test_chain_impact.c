@@ -119,8 +119,8 @@ static int measure(const chain *c, double sigma, unsigned long seed, icv_vec3 jo
 {
     analysis_tracks tr[2];
     chain_tracks(c, sigma, seed, tr);
-    analysis_body_track links[2] = {{&c->link[0], &tr[0], "link1", ANALYSIS_MOTION_POLY},
-                                    {&c->link[1], &tr[1], "link2", ANALYSIS_MOTION_POLY}};
+    analysis_body_track links[2] = {{&c->link[0], &tr[0], "link1", ANALYSIS_MOTION_POLY, 0},
+                                    {&c->link[1], &tr[1], "link2", ANALYSIS_MOTION_POLY, 0}};
     analysis_joint j = {{0, 1}, {c->joint[0], icv_v3_add(c->joint[1], joint_off)}};
     analysis_params prm;
     analysis_params_default(&prm);

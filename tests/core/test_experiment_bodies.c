@@ -2,6 +2,7 @@
  * 1): several bodies read with their names, the first also into the one-body fields; a
  * chain's pin joint; and each bad input with one line naming what is wrong. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/core.h"
 #include "tests/harness.h"
@@ -116,6 +117,15 @@ TEST(test_experiment_five_one_marker_balls_need_no_template)
     ASSERT(load_text(text, &e, &err) == 0, "%s", err.msg);
     ASSERT_EQ_INT(e.n_bodies, 5);
     ASSERT(!strcmp(e.bodies[4].name, "ball5"), "name %s", e.bodies[4].name);
+    ASSERT_NEAR(e.bodies[4].pendulum_length, 0, 0); /* not hung unless told */
+    /* hung on strings: `pendulum: {length: l}` */
+    char *at = strstr(text, "shape: {type: sphere, radius: 0.011}}\n");
+    ASSERT(at != NULL, "%s", text);
+    snprintf(at, sizeof text - (size_t)(at - text),
+             "shape: {type: sphere, radius: 0.011}, pendulum: {length: 0.129}}\n");
+    ASSERT(load_text(text, &e, &err) == 0, "%s", err.msg);
+    ASSERT_NEAR(e.bodies[0].pendulum_length, 0.129, 0);
+    ASSERT_NEAR(e.bodies[1].pendulum_length, 0, 0); /* per body */
 }
 
 TEST(test_experiment_bodies_bad_input_gets_one_line)
@@ -154,4 +164,9 @@ TEST(test_experiment_bodies_bad_input_gets_one_line)
              head, link_a);
     expect_fail(text, "'upper' and 'twin'", "cannot be told apart");
     expect_fail(text, "spacing", "0.0 mm");
+    /* a pendulum's length out of range, or not a map */
+    snprintf(text, sizeof text, "%sbodies:\n%s    pendulum: {length: -0.1}\n%s", head, link_a, link_b);
+    expect_fail(text, "length", "(0, 100] metres");
+    snprintf(text, sizeof text, "%sbodies:\n%s    pendulum: 0.129\n%s", head, link_a, link_b);
+    expect_fail(text, "pendulum", "{length: l}");
 }

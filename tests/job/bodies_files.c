@@ -55,6 +55,8 @@ static int write_experiment(const icv_experiment *e, const double g[3], const ch
             fprintf(f, exported ? "%s%s_m%d" : "%s%s_%d", m ? ", " : "", b->name, exported ? m : m + 1);
         fprintf(f, "]\n");
         write_shape(f, &b->shape);
+        if (b->pendulum_length > 0)
+            fprintf(f, "    pendulum: {length: %.17g}\n", b->pendulum_length);
     }
     if (e->n_joints > 0)
         fprintf(f, "joints:\n");

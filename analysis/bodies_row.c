@@ -1,0 +1,157 @@
+/* bodies_row.c: an impact of a row of bodies at once (a cradle's balls in contact,
+ * the incoming one's push passed along the row within a frame). No pair's ratio is
+ * in the states before and after, but the momentum is: each body's change m dv, the
+ * impulse passed from each body to the next (minus the summed changes of the bodies
+ * before it in the row), the group's momentum before and after (their difference is
+ * zero for bodies pushed only by each other, a check on the tracking), and the
+ * energy. Every body fitted on each side as in a pair impact (bodies_side.c, the
+ * pendulum's equation for a body on a string); the instant where the first pair's
+ * pre-impact motions touch. The bodies' fits are independent, so the sigmas of these
+ * sums follow to first order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/bodies_internal.h"
+
+static double sq(double x) { return x * x; }
+
+/* variance of m dv per axis */
+static icv_vec3 change_var(double m, const analysis_body_state *a, const analysis_body_state *b)
+{
+    icv_vec3 r;
+    for (int k = 0; k < 3; k++)
+        icv_v3_set(&r, k, m * m * (sq(icv_v3_get(a->v_sd, k)) + sq(icv_v3_get(b->v_sd, k))));
+    return r;
+}
+
+static icv_vec3 v3_sqrt(icv_vec3 v) { return icv_v3(sqrt(v.x), sqrt(v.y), sqrt(v.z)); }
+
+int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies, unsigned group, int ia, int ib,
+                                int row, int lo_row, int hi_row, const icv_vec3 *g, const analysis_params *prm,
+                                analysis_row_impact *out, icv_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (ia < 0 || ib < 0 || ia >= n_bodies || ib >= n_bodies || ia == ib || !(group & 1u << ia) ||
+        !(group & 1u << ib))
+        return icv_err_set(err, ICV_EINVAL, "row impact: bodies %d and %d of %d (group %#x)", ia, ib, n_bodies,
+                           group);
+    const analysis_tracks *tr = bodies[ia].tracks;
+    if (row < 0 || row >= tr->n_frames)
+        return icv_err_set(err, ICV_EINVAL, "row impact: row %d of %d", row, tr->n_frames);
+    int idx[ANALYSIS_MAX_BODIES], n = 0;
+    for (int k = 0; k < n_bodies && k < ANALYSIS_MAX_BODIES; k++)
+        if (group & 1u << k)
+            idx[n++] = k;
+    double dt = bodies_frame_period(tr), excl = prm->exposure_s > 0 ? prm->exposure_s : dt;
+    double t_star = tr->t[row];
+    analysis_body_state pre[ANALYSIS_MAX_BODIES], post[ANALYSIS_MAX_BODIES];
+    const char *na = bodies[ia].name ? bodies[ia].name : "a", *nb = bodies[ib].name ? bodies[ib].name : "b";
+    int rc = 0, f0 = 0, l0 = 0, f1 = 0, l1 = 0, pa = 0, pb = 0;
+    for (int it = 0; it < 8; it++) {
+        if (bodies_window(tr, t_star, excl, lo_row, hi_row, 0, prm->max_side_frames, &f0, &l0) == 0 ||
+            bodies_window(tr, t_star, excl, lo_row, hi_row, 1, prm->max_side_frames, &f1, &l1) == 0)
+            return icv_err_set(err, ICV_EINVAL, "row impact %s-%s at frame %d: no frames on one side", na, nb,
+                               tr->frame[row]);
+        for (int k = 0; k < n; k++) {
+            if ((rc = analysis_body_side_fit(&bodies[idx[k]], f0, l0, t_star, g, prm, &pre[k], err)))
+                return rc;
+            if (idx[k] == ia)
+                pa = k;
+            if (idx[k] == ib)
+                pb = k;
+        }
+        double off = bodies_touch_offset(bodies[ia].body, &pre[pa], bodies[ib].body, &pre[pb], tr->t[l0] - t_star,
+                                         tr->t[f1] - t_star);
+        if (fabs(off) < 1e-9 * dt || it == 7)
+            break;
+        t_star += off;
+    }
+    for (int k = 0; k < n; k++)
+        if ((rc = analysis_body_side_fit(&bodies[idx[k]], f1, l1, t_star, g, prm, &post[k], err)))
+            return rc;
+    analysis_shapes_gap c;
+    analysis_shapes_gap_at(&bodies[ia].body->shape, pre[pa].R, pre[pa].p, &bodies[ib].body->shape, pre[pb].R,
+                           pre[pb].p, &c);
+    out->normal = c.normal;
+    out->frame = tr->frame[row];
+    out->t = t_star;
+    out->n = n;
+    /* the instant's sigma: the pair's gap along the normal over its closing speed */
+    double gap_var = 0, closing = fabs(icv_v3_dot(icv_v3_sub(pre[pb].v, pre[pa].v), c.normal));
+    for (int a = 0; a < 3; a++)
+        gap_var += sq(icv_v3_get(c.normal, a)) * (sq(icv_v3_get(pre[pa].p_sd, a)) + sq(icv_v3_get(pre[pb].p_sd, a)));
+    out->t_sd = closing > 0 ? sqrt(gap_var) / closing : NAN;
+    double ts = isfinite(out->t_sd) ? out->t_sd : 0;
+    /* row order: along the normal */
+    int ord[ANALYSIS_MAX_BODIES];
+    for (int k = 0; k < n; k++)
+        ord[k] = k;
+    for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && icv_v3_dot(pre[ord[b]].p, c.normal) < icv_v3_dot(pre[ord[b - 1]].p, c.normal); b--) {
+            int x = ord[b];
+            ord[b] = ord[b - 1];
+            ord[b - 1] = x;
+        }
+    icv_vec3 P0 = {0}, P1 = {0}, V0 = {0}, V1 = {0}, Vc = {0}, J = {0}, VJ = {0}, A0 = {0}, A1 = {0};
+    double e0 = 0, e1 = 0, ve0 = 0, ve1 = 0;
+    for (int r = 0; r < n; r++) {
+        int k = ord[r];
+        const analysis_body_track *bt = &bodies[idx[k]];
+        double m = bt->body->mass;
+        out->body[r] = idx[k];
+        out->pre[r] = pre[k];
+        out->post[r] = post[k];
+        /* each state also moves with the instant: its own acceleration times t's sigma
+           (the sums below take that shift as common to all) */
+        for (int a = 0; a < 3; a++) {
+            icv_v3_set(&out->pre[r].v_sd, a, hypot(icv_v3_get(pre[k].v_sd, a), icv_v3_get(pre[k].a, a) * ts));
+            icv_v3_set(&out->post[r].v_sd, a, hypot(icv_v3_get(post[k].v_sd, a), icv_v3_get(post[k].a, a) * ts));
+        }
+        A0 = icv_v3_axpy(m, pre[k].a, A0);
+        A1 = icv_v3_axpy(m, post[k].a, A1);
+        P0 = icv_v3_axpy(m, pre[k].v, P0);
+        P1 = icv_v3_axpy(m, post[k].v, P1);
+        for (int a = 0; a < 3; a++) {
+            icv_v3_set(&V0, a, icv_v3_get(V0, a) + sq(m * icv_v3_get(pre[k].v_sd, a)));
+            icv_v3_set(&V1, a, icv_v3_get(V1, a) + sq(m * icv_v3_get(post[k].v_sd, a)));
+        }
+        icv_vec3 Jk = icv_v3_scale(icv_v3_sub(post[k].v, pre[k].v), m), VJk = change_var(m, &pre[k], &post[k]);
+        out->impulse_body[r] = Jk;
+        out->impulse_body_sd[r] = v3_sqrt(VJk);
+        Vc = icv_v3_add(Vc, VJk);
+        J = icv_v3_add(J, Jk);
+        VJ = icv_v3_add(VJ, VJk);
+        if (r < n - 1) {
+            out->impulse_between[r] = icv_v3_scale(J, -1);
+            out->impulse_between_sd[r] = v3_sqrt(VJ);
+        }
+        e0 += pre[k].energy;
+        e1 += post[k].energy;
+        ve0 += sq(pre[k].energy_sd);
+        ve1 += sq(post[k].energy_sd);
+    }
+    for (int a = 0; a < 3; a++) { /* the common shift with the instant */
+        icv_v3_set(&V0, a, icv_v3_get(V0, a) + sq(icv_v3_get(A0, a) * ts));
+        icv_v3_set(&V1, a, icv_v3_get(V1, a) + sq(icv_v3_get(A1, a) * ts));
+        icv_v3_set(&Vc, a, icv_v3_get(Vc, a) + sq((icv_v3_get(A1, a) - icv_v3_get(A0, a)) * ts));
+    }
+    out->momentum_pre = P0;
+    out->momentum_pre_sd = v3_sqrt(V0);
+    out->momentum_post = P1;
+    out->momentum_post_sd = v3_sqrt(V1);
+    out->momentum_change = icv_v3_sub(P1, P0);
+    out->momentum_change_sd = v3_sqrt(Vc);
+    out->momentum_change_chi2 = 0;
+    for (int a = 0; a < 3; a++)
+        if (icv_v3_get(Vc, a) > 0)
+            out->momentum_change_chi2 += sq(icv_v3_get(out->momentum_change, a)) / icv_v3_get(Vc, a);
+    out->energy_pre = e0;
+    out->energy_pre_sd = sqrt(ve0);
+    out->energy_post = e1;
+    out->energy_post_sd = sqrt(ve1);
+    out->energy_lost = e0 - e1;
+    out->energy_lost_sd = sqrt(ve0 + ve1);
+    out->loss_fraction = e0 > 0 ? 1 - e1 / e0 : NAN;
+    out->loss_fraction_sd = e0 > 0 ? sqrt(ve1 / sq(e0) + sq(e1) * ve0 / sq(sq(e0))) : NAN;
+    return 0;
+}
