@@ -221,7 +221,8 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
                                   const analysis_params *prm, analysis_bodies_result *res, icv_err *err);
 
 /* The chain's first impact with the surface: the frame where either link's shape
- * comes nearest y = 0 within 5 sigma plus a frame's travel; each link fitted on
+ * comes nearest y = 0 within 5 sigma plus the gap's rate to the nearest posed
+ * frames times the frames to them (markers hide as the links hit); each link fitted on
  * each side (POLY, whatever links[].motion says), states at the instant; energies
  * and e with 1-sigma by Monte Carlo. */
 int analysis_chain_impact_measure(const analysis_body_track links[2], const analysis_joint *j,

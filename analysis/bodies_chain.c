@@ -162,8 +162,8 @@ int analysis_chain_impact_measure(const analysis_body_track links_in[2], const a
         return icv_err_set(err, ICV_ENOMEM, "chain: out of memory for %d frames", nf);
     bodies_poses(&links[0], prm, pose);
     bodies_poses(&links[1], prm, pose + nf);
-    /* the first run of frames within reach of the surface (5 sigma plus a frame's
-     * change of gap); its lowest frame */
+    /* the first run of frames within reach of the surface (5 sigma plus the gap's
+     * change to the nearest posed frames); its lowest frame */
     double *gap = malloc(sizeof *gap * (size_t)nf);
     int *low = malloc(sizeof *low * (size_t)nf);
     if (!gap || !low) {
@@ -188,12 +188,20 @@ int analysis_chain_impact_measure(const analysis_body_track links_in[2], const a
     for (int i = 0; i < nf; i++) {
         if (!isfinite(gap[i]))
             continue;
-        double step = 0;
-        if (i > 0 && isfinite(gap[i - 1]))
-            step = fmax(step, fabs(gap[i] - gap[i - 1]));
-        if (i + 1 < nf && isfinite(gap[i + 1]))
-            step = fmax(step, fabs(gap[i + 1] - gap[i]));
-        if (gap[i] < 5 * sigma + step) {
+        /* the gap's rate to the nearest posed frames times the frames to them, as the
+           body-body finder's: the links' markers hide as they hit, and a frame's
+           travel alone leaves the last frames before the gap out of reach */
+        int p = i - 1, q = i + 1, reach = 1;
+        while (p >= 0 && !isfinite(gap[p]))
+            p--;
+        while (q < nf && !isfinite(gap[q]))
+            q++;
+        double rate = 0;
+        if (p >= 0)
+            rate = fmax(rate, fabs(gap[i] - gap[p]) / (i - p)), reach = i - p > reach ? i - p : reach;
+        if (q < nf)
+            rate = fmax(rate, fabs(gap[q] - gap[i]) / (q - i)), reach = q - i > reach ? q - i : reach;
+        if (gap[i] < 5 * sigma + rate * reach) {
             if (row < 0 || gap[i] < gap[row])
                 row = i, hit = low[i];
         } else if (row >= 0) {

@@ -114,11 +114,18 @@ static void chain_tracks(const chain *c, double sigma, unsigned long seed, analy
     gsl_rng_free(rng);
 }
 
+/* frames [hide0, hide1) without any marker of either link (hidden as they hit) */
+static int hide0 = -1, hide1 = -1;
+
 static int measure(const chain *c, double sigma, unsigned long seed, icv_vec3 joint_off, analysis_chain_impact *out,
                    icv_err *err)
 {
     analysis_tracks tr[2];
     chain_tracks(c, sigma, seed, tr);
+    for (int k = 0; k < 2; k++)
+        for (int i = hide0 < 0 ? 0 : hide0; i < hide1 && i < c->n_frames; i++)
+            for (int m = 0; m < 3; m++)
+                tr[k].seen[i * 3 + m] = 0;
     analysis_body_track links[2] = {{&c->link[0], &tr[0], "link1", ANALYSIS_MOTION_POLY, 0},
                                     {&c->link[1], &tr[1], "link2", ANALYSIS_MOTION_POLY, 0}};
     analysis_joint j = {{0, 1}, {c->joint[0], icv_v3_add(c->joint[1], joint_off)}};
@@ -167,6 +174,29 @@ TEST(test_chain_impact_akhan_e_per_link_and_chain_with_honest_sigmas)
         ASSERT(worst[q] < 0.02, "e[%d] off by %.4f (goal 0.02)", q, worst[q]);
         ASSERT(rms[q] > 0.7 && rms[q] < 1.5, "e[%d]: RMS pull %.2f outside 0.7-1.5", q, rms[q]);
     }
+}
+
+TEST(test_chain_impact_found_when_the_markers_hide_around_it)
+{
+    /* no pose in frames 146-156 (the impact at 150.3): the last posed frame before it
+       is 1.2 mm above the surface, 5 frames of 0.25 mm away, beyond 5 sigma plus one
+       frame's change; the finder's reach is the gap's rate times the frames to the
+       next pose (as the body-body finder's) */
+    chain c;
+    chain_make(&c);
+    double truth = sqrt((c.T[1][0] + c.T[1][1]) / (c.T[0][0] + c.T[0][1]));
+    analysis_chain_impact im;
+    icv_err err = {0};
+    hide0 = 146, hide1 = 157;
+    int rc = measure(&c, 1e-4, 901, icv_v3(0, 0, 0), &im, &err);
+    hide0 = hide1 = -1;
+    printf("    markers hidden in frames 146-156: rc %d, frame %ld, t %.6f s (truth %.6f), e of the chain %.4f +- %.4f "
+           "(truth %.4f) %s\n",
+           rc, rc ? -1L : im.frame, rc ? NAN : im.t, c.t_star, rc ? NAN : im.e_chain, rc ? NAN : im.e_chain_sd, truth,
+           err.msg);
+    ASSERT(rc == 0, "%s", err.msg);
+    ASSERT(fabs(im.t - c.t_star) < 1.0 * c.dt, "instant %.6f s, truth %.6f", im.t, c.t_star);
+    ASSERT_NEAR(im.e_chain, truth, 0.02); /* issue #22's e tolerance */
 }
 
 TEST(test_chain_joint_residual_of_a_true_pin_and_of_a_point_3_mm_off)
