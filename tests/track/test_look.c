@@ -422,3 +422,38 @@ TEST(test_look_likeness_weighs_bands_as_stripes_across_the_rod)
     ASSERT(as_band < 0.25, "a rod piece as a band: %.2f", as_band);
     track_detector_free(d);
 }
+
+TEST(test_look_auto_weighs_shapes_when_nothing_moved_against_the_still_background)
+{
+    /* random scene 1152: a dark ball 55 px across moves 40 px over its 85 frames, less
+     * than its diameter, so the still background (the median of frames spread over the
+     * clip) holds the ball where its centre passes; the bright look keeps the lit plate
+     * under it. Neither look's blobs moved (likeness 0 both) and bright, the common case,
+     * was kept: the plate was tracked and nothing labelled. Here a ball 40 px across (5)
+     * drifts 20 px over a plate (150) 100 x 70 px on a dark backdrop (30). */
+    enum { N = 30, NB = 15, NA = 6 };
+    static uint8_t buf[N][W * H], still[W * H];
+    track_frame fr[N], spread[NB];
+    rn_rng rng = {1152};
+    for (int f = 0; f < N; f++) {
+        rn_img im = rn_new(W, H, 30);
+        for (int y = 80; y < 150; y++)
+            for (int x = 100; x < 200; x++)
+                im.px[y * W + x] = 150;
+        rn_disc(&im, 140 + 20.0 * f / (N - 1), 115, 20, -145, 1);
+        rn_to_u8(&im, 2, &rng, buf[f]);
+        rn_free(&im);
+        fr[f] = (track_frame){buf[f], W, H, W, 8};
+    }
+    for (int k = 0; k < NB; k++)
+        spread[k] = fr[(int)(N * (k + 0.5) / NB)];
+    icv_err err = {0};
+    ASSERT(track_motion_background(spread, NB, still, W, &err) == 0, "%s", err.msg);
+    track_look look = TRACK_LOOK_BRIGHT;
+    char why[768] = "";
+    int rc = track_look_choose(fr + 3, NA, still, W, 1, 40, NULL, &look, &weigh_tophat, NULL, why, sizeof why, &err);
+    printf("    %s\n", rc ? err.msg : why);
+    ASSERT_EQ_INT(rc, 0);
+    ASSERT_EQ_INT(look, TRACK_LOOK_DARK);
+    ASSERT_STR_CONTAINS(why, "no blob moved");
+}
