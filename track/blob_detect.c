@@ -646,6 +646,17 @@ static int binned_pass(track_detector *d, const track_frame *f, const track_fram
             double under = pix(raw, ob, ov) - pix(p, ob, ov);
             o.peak += under;
             o.background += under;
+            /* at most the plane's brightest pixel in the blob's box: the opening at the
+               centre is not what lies under the peak where the blob is a corner of
+               something larger (a plate's corner, whose tip the octagon does not reach:
+               its opening there is low, at the centre the plate's), and a peak above the
+               data put the half height above the plate, which then never counted as
+               what the blob was cut from (random scene 1062) */
+            double top = 0;
+            for (int y = o.y0; y <= o.y1; y++)
+                for (int x = o.x0; x <= o.x1; x++)
+                    top = fmax(top, pix(raw, x, y));
+            o.peak = fmin(o.peak, top);
             /* a tenth of a circle half a bin outside it where something larger than a
                marker stands at half its height or more: cut out of that (a ball
                touching a wall as light as it), whose centroid it is not; a marker
