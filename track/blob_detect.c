@@ -540,10 +540,15 @@ static double opening_fraction_above(const track_frame *f, const track_frame *th
     return n > 0 ? (double)a / n : 0;
 }
 
+static double learn_markers(track_detector *d, const track_blob *out, int n_out);
+
 /* One binned plane p (the binned frame, or its white top-hat th_of's: then raw is the
  * binned frame) through the detector with its own state st; each blob not found already
  * in out[0..*n_out) and standing min_height or more above its background is measured at
- * full resolution over its box scaled back and added. */
+ * full resolution over its box scaled back and added. The plane's peak is learnt from
+ * the blobs kept (and those found already), not from every blob its detector kept: a
+ * plate's corners in the top-hat, cut out of the plate below, stood 140 levels high and
+ * held the plane's threshold above a ball 27 levels deep (random scene 1062). */
 static int binned_pass(track_detector *d, const track_frame *f, const track_frame *p, const track_frame *raw,
                        track_bin_state *st, const track_window *wb, int n_windows, double min_height,
                        track_blob *out, int max_out, int *n_out, icv_err *err)
@@ -585,7 +590,15 @@ static int binned_pass(track_detector *d, const track_frame *f, const track_fram
     int full_rx[4] = {w->rx0, w->ry0, w->rx1, w->ry1};
     w->statics = st->statics;
     w->noise = st->noise;
+    /* in windows the binned frame's noise is its top-hat's when lower: the binned
+       frame's tiles, 4 diameters wide in binned pixels, are crossed by a plate's edges
+       or a backdrop's shading in most of them, and their spread read as noise put the
+       windows' threshold above a ball 25 levels deep (random scenes 1062 and 1183: 6.5
+       and 3.8 levels against 1.5-2.6 on the top-hat, the plate's own 1.4-2.9) */
+    if (n_windows > 0 && !raw && w->bin_th.noise > 0)
+        w->noise = fmin(w->noise, w->bin_th.noise);
     w->peak_ref = st->peak_ref;
+    double peak_before = st->peak_ref;
     w->n_full_scans = st->full_scans;
     w->in_bin = 1;
     int nb = 0;
@@ -604,7 +617,9 @@ static int binned_pass(track_detector *d, const track_frame *f, const track_fram
        averaged it down by about b); the full frame's after a top-hat (its spread is
        not the frame's) */
     w->noise = raw && full_noise > 0 ? full_noise : w->noise * b;
-    int k = n0;
+    enum { NLEARN = 64 };
+    track_blob learnt[NLEARN]; /* the binned blobs the plane's peak is learnt from */
+    int k = n0, n_learn = 0;
     for (int i = 0; i < nb && !rc; i++) {
         track_blob o = bo[i];
         comp c = {(int)(o.area * b2), o.x0 * b, o.y0 * b, o.x1 * b + b - 1, o.y1 * b + b - 1};
@@ -613,8 +628,11 @@ static int binned_pass(track_detector *d, const track_frame *f, const track_fram
         for (int j = 0; j < n0 && !dup; j++)
             dup = (cu >= out[j].x0 - b && cu <= out[j].x1 + b && cv >= out[j].y0 - b && cv <= out[j].y1 + b) ||
                   (out[j].u >= c.x0 && out[j].u <= c.x1 && out[j].v >= c.y0 && out[j].v <= c.y1);
-        if (dup)
+        if (dup) {
+            if (n_learn < NLEARN)
+                learnt[n_learn++] = o;
             continue;
+        }
         if (o.peak - o.background < min_height) {
             d->stats.n_rejected_contrast++;
             continue;
@@ -628,6 +646,17 @@ static int binned_pass(track_detector *d, const track_frame *f, const track_fram
             double under = pix(raw, ob, ov) - pix(p, ob, ov);
             o.peak += under;
             o.background += under;
+            /* at most the plane's brightest pixel in the blob's box: the opening at the
+               centre is not what lies under the peak where the blob is a corner of
+               something larger (a plate's corner, whose tip the octagon does not reach:
+               its opening there is low, at the centre the plate's), and a peak above the
+               data put the half height above the plate, which then never counted as
+               what the blob was cut from (random scene 1062) */
+            double top = 0;
+            for (int y = o.y0; y <= o.y1; y++)
+                for (int x = o.x0; x <= o.x1; x++)
+                    top = fmax(top, pix(raw, x, y));
+            o.peak = fmin(o.peak, top);
             /* a tenth of a circle half a bin outside it where something larger than a
                marker stands at half its height or more: cut out of that (a ball
                touching a wall as light as it), whose centroid it is not; a marker
@@ -655,11 +684,20 @@ static int binned_pass(track_detector *d, const track_frame *f, const track_fram
                 continue;
             }
         }
+        if (n_learn < NLEARN)
+            learnt[n_learn++] = o;
         out[k++] = m;
         d->stats.n_candidates++;
         if (m.peak > d->stats.brightest)
             d->stats.brightest = m.peak;
     }
+    /* the plane's peak again, from the blobs kept: learn_markers in binned pixels */
+    w->peak_ref = peak_before;
+    w->in_bin = 1;
+    learn_markers(&s, learnt, n_learn);
+    w->in_bin = 0;
+    st->peak_ref = w->peak_ref;
+    w->peak_ref = full_peak;
     w->noise = full_noise;
     *n_out = k;
     d->stats.n_blobs = k;

@@ -64,6 +64,7 @@ typedef struct {
     int n_enough;      /* frames with n_expected blobs kept or more */
     double likeness;   /* summed over the frames: the track_marker_likeness of the frame's
                           n_expected most marker-like blobs */
+    double shape;      /* the same with no still background: shape and area alone */
     int n_min, n_max;  /* blobs kept per frame */
     int pairs, steady; /* consecutive exact frames; those whose blobs stayed near */
     track_blob best;   /* the blob standing out most (peak over its background) */
@@ -311,21 +312,30 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
                 s->n_enough += nb >= n_expected;
                 /* the n_expected most marker-like blobs' likeness (all of them, n unknown):
                    insertion into a short sorted list */
-                double top[MAXB];
-                int nt = 0, keep = n_expected > 0 && n_expected < MAXB ? n_expected : MAXB;
-                for (int k = 0; k < nb; k++) {
-                    double w = order[li] == TRACK_LOOK_MOTION ? 0
-                                                              : track_marker_likeness(d, &cur[k], &frames[i], motion_bg,
-                                                                                motion_bg_stride, diameter_px);
-                    int j = nt < keep ? nt++ : keep;
-                    for (; j > 0 && top[j - 1] < w; j--)
+                for (int pass = 0; pass < 2; pass++) {
+                    const void *bg = pass == 0 ? motion_bg : NULL;
+                    if (pass == 1 && !bg && !motion_bg) {
+                        s->shape = s->likeness;
+                        break;
+                    }
+                    double top[MAXB], sum = 0;
+                    int nt = 0, keep = n_expected > 0 && n_expected < MAXB ? n_expected : MAXB;
+                    for (int k = 0; k < nb; k++) {
+                        double w = order[li] == TRACK_LOOK_MOTION
+                                       ? 0
+                                       : track_marker_likeness(d, &cur[k], &frames[i], bg, motion_bg_stride,
+                                                               diameter_px);
+                        int j = nt < keep ? nt++ : keep;
+                        for (; j > 0 && top[j - 1] < w; j--)
+                            if (j < keep)
+                                top[j] = top[j - 1];
                         if (j < keep)
-                            top[j] = top[j - 1];
-                    if (j < keep)
-                        top[j] = w;
+                            top[j] = w;
+                    }
+                    for (int k = 0; k < nt; k++)
+                        sum += top[k];
+                    *(pass == 0 ? &s->likeness : &s->shape) += sum;
                 }
-                for (int k = 0; k < nt; k++)
-                    s->likeness += top[k];
                 if (exact && prev_n == nb) {
                     int ok = 1;
                     for (int k = 0; k < nb && ok; k++) {
@@ -396,8 +406,12 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
         free(cur);
         return 0;
     }
+    /* no blob of either look moved (a slow ball whose path over the clip is shorter than
+       its diameter is part of the still background: random scene 1152, a dark ball 55 px
+       across moving 40 px in 85 frames): their shapes and areas alone decide */
+    int still = both && sc[0].likeness == 0 && sc[1].likeness == 0 && any_bg;
     if (both)
-        chosen = sc[1].likeness > 1.5 * sc[0].likeness ? 1 : 0;
+        chosen = still ? (sc[1].shape > 1.5 * sc[0].shape ? 1 : 0) : sc[1].likeness > 1.5 * sc[0].likeness ? 1 : 0;
     else if (dark_exact && fits[1])
         chosen = 1;
     else
@@ -445,6 +459,8 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
         }
         const char *reason = crowded       ? "the look that fitted first keeps over 8 blobs a marker in every frame"
                              : chosen == 2 ? "neither bright nor dark keeps blobs in half the frames"
+                             : still ? (chosen ? "no blob moved; dark's are shaped like markers by half again as much as bright's"
+                                               : "no blob moved; bright unless dark's are shaped like markers by half again as much")
                              : both      ? (chosen ? "its blobs look like markers by half again as much as bright's"
                                                    : "bright unless dark's blobs look like markers by half again as much")
                              : fits[0] && fits[1] && chosen == 1
