@@ -45,6 +45,15 @@ static json_t *states(const analysis_body_state *pre, const analysis_body_state 
 
 static json_t *with_sd(json_t *value, json_t *sd) { return json_pack("{s:o, s:o}", "value", value, "sd", sd); }
 
+/* {"pre_J", "post_J", "lost_J", "loss_fraction"}, each {value, sd} */
+static json_t *energy(double pre, double pre_sd, double post, double post_sd, double lost, double lost_sd, double frac,
+                      double frac_sd)
+{
+    return json_pack("{s:o, s:o, s:o, s:o}", "pre_J", with_sd(num(pre), num(pre_sd)), "post_J",
+                     with_sd(num(post), num(post_sd)), "lost_J", with_sd(num(lost), num(lost_sd)), "loss_fraction",
+                     with_sd(num(frac), num(frac_sd)));
+}
+
 json_t *analysis_body_impact_json(const analysis_body_impact *im, const char *name_a, const char *name_b)
 {
     const char *names[2] = {name_a ? name_a : "a", name_b ? name_b : "b"};
@@ -81,10 +90,8 @@ json_t *analysis_body_impact_json(const analysis_body_impact *im, const char *na
                                   "post", with_sd(vec(im->angmom_post), vec(im->angmom_post_sd)), "change",
                                   with_sd(vec(im->angmom_change), vec(im->angmom_change_sd))));
     json_object_set_new(o, "energy",
-                        json_pack("{s:o, s:o, s:o, s:o}", "pre_J", with_sd(num(im->energy_pre), num(im->energy_pre_sd)),
-                                  "post_J", with_sd(num(im->energy_post), num(im->energy_post_sd)), "lost_J",
-                                  with_sd(num(im->energy_lost), num(im->energy_lost_sd)), "loss_fraction",
-                                  with_sd(num(im->loss_fraction), num(im->loss_fraction_sd))));
+                        energy(im->energy_pre, im->energy_pre_sd, im->energy_post, im->energy_post_sd, im->energy_lost,
+                               im->energy_lost_sd, im->loss_fraction, im->loss_fraction_sd));
     return o;
 }
 
@@ -121,10 +128,8 @@ json_t *analysis_row_impact_json(const analysis_row_impact *im, const char *cons
                                             vec(im->momentum_change_sd), "chi2_3dof",
                                             num(im->momentum_change_chi2))));
     json_object_set_new(o, "energy",
-                        json_pack("{s:o, s:o, s:o, s:o}", "pre_J", with_sd(num(im->energy_pre), num(im->energy_pre_sd)),
-                                  "post_J", with_sd(num(im->energy_post), num(im->energy_post_sd)), "lost_J",
-                                  with_sd(num(im->energy_lost), num(im->energy_lost_sd)), "loss_fraction",
-                                  with_sd(num(im->loss_fraction), num(im->loss_fraction_sd))));
+                        energy(im->energy_pre, im->energy_pre_sd, im->energy_post, im->energy_post_sd, im->energy_lost,
+                               im->energy_lost_sd, im->loss_fraction, im->loss_fraction_sd));
     return o;
 }
 

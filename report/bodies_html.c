@@ -306,6 +306,21 @@ static void summary(bpage *bp)
     fputs("</div></section>\n", f);
 }
 
+/* kinetic energy before and after (J) of `whose`, the energy lost (flagged when
+   gained) and the loss fraction, each with its 1-sigma */
+static void energy_rows(FILE *f, const char *whose, double pre, double pre_sd, double post, double post_sd,
+                        double lost, double lost_sd, double frac, double frac_sd)
+{
+    char q[160], why[400];
+    snprintf(q, sizeof q, "kinetic energy before, %s (J)", whose);
+    row1(f, q, pre, pre_sd, NULL);
+    snprintf(q, sizeof q, "kinetic energy after, %s (J)", whose);
+    row1(f, q, post, post_sd, NULL);
+    check_gain(lost, lost_sd, why, sizeof why);
+    row1(f, "energy lost (J)", lost, lost_sd, why);
+    row1(f, "energy loss fraction", frac, frac_sd, NULL);
+}
+
 /* one balance (momentum or angular momentum) per axis: before, after, change, in sigma */
 static void balance_rows(FILE *f, const char *what, const char *unit, icv_vec3 pre, icv_vec3 pre_sd, icv_vec3 post,
                          icv_vec3 post_sd)
@@ -384,11 +399,8 @@ static void impacts(bpage *bp)
              im->impulse_mismatch_sd, 1, NULL);
         check_mismatch(im->impulse_mismatch_chi2, why, sizeof why);
         row1(f, "its &chi;&sup2; on 3 dof (mean 3)", im->impulse_mismatch_chi2, NAN, why);
-        row1(f, "kinetic energy before, both bodies (J)", im->energy_pre, im->energy_pre_sd, NULL);
-        row1(f, "kinetic energy after, both bodies (J)", im->energy_post, im->energy_post_sd, NULL);
-        check_gain(im->energy_lost, im->energy_lost_sd, why, sizeof why);
-        row1(f, "energy lost (J)", im->energy_lost, im->energy_lost_sd, why);
-        row1(f, "energy loss fraction", im->loss_fraction, im->loss_fraction_sd, NULL);
+        energy_rows(f, "both bodies", im->energy_pre, im->energy_pre_sd, im->energy_post, im->energy_post_sd,
+                    im->energy_lost, im->energy_lost_sd, im->loss_fraction, im->loss_fraction_sd);
         for (int k = 0; k < 2; k++)
             state_rows(f, k ? nb : na, &im->pre[k], &im->post[k]);
         fputs("</table>\n", f);
@@ -474,11 +486,8 @@ static void rows(bpage *bp)
              w->momentum_change_sd, 1, NULL);
         check_mismatch(w->momentum_change_chi2, why, sizeof why);
         row1(f, "its &chi;&sup2; on 3 dof (mean 3)", w->momentum_change_chi2, NAN, why);
-        row1(f, "kinetic energy before, the row (J)", w->energy_pre, w->energy_pre_sd, NULL);
-        row1(f, "kinetic energy after, the row (J)", w->energy_post, w->energy_post_sd, NULL);
-        check_gain(w->energy_lost, w->energy_lost_sd, why, sizeof why);
-        row1(f, "energy lost (J)", w->energy_lost, w->energy_lost_sd, why);
-        row1(f, "energy loss fraction", w->loss_fraction, w->loss_fraction_sd, NULL);
+        energy_rows(f, "the row", w->energy_pre, w->energy_pre_sd, w->energy_post, w->energy_post_sd, w->energy_lost,
+                    w->energy_lost_sd, w->loss_fraction, w->loss_fraction_sd);
         fputs("</table>\n", f);
     }
     fputs("</section>\n", f);

@@ -383,6 +383,17 @@ static int cradle_rows(json_t *res, json_t *truth, double dt, double *pulls, int
     return (int)json_array_size(rows);
 }
 
+/* prints the impulses' RMS error / sigma; returns the largest |pull| */
+static double print_impulse_pulls(const double *jpulls, int njp)
+{
+    double s = 0, wj = 0;
+    for (int i = 0; i < njp; i++)
+        s += jpulls[i] * jpulls[i], wj = fmax(wj, fabs(jpulls[i]));
+    printf("    impulses passed between neighbours against the truth's: RMS error / sigma %.2f over %d, worst %.1f\n",
+           njp ? sqrt(s / njp) : NAN, njp, wj);
+    return wj;
+}
+
 /* The truth's row instants a clip can measure: collisions at one instant (within 1 ms)
  * whose largest impulse is 1% of the clip's largest or more (re-contacts with smaller
  * impulses follow each), with 4 frames after the next frame (the side fit's least). */
@@ -482,11 +493,7 @@ TEST(test_bodies_cradle_from_its_markers_measures_each_row_impact_and_no_pair)
            "pair impacts named, none measured); instant within %.3f frame; a ball's v within %.2f%% of the incoming "
            "speed; RMS v error / sigma %.2f over %d; momentum within 3 sigma per axis in %d, along the row in %d\n",
            n, n_rows, n_want, n_named, worst_t, 100 * worst_v, r, np, mom_ok[0], mom_ok[1]);
-    double rj = rms(jpulls, njp), wj = 0;
-    for (int i = 0; i < njp; i++)
-        wj = fmax(wj, fabs(jpulls[i]));
-    printf("    impulses passed between neighbours against the truth's: RMS error / sigma %.2f over %d, worst %.1f\n", rj,
-           njp, wj);
+    double wj = print_impulse_pulls(jpulls, njp);
     ASSERT(n_rows == n_want, "%d row impacts measured, the truth has %d", n_rows, n_want);
     /* 4 sigma: over the study's 272 impulses one beyond 3 is expected */
     ASSERT(wj <= 4, "an impulse passed down the row %.1f sigma off the truth's", wj);
@@ -590,11 +597,7 @@ TEST(test_bodies_cradle_through_video_tracks_every_ball_and_names_each_row_impac
            "within %.2f%% of the incoming speed; RMS v error / sigma %.2f over %d; momentum within 3 sigma per axis "
            "in %d, along the row in %d\n",
            n_rows, n_want, worst_t, 100 * worst_v, r, np, mom_ok[0], mom_ok[1]);
-    double rj = rms(jpulls, njp), wj = 0;
-    for (int i = 0; i < njp; i++)
-        wj = fmax(wj, fabs(jpulls[i]));
-    printf("    impulses passed between neighbours against the truth's: RMS error / sigma %.2f over %d, worst %.1f\n", rj,
-           njp, wj);
+    double wj = print_impulse_pulls(jpulls, njp);
     ASSERT(n_rows == n_want, "%d row impacts measured, the truth has %d", n_rows, n_want);
     ASSERT(wj <= 4, "an impulse passed down the row %.1f sigma off the truth's", wj);
     /* as from the markers (test above): the instant within 0.2 frame, honest sigmas, and

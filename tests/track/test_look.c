@@ -25,6 +25,25 @@
 /* the auto tests weigh bright read as the white top-hat too, as the pipeline does */
 static int weigh_tophat;
 
+/* blobs detected in buf (a full scan, or the n_win windows win): those within 3 px of
+   (u, v) add 1 to *found and their squared distance (px^2) to *se, others 1 to *extra
+   (may be NULL) */
+static void detect_near(track_detector *d, uint8_t *buf, const track_window *win, int n_win, double u, double v,
+                        int *found, double *se, int *extra)
+{
+    track_frame fr = {buf, W, H, W, 8};
+    track_blob b[16];
+    int nb = 0;
+    ASSERT_TRUE(track_detector_detect(d, &fr, win, n_win, b, 16, &nb, NULL) == 0);
+    for (int i = 0; i < nb; i++) {
+        double e = hypot(b[i].u - u, b[i].v - v);
+        if (e < 3)
+            (*found)++, *se += e * e;
+        else if (extra)
+            (*extra)++;
+    }
+}
+
 TEST(test_detect_thousands_of_specks_above_the_markers_leave_them_measured)
 {
     /* 1,600 one-pixel specks (level 40 on 2) fill the top 100 rows, as H.264 leaves on
@@ -90,24 +109,9 @@ TEST(test_detect_a_large_ball_fainter_than_six_sigma_a_pixel_in_the_dark_look)
         rn_disc(&im, u, v, 20, -15, 1);
         rn_to_u8(&im, 6, &rng, buf);
         rn_free(&im);
-        track_frame fr = {buf, W, H, W, 8};
-        track_blob b[16];
-        int nb = 0;
-        ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 16, &nb, NULL) == 0);
-        for (int i = 0; i < nb; i++) {
-            double e = hypot(b[i].u - u, b[i].v - v);
-            if (e < 3)
-                found++, se += e * e;
-            else
-                extra++;
-        }
+        detect_near(d, buf, NULL, 0, u, v, &found, &se, &extra);
         track_window win = {(int)u - 40, (int)v - 40, (int)u + 40, (int)v + 40, 0};
-        ASSERT_TRUE(track_detector_detect(d, &fr, &win, 1, b, 16, &nb, NULL) == 0);
-        for (int i = 0; i < nb; i++) {
-            double e = hypot(b[i].u - u, b[i].v - v);
-            if (e < 3)
-                win_found++, win_se += e * e;
-        }
+        detect_near(d, buf, &win, 1, u, v, &win_found, &win_se, NULL);
     }
     track_detector_free(d);
     double rms = sqrt(se / (found ? found : 1)), win_rms = sqrt(win_se / (win_found ? win_found : 1));
@@ -232,17 +236,11 @@ TEST(test_windows_find_a_faint_large_ball_beside_a_shaded_backdrop)
         rn_disc(&im, u, v, 20, -15, 1);
         rn_to_u8(&im, 5, &rng, buf);
         rn_free(&im);
-        track_frame fr = {buf, W, H, W, 8};
-        track_blob b[16];
-        int nb = 0;
         /* frame 0 a full scan (the noise is measured there), then windows round the ball */
         track_window win = {(int)u - 40, (int)v - 40, (int)u + 40, (int)v + 40, 0};
-        ASSERT_TRUE(track_detector_detect(d, &fr, f ? &win : NULL, f ? 1 : 0, b, 16, &nb, NULL) == 0);
-        for (int i = 0; i < nb && f > 0; i++) {
-            double e = hypot(b[i].u - u, b[i].v - v);
-            if (e < 3)
-                found++, se += e * e;
-        }
+        int found0 = 0;
+        double se0 = 0;
+        detect_near(d, buf, f ? &win : NULL, f ? 1 : 0, u, v, f ? &found : &found0, f ? &se : &se0, NULL);
     }
     track_detector_free(d);
     double rms = sqrt(se / (found ? found : 1));
@@ -285,17 +283,7 @@ TEST(test_binned_peak_is_learnt_from_the_blobs_kept_not_masked_glares)
         rn_disc(&im, u, v, 16, 14, 1);
         rn_to_u8(&im, 6, &rng, buf);
         rn_free(&im);
-        track_frame fr = {buf, W, H, W, 8};
-        track_blob b[16];
-        int nb = 0;
-        ASSERT_TRUE(track_detector_detect(d, &fr, NULL, 0, b, 16, &nb, NULL) == 0);
-        for (int i = 0; i < nb; i++) {
-            double e = hypot(b[i].u - u, b[i].v - v);
-            if (e < 3)
-                found++, se += e * e;
-            else
-                extra++;
-        }
+        detect_near(d, buf, NULL, 0, u, v, &found, &se, &extra);
     }
     track_detector_free(d);
     double rms = sqrt(se / (found ? found : 1));
@@ -354,17 +342,7 @@ TEST(test_a_dark_ball_on_a_dim_plate_is_found_beside_the_plates_corners)
         rn_disc(&im, u, v, 18.5, -15, 1);
         rn_to_u8(&im, 5, &rng, buf);
         rn_free(&im);
-        track_frame fr = {buf, W, H, W, 8};
-        track_blob bl[16];
-        int nb = 0;
-        ASSERT_TRUE(track_detector_detect(det, &fr, NULL, 0, bl, 16, &nb, NULL) == 0);
-        for (int i = 0; i < nb; i++) {
-            double e = hypot(bl[i].u - u, bl[i].v - v);
-            if (e < 3)
-                found++, se += e * e;
-            else
-                extra++;
-        }
+        detect_near(det, buf, NULL, 0, u, v, &found, &se, &extra);
     }
     track_detector_free(det);
     double rms = sqrt(se / (found ? found : 1));
