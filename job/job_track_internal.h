@@ -166,6 +166,11 @@ typedef struct {
     double sphere_r;
     /* s: when the job and each phase began (the -v timing lines) */
     double t_start, t_2d, t_sync, t_3d;
+    /* track.markers auto: -1, or the look every camera is given instead of auto's
+       choice (job_track_run's second try, when auto's look gave points that do not fit
+       body.markers) */
+    int look_forced;
+    int template_misfit; /* 1: the template check refused the points (template_check) */
 } job_track;
 
 /* The stages, in order; each fails with one line naming the file, camera or frame. */

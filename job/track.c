@@ -46,10 +46,13 @@ static void job_track_free(job_track *j)
     free(j);
 }
 
-int job_track_run(const char *experiment_path, const char *out_dir, const job_track_options *opt_in,
-                  job_track_result *res_out, icv_err *err)
+/* One try of the whole stage; look_forced as job_track's. *retry_look: after a
+ * template misfit with track.markers auto and one look (bright or dark) for every
+ * camera, the other look; else -1. */
+static int track_once(const char *experiment_path, const char *out_dir, const job_track_options *opt_in,
+                      int look_forced, double t_start, job_track_result *res_out, int *retry_look, icv_err *err)
 {
-    double t_start = icv_now();
+    *retry_look = -1;
     job_track *j = calloc(1, sizeof *j);
     if (!j) {
         int rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
@@ -60,6 +63,7 @@ int job_track_run(const char *experiment_path, const char *out_dir, const job_tr
         return rc;
     }
     j->t_start = t_start;
+    j->look_forced = look_forced;
     if (opt_in)
         j->opt = *opt_in;
     else
@@ -71,11 +75,57 @@ int job_track_run(const char *experiment_path, const char *out_dir, const job_tr
         rc = job_track_sync(j, err);
     if (!rc)
         rc = job_track_pass_3d(j, err);
+    /* the other look, which auto weighed lower, only where it is not crowded: in a
+       frame of clutter (a board's squares in the dark look, eighteen points a frame for
+       three markers) three points at the template's distances come by chance */
+    for (int c = 0; !rc && look_forced >= 0 && c < j->exp.n_cameras; c++)
+        if ((double)j->cams[c].n_raw > 2.0 * j->exp.n_markers * (double)j->cams[c].frames)
+            rc = icv_err_set(err, ICV_EINVAL, "camera '%s': the %s look keeps %.1f points a frame for %d markers",
+                             j->exp.cameras[c].id, track_look_name((track_look)look_forced),
+                             (double)j->cams[c].n_raw / (double)(j->cams[c].frames ? j->cams[c].frames : 1),
+                             j->exp.n_markers);
     if (!rc)
         rc = job_track_write(j, out_dir, err);
+    if (rc && j->template_misfit && look_forced < 0 && j->exp.track.markers < 0) {
+        track_look l = j->cams[0].det->look;
+        int one = l == TRACK_LOOK_BRIGHT || l == TRACK_LOOK_DARK;
+        for (int c = 1; c < j->exp.n_cameras; c++)
+            one &= j->cams[c].det->look == l;
+        if (one)
+            *retry_look = l == TRACK_LOOK_BRIGHT ? TRACK_LOOK_DARK : TRACK_LOOK_BRIGHT;
+    }
     j->res.seconds = icv_now() - t_start;
     if (res_out)
         *res_out = j->res;
     job_track_free(j);
     return rc;
+}
+
+int job_track_run(const char *experiment_path, const char *out_dir, const job_track_options *opt_in,
+                  job_track_result *res_out, icv_err *err)
+{
+    double t_start = icv_now();
+    int retry = -1;
+    int rc = track_once(experiment_path, out_dir, opt_in, -1, t_start, res_out, &retry, err);
+    if (rc == 0 || retry < 0)
+        return rc;
+    /* auto weighs the looks on a few frames by how marker-like their blobs are; the
+       template over the whole clip is the stronger sign: a light rod's pieces between
+       dark bands, or a dark body's gaps between bright markers, are steady points at
+       the wrong distances (docs/track.md, "auto's look against the template") */
+    icv_err e2;
+    job_track_result r2;
+    int dummy;
+    if (track_once(experiment_path, out_dir, opt_in, retry, t_start, &r2, &dummy, &e2) != 0) {
+        icv_info("%s: track.markers auto: the %s look tried too: %s", experiment_path,
+                 track_look_name((track_look)retry), e2.msg);
+        return rc; /* the first look's reason stands */
+    }
+    icv_warn("%s: track.markers auto: the %s look's points do not fit body.markers (%s); the %s look's do: %s kept "
+             "(set track.markers to say which)",
+             experiment_path, track_look_name(retry == TRACK_LOOK_DARK ? TRACK_LOOK_BRIGHT : TRACK_LOOK_DARK),
+             err ? err->msg : "", track_look_name((track_look)retry), track_look_name((track_look)retry));
+    if (res_out)
+        *res_out = r2;
+    return 0;
 }

@@ -707,6 +707,33 @@ static int identity_alloc(job_track *j, icv_err *err)
     return j->ident ? 0 : err ? err->code : ICV_EINVAL;
 }
 
+/* Frames posed (posed[f] = 1) as "a-b, c, ..." into buf; the first few ranges. */
+static void posed_ranges(const unsigned char *posed, long F, char *buf, size_t n)
+{
+    size_t len = 0;
+    int k = 0;
+    buf[0] = 0;
+    for (long f = 0; f < F; f++) {
+        if (!posed[f] || (f > 0 && posed[f - 1]))
+            continue;
+        long e = f;
+        while (e + 1 < F && posed[e + 1])
+            e++;
+        if (++k > 6) {
+            snprintf(buf + len, n - len, ", ...");
+            return;
+        }
+        if (len < n)
+            len += (size_t)(e > f ? snprintf(buf + len, n - len, "%s%ld-%ld", len ? ", " : "", f, e)
+                                  : snprintf(buf + len, n - len, "%s%ld", len ? ", " : "", f));
+        if (len >= n)
+            return;
+    }
+}
+
+/* The template against the points (track_template_check) and its verdict for the run
+ * (track_template_verdict): a rigid misfit refused, points standing in for a missing
+ * marker refused only when the body is posed in too few frames, else a warning. */
 static int template_check(job_track *j, icv_err *err)
 {
     const icv_experiment *exp = &j->exp;
@@ -720,10 +747,12 @@ static int template_check(job_track *j, icv_err *err)
     icv_vec3 *Xa = malloc(sizeof *Xa * (size_t)(F * TRACK_MAX_CAND + 1));
     icv_vec3 *Xm = malloc(sizeof *Xm * (size_t)(F * TRACK_MAX_CAND * nm + 1));
     track_template_result *pairs = malloc(sizeof *pairs * (size_t)(npair + 1));
-    if (!Xa || !Xm || !pairs) {
+    unsigned char *posed = malloc((size_t)F + 1);
+    if (!Xa || !Xm || !pairs || !posed) {
         free(Xa);
         free(Xm);
         free(pairs);
+        free(posed);
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     }
     for (long f = 0; f < F; f++) {
@@ -731,14 +760,20 @@ static int template_check(job_track *j, icv_err *err)
             Xa[f * TRACK_MAX_CAND + i] = j->cand[f * TRACK_MAX_CAND + i].X;
         per |= planar_per_marker(cal, exp, j->cand + f * TRACK_MAX_CAND, j->cand_n[f], Xm + f * TRACK_MAX_CAND * nm);
     }
-    int bad =
-        track_template_check(j->ident, per ? NULL : Xa, per ? Xm : NULL, j->cand_n, F, TRACK_MAX_CAND, pairs, err);
+    int bad = track_template_check(j->ident, per ? NULL : Xa, per ? Xm : NULL, j->cand_n, F, TRACK_MAX_CAND, pairs,
+                                   posed, err);
     free(Xa);
     free(Xm);
     if (bad < 0) {
         free(pairs);
+        free(posed);
         return bad;
     }
+    long n_posed = 0;
+    for (long f = 0; f < F; f++)
+        n_posed += posed[f];
+    unsigned stood_in = 0;
+    int verdict = track_template_verdict(pairs, npair, n_posed, &stood_in);
     char msg[ICV_ERR_MSG_MAX] = "";
     size_t len = 0;
     double ss = 0;
@@ -749,40 +784,44 @@ static int template_check(job_track *j, icv_err *err)
             continue;
         ss += (r->measured - r->D) * (r->measured - r->D);
         nss++;
-        if (!r->fits && len < sizeof msg - 80)
+        /* the first pairs that fail, up to a third of a message: the rest must fit */
+        if (!r->fits && len < 170)
             len += (size_t)snprintf(msg + len, sizeof msg - len, "%sm%d-m%d %.4f m measured vs %.4f m (%+.1f mm)",
                                     nb++ ? ", " : "", r->j, r->k, r->measured, r->D, 1e3 * (r->measured - r->D));
+        else if (!r->fits && !strstr(msg, ", ..."))
+            len += (size_t)snprintf(msg + len, sizeof msg - len, ", ...");
     }
-    /* a failing pair whose distances are steady is a rigid distance unlike the
-       template's (wrong markers or scale); scattered ones are other points labelled
-       in place of a marker the cameras did not give (most such failures in the random
-       scenes: docs/pipeline.md, "The stage's settings, measured") */
-    char why[ICV_ERR_MSG_MAX] = "";
-    size_t wl = 0;
-    for (int m = 0; m < nm && wl < sizeof why - 40; m++) {
-        int scattered = 0;
-        for (int q = 0; q < npair; q++)
-            scattered |= !pairs[q].fits && pairs[q].n > 0 &&
-                         (pairs[q].steady < 0.5 || pairs[q].travel < 3 * pairs[q].tol) &&
-                         (pairs[q].j == m || pairs[q].k == m);
-        if (scattered)
-            wl += (size_t)snprintf(why + wl, sizeof why - wl, "%sm%d", wl ? ", " : "", m);
-    }
-    char tail[ICV_ERR_MSG_MAX];
-    if (wl)
-        snprintf(tail, sizeof tail,
-                 " (the pairs of %s scatter from frame to frame or stand still: other points were labelled in place "
-                 "of a marker not detected in a camera, hidden or out of its view; check the detection and "
-                 "track.markers, or body.markers)",
-                 why);
-    else
-        snprintf(tail, sizeof tail, " (wrong markers in experiment.yaml, or a wrong calibration scale)");
+    char why[64] = ""; /* the markers other points stood in for */
+    for (int m = 0, wl = 0; m < nm && m < 32 && wl < (int)sizeof why - 8; m++)
+        if (stood_in >> m & 1u)
+            wl += snprintf(why + wl, sizeof why - (size_t)wl, "%sm%d", wl ? ", " : "", m);
+    char frames[96];
+    posed_ranges(posed, F, frames, sizeof frames);
     free(pairs);
+    free(posed);
     j->res.template_rms_m = nss ? sqrt(ss / nss) : 0;
-    if (bad)
-        return icv_err_set(err, ICV_EINVAL, "%s: body.markers do not fit the triangulated points: %s%s", exp->path,
-                           msg, tail);
-    return 0;
+    j->template_misfit = verdict != TRACK_TEMPLATE_FITS && verdict != TRACK_TEMPLATE_STOOD_IN;
+    const char *posed_what = nm >= 3 ? "3 markers or more fitting together" : "both markers fitting";
+    if (verdict == TRACK_TEMPLATE_FITS)
+        return 0;
+    if (verdict == TRACK_TEMPLATE_STOOD_IN) {
+        icv_warn("%s: body.markers: %s, where other points stood in for %s (not detected: the pairs scatter, stand "
+                 "still or come in few frames); the body is posed (%s) in %ld of %ld frames (%s): labelled there",
+                 exp->path, msg, why, posed_what, n_posed, F, frames);
+        return 0;
+    }
+    if (verdict == TRACK_TEMPLATE_WRONG)
+        return icv_err_set(err, ICV_EINVAL,
+                           "%s: body.markers do not fit the triangulated points: %s (wrong markers in experiment.yaml, "
+                           "or a wrong calibration scale)",
+                           exp->path, msg);
+    return icv_err_set(err, ICV_EINVAL,
+                       "%s: body.markers do not fit the triangulated points: %s; other points stood in for %s (not "
+                       "detected in a camera, hidden or out of view: the pairs scatter, stand still or come in few "
+                       "frames); the body is posed (%s) in %ld of %ld frames%s%s%s, %d needed (check the detection, "
+                       "track.markers, body.markers)",
+                       exp->path, msg, why, posed_what, n_posed, F, n_posed ? " (" : "", frames, n_posed ? ")" : "",
+                       TRACK_TEMPLATE_MIN_POSED);
 }
 
 /* Reference frame f's candidates labelled with the body's markers: the band markers

@@ -687,6 +687,8 @@ int job_track_open(job_track *j, const char *experiment_path, icv_err *err)
     int rc;
     if ((rc = icv_experiment_load(experiment_path, exp, err)) != 0)
         return rc;
+    if (j->look_forced >= 0 && exp->track.markers < 0)
+        exp->track.markers = j->look_forced;
     if (exp->n_bodies > 1) /* detection and 2D tracking see every body's markers */
         icv_experiment_use_all_bodies(exp);
     int nc = exp->n_cameras, nm = exp->n_markers;

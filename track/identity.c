@@ -439,12 +439,15 @@ int track_template_pair(double *d, long n, double D, double tol, double *dist)
 }
 
 int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const int *n, long F,
-                         int stride, track_template_result *pairs, icv_err *err)
+                         int stride, track_template_result *pairs, unsigned char *posed, icv_err *err)
 {
+    if (posed)
+        memset(posed, 0, (size_t)F);
     int nm = id->n, npair = nm * (nm - 1) / 2;
-    double *dist = malloc(sizeof *dist * (size_t)(F * npair + 1));
+    double *dist = malloc(sizeof *dist * (size_t)(2 * F * npair + 1)); /* every frame's, then the gated ones' */
     if (!dist)
         return icv_err_set(err, ICV_ENOMEM, "template check: out of memory");
+    double *dist_g = dist + F * npair;
     double box[ID_MAX_ENUM * (ID_MAX_ENUM - 1) / 2][2][3]; /* per pair: the box of its midpoints */
     for (int j = 0, q = 0; j < nm; j++)
         for (int k = j + 1; k < nm; k++, q++) {
@@ -468,8 +471,11 @@ int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_
            of clutter points at a template distance is common in a crowded frame, a
            triangle is not): their distances are the frame's. Else the ungated fit, which
            labels clutter where a marker is missing but shows a wrong template or scale */
-        if (gated_points(id, tmp.X, tmp.Xm, np, lab) < (nm < 3 ? nm : 3))
+        int gated = gated_points(id, tmp.X, tmp.Xm, np, lab) >= (nm < 3 ? nm : 3);
+        if (!gated)
             fit_points(id, tmp.X, tmp.Xm, np, lab);
+        else if (posed)
+            posed[f] = 1;
         for (int j = 0; j < nm; j++)
             at[j] = -1;
         for (int i = 0; i < np; i++)
@@ -489,6 +495,8 @@ int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_
                     box[q][1][c] = v;
             }
             dist[(long)q * F + pairs[q].n++] = icv_v3_norm(icv_v3_sub(a, b));
+            if (gated)
+                dist_g[(long)q * F + pairs[q].n_gated++] = dist[(long)q * F + pairs[q].n - 1];
         }
     }
     int bad = 0;
@@ -497,7 +505,19 @@ int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_
         if (r->n == 0)
             continue;
         double *d = dist + (long)q * F;
-        r->fits = track_template_pair(d, r->n, r->D, r->tol, &r->measured);
+        /* three frames or more in which the pair is part of three markers fitting
+           together are the pair's own distance: the other frames' ungated labelling may
+           have put clutter in place of a marker not seen (a post, a glint, a merged blob)
+           and is not evidence against a template those frames confirm */
+        if (r->n_gated >= 3) {
+            double tmp_med;
+            r->fits = track_template_pair(dist_g + (long)q * F, r->n_gated, r->D, r->tol, &tmp_med);
+            track_template_pair(d, r->n, r->D, r->tol, &r->measured);
+            if (r->fits)
+                r->measured = tmp_med;
+        } else {
+            r->fits = track_template_pair(d, r->n, r->D, r->tol, &r->measured);
+        }
         /* d is sorted now: the share within the tolerance of the pair's own median */
         double m = d[r->n / 2];
         long lo = 0, hi = 0;
@@ -515,4 +535,30 @@ int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_
     }
     free(dist);
     return bad;
+}
+
+int track_template_verdict(const track_template_result *pairs, int npair, long n_posed, unsigned *stood_in)
+{
+    long n_max = 0;
+    int bad = 0, rigid = 0;
+    *stood_in = 0;
+    for (int q = 0; q < npair; q++)
+        n_max = pairs[q].n > n_max ? pairs[q].n : n_max;
+    for (int q = 0; q < npair; q++) {
+        const track_template_result *r = &pairs[q];
+        if (r->fits || r->n == 0)
+            continue;
+        bad++;
+        /* steady, travelling with the body, and measured about as often as the pair
+           measured most: a marker that is there, at another distance */
+        if (r->steady >= 0.5 && r->travel >= 3 * r->tol && 2 * r->n >= n_max)
+            rigid++;
+        else
+            *stood_in |= 1u << r->j | 1u << r->k;
+    }
+    if (!bad)
+        return TRACK_TEMPLATE_FITS;
+    if (rigid)
+        return TRACK_TEMPLATE_WRONG;
+    return n_posed >= TRACK_TEMPLATE_MIN_POSED ? TRACK_TEMPLATE_STOOD_IN : TRACK_TEMPLATE_TOO_FEW_POSED;
 }

@@ -330,6 +330,8 @@ typedef struct {
     double D, tol;      /* m: template distance, the tolerance at it */
     double measured;    /* m: as track_template_pair gives it; NaN: never measured */
     long n;             /* frames the pair was measured in */
+    long n_gated;       /* of them, frames where three markers or more (all of them when
+                           fewer) fit together, the pair among them */
     double steady;      /* share of those within tol of their own median: near 1 for a rigid
                            pair (a wrong template or scale when it does not fit), low when
                            other points were labelled in place of a marker not found */
@@ -340,11 +342,29 @@ typedef struct {
 
 /* F frames of n[f] points, frame f's at X + f * stride (or, one camera, Xm + f * stride *
  * n_markers, as for track_identity_fit_per_marker; the other NULL): each frame labelled
- * by track_identity_fit, each pair judged by track_template_pair. pairs: n_markers
- * (n_markers - 1) / 2 of them. Returns the number of pairs that do not fit, or a negative
- * ICV_E* code. */
+ * with the most markers whose every pair fits, when three or more do (every marker when
+ * the template has fewer): the body *posed* there; else by track_identity_fit (a wrong
+ * template or scale shows there, and clutter put in a missing marker's place). Each pair
+ * is judged by track_template_pair: on its posed frames alone when it is in three or
+ * more of them (those frames confirm the template), else on every frame it was measured
+ * in. pairs: n_markers (n_markers - 1) / 2 of them. posed (F entries, or NULL): 1 where
+ * the body was posed. Returns the number of pairs that do not fit, or a negative ICV_E*
+ * code. */
 int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const int *n, long F,
-                         int stride, track_template_result *pairs, icv_err *err);
+                         int stride, track_template_result *pairs, unsigned char *posed, icv_err *err);
+
+/* What the check's pairs mean for the run. A failing pair whose distances are steady
+ * (half or more within tolerance of their median), travel with the body (midpoints over
+ * 3 tolerances apart) and are measured in half as many frames as the best-measured pair
+ * or more is a rigid distance unlike the template's: TRACK_TEMPLATE_WRONG (wrong markers
+ * or scale). Other failing pairs are points standing in for a marker not detected (they
+ * scatter, stand still or come in few frames): TRACK_TEMPLATE_STOOD_IN when the body was
+ * posed (track_template_check's posed) in TRACK_TEMPLATE_MIN_POSED frames or more, the
+ * labelling to go on there; else TRACK_TEMPLATE_TOO_FEW_POSED. *stood_in: bit m set for
+ * each marker m of such a pair. TRACK_TEMPLATE_FITS when no pair fails. */
+enum { TRACK_TEMPLATE_FITS, TRACK_TEMPLATE_STOOD_IN, TRACK_TEMPLATE_TOO_FEW_POSED, TRACK_TEMPLATE_WRONG };
+#define TRACK_TEMPLATE_MIN_POSED 6
+int track_template_verdict(const track_template_result *pairs, int npair, long n_posed, unsigned *stood_in);
 
 /* ---- sub-frame offset between two cameras (subframe_sync.c) -------------- */
 
