@@ -163,6 +163,10 @@ typedef struct {
     int spin_observable;    /* 0 for a collinear template: omega's component along
                                the body axis is fixed at 0 and not reported */
     int iterations;
+    int n_used;             /* poses fitted */
+    int n_left_out;         /* poses off the motion (beyond 6 of the fit's median
+                               residual, at least 0.02 rad), or beyond the widest
+                               window about t_ref whose fit converged */
 } analysis_rotation;
 
 /* Fits torque-free rigid rotation (core's icv_free_rotation with the body's inertia) to

@@ -213,6 +213,9 @@ double analysis_contact_instant(const analysis_body *b, const side_fit *s, const
 /* A side's contact point's height above the surface at t (m), and its rate (m/s,
  * central difference over +-h s). */
 double analysis_contact_gap(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t);
+/* The 1-sigma of that height (m) from the side's attitude alone (cov_rot's
+ * attitude block: the lowest point's lever about the centre); 0 for fixed states. */
+double analysis_contact_gap_attitude_sd(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t);
 double analysis_contact_rate(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t, double h);
 
 /* The impact instant from both sides' flights (impact_instant.c): where the

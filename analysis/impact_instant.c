@@ -46,7 +46,10 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
     int line_off = crosses_outside(b, pre, g, lo, hi, fmax(lo - pre->t_first, hi - lo), noise, &out->t_line);
     double h = 1e-3 * fmax(hi - lo, 1e-6);
     double rate = fabs(analysis_contact_rate(b, pre, g, out->t_line, h));
-    out->t_line_sd = rate > 0 ? hypot(pre->p_sd.y, offset_sd) / rate : INFINITY;
+    /* the contact point's height error: the centre's, the surface's, and the
+     * attitude's through the lowest point's lever (a rod's end 0.1 m out) */
+    double h_sd = hypot(hypot(pre->p_sd.y, offset_sd), analysis_contact_gap_attitude_sd(b, pre, g, out->t_line));
+    out->t_line_sd = rate > 0 ? h_sd / rate : INFINITY;
     out->from_meet = 0;
     out->meet_ok = analysis_flights_meet(pre, post, g, out->t_line, &out->t_meet, &out->t_meet_sd) == 0;
     out->line_gap = out->meet_ok ? analysis_contact_gap(b, pre, g, out->t_meet) : NAN;

@@ -247,6 +247,33 @@ double analysis_contact_rate(const analysis_body *b, const side_fit *s, const ic
     return (gap_of(t + h, &m) - gap_of(t - h, &m)) / (2 * h);
 }
 
+double analysis_contact_gap_attitude_sd(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t)
+{
+    if (s->fixed)
+        return 0;
+    side_motion m;
+    side_motion_init(&m, b, s, g);
+    icv_mat3 R;
+    icv_vec3 p, v, w;
+    side_pose(&m, t, &R, &p, &v, &w);
+    /* the lowest point's height turned by a small rotation d about the centre (the
+     * attitude perturbation of cov_rot, surface axes): its gradient by central
+     * differences of 1 mrad (the height is smooth in d to second order there) */
+    const double h = 1e-3;
+    double grad[3];
+    for (int a = 0; a < 3; a++) {
+        icv_vec3 d = icv_v3(a == 0, a == 1, a == 2);
+        double up = analysis_gap_at(b, icv_m3_mul(icv_rot_from_axis_angle(icv_v3_scale(d, h)), R), p);
+        double dn = analysis_gap_at(b, icv_m3_mul(icv_rot_from_axis_angle(icv_v3_scale(d, -h)), R), p);
+        grad[a] = (up - dn) / (2 * h);
+    }
+    double var = 0;
+    for (int a = 0; a < 3; a++)
+        for (int c = 0; c < 3; c++)
+            var += grad[a] * s->cov_rot[a][c] * grad[c];
+    return var > 0 ? sqrt(var) : 0;
+}
+
 double analysis_contact_gap(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t)
 {
     side_motion m;

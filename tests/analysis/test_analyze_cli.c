@@ -316,21 +316,23 @@ TEST(test_analyze_cli_sticking_contact_shows_mu_as_its_lower_bound)
     ASSERT_STR_CONTAINS(p.out, ", sticks, e_n ");
 }
 
-TEST(test_analyze_cli_a_candidate_its_frames_cannot_fit_is_named)
+TEST(test_analyze_cli_flipped_rod_poses_no_longer_stop_the_run)
 {
-    /* tuning scene 1196: a stretch of poor poses (1-3 markers a frame) gives an impact
-       candidate whose side's rotation fit does not converge. Such a candidate is not
-       measured and the others are; with no other impact the run fails naming it, not
-       with the bare "rotation fit did not converge" of before, and writes nothing */
+    /* tuning scene 1196's tracks (an early tracker's): a stretch of 1-3 markers a
+       frame, the rod's end markers swapped in some, gave an impact candidate whose
+       side's rotation fit did not converge, and the run stopped ("impact candidate at
+       frame 272 (t = 0.0907 s): rotation fit did not converge ... and no impact
+       measured"). The rotation fit now leaves the poses off the motion out: the run
+       completes and writes its results (what they say is the tracks' business: a
+       free flight at |g| 23 m/s^2, flagged implausible) */
     char dir[ICV_PATH_MAX];
     snprintf(dir, sizeof dir, "%s/tests/data/analysis/candidate_unfit", th_root());
     th_proc p;
     int st = th_run_cli(&p, "analyze '%s/experiment.yaml' -o '%s/out' --tracks '%s/tracks3d.csv'", dir, th_tmpdir(),
                         dir);
-    ASSERT(st != 0, "exit 0");
-    ASSERT_STR_CONTAINS(p.err, "impact candidate at frame 272 (t = 0.0907 s): rotation fit did not converge");
-    ASSERT_STR_CONTAINS(p.err, "and no impact measured");
+    ASSERT(st == 0, "status %d: %s", st, p.err);
+    ASSERT(!strstr(p.err, "did not converge"), "%s", p.err);
     char path[ICV_PATH_MAX];
     snprintf(path, sizeof path, "%s/out/results.json", th_tmpdir());
-    ASSERT(access(path, F_OK) != 0, "results.json written on failure");
+    ASSERT(access(path, F_OK) == 0, "no results.json");
 }

@@ -61,3 +61,39 @@ TEST(test_impact_instant_flight_below_the_surface_before_the_bounce_uses_the_mee
     ASSERT_EQ_INT(inst.from_meet, 0);
     ASSERT_NEAR(inst.t, t0, 1e-3 * period);
 }
+
+TEST(test_impact_instant_line_sigma_counts_the_attitude_through_the_contact_lever)
+{
+    /* A capsule rod (impact_scenario.h's: 0.3048 m long, radius 9.5 mm, so its
+     * end's centre 0.143 m from the middle) landing on an end, its axis 30 deg from
+     * the surface, the centre's height known exactly (p_sd 0, no surface offset) and
+     * the attitude to 2 mrad about the surface z: the end's height is off by
+     * 0.143 cos(30 deg) 2e-3 = 0.247 mm, which at the contact point's approach speed
+     * is the instant's sigma. Before, the line's sigma held only the centre's height
+     * and the surface's (0 here). 1%: the gradient's central difference over 1 mrad
+     * errs by ~1e-7 relative; the contact rate's by ~1e-6. */
+    analysis_body b;
+    memset(&b, 0, sizeof b);
+    b.mass = 0.1;
+    b.inertia = icv_m3_diag(7.7e-4, 4.5e-6, 7.7e-4);
+    b.shape.type = ICV_SHAPE_CAPSULE;
+    b.shape.axis = icv_v3(0, 1, 0);
+    b.shape.length = 0.3048;
+    b.shape.radius = 0.009525;
+    const double period = 1.0 / 2000, t0 = 0.1, half = 0.5 * 0.3048 - 0.009525, tilt = 30 * M_PI / 180;
+    /* the axis turned from y by 60 deg about z: 30 deg from the surface, the lower end
+       at -axis half; the centre at half sin(30) + radius above the surface at t0 */
+    double h0 = half * sin(tilt) + 0.009525, lo = t0 - 0.4 * period, hi = t0 + 0.6 * period;
+    side_fit pre = flight(t0, lo, 0.5, -2.0, h0, 0, 0, lo - 40 * period, lo);
+    side_fit post = flight(t0, hi, 0.5, 1.5, h0, 0, 0, hi, hi + 40 * period);
+    pre.R = post.R = icv_rot_from_axis_angle(icv_v3(0, 0, M_PI / 2 - tilt));
+    pre.cov_rot[2][2] = 2e-3 * 2e-3;
+    icv_vec3 g = icv_v3(0, -9.81, 0);
+    impact_instant inst;
+    analysis_impact_instant(&b, &pre, &post, &g, lo, lo, hi, period, 0, &inst);
+    ASSERT_EQ_INT(inst.from_meet, 0);
+    ASSERT_NEAR(inst.t_line, t0, 1e-3 * period);
+    /* no spin: the contact point approaches at the centre's 2.0 m/s at t0 */
+    double expect = half * cos(tilt) * 2e-3 / 2.0;
+    ASSERT_NEAR(inst.t_line_sd, expect, 0.01 * expect);
+}
