@@ -183,8 +183,10 @@ typedef struct {
  * hi_row (exclusive): ia, ib the pair whose gap has its minimum there (the normal
  * from ia to ib), group the bodies in contact (a bit per body, the pair's among
  * them). Each body's sides as a pair impact's; the instant where the pair's
- * pre-impact motions touch. Sigmas first order (the bodies' fits independent; the
- * instant's sigma moves every state along its acceleration, and the sums together). */
+ * pre-impact motions touch. Sigmas first order (the instant's sigma moves every state
+ * along its acceleration, and the sums together), with the velocity touching bodies
+ * may trade unseen near the instant, and their centres' frame-by-frame correlation in
+ * the sums (bodies_row.c). */
 int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies, unsigned group, int ia, int ib,
                                 int row, int lo_row, int hi_row, const icv_vec3 *g, const analysis_params *prm,
                                 analysis_row_impact *out, icv_err *err);

@@ -6,8 +6,11 @@
  * zero for bodies pushed only by each other, a check on the tracking), and the
  * energy. Every body fitted on each side as in a pair impact (bodies_side.c, the
  * pendulum's equation for a body on a string); the instant where the first pair's
- * pre-impact motions touch. The bodies' fits are independent, so the sigmas of these
- * sums follow to first order. */
+ * pre-impact motions touch. The sigmas of these sums follow to first order from the
+ * bodies' fits, with two terms no fit sees: bodies that stay touching trade velocity in
+ * re-contacts between the instant and the frames either side (row_exchange_var; it
+ * cancels in the row's momentum), and touching bodies are one blob in the image, their
+ * centres' errors correlated frame by frame (row_blob_correlation). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +28,77 @@ static icv_vec3 change_var(double m, const analysis_body_state *a, const analysi
 }
 
 static icv_vec3 v3_sqrt(icv_vec3 v) { return icv_v3(sqrt(v.x), sqrt(v.y), sqrt(v.z)); }
+
+/* Neighbours whose velocities along the normal differ by less than this fraction of
+   the side's largest neighbour difference stay touching: the row's push parts a pair
+   at e times the closing speed, the bodies it leaves together differ by (1 - e) / 2 of
+   it and less, below a quarter for e above 0.5. */
+#define ROW_TOGETHER 0.25
+
+/* The velocity each body of a run that stays touching may trade unseen, per side (v
+   along the row's normal n, its sigma s, k bodies in row order): between the side's
+   last frame and the instant (or the instant and the side's first frame) bodies that
+   close on each other meet again, and equal bodies in contact trade their velocities
+   (an elastic pair swaps them; the cradle's row passes the fastest's to the far end).
+   A body taking another's velocity of the run changes by twice the run's variance of
+   them on average; the variance less the sigmas' own (mean square). */
+static void row_exchange_var(const double *v, const double *s, int k, double *var_out, int *run)
+{
+    double big = 0;
+    for (int r = 0; r + 1 < k; r++)
+        big = fmax(big, fabs(v[r + 1] - v[r]));
+    for (int a = 0; a < k;) {
+        int b = a;
+        while (b + 1 < k && fabs(v[b + 1] - v[b]) < ROW_TOGETHER * big)
+            b++;
+        double mean = 0, var = 0, noise = 0;
+        for (int r = a; r <= b; r++)
+            mean += v[r] / (b - a + 1), noise += s[r] * s[r] / (b - a + 1);
+        for (int r = a; r <= b; r++)
+            var += sq(v[r] - mean) / (b > a ? b - a : 1);
+        for (int r = a; r <= b; r++)
+            var_out[r] = b > a ? 2 * fmax(0, var - noise) : 0, run[r] = a;
+        a = b + 1;
+    }
+}
+
+/* Bodies touching in a camera's image are one blob split into discs: their centres'
+   errors in a frame move together. Their correlation along n over frames f..l, from
+   the centres' second differences (the motion's own, a dt^2 at most 4 um for a swinging
+   ball at 30 fps, is below the centres' noise), pooled over the run's pairs (a side of
+   8 frames gives a pair 6 differences); none below 0 taken (the split shares the blob's
+   error, it does not oppose it), 0 with fewer than 3 differences. p[r]: body r's poses
+   (row order), run[r] its run. */
+static double second_difference(const body_pose *p, int i, icv_vec3 n)
+{
+    return icv_v3_dot(icv_v3_add(icv_v3_sub(p[i + 1].p, icv_v3_scale(p[i].p, 2)), p[i - 1].p), n);
+}
+
+static void row_blob_correlation(body_pose *const *p, const int *run, int k, int f, int l, icv_vec3 n,
+                                 double rho[ANALYSIS_MAX_BODIES][ANALYSIS_MAX_BODIES])
+{
+    for (int a = 0; a < k; a++) {
+        if (run[a] != a)
+            continue;
+        double sab = 0, saa = 0, sbb = 0;
+        int m = 0, b = a;
+        while (b + 1 < k && run[b + 1] == a)
+            b++;
+        for (int r = a; r <= b; r++)
+            for (int q = r + 1; q <= b; q++)
+                for (int i = f + 1; i < l; i++) {
+                    const body_pose *pa = p[r], *pb = p[q];
+                    if (!pa[i - 1].ok || !pa[i].ok || !pa[i + 1].ok || !pb[i - 1].ok || !pb[i].ok || !pb[i + 1].ok)
+                        continue;
+                    double da = second_difference(pa, i, n), db = second_difference(pb, i, n);
+                    sab += da * db, saa += da * da, sbb += db * db, m++;
+                }
+        double c = m >= 3 && saa > 0 && sbb > 0 ? fmin(1, fmax(0, sab / sqrt(saa * sbb))) : 0;
+        for (int r = a; r <= b; r++)
+            for (int q = a; q <= b; q++)
+                rho[r][q] = r == q ? 0 : c;
+    }
+}
 
 int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies, unsigned group, int ia, int ib,
                                 int row, int lo_row, int hi_row, const icv_vec3 *g, const analysis_params *prm,
@@ -92,6 +166,34 @@ int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies,
             ord[b] = ord[b - 1];
             ord[b - 1] = x;
         }
+    /* the re-contacts' exchange along the normal, each side */
+    double vn[2][ANALYSIS_MAX_BODIES] = {{0}}, sn[2][ANALYSIS_MAX_BODIES] = {{0}}, xv[2][ANALYSIS_MAX_BODIES] = {{0}};
+    for (int r = 0; r < n; r++)
+        for (int sd = 0; sd < 2; sd++) {
+            const analysis_body_state *st = sd ? &post[ord[r]] : &pre[ord[r]];
+            vn[sd][r] = icv_v3_dot(st->v, c.normal);
+            sn[sd][r] = 0;
+            for (int a = 0; a < 3; a++)
+                sn[sd][r] += sq(icv_v3_get(c.normal, a) * icv_v3_get(st->v_sd, a));
+            sn[sd][r] = sqrt(sn[sd][r]);
+        }
+    int run[2][ANALYSIS_MAX_BODIES] = {{0}};
+    row_exchange_var(vn[0], sn[0], n, xv[0], run[0]);
+    row_exchange_var(vn[1], sn[1], n, xv[1], run[1]);
+    /* the touching runs' centres correlated frame by frame: rho[side][r][q] */
+    double rho[2][ANALYSIS_MAX_BODIES][ANALYSIS_MAX_BODIES] = {{{0}}};
+    size_t stride = 1;
+    for (int r = 0; r < n; r++)
+        if ((size_t)bodies[idx[r]].tracks->n_frames + 1 > stride)
+            stride = (size_t)bodies[idx[r]].tracks->n_frames + 1;
+    body_pose *pose = malloc(sizeof *pose * (size_t)n * stride), *pp[ANALYSIS_MAX_BODIES] = {0};
+    if (!pose)
+        return icv_err_set(err, ICV_ENOMEM, "row impact %s-%s at frame %d: out of memory", na, nb, tr->frame[row]);
+    for (int r = 0; r < n; r++)
+        bodies_poses(&bodies[idx[ord[r]]], prm, pp[r] = pose + (size_t)r * stride);
+    row_blob_correlation(pp, run[0], n, f0, l0, c.normal, rho[0]);
+    row_blob_correlation(pp, run[1], n, f1, l1, c.normal, rho[1]);
+    free(pose);
     icv_vec3 P0 = {0}, P1 = {0}, V0 = {0}, V1 = {0}, Vc = {0}, J = {0}, VJ = {0}, A0 = {0}, A1 = {0};
     double e0 = 0, e1 = 0, ve0 = 0, ve1 = 0;
     for (int r = 0; r < n; r++) {
@@ -104,8 +206,11 @@ int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies,
         /* each state also moves with the instant: its own acceleration times t's sigma
            (the sums below take that shift as common to all) */
         for (int a = 0; a < 3; a++) {
-            icv_v3_set(&out->pre[r].v_sd, a, hypot(icv_v3_get(pre[k].v_sd, a), icv_v3_get(pre[k].a, a) * ts));
-            icv_v3_set(&out->post[r].v_sd, a, hypot(icv_v3_get(post[k].v_sd, a), icv_v3_get(post[k].a, a) * ts));
+            double n2 = sq(icv_v3_get(c.normal, a));
+            icv_v3_set(&out->pre[r].v_sd, a,
+                       sqrt(sq(icv_v3_get(pre[k].v_sd, a)) + sq(icv_v3_get(pre[k].a, a) * ts) + n2 * xv[0][r]));
+            icv_v3_set(&out->post[r].v_sd, a,
+                       sqrt(sq(icv_v3_get(post[k].v_sd, a)) + sq(icv_v3_get(post[k].a, a) * ts) + n2 * xv[1][r]));
         }
         A0 = icv_v3_axpy(m, pre[k].a, A0);
         A1 = icv_v3_axpy(m, post[k].a, A1);
@@ -116,11 +221,27 @@ int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies,
             icv_v3_set(&V1, a, icv_v3_get(V1, a) + sq(m * icv_v3_get(post[k].v_sd, a)));
         }
         icv_vec3 Jk = icv_v3_scale(icv_v3_sub(post[k].v, pre[k].v), m), VJk = change_var(m, &pre[k], &post[k]);
+        /* the exchange cancels in the row's sum, not in a body's change or the impulse
+           passed to the next */
+        icv_vec3 VXk = icv_v3_scale(icv_v3(sq(c.normal.x), sq(c.normal.y), sq(c.normal.z)),
+                                    m * m * (xv[0][r] + xv[1][r]));
         out->impulse_body[r] = Jk;
-        out->impulse_body_sd[r] = v3_sqrt(VJk);
+        out->impulse_body_sd[r] = v3_sqrt(icv_v3_add(VJk, VXk));
         Vc = icv_v3_add(Vc, VJk);
         J = icv_v3_add(J, Jk);
-        VJ = icv_v3_add(VJ, VJk);
+        VJ = icv_v3_add(VJ, icv_v3_add(VJk, VXk));
+        for (int q = 0; q < r; q++) { /* the correlated centres: twice each pair's covariance */
+            const analysis_body_state *sq0 = &pre[ord[q]], *sq1 = &post[ord[q]];
+            double mq = bodies[idx[ord[q]]].body->mass;
+            for (int a = 0; a < 3; a++) {
+                double c0 = 2 * m * mq * rho[0][r][q] * icv_v3_get(pre[k].v_sd, a) * icv_v3_get(sq0->v_sd, a);
+                double c1 = 2 * m * mq * rho[1][r][q] * icv_v3_get(post[k].v_sd, a) * icv_v3_get(sq1->v_sd, a);
+                icv_v3_set(&V0, a, icv_v3_get(V0, a) + c0);
+                icv_v3_set(&V1, a, icv_v3_get(V1, a) + c1);
+                icv_v3_set(&Vc, a, icv_v3_get(Vc, a) + c0 + c1);
+                icv_v3_set(&VJ, a, icv_v3_get(VJ, a) + c0 + c1);
+            }
+        }
         if (r < n - 1) {
             out->impulse_between[r] = icv_v3_scale(J, -1);
             out->impulse_between_sd[r] = v3_sqrt(VJ);
