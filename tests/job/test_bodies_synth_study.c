@@ -501,7 +501,11 @@ TEST(test_bodies_cradle_from_its_markers_measures_each_row_impact_and_no_pair)
        sigma (3 sigma per axis: 99.7% each) and honest sigmas, the RMS pull 0.7-1.5 (over
        draw 0's 40 velocities alone its own spread is +-0.11) */
     ASSERT(worst_t <= 0.2, "a row's instant %.3f frame off", worst_t);
-    ASSERT(mom_ok[0] == n_rows, "momentum not conserved within 3 sigma in %d of %d rows", n_rows - mom_ok[0], n_rows);
+    /* 3 sigma on each of 3 axes: on honest sigmas one row of the study's 68 or more
+       beyond it comes 42% of the time, two 10%, three 1.8%; so at most one in 25 (two
+       of 68; draw 0's four: none) */
+    ASSERT(n_rows - mom_ok[0] <= n_rows / 25, "momentum not conserved within 3 sigma in %d of %d rows",
+           n_rows - mom_ok[0], n_rows);
     ASSERT(r >= 0.7 && r <= 1.5, "the balls' RMS v pull %.2f", r);
 }
 
@@ -606,7 +610,9 @@ TEST(test_bodies_cradle_through_video_tracks_every_ball_and_names_each_row_impac
        their pivots with them, and the incoming ball's vertical velocity at the instant
        0.1-0.4 mm/s high, 3 sigma in draw 0's third row (docs/analysis.md) */
     ASSERT(worst_t <= 0.2, "a row's instant %.3f frame off", worst_t);
-    ASSERT(mom_ok[1] == n_rows, "momentum along the row not conserved within 3 sigma in %d of %d rows",
+    /* 3 sigma holds for 99.7% of honest rows: over the study's 68, one or more beyond it
+       comes 17% of the time, two 1.5%; so at most one in 50 (draw 0's four: none) */
+    ASSERT(n_rows - mom_ok[1] <= n_rows / 50, "momentum along the row not conserved within 3 sigma in %d of %d rows",
            n_rows - mom_ok[1], n_rows);
     ASSERT(r >= 0.7 && r <= 1.5, "the balls' RMS v pull %.2f", r);
     /* a ball a ball off is 22 mm away: 1 mm is far above the 3D noise (0.01-0.09 mm)
