@@ -13,6 +13,9 @@
 
 #define ID_MAX_ENUM 8      /* markers labelled by enumeration */
 #define ID_MAX_POINTS 16   /* points considered per frame */
+#define ID_FRESH 3.0 /* a prediction over up to 3 times the interval it was made from is fresh */
+#define ID_SWAP_MIN_M 0.03 /* m: how far a point may stray from a marker's prediction and
+                              still be that marker (as a single point's label is kept) */
 
 struct track_identity {
     int n;
@@ -32,6 +35,8 @@ struct track_identity {
     int gated;
     icv_vec3 pred[ICV_MAX_MARKERS];
     int has_pred[ICV_MAX_MARKERS];
+    int fresh[ICV_MAX_MARKERS]; /* predicted from the last two labellings, the last no more
+                                   than ID_FRESH of their interval ago */
     int cur[ID_MAX_ENUM], best[ID_MAX_ENUM];
     int used[ID_MAX_POINTS];
     int best_count;
@@ -141,6 +146,25 @@ static int rays_explained(const track_identity *id, const int *sel)
     return x;
 }
 
+/* Whether point p, dp from marker j's prediction (INFINITY: none), is where another
+ * marker k was freshly predicted instead: within what a prediction misses by
+ * (ID_SWAP_MIN_M) of k's prediction and half as far as from j's. Labelling it j is a swap of
+ * the two, which a labelling with one marker more, or a template fit a centimetre off,
+ * must not buy (a rod's end markers fit the template either way round when one middle
+ * point is off). Only k's fresh prediction counts: after a gap a stale one, or one a
+ * wrong labelling made, must not keep the template from putting the labels right. */
+static int swapped_in(const track_identity *id, int p, int j, double dp)
+{
+    if (dp <= ID_SWAP_MIN_M)
+        return 0;
+    for (int k = 0; k < id->n; k++) {
+        double dk = k != j && id->fresh[k] ? icv_v3_norm(icv_v3_sub(pos(id, p, k), id->pred[k])) : INFINITY;
+        if (2 * dk < dp && dk <= ID_SWAP_MIN_M)
+            return 1;
+    }
+    return 0;
+}
+
 static void search(track_identity *id, int j, int count, double cost)
 {
     if (j == id->n) {
@@ -181,10 +205,12 @@ static void search(track_identity *id, int j, int count, double cost)
             }
             if (!ok)
                 continue;
+            double dp = id->has_pred[j] ? icv_v3_norm(icv_v3_sub(pos(id, p, j), id->pred[j])) : INFINITY;
+            if (id->gated && swapped_in(id, p, j, dp))
+                continue;
             if (id->gated && id->has_pred[j]) {
                 double s = 0.01; /* m: a marker's position error from constant velocity over
                                     a frame through an impact (2 m/s change at 240 fps) */
-                double dp = icv_v3_norm(icv_v3_sub(pos(id, p, j), id->pred[j]));
                 c += (dp / s) * (dp / s);
             }
             id->used[p] = 1;
@@ -244,7 +270,7 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
     for (int i = 0; i < n; i++)
         label[i] = -1;
     for (int j = 0; j < id->n; j++) {
-        id->has_pred[j] = 0;
+        id->has_pred[j] = id->fresh[j] = 0;
         if (id->have[j] == 0)
             continue;
         id->has_pred[j] = 1;
@@ -259,6 +285,7 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
             if (dt > 0) {
                 icv_vec3 v = icv_v3_scale(icv_v3_sub(id->last[j][0], id->last[j][1]), 1.0 / dt);
                 id->pred[j] = icv_v3_axpy(dt0, v, id->last[j][0]);
+                id->fresh[j] = dt0 <= ID_FRESH * dt;
             }
         }
     }
@@ -359,7 +386,7 @@ static double fit_points(const track_identity *cid, const icv_vec3 *X, const icv
 {
     track_identity id = *cid; /* search state is scratch: work on a copy */
     for (int j = 0; j < id.n; j++)
-        id.has_pred[j] = 0;
+        id.has_pred[j] = id.fresh[j] = 0;
     run_search(&id, X, Xm, n, 0);
     for (int i = 0; i < n; i++)
         label[i] = -1;
@@ -386,7 +413,7 @@ static int gated_points(const track_identity *cid, const icv_vec3 *X, const icv_
 {
     track_identity id = *cid;
     for (int j = 0; j < id.n; j++)
-        id.has_pred[j] = 0;
+        id.has_pred[j] = id.fresh[j] = 0;
     run_search(&id, X, Xm, n, 1);
     int count = 0;
     for (int i = 0; i < n; i++)

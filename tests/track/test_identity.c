@@ -210,3 +210,45 @@ TEST(test_identity_a_marker_one_camera_alone_sees_orders_a_pair)
         track_identity_free(id);
     }
 }
+
+/* A rod's four markers (random scene 1180's template: 108.3, 58.4 and 98.7 mm apart)
+ * seen whole, then by its end markers alone for five frames, then with a middle marker
+ * back 11 mm off its place toward m0 (the scene's triangulation of a band marker seen
+ * edge-on): that point fits m1 between the ends read backwards (m3-m2 98.7 mm against
+ * m0-m1 108.3, within 6.2 mm of tolerance with it), so the labelling with three markers
+ * swapped the ends, each 265 mm from its prediction, over the two-marker labelling that
+ * continuity keeps. The ends must keep their labels; the middle point may be m2 or none. */
+TEST(test_identity_rod_ends_keep_their_labels_when_a_middle_point_fits_backwards)
+{
+    icv_vec3 M[4] = {{0, -0.13072688, 0}, {0, -0.02239850, 0}, {0, 0.03600616, 0}, {0, 0.13473143, 0}};
+    /* the scene's rod direction (m0 to m3) and its centre's velocity, m/s, at 1000 fps */
+    icv_vec3 u = {-0.9050, 0.3130, 0.2880}, v = {-0.8, -2.4, 0.4}, c0 = {0.04, 0.17, 0.07};
+    u = icv_v3_scale(u, 1.0 / icv_v3_norm(u));
+    track_identity *id = track_identity_alloc(4, M, 0.003, 0.03, NULL);
+    ASSERT(id != NULL, "alloc");
+    int wrong = 0, ends = 0;
+    for (int f = 0; f < 12; f++) {
+        double t = f / 1000.0;
+        icv_vec3 c = icv_v3_axpy(t, v, c0), X[4];
+        for (int m = 0; m < 4; m++)
+            X[m] = icv_v3_axpy(M[m].y, u, c);
+        icv_vec3 P[4];
+        int truth[4], n = 0;
+        for (int m = 0; m < 4; m++) {
+            if (f >= 3 && (m == 1 || m == 2) && !(f >= 8 && m == 2))
+                continue; /* frames 3-7 the ends alone; from 8 m2 back, 11 mm off */
+            P[n] = m == 2 && f >= 8 ? icv_v3_axpy(-0.011, u, X[m]) : X[m];
+            truth[n++] = m;
+        }
+        int lab[4];
+        track_identity_label_tracks(id, P, NULL, n, t, NULL, NULL, 0, lab);
+        for (int i = 0; i < n; i++) {
+            if (truth[i] == 0 || truth[i] == 3)
+                ends += lab[i] == truth[i];
+            wrong += lab[i] >= 0 && lab[i] != truth[i];
+        }
+    }
+    track_identity_free(id);
+    ASSERT_EQ_INT(wrong, 0);
+    ASSERT_EQ_INT(ends, 24); /* both ends labelled in all 12 frames */
+}
