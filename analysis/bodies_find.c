@@ -9,8 +9,10 @@
  * its smallest gap) is an arrival at its first such frame, and no impact when that
  * is the pair's first posed frame (at rest together from the start). A pair impact
  * where a third body in contact changes velocity too (a row of balls) is several
- * bodies' impact, not measured as a pair (bodies_group.c). Each measured between
- * the neighbouring candidates of the bodies in contact with it. */
+ * bodies' impact, not measured as a pair (bodies_group.c), and so is a pair whose
+ * run of frames takes in another pair's contact of bodies touching it (one event,
+ * contacts_events): the row is measured once per event. Each measured between the
+ * neighbouring candidates (other events) of the bodies in contact with it. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,10 @@ typedef struct {
     int a, b, row;
     double gap;
     unsigned group; /* the bodies in contact at the row (bodies_contact_group) */
+    int run0, run1; /* the run of frames within reach of contact around row */
+    double closing; /* m per frame: how fast the gap fell into the run */
+    int n_at;       /* frames of the run within 5 sigma of its smallest gap */
+    int event;      /* the candidate leading its event (contacts_events) */
 } candidate;
 
 /* a run with this many frames within 5 sigma of its smallest gap is a lasting
@@ -40,18 +46,91 @@ static void skip_note(analysis_bodies_result *res, const char *fmt, ...)
     res->n_skipped++;
 }
 
-static unsigned row_group(const analysis_row_impact *r)
-{
-    unsigned m = 0;
-    for (int k = 0; k < r->n; k++)
-        m |= 1u << r->body[k];
-    return m;
-}
-
 static int by_row(const void *x, const void *y)
 {
     const candidate *p = x, *q = y;
     return (p->row > q->row) - (p->row < q->row);
+}
+
+/* How fast the gap fell into the run of frames r0..r1 (m per frame): its largest
+ * fall between posed frames from the one before the run to the run's end. */
+static double closing_rate(const double *gap, int r0, int r1)
+{
+    double fall = 0;
+    int prev = -1;
+    for (int i = r0 - 1 > 0 ? r0 - 1 : 0; i <= r1; i++) {
+        if (!isfinite(gap[i]))
+            continue;
+        if (prev >= 0)
+            fall = fmax(fall, (gap[prev] - gap[i]) / (i - prev));
+        prev = i;
+    }
+    return fall;
+}
+
+/* A row's pairs meeting within the same frames are one event, which no side fit can
+ * tell apart. A pair closing fast pins its instant down best; a slow pair comes within
+ * reach frames before it touches (the run's first frame at its smallest gap is its
+ * row) and stays there. A faster contact f of another pair, with bodies in contact in
+ * common and its row within (or next to) c's run, takes c into its event when c's row
+ * lies in f's run as well (mutual), or when c closes at under half f's speed (its row
+ * is then not where it touched). By closing speed, fastest first, a contact with such
+ * a faster one joins the nearest lead whose row lies in its run, or else that faster
+ * one's event; the rest lead events of their own. cand[].event: the lead's index; the
+ * event's group is the union of its members'. */
+static int joins(const candidate *c, const candidate *f)
+{
+    if ((c->a == f->a && c->b == f->b) || !(c->group & f->group) || f->row < c->run0 - 1 || f->row > c->run1 + 1)
+        return 0;
+    return (c->row >= f->run0 - 1 && c->row <= f->run1 + 1) || c->closing < 0.5 * f->closing;
+}
+
+static void contacts_events(candidate *cand, int nc)
+{
+    int *order = nc > 0 ? malloc(sizeof *order * (size_t)nc) : NULL;
+    if (!order) { /* none, or out of memory: each its own event */
+        for (int c = 0; c < nc; c++)
+            cand[c].event = c;
+        return;
+    }
+    for (int c = 0; c < nc; c++)
+        order[c] = c;
+    for (int i = 1; i < nc; i++) /* by closing speed, fastest first (insertion: few) */
+        for (int j = i; j > 0 && cand[order[j]].closing > cand[order[j - 1]].closing; j--) {
+            int t = order[j];
+            order[j] = order[j - 1], order[j - 1] = t;
+        }
+    for (int i = 0; i < nc; i++) { /* the leads */
+        candidate *c = &cand[order[i]];
+        c->event = order[i];
+        for (int k = 0; k < i && c->event == order[i]; k++)
+            if (joins(c, &cand[order[k]]))
+                c->event = -1;
+    }
+    for (int i = 0; i < nc; i++) {
+        candidate *c = &cand[order[i]];
+        if (c->event >= 0)
+            continue;
+        int lead = -1, faster = -1;
+        for (int k = 0; k < nc; k++) {
+            const candidate *l = &cand[k];
+            if (l->event != k || (l->a == c->a && l->b == c->b) || !(l->group & c->group) || l->row < c->run0 - 1 ||
+                l->row > c->run1 + 1)
+                continue;
+            if (lead < 0 || abs(l->row - c->row) < abs(cand[lead].row - c->row))
+                lead = k;
+        }
+        for (int k = 0; k < i && faster < 0; k++)
+            if (joins(c, &cand[order[k]]))
+                faster = order[k];
+        c->event = lead >= 0 ? lead : cand[faster].event;
+    }
+    free(order);
+    for (int c = 0; c < nc; c++)
+        if (cand[c].event != c)
+            cand[cand[c].event].group |= cand[c].group;
+    for (int c = 0; c < nc; c++)
+        cand[c].group = cand[cand[c].event].group;
 }
 
 int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodies, const icv_vec3 *g,
@@ -159,22 +238,36 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
                         res->n_resting++;
                     } else if (nc < nf) {
                         int row = n_at >= CONTACT_FRAMES ? arrive : best;
-                        cand[nc++] = (candidate){a, b, row, gap[row], 0};
+                        cand[nc++] = (candidate){a, b, row, gap[row], 0, run0, i - 1, closing_rate(gap, run0, i - 1), n_at, 0};
                     }
                     best = -1;
                 }
             }
         }
     qsort(cand, (size_t)nc, sizeof *cand, by_row);
+    for (int c = 0; c < nc; c++) {
+        candidate *q = &cand[c];
+        q->group = bodies_contact_group(within_all, n_bodies, nf, q->a, q->b, q->row);
+        const unsigned char *w = within_all + (size_t)bodies_pair_index(q->a, q->b, n_bodies) * (size_t)nf;
+        for (q->run0 = q->row; q->run0 > 0 && w[q->run0 - 1]; q->run0--) {
+        }
+        for (q->run1 = q->row; q->run1 + 1 < nf && w[q->run1 + 1]; q->run1++) {
+        }
+    }
+    contacts_events(cand, nc);
     for (int c = 0; c < nc; c++)
-        cand[c].group = bodies_contact_group(within_all, n_bodies, nf, cand[c].a, cand[c].b, cand[c].row);
+        icv_debug("body impacts: contact %d-%d at frame %d (frames %d-%d within reach, %d at the smallest gap, closing "
+                  "%.3g mm a frame): event of %d-%d at frame %d",
+                  cand[c].a, cand[c].b, bodies[0].tracks->frame[cand[c].row], bodies[0].tracks->frame[cand[c].run0],
+                  bodies[0].tracks->frame[cand[c].run1], cand[c].n_at, 1e3 * cand[c].closing, cand[cand[c].event].a,
+                  cand[cand[c].event].b, bodies[0].tracks->frame[cand[cand[c].event].row]);
     int rc = 0, n_failed = 0;
     icv_err first_fail = {0};
     for (int c = 0; c < nc && res->n_impacts < ANALYSIS_MAX_IMPACTS; c++) {
         /* the neighbouring candidates of the bodies in contact bound the windows */
         int lo = -1, hi = nf;
         for (int d = 0; d < nc; d++) {
-            if (d == c || !(cand[d].group & cand[c].group))
+            if (cand[d].event == cand[c].event || !(cand[d].group & cand[c].group))
                 continue;
             if (cand[d].row < cand[c].row && cand[d].row > lo)
                 lo = cand[d].row;
@@ -204,25 +297,36 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
             if (w > 0 && (size_t)w < sizeof part - used)
                 used += (size_t)w;
         }
-        if (n_part) {
+        /* another pair of the event: a body in contact with both */
+        int others = 0;
+        for (int d = 0; d < nc; d++)
+            others += d != c && cand[d].event == cand[c].event && (cand[d].a != cand[c].a || cand[d].b != cand[c].b);
+        if (n_part || others) {
             res->n_several++;
-            /* the row's momentum, once per instant: the row's other pairs meet there too */
+            /* the row's momentum, once per event, at its lead's instant */
+            const candidate *ld = &cand[cand[c].event];
             int seen = 0;
-            for (int r = 0; r < res->n_rows; r++)
-                seen |= res->rows[r].frame >= fr - 1 && res->rows[r].frame <= fr + 1 &&
-                        (row_group(&res->rows[r]) & cand[c].group) != 0;
+            for (int d = 0; d < c; d++)
+                seen |= cand[d].event == cand[c].event;
             icv_err e2 = {0};
             if (!seen && res->n_rows < ANALYSIS_MAX_ROWS &&
-                analysis_row_impact_measure(bodies, n_bodies, cand[c].group, cand[c].a, cand[c].b, cand[c].row, lo,
-                                            hi, g, prm, &res->rows[res->n_rows], &e2) == 0)
+                analysis_row_impact_measure(bodies, n_bodies, ld->group, ld->a, ld->b, ld->row, lo, hi, g, prm,
+                                            &res->rows[res->n_rows], &e2) == 0)
                 res->n_rows++;
             else if (!seen)
                 icv_debug("body impacts: frame %d: the row of %s-%s not measured: %s", fr, na, nb, e2.msg);
-            skip_note(res,
-                      "%s-%s at frame %d (t %.4g s): not measured as a pair: %d more bodies in contact change "
-                      "velocity there too, %s; each body's momentum change is then the sum of its neighbours' "
-                      "impulses, so the pair's Newton's ratio and impulse are not in the states before and after",
-                      na, nb, fr, tr, n_part, part);
+            if (n_part)
+                skip_note(res,
+                          "%s-%s at frame %d (t %.4g s): not measured as a pair: %d more bodies in contact change "
+                          "velocity there too, %s; each body's momentum change is then the sum of its neighbours' "
+                          "impulses, so the pair's Newton's ratio and impulse are not in the states before and after",
+                          na, nb, fr, tr, n_part, part);
+            else
+                skip_note(res,
+                          "%s-%s at frame %d (t %.4g s): not measured as a pair: %d more contacts of these bodies' "
+                          "row fall within the same frames, so each body's momentum change there is the sum of "
+                          "several impulses",
+                          na, nb, fr, tr, others);
             continue;
         }
         analysis_body_impact im;

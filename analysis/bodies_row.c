@@ -36,13 +36,15 @@ static icv_vec3 v3_sqrt(icv_vec3 v) { return icv_v3(sqrt(v.x), sqrt(v.y), sqrt(v
 #define ROW_TOGETHER 0.25
 
 /* The velocity each body of a run that stays touching may trade unseen, per side (v
-   along the row's normal n, its sigma s, k bodies in row order): between the side's
-   last frame and the instant (or the instant and the side's first frame) bodies that
-   close on each other meet again, and equal bodies in contact trade their velocities
-   (an elastic pair swaps them; the cradle's row passes the fastest's to the far end).
-   A body taking another's velocity of the run changes by twice the run's variance of
-   them on average; the variance less the sigmas' own (mean square). */
-static void row_exchange_var(const double *v, const double *s, int k, double *var_out, int *run)
+   along the row's normal n, its sigma s, k bodies in row order; post: the side after
+   the instant). run[]: each body's run's first, the bodies moving together. After the
+   instant, neighbours of a run that close on each other (or cannot be told to part)
+   meet again before the side's first frame, and equal bodies in contact trade their
+   velocities (an elastic pair swaps them); a body taking another's velocity of the run
+   changes by twice the run's variance of them on average, the variance less the
+   sigmas' own (mean square). Before the instant, neighbours that close meet in the
+   impact itself, which the side's states precede: no exchange is unseen there. */
+static void row_exchange_var(const double *v, const double *s, int k, int post, double *var_out, int *run)
 {
     double big = 0;
     for (int r = 0; r + 1 < k; r++)
@@ -51,13 +53,22 @@ static void row_exchange_var(const double *v, const double *s, int k, double *va
         int b = a;
         while (b + 1 < k && fabs(v[b + 1] - v[b]) < ROW_TOGETHER * big)
             b++;
-        double mean = 0, var = 0, noise = 0;
         for (int r = a; r <= b; r++)
-            mean += v[r] / (b - a + 1), noise += s[r] * s[r] / (b - a + 1);
-        for (int r = a; r <= b; r++)
-            var += sq(v[r] - mean) / (b > a ? b - a : 1);
-        for (int r = a; r <= b; r++)
-            var_out[r] = b > a ? 2 * fmax(0, var - noise) : 0, run[r] = a;
+            run[r] = a, var_out[r] = 0;
+        /* the run's stretches of neighbours closing or not seen to part (2 sigma) */
+        for (int c = a; post && c <= b;) {
+            int d = c;
+            while (d + 1 <= b && v[d] - v[d + 1] > -2 * sqrt(s[d] * s[d] + s[d + 1] * s[d + 1]))
+                d++;
+            double mean = 0, var = 0, noise = 0;
+            for (int r = c; r <= d; r++)
+                mean += v[r] / (d - c + 1), noise += s[r] * s[r] / (d - c + 1);
+            for (int r = c; r <= d; r++)
+                var += sq(v[r] - mean) / (d > c ? d - c : 1);
+            for (int r = c; r <= d; r++)
+                var_out[r] = d > c ? 2 * fmax(0, var - noise) : 0;
+            c = d + 1;
+        }
         a = b + 1;
     }
 }
@@ -178,8 +189,8 @@ int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies,
             sn[sd][r] = sqrt(sn[sd][r]);
         }
     int run[2][ANALYSIS_MAX_BODIES] = {{0}};
-    row_exchange_var(vn[0], sn[0], n, xv[0], run[0]);
-    row_exchange_var(vn[1], sn[1], n, xv[1], run[1]);
+    row_exchange_var(vn[0], sn[0], n, 0, xv[0], run[0]);
+    row_exchange_var(vn[1], sn[1], n, 1, xv[1], run[1]);
     /* the touching runs' centres correlated frame by frame: rho[side][r][q] */
     double rho[2][ANALYSIS_MAX_BODIES][ANALYSIS_MAX_BODIES] = {{{0}}};
     size_t stride = 1;

@@ -283,10 +283,57 @@ TEST(test_bodies_chain_through_video_gives_akhans_e)
         ASSERT(s >= 0.7 && s <= 1.5, "Akhan's e's RMS pull %.2f", s);
 }
 
+/* A cradle ball's string: its pivot (x, y) and length, m */
+typedef struct {
+    double x, y, l, g;
+} pendulum;
+
+/* The strings from the truth's first frame: balls 2-5 hang at rest below their
+ * pivots, ball 1's pivot is the row's next one back, and its raised position gives
+ * the length: dx^2 + (dy - l)^2 = l^2. */
+static void cradle_pivots(json_t *truth, pendulum pv[5])
+{
+    json_t *bs = json_object_get(json_array_get(json_object_get(truth, "body_states"), 0), "bodies");
+    double x[5], y[5];
+    for (size_t b = 0; b < 5; b++) {
+        json_t *p = json_object_get(json_array_get(bs, b), "p");
+        x[b] = json_real_value(json_array_get(p, 0)), y[b] = json_real_value(json_array_get(p, 1));
+    }
+    double px1 = 2 * x[1] - x[2], dx = x[0] - px1, dy = y[0] - y[1], l = (dx * dx + dy * dy) / (2 * dy);
+    double g = -json_real_value(json_array_get(json_object_get(truth, "gravity"), 1));
+    for (int b = 0; b < 5; b++)
+        pv[b] = (pendulum){b ? x[b] : px1, y[1] + l, l, g};
+}
+
+/* The x velocity at time t of a ball whose state (p, v) at t0 swings on pendulum pv:
+ * theta'' = -(g / l) sin theta, RK4 in 200 steps (error ~1e-12 m/s over 12 ms). */
+static double pendulum_vx_at(json_t *state, double t0, double t, const pendulum *pv)
+{
+    json_t *p = json_object_get(state, "p"), *v = json_object_get(state, "v");
+    double th = atan2(json_real_value(json_array_get(p, 0)) - pv->x, pv->y - json_real_value(json_array_get(p, 1)));
+    double w = (json_real_value(json_array_get(v, 0)) * cos(th) + json_real_value(json_array_get(v, 1)) * sin(th)) /
+               pv->l;
+    double h = (t - t0) / 200, k = pv->g / pv->l;
+    for (int i = 0; i < 200; i++) {
+        double a1 = w, b1 = -k * sin(th), a2 = w + 0.5 * h * b1, b2 = -k * sin(th + 0.5 * h * a1);
+        double a3 = w + 0.5 * h * b2, b3 = -k * sin(th + 0.5 * h * a2), a4 = w + h * b3, b4 = -k * sin(th + h * a3);
+        th += h / 6 * (a1 + 2 * a2 + 2 * a3 + a4);
+        w += h / 6 * (b1 + 2 * b2 + 2 * b3 + b4);
+    }
+    return pv->l * w * cos(th);
+}
+
+static double record_time(json_t *tis, size_t k)
+{
+    return json_real_value(json_object_get(json_array_get(tis, k), "time_s"));
+}
+
 /* A cradle's row impacts in results.json against the truth: each row instant
  * (row_impacts[]) matched to the nearest of the truth's collisions with an impulse of
- * 1% of the largest or more, and with it the sequential collisions within 1 ms of it
- * (the first one's time and states before, the last one's states after).
+ * 1% of the largest or more (its instant error), and with it the collisions that
+ * follow each other less than half a frame apart: a row's contacts meeting at once
+ * or within the frame (each ball's state before its first collision there and after
+ * its last, carried on its string to the measured instant).
  * Adds every ball's v (x, along the row) error over its sigma to pulls, each impulse
  * passed between neighbours (x) against the truth's sum of that pair's collisions in
  * the instant to jpulls, counts the
@@ -298,6 +345,8 @@ static int cradle_rows(json_t *res, json_t *truth, double dt, double *pulls, int
                        int *n_jpull, int mom_ok[2], double *worst_t, double *worst_v)
 {
     json_t *rows = json_object_get(res, "row_impacts"), *tis = json_object_get(truth, "body_impacts");
+    pendulum pivots[5];
+    cradle_pivots(truth, pivots);
     for (size_t r = 0; r < json_array_size(rows); r++) {
         json_t *row = json_array_get(rows, r);
         double t = json_real_value(json_object_get(row, "time_s")), best = INFINITY, jmax = 0;
@@ -312,27 +361,22 @@ static int cradle_rows(json_t *res, json_t *truth, double dt, double *pulls, int
                 fabs(tk - t) < best)
                 best = fabs(tk - t), first = k;
         }
-        /* the push passed down the row: the collisions within 1 ms (re-contacts after it
-           carry impulses of 1e-4 of it or less; a later record's states are at its own
-           time, the pendulum moved on) */
-        double t0 = json_real_value(json_object_get(json_array_get(tis, first), "time_s"));
-        while (first > 0 &&
-               t0 - json_real_value(json_object_get(json_array_get(tis, first - 1), "time_s")) < 1e-3)
-            first--;
+        *worst_t = fmax(*worst_t, best / dt);
+        /* the event: the collisions chained less than half a frame apart (the next
+           event is a swing's half period later; a record's states are at its own time,
+           the pendulums move on by under 0.1 mm in the 10 ms an event spans) */
         size_t last = first;
-        while (last + 1 < json_array_size(tis) &&
-               json_real_value(json_object_get(json_array_get(tis, last + 1), "time_s")) - t0 < 1e-3)
+        while (first > 0 && record_time(tis, first) - record_time(tis, first - 1) < dt / 2)
+            first--;
+        while (last + 1 < json_array_size(tis) && record_time(tis, last + 1) - record_time(tis, last) < dt / 2)
             last++;
-        json_t *tpre = json_object_get(json_array_get(tis, first), "pre"),
-               *tpost = json_object_get(json_array_get(tis, last), "post");
-        *worst_t = fmax(*worst_t, fabs(t - json_real_value(json_object_get(json_array_get(tis, first), "time_s"))) / dt);
+        json_t *tpre = json_object_get(json_array_get(tis, first), "pre");
         double speed = 0;
         for (size_t b = 0; b < json_array_size(tpre); b++)
             speed = fmax(speed, fabs(json_real_value(json_array_get(json_object_get(json_array_get(tpre, b), "v"), 0))));
         json_t *states = json_object_get(row, "states");
         for (size_t b = 0; b < json_array_size(tpre); b++) {
-            json_t *sides[2] = {json_array_get(tpre, b), json_array_get(tpost, b)};
-            const char *name = json_string_value(json_object_get(sides[0], "name"));
+            const char *name = json_string_value(json_object_get(json_array_get(tpre, b), "name"));
             for (int sd = 0; sd < 2; sd++) {
                 json_t *m = json_object_get(json_object_get(states, name), sd ? "post" : "pre");
                 if (!m)
@@ -340,7 +384,21 @@ static int cradle_rows(json_t *res, json_t *truth, double dt, double *pulls, int
                 double v = json_real_value(json_array_get(json_object_get(m, "v"), 0));
                 double s = json_real_value(
                     json_array_get(json_object_get(json_object_get(m, "uncertainty"), "v"), 0));
-                double vt = json_real_value(json_array_get(json_object_get(sides[sd], "v"), 0));
+                /* the ball's motion before its first collision of the event (after its
+                   last), carried on its string to the measured instant: an event spans up
+                   to 12 ms, in which a swinging ball's speed changes by up to 1 mm/s */
+                size_t k = sd ? last : first;
+                for (size_t q = first; q <= last; q++) {
+                    json_t *bn = json_object_get(json_array_get(tis, q), "bodies");
+                    if (!strcmp(json_string_value(json_array_get(bn, 0)), name) ||
+                        !strcmp(json_string_value(json_array_get(bn, 1)), name)) {
+                        k = q;
+                        if (!sd)
+                            break;
+                    }
+                }
+                json_t *st = json_array_get(json_object_get(json_array_get(tis, k), sd ? "post" : "pre"), b);
+                double vt = pendulum_vx_at(st, record_time(tis, k), t, &pivots[b]);
                 *worst_v = fmax(*worst_v, fabs(v - vt) / speed);
                 pulls[(*n_pull)++] = (v - vt) / s;
             }
@@ -394,9 +452,9 @@ static double print_impulse_pulls(const double *jpulls, int njp)
     return wj;
 }
 
-/* The truth's row instants a clip can measure: collisions at one instant (within 1 ms)
- * whose largest impulse is 1% of the clip's largest or more (re-contacts with smaller
- * impulses follow each), with 4 frames after the next frame (the side fit's least). */
+/* The truth's row events a clip can measure: collisions chained less than half a
+ * frame apart, whose largest impulse is 1% of the clip's largest or more, with 4 frames
+ * after the next frame (the side fit's least). */
 static int cradle_instants(json_t *truth, double dt)
 {
     json_t *tis = json_object_get(truth, "body_impacts"), *frames = json_object_get(truth, "markers_3d");
@@ -405,15 +463,14 @@ static int cradle_instants(json_t *truth, double dt)
     for (size_t k = 0; k < json_array_size(tis); k++)
         jmax = fmax(jmax, fabs(json_real_value(json_array_get(json_object_get(json_array_get(tis, k), "impulse"), 0))));
     int n = 0;
-    double last = -INFINITY;
-    for (size_t k = 0; k < json_array_size(tis); k++) {
-        json_t *ti = json_array_get(tis, k);
-        double t = json_real_value(json_object_get(ti, "time_s"));
-        double j = fabs(json_real_value(json_array_get(json_object_get(ti, "impulse"), 0)));
-        if (j < 0.01 * jmax || t - last < 1e-3 || t + 5 * dt > t_end + 1e-9)
-            continue;
-        last = t;
-        n++;
+    for (size_t k = 0, e; k < json_array_size(tis); k = e + 1) {
+        double j = 0;
+        for (e = k;; e++) {
+            j = fmax(j, fabs(json_real_value(json_array_get(json_object_get(json_array_get(tis, e), "impulse"), 0))));
+            if (e + 1 >= json_array_size(tis) || record_time(tis, e + 1) - record_time(tis, e) >= dt / 2)
+                break;
+        }
+        n += j >= 0.01 * jmax && record_time(tis, k) + 5 * dt <= t_end + 1e-9;
     }
     return n;
 }
@@ -468,13 +525,13 @@ TEST(test_bodies_cradle_from_its_markers_measures_each_row_impact_and_no_pair)
         json_t *skipped = json_object_get(res, "impacts_not_measured");
         ASSERT_EQ_INT((int)n_im, 0); /* every collision is the row's: no pair's e exists */
         if (draw == 0) {
-            ASSERT_EQ_INT((int)json_array_size(skipped), 4);
-            const char *want[4] = {"ball1-ball2 at frame 6 ", "ball4-ball5 at frame 17 ", "ball1-ball2 at frame 28 ",
-                                   "ball4-ball5 at frame 39 "};
-            for (size_t i = 0; i < 4; i++) {
+            /* every contact is named, none measured: the first alone (the rest at rest),
+               the later events' contacts several to an event */
+            ASSERT((int)json_array_size(skipped) >= 4, "%zu contacts named", json_array_size(skipped));
+            for (size_t i = 0; i < json_array_size(skipped); i++) {
                 const char *s = json_string_value(json_array_get(skipped, i));
-                ASSERT(s && strstr(s, want[i]) && strstr(s, "not measured as a pair"), "impact %zu: %s", i,
-                       s ? s : "?");
+                ASSERT(s && strstr(s, "not measured as a pair") && (i || strstr(s, "ball1-ball2 at frame 6 ")),
+                       "impact %zu: %s", i, s ? s : "?");
             }
             ASSERT_STR_CONTAINS(p.err, "ball1-ball2 at frame 6 (t 0.2 s): not measured as a pair");
         }
@@ -587,7 +644,7 @@ TEST(test_bodies_cradle_through_video_tracks_every_ball_and_names_each_row_impac
                draw, n_pts, n_off, 1e3 * worst, n_im, n_named);
         if (n == 1) { /* draw 0: every point of every frame, its four row impacts */
             ASSERT_EQ_INT(n_pts, 5 * 45);
-            ASSERT_EQ_INT((int)n_named, 4);
+            ASSERT((int)n_named >= 4, "%zu contacts named", n_named);
             ASSERT_EQ_INT(rows, 4);
         }
         tot_pts += n_pts, tot_off += n_off, tot_pairs += (int)n_im, tot_named += (int)n_named;
