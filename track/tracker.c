@@ -79,6 +79,9 @@ struct track_tracker_ws {
     int cand[TRACK_MAX_TRACKS][CAND_MAX]; /* blobs near each body track, nearest first */
     int n_cand[TRACK_MAX_TRACKS];
     int nd; /* blobs this frame */
+    /* independent markers: where track i's disc meets another's on the way to their
+       predictions (NaN: it meets none), and how far it would have gone on, px */
+    double stop_u[TRACK_MAX_TRACKS], stop_v[TRACK_MAX_TRACKS], stop_rest[TRACK_MAX_TRACKS];
 };
 
 track_tracker *track_tracker_alloc(icv_err *err)
@@ -151,6 +154,51 @@ static double gate_d2(const track_tracker *t, const trk *k, int i, double u, dou
     }
     *S = track_kalman_innovation_var(&k->kf, r);
     return (sq(u - w->pred_u[i]) + sq(v - w->pred_v[i])) / *S;
+}
+
+/* Independent markers that are bodies of their own (a cradle's balls): two discs seen
+ * apart last frame whose predictions overlap by more than a fifth of a diameter cannot
+ * both fly on; they meet on the way. Each such track's prediction is replaced by where
+ * its disc first touches the other's, both moving on at their predicted steps
+ * (stop_u, stop_v), with the rest of the faster one's step (stop_rest; either may
+ * leave with it) as the spread of where the collision leaves it. A ball stopped by the row had been predicted on into its
+ * neighbour's place and took that blob, the neighbour a new track. */
+static void contact_stops(const track_tracker *t, int nt)
+{
+    struct track_tracker_ws *w = t->ws;
+    for (int i = 0; i < nt; i++)
+        w->stop_u[i] = w->stop_v[i] = NAN, w->stop_rest[i] = 0;
+    if (!t->independent_markers)
+        return;
+    for (int i = 0; i < nt; i++)
+        for (int j = i + 1; j < nt; j++) {
+            const trk *ki = &w->tracks[i], *kj = &w->tracks[j];
+            if (ki->id < 0 || kj->id < 0 || ki->misses > 0 || kj->misses > 0)
+                continue;
+            double D = sqrt(ki->area / M_PI) + sqrt(kj->area / M_PI);
+            double au = ki->last_u - kj->last_u, av = ki->last_v - kj->last_v;
+            double bu = (w->pred_u[i] - ki->last_u) - (w->pred_u[j] - kj->last_u);
+            double bv = (w->pred_v[i] - ki->last_v) - (w->pred_v[j] - kj->last_v);
+            if (hypot(au, av) < 0.9 * D || hypot(au + bu, av + bv) >= 0.8 * D)
+                continue;
+            /* |a + s b| = D, the first root in (0, 1) */
+            double A = bu * bu + bv * bv, B = 2 * (au * bu + av * bv), C = au * au + av * av - D * D;
+            double disc = B * B - 4 * A * C;
+            if (A <= 0 || disc < 0)
+                continue;
+            double sc = fmin(fmax((-B - sqrt(disc)) / (2 * A), 0), 1);
+            /* either may leave with up to the faster one's rest of step (an exchange) */
+            int pair[2] = {i, j};
+            double rest = (1 - sc) * fmax(hypot(w->pred_u[i] - ki->last_u, w->pred_v[i] - ki->last_v),
+                                          hypot(w->pred_u[j] - kj->last_u, w->pred_v[j] - kj->last_v));
+            for (int q = 0; q < 2; q++) {
+                int m = pair[q];
+                const trk *k = &w->tracks[m];
+                double su = k->last_u + sc * (w->pred_u[m] - k->last_u), sv = k->last_v + sc * (w->pred_v[m] - k->last_v);
+                if (isnan(w->stop_u[m]) || rest > w->stop_rest[m])
+                    w->stop_u[m] = su, w->stop_v[m] = sv, w->stop_rest[m] = rest;
+            }
+        }
 }
 
 /* Grows overlapping windows into their union until none overlap. */
@@ -634,6 +682,7 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
     /* 3. gated costs of the tracks seen last frame (a lost track is placed by the
        configuration, step 5), one dummy column per track for "not assigned" */
     int nc = nd + nt;
+    contact_stops(t, nt);
     for (int i = 0; i < nt; i++) {
         const trk *k = &w->tracks[i];
         int lost = k->id >= 0 && k->misses > 0;
@@ -646,6 +695,10 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
         double lndet = 2 * log(track_kalman_innovation_var(w->alt_used[i] ? &k->alt : &k->kf, meas_var(t, k->sigma)));
         for (int j = 0; j < nd; j++) {
             double d2 = gate_d2(t, k, i, w->blobs[j].u, w->blobs[j].v, k->sigma, &Sj);
+            if (!isnan(w->stop_u[i])) { /* met another disc: where it stopped, not on */
+                Sj += sq(0.5 * w->stop_rest[i]);
+                d2 = (sq(w->blobs[j].u - w->stop_u[i]) + sq(w->blobs[j].v - w->stop_v[i])) / Sj;
+            }
             w->cost[i * nc + j] = d2 < t->gate_chi2 && !lost ? d2 + 2 * log(Sj) : BIG;
         }
         for (int j = 0; j < nt; j++)
