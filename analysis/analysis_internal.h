@@ -227,9 +227,14 @@ double analysis_contact_rate(const analysis_body *b, const side_fit *s, const ic
  * (t_line is then that crossing), then t_meet (from_meet 1): the surface line is the
  * likelier to be off (a line drawn a few pixels off, a surface offset), the flights'
  * meeting needs no surface.
- * line_gap: the contact point's height above the surface at t_meet (m). */
+ * line_gap: the contact point's height above the surface at t_meet (m).
+ * offset_sd (s): when t is t_line, the part of t_line - t_meet that their sigmas do
+ * not explain, sqrt(max(0, d^2 - sd_line^2 - sd_meet^2)): a height error common to
+ * both flights (the tracks' slow bias, the surface's offset) moves the surface's
+ * instant by height / approach speed and the meeting not at all, and the flights'
+ * residuals cannot show it. 0 when the meeting is used or unknown. */
 typedef struct {
-    double t, t_line, t_line_sd, t_meet, t_meet_sd, line_gap;
+    double t, t_line, t_line_sd, t_meet, t_meet_sd, line_gap, offset_sd;
     int from_meet, meet_ok;
 } impact_instant;
 void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const side_fit *post, const icv_vec3 *g,

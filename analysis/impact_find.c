@@ -828,6 +828,16 @@ restart:;
         if ((rc = analysis_calib_propagate(pf, b, &res->g, joint ? NULL : (const double(*)[3])res->g_cov,
                                            res->g_estimated, &pre, &post, com_sigma, &prm.calib, &imp, err)))
             goto done;
+        if (inst.offset_sd > 0) {
+            /* the line's height error the meeting reveals: in the instant, and in
+               both sides' v, each carried to it along g */
+            double o = inst.offset_sd;
+            imp.t_sd = hypot(imp.t_sd, o);
+            imp.pre.v_sd = icv_v3(hypot(imp.pre.v_sd.x, res->g.x * o), hypot(imp.pre.v_sd.y, res->g.y * o),
+                                  hypot(imp.pre.v_sd.z, res->g.z * o));
+            imp.post.v_sd = icv_v3(hypot(imp.post.v_sd.x, res->g.x * o), hypot(imp.post.v_sd.y, res->g.y * o),
+                                   hypot(imp.post.v_sd.z, res->g.z * o));
+        }
         analysis_energy_scope(b, &imp);
         analysis_impact_plausibility(&imp, imp.implausible, sizeof imp.implausible);
         res->impacts[res->n_impacts++] = imp;

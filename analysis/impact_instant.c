@@ -6,7 +6,9 @@
  * at high frame rates); beyond 3 combined sigmas the meeting is used, and so it is
  * when the flight crosses the surface outside the frames between the windows: the
  * frames themselves then say the surface is off (the body seen below it before the
- * impact, or above it after). */
+ * impact, or above it after). When the line is kept, the part of its distance from
+ * the meeting that neither sigma explains is its height error (offset_sd): the
+ * reported instant's sigma takes it in. */
 #include <math.h>
 
 #include "analysis/analysis_internal.h"
@@ -51,6 +53,7 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
     double h_sd = hypot(hypot(pre->p_sd.y, offset_sd), analysis_contact_gap_attitude_sd(b, pre, g, out->t_line));
     out->t_line_sd = rate > 0 ? h_sd / rate : INFINITY;
     out->from_meet = 0;
+    out->offset_sd = 0;
     out->meet_ok = analysis_flights_meet(pre, post, g, out->t_line, &out->t_meet, &out->t_meet_sd) == 0;
     out->line_gap = out->meet_ok ? analysis_contact_gap(b, pre, g, out->t_meet) : NAN;
     if (!out->meet_ok)
@@ -60,5 +63,11 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
     if (inside && (line_off || !(fabs(out->t_meet - out->t_line) <= lim))) {
         out->t = out->t_meet;
         out->from_meet = 1;
+    } else if (inside) {
+        /* the line kept: what the meeting says of its height beyond both sigmas is
+           an error of the line's that no residual shows (a bias, not a guess) */
+        double d = out->t_line - out->t_meet;
+        double excess = d * d - out->t_line_sd * out->t_line_sd - out->t_meet_sd * out->t_meet_sd;
+        out->offset_sd = excess > 0 ? sqrt(excess) : 0;
     }
 }
