@@ -170,8 +170,18 @@ typedef struct {
        choice (job_track_run's second try, when auto's look gave points that do not fit
        body.markers) */
     int look_forced;
+    int tophat_forced;   /* with look_forced bright: read as the white top-hat */
     int template_misfit; /* 1: the template check refused the points (template_check) */
 } job_track;
+
+/* After track.markers auto gave every camera `look` (bright read as the white top-hat
+ * when tophat) and the template refused its points, the looks to run the stage with
+ * instead, in order: the other of bright and dark, then bright read as the white top-hat
+ * when every camera's detector can (tophat_usable) and auto did not give it. looks[i]
+ * with tophats[i] (1: the top-hat); returns how many, at most JOB_TRACK_MAX_RETRY (0 for
+ * another look). */
+#define JOB_TRACK_MAX_RETRY 2
+int job_track_retry_looks(track_look look, int tophat, int tophat_usable, track_look *looks, int *tophats);
 
 /* The stages, in order; each fails with one line naming the file, camera or frame. */
 int job_track_open(job_track *j, const char *experiment_path, icv_err *err);

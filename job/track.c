@@ -46,13 +46,21 @@ static void job_track_free(job_track *j)
     free(j);
 }
 
-/* One try of the whole stage; look_forced as job_track's. *retry_look: after a
- * template misfit with track.markers auto and one look (bright or dark) for every
- * camera, the other look; else -1. */
+/* The looks to try after auto's (first, read as the white top-hat when first_tophat). */
+typedef struct {
+    track_look first, look[JOB_TRACK_MAX_RETRY];
+    int first_tophat, tophat[JOB_TRACK_MAX_RETRY], n;
+} retry_plan;
+
+/* One try of the whole stage; look_forced as job_track's, tophat_forced its white
+ * top-hat. After a template misfit with track.markers auto and one look (bright or dark)
+ * for every camera, auto's look and the looks to try instead (job_track_retry_looks)
+ * into *plan; else plan->n 0. */
 static int track_once(const char *experiment_path, const char *out_dir, const job_track_options *opt_in,
-                      int look_forced, double t_start, job_track_result *res_out, int *retry_look, icv_err *err)
+                      int look_forced, int tophat_forced, double t_start, job_track_result *res_out,
+                      retry_plan *plan, icv_err *err)
 {
-    *retry_look = -1;
+    plan->n = 0;
     job_track *j = calloc(1, sizeof *j);
     if (!j) {
         int rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
@@ -64,6 +72,7 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
     }
     j->t_start = t_start;
     j->look_forced = look_forced;
+    j->tophat_forced = tophat_forced;
     if (opt_in)
         j->opt = *opt_in;
     else
@@ -80,19 +89,26 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
        three markers) three points at the template's distances come by chance */
     for (int c = 0; !rc && look_forced >= 0 && c < j->exp.n_cameras; c++)
         if ((double)j->cams[c].n_raw > 2.0 * j->exp.n_markers * (double)j->cams[c].frames)
-            rc = icv_err_set(err, ICV_EINVAL, "camera '%s': the %s look keeps %.1f points a frame for %d markers",
+            rc = icv_err_set(err, ICV_EINVAL, "camera '%s': the %s%s look keeps %.1f points a frame for %d markers",
                              j->exp.cameras[c].id, track_look_name((track_look)look_forced),
+                             tophat_forced ? " top-hat" : "",
                              (double)j->cams[c].n_raw / (double)(j->cams[c].frames ? j->cams[c].frames : 1),
                              j->exp.n_markers);
     if (!rc)
         rc = job_track_write(j, out_dir, err);
     if (rc && j->template_misfit && look_forced < 0 && j->exp.track.markers < 0) {
         track_look l = j->cams[0].det->look;
-        int one = l == TRACK_LOOK_BRIGHT || l == TRACK_LOOK_DARK;
-        for (int c = 1; c < j->exp.n_cameras; c++)
-            one &= j->cams[c].det->look == l;
-        if (one)
-            *retry_look = l == TRACK_LOOK_BRIGHT ? TRACK_LOOK_DARK : TRACK_LOOK_BRIGHT;
+        int th = l == TRACK_LOOK_BRIGHT && j->cams[0].det->bright_tophat;
+        int one = l == TRACK_LOOK_BRIGHT || l == TRACK_LOOK_DARK, usable = 1;
+        for (int c = 0; c < j->exp.n_cameras; c++) {
+            one &= j->cams[c].det->look == l && (l != TRACK_LOOK_BRIGHT || !j->cams[c].det->bright_tophat == !th);
+            usable &= track_detector_tophat_usable(j->cams[c].det);
+        }
+        if (one) {
+            plan->first = l;
+            plan->first_tophat = th;
+            plan->n = job_track_retry_looks(l, th, usable, plan->look, plan->tophat);
+        }
     }
     j->res.seconds = icv_now() - t_start;
     if (res_out)
@@ -101,31 +117,59 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
     return rc;
 }
 
+int job_track_retry_looks(track_look look, int tophat, int tophat_usable, track_look *looks, int *tophats)
+{
+    int n = 0;
+    if (look != TRACK_LOOK_BRIGHT && look != TRACK_LOOK_DARK)
+        return 0;
+    looks[n] = look == TRACK_LOOK_BRIGHT ? TRACK_LOOK_DARK : TRACK_LOOK_BRIGHT;
+    tophats[n++] = 0;
+    /* light markers on a dark body over a light plate: plain bright makes the plate and
+       the markers one region, dark finds the body's pieces between them; the top-hat
+       keeps what is light and marker-sized */
+    if (tophat_usable && !(look == TRACK_LOOK_BRIGHT && tophat)) {
+        looks[n] = TRACK_LOOK_BRIGHT;
+        tophats[n++] = 1;
+    }
+    return n;
+}
+
 int job_track_run(const char *experiment_path, const char *out_dir, const job_track_options *opt_in,
                   job_track_result *res_out, icv_err *err)
 {
     double t_start = icv_now();
-    int retry = -1;
-    int rc = track_once(experiment_path, out_dir, opt_in, -1, t_start, res_out, &retry, err);
-    if (rc == 0 || retry < 0)
+    retry_plan plan;
+    int rc = track_once(experiment_path, out_dir, opt_in, -1, 0, t_start, res_out, &plan, err);
+    if (rc == 0 || plan.n == 0)
         return rc;
     /* auto weighs the looks on a few frames by how marker-like their blobs are; the
        template over the whole clip is the stronger sign: a light rod's pieces between
        dark bands, or a dark body's gaps between bright markers, are steady points at
        the wrong distances (docs/track.md, "auto's look against the template") */
-    icv_err e2;
-    job_track_result r2;
-    int dummy;
-    if (track_once(experiment_path, out_dir, opt_in, retry, t_start, &r2, &dummy, &e2) != 0) {
-        icv_info("%s: track.markers auto: the %s look tried too: %s", experiment_path,
-                 track_look_name((track_look)retry), e2.msg);
-        return rc; /* the first look's reason stands */
+    char tried[160] = "";
+    size_t len = 0;
+    for (int k = 0; k < plan.n; k++) {
+        icv_err e2;
+        job_track_result r2;
+        retry_plan none;
+        const char *th = plan.tophat[k] ? " top-hat" : "";
+        if (track_once(experiment_path, out_dir, opt_in, plan.look[k], plan.tophat[k], t_start, &r2, &none, &e2) !=
+            0) {
+            icv_info("%s: track.markers auto: the %s%s look tried too: %s", experiment_path,
+                     track_look_name(plan.look[k]), th, e2.msg);
+            if (len < sizeof tried)
+                len += (size_t)snprintf(tried + len, sizeof tried - len, "%s%s%s", len ? ", " : "",
+                                        track_look_name(plan.look[k]), th);
+            continue;
+        }
+        icv_warn("%s: track.markers auto: the %s%s look's points do not fit body.markers (%s)%s%s%s; the %s%s look's "
+                 "do: %s%s kept (set track.markers to say which)",
+                 experiment_path, track_look_name(plan.first), plan.first_tophat ? " top-hat" : "",
+                 err ? err->msg : "", len ? "; nor did the " : "", len ? tried : "", len ? " look's" : "",
+                 track_look_name(plan.look[k]), th, track_look_name(plan.look[k]), th);
+        if (res_out)
+            *res_out = r2;
+        return 0;
     }
-    icv_warn("%s: track.markers auto: the %s look's points do not fit body.markers (%s); the %s look's do: %s kept "
-             "(set track.markers to say which)",
-             experiment_path, track_look_name(retry == TRACK_LOOK_DARK ? TRACK_LOOK_BRIGHT : TRACK_LOOK_DARK),
-             err ? err->msg : "", track_look_name((track_look)retry), track_look_name((track_look)retry));
-    if (res_out)
-        *res_out = r2;
-    return 0;
+    return rc; /* the first look's reason stands */
 }

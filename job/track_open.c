@@ -708,6 +708,8 @@ int job_track_open(job_track *j, const char *experiment_path, icv_err *err)
             return rc;
         j->total += j->cams[c].frames;
         snprintf(res->camera_id[c], ICV_ID_MAX, "%s", exp->cameras[c].id);
+        if (j->tophat_forced && exp->track.markers == TRACK_LOOK_BRIGHT)
+            j->cams[c].det->bright_tophat = 1;
     }
     if (nc >= 2 && exp->track.markers < 0 && (rc = cameras_look_joint(j->cams, nc, nm, err)) != 0)
         return rc;

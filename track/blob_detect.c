@@ -960,6 +960,11 @@ void track_detector_set_scene_markers(track_detector *d)
     d->centroid_margin_px = 1;
 }
 
+int track_detector_tophat_usable(const track_detector *d)
+{
+    return d->ws->tophat_r > 0;
+}
+
 void track_detector_set_marker_size(track_detector *d, double diameter_px, double max_streak_px)
 {
     double r = 0.5 * diameter_px, disc = M_PI * r * r, aspect = fmax(1, d->marker_aspect);

@@ -300,6 +300,10 @@ void track_detector_set_scene_markers(track_detector *det);
  * diameter_px comes from track_marker_diameter_px. */
 void track_detector_set_marker_size(track_detector *det, double diameter_px, double max_streak_px);
 
+/* 1 when bright_tophat would make the bright look read the white top-hat (a marker size
+ * under 16 px was given), 0 when bright reads I itself whatever bright_tophat says. */
+int track_detector_tophat_usable(const track_detector *det);
+
 /* Image diameter (px) of a marker of diameter_m (m) at distance_m (m, along the optical
  * axis) through a focal length focal_px (px): the pinhole scale f D / Z. */
 double track_marker_diameter_px(double diameter_m, double focal_px, double distance_m);
