@@ -20,27 +20,37 @@ static double json_number(const char *text, const char *key)
     return at ? strtod(at + strlen(pat), NULL) : NAN;
 }
 
+/* Renders tuning scene `seed`, tracks it with track.markers auto, checks the warning
+ * names the refused look (`refused`) and the one kept (`kept`), and gives the kept
+ * points' template RMS (m) from track_info.json. */
+static void track_auto_random(th_proc *p, int seed, const char *refused, const char *kept, double *rms)
+{
+    ASSERT_EQ_INT(th_run_cli(p, "-q synth --random %d -o '%s/exp'", seed, th_tmpdir()), 0);
+    int st = th_run_cli(p, "-q track '%s/exp/experiment.yaml' -o '%s/out'", th_tmpdir(), th_tmpdir());
+    ASSERT(st == 0, "status %d: %s", st, p->err);
+    ASSERT_STR_CONTAINS(p->err, refused);
+    ASSERT_STR_CONTAINS(p->err, kept);
+    const char *info = th_read_file(th_tmp("out/track_info.json"));
+    ASSERT(info != NULL, "no track_info.json");
+    *rms = json_number(info, "template_rms_m");
+}
+
 TEST(test_track_auto_takes_the_other_look_when_its_points_do_not_fit_the_template)
 {
     if (th_sanitized())
         SKIP("renders and tracks a 44-frame scene twice: the plain pass covers it");
     th_proc p;
-    ASSERT_EQ_INT(th_run_cli(&p, "-q synth --random 1047 -o '%s/exp'", th_tmpdir()), 0);
+    double rms;
     /* auto: bright is refused by the template, dark fits and is kept, said in a warning */
-    int st = th_run_cli(&p, "-q track '%s/exp/experiment.yaml' -o '%s/out'", th_tmpdir(), th_tmpdir());
-    ASSERT(st == 0, "status %d: %s", st, p.err);
-    ASSERT_STR_CONTAINS(p.err, "track.markers auto: the bright look's points do not fit body.markers");
-    ASSERT_STR_CONTAINS(p.err, "dark kept");
+    track_auto_random(&p, 1047, "track.markers auto: the bright look's points do not fit body.markers", "dark kept",
+                      &rms);
     /* the dark look's points fit the template within 2 mm RMS (measured 0.26 mm; the
        bright look's 27-33 mm off; the check's own tolerance is 3 mm + 3%) */
-    const char *info = th_read_file(th_tmp("out/track_info.json"));
-    ASSERT(info != NULL, "no track_info.json");
-    double rms = json_number(info, "template_rms_m");
     printf("    template RMS with the dark look %.2f mm\n", 1e3 * rms);
     ASSERT(rms < 0.002, "template RMS %.4f m", rms);
     /* bright said explicitly is the user's choice: refused as before, no other look tried */
     ASSERT_EQ_INT(th_run_sh(&p, "printf 'track:\\n  markers: bright\\n' >> '%s/exp/experiment.yaml'", th_tmpdir()), 0);
-    st = th_run_cli(&p, "-q track '%s/exp/experiment.yaml' -o '%s/out2'", th_tmpdir(), th_tmpdir());
+    int st = th_run_cli(&p, "-q track '%s/exp/experiment.yaml' -o '%s/out2'", th_tmpdir(), th_tmpdir());
     ASSERT_EQ_INT(st, 1);
     ASSERT_STR_CONTAINS(p.err, "body.markers do not fit the triangulated points");
     ASSERT(strstr(p.err, "dark kept") == NULL, "a look other than the one given was tried: %s", p.err);
@@ -78,16 +88,10 @@ TEST(test_track_auto_reads_the_bright_top_hat_when_bright_and_dark_do_not_fit)
     if (th_sanitized())
         SKIP("renders and tracks a 42-frame scene three times: the plain pass covers it");
     th_proc p;
-    ASSERT_EQ_INT(th_run_cli(&p, "-q synth --random 1048 -o '%s/exp'", th_tmpdir()), 0);
-    int st = th_run_cli(&p, "-q track '%s/exp/experiment.yaml' -o '%s/out'", th_tmpdir(), th_tmpdir());
-    ASSERT(st == 0, "status %d: %s", st, p.err);
-    ASSERT_STR_CONTAINS(p.err, "nor did the dark look's");
-    ASSERT_STR_CONTAINS(p.err, "bright top-hat kept");
+    double rms;
+    track_auto_random(&p, 1048, "nor did the dark look's", "bright top-hat kept", &rms);
     /* the top-hat's points fit the template within 1 mm RMS (measured 0.04 mm; the plain
        bright look's 10-32 mm off; the check's own tolerance is 3 mm + 3%) */
-    const char *info = th_read_file(th_tmp("out/track_info.json"));
-    ASSERT(info != NULL, "no track_info.json");
-    double rms = json_number(info, "template_rms_m");
     printf("    template RMS with the bright top-hat %.3f mm\n", 1e3 * rms);
     ASSERT(rms < 0.001, "template RMS %.4f m", rms);
 }
