@@ -110,8 +110,9 @@ static void ball(synth_body *b, double mass, double radius, const icv_vec3 *dirs
 void mb_collision_scene(uint64_t *rng, int draw, synth_scenario *sc)
 {
     /* the lab's set-up: beads over the whole ball, ball a eight, b seven (the templates
-       differ by their count), spread so that three or more face the cameras at any
-       attitude of a spinning ball; no two too close to be told apart in the image */
+       differ by their count), spread evenly (a jittered Fibonacci lattice) so that some
+       face the cameras at any attitude of a spinning ball; 23 mm or more apart at the
+       smallest radii, no two merging in the image */
     static const icv_vec3 la[8] = {{0.64, 0.14, 0.76},  {-0.6, 0.54, 0.59},  {0.12, -0.92, 0.38},
                                    {0.62, 0.79, 0.02},  {-0.98, -0.2, -0.06}, {0.88, -0.34, -0.34},
                                    {-0.21, 0.65, -0.73}, {-0.33, -0.4, -0.85}};
