@@ -109,11 +109,20 @@ static void ball(synth_body *b, double mass, double radius, const icv_vec3 *dirs
 
 void mb_collision_scene(uint64_t *rng, int draw, synth_scenario *sc)
 {
-    /* ball a: three beads, b: four (the templates differ by their count), on the half
-       facing the cameras, every distance between two beads unlike the others by more
-       than the track stage's tolerance (3 mm + 3%) at the drawn radii: a template the
-       identity can tell the markers of (three beads at x, y, z on a ball form an
-       equilateral triangle, which distances cannot label) */
+    /* the lab's set-up: beads over the whole ball, ball a eight, b seven (the templates
+       differ by their count), spread evenly (a jittered Fibonacci lattice) so that some
+       face the cameras at any attitude of a spinning ball; 23 mm or more apart at the
+       smallest radii, no two merging in the image */
+    static const icv_vec3 la[8] = {{0.64, 0.14, 0.76},  {-0.6, 0.54, 0.59},  {0.12, -0.92, 0.38},
+                                   {0.62, 0.79, 0.02},  {-0.98, -0.2, -0.06}, {0.88, -0.34, -0.34},
+                                   {-0.21, 0.65, -0.73}, {-0.33, -0.4, -0.85}};
+    static const icv_vec3 lb[7] = {{0.4, 0.1, 0.91},    {-0.65, 0.53, 0.54}, {0.14, -0.97, 0.18},
+                                   {0.46, 0.89, -0.02}, {-0.89, -0.33, -0.31}, {0.74, -0.51, -0.43},
+                                   {-0.01, 0.34, -0.94}};
+    /* the first (sparse) set-up, kept as the harder case: ball a three beads, b four, on
+       the half facing the cameras, every distance between two beads unlike the others by
+       more than the track stage's tolerance (3 mm + 3%) at the drawn radii (three beads
+       at x, y, z on a ball form an equilateral triangle, which distances cannot label) */
     static const icv_vec3 da[3] = {{-0.94, -0.07, 0.33}, {0.83, 0.03, 0.55}, {0.13, 0.74, 0.66}};
     static const icv_vec3 db[4] = {{-0.34, 0.43, 0.84}, {0.32, 0.82, 0.48}, {-0.94, -0.24, 0.22}, {0.82, 0.53, 0.21}};
     double ma = 0.2, mb = 0.12, ra = 0.03, rb = 0.025, va = 2.0, vb = 1.5, oy = 0.02, oz = 0.01;
@@ -135,8 +144,8 @@ void mb_collision_scene(uint64_t *rng, int draw, synth_scenario *sc)
         sc->mb_mu = U(rng, 0.0, 0.5);
     }
     sc->n_bodies = 2;
-    ball(&sc->bodies[0], ma, ra, da, 3);
-    ball(&sc->bodies[1], mb, rb, db, 4);
+    ball(&sc->bodies[0], ma, ra, sc->mb_sparse ? da : la, sc->mb_sparse ? 3 : 8);
+    ball(&sc->bodies[1], mb, rb, sc->mb_sparse ? db : lb, sc->mb_sparse ? 4 : 7);
     snprintf(sc->body_names[0], ICV_ID_MAX, "ball_a");
     snprintf(sc->body_names[1], ICV_ID_MAX, "ball_b");
     /* they meet T after release (at most 70 ms, or 0.15 m away), 0.25 m above the
@@ -214,8 +223,12 @@ void mb_table_scene(uint64_t *rng, int draw, synth_scenario *sc)
     puck(&sc->bodies[1], mb, rb, h, db, 4);
     snprintf(sc->body_names[0], ICV_ID_MAX, "puck_a");
     snprintf(sc->body_names[1], ICV_ID_MAX, "puck_b");
-    /* they meet T after release near the origin (at most 0.15 s, or 0.15 m away) */
-    double T = fmin(0.15, 0.15 / fmax(va, fabs(vb)));
+    /* they meet T after release near the origin: the lab's clip 42 frames before the
+       impact and 42 after (the analysis fits up to 40 frames a side, and v's sigma falls
+       as frames^-1.5), a wider lens keeping the pucks in view over it; the sparse set-up
+       at most 0.15 s or 0.15 m before (15-36 frames) and 0.12 s after */
+    double fps = 240, T = sc->mb_sparse ? fmin(0.15, 0.15 / fmax(va, fabs(vb))) : 42 / fps;
+    double after = sc->mb_sparse ? 0.12 : 42 / fps, fx = sc->mb_sparse ? 700 : 520;
     for (int i = 0; i < 2; i++) {
         synth_state *r = &sc->releases[i];
         r->R = icv_m3_identity();
@@ -225,10 +238,9 @@ void mb_table_scene(uint64_t *rng, int draw, synth_scenario *sc)
         r->omega = icv_v3(0, i ? wb : wa, 0);
     }
     sc->n_cameras = 2;
-    double fps = 240;
-    int frames = (int)((T + 0.12) * fps);
-    mb_camera(sc, 0, "left", 640, 480, 700, fps, 0.5 / fps, frames, icv_v3(-0.25, 0.55, 0.45), icv_v3(0, 0, 0));
-    mb_camera(sc, 1, "right", 640, 480, 700, fps, 0.5 / fps, frames, icv_v3(0.25, 0.55, 0.45), icv_v3(0, 0, 0));
+    int frames = (int)((T + after) * fps);
+    mb_camera(sc, 0, "left", 640, 480, fx, fps, 0.5 / fps, frames, icv_v3(-0.25, 0.55, 0.45), icv_v3(0, 0, 0));
+    mb_camera(sc, 1, "right", 640, 480, fx, fps, 0.5 / fps, frames, icv_v3(0.25, 0.55, 0.45), icv_v3(0, 0, 0));
     /* the sync flash a frame after the clip's start (the detector compares frames) */
     sc->render.flash_time_s = 2.0 / fps;
     sc->render.flash_duration_s = 1.0 / fps;

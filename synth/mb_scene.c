@@ -62,12 +62,18 @@ static const char *kind_name(int kind)
 
 int synth_mb_scenario(int kind, int draw, synth_scenario *sc, icv_err *err)
 {
+    return synth_mb_scenario_set_up(kind, draw, 0, sc, err);
+}
+
+int synth_mb_scenario_set_up(int kind, int draw, int sparse, synth_scenario *sc, icv_err *err)
+{
     if (kind < SYNTH_MB_COLLISION || kind > SYNTH_MB_TABLE || draw < 0)
         return icv_err_set(err, ICV_EINVAL, "synth: multibody: unknown kind %d or draw %d", kind, draw);
     synth_scenario_defaults(sc);
     sc->mb_kind = kind;
     sc->mb_draw = draw;
-    snprintf(sc->name, sizeof sc->name, "%s_%d", kind_name(kind), draw);
+    sc->mb_sparse = sparse && (kind == SYNTH_MB_COLLISION || kind == SYNTH_MB_TABLE);
+    snprintf(sc->name, sizeof sc->name, "%s_%d%s", kind_name(kind), draw, sc->mb_sparse ? "_sparse" : "");
     sc->seed = 7000 + 10 * (unsigned long)draw + (unsigned long)kind;
     uint64_t rng = synth_stream(0x6d756c7469ull + (uint64_t)draw, (uint64_t)kind, 0);
     sc->release_time_s = 0;
@@ -81,8 +87,10 @@ int synth_mb_scenario(int kind, int draw, synth_scenario *sc, icv_err *err)
     else
         mb_cradle_scene(&rng, draw, sc);
     /* pendulums, pucks held by the table and pinned links show no body in free flight:
-       experiment.yaml gives the true gravity (the collision's balls fly: auto) */
-    sc->experiment_gravity_given = kind != SYNTH_MB_COLLISION;
+       experiment.yaml gives the true gravity; the balls' lab gives it too (a careful
+       experimentalist levels the plate and knows g: each side's fit then has the
+       parabola's known curvature); their sparse set-up leaves it to be found (auto) */
+    sc->experiment_gravity_given = kind != SYNTH_MB_COLLISION || !sc->mb_sparse;
     sc->body = sc->bodies[0]; /* the look, and what one-body code reads */
     sc->release = sc->releases[0];
     sc->planar = sc->n_cameras == 1;
@@ -99,11 +107,14 @@ int synth_mb_scenario_read(icv_ynode root, synth_scenario *sc, int *found, icv_e
     if (!*found)
         return 0;
     if (!icv_ynode_is_map(mb))
-        return icv_ynode_fail(mb, err, ICV_EINVAL, "expected {kind: collision | table | chain | cradle, draw: N}");
-    char k[32] = "";
+        return icv_ynode_fail(mb, err, ICV_EINVAL, "expected {kind: collision | table | chain | cradle, draw: N, set_up: lab | sparse}");
+    char k[32] = "", su[32] = "lab";
     int draw = 0;
     SYNTH_TRY(icv_yread_str(mb, "kind", 1, k, sizeof k, err));
     SYNTH_TRY(icv_yread_int(mb, "draw", 0, &draw, err));
+    SYNTH_TRY(icv_yread_str(mb, "set_up", 0, su, sizeof su, err));
+    if (strcmp(su, "lab") && strcmp(su, "sparse"))
+        return icv_ynode_fail(icv_ynode_get(mb, "set_up"), err, ICV_EINVAL, "unknown set_up '%s' (lab | sparse)", su);
     int kind = !strcmp(k, "collision") ? SYNTH_MB_COLLISION
                : !strcmp(k, "chain")   ? SYNTH_MB_CHAIN
                : !strcmp(k, "cradle")  ? SYNTH_MB_CRADLE
@@ -114,5 +125,5 @@ int synth_mb_scenario_read(icv_ynode root, synth_scenario *sc, int *found, icv_e
                               "chain | cradle)", k);
     if (draw < 0)
         return icv_ynode_fail(icv_ynode_get(mb, "draw"), err, ICV_EINVAL, "must be >= 0, got %d", draw);
-    return synth_mb_scenario(kind, draw, sc, err);
+    return synth_mb_scenario_set_up(kind, draw, !strcmp(su, "sparse"), sc, err);
 }

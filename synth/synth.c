@@ -125,7 +125,8 @@ static int copy_scenario(const synth_scenario *sc, const char *dir, icv_err *err
     if (!sc->path[0] && sc->n_bodies >= 1) { /* a several-body scene: its kind and draw */
         static const char *kinds[] = {"", "collision", "chain", "cradle", "table"};
         char path[ICV_PATH_MAX], text[128];
-        int n = snprintf(text, sizeof text, "multibody: {kind: %s, draw: %d}\n", kinds[sc->mb_kind], sc->mb_draw);
+        int n = snprintf(text, sizeof text, "multibody: {kind: %s, draw: %d%s}\n", kinds[sc->mb_kind], sc->mb_draw,
+                         sc->mb_sparse ? ", set_up: sparse" : "");
         SYNTH_TRY(icv_path_join(path, sizeof path, dir, "scenario.yaml", err));
         return icv_atomic_write(path, text, (size_t)n, err);
     }

@@ -294,8 +294,9 @@ TEST(test_mb_every_draw_has_its_impact_and_keeps_the_bodies_in_view)
 {
     icv_err err;
     for (int kind = SYNTH_MB_COLLISION; kind <= SYNTH_MB_TABLE; kind++)
-        for (int d = 0; d <= 20; d++) {
-            ASSERT(!synth_mb_scenario(kind, d, &sc, &err), "kind %d draw %d: %s", kind, d, err.msg);
+        for (int d = 0; d <= 40; d++) { /* 21-40: the sparse set-up's draws 0-20 */
+            ASSERT(!synth_mb_scenario_set_up(kind, d % 21, d > 20, &sc, &err), "kind %d draw %d: %s", kind, d,
+                   err.msg);
             synth_flight *f;
             ASSERT(!synth_mb_flight(&sc, clip_end(&sc), &f, &err), "kind %d draw %d: %s", kind, d, err.msg);
             int n = synth_mb_n_impacts(f), out = 0, low = 0;
