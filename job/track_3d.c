@@ -778,9 +778,11 @@ static int template_check(job_track *j, icv_err *err)
         free(posed);
         return bad;
     }
-    long n_posed = 0;
-    for (long f = 0; f < F; f++)
-        n_posed += posed[f];
+    long n_posed = 0, n_posed_pts = 0;
+    for (long f = 0; f < F; f++) {
+        n_posed += posed[f] != 0;
+        n_posed_pts += posed[f] == 1;
+    }
     unsigned stood_in = 0;
     int verdict = track_template_verdict(pairs, npair, n_posed, &stood_in);
     char msg[ICV_ERR_MSG_MAX] = "";
@@ -809,7 +811,11 @@ static int template_check(job_track *j, icv_err *err)
     free(pairs);
     free(posed);
     j->res.template_rms_m = nss ? sqrt(ss / nss) : 0;
-    j->template_misfit = verdict != TRACK_TEMPLATE_FITS && verdict != TRACK_TEMPLATE_STOOD_IN;
+    /* let through only by frames a ray poses: should the run fail later (the labelling
+       finds nothing), the other looks are tried as for a misfit (a look's clutter can
+       meet a ray by chance) */
+    j->template_misfit = (verdict != TRACK_TEMPLATE_FITS && verdict != TRACK_TEMPLATE_STOOD_IN) ||
+                         (verdict == TRACK_TEMPLATE_STOOD_IN && n_posed_pts < TRACK_TEMPLATE_MIN_POSED);
     const char *posed_what = nm >= 3 ? "3 markers or more fitting together" : "both markers fitting";
     if (verdict == TRACK_TEMPLATE_FITS)
         return 0;

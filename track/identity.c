@@ -531,12 +531,13 @@ int track_template_check_rays(const track_identity *id, const icv_vec3 *X, const
         int gated = n_gated >= (nm < 3 ? nm : 3);
         /* two markers fitting and a ray of one camera for each marker left out, at the
            template's distances from both: the body too (a marker only one camera sees) */
+        int by_rays = 0;
         if (!gated && rays && nm >= 3 && n_gated >= 2)
-            gated = rays_complete(&tmp, lab, np, rays + f * ray_stride, n_rays[f]);
+            gated = by_rays = rays_complete(&tmp, lab, np, rays + f * ray_stride, n_rays[f]);
         if (!gated)
             fit_points(id, tmp.X, tmp.Xm, np, lab);
         else if (posed)
-            posed[f] = 1;
+            posed[f] = by_rays ? 2 : 1;
         for (int j = 0; j < nm; j++)
             at[j] = -1;
         for (int i = 0; i < np; i++)

@@ -360,7 +360,8 @@ int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_
                          int stride, track_template_result *pairs, unsigned char *posed, icv_err *err);
 /* The same, where a frame with two markers fitting and, for each marker left out, a ray
  * of one camera at the template's distances from them (rays + f * ray_stride, n_rays[f]
- * of them; track_identity_ray) is posed too: a marker one camera alone sees. */
+ * of them; track_identity_ray) is posed too (posed[f] = 2): a marker one camera alone
+ * sees. */
 int track_template_check_rays(const track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const int *n, long F,
                               int stride, const track_identity_ray *rays, const int *n_rays, int ray_stride,
                               track_template_result *pairs, unsigned char *posed, icv_err *err);

@@ -501,7 +501,7 @@ TEST(test_template_check_poses_frames_with_a_marker_one_camera_alone_sees)
                "%s", err.msg);
         int lab[3] = {0, 1, -1};
         for (long f = 0; f < F; f++) {
-            n_posed += posed[f];
+            n_posed += posed[f] == 2;
             n_m2 += track_identity_ray_marker(id, X + f * S, lab, 3, &rays[f * TRACK_IDENTITY_MAX_RAYS]) == 2;
         }
         printf("    ray %s: posed %ld of %d frames (%ld without rays), ray labelled m2 in %ld\n",
