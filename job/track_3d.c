@@ -411,8 +411,8 @@ static int pose_determined(const icv_vec3 *tmpl, int nm, const int *have)
  * failing that, the best without one ray) places each such marker on its ray: written to
  * xyz (this frame's nm x 3) and qrows, flag one_view, its 2D track labelled. prior /
  * prior_f: the last frame's pose (updated). Returns the positions added. */
-static int ray_pose_frame(job_track_camera *cams, const icv_vec3 *tmpl, int nm, int off, const track_candidate *cf,
-                          const int *lab, int n_cand, long f, double t, const track_identity_ray *rays, int n_rays,
+static int ray_pose_frame(job_track_camera *cams, const track_identity *ident, const icv_vec3 *tmpl, int nm, int off,
+                          const icv_vec3 *X, const track_candidate *cf, const int *lab, int n_cand, long f, double t, const track_identity_ray *rays, int n_rays,
                           double sigma_scale, track_pose *prior, long *prior_f, double *xyz, track_quality3d *qrows,
                           long *nq)
 {
@@ -448,14 +448,19 @@ static int ray_pose_frame(job_track_camera *cams, const icv_vec3 *tmpl, int nm, 
             g = lround((t + cm->off_s - cm->tcam[0]) * cm->pc.fps);
         if (g < 0 || g >= cm->frames || ry->track < 0 || ry->track >= cm->n_ids)
             continue;
-        int m = job_track_label_2d(cm, g, ry->track);
+        int m = job_track_label_2d(cm, g, ry->track), by_tmpl = 0;
         if (m >= 0)
             m -= off; /* another body's marker: below 0 or from nm on */
+        else if (ident) { /* a track never labelled: the one marker the template's distances
+                             from the frame's points leave it (a marker one camera alone
+                             sees); a glint crossing the template's circle by chance is
+                             left to the pose's fit to refuse */
+            m = track_identity_ray_marker(ident, X, lab, n_cand, ry);
+            by_tmpl = 1;
+        }
         if (m >= nm)
             continue;
-        if (m < 0 || have[m] == 1) /* a track never labelled (a glint, a new track: taken as
-                                       a marker wherever it crossed the template's circle),
-                                       or of a marker in 3D */
+        if (m < 0 || have[m] == 1 || (by_tmpl && have[m])) /* not this body's, or of a marker in 3D */
             continue;
         have[m] = 2;
         obs[n] = (track_pose_obs){.marker = m, .is_ray = 1, .o = ry->o, .d = ry->d,
@@ -760,8 +765,12 @@ static int template_check(job_track *j, icv_err *err)
             Xa[f * TRACK_MAX_CAND + i] = j->cand[f * TRACK_MAX_CAND + i].X;
         per |= planar_per_marker(cal, exp, j->cand + f * TRACK_MAX_CAND, j->cand_n[f], Xm + f * TRACK_MAX_CAND * nm);
     }
-    int bad = track_template_check(j->ident, per ? NULL : Xa, per ? Xm : NULL, j->cand_n, F, TRACK_MAX_CAND, pairs,
-                                   posed, err);
+    int *n_rays = exp->n_cameras >= 2 && !per && j->opt.ray_pose ? malloc(sizeof *n_rays * (size_t)F) : NULL;
+    for (long f = 0; n_rays && f < F; f++)
+        n_rays[f] = j->rays_n[f] + j->rays_extra[f];
+    int bad = track_template_check_rays(j->ident, per ? NULL : Xa, per ? Xm : NULL, j->cand_n, F, TRACK_MAX_CAND,
+                                        n_rays ? j->rays : NULL, n_rays, TRACK_IDENTITY_MAX_RAYS, pairs, posed, err);
+    free(n_rays);
     free(Xa);
     free(Xm);
     if (bad < 0) {
@@ -769,9 +778,11 @@ static int template_check(job_track *j, icv_err *err)
         free(posed);
         return bad;
     }
-    long n_posed = 0;
-    for (long f = 0; f < F; f++)
-        n_posed += posed[f];
+    long n_posed = 0, n_posed_pts = 0;
+    for (long f = 0; f < F; f++) {
+        n_posed += posed[f] != 0;
+        n_posed_pts += posed[f] == 1;
+    }
     unsigned stood_in = 0;
     int verdict = track_template_verdict(pairs, npair, n_posed, &stood_in);
     char msg[ICV_ERR_MSG_MAX] = "";
@@ -800,7 +811,11 @@ static int template_check(job_track *j, icv_err *err)
     free(pairs);
     free(posed);
     j->res.template_rms_m = nss ? sqrt(ss / nss) : 0;
-    j->template_misfit = verdict != TRACK_TEMPLATE_FITS && verdict != TRACK_TEMPLATE_STOOD_IN;
+    /* let through only by frames a ray poses: should the run fail later (the labelling
+       finds nothing), the other looks are tried as for a misfit (a look's clutter can
+       meet a ray by chance) */
+    j->template_misfit = (verdict != TRACK_TEMPLATE_FITS && verdict != TRACK_TEMPLATE_STOOD_IN) ||
+                         (verdict == TRACK_TEMPLATE_STOOD_IN && n_posed_pts < TRACK_TEMPLATE_MIN_POSED);
     const char *posed_what = nm >= 3 ? "3 markers or more fitting together" : "both markers fitting";
     if (verdict == TRACK_TEMPLATE_FITS)
         return 0;
@@ -923,7 +938,7 @@ static void label_frame(job_track *j, long f, const double *travel, int n_ids0, 
         *rss += cf[i].residual * cf[i].residual;
     }
     if (nc >= 2 && j->opt.ray_pose) {
-        int k = ray_pose_frame(cams, exp->markers, nm, off, cf, lab, n_cand, f, t,
+        int k = ray_pose_frame(cams, j->ident, exp->markers, nm, off, X, cf, lab, n_cand, f, t,
                                j->rays + f * TRACK_IDENTITY_MAX_RAYS, j->rays_n[f] + j->rays_extra[f], res->sigma_scale,
                                ray_prior, ray_prior_f, xyz_f, j->qrows, &j->nq);
         res->one_view3d += k;

@@ -146,6 +146,28 @@ static int rays_explained(const track_identity *id, const int *sel)
     return x;
 }
 
+/* Whether the rays explain every marker labelling lab (np points) leaves out, each by
+ * its own ray, where lab labels two markers or more (a ray against one point fits a
+ * whole sphere). */
+static int rays_complete(const track_identity *fid, const int *lab, int np, const track_identity_ray *rays,
+                         int n_rays)
+{
+    if (!rays || n_rays <= 0)
+        return 0;
+    track_identity id = *fid;
+    id.rays = rays;
+    id.n_rays = n_rays < TRACK_IDENTITY_MAX_RAYS ? n_rays : TRACK_IDENTITY_MAX_RAYS;
+    int sel[ID_MAX_ENUM], have = 0;
+    for (int j = 0; j < id.n; j++)
+        sel[j] = -1;
+    for (int i = 0; i < np; i++)
+        if (lab[i] >= 0) {
+            sel[lab[i]] = i;
+            have++;
+        }
+    return have >= 2 && have < id.n && rays_explained(&id, sel) == id.n - have;
+}
+
 /* Whether point p, dp from marker j's prediction (INFINITY: none), is where another
  * marker k was freshly predicted instead: within what a prediction misses by
  * (ID_SWAP_MIN_M) of k's prediction and half as far as from j's. Labelling it j is a swap of
@@ -468,6 +490,13 @@ int track_template_pair(double *d, long n, double D, double tol, double *dist)
 int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const int *n, long F,
                          int stride, track_template_result *pairs, unsigned char *posed, icv_err *err)
 {
+    return track_template_check_rays(id, X, Xm, n, F, stride, NULL, NULL, 0, pairs, posed, err);
+}
+
+int track_template_check_rays(const track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const int *n, long F,
+                              int stride, const track_identity_ray *rays, const int *n_rays, int ray_stride,
+                              track_template_result *pairs, unsigned char *posed, icv_err *err)
+{
     if (posed)
         memset(posed, 0, (size_t)F);
     int nm = id->n, npair = nm * (nm - 1) / 2;
@@ -498,11 +527,17 @@ int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_
            of clutter points at a template distance is common in a crowded frame, a
            triangle is not): their distances are the frame's. Else the ungated fit, which
            labels clutter where a marker is missing but shows a wrong template or scale */
-        int gated = gated_points(id, tmp.X, tmp.Xm, np, lab) >= (nm < 3 ? nm : 3);
+        int n_gated = gated_points(id, tmp.X, tmp.Xm, np, lab);
+        int gated = n_gated >= (nm < 3 ? nm : 3);
+        /* two markers fitting and a ray of one camera for each marker left out, at the
+           template's distances from both: the body too (a marker only one camera sees) */
+        int by_rays = 0;
+        if (!gated && rays && nm >= 3 && n_gated >= 2)
+            gated = by_rays = rays_complete(&tmp, lab, np, rays + f * ray_stride, n_rays[f]);
         if (!gated)
             fit_points(id, tmp.X, tmp.Xm, np, lab);
         else if (posed)
-            posed[f] = 1;
+            posed[f] = by_rays ? 2 : 1;
         for (int j = 0; j < nm; j++)
             at[j] = -1;
         for (int i = 0; i < np; i++)
@@ -588,4 +623,30 @@ int track_template_verdict(const track_template_result *pairs, int npair, long n
     if (rigid)
         return TRACK_TEMPLATE_WRONG;
     return n_posed >= TRACK_TEMPLATE_MIN_POSED ? TRACK_TEMPLATE_STOOD_IN : TRACK_TEMPLATE_TOO_FEW_POSED;
+}
+
+int track_identity_ray_marker(const track_identity *fid, const icv_vec3 *X, const int *lab, int n,
+                              const track_identity_ray *r)
+{
+    track_identity id = *fid;
+    id.X = X;
+    id.Xm = NULL;
+    int sel[ID_MAX_ENUM], have = 0, found = -1;
+    for (int j = 0; j < id.n; j++)
+        sel[j] = -1;
+    for (int i = 0; i < n && i < ID_MAX_POINTS; i++)
+        if (lab[i] >= 0 && lab[i] < id.n) {
+            sel[lab[i]] = i;
+            have++;
+        }
+    if (have < 2)
+        return -1;
+    for (int m = 0; m < id.n; m++) {
+        if (sel[m] >= 0 || !ray_fits(&id, sel, m, r))
+            continue;
+        if (found >= 0)
+            return -1;
+        found = m;
+    }
+    return found;
 }

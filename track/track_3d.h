@@ -308,6 +308,12 @@ int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv
 
 /* The best labelling of n points by the template's distances alone (no continuity, no
  * gate): for the template-fit check. Returns the RMS misfit (m), label as above. */
+/* The one marker not labelled in lab (X[i] labelled lab[i], two markers at least) that
+ * ray r can be: some point on it at the template's distances from every labelled one,
+ * within the tolerance. -1 when none or more than one can. */
+int track_identity_ray_marker(const track_identity *id, const icv_vec3 *X, const int *lab, int n,
+                              const track_identity_ray *r);
+
 double track_identity_fit(const track_identity *id, const icv_vec3 *X, int n, int *label);
 
 /* The same where a point's position depends on which marker it is: one camera, whose
@@ -352,6 +358,13 @@ typedef struct {
  * code. */
 int track_template_check(const track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const int *n, long F,
                          int stride, track_template_result *pairs, unsigned char *posed, icv_err *err);
+/* The same, where a frame with two markers fitting and, for each marker left out, a ray
+ * of one camera at the template's distances from them (rays + f * ray_stride, n_rays[f]
+ * of them; track_identity_ray) is posed too (posed[f] = 2): a marker one camera alone
+ * sees. */
+int track_template_check_rays(const track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const int *n, long F,
+                              int stride, const track_identity_ray *rays, const int *n_rays, int ray_stride,
+                              track_template_result *pairs, unsigned char *posed, icv_err *err);
 
 /* What the check's pairs mean for the run. A failing pair whose distances are steady
  * (half or more within tolerance of their median), travel with the body (midpoints over

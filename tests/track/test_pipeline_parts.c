@@ -460,3 +460,55 @@ TEST(test_template_verdict_refuses_a_rigid_misfit_and_lets_a_marker_stood_in_for
     ASSERT_EQ_INT(track_template_verdict(r, 6, 0, &stood_in), TRACK_TEMPLATE_FITS);
     ASSERT_EQ_INT((int)stood_in, 0);
 }
+
+/* A marker one camera alone sees (a sticker turned away from the other camera, random
+ * scenes 1123 1154): every frame has the two other markers triangulated and m2's ray
+ * from a camera 1 m away. The points alone never pose the body (two markers); with the
+ * rays every frame is posed and m2's ray is labelled m2. A ray 2 cm off m2 (a glint
+ * beside it; the tolerance is 3 mm + 3%) poses nothing and is no marker. */
+TEST(test_template_check_poses_frames_with_a_marker_one_camera_alone_sees)
+{
+    enum { F = 20, S = 4 };
+    const icv_vec3 M[3] = {{0, 0, 0}, {0.1, 0, 0}, {0.03, 0.05, 0}};
+    icv_vec3 X[F * S];
+    int n[F], nr[F];
+    unsigned char posed[F];
+    track_identity_ray rays[F * TRACK_IDENTITY_MAX_RAYS];
+    icv_err err;
+    track_template_result r[3];
+    track_identity *id = track_identity_alloc(3, M, 0.003, 0.03, &err);
+    ASSERT(id != NULL, "%s", err.msg);
+    for (int off = 0; off < 2; off++) {
+        for (long f = 0; f < F; f++) {
+            icv_vec3 p = icv_v3(0.2 + 0.004 * f, 0.1 - 0.002 * f, 0.05);
+            X[f * S + 0] = icv_v3_add(p, M[0]);
+            X[f * S + 1] = icv_v3_add(p, M[1]);
+            X[f * S + 2] = icv_v3(0.6, 0.4, 0.0); /* a still glint, 40 cm away */
+            n[f] = 3;
+            icv_vec3 o = icv_v3(0.2, 0.1, 1.0), Y = icv_v3_add(p, M[2]);
+            if (off)
+                Y.x += 0.02;
+            icv_vec3 d = icv_v3_sub(Y, o);
+            rays[f * TRACK_IDENTITY_MAX_RAYS] =
+                (track_identity_ray){.o = o, .d = icv_v3_scale(d, 1 / icv_v3_norm(d)), .sigma_rad = 1e-4, .f_px = 1000};
+            nr[f] = 1;
+        }
+        long n_posed = 0, n_plain = 0, n_m2 = 0;
+        ASSERT(track_template_check(id, X, NULL, n, F, S, r, posed, &err) >= 0, "%s", err.msg);
+        for (long f = 0; f < F; f++)
+            n_plain += posed[f];
+        ASSERT(track_template_check_rays(id, X, NULL, n, F, S, rays, nr, TRACK_IDENTITY_MAX_RAYS, r, posed, &err) >= 0,
+               "%s", err.msg);
+        int lab[3] = {0, 1, -1};
+        for (long f = 0; f < F; f++) {
+            n_posed += posed[f] == 2;
+            n_m2 += track_identity_ray_marker(id, X + f * S, lab, 3, &rays[f * TRACK_IDENTITY_MAX_RAYS]) == 2;
+        }
+        printf("    ray %s: posed %ld of %d frames (%ld without rays), ray labelled m2 in %ld\n",
+               off ? "2 cm off m2" : "of m2", n_posed, F, n_plain, n_m2);
+        ASSERT(n_plain == 0, "posed without rays in %ld frames", n_plain);
+        ASSERT(n_posed == (off ? 0 : F), "ray %d: posed in %ld frames", off, n_posed);
+        ASSERT(n_m2 == (off ? 0 : F), "ray %d: labelled m2 in %ld frames", off, n_m2);
+    }
+    track_identity_free(id);
+}
