@@ -412,7 +412,8 @@ static int pose_determined(const icv_vec3 *tmpl, int nm, const int *have)
  * xyz (this frame's nm x 3) and qrows, flag one_view, its 2D track labelled. prior /
  * prior_f: the last frame's pose (updated). Returns the positions added. */
 static int ray_pose_frame(job_track_camera *cams, const track_identity *ident, const icv_vec3 *tmpl, int nm, int off,
-                          const icv_vec3 *X, const track_candidate *cf, const int *lab, int n_cand, long f, double t, const track_identity_ray *rays, int n_rays,
+                          const icv_vec3 *X, const track_candidate *cf, const int *lab, int n_cand, long f, double t,
+                          const track_identity_ray *rays, int n_rays,
                           double sigma_scale, track_pose *prior, long *prior_f, double *xyz, track_quality3d *qrows,
                           long *nq)
 {
