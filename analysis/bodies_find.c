@@ -78,11 +78,16 @@ static double closing_rate(const double *gap, int r0, int r1)
  * a faster one joins the nearest lead whose row lies in its run, or else that faster
  * one's event; the rest lead events of their own. cand[].event: the lead's index; the
  * event's group is the union of its members'. */
+/* f is another pair's contact, with bodies in contact in common with c's, its row
+ * within (or next to) c's run */
+static int in_run(const candidate *c, const candidate *f)
+{
+    return (c->a != f->a || c->b != f->b) && (c->group & f->group) && f->row >= c->run0 - 1 && f->row <= c->run1 + 1;
+}
+
 static int joins(const candidate *c, const candidate *f)
 {
-    if ((c->a == f->a && c->b == f->b) || !(c->group & f->group) || f->row < c->run0 - 1 || f->row > c->run1 + 1)
-        return 0;
-    return (c->row >= f->run0 - 1 && c->row <= f->run1 + 1) || c->closing < 0.5 * f->closing;
+    return in_run(c, f) && ((c->row >= f->run0 - 1 && c->row <= f->run1 + 1) || c->closing < 0.5 * f->closing);
 }
 
 static void contacts_events(candidate *cand, int nc)
@@ -114,8 +119,7 @@ static void contacts_events(candidate *cand, int nc)
         int lead = -1, faster = -1;
         for (int k = 0; k < nc; k++) {
             const candidate *l = &cand[k];
-            if (l->event != k || (l->a == c->a && l->b == c->b) || !(l->group & c->group) || l->row < c->run0 - 1 ||
-                l->row > c->run1 + 1)
+            if (l->event != k || !in_run(c, l))
                 continue;
             if (lead < 0 || abs(l->row - c->row) < abs(cand[lead].row - c->row))
                 lead = k;
@@ -238,7 +242,9 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
                         res->n_resting++;
                     } else if (nc < nf) {
                         int row = n_at >= CONTACT_FRAMES ? arrive : best;
-                        cand[nc++] = (candidate){a, b, row, gap[row], 0, run0, i - 1, closing_rate(gap, run0, i - 1), n_at, 0};
+                        /* group and run: below, from the flags of every pair */
+                        cand[nc++] = (candidate){.a = a, .b = b, .row = row, .gap = gap[row],
+                                                 .closing = closing_rate(gap, run0, i - 1), .n_at = n_at};
                     }
                     best = -1;
                 }

@@ -95,10 +95,11 @@ static int collide_group(mb_motion *m, int first, int last, double t, double *y,
     impact_row_result rr;
     if (impact_row_solve(&rc, &rr, err))
         return icv_err_prefix(err, "synth: %s: balls %d-%d at %.6f s", sc->name, first + 1, last + 1, t);
-    synth_state pre[ICV_MAX_BODIES];
+    synth_state pre[ICV_MAX_BODIES], post[ICV_MAX_BODIES];
     states(m, NULL, t, y, pre);
     for (int i = first; i <= last; i++)
         y[m->nb + i] = rr.v[i - first] / (L * tx[i]);
+    states(m, NULL, t, y, post);
     double passed = 0;
     for (int i = first; i < last; i++) {
         passed -= m_eff[i] * (rr.v[i - first] - rc.v[i - first]);
@@ -108,7 +109,7 @@ static int collide_group(mb_motion *m, int first, int last, double t, double *y,
         if (!im)
             return icv_err_set(err, ICV_EINVAL, "synth: %s: more than %d ball collisions", sc->name, MB_MAX_IMPACTS);
         memcpy(im->pre, pre, sizeof pre);
-        states(m, NULL, t, y, im->post);
+        memcpy(im->post, post, sizeof post);
         icv_vec3 n = icv_v3_unit(icv_v3_sub(centre(m, i + 1, y[i + 1]), centre(m, i, y[i])));
         im->time_s = t;
         im->a = i;
@@ -151,7 +152,8 @@ static int impact(mb_motion *m, int j, double t, double *y, icv_err *err)
         if (done)
             return 0;
     }
-    return icv_err_set(err, ICV_EINVAL, "synth: %s: the collisions at %.6f s did not end in 100 rounds", m->sc->name, t);
+    return icv_err_set(err, ICV_EINVAL, "synth: %s: the collisions at %.6f s did not end in 100 rounds", m->sc->name,
+                       t);
 }
 
 const mb_kind mb_kind_cradle = {2 * 5, init, rhs, states, gaps, impact};

@@ -161,8 +161,9 @@ static double gate_d2(const track_tracker *t, const trk *k, int i, double u, dou
  * both fly on; they meet on the way. Each such track's prediction is replaced by where
  * its disc first touches the other's, both moving on at their predicted steps
  * (stop_u, stop_v), with the rest of the faster one's step (stop_rest; either may
- * leave with it) as the spread of where the collision leaves it. A ball stopped by the row had been predicted on into its
- * neighbour's place and took that blob, the neighbour a new track. */
+ * leave with it) as the spread of where the collision leaves it. A ball stopped by the
+ * row had been predicted on into its neighbour's place and took that blob, the
+ * neighbour a new track. */
 static void contact_stops(const track_tracker *t, int nt)
 {
     struct track_tracker_ws *w = t->ws;
@@ -194,7 +195,8 @@ static void contact_stops(const track_tracker *t, int nt)
             for (int q = 0; q < 2; q++) {
                 int m = pair[q];
                 const trk *k = &w->tracks[m];
-                double su = k->last_u + sc * (w->pred_u[m] - k->last_u), sv = k->last_v + sc * (w->pred_v[m] - k->last_v);
+                double su = k->last_u + sc * (w->pred_u[m] - k->last_u);
+                double sv = k->last_v + sc * (w->pred_v[m] - k->last_v);
                 if (isnan(w->stop_u[m]) || rest > w->stop_rest[m])
                     w->stop_u[m] = su, w->stop_v[m] = sv, w->stop_rest[m] = rest;
             }

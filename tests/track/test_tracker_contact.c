@@ -57,6 +57,7 @@ static void contact_run(int exchange, int *swaps_out, int *n_ids, int *measured)
                 continue;
             contact_truth(f + p->frame_offset, exchange, u);
             int best = fabs(p->u - u[1]) < fabs(p->u - u[0]);
+            /* issue #8: no written position beyond 1 px of its marker */
             ASSERT(fabs(p->u - u[best]) < 1, "frame %d: a point at u %.1f, the balls at %.1f and %.1f", f, p->u, u[0],
                    u[1]);
             ASSERT_TRUE(p->marker >= 0 && p->marker < 16);
@@ -82,8 +83,8 @@ TEST(test_tracker_balls_meeting_keep_their_identities_stopped_or_exchanged)
     for (int exchange = 0; exchange < 2; exchange++) {
         int n_ids, measured, swaps;
         contact_run(exchange, &swaps, &n_ids, &measured);
-        printf("    %s: %d swaps, %d identities, %d of %d points after the contact\n", exchange ? "exchanged" : "stopped",
-               swaps, n_ids, measured, 2 * (NF - 4));
+        printf("    %s: %d swaps, %d identities, %d of %d points after the contact\n",
+               exchange ? "exchanged" : "stopped", swaps, n_ids, measured, 2 * (NF - 4));
         ASSERT_EQ_INT(swaps, 0);
         ASSERT_EQ_INT(n_ids, 2);
         ASSERT_EQ_INT(measured, 2 * (NF - 4));
