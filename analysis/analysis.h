@@ -358,6 +358,14 @@ typedef struct {
     analysis_contact contacts[ANALYSIS_MAX_CONTACTS];
     int n_flights;            /* free flights between the impacts and the clip's ends */
     analysis_flight_summary flights[ANALYSIS_MAX_FLIGHTS];
+    int g_flight_fit;         /* 1: g was given and the free flights' own acceleration
+                                 was fitted as a check of it (g_flight below) */
+    icv_vec3 g_flight, g_flight_sd; /* m/s^2, surface frame: that fit, by gravity: auto's
+                                 estimator on the same flight frames, its 1-sigma per axis */
+    double g_flight_spread;   /* m/s^2: the flights' own accelerations' spread beyond
+                                 their noise (0: they agree) */
+    double g_flight_sys;      /* m/s^2: g_flight's systematic 1-sigma from the centre's
+                                 bias (ANALYSIS_G_FLIGHT_BIAS_M) over the longest flight */
 } analysis_result;
 
 /* Finds every impact in the tracks and measures each.
@@ -447,6 +455,16 @@ int analysis_template_check(const analysis_tracks *tr, const analysis_template *
  * warning (returned 1, message in err), beyond 10% calling the results physically
  * implausible; the results are kept either way. */
 int analysis_gravity_check(const analysis_result *res, icv_err *err);
+
+/* g given (res->g_flight_fit): the free flights' own acceleration against it. *diff:
+ * |g_flight - g| (m/s^2), *sigma: g_flight's 1-sigma along that difference with
+ * g_flight_sys in quadrature, *tol:
+ * ANALYSIS_G_FLIGHT_TOL of |g|. 1 when diff exceeds both 3 sigma and tol (tracks of
+ * something other than the markers, a wrong scale or capture rate, or g given in
+ * another frame), else 0; 0 with diff = NAN when no check was made. */
+#define ANALYSIS_G_FLIGHT_TOL 0.03
+#define ANALYSIS_G_FLIGHT_BIAS_M 0.5e-3
+int analysis_gravity_flight_disagrees(const analysis_result *res, double *diff, double *sigma, double *tol);
 
 /* The model the experiment asks for. mu < 0 or e_n < 0: fit it to each impact. */
 typedef struct {

@@ -1,6 +1,7 @@
 /* checks.c: does the measurement fit the experiment's description? The marker
  * template against the measured inter-marker distances, an estimated gravity
- * against 9.81 m/s^2 (a wrong capture rate or scale shows up there first), and each
+ * against 9.81 m/s^2 (a wrong capture rate or scale shows up there first), a given
+ * gravity against the free flights' own acceleration, and each
  * impact against what a real collision can give (e above 1, energy gained). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +56,40 @@ int analysis_template_check(const analysis_tracks *tr, const analysis_template *
     return rc;
 }
 
+int analysis_gravity_flight_disagrees(const analysis_result *res, double *diff, double *sigma, double *tol)
+{
+    *diff = *sigma = *tol = NAN;
+    if (res->g_estimated || !res->g_flight_fit)
+        return 0;
+    icv_vec3 d = icv_v3_sub(res->g_flight, res->g), s = res->g_flight_sd;
+    *diff = icv_v3_norm(d);
+    *tol = ANALYSIS_G_FLIGHT_TOL * icv_v3_norm(res->g);
+    /* the sigma along the difference (per-axis sigmas: the axes' correlation is not
+       kept in results.json, and the report judges from there too) */
+    double u2 = *diff > 0 ? 1 / (*diff * *diff) : 0;
+    *sigma = sqrt(u2 * (d.x * d.x * s.x * s.x + d.y * d.y * s.y * s.y + d.z * d.z * s.z * s.z) +
+                  res->g_flight_sys * res->g_flight_sys);
+    return *diff > 3 * *sigma && *diff > *tol;
+}
+
 int analysis_gravity_check(const analysis_result *res, icv_err *err)
 {
+    double diff, sigma, tol;
+    if (analysis_gravity_flight_disagrees(res, &diff, &sigma, &tol)) {
+        /* a given g is not refitted, so every number below is computed with it, on
+           tracks that do not fall at it: kept, flagged, with what to look at */
+        icv_vec3 m = res->g_flight, g = res->g;
+        icv_err_set(err, ICV_OK,
+                    "the free flights fall at g = (%.2f, %.2f, %.2f) m/s^2 (|g| = %.2f, +- %.2f along the "
+                    "difference), the given gravity is (%.2f, %.2f, %.2f) (|g| = %.2f): %.2f m/s^2 apart, %.0f sigma "
+                    "and over the %.0f%% tolerance: physically implausible, the impacts below are off with it (kept, "
+                    "flagged); likely causes: tracks of something other than the body's markers (see the "
+                    "overlays), a wrong scale (board square size) or capture rate, or a gravity vector given in "
+                    "another frame than the surface's",
+                    m.x, m.y, m.z, icv_v3_norm(m), sigma, g.x, g.y, g.z, icv_v3_norm(g), diff, diff / sigma,
+                    100 * ANALYSIS_G_FLIGHT_TOL);
+        return 1;
+    }
     if (!res->g_estimated)
         return 0;
     double g = icv_v3_norm(res->g), off = g / 9.81 - 1;

@@ -571,6 +571,32 @@ static int side_window(const posed_frame *pf, int n, const unsigned char *contac
     return b - a + 1;
 }
 
+/* g given: the free flights' own acceleration, fitted as gravity: auto would on the
+ * same frames, kept beside the given g for analysis_gravity_flight_disagrees; no
+ * check (g_flight_fit 0) without a flight long enough to fit */
+static void gravity_flight_fit(const posed_frame *pf, int n, const unsigned char *contact, const int *cand, int nc,
+                               double com_sigma, analysis_result *res)
+{
+    analysis_flight_noise nz = {0};
+    double cov[3][3];
+    icv_err e = {0};
+    res->g_flight_fit = 0;
+    if (analysis_flight_noise_alloc(&nz, n) == 0 &&
+        analysis_gravity_from_flight_noise(pf, n, contact, cand, nc, com_sigma, &res->g_flight, &res->g_flight_sd,
+                                           cov, NULL, &nz, &e) == 0) {
+        res->g_flight_spread = nz.g_spread;
+        /* the centre's systematic error (a marker seen off its centre, a pose bias
+           that drifts with the attitude) bends a flight as noise does not: a bow of
+           ANALYSIS_G_FLIGHT_BIAS_M over the longest flight T is 8 bias / T^2 of g */
+        double T = 0;
+        for (int i = 0; i < res->n_flights; i++)
+            T = fmax(T, res->flights[i].t_end - res->flights[i].t_start);
+        res->g_flight_sys = T > 0 ? 8 * ANALYSIS_G_FLIGHT_BIAS_M / (T * T) : INFINITY;
+        res->g_flight_fit = 1;
+    }
+    analysis_flight_noise_free(&nz);
+}
+
 int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, const icv_vec3 *gravity,
                              const analysis_params *params, analysis_result *res, icv_err *err)
 {
@@ -916,6 +942,8 @@ restart:;
     } else if (have_short) {
         icv_warn("%s: skipped", short_msg);
     }
+    if (!rc && gravity)
+        gravity_flight_fit(pf, n, contact, cand, nc, com_sigma, res);
 done:
     analysis_flight_noise_free(&noise);
     free(pf);

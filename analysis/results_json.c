@@ -247,6 +247,20 @@ int analysis_results_write(const char *path, const char *experiment, const analy
     json_object_set_new(root, "gravity", vec(res->g));
     json_object_set_new(root, "gravity_sd", vec(res->g_sd));
     json_object_set_new(root, "gravity_estimated", json_boolean(res->g_estimated));
+    if (res->g_flight_fit) { /* g given: the free flights' own fit of it, as a check */
+        double diff, sigma, tol;
+        int off = analysis_gravity_flight_disagrees(res, &diff, &sigma, &tol);
+        icv_err w = {0};
+        if (off)
+            analysis_gravity_check(res, &w);
+        json_object_set_new(root, "gravity_flight_check",
+                            json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:o}", "measured", vec(res->g_flight),
+                                      "measured_sd", vec(res->g_flight_sd), "spread_m_s2", num(res->g_flight_spread), "systematic_sd_m_s2", num(res->g_flight_sys), "difference_m_s2", num(diff),
+                                      "difference_sd_m_s2", num(sigma), "tolerance_m_s2", num(tol), "agrees",
+                                      !off, "warning", off ? json_string(w.msg) : json_null()));
+    } else {
+        json_object_set_new(root, "gravity_flight_check", json_null());
+    }
     json_t *outl = json_array();
     for (int i = 0; i < res->n_outlier_frames && i < ANALYSIS_MAX_OUTLIER_FRAMES; i++)
         json_array_append_new(outl, json_integer(res->outlier_frame[i]));

@@ -255,6 +255,17 @@ static void checks(FILE *f, const report_inputs *in)
             bad++;
         }
     }
+    double gdiff, gsig, gtol;
+    if (r && analysis_gravity_flight_disagrees(r, &gdiff, &gsig, &gtol)) {
+        fprintf(f,
+                "<p class=bad><b>The free flights fall at |g| = %.3f m/s&sup2;, not at the given gravity (|g| = "
+                "%.3f)</b>: %.2f m/s&sup2; apart, %.0f sigma. The likely causes: tracks of something other than the "
+                "body's markers (see the overlays), a wrong scale (board square size) or capture rate, or a gravity "
+                "vector given in another frame than the surface's; every speed and impact below is off with "
+                "it.</p>\n",
+                icv_v3_norm(r->g_flight), icv_v3_norm(r->g), gdiff, gdiff / gsig);
+        bad++;
+    }
     for (int i = 0; r && i < r->n_impacts; i++)
         if (analysis_impact_plausibility(&r->impacts[i], why, sizeof why)) {
             fprintf(f, "<p class=bad><b>Impact %d is physically implausible</b>: ", i + 1);

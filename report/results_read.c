@@ -69,6 +69,13 @@ int report_results_read(const char *path, analysis_result *res, icv_err *err)
     res->g = vec(root, "gravity");
     res->g_sd = vec(root, "gravity_sd");
     res->g_estimated = json_is_true(json_object_get(root, "gravity_estimated"));
+    json_t *gc = json_object_get(root, "gravity_flight_check");
+    if (json_is_object(gc)) {
+        res->g_flight_fit = 1;
+        res->g_flight = vec(gc, "measured");
+        res->g_flight_sd = vec(gc, "measured_sd");
+        res->g_flight_sys = num(gc, "systematic_sd_m_s2");
+    }
     size_t n = json_array_size(arr);
     if (n > ANALYSIS_MAX_IMPACTS)
         n = ANALYSIS_MAX_IMPACTS;

@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "analysis/analysis.h"
@@ -199,6 +200,56 @@ TEST(test_analyze_cli_gravity_far_from_9_81_is_kept_flagged_naming_the_capture_r
     char path[1024];
     snprintf(path, sizeof path, "%s/out/results.json", th_tmpdir());
     ASSERT(access(path, F_OK) == 0, "%s not written", path);
+}
+
+/* results.json's gravity_flight_check of the run in the test's folder */
+static json_t *flight_check(json_t **root)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/out/results.json", th_tmpdir());
+    *root = json_load_file(path, 0, NULL);
+    return *root ? json_object_get(*root, "gravity_flight_check") : NULL;
+}
+
+TEST(test_analyze_cli_given_gravity_the_flights_do_not_fall_at_is_kept_flagged)
+{
+    /* gravity given was taken as known and never checked: tracks that fall at 6.28
+       m/s^2 (times stretched 1.25, a wrong capture rate; a wrong length scale is
+       stopped earlier by the template check) gave numbers with no word of it */
+    write_case("[0, -9.81, 0]", 1.0, 1.25, 0.45);
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "analyze '%s/experiment.yaml' -o '%s/out' --tracks '%s/tracks3d.csv'", th_tmpdir(),
+                             th_tmpdir(), th_tmpdir()),
+                  0);
+    ASSERT_STR_CONTAINS(p.err, "the free flights fall at g = ");
+    ASSERT_STR_CONTAINS(p.err, "tracks of something other than the body's markers");
+    ASSERT_STR_CONTAINS(p.err, "capture rate");
+    json_t *root, *c = flight_check(&root);
+    ASSERT(json_is_object(c), "no gravity_flight_check in results.json");
+    ASSERT(json_is_false(json_object_get(c, "agrees")), "the check agrees with a 36%% low g");
+    ASSERT(json_is_string(json_object_get(c, "warning")), "no warning in results.json");
+    json_t *m = json_object_get(c, "measured");
+    double g = hypot(json_number_value(json_array_get(m, 0)), json_number_value(json_array_get(m, 1)));
+    /* 9.81 / 1.25^2 = 6.278; 1%: the noise-free tracks' fit is exact to far better */
+    ASSERT_NEAR(g, 6.278, 0.063);
+    json_decref(root);
+}
+
+TEST(test_analyze_cli_given_gravity_the_flights_fall_at_stays_quiet)
+{
+    write_case("[0, -9.81, 0]", 1.0, 1.0, 0.45);
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "analyze '%s/experiment.yaml' -o '%s/out' --tracks '%s/tracks3d.csv'", th_tmpdir(),
+                             th_tmpdir(), th_tmpdir()),
+                  0);
+    ASSERT(!strstr(p.err, "the free flights fall at"), "a warning on honest tracks: %s", p.err);
+    json_t *root, *c = flight_check(&root);
+    ASSERT(json_is_object(c), "no gravity_flight_check in results.json");
+    ASSERT(json_is_true(json_object_get(c, "agrees")), "the check disagrees with honest tracks");
+    ASSERT(json_is_null(json_object_get(c, "warning")), "a warning in results.json");
+    /* 1% of 9.81: the noise-free tracks' fit is exact to far better */
+    ASSERT_NEAR(json_number_value(json_object_get(c, "difference_m_s2")), 0, 0.098);
+    json_decref(root);
 }
 
 TEST(test_analyze_cli_missing_tracks_and_usage)
