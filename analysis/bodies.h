@@ -51,6 +51,9 @@ typedef struct {
     icv_vec3 alpha;            /* rad/s^2: fitted (POLY) or Euler's torque-free (FLIGHT) */
     double cov_rot[6][6];      /* covariance of (attitude perturbation, omega) at t */
     int spin_observable;       /* 0: one marker (no rotation measured) or a rod's spin */
+    int spin_about_normal;     /* 1 (POLY): a body sliding flat, its tilt rates within
+                                  noise: omega and alpha about the surface normal (y)
+                                  alone, the tilt rates 0 with the free fit's sigmas */
     double energy, energy_sd;  /* J, kinetic: translation and the measured rotation */
     int n_frames;              /* poses in the window */
     double t_first, t_last;    /* s, the window */

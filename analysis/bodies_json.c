@@ -25,6 +25,7 @@ static json_t *state(const analysis_body_state *s)
     json_object_set_new(o, "euler213_singular", json_boolean(singular));
     json_object_set_new(o, "acceleration", vec(s->a));
     json_object_set_new(o, "spin_observable", json_boolean(s->spin_observable));
+    json_object_set_new(o, "spin_about_normal", json_boolean(s->spin_about_normal));
     json_object_set_new(o, "energy_J", num(s->energy));
     json_object_set_new(o, "window_s", json_pack("[oo]", num(s->t_first), num(s->t_last)));
     json_object_set_new(o, "window_frames", json_integer(s->n_frames));

@@ -151,6 +151,23 @@ static void sandwich_diag(icv_mat3 J, const double d[3], double out[3][3])
         }
 }
 
+/* Whether a side's rotation is a spin about the surface normal (y) alone: the free
+ * fit's rates and accelerations of the rotation vector about x and z, against their
+ * sigmas (residual-inflated by f), within chi^2's 99% point on 4 degrees of freedom */
+static int flat_spin(const analysis_ballistic *bf, double f)
+{
+    static const int tilt[2] = {0, 2};
+    double chi2 = 0;
+    for (int j = 0; j < 2; j++) {
+        int k = tilt[j];
+        double sv = icv_v3_get(bf->v_sd[0], k), sg = icv_v3_get(bf->g_sd, k);
+        if (!(sv > 0) || !(sg > 0))
+            return 0;
+        chi2 += pow(icv_v3_get(bf->v[0], k), 2) / (f * sv * sv) + pow(icv_v3_get(bf->g, k), 2) / (f * sg * sg);
+    }
+    return chi2 < 13.28;
+}
+
 /* the rotation as a quadratic rotation vector about the attitude of frame `ref` */
 static int poly_rotation(const analysis_body *b, const double *t, const icv_mat3 *R, int n, int ref, double t_ref,
                          analysis_body_state *out, icv_err *err)
@@ -195,6 +212,18 @@ static int poly_rotation(const analysis_body *b, const double *t, const icv_mat3
             out->cov_rot[i][3 + k] = out->cov_rot[3 + k][i] = caw[i][k];
         }
     out->spin_observable = !b->tmpl.collinear;
+    if (!b->tmpl.collinear && flat_spin(&bf, f)) {
+        /* a body sliding flat on the surface: its tilt rates are the noise of
+           coplanar markers' depth, so omega and alpha are taken about the normal
+           alone, the tilt rates 0 with no variance (the per-axis fit gives the spin
+           the same variance as the free one) */
+        icv_vec3 n = icv_v3(0, 1, 0);
+        out->omega = icv_v3_scale(n, icv_v3_dot(n, out->omega));
+        out->alpha = icv_v3_scale(n, icv_v3_dot(n, out->alpha));
+        for (int i = 0; i < 6; i++)
+            out->cov_rot[3][i] = out->cov_rot[i][3] = out->cov_rot[5][i] = out->cov_rot[i][5] = 0;
+        out->spin_about_normal = 1;
+    }
     if (b->tmpl.collinear) { /* the spin about the line is the fit's convention, not seen */
         icv_vec3 a = icv_m3_apply(out->R, b->tmpl.axis);
         out->omega = icv_v3_axpy(-icv_v3_dot(a, out->omega), a, out->omega);

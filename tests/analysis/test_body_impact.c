@@ -86,7 +86,17 @@ static int run_seeds(const two_body *s, int seeds, double sigma, double rms[Q_N]
                 d0 = icv_v3_get(im->pre[k].omega, a) - icv_v3_get(s->w_pre[k], a);
                 d1 = icv_v3_get(im->post[k].omega, a) - icv_v3_get(s->w_post[k], a);
                 s0 = icv_v3_get(im->pre[k].omega_sd, a), s1 = icv_v3_get(im->post[k].omega_sd, a);
-                p2[Q_W] += d0 * d0 / (s0 * s0) + d1 * d1 / (s1 * s1), cnt[Q_W] += 2;
+                /* a rate the model fixes (a flat puck's tilt: sigma 0) must be the truth's */
+                if ((s0 == 0 && d0 != 0) || (s1 == 0 && d1 != 0)) {
+                    th_fail(__FILE__, __LINE__, "seed %d body %d: omega[%d] fixed by the model at %g, %g, truth %g, %g",
+                            seed, k, a, icv_v3_get(im->pre[k].omega, a), icv_v3_get(im->post[k].omega, a),
+                            icv_v3_get(s->w_pre[k], a), icv_v3_get(s->w_post[k], a));
+                    return -1;
+                }
+                if (s0 > 0)
+                    p2[Q_W] += d0 * d0 / (s0 * s0), cnt[Q_W]++;
+                if (s1 > 0)
+                    p2[Q_W] += d1 * d1 / (s1 * s1), cnt[Q_W]++;
             }
         if (getenv("ICV_PULL_DIAG"))
             printf("DIAG seed %d e %.4f (%.4f) +- %.4f ratio %.4f (%.4f) +- %.4f t %.6f (%.6f) +- %.2g mis %.2g %.2g "
@@ -141,6 +151,67 @@ TEST(test_body_impact_pucks_on_a_table_e_ratio_momentum_and_honest_sigmas)
     two_body s;
     ASSERT_EQ_INT(two_body_table(&s, 0.9, 0.1), 0);
     check_case(&s, th_accuracy() ? 200 : 24);
+}
+
+/* Pucks slide flat: their rotation is fitted about the table's normal, so omega
+ * meets issue #9's tolerance, max(2% of |omega|, 0.1 rad/s), for both pucks on both
+ * sides in every seed; free, the tilt rates of three coplanar dots 10-25 mm apart
+ * are their depth noise. The spheres of the POLY case turn about an axis off the
+ * normal and keep the free fit. */
+TEST(test_body_impact_pucks_spin_about_the_normal_within_omega_tolerance)
+{
+    two_body s;
+    ASSERT_EQ_INT(two_body_table(&s, 0.9, 0.1), 0);
+    two_body sp;
+    ASSERT_EQ_INT(two_body_flight(&sp, 0.8, 0.06), 0);
+    sp.motion = ANALYSIS_MOTION_POLY;
+    int seeds = th_accuracy() ? 200 : 24, within = 0, flat = 0, sp_flat = 0;
+    double worst = 0;
+    for (int seed = 0; seed < seeds; seed++)
+        for (int c = 0; c < 2; c++) {
+            const two_body *t = c ? &sp : &s;
+            analysis_tracks tr[2];
+            two_body_tracks(t, 1e-4, 900 + (unsigned long)seed, tr);
+            analysis_body_track bt[2];
+            names_init(bt, t, tr);
+            analysis_params prm;
+            analysis_params_default(&prm);
+            prm.pos_sigma = 1e-4;
+            analysis_bodies_result res;
+            icv_err err = {0};
+            int rc = analysis_body_impacts_measure(bt, 2, &TB_G, &prm, &res, &err);
+            analysis_tracks_free(&tr[0]);
+            analysis_tracks_free(&tr[1]);
+            ASSERT(rc == 0 && res.n_impacts == 1, "seed %d case %d: rc %d: %s", seed, c, rc, err.msg);
+            const analysis_body_impact *im = &res.impacts[0];
+            for (int k = 0; k < 2; k++) {
+                const analysis_body_state *st[2] = {&im->pre[k], &im->post[k]};
+                const icv_vec3 w[2] = {t->w_pre[k], t->w_post[k]};
+                for (int q = 0; q < 2; q++) {
+                    if (c) {
+                        sp_flat += st[q]->spin_about_normal;
+                        continue;
+                    }
+                    flat += st[q]->spin_about_normal;
+                    double d = icv_v3_norm(icv_v3_sub(st[q]->omega, w[q]));
+                    worst = fmax(worst, d / fmax(0.02 * icv_v3_norm(w[q]), 0.1));
+                    within += d <= fmax(0.02 * icv_v3_norm(w[q]), 0.1);
+                    if (getenv("ICV_PULL_DIAG") && d > fmax(0.02 * icv_v3_norm(w[q]), 0.1))
+                        printf("DIAG seed %d body %d side %d flat %d err %.3f\n", seed, k, q, st[q]->spin_about_normal, d);
+                }
+            }
+        }
+    printf("  %d seeds: pucks' omega within tolerance %d of %d (worst %.2f of it), spun about the normal %d; "
+           "spheres so fitted %d of %d\n",
+           seeds, within, 4 * seeds, worst, flat, sp_flat, 4 * seeds);
+    /* 95%: the spin's own error (three dots at 0.1 mm) still passes 0.1 rad/s at 2.5
+       sigma in about 2 sides of 100 (781 of 800 over 200 seeds); the free fit's tilt
+       rates left 703 of 800 (88%), 90 of these 96 */
+    ASSERT(within >= 0.95 * 4 * seeds, "pucks' omega within tolerance in %d of %d sides", within, 4 * seeds);
+    /* the test's 99% point would leave 1 side in 100 free; the free fit's tilt
+       sigmas run a little small (764 of 800 taken as flat): 90% */
+    ASSERT(flat >= 0.9 * 4 * seeds, "%d of %d sides taken as flat", flat, 4 * seeds);
+    ASSERT_EQ_INT(sp_flat, 0);
 }
 
 /* carts on a track: boxes, the gap by the support search (approximate in general,
