@@ -48,6 +48,9 @@ typedef enum {
     JOB_TRACK_GAP_NOT_FOUND,    /* none of these: not seen (lighting, threshold, a marker off) */
 } job_track_gap_kind;
 
+/* gaps warned one by one per camera; the rest are counted in one warning */
+#define JOB_TRACK_GAPS_WARNED 8
+
 typedef struct {
     int track;           /* 2D track identity (the tracker's) */
     int marker;          /* the marker column of tracks2d (the body marker once labelled) */

@@ -998,22 +998,32 @@ int job_track_3d_nothing_labelled(const job_track *j, icv_err *err)
                                : "placed on the motion plane");
 }
 
-/* The gaps named by the marker column of tracks2d, logged as warnings (the same text
- * goes to track_info.json's warnings, track_info.c). */
+/* The gaps named by the marker column of tracks2d, the first JOB_TRACK_GAPS_WARNED of
+ * each camera logged as warnings and the rest counted in one line (track_info.json's
+ * warnings say the same, track_info.c; its gaps list every one): a clip whose markers
+ * hide again and again would otherwise bury the numbers under hundreds of lines. */
 void job_track_3d_gaps_name(job_track *j)
 {
     const icv_experiment *exp = &j->exp;
     for (int c = 0; c < exp->n_cameras; c++) {
         job_track_camera *cm = &j->cams[c];
+        long more_frames = 0;
         for (size_t i = 0; i < cm->n_gaps; i++) {
             job_track_gap *g = &cm->gaps[i];
             int l = job_track_label_2d(cm, g->first > 0 ? g->first - 1 : g->last + 1, g->track);
             g->marker = l >= 0 ? l : exp->n_markers + g->track;
             char line[512];
-            icv_warn("%s: %s", exp->path, job_track_gap_format(exp->cameras[c].id, g, line, sizeof line));
+            if (i < JOB_TRACK_GAPS_WARNED)
+                icv_warn("%s: %s", exp->path, job_track_gap_format(exp->cameras[c].id, g, line, sizeof line));
+            else
+                more_frames += g->last - g->first + 1;
             j->res.gaps[c]++;
             j->res.gap_frames[c] += g->last - g->first + 1;
         }
+        if (cm->n_gaps > JOB_TRACK_GAPS_WARNED)
+            icv_warn("%s: camera '%s': %zu more gaps in the markers' tracks (%ld frames; track_info.json "
+                     "cameras[].gaps lists each)",
+                     exp->path, exp->cameras[c].id, cm->n_gaps - JOB_TRACK_GAPS_WARNED, more_frames);
     }
 }
 

@@ -422,6 +422,7 @@ static int camera_json(const icv_experiment *exp, const track_calibration *cal, 
                                                "frames", num(res->offset_frames[c]), "s", num(off_s)));
     /* the markers' gaps: each listed here, the first few warned (the rest counted) */
     json_t *gj = json_array();
+    long more_frames = 0;
     for (size_t i = 0; i < pc->n_gaps; i++) {
         const job_track_gap *g = &pc->gaps[i];
         json_array_append_new(gj, json_pack("{s:i, s:i, s:I, s:I, s:I, s:b, s:s}", "marker", g->marker, "track",
@@ -429,12 +430,15 @@ static int camera_json(const icv_experiment *exp, const track_calibration *cal, 
                                             (json_int_t)g->last, "frames", (json_int_t)(g->last - g->first + 1),
                                             "to_end", g->to_end, "why", job_track_gap_why(g->kind)));
         char line[512];
-        if (i < 8)
+        if (i < JOB_TRACK_GAPS_WARNED)
             warnf(warn, "%s", job_track_gap_format(spec->id, g, line, sizeof line));
+        else
+            more_frames += g->last - g->first + 1;
     }
-    if (pc->n_gaps > 8)
-        warnf(warn, "camera '%s': %zu more gaps in the markers' tracks (track_info.json cameras[].gaps)", spec->id,
-              pc->n_gaps - 8);
+    if (pc->n_gaps > JOB_TRACK_GAPS_WARNED)
+        warnf(warn, "camera '%s': %zu more gaps in the markers' tracks (%ld frames; track_info.json cameras[].gaps "
+                    "lists each)",
+              spec->id, pc->n_gaps - JOB_TRACK_GAPS_WARNED, more_frames);
     json_object_set_new(o, "gaps", gj);
     json_object_set_new(o, "points2d", json_integer(res->points2d[c]));
     json_object_set_new(o, "identities", json_integer(res->identities[c]));

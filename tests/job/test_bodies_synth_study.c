@@ -58,7 +58,9 @@ static void state_errors(json_t *im, json_t *ti, double *v_frac, double *w_tol, 
                 double y = json_real_value(json_array_get(json_object_get(mb, "omega"), a)) - wt;
                 dv += x * x, dw += y * y, w += wt * wt;
                 pulls[(*n_pull)++] = x / json_real_value(json_array_get(json_object_get(unc, "v"), a));
-                wpulls[(*n_wpull)++] = y / json_real_value(json_array_get(json_object_get(unc, "omega"), a));
+                double ws = json_real_value(json_array_get(json_object_get(unc, "omega"), a));
+                if (ws > 0) /* 0: a rate the model fixes (a flat puck's tilt); its error is in w_tol */
+                    wpulls[(*n_wpull)++] = y / ws;
             }
             *v_frac = fmax(*v_frac, sqrt(dv) / vrel);
             *w_tol = fmax(*w_tol, sqrt(dw) / fmax(0.02 * sqrt(w), 0.1));

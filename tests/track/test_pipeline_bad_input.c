@@ -51,6 +51,7 @@ typedef struct {
     int n_markers;
     int lost_from;  /* frame from which marker 1 is gone, -1 never */
     int n_clutter;  /* extra still spots in every frame */
+    int blink;      /* 1: from frame 3, marker 1 hidden in frames 3k + 1, marker 2 in 3k + 2 */
 } scene;
 
 static void write_video(const char *dir, const char *cam, const scene *sc, double shift)
@@ -64,6 +65,8 @@ static void write_video(const char *dir, const char *cam, const scene *sc, doubl
         rn_img im = rn_new(W, H, 20);
         for (int k = 0; k < sc->n_markers; k++) {
             if (k == 1 && sc->lost_from >= 0 && f >= sc->lost_from)
+                continue;
+            if (sc->blink && f >= 3 && k > 0 && f % 3 == k)
                 continue;
             rn_gauss_spot(&im, 50 + 30 * k + shift, 20 + 2.0 * f, 1.5, 200, 1);
         }
@@ -120,7 +123,7 @@ static int one_line(const char *s)
 
 TEST(test_track_no_marker_names_camera_and_what_each_look_saw)
 {
-    scene sc = {0, -1, 0};
+    scene sc = {0, -1, 0, 0};
     const char *dir = make_case(&sc, W);
     th_proc p;
     ASSERT_EQ_INT(run_failing(dir, &p), 1);
@@ -134,7 +137,7 @@ TEST(test_track_no_marker_names_camera_and_what_each_look_saw)
 
 TEST(test_track_far_more_blobs_than_markers_suggests_roi_mask_or_another_look)
 {
-    scene sc = {3, -1, 60}; /* 60 still glints: more than 8 x 3 markers in every frame */
+    scene sc = {3, -1, 60, 0}; /* 60 still glints: more than 8 x 3 markers in every frame */
     const char *dir = make_case(&sc, W);
     /* the bright look set by hand: auto leaves a look this crowded out (the motion look
        sees the three markers without the still glints) */
@@ -162,7 +165,7 @@ TEST(test_track_markers_auto_tracks_markers_among_still_glints_with_the_motion_l
        marker in every frame, which the camera would be refused for; auto leaves it out
        and the motion look sees the three moving markers without the still glints (it
        kept bright whenever bright kept blobs, and the job failed) */
-    scene sc = {3, -1, 60};
+    scene sc = {3, -1, 60, 0};
     const char *dir = make_case(&sc, W);
     th_proc p;
     ASSERT_EQ_INT(th_run_cli(&p, "track %s/experiment.yaml -o %s/out", dir, dir), 0);
@@ -174,7 +177,7 @@ TEST(test_track_markers_auto_tracks_markers_among_still_glints_with_the_motion_l
 
 TEST(test_track_marker_lost_for_good_is_a_gap_warned_not_a_failure)
 {
-    scene sc = {3, 12, 0}; /* marker 1 vanishes at frame 12, mid-image, for good */
+    scene sc = {3, 12, 0, 0}; /* marker 1 vanishes at frame 12, mid-image, for good */
     const char *dir = make_case(&sc, W);
     th_proc p;
     th_run_cli(&p, "track %s/experiment.yaml -o %s/out", dir, dir);
@@ -191,9 +194,31 @@ TEST(test_track_marker_lost_for_good_is_a_gap_warned_not_a_failure)
     ASSERT_STR_CONTAINS(p.err, "marker 1 missing in frames 12-23");
 }
 
+TEST(test_track_many_gaps_are_warned_eight_per_camera_and_counted)
+{
+    scene sc = {3, -1, 0, 1}; /* markers 1 and 2 hidden by turns: 14 one-frame gaps per camera */
+    const char *dir = make_case(&sc, W);
+    th_proc p;
+    th_run_cli(&p, "track %s/experiment.yaml -o %s/out", dir, dir);
+    ASSERT(p.status == 0, "the job failed: %s", p.err);
+    int lines = 0;
+    for (const char *q = p.err; (q = strstr(q, "missing in frame")) != NULL; q++)
+        lines++;
+    /* 8 warned in each camera; the other 6 of each (one frame each) counted in one line */
+    ASSERT_EQ_INT(lines, 16);
+    ASSERT_STR_CONTAINS(p.err, "camera 'a': 6 more gaps in the markers' tracks (6 frames; track_info.json");
+    ASSERT_STR_CONTAINS(p.err, "camera 'b': 6 more gaps");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/out/track_info.json", dir);
+    const char *info = th_read_file(path);
+    ASSERT(info, "no %s", path);
+    ASSERT_STR_CONTAINS(info, "\"first_frame\": 23"); /* every gap listed there */
+    ASSERT_STR_CONTAINS(info, "camera 'a': 6 more gaps in the markers' tracks (6 frames");
+}
+
 TEST(test_track_calibration_size_differing_from_video_is_refused)
 {
-    scene sc = {3, -1, 0};
+    scene sc = {3, -1, 0, 0};
     const char *dir = make_case(&sc, 2 * W);
     th_proc p;
     ASSERT_EQ_INT(run_failing(dir, &p), 1);
@@ -210,7 +235,7 @@ TEST(test_track_calibration_size_differing_from_video_is_refused)
 TEST(test_track_a_camera_failing_while_decoded_concurrently_names_its_frame)
 {
     for (int failing = 0; failing < 2; failing++) {
-        scene sc = {3, -1, 0};
+        scene sc = {3, -1, 0, 0};
         const char *dir = make_case(&sc, W);
         const char *cam = failing ? "b" : "a";
         char odd[1024];
@@ -262,7 +287,7 @@ TEST(test_track_markers_bad_values_name_the_key_in_one_line)
         {"  markers: {tolerance: 40}\n", "color"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        scene sc = {3, -1, 0};
+        scene sc = {3, -1, 0, 0};
         const char *dir = make_case(&sc, W);
         add_track_section(dir, cases[i][0]);
         th_proc p;
@@ -276,7 +301,7 @@ TEST(test_track_markers_bad_values_name_the_key_in_one_line)
 
 TEST(test_track_markers_auto_names_what_it_tried_when_nothing_fits)
 {
-    scene sc = {0, -1, 0}; /* no marker at all: noise on a dark background */
+    scene sc = {0, -1, 0, 0}; /* no marker at all: noise on a dark background */
     const char *dir = make_case(&sc, W);
     th_proc p;
     ASSERT_EQ_INT(run_failing(dir, &p), 1);
@@ -290,7 +315,7 @@ TEST(test_track_markers_auto_names_what_it_tried_when_nothing_fits)
 
 TEST(test_track_markers_auto_picks_dark_for_dark_spots_the_bright_look_misses)
 {
-    scene sc = {3, -1, 0};
+    scene sc = {3, -1, 0, 0};
     const char *dir = make_case(&sc, W);
     /* the same scene inverted: dark spots on a light background */
     for (int c = 0; c < 2; c++)
