@@ -38,6 +38,9 @@ typedef struct {
     const char *name;              /* for results.json and messages */
     int motion;                    /* ANALYSIS_MOTION_* */
     double pendulum_length;        /* m, pivot to centre of mass (ANALYSIS_MOTION_PENDULUM) */
+    int on_surface;                /* 1: POLY because it slides on the surface (its height
+                                      steady), not for want of g: its rotation may be
+                                      taken about the surface normal (spin_about_normal) */
 } analysis_body_track;
 
 /* One body's state on one side of an impact, at the impact instant. */

@@ -148,7 +148,8 @@ int analysis_chain_impact_measure(const analysis_body_track links_in[2], const a
 {
     memset(out, 0, sizeof *out);
     analysis_body_track links[2] = {links_in[0], links_in[1]};
-    links[0].motion = links[1].motion = ANALYSIS_MOTION_POLY;
+    links[0].motion = links[1].motion = ANALYSIS_MOTION_POLY; /* pulled by the joint */
+    links[0].on_surface = links[1].on_surface = 0;
     const analysis_tracks *tr = links[0].tracks;
     int nf = tr->n_frames;
     if (links[1].tracks->n_frames != nf)

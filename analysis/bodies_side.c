@@ -170,7 +170,7 @@ static int flat_spin(const analysis_ballistic *bf, double f)
 
 /* the rotation as a quadratic rotation vector about the attitude of frame `ref` */
 static int poly_rotation(const analysis_body *b, const double *t, const icv_mat3 *R, int n, int ref, double t_ref,
-                         analysis_body_state *out, icv_err *err)
+                         int on_surface, analysis_body_state *out, icv_err *err)
 {
     icv_vec3 phi[SIDE_MAX];
     icv_mat3 Rt = icv_m3_transpose(R[ref]);
@@ -212,7 +212,7 @@ static int poly_rotation(const analysis_body *b, const double *t, const icv_mat3
             out->cov_rot[i][3 + k] = out->cov_rot[3 + k][i] = caw[i][k];
         }
     out->spin_observable = !b->tmpl.collinear;
-    if (!b->tmpl.collinear && flat_spin(&bf, f)) {
+    if (on_surface && !b->tmpl.collinear && flat_spin(&bf, f)) {
         /* a body sliding flat on the surface: its tilt rates are the noise of
            coplanar markers' depth, so omega and alpha are taken about the normal
            alone, the tilt rates 0 with no variance (the per-axis fit gives the spin
@@ -307,7 +307,7 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
         out->spin_observable = 0;
     } else if (poly) {
         int ref = fabs(t[0] - t_ref) < fabs(t[n - 1] - t_ref) ? 0 : n - 1;
-        rc = poly_rotation(b, t, R, n, ref, t_ref, out, err);
+        rc = poly_rotation(b, t, R, n, ref, t_ref, bt->on_surface && !hung, out, err);
         if (rc)
             return rc;
     } else {

@@ -167,7 +167,7 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
                                           hung > 0 ? ANALYSIS_MOTION_PENDULUM
                                           : fly    ? ANALYSIS_MOTION_FLIGHT
                                                    : ANALYSIS_MOTION_POLY,
-                                          hung};
+                                          hung, !hung && !fly && !e->gravity_auto};
         }
     }
     analysis_tracks_free(&all);

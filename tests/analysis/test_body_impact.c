@@ -17,7 +17,7 @@ static void names_init(analysis_body_track bt[2], const two_body *s, const analy
 {
     static const char *names[2] = {"a", "b"};
     for (int k = 0; k < 2; k++)
-        bt[k] = (analysis_body_track){&s->body[k], &tr[k], names[k], s->motion, 0};
+        bt[k] = (analysis_body_track){&s->body[k], &tr[k], names[k], s->motion, 0, s->motion == ANALYSIS_MOTION_POLY};
 }
 
 enum { Q_E, Q_RATIO, Q_MIS, Q_DL, Q_LOST, Q_V, Q_W, Q_T, Q_N };

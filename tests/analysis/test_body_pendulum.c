@@ -73,7 +73,7 @@ static int fit_side(int motion, double noise, analysis_body_state *st, double *t
         th = th1, w = w1, t += step;
     }
     *t_bottom = t;
-    analysis_body_track bt = {&b, &tr, "ball", motion, PEN_L};
+    analysis_body_track bt = {&b, &tr, "ball", motion, PEN_L, 0};
     analysis_params prm;
     analysis_params_default(&prm);
     prm.pos_sigma = noise > 0 ? noise : 1e-5;

@@ -83,7 +83,7 @@ static int row_measure(icv_vec3 c, double drift, double noise, analysis_bodies_r
     static const char *names[3] = {"A", "B", "C"};
     analysis_body_track bt[3];
     for (int k = 0; k < 3; k++)
-        bt[k] = (analysis_body_track){&body[k], &tr[k], names[k], ANALYSIS_MOTION_POLY, 0};
+        bt[k] = (analysis_body_track){&body[k], &tr[k], names[k], ANALYSIS_MOTION_POLY, 0, 0};
     analysis_params prm;
     analysis_params_default(&prm);
     prm.pos_sigma = noise;
@@ -161,7 +161,7 @@ static int row_measure_direct(double drift, double common, analysis_row_impact *
     static const char *names[3] = {"A", "B", "C"};
     analysis_body_track bt[3];
     for (int k = 0; k < 3; k++)
-        bt[k] = (analysis_body_track){&body[k], &tr[k], names[k], ANALYSIS_MOTION_POLY, 0};
+        bt[k] = (analysis_body_track){&body[k], &tr[k], names[k], ANALYSIS_MOTION_POLY, 0, 0};
     analysis_params prm;
     analysis_params_default(&prm);
     prm.pos_sigma = 1e-5;

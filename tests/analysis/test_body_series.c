@@ -42,7 +42,7 @@ TEST(test_body_series_is_exact_on_each_side_of_a_kick)
             tr.seen[i * M + m] = 1;
         }
     }
-    analysis_body_track bt = {&b, &tr, "box", ANALYSIS_MOTION_POLY, 0};
+    analysis_body_track bt = {&b, &tr, "box", ANALYSIS_MOTION_POLY, 0, 0};
     analysis_params prm;
     analysis_params_default(&prm);
     analysis_body_series s;

@@ -126,8 +126,8 @@ static int measure(const chain *c, double sigma, unsigned long seed, icv_vec3 jo
         for (int i = hide0 < 0 ? 0 : hide0; i < hide1 && i < c->n_frames; i++)
             for (int m = 0; m < 3; m++)
                 tr[k].seen[i * 3 + m] = 0;
-    analysis_body_track links[2] = {{&c->link[0], &tr[0], "link1", ANALYSIS_MOTION_POLY, 0},
-                                    {&c->link[1], &tr[1], "link2", ANALYSIS_MOTION_POLY, 0}};
+    analysis_body_track links[2] = {{&c->link[0], &tr[0], "link1", ANALYSIS_MOTION_POLY, 0, 0},
+                                    {&c->link[1], &tr[1], "link2", ANALYSIS_MOTION_POLY, 0, 0}};
     analysis_joint j = {{0, 1}, {c->joint[0], icv_v3_add(c->joint[1], joint_off)}};
     analysis_params prm;
     analysis_params_default(&prm);
