@@ -175,6 +175,8 @@ typedef struct {
     int look_forced;
     int tophat_forced;   /* with look_forced bright: read as the white top-hat */
     int template_misfit; /* 1: the template check refused the points (template_check) */
+    int look_crowded;    /* 1: a camera's look kept too many marker-sized blobs in every full scan
+                            (camera_check) */
 } job_track;
 
 /* After track.markers auto gave every camera `look` (bright read as the white top-hat

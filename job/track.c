@@ -50,6 +50,7 @@ static void job_track_free(job_track *j)
 typedef struct {
     track_look first, look[JOB_TRACK_MAX_RETRY];
     int first_tophat, tophat[JOB_TRACK_MAX_RETRY], n;
+    int crowded; /* 1: auto's look was refused as crowded, not by the template */
 } retry_plan;
 
 /* One try of the whole stage; look_forced as job_track's, tophat_forced its white
@@ -96,7 +97,7 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
                              j->exp.n_markers);
     if (!rc)
         rc = job_track_write(j, out_dir, err);
-    if (rc && j->template_misfit && look_forced < 0 && j->exp.track.markers < 0) {
+    if (rc && (j->template_misfit || j->look_crowded) && look_forced < 0 && j->exp.track.markers < 0) {
         track_look l = j->cams[0].det->look;
         int th = l == TRACK_LOOK_BRIGHT && j->cams[0].det->bright_tophat;
         int one = l == TRACK_LOOK_BRIGHT || l == TRACK_LOOK_DARK, usable = 1;
@@ -107,6 +108,7 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
         if (one) {
             plan->first = l;
             plan->first_tophat = th;
+            plan->crowded = !j->template_misfit;
             plan->n = job_track_retry_looks(l, th, usable, plan->look, plan->tophat);
         }
     }
@@ -162,10 +164,10 @@ int job_track_run(const char *experiment_path, const char *out_dir, const job_tr
                                         track_look_name(plan.look[k]), th);
             continue;
         }
-        icv_warn("%s: track.markers auto: the %s%s look's points do not fit body.markers (%s)%s%s%s; the %s%s look's "
+        icv_warn("%s: track.markers auto: the %s%s look's points %s (%s)%s%s%s; the %s%s look's "
                  "do: %s%s kept (set track.markers to say which)",
                  experiment_path, track_look_name(plan.first), plan.first_tophat ? " top-hat" : "",
-                 err ? err->msg : "", len ? "; nor did the " : "", len ? tried : "", len ? " look's" : "",
+                 plan.crowded ? "are too many" : "do not fit body.markers", err ? err->msg : "", len ? "; nor did the " : "", len ? tried : "", len ? " look's" : "",
                  track_look_name(plan.look[k]), th, track_look_name(plan.look[k]), th);
         if (res_out)
             *res_out = r2;

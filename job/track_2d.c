@@ -500,8 +500,10 @@ int job_track_pass_2d(job_track *j, icv_err *err)
         return rc;
     for (int c = 0; c < nc; c++) {
         job_track_camera *cm = &j->cams[c];
-        if ((rc = camera_check(exp, &j->opt, cm, err)) != 0)
+        if ((rc = camera_check(exp, &j->opt, cm, err)) != 0) {
+            j->look_crowded = cm->full_scans > 0 && cm->crowded_scans == cm->full_scans;
             return rc;
+        }
         if ((rc = camera_drop_repeats(cm, err)) != 0)
             return rc;
         /* a coefficient experiment's still body is its result (friction holds: "no

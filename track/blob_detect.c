@@ -389,7 +389,7 @@ static void detect_region(track_detector *d, const track_frame *f, int x0, int y
 /* 1: the detector reads a plane made from the frame (every look but plain bright) */
 static int uses_plane(const track_detector *d)
 {
-    return d->look != TRACK_LOOK_BRIGHT || (d->bright_tophat && d->ws->tophat_r > 0);
+    return d->look != TRACK_LOOK_BRIGHT || (d->bright_tophat && d->ws->white_tophat_r > 0);
 }
 
 /* Fills the look's plane over [x0, x1] x [y0, y1] from the frame: dark markers
@@ -399,7 +399,7 @@ static void look_fill(const track_detector *d, const track_frame *f, int x0, int
 {
     struct track_detector_ws *w = d->ws;
     if (d->look == TRACK_LOOK_BRIGHT) { /* read as the white top-hat (uses_plane) */
-        track_white_tophat(w, f, w->tophat_r, x0, y0, x1, y1, w->plane);
+        track_white_tophat(w, f, w->white_tophat_r, x0, y0, x1, y1, w->plane);
         return;
     }
     if (d->look == TRACK_LOOK_DARK && w->tophat_r > 0) {
@@ -962,7 +962,7 @@ void track_detector_set_scene_markers(track_detector *d)
 
 int track_detector_tophat_usable(const track_detector *d)
 {
-    return d->ws->tophat_r > 0;
+    return d->ws->white_tophat_r > 0;
 }
 
 void track_detector_set_marker_size(track_detector *d, double diameter_px, double max_streak_px)
@@ -983,6 +983,15 @@ void track_detector_set_marker_size(track_detector *d, double diameter_px, doubl
        large balls |g| and v (docs/track.md "Figures behind the code") */
     int tr = (int)ceil(diameter_px);
     d->ws->tophat_r = diameter_px >= TRACK_BIN_MIN_DIAMETER ? 0 : tr < 1 ? 1 : tr;
+    /* the bright look's white top-hat (read only where asked: bright_tophat) reaches
+       binned beads and stickers too: light markers on a dark body over a light plate,
+       one region with the plate in plain bright whatever their size. An opening, unlike
+       the dark look's closing, never fills a ball from the plate round it; its octagon
+       stays at most TRACK_TOPHAT_MAX_R, which still leaves a marker of
+       TRACK_WHITE_TOPHAT_MAX_D whole */
+    d->ws->white_tophat_r = diameter_px < TRACK_BIN_MIN_DIAMETER       ? d->ws->tophat_r
+                            : diameter_px <= TRACK_WHITE_TOPHAT_MAX_D ? TRACK_TOPHAT_MAX_R
+                                                                       : 0;
     int bin = diameter_px >= TRACK_BIN_MIN_DIAMETER ? (int)(diameter_px / 8) : 1;
     d->ws->bin = bin < TRACK_BIN_MAX ? bin : TRACK_BIN_MAX;
     d->ws->bin_tophat_r = (int)ceil(diameter_px / d->ws->bin);

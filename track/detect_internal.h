@@ -57,6 +57,7 @@ struct track_detector_ws {
        closing's two frame-sized planes padded by TRACK_TOPHAT_MAX_R on every side and
        TRACK_TOPHAT_ROWS rows of the same pitch, pixels of 16 bits at most */
     int tophat_r;             /* px: the square's half side (0: the plain inversion max - I) */
+    int white_tophat_r;       /* px: the bright look's white top-hat octagon (bright_tophat; 0: none) */
     int morph_pitch;          /* pixels: width + 2 TRACK_TOPHAT_MAX_R */
     int tophat_baseline;      /* 1: the 8-bit passes without AVX2 even where the CPU has it (tests) */
     void *morph_a, *morph_b, *morph_rows;
@@ -90,6 +91,9 @@ struct track_detector_ws {
 
 /* px: the largest radius of the dark look's top-hat octagon (markers of 16 px or more keep max - I) */
 #define TRACK_TOPHAT_MAX_R 16
+/* px: the largest marker the bright look's white top-hat reads (its octagon's radius
+   TRACK_TOPHAT_MAX_R from 16 px on: 33 px across, a third wider than the marker) */
+#define TRACK_WHITE_TOPHAT_MAX_D 24
 /* the top-hat's row buffers: a window of up to 2 TRACK_TOPHAT_MAX_R + 1 pixels is built
    from powers of two up to 32, the rows of level q (2q of them) kept for 2 <= q <= 32 */
 #define TRACK_TOPHAT_ROWS 124

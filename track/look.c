@@ -280,7 +280,7 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
             d->n_markers = n_expected > 0 ? n_expected : 0;
             d->look = order[li];
             d->bright_tophat = li == 3;
-            s->tophat = (order[li] == TRACK_LOOK_DARK || li == 3) && d->ws->tophat_r > 0;
+            s->tophat = (order[li] == TRACK_LOOK_DARK && d->ws->tophat_r > 0) || (li == 3 && d->ws->white_tophat_r > 0);
             d->motion_background = motion_bg;
             d->motion_background_stride = motion_bg_stride;
             int prev_n = -1;

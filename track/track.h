@@ -301,7 +301,8 @@ void track_detector_set_scene_markers(track_detector *det);
 void track_detector_set_marker_size(track_detector *det, double diameter_px, double max_streak_px);
 
 /* 1 when bright_tophat would make the bright look read the white top-hat (a marker size
- * under 16 px was given), 0 when bright reads I itself whatever bright_tophat says. */
+ * up to TRACK_WHITE_TOPHAT_MAX_D, 24 px, was given), 0 when bright reads I itself
+ * whatever bright_tophat says. */
 int track_detector_tophat_usable(const track_detector *det);
 
 /* Image diameter (px) of a marker of diameter_m (m) at distance_m (m, along the optical
