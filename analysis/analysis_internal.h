@@ -129,6 +129,10 @@ typedef struct {
        phase): each flight's own acceleration differs from the shared g by about this
        much, and a side extrapolated to its impact with the shared g errs by it */
     double g_spread;
+    /* the sides' whole flights (posed frames; lo > hi: none) and the g they were
+       fitted with, when analysis_flight_noise_from_sides made the noise */
+    int flight_lo[2], flight_hi[2];
+    icv_vec3 flight_g;
 } analysis_flight_noise;
 
 /* h_g zero, no phases; -1 out of memory */

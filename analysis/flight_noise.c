@@ -89,24 +89,30 @@ static int sandwich(const analysis_flight_noise *nz, double *const *h, int nr, d
 
 /* A side's rows: (p, v) at t_ref from its window's straight-line fit, and their
  * change per unit g (the fit subtracts g tau^2 / 2 from each centre). */
-static void side_rows(const posed_frame *pf, const side_fit *s, double *hp, double *hv, double *kp, double *kv)
+static void range_rows(const posed_frame *pf, int first, int last, double t_ref, double *hp, double *hv, double *kp,
+                       double *kv)
 {
     double s0 = 0, s1 = 0, s2 = 0;
-    for (int i = s->first; i <= s->last; i++) {
-        double tau = pf[i].t - s->t_ref;
+    for (int i = first; i <= last; i++) {
+        double tau = pf[i].t - t_ref;
         s0 += 1;
         s1 += tau;
         s2 += tau * tau;
     }
     double det = s0 * s2 - s1 * s1;
     *kp = *kv = 0;
-    for (int i = s->first; i <= s->last; i++) {
-        double tau = pf[i].t - s->t_ref, q = 0.5 * tau * tau;
+    for (int i = first; i <= last; i++) {
+        double tau = pf[i].t - t_ref, q = 0.5 * tau * tau;
         hp[i] = (s2 - s1 * tau) / det;
         hv[i] = (s0 * tau - s1) / det;
         *kp += hp[i] * q;
         *kv += hv[i] * q;
     }
+}
+
+static void side_rows(const posed_frame *pf, const side_fit *s, double *hp, double *hv, double *kp, double *kv)
+{
+    range_rows(pf, s->first, s->last, s->t_ref, hp, hv, kp, kv);
 }
 
 int analysis_flight_noise_alloc(analysis_flight_noise *nz, int n)
@@ -128,6 +134,8 @@ int analysis_flight_noise_alloc(analysis_flight_noise *nz, int n)
 void analysis_flight_noise_reset(analysis_flight_noise *nz)
 {
     nz->g_spread = 0;
+    for (int k = 0; k < 2; k++)
+        nz->flight_lo[k] = 1, nz->flight_hi[k] = 0;
     for (int i = 0; i < nz->n; i++)
         nz->seg[i] = -1;
     nz->n_seg = 0;
@@ -388,7 +396,10 @@ int analysis_flight_noise_from_sides(const posed_frame *pf, const int lo[2], con
         return -1;
     }
     analysis_flight_noise_reset(nz);
+    nz->flight_g = *g;
     for (int k = 0; k < 2; k++) {
+        nz->flight_lo[k] = lo[k];
+        nz->flight_hi[k] = hi[k];
         int j = hi[k] - lo[k] + 1;
         if (j < 1)
             continue;
@@ -430,11 +441,46 @@ int analysis_flight_noise_g_cov(const analysis_flight_noise *nz, double g_cov[3]
     return sandwich(nz, h, 1, &g_cov[0][0]);
 }
 
+/* A slow track error (the same blur, the same pixel phase over tens of frames)
+ * is nearly a straight line over a side's window: in its v, in none of its
+ * residuals. Where the window is part of a longer flight, the window's v and the
+ * whole flight's (both given g, at t_ref) differ by the change of that error's
+ * slope along the flight, plus noise: their difference beyond the noise model's
+ * share of it (per axis, sqrt(max(0, d^2 - var))) is one draw of the slope error
+ * the model lacks, added to side k's v variance in cov. work: 3 n doubles. */
+static int window_excess(const posed_frame *pf, const analysis_flight_noise *nz, const side_fit *s, int k, double *work,
+                         double cov[15][15])
+{
+    int lo = nz->flight_lo[k], hi = nz->flight_hi[k], n = nz->n;
+    if (lo > hi || hi >= n || lo > s->first || hi < s->last || (lo == s->first && hi == s->last))
+        return 0;
+    double *hd = work, *hw = work + n, *hp = work + 2 * n, kp, kv, kpw, kvw;
+    memset(work, 0, sizeof *work * (size_t)(3 * n));
+    range_rows(pf, s->first, s->last, s->t_ref, hp, hd, &kp, &kv);
+    range_rows(pf, lo, hi, s->t_ref, hp, hw, &kpw, &kvw);
+    /* d = v_window - v_flight: both fit p_i - g tau_i^2 / 2 */
+    icv_vec3 d = icv_v3_scale(nz->flight_g, kvw - kv);
+    for (int i = lo; i <= hi; i++) {
+        hd[i] -= hw[i];
+        d = icv_v3_axpy(hd[i], pf[i].pose.p, d);
+    }
+    double var[3][3];
+    double *h[1] = {hd};
+    if (sandwich(nz, h, 1, &var[0][0]))
+        return -1;
+    for (int a = 0; a < 3; a++) {
+        double x = icv_v3_get(d, a), ex2 = x * x - var[a][a];
+        if (x * x > 4 * var[a][a])
+            cov[6 + 6 * k + a][6 + 6 * k + a] += ex2;
+    }
+    return 0;
+}
+
 int analysis_flight_covariance(const posed_frame *pf, const analysis_flight_noise *nz, const side_fit *pre,
                                const side_fit *post, double cov[15][15])
 {
     int n = nz->n;
-    double *buf = calloc((size_t)n * 5, sizeof *buf);
+    double *buf = calloc((size_t)n * 5, sizeof *buf); /* the rows, then window_excess' work */
     if (!buf)
         return -1;
     double *h[5];
@@ -451,6 +497,8 @@ int analysis_flight_covariance(const posed_frame *pf, const analysis_flight_nois
         }
     }
     int rc = sandwich(nz, h, 5, &cov[0][0]);
+    for (int k = 0; k < 2 && rc == 0; k++)
+        rc = window_excess(pf, nz, sd[k], k, buf, cov);
     free(buf);
     return rc;
 }
