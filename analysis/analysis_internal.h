@@ -239,6 +239,8 @@ double analysis_contact_rate(const analysis_body *b, const side_fit *s, const ic
  * residuals cannot show it. 0 when the meeting is used or unknown. */
 typedef struct {
     double t, t_line, t_line_sd, t_meet, t_meet_sd, line_gap, offset_sd;
+    double line_gap_sd;     /* m: line_gap's 1-sigma (the meeting's sigma times the
+                               contact point's rate, and the line's height sigma) */
     int from_meet, meet_ok;
 } impact_instant;
 void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const side_fit *post, const icv_vec3 *g,

@@ -186,6 +186,55 @@ static int landed_for_good(const posed_frame *pf, int n, const unsigned char *co
     return 0;
 }
 
+/* The surface is one plane for the whole clip, so its error is common to every
+ * impact: an impact whose flights meet with the contact point further from the
+ * surface than the clip's best-placed impact by more than OFF_SURFACE_M plus 5 of
+ * their combined sigmas touched nothing there (a jump of the tracks centimetres
+ * above the surface, taken as a kink; a surface drawn centimetres off moves every
+ * impact alike and drops none). The margin is above the tracks' slow height errors
+ * (a few millimetres, docs/analysis.md). The index of the worst such impact of
+ * res (gap sigmas gap_sd, m), or -1; *ref: the best-placed one's. */
+#define OFF_SURFACE_M 0.02
+
+static int off_surface_impact(const analysis_result *res, const double *gap_sd, int *ref_out)
+{
+    int ref = -1;
+    for (int i = 0; i < res->n_impacts; i++)
+        if (isfinite(res->impacts[i].meet_gap) &&
+            (ref < 0 || fabs(res->impacts[i].meet_gap) < fabs(res->impacts[ref].meet_gap)))
+            ref = i;
+    int worst = -1;
+    double worst_d = 0;
+    for (int i = 0; ref >= 0 && i < res->n_impacts; i++) {
+        if (i == ref || !isfinite(res->impacts[i].meet_gap))
+            continue;
+        double d = fabs(res->impacts[i].meet_gap - res->impacts[ref].meet_gap);
+        if (d > OFF_SURFACE_M + 5 * hypot(gap_sd[i], gap_sd[ref]) && d > worst_d)
+            worst = i, worst_d = d;
+    }
+    *ref_out = ref;
+    return worst;
+}
+
+/* A candidate whose normal velocity jumps by less than prm.jump_sigmas but more
+ * than WEAK_JUMP_SIGMAS of its sigma is an impact when its two flights say so
+ * themselves: they meet between its windows (within a frame and 3 of the
+ * meeting's sigmas), with the contact point at the surface there (within
+ * OFF_SURFACE_M and 5 sigmas), and no impact measured lies within two frames or 3
+ * combined sigmas of it. Noisy sparse tracks (2.5 mm, a side of 6 frames) put
+ * a real bounce at 5-6 sigma; a jump of the tracks mid-flight meets elsewhere or
+ * off the surface. */
+#define WEAK_JUMP_SIGMAS 5.0
+
+static int weak_jump_consistent(const impact_instant *in, const side_fit *pre, const side_fit *post, double period)
+{
+    if (!in->meet_ok || !isfinite(in->line_gap))
+        return 0;
+    double m = period + 3 * in->t_meet_sd;
+    return in->t_meet > pre->t_last - m && in->t_meet < post->t_first + m &&
+           fabs(in->line_gap) <= OFF_SURFACE_M + 5 * in->line_gap_sd;
+}
+
 /* |residual| / sigma of sample i of phase k under a joint fit */
 static double misfit(const analysis_flight *ph, int k, int i, const analysis_ballistic *f)
 {
@@ -684,9 +733,21 @@ int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, 
        stretch of bad poses): the first one's reason, and how many */
     char unfit_msg[ICV_ERR_MSG_MAX];
     int n_unfit;
+    /* candidates found off the surface (off_surface_impact): their rows, kept
+       out of every pass after, and what was said of the first */
+    int off_row[ANALYSIS_MAX_IMPACTS], n_off = 0;
+    char off_msg[ICV_ERR_MSG_MAX] = "";
+    int imp_row[ANALYSIS_MAX_IMPACTS];
+    double imp_gap_sd[ANALYSIS_MAX_IMPACTS];
+    /* candidates of a weak jump (weak_jump_consistent): found in one pass
+       (weak_*), accepted in every pass after when no impact lies at them (ok_row) */
+    int ok_row[ANALYSIS_MAX_IMPACTS], n_ok = 0, n_weak;
+    int weak_row[ANALYSIS_MAX_IMPACTS];
+    double weak_t[ANALYSIS_MAX_IMPACTS], weak_sd[ANALYSIS_MAX_IMPACTS];
     /* back here, with every impact measured again, when a frame beside an impact
        turns out an outlier: it was in the gaps and gravity's fit too */
 restart:;
+    n_weak = 0;
     unfit_msg[0] = 0;
     n_unfit = 0;
     analysis_contact_find(pf, n, sigma, com_sigma, tr, contact, res);
@@ -697,6 +758,17 @@ restart:;
     }
     int nc = find_candidates(pf, n, sigma, 2 * prm.min_side_frames, cand);
     nc = candidates_at_landings(n, contact, cand, nc);
+    {
+        int m = 0;
+        for (int c = 0; c < nc; c++) {
+            int off = 0;
+            for (int k = 0; k < n_off; k++)
+                off |= pf[cand[c]].row == off_row[k];
+            if (!off)
+                cand[m++] = cand[c];
+        }
+        nc = m;
+    }
     analysis_flight_noise_free(&noise);
     res->n_impacts = 0;
     res->g_estimated = 0;
@@ -810,8 +882,20 @@ restart:;
         /* a contact is an impact when the normal velocity jumps */
         double dv = post.v.y - pre.v.y;
         double sd = hypot(pre.v_sd.y, post.v_sd.y);
-        if (!(dv > prm.jump_sigmas * sd))
-            continue;
+        if (!(dv > prm.jump_sigmas * sd)) {
+            int weak = prm.method == ANALYSIS_FIT && dv > WEAK_JUMP_SIGMAS * sd &&
+                       weak_jump_consistent(&inst, &pre, &post, period);
+            int accepted = 0;
+            for (int k = 0; k < n_ok; k++)
+                accepted |= ok_row[k] == pf[cand[c]].row;
+            if (weak && !accepted && n_weak < ANALYSIS_MAX_IMPACTS) {
+                weak_row[n_weak] = pf[cand[c]].row;
+                weak_t[n_weak] = inst.t_meet;
+                weak_sd[n_weak++] = inst.t_meet_sd;
+            }
+            if (!(weak && accepted))
+                continue;
+        }
         if (prm.method == ANALYSIS_HOUBOLT) {
             int a1 = pre.last, b0 = post.first;
             if (a1 < 3 || b0 + 3 >= n) {
@@ -866,9 +950,43 @@ restart:;
         }
         analysis_energy_scope(b, &imp);
         analysis_impact_plausibility(&imp, imp.implausible, sizeof imp.implausible);
+        imp_row[res->n_impacts] = pf[cand[c]].row;
+        imp_gap_sd[res->n_impacts] = inst.meet_ok ? inst.line_gap_sd : INFINITY;
         res->impacts[res->n_impacts++] = imp;
         t_prev = t_star + excl;
     }
+    if (n_off < ANALYSIS_MAX_IMPACTS) {
+        int ref, k = off_surface_impact(res, imp_gap_sd, &ref);
+        if (k >= 0) {
+            const analysis_impact *im = &res->impacts[k];
+            if (n_off == 0)
+                snprintf(off_msg, sizeof off_msg,
+                         "impact candidate at frame %d (t = %.5f s): its flights meet with the contact point %.1f mm "
+                         "%s the surface, where another impact meets it %.1f mm from it: not a contact with the "
+                         "surface (the tracks jumping there?): not measured",
+                         tr->frame[imp_row[k]], im->t, fabs(im->meet_gap) * 1e3, im->meet_gap < 0 ? "below" : "above",
+                         fabs(res->impacts[ref].meet_gap) * 1e3);
+            off_row[n_off++] = imp_row[k];
+            goto restart;
+        }
+    }
+    {
+        int added = 0;
+        for (int w = 0; w < n_weak && n_ok < ANALYSIS_MAX_IMPACTS; w++) {
+            int near = 0;
+            for (int i = 0; i < res->n_impacts; i++)
+                near |= fabs(res->impacts[i].t - weak_t[w]) <=
+                        fmax(2 * period, 3 * hypot(res->impacts[i].t_sd, weak_sd[w]));
+            if (!near) {
+                ok_row[n_ok++] = weak_row[w];
+                added = 1;
+            }
+        }
+        if (added)
+            goto restart;
+    }
+    if (off_msg[0])
+        icv_warn("%s%s", off_msg, n_off > 1 ? ", nor others like it" : "");
     /* what the final pass measured and left out, said once (a restart measures
        every impact again) */
     for (int i = 0; i < res->n_contacts; i++) {

@@ -58,6 +58,7 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
     out->line_gap = out->meet_ok ? analysis_contact_gap(b, pre, g, out->t_meet) : NAN;
     if (!out->meet_ok)
         return;
+    out->line_gap_sd = hypot(rate * out->t_meet_sd, h_sd);
     double lim = 3 * hypot(out->t_line_sd, out->t_meet_sd);
     int inside = out->t_meet > lo - margin - 3 * out->t_meet_sd && out->t_meet < hi + margin + 3 * out->t_meet_sd;
     if (inside && (line_off || !(fabs(out->t_meet - out->t_line) <= lim))) {
