@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+# study_causes.py DIR: per completed scene of a scene study (DIR/seedN/{status,exp/truth.json,out/results.json})
+# that is out of tolerance, its cause as tests/synth/test_scene_study.c out_cause classes it (the impact
+# count, the scene's noise, or the first quantity beyond 3 sigmas), with the misses and their sigmas.
+import json, sys, os, math
+D = sys.argv[1]
+def mk(a, sd, tol):
+    if abs(a) <= tol: return 0
+    return 1 if (sd > 0.5*tol and abs(a) <= 3*sd) else 2
+for s in sorted(os.listdir(D)):
+    st = os.path.join(D, s, 'status')
+    if not os.path.exists(st): continue
+    f = open(st).read().split()
+    if f[1] != '0' or f[2] == '0': continue
+    try:
+        t = json.load(open(os.path.join(D, s, 'exp', 'truth.json'))); r = json.load(open(os.path.join(D, s, 'out', 'results.json')))
+    except Exception as e:
+        print(s, 'unreadable', e); continue
+    ti, ri = t['impacts'], r.get('impacts', [])
+    fps = t['cameras'][0]['fps']
+    if len(ri) != len(ti):
+        print(s, 'count', len(ri), 'vs', len(ti), 'fps', fps); continue
+    worst, what = 0, ''
+    det = []
+    if r.get('gravity_estimated'):
+        g, gs, gt = r['gravity'], r['gravity_sd'], t['gravity']
+        gn = math.sqrt(sum(x*x for x in g)); gtn = math.sqrt(sum(x*x for x in gt))
+        var = sum((g[a]/gn*gs[a])**2 for a in range(3))
+        k = mk(gn-gtn, math.sqrt(var), 0.005*gtn)
+        if k > worst: worst, what = k, '|g|'
+        if k: det.append('|g| %+.3f sd %.3f' % (gn-gtn, math.sqrt(var)))
+    for im in ri:
+        u = im['uncertainty']; tt = im['time_s']
+        best = min(ti, key=lambda b: abs(b['time_s']-tt))
+        k = mk(tt-best['time_s'], u['time_s'], 0.2/fps)
+        if k > worst: worst, what = k, 'time'
+        if k: det.append('t %+.2ffr sd %.2f' % ((tt-best['time_s'])*fps, u['time_s']*fps))
+        vt = best['pre']['v']; sp = math.sqrt(sum(x*x for x in vt))
+        for sd, us, nm in (('pre', 'v_pre', 'vpre'), ('post', 'v_post', 'vpost')):
+            for a in range(3):
+                d = im[sd]['v'][a]-best[sd]['v'][a]; sg = u[us][a]
+                k = mk(d, sg, 0.005*sp)
+                if k > worst: worst, what = k, nm
+                if k == 2: det.append('%s.%d %+.4f sd %.4f tol %.4f' % (nm, a, d, sg, 0.005*sp))
+        for q in ('e_kinematic', 'impulse_ratio'):
+            m, tq = im.get(q), best.get(q)
+            if not isinstance(m, (int, float)) or not isinstance(tq, (int, float)): continue
+            k = mk(m-tq, u.get(q, 0) or 0, 0.01)
+            if k > worst: worst, what = k, q
+    cause = {2: what+'>3sd', 1: 'noise', 0: 'omega/loss'}[worst]
+    print(s, cause, 'fps', fps, '; '.join(det[:4]))
