@@ -1,8 +1,10 @@
 #!/bin/bash
-# analyze_rerun.sh BIN SRC DST: analysis only, again, on each completed scene of a kept scene study
+# analyze_rerun.sh BIN SRC DST [--truth]: analysis only, again, on each completed scene of a kept scene study
 # (SRC/seedN/{status,exp,out}): exp/ hard-linked (cp -al), the tracks files copied, then
 # `BIN analyze exp/experiment.yaml --tracks out/tracks3d.csv -o out` in DST/seedN (SRC is not written).
-BIN=$1; SRC=$2; DST=$3
+# With --truth, analyze also compares with exp/truth.json: its verdict (exit status and last line) in
+# DST/seedN/verdict.
+BIN=$1; SRC=$2; DST=$3; TRUTH=$4
 mkdir -p $DST
 for d in $SRC/seed*; do
   s=$(basename $d)
@@ -12,5 +14,9 @@ for d in $SRC/seed*; do
   [ -e $DST/$s/exp ] || cp -al $d/exp $DST/$s/exp
   cp $d/status $DST/$s/status
   for f in tracks3d.csv tracks3d_quality.csv track_info.json; do [ -f $d/out/$f ] && cp $d/out/$f $DST/$s/out/; done
-  ( cd $DST/$s && timeout 60 $BIN analyze exp/experiment.yaml --tracks out/tracks3d.csv -o out > analyze.log 2>&1; echo $? > analyze.rc )
+  if [ "$TRUTH" = --truth ]; then
+    ( cd $DST/$s && timeout 60 $BIN -q analyze exp/experiment.yaml --tracks out/tracks3d.csv -o out --truth exp/truth.json > analyze.log 2>&1; echo "$? $(tail -1 analyze.log)" > verdict )
+  else
+    ( cd $DST/$s && timeout 60 $BIN analyze exp/experiment.yaml --tracks out/tracks3d.csv -o out > analyze.log 2>&1; echo $? > analyze.rc )
+  fi
 done

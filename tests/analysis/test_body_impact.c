@@ -20,6 +20,22 @@ static void names_init(analysis_body_track bt[2], const two_body *s, const analy
         bt[k] = (analysis_body_track){&s->body[k], &tr[k], names[k], s->motion, 0, s->motion == ANALYSIS_MOTION_POLY};
 }
 
+/* s's tracks with noise sigma (m) from seed, measured; analysis_body_impacts_measure's code */
+static int measure_seed(const two_body *s, double sigma, unsigned long seed, analysis_bodies_result *res, icv_err *err)
+{
+    analysis_tracks tr[2];
+    two_body_tracks(s, sigma, seed, tr);
+    analysis_body_track bt[2];
+    names_init(bt, s, tr);
+    analysis_params prm;
+    analysis_params_default(&prm);
+    prm.pos_sigma = sigma;
+    int rc = analysis_body_impacts_measure(bt, 2, &TB_G, &prm, res, err);
+    analysis_tracks_free(&tr[0]);
+    analysis_tracks_free(&tr[1]);
+    return rc;
+}
+
 enum { Q_E, Q_RATIO, Q_MIS, Q_DL, Q_LOST, Q_V, Q_W, Q_T, Q_N };
 static const char *qname[Q_N] = {"e_newton", "impulse_ratio", "impulse_mismatch (3 axes)",
                                  "angular momentum change (3 axes)", "energy_lost",
@@ -43,18 +59,9 @@ static int run_seeds(const two_body *s, int seeds, double sigma, double rms[Q_N]
         lost_truth += 0.5 * s->body[k].mass * v2 + I0 - I1;
     }
     for (int seed = 0; seed < seeds; seed++) {
-        analysis_tracks tr[2];
-        two_body_tracks(s, sigma, 700 + (unsigned long)seed, tr);
-        analysis_body_track bt[2];
-        names_init(bt, s, tr);
-        analysis_params prm;
-        analysis_params_default(&prm);
-        prm.pos_sigma = sigma;
         analysis_bodies_result res;
         icv_err err = {0};
-        int rc = analysis_body_impacts_measure(bt, 2, &TB_G, &prm, &res, &err);
-        analysis_tracks_free(&tr[0]);
-        analysis_tracks_free(&tr[1]);
+        int rc = measure_seed(s, sigma, 700 + (unsigned long)seed, &res, &err);
         if (rc || res.n_impacts != 1) {
             th_fail(__FILE__, __LINE__, "seed %d: %d impacts: %s", seed, rc ? 0 : res.n_impacts, err.msg);
             return -1;
@@ -170,18 +177,9 @@ TEST(test_body_impact_pucks_spin_about_the_normal_within_omega_tolerance)
     for (int seed = 0; seed < seeds; seed++)
         for (int c = 0; c < 2; c++) {
             const two_body *t = c ? &sp : &s;
-            analysis_tracks tr[2];
-            two_body_tracks(t, 1e-4, 900 + (unsigned long)seed, tr);
-            analysis_body_track bt[2];
-            names_init(bt, t, tr);
-            analysis_params prm;
-            analysis_params_default(&prm);
-            prm.pos_sigma = 1e-4;
             analysis_bodies_result res;
             icv_err err = {0};
-            int rc = analysis_body_impacts_measure(bt, 2, &TB_G, &prm, &res, &err);
-            analysis_tracks_free(&tr[0]);
-            analysis_tracks_free(&tr[1]);
+            int rc = measure_seed(t, 1e-4, 900 + (unsigned long)seed, &res, &err);
             ASSERT(rc == 0 && res.n_impacts == 1, "seed %d case %d: rc %d: %s", seed, c, rc, err.msg);
             const analysis_body_impact *im = &res.impacts[0];
             for (int k = 0; k < 2; k++) {
@@ -225,18 +223,9 @@ TEST(test_body_impact_carts_face_to_face_e_and_momentum)
     int seeds = th_accuracy() ? 200 : 24;
     double worst_e = 0, worst_r = 0, pe2 = 0, pm2 = 0;
     for (int seed = 0; seed < seeds; seed++) {
-        analysis_tracks tr[2];
-        two_body_tracks(&s, 2e-4, 800 + (unsigned long)seed, tr);
-        analysis_body_track bt[2];
-        names_init(bt, &s, tr);
-        analysis_params prm;
-        analysis_params_default(&prm);
-        prm.pos_sigma = 2e-4;
         analysis_bodies_result res;
         icv_err err = {0};
-        int rc = analysis_body_impacts_measure(bt, 2, &TB_G, &prm, &res, &err);
-        analysis_tracks_free(&tr[0]);
-        analysis_tracks_free(&tr[1]);
+        int rc = measure_seed(&s, 2e-4, 800 + (unsigned long)seed, &res, &err);
         ASSERT(rc == 0 && res.n_impacts == 1, "seed %d: rc %d, %d impacts: %s", seed, rc, res.n_impacts, err.msg);
         const analysis_body_impact *im = &res.impacts[0];
         ASSERT_TRUE(!im->contact.exact);
