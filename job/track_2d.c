@@ -491,6 +491,14 @@ int job_track_pass_2d(job_track *j, icv_err *err)
     int nc = exp->n_cameras, rc;
     j->t_2d = icv_now();
     icv_progress pg;
+    /* every body a ball that is its own marker: seen lighter than a dark room and darker
+       than a lit plate, so a lost track is looked for in the opposite look too */
+    int balls = exp->n_bodies >= 1;
+    for (int b = 0; b < exp->n_bodies; b++)
+        balls &= exp->bodies[b].n_markers == 1 && exp->bodies[b].shape.type == ICV_SHAPE_SPHERE &&
+                 exp->bodies[b].marker_diameter >= 1.8 * exp->bodies[b].shape.radius;
+    for (int c = 0; c < nc; c++)
+        j->cams[c].tr->opposite_look = balls;
     icv_progress_begin(&pg, "track", j->total);
     rc = cameras_track(j->cams, nc, &pg, err);
     icv_progress_end(&pg);

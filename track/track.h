@@ -439,6 +439,14 @@ typedef struct {
                                Default 30: a 25 px jump at impact. */
     double sigma_floor_px;  /* px: smallest measurement sigma the filter uses (the model
                                error of a constant-acceleration path). Default 0.1. */
+    int opposite_look;      /* 1: a confirmed track no blob was given this frame is looked for
+                               again round its prediction read in the opposite look (bright
+                               as dark, dark as bright): a ball that is the whole marker is
+                               seen against what lies behind it, lighter than a dark room and
+                               darker than a lit plate. Only its gate (reacquire_px at most),
+                               a blob half to twice its last area; the detector's learnt
+                               state is put back after. Default 0; the track stage sets it
+                               when every body is a sphere whose one marker is as wide */
     int independent_markers;/* 1: every marker is a body of its own (one-marker bodies:
                                a cradle's balls, pucks with one dot), so no configuration ties the tracks and
                                reacquire is not used (it took a row of balls shifted by

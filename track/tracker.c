@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "track/detect_internal.h"
 #include "track/kalman_internal.h"
 #include "track/track.h"
 
@@ -50,6 +51,10 @@ typedef struct {
  * tens of millions of distance tests a frame without them, 0.7 s at 6000 fps. */
 enum { CAND_MAX = 8, HYP_BUDGET = 20000 };
 
+/* Detections a track needs before the opposite look is searched for it: its filter has
+ * a flight to gate with (a young track's gate spans its initial velocity sigma) */
+enum { OPP_MIN_HITS = 4 };
+
 struct track_tracker_ws {
     trk tracks[TRACK_MAX_TRACKS];
     track_blob blobs[MAX_DETS];
@@ -79,6 +84,8 @@ struct track_tracker_ws {
     int cand[TRACK_MAX_TRACKS][CAND_MAX]; /* blobs near each body track, nearest first */
     int n_cand[TRACK_MAX_TRACKS];
     int nd; /* blobs this frame */
+    track_blob oblobs[MAX_DETS]; /* the opposite look's blobs in one track's gate */
+    track_static_model statics_saved; /* the detector's static blobs while the opposite runs */
     /* independent markers: where track i's disc meets another's on the way to their
        predictions (NaN: it meets none), and how far it would have gone on, px */
     double stop_u[TRACK_MAX_TRACKS], stop_v[TRACK_MAX_TRACKS], stop_rest[TRACK_MAX_TRACKS];
@@ -575,6 +582,76 @@ static void carry_config(track_tracker *t, int nt, double tol)
     }
 }
 
+/* Track i left without a blob this frame: its marker looked for in the opposite look
+ * (bright read as dark, dark as bright) within its gate round the prediction, its
+ * window no wider than reacquire_px plus a diameter, a blob of half to twice the track's
+ * last area, taken by no other track. The detector's learnt state (peak, noise, static
+ * blobs, statistics) is put back after, so that the look's own detection goes on as if
+ * this had not run. Appends the blob to w->blobs and returns its index, -1 none. */
+static int opposite_find(track_tracker *t, track_detector *det, const track_frame *frame, int i, int *nd)
+{
+    icv_err err = {0};
+    struct track_tracker_ws *w = t->ws;
+    const trk *k = &w->tracks[i];
+    if (*nd >= MAX_DETS || (det->look != TRACK_LOOK_BRIGHT && det->look != TRACK_LOOK_DARK) || !(k->area > 0) ||
+        k->hits < OPP_MIN_HITS)
+        return -1;
+    double s = sqrt(track_kalman_innovation_var(&k->kf, meas_var(t, k->sigma)));
+    double blur = hypot(k->kf.xu[1], k->kf.xv[1]) * t->exposure_frac;
+    double rad = sqrt(k->area / M_PI);
+    double r = fmax(t->window_min_px, t->window_sigmas * s + rad + 0.5 * blur + det->centroid_margin_px + 2);
+    r = fmin(r, fmax(t->window_min_px, 4 * rad)); /* two of its diameters: a size like the track's */
+    track_window win = {(int)floor(w->pred_u[i] - r), (int)floor(w->pred_v[i] - r), (int)ceil(w->pred_u[i] + r),
+                        (int)ceil(w->pred_v[i] + r), blur};
+    struct track_detector_ws *dw = det->ws;
+    w->statics_saved = dw->statics;
+    track_detect_stats stats = det->stats;
+    track_bin_state bin_raw = dw->bin_raw, bin_th = dw->bin_th;
+    double peak_ref = dw->peak_ref, noise = dw->noise;
+    int tile_learnt = dw->tile_learnt, tophat = det->bright_tophat;
+    long n_full = dw->n_full_scans;
+    track_look look = det->look;
+    det->look = look == TRACK_LOOK_BRIGHT ? TRACK_LOOK_DARK : TRACK_LOOK_BRIGHT;
+    det->bright_tophat = 0;
+    int no = 0;
+    int rc = track_detector_detect(det, frame, &win, 1, w->oblobs, MAX_DETS, &no, &err);
+    det->look = look;
+    det->bright_tophat = tophat;
+    dw->statics = w->statics_saved;
+    det->stats = stats;
+    dw->bin_raw = bin_raw, dw->bin_th = bin_th;
+    dw->peak_ref = peak_ref, dw->noise = noise;
+    dw->tile_learnt = tile_learnt;
+    dw->n_full_scans = n_full;
+    if (rc != 0)
+        return -1; /* a second search only: the frame stands as the look found it */
+    /* the filter's own prediction gates it (alt stands for a blip of the look's blob) */
+    int alt_used = w->alt_used[i];
+    w->alt_used[i] = 0;
+    int best = -1;
+    double best_d2 = t->gate_chi2, S;
+    for (int q = 0; q < no; q++) {
+        const track_blob *b = &w->oblobs[q];
+        if (b->area < 0.5 * k->area || b->area > 2 * k->area || hypot(b->u - w->pred_u[i], b->v - w->pred_v[i]) > r)
+            continue;
+        int taken = 0; /* another track's blob there: that marker, not this one */
+        for (int m = 0; m < *nd && !taken; m++)
+            taken = w->det_used[m] && hypot(b->u - w->blobs[m].u, b->v - w->blobs[m].v) < 2 * rad;
+        if (taken)
+            continue;
+        double d2 = gate_d2(t, k, i, b->u, b->v, b->sigma, &S);
+        if (d2 < best_d2)
+            best_d2 = d2, best = q;
+    }
+    if (best < 0) {
+        w->alt_used[i] = alt_used;
+        return -1;
+    }
+    w->blobs[*nd] = w->oblobs[best];
+    w->det_used[*nd] = 1;
+    return (*nd)++;
+}
+
 int track_tracker_step(track_tracker *t, track_detector *det, const track_frame *frame, track_point *out,
                        int max_out, int *n_out, icv_err *err)
 {
@@ -753,6 +830,11 @@ int track_tracker_step(track_tracker *t, track_detector *det, const track_frame 
        an assignment out of the configuration (a swap) */
     if (!t->independent_markers)
         t->n_config_matches += reacquire(t, nt, nd);
+    if (t->opposite_look)
+        for (int i = 0; i < nt; i++)
+            if (w->tracks[i].id >= 0 && w->assign[i] < 0 && !(w->trk_flags[i] & TRACK_FLAG_MERGED) &&
+                w->tracks[i].misses <= t->max_coast)
+                w->assign[i] = opposite_find(t, det, frame, i, &nd);
 
     /* 6. update, coast, output. A track placed by the configuration far outside its
        gate, or back after a loss, restarts its filter: the impact happened somewhere
