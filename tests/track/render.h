@@ -59,22 +59,38 @@ static inline void rn_gauss_spot(rn_img *im, double u, double v, double sigma, d
     }
 }
 
+/* The share of pixel (x, y) a disc at (u, v) of radius covers (16 x 16 samples). */
+static inline double rn_disc_coverage(int x, int y, double u, double v, double radius)
+{
+    int in = 0;
+    for (int j = 0; j < 16; j++)
+        for (int i = 0; i < 16; i++) {
+            double dx = x - 0.5 + (i + 0.5) / 16 - u, dy = y - 0.5 + (j + 0.5) / 16 - v;
+            in += dx * dx + dy * dy <= radius * radius;
+        }
+    return in / 256.0;
+}
+
 static inline void rn_disc(rn_img *im, double u, double v, double radius, double level, double weight)
 {
     int x0 = (int)floor(u - radius) - 1, x1 = (int)ceil(u + radius) + 1;
     int y0 = (int)floor(v - radius) - 1, y1 = (int)ceil(v + radius) + 1;
     for (int y = y0; y <= y1; y++)
-        for (int x = x0; x <= x1; x++) {
-            if (x < 0 || y < 0 || x >= im->w || y >= im->h)
-                continue;
-            int in = 0;
-            for (int j = 0; j < 16; j++)
-                for (int i = 0; i < 16; i++) {
-                    double dx = x - 0.5 + (i + 0.5) / 16 - u, dy = y - 0.5 + (j + 0.5) / 16 - v;
-                    in += dx * dx + dy * dy <= radius * radius;
-                }
-            im->px[y * im->w + x] += level * weight * in / 256.0;
-        }
+        for (int x = x0; x <= x1; x++)
+            if (x >= 0 && y >= 0 && x < im->w && y < im->h)
+                im->px[y * im->w + x] += level * weight * rn_disc_coverage(x, y, u, v, radius);
+}
+
+/* An opaque disc of the given level over what im holds: level where it covers a pixel,
+ * what was behind over the rest. */
+static inline void rn_disc_opaque(rn_img *im, double u, double v, double radius, double level)
+{
+    for (int y = (int)floor(v - radius) - 1; y <= (int)ceil(v + radius) + 1; y++)
+        for (int x = (int)floor(u - radius) - 1; x <= (int)ceil(u + radius) + 1; x++)
+            if (x >= 0 && y >= 0 && x < im->w && y < im->h) {
+                double a = rn_disc_coverage(x, y, u, v, radius);
+                im->px[y * im->w + x] = level * a + im->px[y * im->w + x] * (1 - a);
+            }
 }
 
 /* A disc moving with constant velocity from (u0, v0) to (u1, v1) during the exposure:

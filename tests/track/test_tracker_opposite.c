@@ -24,25 +24,6 @@ static void ball_at(int f, double *u, double *v)
     *v = 40 + 0.02 * f * f;
 }
 
-/* an opaque disc of radius r at (u, v): each pixel shows level over its covered fraction
-   (16 x 16 samples) and what was behind over the rest */
-static void disc_opaque(rn_img *im, double u, double v, double r, double level)
-{
-    for (int y = (int)floor(v - r) - 1; y <= (int)ceil(v + r) + 1; y++)
-        for (int x = (int)floor(u - r) - 1; x <= (int)ceil(u + r) + 1; x++) {
-            if (x < 0 || y < 0 || x >= im->w || y >= im->h)
-                continue;
-            int in = 0;
-            for (int j = 0; j < 16; j++)
-                for (int i = 0; i < 16; i++) {
-                    double dx = x - 0.5 + (i + 0.5) / 16 - u, dy = y - 0.5 + (j + 0.5) / 16 - v;
-                    in += dx * dx + dy * dy <= r * r;
-                }
-            double a = in / 256.0;
-            im->px[y * im->w + x] = level * a + im->px[y * im->w + x] * (1 - a);
-        }
-}
-
 /* frames where the first confirmed track is measured within 1 px of the ball, and the
    most identities given */
 static void run(int opposite, int *on_ball, int *ids, int *far)
@@ -64,10 +45,10 @@ static void run(int opposite, int *on_ball, int *ids, int *far)
                 im.px[y * OW + x] = 170;
         /* a still dark spot on the plate, the ball's size, 1.5 diameters below the path:
            inside the opposite look's window (2 diameters), outside the gate */
-        disc_opaque(&im, 150, 84, 8, 90);
+        rn_disc_opaque(&im, 150, 84, 8, 90);
         double u, v;
         ball_at(f, &u, &v);
-        disc_opaque(&im, u, v, 8, 100);
+        rn_disc_opaque(&im, u, v, 8, 100);
         rn_to_u8(&im, 2, &rng, buf);
         rn_free(&im);
         track_frame fr = {buf, OW, OH, OW, 8};
