@@ -412,91 +412,98 @@ static void visibility(const synth_scenario *sc, const synth_flight *f, vis_stat
     vs->near_frac = near ? (double)near_ok / near : 1;
 }
 
-static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o, synth_scenario *sc, char *why,
-                     size_t nwhy)
-{
-    synth_scenario_defaults(sc);
-    snprintf(sc->name, sizeof sc->name, "random_%lu", seed);
-    sc->seed = seed;
-    draw_info di = {0};
-    int planar = o->cameras ? o->cameras == 1 : chance(s, 0.35);
-    sc->planar = planar;
-    sc->n_cameras = planar ? 1 : 2;
-    draw_body(s, planar, sc, &di);
-    sc->body.n_markers = 1; /* set by draw_markers once the scale is known */
+/* what one draw carries from stage to stage */
+typedef struct {
+    draw_info di;
+    int planar, keep, W, H, n_pre, n_frames;
+    double fps, slope, spin, t_rel, T, off2, zoom, px_per_m, blur, read_levels;
+    icv_vec3 centre;
+    view_pts vp;
+    double fxs[ICV_MAX_CAMERAS];
+    synth_flight *f; /* the clip's flight, from draw_cameras on */
+} draw_ctx;
 
+/* the surface, the collision law, the frame rate and the motion up to the first impact:
+ * released (2 frames before the clip starts) so that the lowest point meets the surface
+ * after n_pre frames, at normal speed vn */
+static void draw_release(uint64_t *s, const synth_random_opts *o, synth_scenario *sc, draw_ctx *dc)
+{
     /* the surface: level, or a slope down +x */
-    double slope = chance(s, 0.35) ? U(s, 0.1, 0.8) : 0;
-    sc->gravity = icv_v3(G0 * sin(slope), -G0 * cos(slope), 0);
+    dc->slope = chance(s, 0.35) ? U(s, 0.1, 0.8) : 0;
+    sc->gravity = icv_v3(G0 * sin(dc->slope), -G0 * cos(dc->slope), 0);
     sc->restitution = (icv_restitution)pick(s, 3);
     sc->mu_s = sc->mu_k = U(s, 0.1, 0.6);
     sc->e_n = U(s, 0.3, 0.85);
-    sc->max_impacts = chance(s, 0.7) ? 1 : 2;
+    dc->keep = sc->max_impacts = chance(s, 0.7) ? 1 : 2;
 
-    /* the camera's rate and frame */
-    double fps = FPS[pick(s, (int)(sizeof FPS / sizeof FPS[0]))];
-    int W, H;
-    frame_size(s, fps, &W, &H);
+    dc->fps = FPS[pick(s, (int)(sizeof FPS / sizeof FPS[0]))];
+    frame_size(s, dc->fps, &dc->W, &dc->H);
+    double fps = dc->fps;
 
-    /* the motion: released (2 frames before the clip starts) so that the lowest
-     * point meets the surface after n_pre frames, at normal speed vn */
     /* a side's flight as filmed: 10-40 frames, and at least 15-60 ms (a high-speed clip
      * is trimmed round the impact, not to a few milliseconds), at most a third of the clip */
     int n_pre = o->min_side_frames + pick(s, 31 - o->min_side_frames > 1 ? 31 - o->min_side_frames : 1);
-    n_pre = (int)fmin(fmax(n_pre, ceil(U(s, 0.015, 0.06) * fps)), o->max_frames / 3);
-    double t_rel = -2 / fps, T = (n_pre + 2 + U(s, 0, 1)) / fps;
-    double vn = U(s, 0.7, 3.0), vt = U(s, -1.0, 1.0), vz = planar ? 0 : U(s, -0.5, 0.5);
+    dc->n_pre = (int)fmin(fmax(n_pre, ceil(U(s, 0.015, 0.06) * fps)), o->max_frames / 3);
+    dc->t_rel = -2 / fps;
+    dc->T = (dc->n_pre + 2 + U(s, 0, 1)) / fps;
+    double T = dc->T, vn = U(s, 0.7, 3.0), vt = U(s, -1.0, 1.0), vz = dc->planar ? 0 : U(s, -0.5, 0.5);
     icv_vec3 g = sc->gravity;
     icv_vec3 v0 = icv_v3(vt - g.x * T, -vn - g.y * T, vz);
-    icv_vec3 pimp = icv_v3(U(s, -0.03, 0.15), di.extent, planar ? 0 : U(s, -0.03, 0.12));
-    sc->release_time_s = t_rel;
+    icv_vec3 pimp = icv_v3(U(s, -0.03, 0.15), dc->di.extent, dc->planar ? 0 : U(s, -0.03, 0.12));
+    sc->release_time_s = dc->t_rel;
     sc->release.v = v0;
     sc->release.p = icv_v3_sub(pimp, icv_v3_add(icv_v3_scale(v0, T), icv_v3_scale(g, 0.5 * T * T)));
-    double spin = chance(s, 0.5) ? U(s, 0, 5) : U(s, 0, 60);
-    if (planar) {
+    dc->spin = chance(s, 0.5) ? U(s, 0, 5) : U(s, 0, 60);
+    if (dc->planar) {
         sc->release.R = icv_rot_z(U(s, -M_PI, M_PI));
-        sc->release.omega = icv_v3(0, 0, chance(s, 0.5) ? spin : -spin);
+        sc->release.omega = icv_v3(0, 0, chance(s, 0.5) ? dc->spin : -dc->spin);
     } else {
         /* the markers' face (body +z) towards the cameras' side (+z), turned and tilted */
         icv_vec3 e = icv_v3(U(s, -0.7, 0.7), U(s, -0.9, 0.9), U(s, -1.3, 1.3));
         sc->release.R = icv_euler213_to_matrix(e);
-        sc->release.omega = icv_v3_scale(unit_random(s), spin);
+        sc->release.omega = icv_v3_scale(unit_random(s), dc->spin);
     }
+}
 
-    /* move the release down or up so that the lowest point is on the surface at T
-     * (flying through it: max_impacts 0); the first contact may come earlier */
+/* move the release down or up so that the lowest point is on the surface at T
+ * (flying through it: max_impacts 0); the first contact may come earlier */
+static int settle_on_surface(synth_scenario *sc, const draw_ctx *dc, char *why, size_t nwhy)
+{
     synth_flight *f = NULL;
     icv_err e2;
-    int keep = sc->max_impacts;
     sc->max_impacts = 0;
     sc->n_cameras = 1; /* validate-free: the flight needs no cameras */
-    if (synth_flight_run(sc, t_rel + T + 1e-3, &f, &e2))
+    if (synth_flight_run(sc, dc->t_rel + dc->T + 1e-3, &f, &e2))
         return snprintf(why, nwhy, "flight: %s", e2.msg), -1;
     synth_state st;
-    synth_flight_state_at(f, t_rel + T, &st);
+    synth_flight_state_at(f, dc->t_rel + dc->T, &st);
     sc->release.p.y -= gap_of(sc, &st);
     synth_flight_free(f);
-    f = NULL;
-    sc->max_impacts = keep;
+    sc->max_impacts = dc->keep;
+    return 0;
+}
 
-    /* the impacts: max_impacts of them within max_frames, and the next contact (which
-     * the clip must end before: the body would pass through the surface) */
-    double t_cap = t_rel + (o->max_frames + 2) / fps;
+/* the impacts: max_impacts of them within max_frames, and the next contact (which the
+ * clip must end before: the body would pass through the surface); the clip's length */
+static int draw_clip_length(uint64_t *s, const synth_random_opts *o, synth_scenario *sc, draw_ctx *dc, char *why,
+                            size_t nwhy)
+{
+    int keep = dc->keep;
+    double fps = dc->fps, t_cap = dc->t_rel + (o->max_frames + 2) / fps;
+    synth_flight *f = NULL;
+    icv_err e2;
     sc->max_impacts = keep + 1;
     if (synth_flight_run(sc, t_cap, &f, &e2))
         return snprintf(why, nwhy, "flight: %s", e2.msg), -1;
     int ni = synth_flight_n_impacts(f);
-    double t_imp[SYNTH_MAX_IMPACTS + 1];
-    for (int i = 0; i < ni; i++)
-        t_imp[i] = synth_flight_impact(f, i)->time_s;
-    int frozen = synth_flight_note(f)[0] != 0;
-    double v_jump[SYNTH_MAX_IMPACTS + 1];
+    double t_imp[SYNTH_MAX_IMPACTS + 1], v_jump[SYNTH_MAX_IMPACTS + 1];
     for (int i = 0; i < ni; i++) {
         const synth_impact *im = synth_flight_impact(f, i);
+        t_imp[i] = im->time_s;
         v_jump[i] = icv_v3_norm(icv_v3_sub(im->post.v, im->pre.v));
     }
+    int frozen = synth_flight_note(f)[0] != 0;
     synth_flight_free(f);
-    f = NULL;
     sc->max_impacts = keep;
     if (ni < keep)
         return snprintf(why, nwhy, "%d of %d impacts within %d frames", ni, keep, o->max_frames), -1;
@@ -516,29 +523,38 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
     double t_last = t_imp[keep - 1];
     int n_frames = (int)ceil(t_last * fps) + n_post;
     double t_stop = ni > keep ? t_imp[keep] : t_cap;
-    double off2 = planar ? 0 : U(s, -1.5, 1.5);
+    dc->off2 = dc->planar ? 0 : U(s, -1.5, 1.5);
     /* the last frame of every camera (mid-exposure + half an exposure) before t_stop */
-    while (n_frames > 0 && (n_frames - 1 + fmax(off2, 0) + 1) / fps >= t_stop)
+    while (n_frames > 0 && (n_frames - 1 + fmax(dc->off2, 0) + 1) / fps >= t_stop)
         n_frames--;
     if (n_frames > o->max_frames)
         n_frames = o->max_frames;
     if (n_frames - t_last * fps < o->min_side_frames + 1)
         return snprintf(why, nwhy, "%.1f frames after the last impact", n_frames - t_last * fps), -1;
+    dc->n_frames = n_frames;
+    return 0;
+}
 
-    /* the cameras */
-    sc->n_cameras = planar ? 1 : 2;
-    view_pts vp = {.n = 0};
-    sc->max_impacts = keep;
-    if (synth_flight_run(sc, (n_frames + 3) / fps, &f, &e2))
+/* the board's size and the cameras' places: a stereo rig's second camera at a like
+ * distance and height (both see the boards held up in front of them) */
+static int place_cameras(uint64_t *s, synth_scenario *sc, draw_ctx *dc, char *why, size_t nwhy)
+{
+    icv_err e2;
+    double fps = dc->fps;
+    synth_state st;
+    sc->n_cameras = dc->planar ? 1 : 2;
+    sc->max_impacts = dc->keep;
+    if (synth_flight_run(sc, (dc->n_frames + 3) / fps, &dc->f, &e2))
         return snprintf(why, nwhy, "flight: %s", e2.msg), -1;
     icv_vec3 lo = icv_v3(INFINITY, INFINITY, INFINITY), hi = icv_v3(-INFINITY, -INFINITY, -INFINITY);
-    for (int n = -2; n <= n_frames + 1; n += (n_frames > 200 ? 2 : 1)) {
-        synth_flight_state_at(f, n / fps, &st);
-        add_pt(&vp, st.p, di.extent + 0.045); /* posts stand up to 4.5 cm off */
+    dc->vp.n = 0;
+    for (int n = -2; n <= dc->n_frames + 1; n += (dc->n_frames > 200 ? 2 : 1)) {
+        synth_flight_state_at(dc->f, n / fps, &st);
+        add_pt(&dc->vp, st.p, dc->di.extent + 0.045); /* posts stand up to 4.5 cm off */
         lo = icv_v3(fmin(lo.x, st.p.x), fmin(lo.y, st.p.y), fmin(lo.z, st.p.z));
         hi = icv_v3(fmax(hi.x, st.p.x), fmax(hi.y, st.p.y), fmax(hi.z, st.p.z));
     }
-    icv_vec3 centre = icv_v3_scale(icv_v3_add(lo, hi), 0.5);
+    dc->centre = icv_v3_scale(icv_v3_add(lo, hi), 0.5);
     synth_board_opts *bo = &sc->board;
     static const int boards[][2] = {{9, 6}, {7, 5}, {8, 6}};
     int bsel = pick(s, 3);
@@ -546,15 +562,15 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
     bo->rows = boards[bsel][1];
     bo->square = U(s, 0.012, 0.03);
     /* every view whole: OpenCV spends 2-3 s searching a view for a board that is not */
-    bo->n_views = W * H <= 640 * 480 ? 6 : 8;
+    bo->n_views = dc->W * dc->H <= 640 * 480 ? 6 : 8;
     bo->partial_every = 0;
-    double az0 = U(s, -0.5, 0.5), daz = U(s, 0.35, 1.6), zoom = U(s, 0.6, 0.9);
-    /* a stereo rig: the second camera at a like distance and height (both see the
-     * boards held up in front of them) */
+    double az0 = U(s, -0.5, 0.5), daz = U(s, 0.35, 1.6);
+    dc->zoom = U(s, 0.6, 0.9);
     double D0 = U(s, 0.5, 2.0), el0 = U(s, 10, 60) * M_PI / 180;
     for (int ci = 0; ci < sc->n_cameras; ci++) {
         synth_camera *c = &sc->cameras[ci];
-        snprintf(c->id, sizeof c->id, planar ? "cam" : ci ? "right" : "left");
+        int W = dc->W, H = dc->H;
+        snprintf(c->id, sizeof c->id, dc->planar ? "cam" : ci ? "right" : "left");
         c->model.width = W;
         c->model.height = H;
         c->model.cx = (W - 1) / 2.0 + U(s, -0.02, 0.02) * W;
@@ -562,28 +578,33 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
         c->model.dist[0] = U(s, -0.15, 0.02);
         c->model.dist[1] = U(s, 0, 0.08);
         c->fps = fps;
-        c->n_frames = n_frames;
-        c->start_offset_frames = ci ? off2 : 0;
+        c->n_frames = dc->n_frames;
+        c->start_offset_frames = ci ? dc->off2 : 0;
         double D = ci ? clampd(D0 * U(s, 0.8, 1.25), 0.5, 2.0) : D0;
         double el = ci ? clampd(el0 + U(s, -0.25, 0.25), 10 * M_PI / 180, 60 * M_PI / 180) : el0;
-        double az = planar ? U(s, -0.35, 0.35) : az0 + (ci ? 0.5 : -0.5) * daz;
-        icv_vec3 eye = icv_v3_add(centre, icv_v3_scale(icv_v3(sin(az) * cos(el), sin(el), cos(az) * cos(el)), D));
+        double az = dc->planar ? U(s, -0.35, 0.35) : az0 + (ci ? 0.5 : -0.5) * daz;
+        icv_vec3 eye = icv_v3_add(dc->centre, icv_v3_scale(icv_v3(sin(az) * cos(el), sin(el), cos(az) * cos(el)), D));
         if (eye.y < 0.05)
-            return synth_flight_free(f), snprintf(why, nwhy, "camera %d below the surface", ci), -1;
-        if (synth_camera_look_at(&c->model, eye, centre, icv_v3_unit(icv_v3_scale(g, -1)), &e2))
-            return synth_flight_free(f), snprintf(why, nwhy, "camera: %s", e2.msg), -1;
+            return snprintf(why, nwhy, "camera %d below the surface", ci), -1;
+        if (synth_camera_look_at(&c->model, eye, dc->centre, icv_v3_unit(icv_v3_scale(sc->gravity, -1)), &e2))
+            return snprintf(why, nwhy, "camera: %s", e2.msg), -1;
     }
-    /* fx: the motion and the boards in view; the board's squares at least 16 px where
-     * it lies on the surface (calib's detector measures the edges' sharpness, which
-     * OpenCV cannot on smaller boards), and at least 6 px across where the board is
-     * foreshortened (seen from low down, or turned away): the careful user takes a
-     * board whose squares they can see in the surface image */
-    double fxs[ICV_MAX_CAMERAS] = {0};
+    return 0;
+}
+
+/* fx: the motion and the boards in view; the board's squares at least 16 px where it
+ * lies on the surface (calib's detector measures the edges' sharpness, which OpenCV
+ * cannot on smaller boards), and at least 6 px across where the board is foreshortened
+ * (seen from low down, or turned away): the careful user takes a board whose squares
+ * they can see in the surface image */
+static int frame_cameras(synth_scenario *sc, draw_ctx *dc, char *why, size_t nwhy)
+{
+    synth_board_opts *bo = &sc->board;
     int framed = 0;
     for (int it = 0; it < 6 && !framed; it++) {
-        view_pts v2 = vp;
+        view_pts v2 = dc->vp;
         double sq = bo->square, wb = (bo->cols + 1) * sq, hb = (bo->rows + 1) * sq;
-        if (planar) {
+        if (dc->planar) {
             double x0 = -(bo->cols - 1) * sq / 2 - sq - 0.005;
             for (int k = 0; k < 4; k++)
                 add_pt(&v2, icv_v3(x0 + (k & 1) * (wb + 0.01), (k & 2) ? hb + 0.03 : 0, 0), 0);
@@ -594,19 +615,19 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
         double need = 0;
         for (int ci = 0; ci < sc->n_cameras; ci++) {
             synth_camera_model *m = &sc->cameras[ci].model;
-            double fx = fit_fx(m, &v2, 0.9) * zoom;
+            double fx = fit_fx(m, &v2, 0.9) * dc->zoom;
             if (!(fx > 100 && fx < 20000))
-                return synth_flight_free(f), snprintf(why, nwhy, "camera %d cannot frame the scene", ci), -1;
+                return snprintf(why, nwhy, "camera %d cannot frame the scene", ci), -1;
             m->fx = m->fy = fx;
-            fxs[ci] = fx;
-            double dist = icv_v3_norm(icv_v3_sub(synth_camera_center(m), centre));
+            dc->fxs[ci] = fx;
+            double dist = icv_v3_norm(icv_v3_sub(synth_camera_center(m), dc->centre));
             need = fmax(need, 16 * dist / fx);
         }
         bo->margin = bo->square; /* the motion-plane board stands on its margin */
         for (int ci = 0; ci < sc->n_cameras; ci++) {
             double across = board_square_across(sc, ci);
             if (!(across > 0))
-                return synth_flight_free(f), snprintf(why, nwhy, "camera %d: the board is not in view", ci), -1;
+                return snprintf(why, nwhy, "camera %d: the board is not in view", ci), -1;
             need = fmax(need, bo->square * MIN_ACROSS_PX / across);
         }
         framed = bo->square >= need;
@@ -614,55 +635,57 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
             bo->square = 1.05 * need;
     }
     if (!framed)
-        return synth_flight_free(f), snprintf(why, nwhy, "the board cannot be both in view and large enough"), -1;
+        return snprintf(why, nwhy, "the board cannot be both in view and large enough"), -1;
     /* the lens model must be invertible over the whole image (the renderer's rays) */
     for (int ci = 0; ci < sc->n_cameras; ci++) {
         const synth_camera_model *m = &sc->cameras[ci].model;
+        int W = dc->W, H = dc->H;
         for (int k = 0; k < 8; k++) {
             double u = k == 0 || k == 3 || k == 5 ? -0.5 : k == 1 || k == 6 ? (W - 1) / 2.0 : W - 0.5;
             double v = k < 3 ? -0.5 : k < 5 ? (H - 1) / 2.0 : H - 0.5, xn[2];
             if (synth_camera_undistort(m, u, v, xn))
-                return synth_flight_free(f), snprintf(why, nwhy, "camera %d: the distortion is not invertible", ci),
-                       -1;
+                return snprintf(why, nwhy, "camera %d: the distortion is not invertible", ci), -1;
         }
     }
     bo->margin = bo->square;
     if (board_views_seen(sc) < 5)
-        return synth_flight_free(f), snprintf(why, nwhy, "fewer than 5 calibration views seen whole"), -1;
-    double dist0 = icv_v3_norm(icv_v3_sub(synth_camera_center(&sc->cameras[0].model), centre));
-    double px_per_m = fxs[0] / dist0;
-    if (draw_markers(s, sc, &di, px_per_m))
-        return synth_flight_free(f), snprintf(why, nwhy, "markers do not fit the body"), -1;
-    draw_colours(s, sc, &di);
+        return snprintf(why, nwhy, "fewer than 5 calibration views seen whole"), -1;
+    double dist0 = icv_v3_norm(icv_v3_sub(synth_camera_center(&sc->cameras[0].model), dc->centre));
+    dc->px_per_m = dc->fxs[0] / dist0;
+    return 0;
+}
 
-    /* exposure from the drawn blur (px) at the fastest image speed */
-    double vmax = 0;
-    for (int n = 0; n < n_frames; n++) {
-        synth_flight_state_at(f, n / fps, &st);
-        vmax = fmax(vmax, icv_v3_norm(st.v) + icv_v3_norm(st.omega) * di.extent);
+/* the exposure from the drawn blur (px) at the fastest image speed; the sensor, the
+ * light, the flash that syncs the cameras, the codec */
+static int draw_sensor(uint64_t *s, synth_scenario *sc, draw_ctx *dc, char *why, size_t nwhy)
+{
+    double fps = dc->fps, vmax = 0;
+    synth_state st;
+    for (int n = 0; n < dc->n_frames; n++) {
+        synth_flight_state_at(dc->f, n / fps, &st);
+        vmax = fmax(vmax, icv_v3_norm(st.v) + icv_v3_norm(st.omega) * dc->di.extent);
     }
-    double blur = U(s, 0, 20), speed_px = vmax * px_per_m;
+    double blur = U(s, 0, 20), speed_px = vmax * dc->px_per_m;
     double expo = clampd(blur / fmax(speed_px, 1e-9), 2e-6, 0.95 / fps);
-    blur = expo * speed_px;
+    dc->blur = expo * speed_px;
     synth_render_opts *r = &sc->render;
     for (int ci = 0; ci < sc->n_cameras; ci++)
         sc->cameras[ci].exposure_s = expo;
-    r->blur_subframes = (int)clampd(ceil(blur / 2.5), 1, 10);
-    /* the sensor, the light, the codec */
+    r->blur_subframes = (int)clampd(ceil(dc->blur / 2.5), 1, 10);
     r->full_well_e = U(s, 8000, 30000);
-    double read_levels = U(s, 1, 8);
-    r->read_noise_e = read_levels * r->full_well_e / 255;
+    dc->read_levels = U(s, 1, 8);
+    r->read_noise_e = dc->read_levels * r->full_well_e / 255;
     r->vignetting = U(s, 0, 0.4);
     if (chance(s, 0.35)) {
         r->flicker_hz = chance(s, 0.5) ? 100 : 120;
         r->flicker_depth = U(s, 0.02, 0.2);
         r->flicker_phase = U(s, 0, 2 * M_PI);
     }
-    if (!planar || chance(s, 0.3)) {
-        r->flash_time_s = (fmax(off2, 0) + U(s, 1, 3)) / fps;
+    if (!dc->planar || chance(s, 0.3)) {
+        r->flash_time_s = (fmax(dc->off2, 0) + U(s, 1, 3)) / fps;
         r->flash_duration_s = U(s, 0.3, 1.5) / fps;
         r->flash_gain = U(s, 0.4, 0.9);
-        if (!planar && chance(s, 0.25))
+        if (!dc->planar && chance(s, 0.25))
             r->flash_duration_s = 0; /* no flash: synth writes the true offsets */
     } else {
         r->flash_duration_s = 0;
@@ -679,11 +702,18 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
             best = fmax(best, b > a ? (b - a) / r->flash_duration_s : 0);
         }
         if (best < MIN_FLASH_SEEN)
-            return synth_flight_free(f),
-                   snprintf(why, nwhy, "camera %d sees at most %.0f%% of the flash in a frame", ci, 100 * best), -1;
+            return snprintf(why, nwhy, "camera %d sees at most %.0f%% of the flash in a frame", ci, 100 * best), -1;
     }
     sc->crf = 14 + pick(s, 17);
-    /* the scene: background and plate from near-black to near-white, plain or textured */
+    return 0;
+}
+
+/* the scene: background and plate from near-black to near-white, plain or textured,
+ * a reference cylinder, glints, the board left in view */
+static int draw_scenery(uint64_t *s, synth_scenario *sc, const draw_ctx *dc, char *why, size_t nwhy)
+{
+    synth_render_opts *r = &sc->render;
+    icv_vec3 centre = dc->centre;
     r->background_gray = logU(s, 0.02, 0.85);
     r->plate_gray = logU(s, 0.03, 0.9);
     r->texture = chance(s, 0.5) ? 0 : U(s, 0.3, 1.0);
@@ -692,7 +722,7 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
     if (chance(s, 0.25)) {
         r->reference_object = 1;
         r->reference_position = icv_v3(centre.x + (chance(s, 0.5) ? 1 : -1) * U(s, 0.12, 0.3), 0,
-                                       planar ? -U(s, 0.1, 0.3) : centre.z + U(s, -0.25, 0.25));
+                                       dc->planar ? -U(s, 0.1, 0.3) : centre.z + U(s, -0.25, 0.25));
         r->reference_radius = U(s, 0.01, 0.03);
         r->reference_height = U(s, 0.05, 0.15);
     }
@@ -708,28 +738,66 @@ static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o
     /* the careful user leaves the board in the open for its image */
     for (int ci = 0; ci < sc->n_cameras; ci++)
         if (cylinder_hides_board(sc, ci))
-            return synth_flight_free(f), snprintf(why, nwhy, "the cylinder hides the board from camera %d", ci), -1;
-    r->board_in_view = !planar && chance(s, 0.2);
-    sc->experiment_gravity_given = (n_frames - 2) / fps < 0.12; /* |g| unmeasurable from a shorter flight */
+            return snprintf(why, nwhy, "the cylinder hides the board from camera %d", ci), -1;
+    r->board_in_view = !dc->planar && chance(s, 0.2);
+    sc->experiment_gravity_given = (dc->n_frames - 2) / dc->fps < 0.12; /* |g| unmeasurable from a shorter flight */
+    return 0;
+}
 
+static void describe(synth_scenario *sc, const draw_ctx *dc)
+{
+    const synth_render_opts *r = &sc->render;
+    double px = sc->body.marker_diameter * dc->px_per_m;
+    snprintf(sc->random_desc, sizeof sc->random_desc,
+             "%s, %d %s %s markers %.1f px, %s, slope %.0f deg, %d impact%s, %.0f fps %dx%d, %d frames, "
+             "blur %.1f px, spin %.0f rad/s, read noise %.1f, crf %d%s%s%s%s%s",
+             body_names[dc->di.kind], sc->body.n_markers, dc->di.colour, look_names[dc->di.look], px,
+             dc->planar ? "one camera (planar)" : "two cameras", dc->slope * 180 / M_PI, dc->keep,
+             dc->keep > 1 ? "s" : "", dc->fps, dc->W, dc->H, dc->n_frames, dc->blur, dc->spin, dc->read_levels,
+             sc->crf, r->flicker_depth > 0 ? ", flicker" : "", r->reference_object ? ", cylinder" : "",
+             r->n_glints ? ", glints" : "", r->board_in_view ? ", board" : "",
+             sc->experiment_gravity_given ? ", g given" : "");
+}
+
+/* the stages after the flight is known; dc->f is the caller's to free */
+static int draw_scene_around(uint64_t *s, synth_scenario *sc, draw_ctx *dc, char *why, size_t nwhy)
+{
+    if (place_cameras(s, sc, dc, why, nwhy) || frame_cameras(sc, dc, why, nwhy))
+        return -1;
+    if (draw_markers(s, sc, &dc->di, dc->px_per_m))
+        return snprintf(why, nwhy, "markers do not fit the body"), -1;
+    draw_colours(s, sc, &dc->di);
+    if (draw_sensor(s, sc, dc, why, nwhy) || draw_scenery(s, sc, dc, why, nwhy))
+        return -1;
     /* markers mostly seen, and beside the impacts all but one */
     vis_stats vs;
-    visibility(sc, f, &vs);
-    synth_flight_free(f);
+    visibility(sc, dc->f, &vs);
     if (vs.frac_seen < 0.75 || vs.near_frac < 0.7)
         return snprintf(why, nwhy, "markers seen %.0f%%, beside the impacts %.0f%%", 100 * vs.frac_seen,
                         100 * vs.near_frac),
                -1;
-    double px = sc->body.marker_diameter * px_per_m;
-    snprintf(sc->random_desc, sizeof sc->random_desc,
-             "%s, %d %s %s markers %.1f px, %s, slope %.0f deg, %d impact%s, %.0f fps %dx%d, %d frames, "
-             "blur %.1f px, spin %.0f rad/s, read noise %.1f, crf %d%s%s%s%s%s",
-             body_names[di.kind], sc->body.n_markers, di.colour, look_names[di.look], px,
-             planar ? "one camera (planar)" : "two cameras", slope * 180 / M_PI, keep, keep > 1 ? "s" : "", fps, W,
-             H, n_frames, blur, spin, read_levels, sc->crf, r->flicker_depth > 0 ? ", flicker" : "",
-             r->reference_object ? ", cylinder" : "", r->n_glints ? ", glints" : "", r->board_in_view ? ", board" : "",
-             sc->experiment_gravity_given ? ", g given" : "");
+    describe(sc, dc);
     return 0;
+}
+
+static int draw_once(uint64_t *s, unsigned long seed, const synth_random_opts *o, synth_scenario *sc, char *why,
+                     size_t nwhy)
+{
+    synth_scenario_defaults(sc);
+    snprintf(sc->name, sizeof sc->name, "random_%lu", seed);
+    sc->seed = seed;
+    draw_ctx dc = {0};
+    dc.planar = o->cameras ? o->cameras == 1 : chance(s, 0.35);
+    sc->planar = dc.planar;
+    sc->n_cameras = dc.planar ? 1 : 2;
+    draw_body(s, dc.planar, sc, &dc.di);
+    sc->body.n_markers = 1; /* set by draw_markers once the scale is known */
+    draw_release(s, o, sc, &dc);
+    if (settle_on_surface(sc, &dc, why, nwhy) || draw_clip_length(s, o, sc, &dc, why, nwhy))
+        return -1;
+    int rc = draw_scene_around(s, sc, &dc, why, nwhy);
+    synth_flight_free(dc.f);
+    return rc;
 }
 
 int synth_scenario_random(unsigned long seed, const synth_random_opts *o, synth_scenario *sc, icv_err *err)
