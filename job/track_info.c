@@ -268,31 +268,9 @@ static void frame_list(const long *v, size_t n, char *out, size_t cap)
         snprintf(out + len, cap - len, ", ...");
 }
 
-static int camera_json(const icv_experiment *exp, const track_calibration *cal, const job_track_result *res, int c,
-                       const job_track_info_camera *pc, json_t *cams, json_t *warn, icv_err *err)
+/* the camera model the tracks were made with: x_cam = R x_surface + t */
+static void camera_model_json(const track_calibration *cal, int c, json_t *o)
 {
-    const icv_camera_spec *spec = &exp->cameras[c];
-    const capture_info *info = capture_source_info(pc->src);
-    long n = res->frames[c];
-    json_t *o = json_object();
-    json_array_append_new(cams, o);
-    json_object_set_new(o, "id", json_string(spec->id));
-    json_object_set_new(o, "video", json_string(spec->video));
-    json_object_set_new(o, "codec", json_string(info->codec));
-    json_object_set_new(o, "width", json_integer(info->width));
-    json_object_set_new(o, "height", json_integer(info->height));
-    json_object_set_new(o, "frames", json_integer(info->frames));
-    json_object_set_new(o, "frames_tracked", json_integer(n));
-    json_object_set_new(o, "nominal_fps", num(info->nominal_fps));
-    json_object_set_new(o, "capture_fps", num(info->capture_fps));
-    json_object_set_new(o, "capture_fps_from", json_string(rate_from(info->capture_fps_from)));
-    json_object_set_new(o, "capture_fps_key", json_string(info->capture_fps_key));
-    if (info->capture_fps_from == CAPTURE_RATE_ASSUMED)
-        warnf(warn, "camera '%s': capture rate assumed %.6g fps (an image sequence without a rate): set "
-                    "cameras[].capture_fps",
-              spec->id, info->capture_fps);
-
-    /* the camera model the tracks were made with: x_cam = R x_surface + t */
     const calib_intrinsics *in = &cal->in[c];
     json_object_set_new(o, "intrinsics",
                         json_pack("{s:i, s:i, s:o, s:o, s:o, s:o, s:o}", "width", in->width, "height", in->height, "fx",
@@ -309,16 +287,12 @@ static int camera_json(const icv_experiment *exp, const track_calibration *cal, 
     double ta[3];
     icv_v3_to_array(t, ta);
     json_object_set_new(o, "pose", json_pack("{s:o, s:o}", "R", mat3(R.m), "t", nums(ta, 3)));
+}
 
-    /* timing from the index and the decoder */
-    long *dropped = malloc(sizeof *dropped * (size_t)(n + 1));
-    double *tcam = malloc(sizeof *tcam * (size_t)(n + 1));
-    if (!dropped || !tcam) {
-        free(dropped), free(tcam);
-        return icv_err_set(err, ICV_ENOMEM, "out of memory");
-    }
-    for (long k = 0; k < n; k++)
-        tcam[k] = capture_source_time(pc->src, k);
+/* timing from the index and the decoder: "timing" in o, its warnings */
+static void camera_timing_json(const icv_camera_spec *spec, const job_track_info_camera *pc, long n, long *dropped,
+                               json_t *o, json_t *warn)
+{
     capture_timing tm;
     capture_timing_analyze(capture_source_pts(pc->src), n, capture_source_tick(pc->src), dropped, &tm);
     const long *lost;
@@ -346,50 +320,16 @@ static int camera_json(const icv_experiment *exp, const track_calibration *cal, 
         frame_list(lost, n_lost, list, sizeof list);
         warnf(warn, "camera '%s': %zu frame(s) could not be decoded (%s)", spec->id, n_lost, list);
     }
-    if (pc->bright) {
-        json_object_set_new(tj, "duplicate_frames", longs(pc->dup, pc->n_dup));
-        json_object_set_new(tj, "duplicates_checked",
-                            json_string("frames with the brightness of their predecessor, compared pixel by pixel"));
-        /* a warning only for those while the markers move: a still scene's equal
-         * frames are the encoder's skipped blocks (duplicate_motion.c) */
-        long *moving = malloc(sizeof *moving * (pc->n_dup + 1));
-        if (!moving) {
-            free(dropped), free(tcam);
-            return icv_err_set(err, ICV_ENOMEM, "out of memory");
-        }
-        size_t n_moving = track_duplicates_in_motion(pc->raw, pc->n_raw, pc->dup, pc->n_dup, 1.0, moving);
-        json_object_set_new(tj, "duplicate_frames_in_motion", longs(moving, n_moving));
-        if (n_moving) {
-            frame_list(moving, n_moving, list, sizeof list);
-            warnf(warn,
-                  "camera '%s': %zu duplicated frame(s) while the markers move (%s): the video repeats them; their "
-                  "times are wrong",
-                  spec->id, n_moving, list);
-        }
-        free(moving);
+}
 
-        capture_flicker fl;
-        capture_flicker_detect(tcam, pc->bright, n, info->capture_fps, &fl);
-        json_object_set_new(o, "flicker", json_pack("{s:o, s:o, s:o, s:o}", "hz", num(fl.hz), "alias_hz",
-                                                    num(fl.alias_hz), "amplitude", num(fl.amplitude), "snr",
-                                                    num(fl.snr)));
-        if (fl.hz > 0)
-            warnf(warn, "camera '%s': mains flicker at %.0f Hz (%.1f gray levels)", spec->id, fl.hz, fl.amplitude);
-
-        capture_flash fa; /* as track_sync.c found it: the same series, the same call */
-        if (capture_flash_detect(pc->bright, tcam, n, 0, &fa)) {
-            json_object_set_new(o, "flash", json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "frame", (json_int_t)fa.frame,
-                                                      "onset_frame", num(fa.onset_frame), "onset_s", num(fa.onset_s),
-                                                      "ratio", num(fa.ratio), "baseline", num(fa.baseline),
-                                                      "plateau", num(fa.plateau)));
-            long k0 = fa.frame - 20 > 0 ? fa.frame - 20 : 0, k1 = fa.frame + 20 < n - 1 ? fa.frame + 20 : n - 1;
-            json_object_set_new(o, "brightness", json_pack("{s:I, s:o}", "first_frame", (json_int_t)k0, "mean_gray",
-                                                           nums(pc->bright + k0, (int)(k1 - k0 + 1))));
-        } else {
-            json_object_set_new(o, "flash", json_null());
-            json_object_set_new(o, "brightness", json_null());
-        }
-    } else {
+/* From each frame's brightness (pc->bright, kept for a flash sync): the duplicated
+ * frames into the timing object tj, the flicker, the flash and the brightness round it
+ * into o; nulls without it */
+static int camera_brightness_json(const icv_camera_spec *spec, const capture_info *info,
+                                  const job_track_info_camera *pc, long n, const double *tcam, json_t *o, json_t *tj,
+                                  json_t *warn, icv_err *err)
+{
+    if (!pc->bright) {
         json_object_set_new(tj, "duplicate_frames", json_null());
         json_object_set_new(tj, "duplicate_frames_in_motion", json_null());
         json_object_set_new(tj, "duplicates_checked",
@@ -398,29 +338,77 @@ static int camera_json(const icv_experiment *exp, const track_calibration *cal, 
         json_object_set_new(o, "flicker", json_null());
         json_object_set_new(o, "flash", json_null());
         json_object_set_new(o, "brightness", json_null());
+        return 0;
     }
-    /* pictures stored again (re-encoded copies: found from the tracks), dropped */
+    json_object_set_new(tj, "duplicate_frames", longs(pc->dup, pc->n_dup));
+    json_object_set_new(tj, "duplicates_checked",
+                        json_string("frames with the brightness of their predecessor, compared pixel by pixel"));
+    /* a warning only for those while the markers move: a still scene's equal frames
+     * are the encoder's skipped blocks (duplicate_motion.c) */
+    long *moving = malloc(sizeof *moving * (pc->n_dup + 1));
+    if (!moving)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    size_t n_moving = track_duplicates_in_motion(pc->raw, pc->n_raw, pc->dup, pc->n_dup, 1.0, moving);
+    json_object_set_new(tj, "duplicate_frames_in_motion", longs(moving, n_moving));
+    if (n_moving) {
+        char list[200];
+        frame_list(moving, n_moving, list, sizeof list);
+        warnf(warn,
+              "camera '%s': %zu duplicated frame(s) while the markers move (%s): the video repeats them; their "
+              "times are wrong",
+              spec->id, n_moving, list);
+    }
+    free(moving);
+
+    capture_flicker fl;
+    capture_flicker_detect(tcam, pc->bright, n, info->capture_fps, &fl);
+    json_object_set_new(o, "flicker", json_pack("{s:o, s:o, s:o, s:o}", "hz", num(fl.hz), "alias_hz",
+                                                num(fl.alias_hz), "amplitude", num(fl.amplitude), "snr", num(fl.snr)));
+    if (fl.hz > 0)
+        warnf(warn, "camera '%s': mains flicker at %.0f Hz (%.1f gray levels)", spec->id, fl.hz, fl.amplitude);
+
+    capture_flash fa; /* as track_sync.c found it: the same series, the same call */
+    if (capture_flash_detect(pc->bright, tcam, n, 0, &fa)) {
+        json_object_set_new(o, "flash", json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "frame", (json_int_t)fa.frame,
+                                                  "onset_frame", num(fa.onset_frame), "onset_s", num(fa.onset_s),
+                                                  "ratio", num(fa.ratio), "baseline", num(fa.baseline), "plateau",
+                                                  num(fa.plateau)));
+        long k0 = fa.frame - 20 > 0 ? fa.frame - 20 : 0, k1 = fa.frame + 20 < n - 1 ? fa.frame + 20 : n - 1;
+        json_object_set_new(o, "brightness", json_pack("{s:I, s:o}", "first_frame", (json_int_t)k0, "mean_gray",
+                                                       nums(pc->bright + k0, (int)(k1 - k0 + 1))));
+    } else {
+        json_object_set_new(o, "flash", json_null());
+        json_object_set_new(o, "brightness", json_null());
+    }
+    return 0;
+}
+
+/* pictures stored again (re-encoded copies: found from the tracks), dropped */
+static void camera_repeats_json(const icv_camera_spec *spec, const capture_info *info,
+                                const job_track_info_camera *pc, json_t *o, json_t *warn)
+{
     json_object_set_new(o, "repeated_pictures", longs(pc->repeat, pc->n_repeat));
     json_object_set_new(o, "stored_times", num(pc->stored_times));
-    if (pc->n_repeat) {
-        char list[512];
-        frame_list(pc->repeat, pc->n_repeat, list, sizeof list);
-        if (pc->stored_times >= 1.75)
-            warnf(warn,
-                  "camera '%s': every picture is stored %.0f times while the markers move: the real rate is %.4g "
-                  "pictures/s, not %.4g; the %zu repeats (frames %s) are left out of the tracks",
-                  spec->id, round(pc->stored_times), info->capture_fps / round(pc->stored_times), info->capture_fps,
-                  pc->n_repeat, list);
-        else
-            warnf(warn,
-                  "camera '%s': %zu frame(s) repeat the picture before them while the markers move (%s): left out "
-                  "of the tracks (their times would be a frame late)",
-                  spec->id, pc->n_repeat, list);
-    }
-    double off_s = res->offset_frames[c] / info->capture_fps;
-    json_object_set_new(o, "offset", json_pack("{s:o, s:o, s:o}", "initial_frames", num(res->offset_initial_frames[c]),
-                                               "frames", num(res->offset_frames[c]), "s", num(off_s)));
-    /* the markers' gaps: each listed here, the first few warned (the rest counted) */
+    if (!pc->n_repeat)
+        return;
+    char list[512];
+    frame_list(pc->repeat, pc->n_repeat, list, sizeof list);
+    if (pc->stored_times >= 1.75)
+        warnf(warn,
+              "camera '%s': every picture is stored %.0f times while the markers move: the real rate is %.4g "
+              "pictures/s, not %.4g; the %zu repeats (frames %s) are left out of the tracks",
+              spec->id, round(pc->stored_times), info->capture_fps / round(pc->stored_times), info->capture_fps,
+              pc->n_repeat, list);
+    else
+        warnf(warn,
+              "camera '%s': %zu frame(s) repeat the picture before them while the markers move (%s): left out "
+              "of the tracks (their times would be a frame late)",
+              spec->id, pc->n_repeat, list);
+}
+
+/* the markers' gaps: each listed, the first few warned (the rest counted) */
+static void camera_gaps_json(const icv_camera_spec *spec, const job_track_info_camera *pc, json_t *o, json_t *warn)
+{
     json_t *gj = json_array();
     long more_frames = 0;
     for (size_t i = 0; i < pc->n_gaps; i++) {
@@ -440,14 +428,59 @@ static int camera_json(const icv_experiment *exp, const track_calibration *cal, 
                     "lists each)",
               spec->id, pc->n_gaps - JOB_TRACK_GAPS_WARNED, more_frames);
     json_object_set_new(o, "gaps", gj);
+}
+
+static int camera_json(const icv_experiment *exp, const track_calibration *cal, const job_track_result *res, int c,
+                       const job_track_info_camera *pc, json_t *cams, json_t *warn, icv_err *err)
+{
+    const icv_camera_spec *spec = &exp->cameras[c];
+    const capture_info *info = capture_source_info(pc->src);
+    long n = res->frames[c];
+    json_t *o = json_object();
+    json_array_append_new(cams, o);
+    json_object_set_new(o, "id", json_string(spec->id));
+    json_object_set_new(o, "video", json_string(spec->video));
+    json_object_set_new(o, "codec", json_string(info->codec));
+    json_object_set_new(o, "width", json_integer(info->width));
+    json_object_set_new(o, "height", json_integer(info->height));
+    json_object_set_new(o, "frames", json_integer(info->frames));
+    json_object_set_new(o, "frames_tracked", json_integer(n));
+    json_object_set_new(o, "nominal_fps", num(info->nominal_fps));
+    json_object_set_new(o, "capture_fps", num(info->capture_fps));
+    json_object_set_new(o, "capture_fps_from", json_string(rate_from(info->capture_fps_from)));
+    json_object_set_new(o, "capture_fps_key", json_string(info->capture_fps_key));
+    if (info->capture_fps_from == CAPTURE_RATE_ASSUMED)
+        warnf(warn, "camera '%s': capture rate assumed %.6g fps (an image sequence without a rate): set "
+                    "cameras[].capture_fps",
+              spec->id, info->capture_fps);
+    camera_model_json(cal, c, o);
+
+    long *dropped = malloc(sizeof *dropped * (size_t)(n + 1));
+    double *tcam = malloc(sizeof *tcam * (size_t)(n + 1));
+    int rc = 0;
+    if (!dropped || !tcam) {
+        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (long k = 0; k < n; k++)
+        tcam[k] = capture_source_time(pc->src, k);
+    camera_timing_json(spec, pc, n, dropped, o, warn);
+    if ((rc = camera_brightness_json(spec, info, pc, n, tcam, o, json_object_get(o, "timing"), warn, err)))
+        goto done;
+    camera_repeats_json(spec, info, pc, o, warn);
+    double off_s = res->offset_frames[c] / info->capture_fps;
+    json_object_set_new(o, "offset", json_pack("{s:o, s:o, s:o}", "initial_frames", num(res->offset_initial_frames[c]),
+                                               "frames", num(res->offset_frames[c]), "s", num(off_s)));
+    camera_gaps_json(spec, pc, o, warn);
     json_object_set_new(o, "points2d", json_integer(res->points2d[c]));
     json_object_set_new(o, "identities", json_integer(res->identities[c]));
     char name[ICV_ID_MAX + 32];
     snprintf(name, sizeof name, "predicted2d_%s.csv", spec->id);
     json_object_set_new(o, "predicted2d", json_string(name));
+done:
     free(dropped);
     free(tcam);
-    return 0;
+    return rc;
 }
 
 /* DIR/predicted2d_<camera>.csv: frame,track,u_px,v_px,pred_u_px,pred_v_px,flags; u, v
