@@ -497,8 +497,22 @@ int analysis_flight_covariance(const posed_frame *pf, const analysis_flight_nois
         }
     }
     int rc = sandwich(nz, h, 5, &cov[0][0]);
-    for (int k = 0; k < 2 && rc == 0; k++)
+    for (int sg = 0; sg < nz->n_seg; sg++)
+        icv_debug("noise: segment %d (%d frames kept): sd %.3g %.3g %.3g m, rho %.3f %.3f %.3f, d0 %.2f %.2f %.2f", sg,
+                  nz->keep_m[sg], sqrt(nz->mode[sg][0].var), sqrt(nz->mode[sg][1].var), sqrt(nz->mode[sg][2].var),
+                  nz->mode[sg][0].rho, nz->mode[sg][1].rho, nz->mode[sg][2].rho, nz->mode[sg][0].d.x,
+                  nz->mode[sg][0].d.y, nz->mode[sg][0].d.z);
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        int i0 = 6 + 6 * k, lo = nz->flight_lo[k], hi = nz->flight_hi[k];
+        double v0[3] = {cov[i0][i0], cov[i0 + 1][i0 + 1], cov[i0 + 2][i0 + 2]};
         rc = window_excess(pf, nz, sd[k], k, buf, cov);
+        /* where a side's sigma comes from (scripts/sigma_breakdown.py reads it) */
+        icv_debug("noise: side %d window %d-%d (%d frames, %.6g-%.6g s) flight %d-%d (%.6g-%.6g s) v sd %.4g %.4g %.4g "
+                  "m/s, with the window excess %.4g %.4g %.4g",
+                  k, sd[k]->first, sd[k]->last, sd[k]->last - sd[k]->first + 1, pf[sd[k]->first].t,
+                  pf[sd[k]->last].t, lo, hi, lo <= hi ? pf[lo].t : NAN, lo <= hi ? pf[hi].t : NAN, sqrt(v0[0]),
+                  sqrt(v0[1]), sqrt(v0[2]), sqrt(cov[i0][i0]), sqrt(cov[i0 + 1][i0 + 1]), sqrt(cov[i0 + 2][i0 + 2]));
+    }
     free(buf);
     return rc;
 }

@@ -202,3 +202,97 @@ TEST(test_flight_noise_short_phases_take_their_pooled_scatter_not_the_sigma_give
                sqrt(pull2[a]));
     }
 }
+
+/* the "noise: side" debug lines of analysis_flight_covariance, kept for the sink */
+static char side_line[2][400];
+static void side_sink(icv_log_level level, const char *line, void *user)
+{
+    (void)user;
+    int k;
+    if (level == ICV_LOG_DEBUG && sscanf(line, "noise: side %d ", &k) == 1 && k >= 0 && k < 2)
+        snprintf(side_line[k], sizeof side_line[k], "%s", line);
+}
+
+TEST(test_flight_covariance_says_each_sides_window_flight_and_sigmas)
+{
+    /* g given, 1000 fps: a drop to frame 100 and a bounce to frame 200, the
+     * windows 40 frames each (the default cap) inside the whole flights; white
+     * noise 0.02 mm, and over the 20 frames after the bounce a bias ramping at
+     * 0.01 m/s in x (a reflection merging with the marker), so the post window's
+     * v and its flight's differ and the window excess is added to v_post.x's
+     * variance */
+    enum { N = 201 };
+    const double dt = 1e-3, t_c = 100.5 * dt;
+    const icv_vec3 g = icv_v3(0, -9.81, 0);
+    posed_frame pf[N];
+    memset(pf, 0, sizeof pf);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 3);
+    for (int i = 0; i < N; i++) {
+        pf[i].t = i * dt;
+        truth_at(pf[i].t, t_c, g, &pf[i].pose.p);
+        for (int a = 0; a < 3; a++)
+            icv_v3_set(&pf[i].pose.p, a, icv_v3_get(pf[i].pose.p, a) + gsl_ran_gaussian_ziggurat(rng, 2e-5));
+        if (i > 100) /* a centroid bias ramping over the 20 frames after the bounce */
+            pf[i].pose.p.x += 0.01 * ((i < 120 ? i : 120) - 100) * dt;
+        pf[i].pose.R = icv_m3_identity();
+    }
+    gsl_rng_free(rng);
+    analysis_body body;
+    memset(&body, 0, sizeof body);
+    body.tmpl.point = 1;
+    body.tmpl.n_markers = 1;
+    body.mass = 0.05;
+    icv_err err = {0};
+    side_fit pre = {0}, post = {0};
+    ASSERT(analysis_side_fit(pf, 60, 99, t_c, &g, &body, 3e-4, 0, &pre, &err) == 0, "%s", err.msg);
+    ASSERT(analysis_side_fit(pf, 101, 140, t_c, &g, &body, 3e-4, 1, &post, &err) == 0, "%s", err.msg);
+    analysis_flight_noise nz;
+    ASSERT(analysis_flight_noise_alloc(&nz, N) == 0, "out of memory");
+    int lo[2] = {0, 101}, hi[2] = {99, 200};
+    ASSERT(analysis_flight_noise_from_sides(pf, lo, hi, &g, 3e-4, &nz) == 0, "out of memory");
+    icv_log_sink sink0;
+    void *user0;
+    icv_log_get_sink(&sink0, &user0);
+    icv_log_level level0 = icv_log_get_level();
+    side_line[0][0] = side_line[1][0] = 0;
+    icv_log_set_sink(side_sink, NULL);
+    icv_log_set_level(ICV_LOG_DEBUG);
+    double cov[15][15];
+    int rc = analysis_flight_covariance(pf, &nz, &pre, &post, cov);
+    icv_log_set_level(level0);
+    icv_log_set_sink(sink0, user0);
+    analysis_flight_noise_free(&nz);
+    ASSERT(rc == 0, "out of memory");
+    for (int k = 0; k < 2; k++) {
+        int w0, w1, nw, f0, f1;
+        double sd[3], sx[3], t0, t1, ft0, ft1;
+        int n = sscanf(side_line[k],
+                       "noise: side %*d window %d-%d (%d frames, %lf-%lf s) flight %d-%d (%lf-%lf s) v sd %lf %lf %lf "
+                       "m/s, with the window excess %lf %lf %lf",
+                       &w0, &w1, &nw, &t0, &t1, &f0, &f1, &ft0, &ft1, &sd[0], &sd[1], &sd[2], &sx[0], &sx[1], &sx[2]);
+        printf("     %s\n", side_line[k]);
+        ASSERT(n == 15, "side %d: the line did not parse (%d fields): '%s'", k, n, side_line[k]);
+        const side_fit *s = k ? &post : &pre;
+        ASSERT(w0 == s->first && w1 == s->last && nw == 40, "side %d: window %d-%d (%d frames) said, %d-%d fitted", k, w0,
+               w1, nw, s->first, s->last);
+        ASSERT(f0 == lo[k] && f1 == hi[k], "side %d: flight %d-%d said, %d-%d given", k, f0, f1, lo[k], hi[k]);
+        /* the sigmas said are cov's, printed to 4 digits: within 0.1% */
+        for (int a = 0; a < 3; a++) {
+            double c = sqrt(cov[6 + 6 * k + a][6 + 6 * k + a]);
+            ASSERT(fabs(sx[a] / c - 1) < 1e-3, "side %d axis %d: %.4g said with the excess, cov's %.4g", k, a, sx[a], c);
+            ASSERT(sx[a] >= sd[a] * (1 - 1e-3), "side %d axis %d: the excess lowered the sigma (%.4g -> %.4g)", k, a,
+                   sd[a], sx[a]);
+        }
+    }
+    /* the ramp: v_post.x's sigma grows by the excess (measured 0.00156 -> 0.00411
+     * m/s, the window's v.x 0.0038 m/s beyond its flight's; the ramp puts 0.005
+     * m/s into the window's slope), the pre side's, without a ramp, does not */
+    double sdp[3], sxp[3], sdq[3], sxq[3];
+    sscanf(strstr(side_line[1], "v sd"), "v sd %lf %lf %lf m/s, with the window excess %lf %lf %lf", &sdp[0], &sdp[1],
+           &sdp[2], &sxp[0], &sxp[1], &sxp[2]);
+    sscanf(strstr(side_line[0], "v sd"), "v sd %lf %lf %lf m/s, with the window excess %lf %lf %lf", &sdq[0], &sdq[1],
+           &sdq[2], &sxq[0], &sxq[1], &sxq[2]);
+    ASSERT(sxp[0] > 2 * sdp[0], "v_post.x: %.4g -> %.4g m/s, the excess not added", sdp[0], sxp[0]);
+    ASSERT(sxq[0] == sdq[0], "v_pre.x: %.4g -> %.4g m/s, an excess added without a drift", sdq[0], sxq[0]);
+}
