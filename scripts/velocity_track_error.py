@@ -3,43 +3,7 @@
 split into the part a straight-line(+g) fit absorbs (v error) and residual."""
 import json, glob, os, sys, csv, re, math
 root = sys.argv[1]; outname = sys.argv[2] if len(sys.argv) > 2 else 'out'
-def top_eigvec(A):
-    """the eigenvector of a symmetric matrix's largest eigenvalue, by cyclic Jacobi rotations (a shifted power
-    iteration stalled on nearly coplanar marker sets: 6-10 mm off the exact centre in seeds 1052 and 1153)"""
-    n = len(A); a = [row[:] for row in A]; V = [[float(i == j) for j in range(n)] for i in range(n)]
-    for _ in range(60):
-        if sum(a[i][j] ** 2 for i in range(n) for j in range(n) if i != j) < 1e-30:
-            break
-        for p in range(n):
-            for q in range(p + 1, n):
-                if abs(a[p][q]) < 1e-300:
-                    continue
-                th = 0.5 * math.atan2(2 * a[p][q], a[q][q] - a[p][p])
-                c, s = math.cos(th), math.sin(th)
-                for k in range(n):
-                    a[k][p], a[k][q] = c * a[k][p] - s * a[k][q], s * a[k][p] + c * a[k][q]
-                for k in range(n):
-                    a[p][k], a[q][k] = c * a[p][k] - s * a[q][k], s * a[p][k] + c * a[q][k]
-                for k in range(n):
-                    V[k][p], V[k][q] = c * V[k][p] - s * V[k][q], s * V[k][p] + c * V[k][q]
-    j = max(range(n), key=lambda i: a[i][i])
-    return [V[k][j] for k in range(n)]
-def kabsch_p(body, world):
-    n = len(body)
-    cb = [sum(b[k] for b in body) / n for k in range(3)]
-    cw = [sum(w[k] for w in world) / n for k in range(3)]
-    S = [[sum((body[i][a] - cb[a]) * (world[i][b] - cw[b]) for i in range(n)) for b in range(3)] for a in range(3)]
-    (xx, xy, xz), (yx, yy, yz), (zx, zy, zz) = S
-    N = [[xx + yy + zz, yz - zy, zx - xz, xy - yx],
-         [yz - zy, xx - yy - zz, xy + yx, zx + xz],
-         [zx - xz, xy + yx, -xx + yy - zz, yz + zy],
-         [xy - yx, zx + xz, yz + zy, -xx - yy + zz]]
-    q = top_eigvec(N)
-    w, x, y, z = q
-    R = [[w*w + x*x - y*y - z*z, 2*(x*y - w*z), 2*(x*z + w*y)],
-         [2*(x*y + w*z), w*w - x*x + y*y - z*z, 2*(y*z - w*x)],
-         [2*(x*z - w*y), 2*(y*z + w*x), w*w - x*x - y*y + z*z]]
-    return [cw[a] - sum(R[a][b] * cb[b] for b in range(3)) for a in range(3)]
+from rigid_fit import kabsch_p
 def linfit(tt, e):
     n = len(tt); mt = sum(tt) / n; me = sum(e) / n
     sxx = sum((a - mt) ** 2 for a in tt); sxy = sum((a - mt) * (b - me) for a, b in zip(tt, e))
@@ -70,7 +34,7 @@ for d in sorted(glob.glob(os.path.join(root, 'seed*'))):
                 if f not in tm: continue
                 pos = tm[f]['positions']
                 if any(p is None for p in pos) or len(pos) != len(body): continue
-                pt = kabsch_p(body, pos)
+                pt = kabsch_p(body, pos)[0]
                 x = [float(q['x_m']), float(q['y_m']), float(q['z_m'])]
                 ok.append((float(q['time_s']), [x[k] - pt[k] for k in range(3)], x))
             if len(ok) < 4: continue
