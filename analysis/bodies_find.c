@@ -137,6 +137,205 @@ static void contacts_events(candidate *cand, int nc)
         cand[c].group = cand[cand[c].event].group;
 }
 
+/* every body's poses, pose[k * nf + i]; an error naming a body never posed */
+static int all_poses(const analysis_body_track *bodies, int n_bodies, int nf, const analysis_params *prm,
+                     body_pose *pose, icv_err *err)
+{
+    for (int k = 0; k < n_bodies; k++) {
+        bodies_poses(&bodies[k], prm, pose + (size_t)k * nf);
+        int seen = 0;
+        for (int i = 0; i < nf && !seen; i++)
+            seen = pose[(size_t)k * nf + i].ok;
+        if (!seen)
+            return icv_err_set(err, ICV_ENOTFOUND,
+                               "body %s is never seen: no frame of %d has the %d markers a pose needs",
+                               bodies[k].name ? bodies[k].name : "?", nf,
+                               bodies[k].body->tmpl.collinear || bodies[k].body->tmpl.point ? 2 : 3);
+    }
+    return 0;
+}
+
+/* Frame i (gap finite) within reach of contact: the gap's rate to the nearest posed
+ * frames, times the frames to them: one frame's travel, or as many as have no pose
+ * (markers hidden as the bodies meet). */
+static int within_reach(const double *gap, int nf, int i, double sigma)
+{
+    int p = i - 1, q = i + 1;
+    while (p >= 0 && !isfinite(gap[p]))
+        p--;
+    while (q < nf && !isfinite(gap[q]))
+        q++;
+    double rate = 0;
+    int reach = 1;
+    if (p >= 0)
+        rate = fmax(rate, fabs(gap[i] - gap[p]) / (i - p)), reach = i - p > reach ? i - p : reach;
+    if (q < nf)
+        rate = fmax(rate, fabs(gap[q] - gap[i]) / (q - i)), reach = q - i > reach ? q - i : reach;
+    return gap[i] < 5 * sigma + rate * reach;
+}
+
+/* One pair's gap in every frame both are posed (gap[], NAN elsewhere; the smallest into
+ * res), its frames within reach (wi[]), and a candidate per run of them appended to
+ * cand[*nc]: a bounce at the run's smallest gap, a lasting contact at its arrival, and
+ * none for bodies touching from their first posed frame (at rest together). */
+static void pair_candidates(const analysis_body_track *bodies, int a, int b, const body_pose *pa,
+                            const body_pose *pb, int nf, double sigma, double *gap, unsigned char *wi, candidate *cand,
+                            int *nc, analysis_bodies_result *res)
+{
+    int first_posed = -1;
+    for (int i = 0; i < nf; i++) {
+        gap[i] = NAN;
+        if (!pa[i].ok || !pb[i].ok)
+            continue;
+        analysis_shapes_gap sg;
+        analysis_shapes_gap_at(&bodies[a].body->shape, pa[i].R, pa[i].p, &bodies[b].body->shape, pb[i].R, pb[i].p,
+                               &sg);
+        gap[i] = sg.gap;
+        if (first_posed < 0)
+            first_posed = i;
+        if (sg.gap < res->min_gap) {
+            res->min_gap = sg.gap;
+            res->min_gap_t = bodies[0].tracks->t[i];
+        }
+    }
+    int best = -1, run0 = -1;
+    for (int i = 0; i <= nf; i++) {
+        if (i < nf && !isfinite(gap[i]))
+            continue; /* a frame with no pose neither ends nor extends a run */
+        int within = i < nf && within_reach(gap, nf, i, sigma);
+        if (i < nf)
+            wi[i] = (unsigned char)within;
+        if (within) {
+            if (best < 0)
+                run0 = i;
+            if (best < 0 || gap[i] < gap[best])
+                best = i;
+            continue;
+        }
+        if (best < 0)
+            continue;
+        int n_at = 0, arrive = -1;
+        for (int k = run0; k < i; k++)
+            if (isfinite(gap[k]) && gap[k] <= gap[best] + 5 * sigma) {
+                n_at++;
+                if (arrive < 0)
+                    arrive = k;
+            }
+        if (n_at >= CONTACT_FRAMES && arrive == first_posed) {
+            icv_debug("body impacts: bodies %d and %d in contact from frame %d on: at rest together, not an impact", a,
+                      b, bodies[0].tracks->frame[arrive]);
+            res->n_resting++;
+        } else if (*nc < nf) {
+            int row = n_at >= CONTACT_FRAMES ? arrive : best;
+            /* group and run: below, from the flags of every pair */
+            cand[(*nc)++] = (candidate){
+                .a = a, .b = b, .row = row, .gap = gap[row], .closing = closing_rate(gap, run0, i - 1), .n_at = n_at};
+        }
+        best = -1;
+    }
+}
+
+/* each candidate's bodies in contact and its run of frames within reach */
+static void candidates_runs(candidate *cand, int nc, const unsigned char *within_all, int n_bodies, int nf)
+{
+    for (int c = 0; c < nc; c++) {
+        candidate *q = &cand[c];
+        q->group = bodies_contact_group(within_all, n_bodies, nf, q->a, q->b, q->row);
+        const unsigned char *w = within_all + (size_t)bodies_pair_index(q->a, q->b, n_bodies) * (size_t)nf;
+        for (q->run0 = q->row; q->run0 > 0 && w[q->run0 - 1]; q->run0--) {
+        }
+        for (q->run1 = q->row; q->run1 + 1 < nf && w[q->run1 + 1]; q->run1++) {
+        }
+    }
+}
+
+/* the rows of the neighbouring candidates (other events) of the bodies in contact,
+ * which bound candidate c's windows: lo -1 and hi nf where there are none */
+static void candidate_bounds(const candidate *cand, int nc, int c, int nf, int *lo, int *hi)
+{
+    *lo = -1, *hi = nf;
+    for (int d = 0; d < nc; d++) {
+        if (cand[d].event == cand[c].event || !(cand[d].group & cand[c].group))
+            continue;
+        if (cand[d].row < cand[c].row && cand[d].row > *lo)
+            *lo = cand[d].row;
+        if (cand[d].row > cand[c].row && cand[d].row < *hi)
+            *hi = cand[d].row;
+    }
+}
+
+static const char *body_name(const analysis_body_track *b)
+{
+    return b->name ? b->name : "?";
+}
+
+/* the third bodies in contact at candidate q whose velocity changes too (or cannot be
+ * told): their names into part; their number */
+static int third_bodies(const analysis_body_track *bodies, int n_bodies, const candidate *q, int lo, int hi,
+                        const icv_vec3 *g, const analysis_params *prm, char *part, size_t n_part_buf)
+{
+    int n_part = 0;
+    size_t used = 0;
+    part[0] = 0;
+    for (int x = 0; x < n_bodies; x++) {
+        if (x == q->a || x == q->b || !(q->group & 1u << x))
+            continue;
+        double j, jsd; /* not reported: a swinging body's fits need not be its motion */
+        int tp = bodies_takes_part(&bodies[x], q->row, lo, hi, g, prm, &j, &jsd);
+        if (tp == 0)
+            continue;
+        n_part++;
+        int w = snprintf(part + used, n_part_buf - used, "%s%s%s", used ? ", " : "", body_name(&bodies[x]),
+                         tp > 0 ? "" : " (too few poses to tell)");
+        if (w > 0 && (size_t)w < n_part_buf - used)
+            used += (size_t)w;
+    }
+    return n_part;
+}
+
+/* Candidate c with more bodies in contact or more contacts in its event: the row's
+ * momentum measured once per event at its lead's instant, and the pair skipped with
+ * a note; 0 when c is a pair's impact alone. */
+static int several_bodies(const analysis_body_track *bodies, int n_bodies, const candidate *cand, int nc, int c,
+                          int lo, int hi, const icv_vec3 *g, const analysis_params *prm, analysis_bodies_result *res)
+{
+    char part[ICV_ERR_MSG_MAX / 2];
+    int n_part = third_bodies(bodies, n_bodies, &cand[c], lo, hi, g, prm, part, sizeof part);
+    int others = 0; /* another pair of the event: a body in contact with both */
+    for (int d = 0; d < nc; d++)
+        others += d != c && cand[d].event == cand[c].event && (cand[d].a != cand[c].a || cand[d].b != cand[c].b);
+    if (!n_part && !others)
+        return 0;
+    const char *na = body_name(&bodies[cand[c].a]), *nb = body_name(&bodies[cand[c].b]);
+    int fr = bodies[0].tracks->frame[cand[c].row];
+    double tr = bodies[0].tracks->t[cand[c].row];
+    res->n_several++;
+    const candidate *ld = &cand[cand[c].event];
+    int seen = 0;
+    for (int d = 0; d < c; d++)
+        seen |= cand[d].event == cand[c].event;
+    icv_err e2 = {0};
+    if (!seen && res->n_rows < ANALYSIS_MAX_ROWS &&
+        analysis_row_impact_measure(bodies, n_bodies, ld->group, ld->a, ld->b, ld->row, lo, hi, g, prm,
+                                    &res->rows[res->n_rows], &e2) == 0)
+        res->n_rows++;
+    else if (!seen)
+        icv_debug("body impacts: frame %d: the row of %s-%s not measured: %s", fr, na, nb, e2.msg);
+    if (n_part)
+        skip_note(res,
+                  "%s-%s at frame %d (t %.4g s): not measured as a pair: %d more bodies in contact change "
+                  "velocity there too, %s; each body's momentum change is then the sum of its neighbours' "
+                  "impulses, so the pair's Newton's ratio and impulse are not in the states before and after",
+                  na, nb, fr, tr, n_part, part);
+    else
+        skip_note(res,
+                  "%s-%s at frame %d (t %.4g s): not measured as a pair: %d more contacts of these bodies' "
+                  "row fall within the same frames, so each body's momentum change there is the sum of "
+                  "several impulses",
+                  na, nb, fr, tr, others);
+    return 1;
+}
+
 int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodies, const icv_vec3 *g,
                                   const analysis_params *prm, analysis_bodies_result *res, icv_err *err)
 {
@@ -150,116 +349,27 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
         if (bodies[k].tracks->n_frames != nf)
             return icv_err_set(err, ICV_EINVAL,
                                "body impacts: body %s has %d frames, %s %d: the tracks must share rows",
-                               bodies[k].name ? bodies[k].name : "?", bodies[k].tracks->n_frames,
-                               bodies[0].name ? bodies[0].name : "?", nf);
+                               body_name(&bodies[k]), bodies[k].tracks->n_frames, body_name(&bodies[0]), nf);
     body_pose *pose = malloc(sizeof *pose * (size_t)nf * (size_t)n_bodies);
     double *gap = malloc(sizeof *gap * (size_t)nf);
     candidate *cand = malloc(sizeof *cand * (size_t)nf);
     int n_pairs = n_bodies * (n_bodies - 1) / 2;
     unsigned char *within_all = calloc((size_t)n_pairs * (size_t)nf, 1);
+    int rc = 0;
     if (!pose || !gap || !cand || !within_all) {
-        free(pose), free(gap), free(cand), free(within_all);
-        return icv_err_set(err, ICV_ENOMEM, "body impacts: out of memory for %d frames", nf);
+        rc = icv_err_set(err, ICV_ENOMEM, "body impacts: out of memory for %d frames", nf);
+        goto done;
     }
-    for (int k = 0; k < n_bodies; k++) {
-        bodies_poses(&bodies[k], prm, pose + (size_t)k * nf);
-        int seen = 0;
-        for (int i = 0; i < nf && !seen; i++)
-            seen = pose[(size_t)k * nf + i].ok;
-        if (!seen) {
-            free(pose), free(gap), free(cand), free(within_all);
-            return icv_err_set(err, ICV_ENOTFOUND,
-                               "body %s is never seen: no frame of %d has the %d markers a pose needs",
-                               bodies[k].name ? bodies[k].name : "?", nf,
-                               bodies[k].body->tmpl.collinear || bodies[k].body->tmpl.point ? 2 : 3);
-        }
-    }
+    if ((rc = all_poses(bodies, n_bodies, nf, prm, pose, err)))
+        goto done;
     int nc = 0;
     double sigma = prm->pos_sigma > 0 ? prm->pos_sigma : 3e-4;
     for (int a = 0; a < n_bodies; a++)
-        for (int b = a + 1; b < n_bodies; b++) {
-            const body_pose *pa = pose + (size_t)a * nf, *pb = pose + (size_t)b * nf;
-            unsigned char *wi = within_all + (size_t)bodies_pair_index(a, b, n_bodies) * (size_t)nf;
-            int first_posed = -1;
-            for (int i = 0; i < nf; i++) {
-                gap[i] = NAN;
-                if (!pa[i].ok || !pb[i].ok)
-                    continue;
-                analysis_shapes_gap sg;
-                analysis_shapes_gap_at(&bodies[a].body->shape, pa[i].R, pa[i].p, &bodies[b].body->shape, pb[i].R,
-                                       pb[i].p, &sg);
-                gap[i] = sg.gap;
-                if (first_posed < 0)
-                    first_posed = i;
-                if (sg.gap < res->min_gap) {
-                    res->min_gap = sg.gap;
-                    res->min_gap_t = bodies[0].tracks->t[i];
-                }
-            }
-            /* runs of frames within reach; the smallest gap of each run */
-            int best = -1, run0 = -1;
-            for (int i = 0; i <= nf; i++) {
-                if (i < nf && !isfinite(gap[i]))
-                    continue; /* a frame with no pose neither ends nor extends a run */
-                int within = 0;
-                if (i < nf && isfinite(gap[i])) {
-                    /* the gap's rate to the nearest posed frames, times the frames to
-                       them: one frame's travel, or as many as have no pose (markers
-                       hidden as the bodies meet) */
-                    int p = i - 1, q = i + 1;
-                    while (p >= 0 && !isfinite(gap[p]))
-                        p--;
-                    while (q < nf && !isfinite(gap[q]))
-                        q++;
-                    double rate = 0;
-                    int reach = 1;
-                    if (p >= 0)
-                        rate = fmax(rate, fabs(gap[i] - gap[p]) / (i - p)), reach = i - p > reach ? i - p : reach;
-                    if (q < nf)
-                        rate = fmax(rate, fabs(gap[q] - gap[i]) / (q - i)), reach = q - i > reach ? q - i : reach;
-                    within = gap[i] < 5 * sigma + rate * reach;
-                    wi[i] = (unsigned char)within;
-                }
-                if (within) {
-                    if (best < 0)
-                        run0 = i;
-                    if (best < 0 || gap[i] < gap[best])
-                        best = i;
-                } else if (best >= 0) {
-                    /* a lasting contact: the arrival, its first frame at the
-                       smallest gap; none when they touch from the start */
-                    int n_at = 0, arrive = -1;
-                    for (int k = run0; k < i; k++)
-                        if (isfinite(gap[k]) && gap[k] <= gap[best] + 5 * sigma) {
-                            n_at++;
-                            if (arrive < 0)
-                                arrive = k;
-                        }
-                    if (n_at >= CONTACT_FRAMES && arrive == first_posed) {
-                        icv_debug("body impacts: bodies %d and %d in contact from frame %d on: at rest together, "
-                                  "not an impact",
-                                  a, b, bodies[0].tracks->frame[arrive]);
-                        res->n_resting++;
-                    } else if (nc < nf) {
-                        int row = n_at >= CONTACT_FRAMES ? arrive : best;
-                        /* group and run: below, from the flags of every pair */
-                        cand[nc++] = (candidate){.a = a, .b = b, .row = row, .gap = gap[row],
-                                                 .closing = closing_rate(gap, run0, i - 1), .n_at = n_at};
-                    }
-                    best = -1;
-                }
-            }
-        }
+        for (int b = a + 1; b < n_bodies; b++)
+            pair_candidates(bodies, a, b, pose + (size_t)a * nf, pose + (size_t)b * nf, nf, sigma, gap,
+                            within_all + (size_t)bodies_pair_index(a, b, n_bodies) * (size_t)nf, cand, &nc, res);
     qsort(cand, (size_t)nc, sizeof *cand, by_row);
-    for (int c = 0; c < nc; c++) {
-        candidate *q = &cand[c];
-        q->group = bodies_contact_group(within_all, n_bodies, nf, q->a, q->b, q->row);
-        const unsigned char *w = within_all + (size_t)bodies_pair_index(q->a, q->b, n_bodies) * (size_t)nf;
-        for (q->run0 = q->row; q->run0 > 0 && w[q->run0 - 1]; q->run0--) {
-        }
-        for (q->run1 = q->row; q->run1 + 1 < nf && w[q->run1 + 1]; q->run1++) {
-        }
-    }
+    candidates_runs(cand, nc, within_all, n_bodies, nf);
     contacts_events(cand, nc);
     for (int c = 0; c < nc; c++)
         icv_debug("body impacts: contact %d-%d at frame %d (frames %d-%d within reach, %d at the smallest gap, closing "
@@ -267,74 +377,14 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
                   cand[c].a, cand[c].b, bodies[0].tracks->frame[cand[c].row], bodies[0].tracks->frame[cand[c].run0],
                   bodies[0].tracks->frame[cand[c].run1], cand[c].n_at, 1e3 * cand[c].closing, cand[cand[c].event].a,
                   cand[cand[c].event].b, bodies[0].tracks->frame[cand[cand[c].event].row]);
-    int rc = 0, n_failed = 0;
+    int n_failed = 0;
     icv_err first_fail = {0};
     for (int c = 0; c < nc && res->n_impacts < ANALYSIS_MAX_IMPACTS; c++) {
-        /* the neighbouring candidates of the bodies in contact bound the windows */
-        int lo = -1, hi = nf;
-        for (int d = 0; d < nc; d++) {
-            if (cand[d].event == cand[c].event || !(cand[d].group & cand[c].group))
-                continue;
-            if (cand[d].row < cand[c].row && cand[d].row > lo)
-                lo = cand[d].row;
-            if (cand[d].row > cand[c].row && cand[d].row < hi)
-                hi = cand[d].row;
-        }
-        const char *na = bodies[cand[c].a].name ? bodies[cand[c].a].name : "?";
-        const char *nb = bodies[cand[c].b].name ? bodies[cand[c].b].name : "?";
-        int fr = bodies[0].tracks->frame[cand[c].row];
-        double tr = bodies[0].tracks->t[cand[c].row];
-        /* a third body in contact whose velocity changes too (or cannot be told) */
-        char part[ICV_ERR_MSG_MAX / 2] = "";
-        int n_part = 0;
-        size_t used = 0;
-        for (int x = 0; x < n_bodies; x++) {
-            if (x == cand[c].a || x == cand[c].b || !(cand[c].group & 1u << x))
-                continue;
-            double j, jsd; /* not reported: a swinging body's fits need not be its motion */
-            int tp = bodies_takes_part(&bodies[x], cand[c].row, lo, hi, g, prm, &j, &jsd);
-            if (tp == 0)
-                continue;
-            n_part++;
-            int w = tp > 0 ? snprintf(part + used, sizeof part - used, "%s%s", used ? ", " : "",
-                                      bodies[x].name ? bodies[x].name : "?")
-                           : snprintf(part + used, sizeof part - used, "%s%s (too few poses to tell)",
-                                      used ? ", " : "", bodies[x].name ? bodies[x].name : "?");
-            if (w > 0 && (size_t)w < sizeof part - used)
-                used += (size_t)w;
-        }
-        /* another pair of the event: a body in contact with both */
-        int others = 0;
-        for (int d = 0; d < nc; d++)
-            others += d != c && cand[d].event == cand[c].event && (cand[d].a != cand[c].a || cand[d].b != cand[c].b);
-        if (n_part || others) {
-            res->n_several++;
-            /* the row's momentum, once per event, at its lead's instant */
-            const candidate *ld = &cand[cand[c].event];
-            int seen = 0;
-            for (int d = 0; d < c; d++)
-                seen |= cand[d].event == cand[c].event;
-            icv_err e2 = {0};
-            if (!seen && res->n_rows < ANALYSIS_MAX_ROWS &&
-                analysis_row_impact_measure(bodies, n_bodies, ld->group, ld->a, ld->b, ld->row, lo, hi, g, prm,
-                                            &res->rows[res->n_rows], &e2) == 0)
-                res->n_rows++;
-            else if (!seen)
-                icv_debug("body impacts: frame %d: the row of %s-%s not measured: %s", fr, na, nb, e2.msg);
-            if (n_part)
-                skip_note(res,
-                          "%s-%s at frame %d (t %.4g s): not measured as a pair: %d more bodies in contact change "
-                          "velocity there too, %s; each body's momentum change is then the sum of its neighbours' "
-                          "impulses, so the pair's Newton's ratio and impulse are not in the states before and after",
-                          na, nb, fr, tr, n_part, part);
-            else
-                skip_note(res,
-                          "%s-%s at frame %d (t %.4g s): not measured as a pair: %d more contacts of these bodies' "
-                          "row fall within the same frames, so each body's momentum change there is the sum of "
-                          "several impulses",
-                          na, nb, fr, tr, others);
+        int lo, hi;
+        candidate_bounds(cand, nc, c, nf, &lo, &hi);
+        if (several_bodies(bodies, n_bodies, cand, nc, c, lo, hi, g, prm, res))
             continue;
-        }
+        int fr = bodies[0].tracks->frame[cand[c].row];
         analysis_body_impact im;
         icv_err e1 = {0};
         if (analysis_body_impact_measure(bodies, n_bodies, cand[c].a, cand[c].b, cand[c].row, lo, hi, g, prm, &im,
@@ -343,14 +393,14 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
             if (!n_failed++)
                 first_fail = e1;
             res->n_unmeasured++;
-            skip_note(res, "%s-%s at frame %d (t %.4g s): not measured: %s", na, nb, fr, tr, e1.msg);
+            skip_note(res, "%s-%s at frame %d (t %.4g s): not measured: %s", body_name(&bodies[cand[c].a]),
+                      body_name(&bodies[cand[c].b]), fr, bodies[0].tracks->t[cand[c].row], e1.msg);
             continue;
         }
         if (!(im.normal_jump > prm->jump_sigmas * im.normal_jump_sd)) {
             icv_debug("body impacts: frame %d: bodies %d and %d %.1f mm apart, a near miss: the normal velocity "
                       "changes by %.4g m/s +- %.2g",
-                      bodies[0].tracks->frame[cand[c].row], cand[c].a, cand[c].b, 1e3 * cand[c].gap, im.normal_jump,
-                      im.normal_jump_sd);
+                      fr, cand[c].a, cand[c].b, 1e3 * cand[c].gap, im.normal_jump, im.normal_jump_sd);
             res->n_near_misses++;
             continue;
         }
@@ -364,6 +414,7 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
                              "no body-body impact found: the smallest gap between two bodies is %.1f mm at t = %.6g s",
                              1e3 * res->min_gap, res->min_gap_t);
     }
+done:
     free(pose), free(gap), free(cand), free(within_all);
     return rc;
 }
