@@ -36,6 +36,7 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     d->min_circularity = 0.4;
     d->max_streak_px = 40;
     d->marker_aspect = 1;
+    d->marker_fill = 1;
     d->blurred_px = 2;
     d->saturation_level = 0;
     d->gain = 0;
@@ -968,7 +969,7 @@ int track_detector_tophat_usable(const track_detector *d)
 void track_detector_set_marker_size(track_detector *d, double diameter_px, double max_streak_px)
 {
     double r = 0.5 * diameter_px, disc = M_PI * r * r, aspect = fmax(1, d->marker_aspect);
-    d->min_area_px = fmax(1, 0.25 * disc);
+    d->min_area_px = fmax(1, 0.25 * disc * fmin(1, fmax(0.1, d->marker_fill)));
     d->max_area_px = 3 * (disc + diameter_px * fmax(max_streak_px, 0));
     d->max_streak_px = max_streak_px;
     int tile = tile_for_diameter(aspect * diameter_px);

@@ -16,6 +16,12 @@
 #define ID_FRESH 3.0 /* a prediction over up to 3 times the interval it was made from is fresh */
 #define ID_SWAP_MIN_M 0.03 /* m: how far a point may stray from a marker's prediction and
                               still be that marker (as a single point's label is kept) */
+#define ID_MARGIN 4.0 /* misfit (squared tolerances) by which the best labelling of a partial
+                         set must beat every other before it is taken */
+#define ID_EVIDENCE_FRAMES 3 /* frames of the same tracks whose margins add up, at least */
+#define ID_EVIDENCE_MIN (ID_MARGIN / 16) /* the least margin a frame adds: less is what noise
+                                            and a steady bias make of a symmetric template */
+#define ID_EVIDENCE_GAP_S 0.1 /* s: the longest pause in such a run (as for continuity) */
 
 struct track_identity {
     int n;
@@ -46,6 +52,13 @@ struct track_identity {
     double best_cost;
     double best_tie;
     double second_cost; /* the best other labelling with as many markers */
+    /* evidence over frames for a partial set no single frame tells apart: the 2D track
+       of each marker in the best labelling (-1: none), the margins summed over the run
+       of frames that labelling was best in, their count and the last one's time */
+    int ev_track[ID_MAX_ENUM];
+    double ev_sum;
+    int ev_frames;
+    double ev_t;
 };
 
 track_identity *track_identity_alloc(int n_markers, const icv_vec3 *markers, double tol_m, double tol_rel,
@@ -71,6 +84,8 @@ track_identity *track_identity_alloc(int n_markers, const icv_vec3 *markers, dou
     id->tol_rel = tol_rel;
     for (int j = 0; j < ICV_MAX_MARKERS; j++)
         id->last_track[j] = -1;
+    for (int j = 0; j < ID_MAX_ENUM; j++)
+        id->ev_track[j] = -1;
     return id;
 }
 
@@ -285,6 +300,42 @@ static int one_marker_by_tracks(const track_identity *id, int n, const track_ide
     return best;
 }
 
+/* Whether the best labelling of this frame's partial set, which another fits nearly as
+ * well, has been best on the same 2D tracks in enough frames: each frame's margin (the
+ * other's misfit less the best's) is added over the run of frames the same tracks were
+ * labelled so, and the labelling is taken once the sum reaches ID_MARGIN; a frame whose
+ * margin is under ID_EVIDENCE_MIN ends the run (the template hardly tells the two
+ * labellings apart, as a rod's evenly spaced markers: noise or a steady bias would
+ * add up, not the template's difference). A marker pair
+ * of the template nearly as far from the others as each other (a bar's middle sticker
+ * and a side one) is then told by the points' accuracy, which is finer than the
+ * template's tolerance, yet no single frame's chance misfit decides. Only where every
+ * point is in the labelling and on a 2D track: a spare point (clutter) is no evidence. */
+static int evidence_settles(track_identity *id, int n, int count, double t, const track_identity_hint *hint)
+{
+    int key[ID_MAX_ENUM], same = 1;
+    if (!hint || n != count || !(id->second_cost - id->best_cost >= 0))
+        return 0;
+    for (int j = 0; j < id->n; j++) {
+        key[j] = id->best[j] >= 0 ? hint[id->best[j]].track : -1;
+        if (id->best[j] >= 0 && key[j] < 0)
+            return 0;
+        same &= key[j] == id->ev_track[j];
+    }
+    double margin = id->second_cost - id->best_cost;
+    if (!same || !(t - id->ev_t <= ID_EVIDENCE_GAP_S) || !(t > id->ev_t) || margin < ID_EVIDENCE_MIN) {
+        memcpy(id->ev_track, key, sizeof key);
+        id->ev_sum = 0;
+        id->ev_frames = 0;
+    }
+    if (margin < ID_EVIDENCE_MIN)
+        return 0;
+    id->ev_sum += margin;
+    id->ev_frames++;
+    id->ev_t = t;
+    return id->ev_frames >= ID_EVIDENCE_FRAMES && id->ev_sum >= ID_MARGIN;
+}
+
 static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
                         const track_identity_hint *hint, const track_identity_ray *rays, int n_rays, int *label)
 {
@@ -346,12 +397,12 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
        (no prediction of the markers chosen): two of a rod's three evenly spaced markers
        are m0-m1 or m1-m2. Left unlabelled rather than guessed. (All markers seen: the
        template's symmetry is resolved by the stated tie-break.) */
-    if (count < id->n && id->second_cost - id->best_cost < 4.0) {
+    if (count < id->n && id->second_cost - id->best_cost < ID_MARGIN) {
         int predicted = 1;
         for (int j = 0; j < id->n; j++)
             if (id->best[j] >= 0 && !id->has_pred[j])
                 predicted = 0;
-        if (!predicted) {
+        if (!predicted && !evidence_settles(id, n, count, t, hint)) {
             /* a marker one camera alone sees can tell them apart (random scene 1103: m2
                unseen by the left camera, m0-m1 fits either way round): the labellings
                again, ranked by the rays their unlabelled markers can be; one explaining
@@ -364,7 +415,7 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
             id->n_rays = n_rays < TRACK_IDENTITY_MAX_RAYS ? n_rays : TRACK_IDENTITY_MAX_RAYS;
             run_search(id, X, Xm, n, 1);
             id->n_rays = 0;
-            if (id->best_key % 64 == 0 || id->second_cost - id->best_cost < 4.0)
+            if (id->best_key % 64 == 0 || id->second_cost - id->best_cost < ID_MARGIN)
                 return 0;
             count = 0;
             for (int j = 0; j < id->n; j++)

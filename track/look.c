@@ -273,6 +273,7 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
                 d->min_area_px = like->min_area_px;
                 d->max_area_px = like->max_area_px;
                 d->marker_aspect = like->marker_aspect;
+                d->marker_fill = like->marker_fill;
             }
             if (diameter_px > 0)
                 track_detector_set_marker_size(d, diameter_px, d->max_streak_px);

@@ -264,7 +264,12 @@ typedef struct {
                                  and marker_diameter wide: 2 r / d. Set it before
                                  track_detector_set_marker_size, whose background tile
                                  and auto's likeness then expect that stripe, not a disc
-                                 (the area limits stay a disc's: docs/track.md) */
+                                 (the area ceiling stays a disc's; the floor follows
+                                 marker_fill: docs/track.md) */
+    double marker_fill;       /* the least part of its disc a marker's image covers (1,
+                                 default). A band wider than its rod is thick shows a
+                                 stripe along the rod, 2 r / d of the disc: the area floor
+                                 follows it. Set it before track_detector_set_marker_size */
     double disc_split_px;     /* px: the diameter of markers that are whole discs (balls lit
                                  alike, a cradle's); a blob of about k > 1.5 of their areas,
                                  elongated and with a waist where its parts meet is k
