@@ -74,12 +74,12 @@ static void relative_pose(icv_mat3 R1, icv_vec3 t1, icv_mat3 R2, icv_vec3 t2, ic
     *t = icv_v3_sub(t2, icv_m3_apply(*R, t1));
 }
 
-/* How far apart two relative poses are: the angle between them (rad) plus the
- * distance between their translations over the baseline. */
+/* How far a relative pose is from a reference one (b): the angle between them (rad)
+ * plus the distance between their translations over the reference's baseline. */
 static double pose_gap(icv_mat3 Ra, icv_vec3 ta, icv_mat3 Rb, icv_vec3 tb)
 {
     double ang = icv_v3_norm(icv_rot_to_axis_angle(icv_m3_mul(Ra, icv_m3_transpose(Rb))));
-    double base = fmax(icv_v3_norm(ta), 1e-9);
+    double base = fmax(icv_v3_norm(tb), 1e-9);
     return ang + icv_v3_norm(icv_v3_sub(ta, tb)) / base;
 }
 
