@@ -105,6 +105,45 @@ static void refine_and_out(const cv::Mat &img, cv::Size sz, std::vector<cv::Poin
     *sharpness = std::max(sh[0], sh2[0]);
 }
 
+/* Whether most of the image is dark next to a bright minority: its median grey
+ * lies in the lowest quarter of the range from the 1st to the 99.9th percentile,
+ * and that range spans 40 grey levels or more (a small white board on a dark
+ * floor: 12 in 0..200; a board-less dark frame's noise: 12 in 0..30, not). */
+static bool dark_majority(const cv::Mat &img)
+{
+    int hist[256] = {0};
+    for (int r = 0; r < img.rows; r++) {
+        const unsigned char *p = img.ptr<unsigned char>(r);
+        for (int q = 0; q < img.cols; q++)
+            hist[p[q]]++;
+    }
+    long n = (long)img.rows * img.cols, acc = 0;
+    int p1 = -1, p50 = -1, p99 = -1; /* p99: the 99.9th */
+    for (int g = 0; g < 256; g++) {
+        acc += hist[g];
+        if (p1 < 0 && acc >= n / 100)
+            p1 = g;
+        if (p50 < 0 && acc >= n / 2)
+            p50 = g;
+        if (p99 < 0 && acc >= n - n / 1000)
+            p99 = g;
+    }
+    return p99 - p1 >= 40 && (p50 - p1) * 4 < p99 - p1;
+}
+
+/* findChessboardCornersSB with its global histogram equalisation, then, when that
+ * found nothing in a mostly dark image, without it. Equalising helps a dim board
+ * filling the view, but when a small board lies on a large dark surface most pixels
+ * are background: equalisation spreads their noise over most of the grey range and
+ * the board's squares drown (a 9x6 board 230 px wide on a black floor, 800x600:
+ * found raw, not equalised). Boards found before keep their corners; other images
+ * that hold no board cost no more. */
+static bool find_sb(const cv::Mat &img, cv::Size sz, std::vector<cv::Point2f> &c)
+{
+    return cv::findChessboardCornersSB(img, sz, c, cv::CALIB_CB_NORMALIZE_IMAGE) ||
+           (dark_majority(img) && cv::findChessboardCornersSB(img, sz, c, 0));
+}
+
 /* Corners found on a copy scaled by s, mapped to the full image: pixel centres at
  * integers in both images. */
 static void unscale(std::vector<cv::Point2f> &c, double s)
@@ -154,7 +193,7 @@ extern "C" int cvb_board_detect(const unsigned char *px, int w, int h, int strid
              * cornerSubPix below refines on the full image. CALIB_CB_ACCURACY
              * triples the time and cornerSubPix gives the same corners (Bouguet
              * set: RMS 0.1985 px either way). */
-            ok = cv::findChessboardCornersSB(small, sz, c, cv::CALIB_CB_NORMALIZE_IMAGE);
+            ok = find_sb(small, sz, c);
             if (ok)
                 *method = CVB_DET_SB;
         }
@@ -173,7 +212,7 @@ extern "C" int cvb_board_detect(const unsigned char *px, int w, int h, int strid
              * bounded-size copy (rendered 1280x720 views turned 60 deg: 12 px ->
              * 7.5 px). When OpenCV's fast check (a few ms) sees a board at full
              * size, SB runs there (0.2 s at 1280x720); board-less frames skip it. */
-            ok = cv::findChessboardCornersSB(img, sz, c, cv::CALIB_CB_NORMALIZE_IMAGE);
+            ok = find_sb(img, sz, c);
             if (ok) {
                 *method = CVB_DET_SB;
                 s = 1.0;
@@ -219,7 +258,7 @@ extern "C" int cvb_board_detect_warped(const unsigned char *px, int w, int h, in
                        cv::INTER_LINEAR, cv::BORDER_REPLICATE);
         cv::Size sz(cols, rows);
         std::vector<cv::Point2f> c;
-        if (!cv::findChessboardCornersSB(warped, sz, c, cv::CALIB_CB_NORMALIZE_IMAGE))
+        if (!find_sb(warped, sz, c))
             return 0;
         cv::Matx23d Wi;
         cv::invertAffineTransform(W, Wi);

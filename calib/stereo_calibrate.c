@@ -57,6 +57,93 @@ static void fundamental(const calib_intrinsics *i1, const calib_intrinsics *i2, 
             F[r][c] = Fm.m[r][c] / s;
 }
 
+/* A board pose x_cam = R X + t with the board's labels turned half a turn: corner i
+ * becomes corner n-1-i, the point (W - X, H - Y, 0) with W, H the far corner's X, Y. */
+static void pose_turned(const double rv[3], const double tv[3], icv_vec3 far, icv_mat3 *R, icv_vec3 *t)
+{
+    icv_mat3 Rb = icv_rot_from_axis_angle(icv_v3_from_array(rv));
+    icv_mat3 half = {{{-1, 0, 0}, {0, -1, 0}, {0, 0, 1}}};
+    *t = icv_v3_add(icv_m3_apply(Rb, icv_v3(far.x, far.y, 0)), icv_v3_from_array(tv));
+    *R = icv_m3_mul(Rb, half);
+}
+
+/* Camera 2's pose relative to camera 1 from one pair's two board poses. */
+static void relative_pose(icv_mat3 R1, icv_vec3 t1, icv_mat3 R2, icv_vec3 t2, icv_mat3 *R, icv_vec3 *t)
+{
+    *R = icv_m3_mul(R2, icv_m3_transpose(R1));
+    *t = icv_v3_sub(t2, icv_m3_apply(*R, t1));
+}
+
+/* How far a relative pose is from a reference one (b): the angle between them (rad)
+ * plus the distance between their translations over the reference's baseline. */
+static double pose_gap(icv_mat3 Ra, icv_vec3 ta, icv_mat3 Rb, icv_vec3 tb)
+{
+    double ang = icv_v3_norm(icv_rot_to_axis_angle(icv_m3_mul(Ra, icv_m3_transpose(Rb))));
+    double base = fmax(icv_v3_norm(tb), 1e-9);
+    return ang + icv_v3_norm(icv_v3_sub(ta, tb)) / base;
+}
+
+/* The pairs' camera-2 labels made to agree with camera 1's. The detector numbers a
+ * board from either end in each image; whether a pair's two numberings match
+ * cannot be told from the images alone (one camera may be rolled a quarter turn
+ * from the other: the first row then runs across in one image and down in the
+ * other). It can from the rig: every pair seen with matching labels gives the
+ * same relative pose, a pair with camera 2's labels turned gives another, different
+ * for every board position. Each used pair keeps or turns camera 2's labels (uv2,
+ * and mono2's pose of it) so that its relative pose is nearest a reference pair's;
+ * the reference (a pair, turned or not) is the one the pairs agree with best.
+ * Returns how many pairs were turned. */
+static int pairs_agree(const calib_camera *mono1, calib_camera *mono2, const int *use, int nv, int np, icv_vec3 far,
+                       calib_pt2 *uv2, icv_mat3 *Rr, icv_vec3 *tr, int *turn)
+{
+    /* relative poses: Rr[2v + k], tr[2v + k], k = 1 with camera 2's labels turned */
+    for (int v = 0; v < nv; v++) {
+        if (!use[v])
+            continue;
+        const calib_view *a = &mono1->views[v], *b = &mono2->views[v];
+        icv_mat3 R1 = icv_rot_from_axis_angle(icv_v3_from_array(a->rvec)), R2, R2t;
+        icv_vec3 t1 = icv_v3_from_array(a->tvec), t2 = icv_v3_from_array(b->tvec), t2t;
+        R2 = icv_rot_from_axis_angle(icv_v3_from_array(b->rvec));
+        pose_turned(b->rvec, b->tvec, far, &R2t, &t2t);
+        relative_pose(R1, t1, R2, t2, &Rr[2 * v], &tr[2 * v]);
+        relative_pose(R1, t1, R2t, t2t, &Rr[2 * v + 1], &tr[2 * v + 1]);
+    }
+    double best = INFINITY;
+    int ref = -1;
+    for (int r = 0; r < 2 * nv; r++) {
+        if (!use[r / 2])
+            continue;
+        double sum = 0;
+        for (int v = 0; v < nv; v++)
+            if (use[v])
+                sum += fmin(pose_gap(Rr[2 * v], tr[2 * v], Rr[r], tr[r]),
+                            pose_gap(Rr[2 * v + 1], tr[2 * v + 1], Rr[r], tr[r]));
+        if (sum < best)
+            best = sum, ref = r;
+    }
+    int n_turned = 0;
+    for (int v = 0; v < nv && ref >= 0; v++) {
+        turn[v] = use[v] && pose_gap(Rr[2 * v + 1], tr[2 * v + 1], Rr[ref], tr[ref]) <
+                                pose_gap(Rr[2 * v], tr[2 * v], Rr[ref], tr[ref]);
+        if (!turn[v])
+            continue;
+        calib_pt2 *b = uv2 + (size_t)v * np;
+        for (int i = 0; i < np / 2; i++) {
+            calib_pt2 t = b[i];
+            b[i] = b[np - 1 - i];
+            b[np - 1 - i] = t;
+        }
+        calib_view *w = &mono2->views[v];
+        icv_mat3 R;
+        icv_vec3 t;
+        pose_turned(w->rvec, w->tvec, far, &R, &t);
+        icv_v3_to_array(icv_rot_to_axis_angle(R), w->rvec);
+        icv_v3_to_array(t, w->tvec);
+        n_turned++;
+    }
+    return n_turned;
+}
+
 static void add_line(char *v, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void add_line(char *v, size_t n, const char *fmt, ...)
 {
@@ -106,9 +193,10 @@ int calib_stereo_calibrate(const calib_observations *o1, const calib_observation
     }
     st->n_pairs = nv;
     /* The detector may number a board from either end (a 180-degree turn of the
-     * labels) independently in the two images; make the pairs agree by the
-     * direction of the first row, as cameras of a rig are not upside down relative
-     * to each other. */
+     * labels) independently in the two images. A first guess: the same direction
+     * of the first row in both, as cameras of a rig are rarely upside down relative
+     * to each other; the rig's geometry decides after the mono calibrations
+     * (pairs_agree). */
     memcpy(uv2, o2->uv, sizeof *uv2 * (size_t)nv * np);
     if (!o1->board_per_view) {
         int cols = board_cols(o1->board, np);
@@ -134,6 +222,24 @@ int calib_stereo_calibrate(const calib_observations *o1, const calib_observation
     if (rc) {
         icv_err_prefix(err, "stereo, camera %d", mono[0].views ? 2 : 1);
         goto out;
+    }
+    for (int v = 0; v < nv; v++)
+        use[v] = mono[0].views[v].status == CALIB_VIEW_USED && mono[1].views[v].status == CALIB_VIEW_USED;
+    if (!o1->board_per_view) {
+        icv_mat3 *Rr = malloc(sizeof *Rr * 2 * (size_t)nv);
+        icv_vec3 *tr = malloc(sizeof *tr * 2 * (size_t)nv);
+        int *turn = calloc((size_t)nv, sizeof *turn);
+        int n_turned = 0;
+        if (!Rr || !tr || !turn)
+            rc = icv_err_set(err, ICV_ENOMEM, "stereo: out of memory");
+        else
+            n_turned = pairs_agree(&mono[0], &mono[1], use, nv, np, o1->board[np - 1], uv2, Rr, tr, turn);
+        if (n_turned)
+            icv_debug("stereo: camera 2's board labels turned in %d pair%s to agree with the rig", n_turned,
+                      n_turned > 1 ? "s" : "");
+        free(Rr), free(tr), free(turn);
+        if (rc)
+            goto out;
     }
     int nu = 0;
     for (int v = 0; v < nv; v++) {

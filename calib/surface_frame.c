@@ -272,6 +272,52 @@ static int detect_one(const char *path, const calib_board *b, const calib_intrin
     return 0;
 }
 
+/* Camera 2's labels of the board turned half a turn when that matches camera 1's:
+ * the detector numbers the board from either end in each image, and the image
+ * directions cannot tell which matches when one camera is rolled far from the
+ * other. The rig can: camera 1's board pose (solvePnP) seen through R, T predicts
+ * camera 2's corners; the numbering nearer that prediction is kept. */
+static int labels_agree(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
+                        const double T[3], const calib_board *b, const calib_pt2 *uv1, calib_pt2 *uv2, icv_err *err)
+{
+    int np = b->cols * b->rows;
+    icv_vec3 *X = malloc(sizeof *X * (size_t)np);
+    calib_pt2 *p = malloc(sizeof *p * (size_t)np);
+    if (!X || !p) {
+        free(X), free(p);
+        return icv_err_set(err, ICV_ENOMEM, "surface: out of memory");
+    }
+    calib_board_points(b, X);
+    double K[9], rv[3], tv[3];
+    char msg[200];
+    calib_intrinsics_to_k(in1, K);
+    int rc = 0;
+    if (cvb_solve_pnp(np, (const double *)X, (const double *)uv1, K, in1->dist, rv, tv, msg, sizeof msg)) {
+        rc = icv_err_set(err, ICV_ENUMERIC, "surface: board pose in camera 1: %s", msg);
+    } else {
+        icv_mat3 Rb = icv_rot_from_axis_angle(icv_v3_from_array(rv)), Rs;
+        memcpy(Rs.m, R, sizeof Rs.m);
+        for (int i = 0; i < np; i++) {
+            icv_vec3 x1 = icv_v3_add(icv_m3_apply(Rb, X[i]), icv_v3_from_array(tv));
+            X[i] = icv_v3_add(icv_m3_apply(Rs, x1), icv_v3(T[0], T[1], T[2]));
+        }
+        calib_project(in2, X, np, p);
+        double same = 0, turned = 0;
+        for (int i = 0; i < np; i++) {
+            same += hypot(p[i].u - uv2[i].u, p[i].v - uv2[i].v);
+            turned += hypot(p[i].u - uv2[np - 1 - i].u, p[i].v - uv2[np - 1 - i].v);
+        }
+        if (turned < same)
+            for (int i = 0; i < np / 2; i++) {
+                calib_pt2 t = uv2[i];
+                uv2[i] = uv2[np - 1 - i];
+                uv2[np - 1 - i] = t;
+            }
+    }
+    free(X), free(p);
+    return rc;
+}
+
 int calib_surface_from_images(const calib_intrinsics *in1, const calib_intrinsics *in2, const double R[3][3],
                               const double T[3], const calib_board *b, const char *img1, const char *img2,
                               calib_surface *s, icv_err *err)
@@ -283,19 +329,8 @@ int calib_surface_from_images(const calib_intrinsics *in1, const calib_intrinsic
     int rc = detect_one(img1, b, in1, uv, err);
     if (!rc && img2 && in2) {
         rc = detect_one(img2, b, in2, uv + np, err);
-        if (!rc) {
-            /* the same first-row direction in both images (stereo_calibrate.c) */
-            calib_pt2 *a = uv, *c = uv + np;
-            double d = (a[b->cols - 1].u - a[0].u) * (c[b->cols - 1].u - c[0].u) +
-                       (a[b->cols - 1].v - a[0].v) * (c[b->cols - 1].v - c[0].v);
-            if (d < 0)
-                for (int i = 0; i < np / 2; i++) {
-                    calib_pt2 t = c[i];
-                    c[i] = c[np - 1 - i];
-                    c[np - 1 - i] = t;
-                }
+        if (!rc && (rc = labels_agree(in1, in2, R, T, b, uv, uv + np, err)) == 0)
             rc = calib_surface_from_stereo(in1, in2, R, T, b, uv, uv + np, s, err);
-        }
     } else if (!rc) {
         rc = calib_surface_from_view(in1, b, uv, s, err);
     }

@@ -1,5 +1,6 @@
 /* board_render.c: see board_render.h. */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "tests/calib/board_render.h"
@@ -7,6 +8,24 @@
 int board_render_pgm(const char *path, int w, int h, double f, const calib_board *b, const double rvec[3],
                      const double t[3])
 {
+    return board_render_pgm_on(path, w, h, f, b, rvec, t, 128, 0, 0);
+}
+
+/* one N(0, 1) draw (approximately: the sum of 12 uniforms less 6) from an LCG state */
+static double gauss(unsigned long long *st)
+{
+    double s = 0;
+    for (int k = 0; k < 12; k++) {
+        *st = *st * 6364136223846793005ULL + 1442695040888963407ULL;
+        s += (double)(*st >> 11) / 9007199254740992.0;
+    }
+    return s - 6;
+}
+
+int board_render_pgm_on(const char *path, int w, int h, double f, const calib_board *b, const double rvec[3],
+                        const double t[3], double background, double noise_sd, unsigned long seed)
+{
+    unsigned long long st = seed * 2654435761ULL + 1;
     icv_mat3 R = icv_rot_from_axis_angle(icv_v3_from_array(rvec));
     /* H maps board (X, Y, 1) to pixels: K [r1 r2 t]; invert it */
     icv_mat3 K = {{{f, 0, (w - 1) / 2.0}, {0, f, (h - 1) / 2.0}, {0, 0, 1}}};
@@ -26,7 +45,7 @@ int board_render_pgm(const char *path, int w, int h, double f, const calib_board
                 for (int i = 0; i < 3; i++) {
                     icv_vec3 p = icv_m3_apply(Hi, icv_v3(u + (i - 1) / 3.0, v + (j - 1) / 3.0, 1));
                     double X = p.x / p.z, Y = p.y / p.z;
-                    double g = 128;
+                    double g = background;
                     if (X >= -2 * s && X < (b->cols + 1) * s && Y >= -2 * s && Y < (b->rows + 1) * s) {
                         g = 235;
                         if (X >= -s && X < b->cols * s && Y >= -s && Y < b->rows * s) {
@@ -36,7 +55,8 @@ int board_render_pgm(const char *path, int w, int h, double f, const calib_board
                     }
                     acc += g;
                 }
-            fputc((int)(acc / 9 + 0.5), fp);
+            double g = acc / 9 + (noise_sd > 0 ? noise_sd * gauss(&st) : 0);
+            fputc((int)fmin(fmax(g + 0.5, 0), 255), fp);
         }
     return fclose(fp) ? -1 : 0;
 }

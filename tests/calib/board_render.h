@@ -10,6 +10,10 @@
 /* Board pose x_cam = R(rvec) X + t. Returns 0 or -1. */
 int board_render_pgm(const char *path, int w, int h, double f, const calib_board *b, const double rvec[3],
                      const double t[3]);
+/* The same on a background of the given gray (0-255), with Gaussian noise of
+ * noise_sd gray levels (a pixel's own draw, from seed) added to every pixel. */
+int board_render_pgm_on(const char *path, int w, int h, double f, const calib_board *b, const double rvec[3],
+                        const double t[3], double background, double noise_sd, unsigned long seed);
 /* A board-less image (a smooth gradient with a few blobs). */
 int blank_render_pgm(const char *path, int w, int h);
 
