@@ -230,8 +230,8 @@ static int turn_plane(const icv_experiment *exp, track_calibration *cal, double 
     return 0;
 }
 
-int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
-                               const int *cand_n, long F, icv_err *err)
+/* scale: size needs each body to be one ball marked at its centre */
+static int one_marker_balls(const icv_experiment *exp, icv_err *err)
 {
     for (int k = 0; k < exp->n_bodies && exp->n_bodies > 1; k++)
         if (exp->bodies[k].n_markers != 1)
@@ -244,34 +244,27 @@ int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal
                            "%s: motion_plane.scale: size measures a ball by its outline: body.markers must be the "
                            "ball's one marker at its centre (%d given)",
                            exp->path, exp->n_markers);
-    const calib_intrinsics *in = &cal->in[0];
-    capture_source *src = NULL;
-    capture_options co = {.capture_fps = exp->cameras[0].capture_fps, .want_8bit = 1};
-    capture_frame fr = {0};
-    int rc = capture_source_open(&src, exp->cameras[0].video, &co, err);
-    if (rc)
-        return icv_err_prefix(err, "motion_plane.scale: size: ");
-    /* profiles, a column, and 10 arrays of F + 1 (work takes two) */
-    double *buf = malloc(sizeof *buf * ((size_t)RAYS * (MAX_R_PX + 1) + (MAX_R_PX + 1) + 10 * ((size_t)F + 1)));
-    double *fit = NULL; /* the tilt's fit: x, y, w and 3 of work, of the frames used */
-    calib_pt2 *pts = malloc(sizeof *pts * RAYS);
-    gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(RAYS, 3);
-    if (!buf || !pts || !ws) {
-        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
-        goto done;
-    }
-    if ((rc = capture_frame_alloc(&fr, capture_source_info(src), err)) != 0)
-        goto done;
-    double *prof = buf, *col = prof + (size_t)RAYS * (MAX_R_PX + 1), *cu = col + MAX_R_PX + 1, *cv = cu + F + 1,
-           *rn = cv + F + 1, *dpx = rn + F + 1, *rms = dpx + F + 1, *spd = rms + F + 1, *xn = spd + F + 1,
-           *yn = xn + F + 1, *work = yn + F + 1;
-    long n_fit = 0;
+    return 0;
+}
+
+/* per frame f < F of the ball's outline: where it is (cu, cv px), its normalised
+ * radius rn (NAN: not fitted) and centre (xn, yn), its diameter dpx and the outline's
+ * residual rms (px), its move to the neighbour frames spd (radii; INFINITY: against
+ * the surface); work: scratch of 2 F */
+typedef struct {
+    double *cu, *cv, *rn, *dpx, *rms, *spd, *xn, *yn, *work;
+} size_series;
+
+/* the frames to fit (rn 0, else NAN) and where the ball is in them: one body, the
+ * frames where it is the one candidate (else a glint may be in its place); several of
+ * one diameter, the one nearest the last chosen, so that the blur test compares one
+ * body's moves */
+static void size_frames(const icv_experiment *exp, const track_calibration *cal, const track_candidate *cand,
+                        const int *cand_n, long F, size_series *s)
+{
     icv_vec3 last = icv_v3(NAN, NAN, NAN);
     for (long f = 0; f < F; f++) {
-        rn[f] = NAN;
-        /* one body: the frames where it is the one candidate (else a glint may be in
-           its place); several of one diameter: the one nearest the last chosen, so
-           that the blur test below compares one body's moves */
+        s->rn[f] = NAN;
         int pick = 0;
         if (exp->n_bodies > 1 && cand_n[f] >= 1 && isfinite(last.x))
             for (int i = 1; i < cand_n[f]; i++)
@@ -284,90 +277,156 @@ int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal
         /* the candidate back to the image: x_cam = Rs x_s + ts */
         icv_vec3 xc = icv_v3_add(icv_m3_apply(cal->surf.R, cand[f * TRACK_MAX_CAND + pick].X), cal->surf.t);
         calib_pt2 uv;
-        calib_project(in, &xc, 1, &uv);
-        cu[f] = uv.u, cv[f] = uv.v;
-        rn[f] = 0; /* to be fitted */
+        calib_project(&cal->in[0], &xc, 1, &uv);
+        s->cu[f] = uv.u, s->cv[f] = uv.v;
+        s->rn[f] = 0; /* to be fitted */
     }
+}
+
+/* The chosen frames decoded again and the ball's outline fitted in each; *n_fit the
+ * frames fitted */
+static int fit_outlines(capture_source *src, capture_frame *fr, const calib_intrinsics *in, long F, double *prof,
+                        double *col, calib_pt2 *pts, gsl_multifit_linear_workspace *ws, size_series *s, long *n_fit,
+                        icv_err *err)
+{
     long f_first = 0;
-    while (f_first < F && isnan(rn[f_first]))
+    *n_fit = 0;
+    while (f_first < F && isnan(s->rn[f_first]))
         f_first++;
-    if (f_first > 0 && f_first < F && (rc = capture_source_seek(src, f_first, err)) != 0) {
-        icv_err_prefix(err, "motion_plane.scale: size: ");
-        goto done;
-    }
+    if (f_first > 0 && f_first < F && capture_source_seek(src, f_first, err) != 0)
+        return icv_err_prefix(err, "motion_plane.scale: size: ");
     for (long f = f_first; f < F; f++) {
-        int r = capture_source_read(src, &fr, err);
+        int r = capture_source_read(src, fr, err);
         if (r == CAPTURE_EOF)
             break;
-        if (r) {
-            rc = icv_err_prefix(err, "motion_plane.scale: size: ");
-            goto done;
-        }
-        long i = fr.index;
-        if (i < 0 || i >= F || isnan(rn[i]))
+        if (r)
+            return icv_err_prefix(err, "motion_plane.scale: size: ");
+        long i = fr->index;
+        if (i < 0 || i >= F || isnan(s->rn[i]))
             continue;
-        if (fr.bytes_per_sample != 1 ||
-            fit_outline(&fr, in, cu[i], cv[i], prof, pts, col, ws, &rn[i], &xn[i], &yn[i], &dpx[i], &rms[i]) != 0)
-            rn[i] = NAN;
+        if (fr->bytes_per_sample != 1 || fit_outline(fr, in, s->cu[i], s->cv[i], prof, pts, col, ws, &s->rn[i],
+                                                     &s->xn[i], &s->yn[i], &s->dpx[i], &s->rms[i]) != 0)
+            s->rn[i] = NAN;
         else
-            n_fit++;
+            (*n_fit)++;
     }
     for (long f = 0; f < F; f++)
-        if (rn[f] == 0)
-            rn[f] = NAN; /* not delivered by the decoder */
-    /* blur: the centre's move to each neighbour frame, in radii */
+        if (s->rn[f] == 0)
+            s->rn[f] = NAN; /* not delivered by the decoder */
+    return 0;
+}
+
+/* blur: the centre's move to each neighbour frame, in radii; against the surface
+ * (bouncing, rolling, resting) the floor's edge and the ball's shadow lie on the
+ * outline: only the ball a diameter clear of the line. The frames under half a radius */
+static long frame_speeds(const icv_experiment *exp, const int *cand_n, long F, size_series *s)
+{
     long n_sharp = 0;
     for (long f = 0; f < F; f++) {
-        spd[f] = NAN;
-        if (isnan(rn[f]))
+        s->spd[f] = NAN;
+        if (isnan(s->rn[f]))
             continue;
         double m = 0;
         int k = 0;
         for (long g = f - 1; g <= f + 1; g += 2)
-            if (g >= 0 && g < F && (exp->n_bodies > 1 ? cand_n[g] >= 1 : cand_n[g] == 1) && !isnan(cu[g]))
-                m = fmax(m, hypot(cu[g] - cu[f], cv[g] - cv[f])), k++;
-        spd[f] = k ? m / (0.5 * dpx[f]) : INFINITY;
-        /* against the surface (bouncing, rolling, resting) the floor's edge and the
-           ball's shadow lie on the outline: only the ball a diameter clear of the line */
+            if (g >= 0 && g < F && (exp->n_bodies > 1 ? cand_n[g] >= 1 : cand_n[g] == 1) && !isnan(s->cu[g]))
+                m = fmax(m, hypot(s->cu[g] - s->cu[f], s->cv[g] - s->cv[f])), k++;
+        s->spd[f] = k ? m / (0.5 * s->dpx[f]) : INFINITY;
         const double(*L)[2] = exp->line_px;
         double lx = L[1][0] - L[0][0], ly = L[1][1] - L[0][1], ll = hypot(lx, ly);
         if (exp->surface_kind == ICV_SURFACE_LINE_PX && ll > 0 &&
-            fabs(lx * (cv[f] - L[0][1]) - ly * (cu[f] - L[0][0])) / ll < dpx[f])
-            spd[f] = INFINITY;
+            fabs(lx * (s->cv[f] - L[0][1]) - ly * (s->cu[f] - L[0][0])) / ll < s->dpx[f])
+            s->spd[f] = INFINITY;
         icv_debug("%s: motion_plane.scale: size: frame %ld at (%.1f, %.1f) px: %.2f px across, outline residual "
                   "%.2f px, moving %.2f radii per frame",
-                  exp->path, f, cu[f], cv[f], dpx[f], rms[f], spd[f]);
-        n_sharp += spd[f] < 0.5;
+                  exp->path, f, s->cu[f], s->cv[f], s->dpx[f], s->rms[f], s->spd[f]);
+        n_sharp += s->spd[f] < 0.5;
     }
-    if (n_fit < MIN_FRAMES) {
-        rc = icv_err_set(err, ICV_ENOTFOUND,
-                         "%s: motion_plane.scale: size: the ball's outline was fitted in %ld frames of %ld (%d "
-                         "needed): give motion_plane.scale.points_px and distance",
-                         exp->path, n_fit, F, MIN_FRAMES);
-        goto done;
+    return n_sharp;
+}
+
+/* the median over the frames used (spd <= lim) of v[f], into scratch */
+static double used_median(const size_series *s, long F, double lim, const double *v, double *scratch)
+{
+    long k = 0;
+    for (long f = 0; f < F; f++)
+        if (!isnan(s->spd[f]) && s->spd[f] <= lim && isfinite(s->spd[f]))
+            scratch[k++] = v[f];
+    return median_of(scratch, (size_t)k);
+}
+
+/* The plane's tilt from the sizes of the n frames used: applied when significant and
+ * the surface can be found again on the turned plane (it comes from pixels), else the
+ * candidates scaled by K. *zsd becomes one frame's spread about the tilt's fit. */
+static int tilt_or_scale(const icv_experiment *exp, track_calibration *cal, track_candidate *cand, const int *cand_n,
+                         long F, const size_series *s, double lim, long n, double R, double zm, double K, double *zsd,
+                         icv_err *err)
+{
+    double *fit = malloc(sizeof *fit * 6 * (size_t)n); /* x, y, w and 3 of work */
+    if (!fit)
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    long m = 0;
+    for (long f = 0; f < F; f++)
+        if (!isnan(s->spd[f]) && s->spd[f] <= lim && isfinite(s->spd[f])) {
+            fit[m] = s->xn[f], fit[n + m] = s->yn[f], fit[2 * n + m] = size_w(s->rn[f], s->xn[f], s->yn[f]);
+            m++;
+        }
+    track_size_scale *ss = &cal->size;
+    track_size_plane *sp = &ss->plane;
+    track_size_plane_fit(fit, fit + n, fit + 2 * n, n, fit + 3 * n, sp);
+    free(fit);
+    int surface_from_px = exp->surface_kind == ICV_SURFACE_LINE_PX || cal->surface_lowest;
+    const double deg = 180 / M_PI;
+    if (sp->fitted && sp->significant && surface_from_px && turn_plane(exp, cal, R) == 0) {
+        ss->tilted = 1;
+        /* one frame's relative spread about the plane's fit, as the flat scale's */
+        *zsd = zm * sp->resid_mad / (R / zm);
+        icv_info("%s: motion_plane.scale: size: the plane of motion is tilted to the camera by %.2f +- %.2f degrees "
+                 "(looking down at it %.2f +- %.2f%s, its right side further %.2f +- %.2f%s; over %ld frames): the "
+                 "image is mapped to it through that tilt, not one scale",
+                 exp->path, sp->tilt * deg, sp->tilt_sd * deg, sp->pitch * deg, sp->pitch_sd * deg,
+                 sp->free_c ? "" : " (not measured: held)", sp->yaw * deg, sp->yaw_sd * deg,
+                 sp->free_b ? "" : " (not measured: held)", sp->n_used);
+        return 0;
     }
+    if (sp->fitted && sp->significant)
+        icv_warn("%s: motion_plane.scale: size: the ball's sizes show the plane tilted to the camera by %.2f +- "
+                 "%.2f degrees, not applied (the surface is not given in pixels): one scale is used",
+                 exp->path, sp->tilt * deg, sp->tilt_sd * deg);
+    else if (sp->fitted)
+        icv_info("%s: motion_plane.scale: size: no tilt of the plane shows in the ball's sizes beyond chance and "
+                 "the outline's bias (looking down at it %.2f +- %.2f degrees, its right side further %.2f +- "
+                 "%.2f, over %ld frames): one scale",
+                 exp->path, sp->pitch * deg, sp->pitch_sd * deg, sp->yaw * deg, sp->yaw_sd * deg, sp->n_used);
+    track_plane_scale(cal, cand, cand_n, F, K);
+    return 0;
+}
+
+/* The depth from the sizes of the frames used and what follows from it: the tilt or
+ * the scale applied, cal->size filled */
+static int depth_from_sizes(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                            const int *cand_n, long F, size_series *s, long n_fit, long n_sharp, icv_err *err)
+{
     /* the sharp frames, or the MIN_FRAMES slowest */
-    double lim = 0.5;
+    double lim = 0.5, *work = s->work;
     if (n_sharp < MIN_FRAMES) {
         long k = 0;
         for (long f = 0; f < F; f++)
-            if (!isnan(spd[f]) && isfinite(spd[f]))
-                work[k++] = spd[f];
+            if (!isnan(s->spd[f]) && isfinite(s->spd[f]))
+                work[k++] = s->spd[f];
         gsl_sort(work, 1, (size_t)k);
         lim = k > 0 ? work[k < MIN_FRAMES ? k - 1 : MIN_FRAMES - 1] : 0;
     }
     double R = 0.5 * exp->scale_size;
     long n = 0;
     for (long f = 0; f < F; f++)
-        if (!isnan(spd[f]) && spd[f] <= lim && isfinite(spd[f]))
-            work[n++] = R / size_w(rn[f], xn[f], yn[f]);
-    if (n < 1) {
-        rc = icv_err_set(err, ICV_ENOTFOUND,
-                         "%s: motion_plane.scale: size: the ball's outline was fitted in %ld frames, none of them "
-                         "sharp and clear of the surface",
-                         exp->path, n_fit);
-        goto done;
-    }
+        if (!isnan(s->spd[f]) && s->spd[f] <= lim && isfinite(s->spd[f]))
+            work[n++] = R / size_w(s->rn[f], s->xn[f], s->yn[f]);
+    if (n < 1)
+        return icv_err_set(err, ICV_ENOTFOUND,
+                           "%s: motion_plane.scale: size: the ball's outline was fitted in %ld frames, none of them "
+                           "sharp and clear of the surface",
+                           exp->path, n_fit);
     double *z = work, *dev = work + n;
     double zm = median_of(z, (size_t)n);
     for (long i = 0; i < n; i++)
@@ -377,58 +436,13 @@ int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal
        median does not average them down (the synth ball: the median's own sigma, 0.04%,
        was a sixth of its 0.19% error) */
     double zsd = 1.4826 * median_of(dev, (size_t)n);
-    long k = 0;
-    for (long f = 0; f < F; f++)
-        if (!isnan(spd[f]) && spd[f] <= lim && isfinite(spd[f]))
-            dev[k++] = dpx[f];
-    double dmed = median_of(dev, (size_t)k);
-    k = 0;
-    for (long f = 0; f < F; f++)
-        if (!isnan(spd[f]) && spd[f] <= lim && isfinite(spd[f]))
-            dev[k++] = rms[f];
-    double rmsmed = median_of(dev, (size_t)k);
+    double dmed = used_median(s, F, lim, s->dpx, dev), rmsmed = used_median(s, F, lim, s->rms, dev);
     double depth0 = cal->plane.t.z, K = zm / depth0;
     track_size_scale *ss = &cal->size;
     memset(ss, 0, sizeof *ss);
-    /* the plane's tilt from the sizes: applied when significant and the surface can be
-       found again on the turned plane (it comes from pixels) */
-    fit = malloc(sizeof *fit * 6 * (size_t)n);
-    if (!fit) {
-        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
-        goto done;
-    }
-    long m = 0;
-    for (long f = 0; f < F; f++)
-        if (!isnan(spd[f]) && spd[f] <= lim && isfinite(spd[f])) {
-            fit[m] = xn[f], fit[n + m] = yn[f], fit[2 * n + m] = size_w(rn[f], xn[f], yn[f]);
-            m++;
-        }
-    track_size_plane *sp = &ss->plane;
-    track_size_plane_fit(fit, fit + n, fit + 2 * n, n, fit + 3 * n, sp);
-    int surface_from_px = exp->surface_kind == ICV_SURFACE_LINE_PX || cal->surface_lowest;
-    const double deg = 180 / M_PI;
-    if (sp->fitted && sp->significant && surface_from_px && turn_plane(exp, cal, R) == 0) {
-        ss->tilted = 1;
-        /* one frame's relative spread about the plane's fit, as the flat scale's */
-        zsd = zm * sp->resid_mad / (R / zm);
-        icv_info("%s: motion_plane.scale: size: the plane of motion is tilted to the camera by %.2f +- %.2f degrees "
-                 "(looking down at it %.2f +- %.2f%s, its right side further %.2f +- %.2f%s; over %ld frames): the "
-                 "image is mapped to it through that tilt, not one scale",
-                 exp->path, sp->tilt * deg, sp->tilt_sd * deg, sp->pitch * deg, sp->pitch_sd * deg,
-                 sp->free_c ? "" : " (not measured: held)", sp->yaw * deg, sp->yaw_sd * deg,
-                 sp->free_b ? "" : " (not measured: held)", sp->n_used);
-    } else {
-        if (sp->fitted && sp->significant)
-            icv_warn("%s: motion_plane.scale: size: the ball's sizes show the plane tilted to the camera by %.2f +- "
-                     "%.2f degrees, not applied (the surface is not given in pixels): one scale is used",
-                     exp->path, sp->tilt * deg, sp->tilt_sd * deg);
-        else if (sp->fitted)
-            icv_info("%s: motion_plane.scale: size: no tilt of the plane shows in the ball's sizes beyond chance and "
-                     "the outline's bias (looking down at it %.2f +- %.2f degrees, its right side further %.2f +- "
-                     "%.2f, over %ld frames): one scale",
-                     exp->path, sp->pitch * deg, sp->pitch_sd * deg, sp->yaw * deg, sp->yaw_sd * deg, sp->n_used);
-        track_plane_scale(cal, cand, cand_n, F, K);
-    }
+    int rc = tilt_or_scale(exp, cal, cand, cand_n, F, s, lim, n, R, zm, K, &zsd, err);
+    if (rc)
+        return rc;
     ss->found = 1;
     ss->factor = K;
     ss->factor_sd = zsd / depth0;
@@ -446,11 +460,51 @@ int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal
         icv_warn("%s: motion_plane.scale: size: the scale is uncertain by %.1f%% (1 sigma): the ball's outline "
                  "varies from frame to frame (blur, shadow, background)",
                  exp->path, 100 * zsd / zm);
+    return 0;
+}
+
+int job_track_size_scale_apply(const icv_experiment *exp, track_calibration *cal, track_candidate *cand,
+                               const int *cand_n, long F, icv_err *err)
+{
+    int rc = one_marker_balls(exp, err);
+    if (rc)
+        return rc;
+    capture_source *src = NULL;
+    capture_options co = {.capture_fps = exp->cameras[0].capture_fps, .want_8bit = 1};
+    capture_frame fr = {0};
+    if ((rc = capture_source_open(&src, exp->cameras[0].video, &co, err)))
+        return icv_err_prefix(err, "motion_plane.scale: size: ");
+    /* profiles, a column, and 10 arrays of F + 1 (work takes two) */
+    double *buf = malloc(sizeof *buf * ((size_t)RAYS * (MAX_R_PX + 1) + (MAX_R_PX + 1) + 10 * ((size_t)F + 1)));
+    calib_pt2 *pts = malloc(sizeof *pts * RAYS);
+    gsl_multifit_linear_workspace *ws = gsl_multifit_linear_alloc(RAYS, 3);
+    if (!buf || !pts || !ws) {
+        rc = icv_err_set(err, ICV_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((rc = capture_frame_alloc(&fr, capture_source_info(src), err)) != 0)
+        goto done;
+    double *prof = buf, *col = prof + (size_t)RAYS * (MAX_R_PX + 1);
+    size_series s;
+    s.cu = col + MAX_R_PX + 1, s.cv = s.cu + F + 1, s.rn = s.cv + F + 1, s.dpx = s.rn + F + 1, s.rms = s.dpx + F + 1,
+    s.spd = s.rms + F + 1, s.xn = s.spd + F + 1, s.yn = s.xn + F + 1, s.work = s.yn + F + 1;
+    size_frames(exp, cal, cand, cand_n, F, &s);
+    long n_fit;
+    if ((rc = fit_outlines(src, &fr, &cal->in[0], F, prof, col, pts, ws, &s, &n_fit, err)))
+        goto done;
+    long n_sharp = frame_speeds(exp, cand_n, F, &s);
+    if (n_fit < MIN_FRAMES) {
+        rc = icv_err_set(err, ICV_ENOTFOUND,
+                         "%s: motion_plane.scale: size: the ball's outline was fitted in %ld frames of %ld (%d "
+                         "needed): give motion_plane.scale.points_px and distance",
+                         exp->path, n_fit, F, MIN_FRAMES);
+        goto done;
+    }
+    rc = depth_from_sizes(exp, cal, cand, cand_n, F, &s, n_fit, n_sharp, err);
 done:
     capture_frame_free(&fr);
     capture_source_close(src);
     free(buf);
-    free(fit);
     free(pts);
     if (ws)
         gsl_multifit_linear_free(ws);
