@@ -226,12 +226,18 @@ static int off_surface_impact(const analysis_result *res, const double *gap_sd, 
  * off the surface. */
 #define WEAK_JUMP_SIGMAS 5.0
 
+/* 1 when the two flights meet between their windows (within a frame and 3 of the
+ * meeting's sigmas): the centre of mass does not jump, so a real impact's flights
+ * cross after the last frame of the one and before the first of the other. */
+static int flights_meet_between(const impact_instant *in, const side_fit *pre, const side_fit *post, double period)
+{
+    double m = period + 3 * in->t_meet_sd;
+    return in->meet_ok && in->t_meet > pre->t_last - m && in->t_meet < post->t_first + m;
+}
+
 static int weak_jump_consistent(const impact_instant *in, const side_fit *pre, const side_fit *post, double period)
 {
-    if (!in->meet_ok || !isfinite(in->line_gap))
-        return 0;
-    double m = period + 3 * in->t_meet_sd;
-    return in->t_meet > pre->t_last - m && in->t_meet < post->t_first + m &&
+    return flights_meet_between(in, pre, post, period) && isfinite(in->line_gap) &&
            fabs(in->line_gap) <= OFF_SURFACE_M + 5 * in->line_gap_sd;
 }
 
@@ -733,6 +739,10 @@ int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, 
        stretch of bad poses): the first one's reason, and how many */
     char unfit_msg[ICV_ERR_MSG_MAX];
     int n_unfit;
+    /* candidates whose flights meet inside a side's frames (flights_meet_between):
+       the first one's reason, and how many */
+    char apart_msg[ICV_ERR_MSG_MAX];
+    int n_apart;
     /* candidates found off the surface (off_surface_impact): their rows, kept
        out of every pass after, and what was said of the first */
     int off_row[ANALYSIS_MAX_IMPACTS], n_off = 0;
@@ -750,6 +760,8 @@ restart:;
     n_weak = 0;
     unfit_msg[0] = 0;
     n_unfit = 0;
+    apart_msg[0] = 0;
+    n_apart = 0;
     analysis_contact_find(pf, n, sigma, com_sigma, tr, contact, res);
     if (have_rest_end && res->n_contacts < ANALYSIS_MAX_CONTACTS) {
         /* the rest trimmed off the clip's end, after any stretch before it (a
@@ -882,6 +894,23 @@ restart:;
         /* a contact is an impact when the normal velocity jumps */
         double dv = post.v.y - pre.v.y;
         double sd = hypot(pre.v_sd.y, post.v_sd.y);
+        if (dv > prm.jump_sigmas * sd && prm.method == ANALYSIS_FIT && inst.meet_ok &&
+            !flights_meet_between(&inst, &pre, &post, period)) {
+            /* a jump of the tracks, not of the motion: the flights cross inside
+               one side's own frames, which that side's one flight fits (no change
+               of motion there); a real impact's meet between the windows on every
+               kept tuning scene (docs/analysis.md) */
+            int in_pre = inst.t_meet < pre.t_last;
+            if (n_apart++ == 0)
+                snprintf(apart_msg, sizeof apart_msg,
+                         "impact candidate at frame %d (t = %.5f s): its normal velocity jumps by %.3f +- %.3f m/s, "
+                         "but its flights meet at t = %.5f +- %.5f s, %.1f frames inside its %s-impact frames (the "
+                         "centre of mass does not jump at an impact): a jump of the tracks, not an impact",
+                         tr->frame[pf[cand[c]].row], t_star, dv, sd, inst.t_meet, inst.t_meet_sd,
+                         (in_pre ? pre.t_last - inst.t_meet : inst.t_meet - post.t_first) / period,
+                         in_pre ? "pre" : "post");
+            continue;
+        }
         if (!(dv > prm.jump_sigmas * sd)) {
             int weak = prm.method == ANALYSIS_FIT && dv > WEAK_JUMP_SIGMAS * sd &&
                        weak_jump_consistent(&inst, &pre, &post, period);
@@ -1021,6 +1050,8 @@ restart:;
         rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
         goto done;
     }
+    if (n_apart > 0)
+        icv_warn("%s: not measured%s", apart_msg, n_apart > 1 ? ", nor other candidates like it" : "");
     if (n_unfit > 0 && res->n_impacts > 0)
         icv_warn("%s: not measured%s", unfit_msg, n_unfit > 1 ? ", nor other candidates like it" : "");
     if (res->n_impacts == 0 && n_unfit > 0)
