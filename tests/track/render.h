@@ -106,14 +106,14 @@ static inline void rn_disc_streak(rn_img *im, double u0, double v0, double u1, d
 }
 
 /* Noise, rounding and clipping into an 8-bit buffer (stride = w). */
-/* A rod of level rod_level, 2 half_w wide and 200 px long, centred at (cu, cv) at angle
- * th, with three bands 8 px long across its whole width at band_level, at -60, 0 and 60
- * px along it, over whatever im holds: 4 x 4 supersampled coverage (pixels outside the
- * rod keep bg_level). The bands' centres into bu[3], bv[3]. */
-static inline void rn_banded_rod(rn_img *im, double cu, double cv, double th, double half_w, double rod_level,
-                                 double band_level, double bg_level, double *bu, double *bv)
+/* The level of a point of a rod's frame: a along the rod, c across it (px from its
+ * centre), user: the shape's parameters */
+typedef double (*rn_rod_level)(double a, double c, const void *user);
+
+/* Every pixel of im set to level's mean over 4 x 4 points of it, in the frame of a rod
+ * centred at (cu, cv) px at angle th (rad) */
+static inline void rn_rod_coverage(rn_img *im, double cu, double cv, double th, rn_rod_level level, const void *user)
 {
-    const double half_l = 100, band_half = 4, at[3] = {-60, 0, 60};
     double cx = cos(th), sy = sin(th);
     for (int y = 0; y < im->h; y++)
         for (int x = 0; x < im->w; x++) {
@@ -121,21 +121,41 @@ static inline void rn_banded_rod(rn_img *im, double cu, double cv, double th, do
             for (int j = 0; j < 4; j++)
                 for (int i = 0; i < 4; i++) {
                     double px = x + (i + 0.5) / 4 - 0.5 - cu, py = y + (j + 0.5) / 4 - 0.5 - cv;
-                    double a = px * cx + py * sy, c = -px * sy + py * cx;
-                    double lvl = bg_level;
-                    if (fabs(c) < half_w && fabs(a) < half_l) {
-                        lvl = rod_level;
-                        for (int k = 0; k < 3; k++)
-                            if (fabs(a - at[k]) < band_half)
-                                lvl = band_level;
-                    }
-                    sum += lvl;
+                    sum += level(px * cx + py * sy, -px * sy + py * cx, user);
                 }
             im->px[y * im->w + x] = sum / 16;
         }
+}
+
+typedef struct {
+    double half_w, rod_level, band_level, bg_level;
+} rn_banded_rod_shape;
+
+static inline double rn_banded_rod_level(double a, double c, const void *user)
+{
+    const rn_banded_rod_shape *r = user;
+    const double half_l = 100, band_half = 4, at[3] = {-60, 0, 60};
+    if (!(fabs(c) < r->half_w && fabs(a) < half_l))
+        return r->bg_level;
+    for (int k = 0; k < 3; k++)
+        if (fabs(a - at[k]) < band_half)
+            return r->band_level;
+    return r->rod_level;
+}
+
+/* A rod of level rod_level, 2 half_w wide and 200 px long, centred at (cu, cv) at angle
+ * th, with three bands 8 px long across its whole width at band_level, at -60, 0 and 60
+ * px along it, over whatever im holds: 4 x 4 supersampled coverage (pixels outside the
+ * rod keep bg_level). The bands' centres into bu[3], bv[3]. */
+static inline void rn_banded_rod(rn_img *im, double cu, double cv, double th, double half_w, double rod_level,
+                                 double band_level, double bg_level, double *bu, double *bv)
+{
+    const double at[3] = {-60, 0, 60};
+    rn_banded_rod_shape shape = {half_w, rod_level, band_level, bg_level};
+    rn_rod_coverage(im, cu, cv, th, rn_banded_rod_level, &shape);
     for (int k = 0; k < 3; k++) {
-        bu[k] = cu + at[k] * cx;
-        bv[k] = cv + at[k] * sy;
+        bu[k] = cu + at[k] * cos(th);
+        bv[k] = cv + at[k] * sin(th);
     }
 }
 

@@ -21,27 +21,25 @@
  * at -50, 0 and 50 px, each lit on the strip of its outer 1.5 px of the rod's width only
  * (15 px, the rest of the band as dark as the rod): 4 x 4 supersampled coverage. The
  * lit strips' centres into bu, bv. */
+static const double stripe_at[NB] = {-50, 0, 50};
+
+static double stripe_level(double a, double c, const void *user)
+{
+    (void)user;
+    const double half_w = 3, half_l = 80, band_half = 5;
+    if (!(fabs(c) < half_w && fabs(a) < half_l))
+        return BG;
+    for (int k = 0; k < NB; k++)
+        if (fabs(a - stripe_at[k]) < band_half && c > half_w - 1.5)
+            return LIT;
+    return ROD;
+}
+
 static void draw(rn_img *im, double cu, double cv, double th, double *bu, double *bv)
 {
-    const double half_w = 3, half_l = 80, band_half = 5, at[NB] = {-50, 0, 50};
+    const double *at = stripe_at;
     double cx = cos(th), sy = sin(th);
-    for (int y = 0; y < im->h; y++)
-        for (int x = 0; x < im->w; x++) {
-            double sum = 0;
-            for (int j = 0; j < 4; j++)
-                for (int i = 0; i < 4; i++) {
-                    double px = x + (i + 0.5) / 4 - 0.5 - cu, py = y + (j + 0.5) / 4 - 0.5 - cv;
-                    double a = px * cx + py * sy, c = -px * sy + py * cx, lvl = BG;
-                    if (fabs(c) < half_w && fabs(a) < half_l) {
-                        lvl = ROD;
-                        for (int k = 0; k < NB; k++)
-                            if (fabs(a - at[k]) < band_half && c > half_w - 1.5)
-                                lvl = LIT;
-                    }
-                    sum += lvl;
-                }
-            im->px[y * im->w + x] = sum / 16;
-        }
+    rn_rod_coverage(im, cu, cv, th, stripe_level, NULL);
     for (int k = 0; k < NB; k++) { /* the strip's centre: c = 2.25 across, at[k] along */
         bu[k] = cu + at[k] * cx - 2.25 * sy;
         bv[k] = cv + at[k] * sy + 2.25 * cx;

@@ -147,25 +147,22 @@ TEST(test_bright_tophat_finds_bright_bands_across_a_dark_rod_over_a_light_plate)
 #define BW 480
 #define BH 360
 #define BEAD_D 20.0
+static const double bead_at[NB] = {-110, 0, 110};
+
+static double beaded_rod_level(double a, double c, const void *user)
+{
+    (void)user;
+    for (int k = 0; k < NB; k++)
+        if (hypot(a - bead_at[k], c) < 0.5 * BEAD_D)
+            return PLATE;
+    return fabs(c) < 6 && fabs(a) < 160 ? ROD : PLATE;
+}
+
 static void beaded_rod(rn_img *im, double cu, double cv, double th, double *bu, double *bv)
 {
+    const double *at = bead_at;
     double cx = cos(th), sy = sin(th);
-    const double at[NB] = {-110, 0, 110};
-    for (int y = 0; y < im->h; y++)
-        for (int x = 0; x < im->w; x++) {
-            double sum = 0;
-            for (int j = 0; j < 4; j++)
-                for (int i = 0; i < 4; i++) {
-                    double px = x + (i + 0.5) / 4 - 0.5 - cu, py = y + (j + 0.5) / 4 - 0.5 - cv;
-                    double a = px * cx + py * sy, c = -px * sy + py * cx;
-                    double lvl = fabs(c) < 6 && fabs(a) < 160 ? ROD : PLATE;
-                    for (int k = 0; k < NB; k++)
-                        if (hypot(a - at[k], c) < 0.5 * BEAD_D)
-                            lvl = PLATE;
-                    sum += lvl;
-                }
-            im->px[y * im->w + x] = sum / 16;
-        }
+    rn_rod_coverage(im, cu, cv, th, beaded_rod_level, NULL);
     for (int k = 0; k < NB; k++) {
         bu[k] = cu + at[k] * cx;
         bv[k] = cv + at[k] * sy;
