@@ -50,13 +50,15 @@ static void job_track_free(job_track *j)
 typedef struct {
     track_look first, look[JOB_TRACK_MAX_RETRY];
     int first_tophat, tophat[JOB_TRACK_MAX_RETRY], n;
-    int crowded; /* 1: auto's look was refused as crowded, not by the template */
+    const char *why; /* what auto's look's points did wrong, for the warning */
 } retry_plan;
 
 /* One try of the whole stage; look_forced as job_track's, tophat_forced its white
- * top-hat. After a template misfit with track.markers auto and one look (bright or dark)
- * for every camera, auto's look and the looks to try instead (job_track_retry_looks)
- * into *plan; else plan->n 0. */
+ * top-hat. After a template misfit, a crowded look or no position labelled in any
+ * frame (a look that never shows enough of the markers together, e.g. one bright blob a
+ * frame of four markers) with track.markers auto and one look (bright or dark) for every
+ * camera, auto's look and the looks to try instead (job_track_retry_looks) into *plan;
+ * else plan->n 0. */
 static int track_once(const char *experiment_path, const char *out_dir, const job_track_options *opt_in,
                       int look_forced, int tophat_forced, double t_start, job_track_result *res_out,
                       retry_plan *plan, icv_err *err)
@@ -97,7 +99,8 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
                              j->exp.n_markers);
     if (!rc)
         rc = job_track_write(j, out_dir, err);
-    if (rc && (j->template_misfit || j->look_crowded) && look_forced < 0 && j->exp.track.markers < 0) {
+    if (rc && (j->template_misfit || j->look_crowded || j->none_labelled) && look_forced < 0 &&
+        j->exp.track.markers < 0) {
         track_look l = j->cams[0].det->look;
         int th = l == TRACK_LOOK_BRIGHT && j->cams[0].det->bright_tophat;
         int one = l == TRACK_LOOK_BRIGHT || l == TRACK_LOOK_DARK, usable = 1;
@@ -108,7 +111,9 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
         if (one) {
             plan->first = l;
             plan->first_tophat = th;
-            plan->crowded = !j->template_misfit;
+            plan->why = j->template_misfit ? "do not fit body.markers"
+                        : j->look_crowded  ? "are too many"
+                                           : "are never enough together to be labelled";
             plan->n = job_track_retry_looks(l, th, usable, plan->look, plan->tophat);
         }
     }
@@ -167,11 +172,18 @@ int job_track_run(const char *experiment_path, const char *out_dir, const job_tr
         icv_warn("%s: track.markers auto: the %s%s look's points %s (%s)%s%s%s; the %s%s look's "
                  "do: %s%s kept (set track.markers to say which)",
                  experiment_path, track_look_name(plan.first), plan.first_tophat ? " top-hat" : "",
-                 plan.crowded ? "are too many" : "do not fit body.markers", err ? err->msg : "", len ? "; nor did the " : "", len ? tried : "", len ? " look's" : "",
+                 plan.why, err ? err->msg : "", len ? "; nor did the " : "", len ? tried : "", len ? " look's" : "",
                  track_look_name(plan.look[k]), th, track_look_name(plan.look[k]), th);
         if (res_out)
             *res_out = r2;
         return 0;
     }
-    return rc; /* the first look's reason stands */
+    /* the first look's reason stands, and what else was tried */
+    if (err && len) {
+        char first[ICV_ERR_MSG_MAX];
+        snprintf(first, sizeof first, "%s", err->msg);
+        icv_err_set(err, rc, "%s; track.markers auto tried the %s look%s too, which did no better", first, tried,
+                    plan.n > 1 ? "s" : "");
+    }
+    return rc;
 }

@@ -1087,8 +1087,10 @@ int job_track_pass_3d(job_track *j, icv_err *err)
             band_pass_prepare(j);
         if ((rc = job_track_3d_candidates(j, pass, err)) != 0 || (rc = job_track_3d_label_body(j, 1, err)) != 0)
             return rc;
-        if (j->res.points3d == 0)
+        if (j->res.points3d == 0) {
+            j->none_labelled = 1;
             return job_track_3d_nothing_labelled(j, err);
+        }
     }
     job_track_orient_template(j);
     job_track_3d_gaps_name(j);

@@ -129,3 +129,21 @@ TEST(test_track_auto_tries_the_other_looks_when_its_own_is_crowded)
     printf("    template RMS with the bright top-hat %.3f mm\n", 1e3 * rms);
     ASSERT(rms < 0.002, "template RMS %.4f m", rms);
 }
+
+/* A look whose points are never labelled is retried as a misfit is: random scene 1012
+ * (three bright markers, two cameras) stops with no position labelled (at most 15
+ * points a frame, never three at the template's distances, in bright); auto now tries
+ * dark and the bright top-hat before it stops (neither does better here) and its one
+ * line says so. Without the retry the line ends at auto's own reason. */
+TEST(test_track_auto_tries_the_other_looks_when_no_position_is_labelled)
+{
+    if (th_sanitized())
+        SKIP("renders and tracks a 53-frame stereo scene three times: the plain pass covers it");
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "-q synth --random 1012 -o '%s/exp'", th_tmpdir()), 0);
+    int st = th_run_cli(&p, "-q track '%s/exp/experiment.yaml' -o '%s/out'", th_tmpdir(), th_tmpdir());
+    ASSERT_EQ_INT(st, 1);
+    ASSERT_STR_CONTAINS(p.err, "no marker position could be labelled with body.markers");
+    ASSERT_STR_CONTAINS(p.err, "track.markers auto tried the dark, bright top-hat looks too");
+    ASSERT(th_dir_count(th_tmp("out"), "tracks3d") <= 0, "a failed track stage left tracks behind");
+}
