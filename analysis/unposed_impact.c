@@ -156,16 +156,21 @@ int analysis_unposed_impacts(const analysis_tracks *tr, const analysis_body *b, 
     return k;
 }
 
+/* The sigma printed is the side fit's own: the model's error carried over the unposed
+ * frames is not in it, and a short side at a low rate can miss by several of them
+ * (docs/analysis.md) */
+#define FIT_SIGMA_ONLY "the fit's own sigma, without the model's error over the unposed frames"
+
 size_t analysis_unposed_describe(const unposed_impact *u, char *buf, size_t cap)
 {
     int len = snprintf(buf, cap, "the body is not posed in frames %ld-%ld (t = %.4f-%.4f s), and its flight ",
                        u->frame_first, u->frame_last, u->t_first, u->t_last);
     if (!isnan(u->t_pre) && len >= 0 && (size_t)len < cap)
         len += snprintf(buf + len, cap - (size_t)len,
-                        "before them, carried on, meets the surface near t = %.5f +- %.5f s%s", u->t_pre,
-                        u->t_pre_sd, isnan(u->t_post) ? "" : ", and its flight ");
+                        "before them, carried on, meets the surface near t = %.5f +- %.5f s (%s)%s", u->t_pre,
+                        u->t_pre_sd, FIT_SIGMA_ONLY, isnan(u->t_post) ? "" : ", and its flight ");
     if (!isnan(u->t_post) && len >= 0 && (size_t)len < cap)
         len += snprintf(buf + len, cap - (size_t)len, "after them, carried back, meets the surface near t = %.5f +- "
-                        "%.5f s", u->t_post, u->t_post_sd);
+                        "%.5f s (%s)", u->t_post, u->t_post_sd, FIT_SIGMA_ONLY);
     return len < 0 ? 0 : (size_t)len >= cap ? cap - 1 : (size_t)len;
 }
