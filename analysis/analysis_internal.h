@@ -222,6 +222,37 @@ double analysis_contact_gap(const analysis_body *b, const side_fit *s, const icv
 double analysis_contact_gap_attitude_sd(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t);
 double analysis_contact_rate(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t, double h);
 
+/* A stretch of frames without a pose (too few markers seen) in which the flight
+ * beside it, carried on with gravity, reaches the surface: an impact there is
+ * probable and cannot be measured (unposed_impact.c). Frames and times of the
+ * stretch; t_pre (s) where the flight before it, carried on, meets the surface,
+ * t_post where the flight after it, carried back, does, each with its 1-sigma
+ * (s); NAN for a side that does not meet it there. */
+typedef struct {
+    long frame_first, frame_last;
+    double t_first, t_last;     /* s */
+    double t_pre, t_pre_sd, t_post, t_post_sd;
+} unposed_impact;
+
+/* A stretch shorter than this (frames) is the ordinary dropout a side's fit spans. */
+#define UNPOSED_MIN_FRAMES 4
+
+/* The unposed stretches of tr (posed_row[r]: row r had a pose, before any frame was
+ * trimmed) where a side's flight (min_side..max_side posed frames pf[0..n-1] in
+ * flight, contact[] from analysis_contact_find, fitted with res->g; its edge frame
+ * within UNPOSED_MIN_FRAMES of the stretch and above the contact band, 5 marker
+ * sigmas `sigma`, m) meets the surface between the posed frames around it, widened
+ * by 3 of the extrapolated instant's sigmas (at the clip's ends: not past them);
+ * none where a measured impact of res lies there. Up to max in out; their count. Measures nothing, changes
+ * nothing in res. */
+int analysis_unposed_impacts(const analysis_tracks *tr, const analysis_body *b, const posed_frame *pf, int n,
+                             const unsigned char *contact, const unsigned char *posed_row, const analysis_result *res,
+                             double sigma, double com_sigma, int min_side, int max_side, double period,
+                             unposed_impact *out, int max);
+/* "the body is not posed in frames 48-80 (t = ...), and its flight before them,
+ * carried on, meets the surface near t = 0.4750 +- 0.0012 s" into buf; its length. */
+size_t analysis_unposed_describe(const unposed_impact *u, char *buf, size_t cap);
+
 /* The impact instant from both sides' flights (impact_instant.c): where the
  * pre-impact flight reaches the surface (t_line) and where the flights meet
  * (t_meet), each with its 1-sigma; t is t_line unless the meeting lies between the

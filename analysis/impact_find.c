@@ -668,10 +668,11 @@ int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, 
                            tr->n_frames, tr->n_frames == 1 ? "" : "s", prm.min_side_frames,
                            2 * prm.min_side_frames + 1);
     posed_frame *pf = malloc(sizeof *pf * (size_t)tr->n_frames);
-    unsigned char *contact = malloc((size_t)tr->n_frames);
-    if (!pf || !contact) {
+    unsigned char *contact = malloc((size_t)tr->n_frames), *posed_row = calloc((size_t)tr->n_frames, 1);
+    if (!pf || !contact || !posed_row) {
         free(pf);
         free(contact);
+        free(posed_row);
         return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
     }
     analysis_flight_noise noise = {0};
@@ -679,6 +680,8 @@ int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, 
     analysis_contact rest_end = {0};
     analysis_pose_frames(tr, b, &prm, pf, &n);
     res->n_poses = n;
+    for (int i = 0; i < n; i++) /* before held and outlier frames leave pf: they were posed */
+        posed_row[pf[i].row] = 1;
     {
         /* A body held before release, or at rest after the last landing, is not in
          * free flight: runs of 3 or more frames at the clip's start or end whose
@@ -1014,6 +1017,10 @@ restart:;
         if (added)
             goto restart;
     }
+    /* impacts the poses cannot show: said, never measured */
+    unposed_impact unp[ANALYSIS_MAX_IMPACTS];
+    int n_unp = analysis_unposed_impacts(tr, b, pf, n, contact, posed_row, res, sigma, com_sigma, prm.min_side_frames,
+                                         prm.max_side_frames, period, unp, ANALYSIS_MAX_IMPACTS);
     if (off_msg[0])
         icv_warn("%s%s", off_msg, n_off > 1 ? ", nor others like it" : "");
     /* what the final pass measured and left out, said once (a restart measures
@@ -1082,6 +1089,14 @@ restart:;
                                  tr->frame[pf[n - 1].row], pf[n - 1].t, pf[n - 1].gap * 1e3);
             side_describe(tr, pf, n, 0, n - 1, n - 1, pf[n - 1].t, pf[n - 1].t, INFINITY, 1, msg, sizeof msg, len);
             rc = icv_err_set(err, ICV_ENOTFOUND, "%s", msg);
+        } else if (n_unp > 0) {
+            char msg[ICV_ERR_MSG_MAX];
+            analysis_unposed_describe(&unp[0], msg, sizeof msg);
+            rc = icv_err_set(err, ICV_ENOTFOUND,
+                             "no impact found in the posed frames: %s: an impact there cannot be measured without "
+                             "poses on both sides%s (the smallest gap in the posed frames is %.1f mm at t = %.4f s)",
+                             msg, n_unp > 1 ? ", nor others like it" : "", res->min_gap * 1e3, res->min_gap_t);
+            n_unp = 0; /* said in the error */
         } else {
             rc = icv_err_set(err, ICV_ENOTFOUND,
                              "no impact found: the smallest gap between the body and the surface is %.1f mm at "
@@ -1091,12 +1106,18 @@ restart:;
     } else if (have_short) {
         icv_warn("%s: skipped", short_msg);
     }
+    for (int i = 0; i < n_unp; i++) {
+        char msg[ICV_ERR_MSG_MAX];
+        analysis_unposed_describe(&unp[i], msg, sizeof msg);
+        icv_warn("%s: probably an impact there, not measured (an impact needs poses on both sides)", msg);
+    }
     if (!rc && gravity)
         gravity_flight_fit(pf, n, contact, cand, nc, com_sigma, res);
 done:
     analysis_flight_noise_free(&noise);
     free(pf);
     free(contact);
+    free(posed_row);
     return rc;
 }
 
