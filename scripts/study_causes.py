@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 # study_causes.py DIR: per completed scene of a scene study (DIR/seedN/{status,exp/truth.json,out/results.json})
 # that is out of tolerance, its cause as tests/synth/test_scene_study.c out_cause classes it (the impact
-# count, the scene's noise, or the first quantity beyond 3 sigmas), with the misses and their sigmas.
+# count, the scene's noise, or the first quantity beyond 3 sigmas), with the misses and their sigmas. Last, the
+# noise-class scenes by their largest sigma over its tolerance (above 1, even an honest, unbiased estimate
+# lands outside the tolerance more often than not).
 import json, sys, os, math
 D = sys.argv[1]
 def mk(a, sd, tol):
     if abs(a) <= tol: return 0
     return 1 if (sd > 0.5*tol and abs(a) <= 3*sd) else 2
+noise_ratios = []
 for s in sorted(os.listdir(D)):
     st = os.path.join(D, s, 'status')
     if not os.path.exists(st): continue
@@ -22,6 +25,7 @@ for s in sorted(os.listdir(D)):
         print(s, 'count', len(ri), 'vs', len(ti), 'fps', fps); continue
     worst, what = 0, ''
     det = []
+    ratio = 0.0
     if r.get('gravity_estimated'):
         g, gs, gt = r['gravity'], r['gravity_sd'], t['gravity']
         gn = math.sqrt(sum(x*x for x in g)); gtn = math.sqrt(sum(x*x for x in gt))
@@ -32,6 +36,7 @@ for s in sorted(os.listdir(D)):
     for im in ri:
         u = im['uncertainty']; tt = im['time_s']
         best = min(ti, key=lambda b: abs(b['time_s']-tt))
+        ratio = max(ratio, u['time_s']/(0.2/fps))
         k = mk(tt-best['time_s'], u['time_s'], 0.2/fps)
         if k > worst: worst, what = k, 'time'
         if k: det.append('t %+.2ffr sd %.2f' % ((tt-best['time_s'])*fps, u['time_s']*fps))
@@ -39,13 +44,19 @@ for s in sorted(os.listdir(D)):
         for sd, us, nm in (('pre', 'v_pre', 'vpre'), ('post', 'v_post', 'vpost')):
             for a in range(3):
                 d = im[sd]['v'][a]-best[sd]['v'][a]; sg = u[us][a]
+                ratio = max(ratio, sg/(0.005*sp))
                 k = mk(d, sg, 0.005*sp)
                 if k > worst: worst, what = k, nm
                 if k == 2: det.append('%s.%d %+.4f sd %.4f tol %.4f' % (nm, a, d, sg, 0.005*sp))
         for q in ('e_kinematic', 'impulse_ratio'):
             m, tq = im.get(q), best.get(q)
             if not isinstance(m, (int, float)) or not isinstance(tq, (int, float)): continue
+            ratio = max(ratio, (u.get(q, 0) or 0)/0.01)
             k = mk(m-tq, u.get(q, 0) or 0, 0.01)
             if k > worst: worst, what = k, q
     cause = {2: what+'>3sd', 1: 'noise', 0: 'omega/loss'}[worst]
-    print(s, cause, 'fps', fps, '; '.join(det[:4]))
+    if worst == 1: noise_ratios.append(ratio)
+    print(s, cause, 'fps', fps, 'max sd/tol %.2f' % ratio, '; '.join(det[:4]))
+bins = [(0, 0.75), (0.75, 1), (1, 2), (2, 5), (5, float('inf'))]
+print('noise-class scenes by their largest sigma / tolerance:',
+      ', '.join('%g-%g: %d' % (a, b, sum(a <= x < b for x in noise_ratios)) for a, b in bins))
