@@ -33,6 +33,9 @@ void analysis_tracks_free(analysis_tracks *tr);
 /* Markers first..first+n-1 of all (one body's, of several bodies' tracks) as tracks of
  * their own in out (allocated; sigma copied when all has it). */
 int analysis_tracks_take(const analysis_tracks *all, int first, int n, analysis_tracks *out, icv_err *err);
+/* Rows row_first..row_last of all (every marker) as tracks of their own in out
+ * (allocated; sigma copied when all has it). */
+int analysis_tracks_rows(const analysis_tracks *all, int row_first, int row_last, analysis_tracks *out, icv_err *err);
 
 /* Reads the contract's tracks3d.csv: `frame,time_s,` then m<k>_x,m<k>_y,m<k>_z
  * per marker (metres, surface frame), empty where not seen. The number of markers
@@ -510,6 +513,11 @@ const char *analysis_case_words(const char *label, char *out, size_t n);
  * impact), or the energy after above the energy before, each beyond 2 sigma. Returns 1
  * when implausible, else 0 with why "". */
 int analysis_impact_plausibility(const analysis_impact *im, char *why, size_t n);
+
+/* One impact's entry of results.json's "impacts" (the contract's keys and the added
+ * ones): a jansson object (json_t *) the caller owns; NULL out of memory. */
+struct json_t;
+struct json_t *analysis_impact_json(const analysis_impact *im);
 
 /* Writes results.json (schema impactcv-results-1, the contract's keys and added
  * ones: program, model.case_words) atomically. calib may be NULL. */

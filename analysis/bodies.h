@@ -197,9 +197,26 @@ int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies,
                                 int row, int lo_row, int hi_row, const icv_vec3 *g, const analysis_params *prm,
                                 analysis_row_impact *out, icv_err *err);
 
+/* One body's impact with the surface (kind "surface"), measured as one body's are
+ * (analysis_impacts_measure) in a stretch of its tracks between its contacts with
+ * other bodies. */
+typedef struct {
+    int body;           /* index into the bodies given */
+    long frame_first;   /* the stretch of frames it was measured in */
+    long frame_last;
+    analysis_impact im; /* surface frame, SI units, as analysis.h's */
+} analysis_surface_impact;
+
 typedef struct {
     int n_impacts;
     analysis_body_impact impacts[ANALYSIS_MAX_IMPACTS];
+    int n_body_events[ANALYSIS_MAX_BODIES]; /* each body's contacts with another body that
+                                 changed, or may have changed, its velocity: the
+                                 impacts measured, and those skipped */
+    double body_event_t[ANALYSIS_MAX_BODIES][ANALYSIS_MAX_IMPACTS]; /* s: their instants */
+    int n_surface;            /* each body's impacts with the surface, time order per body */
+    analysis_surface_impact surface[ANALYSIS_MAX_IMPACTS];
+    int n_surface_unmeasured; /* surface impacts found and not measured (in skipped[]) */
     int n_rows;               /* impacts of a row of bodies at once (n_several's), measured */
     analysis_row_impact rows[ANALYSIS_MAX_ROWS];
     int n_near_misses;        /* gap minima within reach that changed no velocity */
@@ -208,8 +225,8 @@ typedef struct {
                                  arriving: at rest together, not an impact */
     int n_several;            /* pair impacts where a third body in contact takes part
                                  (its velocity changes too): not measured as pairs */
-    int n_skipped;            /* the pair impacts not measured (n_unmeasured and
-                                 n_several), each named in skipped[] (the first
+    int n_skipped;            /* the impacts not measured (n_unmeasured, n_several and
+                                 n_surface_unmeasured), each named in skipped[] (the first
                                  ANALYSIS_MAX_IMPACTS) for the caller's warnings */
     char skipped[ANALYSIS_MAX_IMPACTS][ICV_ERR_MSG_MAX];
     double min_gap;           /* m, the smallest gap between any two bodies, and when */
@@ -227,6 +244,32 @@ typedef struct {
  * time order. Fails (ICV_ENOTFOUND) naming the smallest gap when there is none. */
 int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodies, const icv_vec3 *g,
                                   const analysis_params *prm, analysis_bodies_result *res, icv_err *err);
+
+/* Instants per body (s) that end its flight besides its contacts with other bodies:
+ * its impacts with the surface. */
+typedef struct {
+    int n[ANALYSIS_MAX_BODIES];
+    double t[ANALYSIS_MAX_BODIES][ANALYSIS_MAX_IMPACTS];
+} analysis_body_bounds;
+
+/* analysis_body_impacts_measure with each side's window of an impact also ending one
+ * row interval short of its bodies' instants in bounds (NULL: none). */
+int analysis_body_impacts_measure_bounded(const analysis_body_track *bodies, int n_bodies, const icv_vec3 *g,
+                                          const analysis_params *prm, const analysis_body_bounds *bounds,
+                                          analysis_bodies_result *res, icv_err *err);
+
+/* Each body's impacts with the surface (y = 0), after analysis_body_impacts_measure
+ * filled res: every body in free flight (motion FLIGHT) is measured as one body is
+ * (analysis_impacts_measure, g as given or NULL to fit) in each stretch of its tracks
+ * between its contacts with other bodies (res->body_event_t; the rows within one
+ * frame interval of a contact left out), so that a body-body impact is never taken
+ * for a surface impact and never falls inside a side's window. A stretch with no
+ * impact adds nothing; one whose impact cannot be measured is named in
+ * res->skipped[]. When a surface impact is found, the body-body impacts are measured
+ * again with their windows ending at it (analysis_body_impacts_measure_bounded; res
+ * then holds that pass's). Fails out of memory, or as that pass fails. */
+int analysis_bodies_surface_measure(const analysis_body_track *bodies, int n_bodies, const icv_vec3 *g,
+                                    const analysis_params *prm, analysis_bodies_result *res, icv_err *err);
 
 /* The chain's first impact with the surface: the frame where either link's shape
  * comes nearest y = 0 within 5 sigma plus the gap's rate to the nearest posed
@@ -246,11 +289,15 @@ struct json_t *analysis_body_impact_json(const analysis_body_impact *im, const c
 struct json_t *analysis_row_impact_json(const analysis_row_impact *im, const char *const *names);
 /* The chain's entry (kind "chain_surface", bodies [link 1, link 2]). */
 struct json_t *analysis_chain_impact_json(const analysis_chain_impact *im, const char *name_a, const char *name_b);
+/* A body's surface impact's entry: one body's impact entry (analysis_impact_json) with
+ * kind "surface", bodies [name] and frames [first, last] of the stretch measured. */
+struct json_t *analysis_surface_impact_json(const analysis_surface_impact *s, const char *name);
 
 /* results.json of several bodies (docs/analysis.md "Several bodies"): schema,
  * experiment, program, "bodies" (the names), "impacts" (analysis_body_impact_json
- * each, then the chain's analysis_chain_impact_json when res->has_chain),
- * "row_impacts" (analysis_row_impact_json each), "min_gap_m"; written atomically. names[k] is body k's. */
+ * each, then the chain's analysis_chain_impact_json when res->has_chain, then each
+ * surface impact's analysis_surface_impact_json), "row_impacts" (analysis_row_impact_json
+ * each), "min_gap_m"; written atomically. names[k] is body k's. */
 int analysis_bodies_results_write(const char *path, const char *experiment, const char *const *names, int n_bodies,
                                   const analysis_bodies_result *res, icv_err *err);
 

@@ -46,6 +46,16 @@ static void skip_note(analysis_bodies_result *res, const char *fmt, ...)
     res->n_skipped++;
 }
 
+/* a contact of bodies a and b at t (s) that changed, or may have changed, their
+   velocities: where each one's flight is cut for its surface impacts */
+static void note_event(analysis_bodies_result *res, int a, int b, double t)
+{
+    int k[2] = {a, b};
+    for (int i = 0; i < 2; i++)
+        if (k[i] >= 0 && k[i] < ANALYSIS_MAX_BODIES && res->n_body_events[k[i]] < ANALYSIS_MAX_IMPACTS)
+            res->body_event_t[k[i]][res->n_body_events[k[i]]++] = t;
+}
+
 static int by_row(const void *x, const void *y)
 {
     const candidate *p = x, *q = y;
@@ -264,6 +274,37 @@ static void candidate_bounds(const candidate *cand, int nc, int c, int nf, int *
     }
 }
 
+/* the window bounds lo, hi (rows, exclusive) also kept off each body in the group's
+ * own instants (bounds: n[k] instants t[k][] per body k, s; NULL none) by one row
+ * interval: a body's impact with the surface ends its flight as another body's does */
+static void instant_bounds(const analysis_body_track *bodies, int n_bodies, const analysis_body_bounds *bounds,
+                           unsigned group, int row, int *lo, int *hi)
+{
+    const analysis_tracks *tr = bodies[0].tracks;
+    if (!bounds || tr->n_frames < 2)
+        return;
+    double guard = (tr->t[tr->n_frames - 1] - tr->t[0]) / (tr->n_frames - 1), t0 = tr->t[row];
+    for (int k = 0; k < n_bodies && k < ANALYSIS_MAX_BODIES; k++) {
+        if (!(group & 1u << k))
+            continue;
+        for (int i = 0; i < bounds->n[k]; i++) {
+            double tb = bounds->t[k][i];
+            if (tb < t0)
+                for (int r = row; r > *lo; r--)
+                    if (tr->t[r] < tb + guard) {
+                        *lo = r;
+                        break;
+                    }
+            if (tb > t0)
+                for (int r = row; r < *hi; r++)
+                    if (tr->t[r] > tb - guard) {
+                        *hi = r;
+                        break;
+                    }
+        }
+    }
+}
+
 static const char *body_name(const analysis_body_track *b)
 {
     return b->name ? b->name : "?";
@@ -339,6 +380,13 @@ static int several_bodies(const analysis_body_track *bodies, int n_bodies, const
 int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodies, const icv_vec3 *g,
                                   const analysis_params *prm, analysis_bodies_result *res, icv_err *err)
 {
+    return analysis_body_impacts_measure_bounded(bodies, n_bodies, g, prm, NULL, res, err);
+}
+
+int analysis_body_impacts_measure_bounded(const analysis_body_track *bodies, int n_bodies, const icv_vec3 *g,
+                                          const analysis_params *prm, const analysis_body_bounds *bounds,
+                                          analysis_bodies_result *res, icv_err *err)
+{
     memset(res, 0, sizeof *res);
     res->min_gap = INFINITY;
     res->min_gap_t = NAN;
@@ -382,8 +430,12 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
     for (int c = 0; c < nc && res->n_impacts < ANALYSIS_MAX_IMPACTS; c++) {
         int lo, hi;
         candidate_bounds(cand, nc, c, nf, &lo, &hi);
-        if (several_bodies(bodies, n_bodies, cand, nc, c, lo, hi, g, prm, res))
+        instant_bounds(bodies, n_bodies, bounds, cand[c].group | 1u << cand[c].a | 1u << cand[c].b, cand[c].row, &lo,
+                       &hi);
+        if (several_bodies(bodies, n_bodies, cand, nc, c, lo, hi, g, prm, res)) {
+            note_event(res, cand[c].a, cand[c].b, bodies[0].tracks->t[cand[c].row]);
             continue;
+        }
         int fr = bodies[0].tracks->frame[cand[c].row];
         analysis_body_impact im;
         icv_err e1 = {0};
@@ -393,6 +445,7 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
             if (!n_failed++)
                 first_fail = e1;
             res->n_unmeasured++;
+            note_event(res, cand[c].a, cand[c].b, bodies[0].tracks->t[cand[c].row]);
             skip_note(res, "%s-%s at frame %d (t %.4g s): not measured: %s", body_name(&bodies[cand[c].a]),
                       body_name(&bodies[cand[c].b]), fr, bodies[0].tracks->t[cand[c].row], e1.msg);
             continue;
@@ -404,6 +457,7 @@ int analysis_body_impacts_measure(const analysis_body_track *bodies, int n_bodie
             res->n_near_misses++;
             continue;
         }
+        note_event(res, cand[c].a, cand[c].b, im.t);
         res->impacts[res->n_impacts++] = im;
     }
     if (res->n_impacts == 0 && res->n_several == 0) {

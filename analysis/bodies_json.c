@@ -162,6 +162,20 @@ json_t *analysis_chain_impact_json(const analysis_chain_impact *im, const char *
     return o;
 }
 
+json_t *analysis_surface_impact_json(const analysis_surface_impact *s, const char *name)
+{
+    json_t *o = analysis_impact_json(&s->im);
+    if (!o)
+        return NULL;
+    if (json_object_set_new(o, "kind", json_string("surface")) ||
+        json_object_set_new(o, "bodies", json_pack("[s]", name)) ||
+        json_object_set_new(o, "frames", json_pack("[II]", (json_int_t)s->frame_first, (json_int_t)s->frame_last))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 int analysis_bodies_results_write(const char *path, const char *experiment, const char *const *names, int n_bodies,
                                   const analysis_bodies_result *res, icv_err *err)
 {
@@ -182,6 +196,10 @@ int analysis_bodies_results_write(const char *path, const char *experiment, cons
     }
     if (res->has_chain && !bad) {
         json_t *o = analysis_chain_impact_json(&res->chain, names[res->chain_links[0]], names[res->chain_links[1]]);
+        bad = !o || json_array_append_new(arr, o) != 0;
+    }
+    for (int i = 0; i < res->n_surface && !bad; i++) {
+        json_t *o = analysis_surface_impact_json(&res->surface[i], names[res->surface[i].body]);
         bad = !o || json_array_append_new(arr, o) != 0;
     }
     json_object_set_new(root, "impacts", arr);

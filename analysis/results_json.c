@@ -49,7 +49,7 @@ static json_t *side(const analysis_side *s)
     return o;
 }
 
-static json_t *impact(const analysis_impact *im)
+json_t *analysis_impact_json(const analysis_impact *im)
 {
     json_t *o = json_object();
     json_object_set_new(o, "time_s", num(im->t));
@@ -267,7 +267,7 @@ int analysis_results_write(const char *path, const char *experiment, const analy
     json_object_set_new(root, "outlier_frames", outl);
     json_t *arr = json_array();
     for (int i = 0; i < res->n_impacts; i++)
-        json_array_append_new(arr, impact(&res->impacts[i]));
+        json_array_append_new(arr, analysis_impact_json(&res->impacts[i]));
     json_object_set_new(root, "impacts", arr);
     json_t *fl = json_array();
     for (int i = 0; i < res->n_flights; i++)

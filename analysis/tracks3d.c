@@ -48,6 +48,23 @@ int analysis_tracks_take(const analysis_tracks *all, int first, int n, analysis_
     return 0;
 }
 
+int analysis_tracks_rows(const analysis_tracks *all, int row_first, int row_last, analysis_tracks *out, icv_err *err)
+{
+    if (row_first < 0 || row_last < row_first || row_last >= all->n_frames)
+        return icv_err_set(err, ICV_EINVAL, "tracks: rows %d-%d of %d", row_first, row_last, all->n_frames);
+    int n = row_last - row_first + 1, rc = analysis_tracks_alloc(out, n, all->n_markers, all->sigma != NULL, err);
+    if (rc)
+        return rc;
+    size_t m = (size_t)all->n_markers, at = (size_t)row_first * m;
+    memcpy(out->frame, all->frame + row_first, sizeof *out->frame * (size_t)n);
+    memcpy(out->t, all->t + row_first, sizeof *out->t * (size_t)n);
+    memcpy(out->pos, all->pos + at, sizeof *out->pos * (size_t)n * m);
+    memcpy(out->seen, all->seen + at, sizeof *out->seen * (size_t)n * m);
+    if (all->sigma)
+        memcpy(out->sigma, all->sigma + at, sizeof *out->sigma * (size_t)n * m);
+    return 0;
+}
+
 void analysis_tracks_free(analysis_tracks *tr)
 {
     free(tr->frame);

@@ -20,8 +20,8 @@ void cli_bodies_summary(const job_bodies_result *r)
     if (r->res.has_chain)
         cli_summary("%s: %d bodies pinned into a chain\n", e->name, e->n_bodies);
     else
-        cli_summary("%s: %d bodies, %d body-body impact%s\n", e->name, e->n_bodies, r->res.n_impacts,
-                    r->res.n_impacts == 1 ? "" : "s");
+        cli_summary("%s: %d bodies, %d body-body impact%s, %d with the surface\n", e->name, e->n_bodies,
+                    r->res.n_impacts, r->res.n_impacts == 1 ? "" : "s", r->res.n_surface);
     for (int k = 0; k < r->n_joints; k++)
         cli_summary("  joint %d ('%s'-'%s'): %.2f mm apart on the tracks (RMS; noise alone %.2f mm)\n", k,
                     e->bodies[e->joints[k].body[0]].name, e->bodies[e->joints[k].body[1]].name,
@@ -44,5 +44,14 @@ void cli_bodies_summary(const job_bodies_result *r)
                     i, e->bodies[im->body[0]].name, e->bodies[im->body[1]].name, im->t, im->t_sd, im->e_newton,
                     im->e_newton_sd, im->impulse_ratio, im->impulse_ratio_sd, 100 * im->loss_fraction,
                     100 * im->loss_fraction_sd, icv_v3_norm(dp), im->impulse_mismatch_chi2);
+    }
+    for (int i = 0; i < r->res.n_surface; i++) {
+        const analysis_surface_impact *s = &r->res.surface[i];
+        cli_summary("  '%s' hits the surface at t = %.4f s (+- %.1e): e = %.3f +- %.3f, impulse ratio = %.3f +- %.3f, "
+                    "energy lost %.1f%% +- %.1f%%%s%s\n",
+                    e->bodies[s->body].name, s->im.t, s->im.t_sd, s->im.e_kinematic, s->im.sd.e_kinematic,
+                    s->im.impulse_ratio, s->im.sd.impulse_ratio, 100 * s->im.loss_fraction,
+                    100 * s->im.sd.loss_fraction, s->im.implausible[0] ? ": IMPLAUSIBLE: " : "",
+                    s->im.implausible);
     }
 }

@@ -1,6 +1,7 @@
 /* analyze_bodies.c: `impactcv analyze` of several bodies tracked by another system:
  * each body's markers picked from the file by its labels, every body-body impact
- * measured (analysis/bodies.h), each joint checked on the tracks, results.json. */
+ * and each body's impacts with the surface measured (analysis/bodies.h), each joint
+ * checked on the tracks, results.json. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,12 +203,16 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
             icv_err_prefix(err, "%s: ", tracks_path);
         }
     }
-    /* the pair impacts not measured, each named: never a number for them */
+    /* each body's impacts with the surface, in the stretches between its contacts
+       with the others (the chain's links have theirs above) */
+    if (!rc && !out->res.has_chain)
+        rc = analysis_bodies_surface_measure(bt, n, e->gravity_auto ? NULL : &e->gravity, &prm, &out->res, err);
+    /* the impacts not measured, each named: never a number for them */
     int n_skip = out->res.n_skipped < ANALYSIS_MAX_IMPACTS ? out->res.n_skipped : ANALYSIS_MAX_IMPACTS;
     for (int k = 0; k < n_skip && !rc; k++)
         icv_warn("%s: %s", e->path, out->res.skipped[k]);
     if (!rc && out->res.n_skipped > n_skip)
-        icv_warn("%s: %d more pair impacts not measured", e->path, out->res.n_skipped - n_skip);
+        icv_warn("%s: %d more impacts not measured", e->path, out->res.n_skipped - n_skip);
     char path[ICV_PATH_MAX];
     if (!rc)
         rc = icv_mkdirs(job->out_dir, err);

@@ -148,6 +148,11 @@ static void collect_flags(bpage *bp)
         check_mismatch(w->momentum_change_chi2, why, sizeof why);
         add_flag(bp, where, why);
     }
+    for (int i = 0; i < r->n_surface; i++) {
+        const analysis_surface_impact *sf = &r->surface[i];
+        snprintf(where, sizeof where, "surface impact %d ('%s')", i + 1, body_name(in, sf->body));
+        add_flag(bp, where, sf->im.implausible);
+    }
     if (r->has_chain) {
         const analysis_chain_impact *c = &r->chain;
         for (int k = 0; k < 3; k++) {
@@ -276,6 +281,8 @@ static void summary(bpage *bp)
     fprintf(f, "<p>%d body-body impact%s found", r->n_impacts, r->n_impacts == 1 ? "" : "s");
     if (r->has_chain)
         fputs(", and the chain's impact with the surface", f);
+    else
+        fprintf(f, ", and %d impact%s of a body with the surface", r->n_surface, r->n_surface == 1 ? "" : "s");
     if (isfinite(r->min_gap))
         fprintf(f, "; the smallest gap between two bodies %.2f mm at t = %.5f s", 1e3 * r->min_gap, r->min_gap_t);
     fputs(".</p>\n<div id=summary-checks>", f);
@@ -360,6 +367,41 @@ static void plot_balance(bpage *bp, const char *id, const char *title, const cha
     icv_err e = {0};
     int rc = report_plot_before_after(bp->svg, title, ylabel, 3, XYZ, a, as, b, bs, &e);
     report_figure(bp->f, bp->svg, rc, &e, id, caption);
+}
+
+/* each body's impacts with the surface, measured as one body's are (the one-body
+ * report's quantities) in the stretch between its contacts with the others */
+static void surface_impacts(bpage *bp)
+{
+    FILE *f = bp->f;
+    const report_bodies_inputs *in = bp->in;
+    const analysis_bodies_result *r = in->res;
+    if (r->n_surface == 0)
+        return;
+    fputs("<section id=surface-impacts><h2>Impacts with the surface</h2>\n<p class=note>Each measured as one body's "
+          "impact is, in the frames between its contacts with the other bodies (so that no side's fit spans one).</p>\n",
+          f);
+    for (int i = 0; i < r->n_surface; i++) {
+        const analysis_surface_impact *sf = &r->surface[i];
+        const analysis_impact *im = &sf->im;
+        fprintf(f, "<h3>Surface impact %d: ", i + 1);
+        icv_fput_html(f, body_name(in, sf->body));
+        fprintf(f, " at t = %.5f s (frames %ld-%ld measured)</h3>\n<table class=summary id=surface-impact-%d><tr><th>"
+                   "quantity (surface frame)</th><th>measured</th><th>&plusmn;1&sigma;</th><th>check</th></tr>\n",
+                im->t, sf->frame_first, sf->frame_last, i);
+        row1(f, "impact instant t (s)", im->t, im->t_sd, NULL);
+        row1(f, "e, kinematic (contact point's normal velocity ratio)", im->e_kinematic, im->sd.e_kinematic,
+             im->implausible);
+        row1(f, "impulse ratio |J<sub>tangential</sub>| / J<sub>normal</sub>", im->impulse_ratio,
+             im->sd.impulse_ratio, NULL);
+        row1(f, "energy lost, fraction", im->loss_fraction, im->sd.loss_fraction, NULL);
+        row3(f, "v before (m/s)", im->pre.v, im->pre.v_sd, 1, NULL);
+        row3(f, "v after (m/s)", im->post.v, im->post.v_sd, 1, NULL);
+        row3(f, "&omega; before (rad/s)", im->pre.omega, im->pre.omega_sd, 1, NULL);
+        row3(f, "&omega; after (rad/s)", im->post.omega, im->post.omega_sd, 1, NULL);
+        fputs("</table>\n", f);
+    }
+    fputs("</section>\n", f);
 }
 
 static void impacts(bpage *bp)
@@ -871,6 +913,7 @@ int report_bodies_write(const report_bodies_inputs *in, const char *path, icv_er
             in->n_bodies);
     summary(bp);
     impacts(bp);
+    surface_impacts(bp);
     rows(bp);
     chain(bp);
     joints(bp);

@@ -26,6 +26,8 @@ typedef struct {
     icv_vec3 n, c, J; /* common normal (a to b), contact point, impulse on b */
     double reach_a;   /* m: from a's centre to the contact point along n (0: the
                          centres' distance less b's radius) */
+    double t_floor[2]; /* s: a sphere's frictionless bounce on the floor after t* (0: none) */
+    icv_vec3 p_floor[2], v_floor[2]; /* its centre then and its velocity after */
     int n_frames;
 } two_body;
 
@@ -225,7 +227,31 @@ static inline void two_body_pose(const two_body *s, int k, double t, icv_vec3 *p
     icv_vec3 v = post ? s->v_post[k] : s->v_pre[k], w = post ? s->w_post[k] : s->w_pre[k];
     icv_vec3 a = post ? s->a_post[k] : s->a_pre[k], al = post ? s->al_post[k] : s->al_pre[k];
     *p = icv_v3_add(s->p[k], icv_v3_add(icv_v3_scale(v, tau), icv_v3_scale(a, 0.5 * tau * tau)));
+    if (s->t_floor[k] > 0 && t >= s->t_floor[k]) {
+        double u = t - s->t_floor[k];
+        *p = icv_v3_add(s->p_floor[k], icv_v3_add(icv_v3_scale(s->v_floor[k], u), icv_v3_scale(a, 0.5 * u * u)));
+    }
     *R = icv_m3_mul(icv_rot_from_axis_angle(icv_v3_axpy(0.5 * tau * tau, al, icv_v3_scale(w, tau))), s->R[k]);
+}
+
+/* Sphere k (after t*, in free flight) bounces without friction on the floor y =
+ * floor_y with restitution e_floor: its spin and tangential velocity go on, the
+ * normal velocity turns by -e_floor. -1 when it does not reach the floor. */
+static inline int two_body_floor_bounce(two_body *s, int k, double floor_y, double e_floor)
+{
+    double r = s->body[k].shape.radius, a = s->a_post[k].y, v = s->v_post[k].y, h = s->p[k].y - r - floor_y;
+    double disc = v * v - 2 * a * h; /* h + v tau + a tau^2 / 2 = 0, a < 0 */
+    if (!(a < 0) || disc < 0)
+        return -1;
+    double tau = (-v - sqrt(disc)) / a;
+    if (!(tau > 0))
+        return -1;
+    s->t_floor[k] = s->t_star + tau;
+    s->p_floor[k] = icv_v3_add(s->p[k], icv_v3_add(icv_v3_scale(s->v_post[k], tau),
+                                                   icv_v3_scale(s->a_post[k], 0.5 * tau * tau)));
+    s->v_floor[k] = icv_v3_axpy(tau, s->a_post[k], s->v_post[k]);
+    s->v_floor[k].y *= -e_floor;
+    return 0;
 }
 
 /* both bodies' tracks with noise sigma (m, per coordinate), seeded */
