@@ -809,6 +809,8 @@ static int template_check(job_track *j, icv_err *err)
             wl += snprintf(why + wl, sizeof why - (size_t)wl, "%sm%d", wl ? ", " : "", m);
     char frames[96];
     posed_ranges(posed, F, frames, sizeof frames);
+    double scale, lo, hi;
+    int one_scale = track_template_one_scale(pairs, npair, &scale, &lo, &hi);
     free(pairs);
     free(posed);
     j->res.template_rms_m = nss ? sqrt(ss / nss) : 0;
@@ -826,11 +828,20 @@ static int template_check(job_track *j, icv_err *err)
                  exp->path, msg, why, posed_what, n_posed, F, frames);
         return 0;
     }
+    /* a wrong scale stretches every pair alike; a misplaced marker, or points that are
+       not the markers (the detector's, on the tuning scenes: posts' feet where the balls
+       do not show, a rod's pieces between bands), do not */
+    if (verdict == TRACK_TEMPLATE_WRONG && one_scale == 0)
+        return icv_err_set(err, ICV_EINVAL,
+                           "%s: body.markers do not fit the triangulated points: %s; not one scale of the template "
+                           "(x%.2f-%.2f), so not the calibration's: a marker misplaced in body.markers, or points "
+                           "other than the markers taken (posts' feet, a rod's pieces, markers partly hidden)",
+                           exp->path, msg, lo, hi);
     if (verdict == TRACK_TEMPLATE_WRONG)
         return icv_err_set(err, ICV_EINVAL,
                            "%s: body.markers do not fit the triangulated points: %s (wrong markers in experiment.yaml, "
-                           "or a wrong calibration scale)",
-                           exp->path, msg);
+                           "or a wrong calibration scale%s)",
+                           exp->path, msg, one_scale == 1 ? ": every pair about one scale of the template" : "");
     return icv_err_set(err, ICV_EINVAL,
                        "%s: body.markers do not fit the triangulated points: %s; other points stood in for %s (not "
                        "detected in a camera, hidden or out of view: the pairs scatter, stand still or come in few "

@@ -676,6 +676,33 @@ int track_template_verdict(const track_template_result *pairs, int npair, long n
     return n_posed >= TRACK_TEMPLATE_MIN_POSED ? TRACK_TEMPLATE_STOOD_IN : TRACK_TEMPLATE_TOO_FEW_POSED;
 }
 
+int track_template_one_scale(const track_template_result *pairs, int npair, double *scale, double *lo,
+                             double *hi)
+{
+    double ratio[ID_MAX_ENUM * (ID_MAX_ENUM - 1) / 2];
+    int n = 0;
+    *scale = *lo = *hi = NAN;
+    for (int q = 0; q < npair && n < (int)(sizeof ratio / sizeof *ratio); q++)
+        if (pairs[q].n > 0 && pairs[q].D > 0 && isfinite(pairs[q].measured))
+            ratio[n++] = pairs[q].measured / pairs[q].D;
+    if (n < 3)
+        return -1;
+    for (int a = 1; a < n; a++) /* a few pairs: insertion sort */
+        for (int b = a; b > 0 && ratio[b] < ratio[b - 1]; b--) {
+            double t = ratio[b];
+            ratio[b] = ratio[b - 1];
+            ratio[b - 1] = t;
+        }
+    *scale = ratio[n / 2];
+    *lo = ratio[0];
+    *hi = ratio[n - 1];
+    for (int q = 0; q < npair; q++)
+        if (pairs[q].n > 0 && pairs[q].D > 0 && isfinite(pairs[q].measured) &&
+            fabs(pairs[q].measured - *scale * pairs[q].D) > pairs[q].tol)
+            return 0;
+    return 1;
+}
+
 int track_identity_ray_marker(const track_identity *fid, const icv_vec3 *X, const int *lab, int n,
                               const track_identity_ray *r)
 {

@@ -379,6 +379,16 @@ enum { TRACK_TEMPLATE_FITS, TRACK_TEMPLATE_STOOD_IN, TRACK_TEMPLATE_TOO_FEW_POSE
 #define TRACK_TEMPLATE_MIN_POSED 6
 int track_template_verdict(const track_template_result *pairs, int npair, long n_posed, unsigned *stood_in);
 
+/* Whether the pairs measured (n > 0) are one scale of the template, as a wrong
+ * calibration scale or body.markers in other units make them: s, the median of measured
+ * / D, and every pair within its tolerance of s D. A rigid misfit that is not one scale
+ * is other points of the body than the markers' centres (a post's foot where its ball
+ * does not show, a rod's light piece between dark bands, a marker partly hidden): some
+ * pairs shorter than others, some fitting. *scale: s, *lo, *hi: the ratios' range (NaN
+ * when fewer than 3 pairs are measured). Returns 1 one scale, 0 not, -1 too few pairs
+ * to tell. */
+int track_template_one_scale(const track_template_result *pairs, int npair, double *scale, double *lo, double *hi);
+
 /* ---- sub-frame offset between two cameras (subframe_sync.c) -------------- */
 
 /* One camera's 2D track points, undistorted, sorted by frame then identity. */
