@@ -93,6 +93,7 @@ typedef struct {
     int singular;        /* 1 when t2 = +-pi/2 (t3 set to 0, see geom.h) */
     double rms;          /* m, RMS distance of the used markers from the fitted template */
     double residual[ICV_MAX_MARKERS]; /* m, per marker; negative when not used */
+    icv_vec3 residual_v[ICV_MAX_MARKERS]; /* m, the marker minus its fitted template place (0 when not used) */
     int used[ICV_MAX_MARKERS];        /* 1: marker used in the fit */
     int n_used;
     int n_rejected;      /* markers dropped as outliers */

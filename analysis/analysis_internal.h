@@ -19,6 +19,10 @@ typedef struct {
     double t_first, t_last; /* s, the window's first and last frame */
     icv_vec3 p, p_sd, v, v_sd;
     double chi2_dof;
+    /* m^2/s^2 per axis: the markers' slow drift over the window, in v and no
+       residual (marker_drift.c); it moves p at t by v's error times t - t_mid */
+    icv_vec3 drift_v_var;
+    double t_mid;       /* s, the window's mean frame time */
     /* the rotation, fitted over frames rot_first..rot_last with states at t_rot
      * (fitted once and refitted only when the window changes: it is the costly
      * part, and the impact instant's iterations need only the ballistic fit) */
@@ -177,6 +181,14 @@ int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const unsig
 
 /* g's covariance (m/s^2)^2 under nz (zero when g is given). -1 out of memory. */
 int analysis_flight_noise_g_cov(const analysis_flight_noise *nz, double g_cov[3][3]);
+
+/* The variance per surface axis (m^2/s^2) of a side's v that the markers' slow
+ * drift over its window pf[first..last] adds and no residual of the centre shows:
+ * the mean over the markers of their pose-fit residuals' slope squared beyond its
+ * noise (marker_drift.c). 0 with fewer than 5 frames or one marker; of a longer
+ * window, the last ANALYSIS_DRIFT_MAX_FRAMES frames. */
+#define ANALYSIS_DRIFT_MAX_FRAMES 256
+void analysis_marker_drift_var(const posed_frame *pf, int first, int last, double var[3]);
 
 /* The covariance of (g, pre p, pre v, post p, post v) (3 each, surface frame; m/s^2,
  * m, m/s; the sides' states at their t_ref, each given the estimated g) under the

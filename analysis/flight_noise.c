@@ -512,6 +512,19 @@ int analysis_flight_covariance(const posed_frame *pf, const analysis_flight_nois
                   k, sd[k]->first, sd[k]->last, sd[k]->last - sd[k]->first + 1, pf[sd[k]->first].t,
                   pf[sd[k]->last].t, lo, hi, lo <= hi ? pf[lo].t : NAN, lo <= hi ? pf[hi].t : NAN, sqrt(v0[0]),
                   sqrt(v0[1]), sqrt(v0[2]), sqrt(cov[i0][i0]), sqrt(cov[i0 + 1][i0 + 1]), sqrt(cov[i0 + 2][i0 + 2]));
+        if (rc == 0) { /* the drift's v error, and p's at t_ref through its lever */
+            double lever = sd[k]->t_ref - sd[k]->t_mid;
+            for (int a = 0; a < 3; a++) {
+                double dv = icv_v3_get(sd[k]->drift_v_var, a);
+                cov[i0 + a][i0 + a] += dv;
+                cov[i0 - 3 + a][i0 - 3 + a] += dv * lever * lever;
+                cov[i0 - 3 + a][i0 + a] += dv * lever;
+                cov[i0 + a][i0 - 3 + a] += dv * lever;
+            }
+            icv_debug("noise: drift of side %d's markers: v sd %.4g %.4g %.4g m/s (lever %.4g s), v sd with it %.4g %.4g %.4g",
+                      k, sqrt(sd[k]->drift_v_var.x), sqrt(sd[k]->drift_v_var.y), sqrt(sd[k]->drift_v_var.z), lever,
+                      sqrt(cov[i0][i0]), sqrt(cov[i0 + 1][i0 + 1]), sqrt(cov[i0 + 2][i0 + 2]));
+        }
     }
     free(buf);
     return rc;

@@ -51,6 +51,7 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
     /* the contact point's height error: the centre's, the surface's, and the
      * attitude's through the lowest point's lever (a rod's end 0.1 m out) */
     double h_sd = hypot(hypot(pre->p_sd.y, offset_sd), analysis_contact_gap_attitude_sd(b, pre, g, out->t_line));
+    h_sd = hypot(h_sd, sqrt(pre->drift_v_var.y) * (out->t_line - pre->t_mid)); /* the markers' drift's */
     out->t_line_sd = rate > 0 ? h_sd / rate : INFINITY;
     out->from_meet = 0;
     out->offset_sd = 0;

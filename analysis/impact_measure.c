@@ -99,6 +99,12 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
     out->v_sd = bf.v_sd[0];
     out->p_sd = bf.p0_sd[0];
     out->chi2_dof = bf.chi2_dof;
+    double dv[3], tm = 0;
+    analysis_marker_drift_var(pf, first, last, dv);
+    out->drift_v_var = icv_v3(dv[0], dv[1], dv[2]);
+    for (int i = 0; i < n; i++)
+        tm += t[i];
+    out->t_mid = tm / n;
     if (out->rot_valid && out->rot_first == first && out->rot_last == last)
         return 0;
     if (b->tmpl.point) { /* a ball with one marker: no rotation measured */

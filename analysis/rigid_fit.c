@@ -238,10 +238,12 @@ int analysis_pose_fit(const analysis_template *t, const icv_vec3 *points, const 
         for (int k = 0; k < n; k++) {
             if (!pose->used[k]) {
                 pose->residual[k] = -1;
+                pose->residual_v[k] = icv_v3(0, 0, 0);
                 continue;
             }
             icv_vec3 pred = icv_v3_add(icv_m3_apply(pose->R, t->markers[k]), pose->p);
-            double r = icv_v3_norm(icv_v3_sub(pred, points[k]));
+            pose->residual_v[k] = icv_v3_sub(points[k], pred);
+            double r = icv_v3_norm(pose->residual_v[k]);
             pose->residual[k] = r;
             ss += r * r;
             used++;

@@ -8,6 +8,7 @@
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,6 +135,31 @@ static inline void sample_at(const scenario *s, double t0, double t1, double fps
 static inline void sample(const scenario *s, double t_end, double sigma, unsigned long seed, analysis_tracks *tr)
 {
     sample_at(s, 0, t_end, 120.0, sigma, seed, tr);
+}
+
+/* The scenario's one impact measured on tr with g given and the tracks' sigma
+ * 0.06 mm (tr is freed): each side's v error over its sigma, pull[side][axis].
+ * 0, or -1 with the reason in err (not one impact, or the analysis' own). */
+static inline int measure_v_pulls(const scenario *s, analysis_tracks *tr, double pull[2][3], icv_err *err)
+{
+    analysis_params prm;
+    analysis_params_default(&prm);
+    prm.pos_sigma = 6e-5;
+    analysis_result res;
+    int rc = analysis_impacts_measure(tr, &s->body, &G, &prm, &res, err);
+    analysis_tracks_free(tr);
+    if (rc || res.n_impacts != 1) {
+        if (!rc)
+            snprintf(err->msg, sizeof err->msg, "%d impacts, not 1", res.n_impacts);
+        return -1;
+    }
+    const analysis_impact *im = &res.impacts[0];
+    icv_vec3 e[2] = {icv_v3_sub(im->pre.v, s->v_pre), icv_v3_sub(im->post.v, s->v_post)};
+    icv_vec3 sd[2] = {im->pre.v_sd, im->post.v_sd};
+    for (int side = 0; side < 2; side++)
+        for (int a = 0; a < 3; a++)
+            pull[side][a] = icv_v3_get(e[side], a) / icv_v3_get(sd[side], a);
+    return 0;
 }
 
 /* Writes tracks as the contract's tracks3d.csv with track's own writer; positions
