@@ -964,7 +964,7 @@ static void carried_labels(const job_track *j, const int *base, int *carried)
                     cr[id] = cr[id] == -2 || cr[id] == l ? l : -3;
             }
         for (int id = 0; id < cm->n_ids; id++)
-            cr[id] = cr[id] < 0 ? -1 : cr[id];
+            cr[id] = cr[id] == -2 ? -1 : cr[id] == -3 ? -2 : cr[id];
     }
 }
 
@@ -982,6 +982,81 @@ static int candidate_carried(const track_candidate *c, const int *base, const in
         l = k;
     }
     return l < nm ? l : -1;
+}
+
+/* The one marker candidate i of frame f can be (not otherwise in the frame) at the
+ * template's distances from the frame's points that are labelled or carry a label
+ * (lab_any), one at least; -1 none or more than one, -2 no such point. */
+static int candidate_fits_one(const job_track *j, long f, int i, const int *lab_any)
+{
+    const icv_experiment *exp = &j->exp;
+    const track_candidate *cf = j->cand + f * TRACK_MAX_CAND;
+    int present[ICV_MAX_MARKERS] = {0}, n_ref = 0, found = -1;
+    for (int k = 0; k < j->cand_n[f]; k++)
+        if (lab_any[k] >= 0)
+            present[lab_any[k]] = 1, n_ref++;
+    if (!n_ref)
+        return -2;
+    for (int m = 0; m < exp->n_markers; m++) {
+        if (present[m])
+            continue;
+        int ok = 1;
+        for (int k = 0; k < j->cand_n[f] && ok; k++) {
+            if (lab_any[k] < 0)
+                continue;
+            double D = icv_v3_norm(icv_v3_sub(exp->markers[m], exp->markers[lab_any[k]]));
+            double d = icv_v3_norm(icv_v3_sub(cf[i].X, cf[k].X));
+            ok = fabs(d - D) <= j->opt.template_tol_m + j->opt.template_tol_rel * D;
+        }
+        if (ok && found >= 0)
+            return -1;
+        if (ok)
+            found = m;
+    }
+    return found;
+}
+
+/* A 2D track never labelled (carried -1) whose points, in the frames beside labelled
+ * ones, sit where one marker alone of the template can be, in CARRY_VOTE_SHARE of
+ * those frames and CARRY_VOTE_MIN of them at least, carries that marker: a marker the
+ * identity never labelled because too few of its frames had enough points (its track
+ * is followed into frames where the template then checks it). */
+#define CARRY_VOTE_MIN 3
+#define CARRY_VOTE_SHARE 0.8
+static void carried_by_template(const job_track *j, const int *base, int *carried, const int *cand_lab, int *votes)
+{
+    int nm = j->exp.n_markers, n_tr = base[j->exp.n_cameras];
+    for (long i = 0; i < (long)n_tr * (nm + 1); i++)
+        votes[i] = 0;
+    int lab_any[TRACK_MAX_CAND];
+    for (long f = 0; f < j->F; f++) {
+        const track_candidate *cf = j->cand + f * TRACK_MAX_CAND;
+        const int *lab = cand_lab + f * TRACK_MAX_CAND;
+        for (int i = 0; i < j->cand_n[f]; i++)
+            lab_any[i] = lab[i] >= 0 ? lab[i] : candidate_carried(&cf[i], base, carried, nm);
+        for (int i = 0; i < j->cand_n[f]; i++) {
+            if (lab_any[i] >= 0)
+                continue;
+            int m = candidate_fits_one(j, f, i, lab_any);
+            if (m == -2)
+                continue;
+            for (int w = 0; w < cf[i].nv; w++) {
+                int t = cf[i].id[w] >= 0 ? base[cf[i].cam[w]] + cf[i].id[w] : -1;
+                if (t >= 0 && carried[t] == -1)
+                    votes[(long)t * (nm + 1) + (m >= 0 ? m : nm)]++;
+            }
+        }
+    }
+    for (int t = 0; t < n_tr; t++) {
+        const int *v = votes + (long)t * (nm + 1);
+        int sum = 0, best = 0;
+        for (int m = 0; m <= nm; m++)
+            sum += v[m];
+        for (int m = 1; m < nm; m++)
+            best = v[m] > v[best] ? m : best;
+        if (carried[t] == -1 && v[best] >= CARRY_VOTE_MIN && v[best] >= CARRY_VOTE_SHARE * sum)
+            carried[t] = best;
+    }
 }
 
 /* Whether the positions P of the markers mk (n of them) keep the template's distances
@@ -1108,14 +1183,6 @@ static int carry_ray_pose(job_track *j, long f, const int *lab)
     return r;
 }
 
-static int cmp_quality_rows(const void *a, const void *b)
-{
-    const track_quality3d *x = a, *y = b;
-    if (x->frame != y->frame)
-        return (x->frame > y->frame) - (x->frame < y->frame);
-    return (x->marker > y->marker) - (x->marker < y->marker);
-}
-
 /* After the identity's pass: the labels the 2D tracks carry (carry_choose). A frame
  * keeps them when two points at least are labelled, or, with rays, when the ray pose
  * then places a marker one camera alone sees (its fit is the check a lone point
@@ -1131,6 +1198,13 @@ static int carry_labels(job_track *j, const int *cand_lab, double *rss, icv_err 
     if (!carried)
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     carried_labels(j, base, carried);
+    int *votes = malloc(sizeof *votes * (size_t)(base[nc] + 1) * (size_t)(exp->n_markers + 1));
+    if (!votes) {
+        free(carried);
+        return icv_err_set(err, ICV_ENOMEM, "out of memory");
+    }
+    carried_by_template(j, base, carried, cand_lab, votes);
+    free(votes);
     long added = 0, by_rays = 0;
     int lab[TRACK_MAX_CAND], is_new[TRACK_MAX_CAND], n_lab;
     int rays = nc >= 2 && j->opt.ray_pose;
@@ -1155,7 +1229,7 @@ static int carry_labels(job_track *j, const int *cand_lab, double *rss, icv_err 
     }
     free(carried);
     if (added) {
-        qsort(j->qrows, (size_t)j->nq, sizeof *j->qrows, cmp_quality_rows);
+        job_track_sort_quality(j);
         icv_debug("3D: %ld positions labelled by the marker their 2D tracks carry, %ld more on rays", added, by_rays);
     }
     return 0;
