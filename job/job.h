@@ -59,6 +59,10 @@ typedef struct {
                                body's pose gets the markers one camera alone sees from the
                                pose fitted to its points and those rays (ray_pose.c; flag
                                one_view in tracks3d_quality.csv); 0 off */
+    int carry_labels;       /* 1 (default): a point the identity left unlabelled whose 2D
+                               tracks carry one marker in the frames it labelled is that
+                               marker, when the frame then keeps the template's distances
+                               (track_3d.c, carry_labels); 0 off */
     int band_correction;    /* 1 (default): markers on the axis of a capsule or cylinder are
                                bands round it; their centroids are moved back to the axis
                                (track_3d.c, band markers) */

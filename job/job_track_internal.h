@@ -217,6 +217,8 @@ void job_track_3d_gaps_name(job_track *j);
  * their 2D tracks' continuity, assigned at the first frame where all are seen in the
  * order of bodies: from left to right in the reference camera's image. */
 int job_track_bodies_3d(job_track *j, icv_err *err);
+/* The quality rows in frame order, then marker (track_bodies.c). */
+void job_track_sort_quality(job_track *j);
 
 void job_track_camera_free(job_track_camera *c);
 /* The body marker of 2D point (frame f, id), -1 none: the label given at f, else at

@@ -24,6 +24,7 @@ void job_track_options_default(job_track_options *o)
     o->extrapolate_frames = 1;
     o->band_correction = 1;
     o->ray_pose = 1;
+    o->carry_labels = 1;
     o->band_coverage = 0;
     o->debug_frames = 0;
 }

@@ -155,6 +155,11 @@ static int cmp_quality(const void *a, const void *b)
     return (x->marker > y->marker) - (x->marker < y->marker);
 }
 
+void job_track_sort_quality(job_track *j)
+{
+    qsort(j->qrows, (size_t)j->nq, sizeof *j->qrows, cmp_quality);
+}
+
 static int cmp_u(const void *a, const void *b)
 {
     const double *x = a, *y = b;
@@ -379,7 +384,7 @@ int job_track_bodies_3d(job_track *j, icv_err *err)
     work_free(&w);
     if (rc)
         return rc;
-    qsort(j->qrows, (size_t)j->nq, sizeof *j->qrows, cmp_quality);
+    job_track_sort_quality(j);
     double rss = 0;
     long n_rss = 0;
     for (long i = 0; i < j->nq; i++)
