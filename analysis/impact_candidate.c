@@ -121,12 +121,7 @@ static int side_window(const posed_frame *pf, int n, const unsigned char *contac
         *first = *last = post ? a : b;
         return 0;
     }
-    if (b - a + 1 > max_frames) {
-        if (post)
-            b = a + max_frames - 1;
-        else
-            a = b - max_frames + 1;
-    }
+    analysis_window_nearest(post, max_frames, &a, &b);
     *first = a;
     *last = b;
     return b - a + 1;
