@@ -221,6 +221,18 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
 void analysis_houbolt_side(const posed_frame *pf, int k, int post, double marker_sigma, const analysis_body *b,
                            side_fit *s);
 
+/* A side's window of frames a..b cut to the max_frames nearest the impact: the last
+ * ones before it, or with post the first ones after it. */
+static inline void analysis_window_nearest(int post, int max_frames, int *a, int *b)
+{
+    if (*b - *a + 1 > max_frames) {
+        if (post)
+            *b = *a + max_frames - 1;
+        else
+            *a = *b - max_frames + 1;
+    }
+}
+
 /* The instant in [lo, hi] where a side's flight puts the contact point on the
  * surface (root of the gap), or where the gap is smallest when it does not cross. */
 double analysis_contact_instant(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t_guess,

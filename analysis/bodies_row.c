@@ -111,27 +111,20 @@ static void row_blob_correlation(body_pose *const *p, const int *run, int k, int
     }
 }
 
-int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies, unsigned group, int ia, int ib,
-                                int row, int lo_row, int hi_row, const icv_vec3 *g, const analysis_params *prm,
-                                analysis_row_impact *out, icv_err *err)
+/* The row's bodies idx[0..n-1] fitted on each side of the instant (the pre-impact
+ * fits moved it to where bodies ia and ib (pre[*pa], pre[*pb]) touch, a few times
+ * over); *t_star: the row's time in, the instant out; the windows' rows f0..l0 before
+ * and f1..l1 after. 0 or an error code. */
+static int row_sides_fit(const analysis_body_track *bodies, const int *idx, int n, int ia, int ib, int row,
+                         int lo_row, int hi_row, const icv_vec3 *g, const analysis_params *prm, double *t_star_io,
+                         analysis_body_state *pre, analysis_body_state *post, int *pa, int *pb, int fl[4],
+                         icv_err *err)
 {
-    memset(out, 0, sizeof *out);
-    if (ia < 0 || ib < 0 || ia >= n_bodies || ib >= n_bodies || ia == ib || !(group & 1u << ia) ||
-        !(group & 1u << ib))
-        return icv_err_set(err, ICV_EINVAL, "row impact: bodies %d and %d of %d (group %#x)", ia, ib, n_bodies,
-                           group);
     const analysis_tracks *tr = bodies[ia].tracks;
-    if (row < 0 || row >= tr->n_frames)
-        return icv_err_set(err, ICV_EINVAL, "row impact: row %d of %d", row, tr->n_frames);
-    int idx[ANALYSIS_MAX_BODIES], n = 0;
-    for (int k = 0; k < n_bodies && k < ANALYSIS_MAX_BODIES; k++)
-        if (group & 1u << k)
-            idx[n++] = k;
-    double dt = bodies_frame_period(tr), excl = prm->exposure_s > 0 ? prm->exposure_s : dt;
-    double t_star = tr->t[row];
-    analysis_body_state pre[ANALYSIS_MAX_BODIES], post[ANALYSIS_MAX_BODIES];
     const char *na = bodies[ia].name ? bodies[ia].name : "a", *nb = bodies[ib].name ? bodies[ib].name : "b";
-    int rc = 0, f0 = 0, l0 = 0, f1 = 0, l1 = 0, pa = 0, pb = 0;
+    double dt = bodies_frame_period(tr), excl = prm->exposure_s > 0 ? prm->exposure_s : dt;
+    double t_star = *t_star_io;
+    int rc = 0, f0 = 0, l0 = 0, f1 = 0, l1 = 0;
     for (int it = 0; it < 8; it++) {
         if (bodies_window(tr, t_star, excl, lo_row, hi_row, 0, prm->max_side_frames, &f0, &l0) == 0 ||
             bodies_window(tr, t_star, excl, lo_row, hi_row, 1, prm->max_side_frames, &f1, &l1) == 0)
@@ -141,12 +134,12 @@ int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies,
             if ((rc = analysis_body_side_fit(&bodies[idx[k]], f0, l0, t_star, g, prm, &pre[k], err)))
                 return rc;
             if (idx[k] == ia)
-                pa = k;
+                *pa = k;
             if (idx[k] == ib)
-                pb = k;
+                *pb = k;
         }
-        double off = bodies_touch_offset(bodies[ia].body, &pre[pa], bodies[ib].body, &pre[pb], tr->t[l0] - t_star,
-                                         tr->t[f1] - t_star);
+        double off = bodies_touch_offset(bodies[ia].body, &pre[*pa], bodies[ib].body, &pre[*pb],
+                                         tr->t[l0] - t_star, tr->t[f1] - t_star);
         if (fabs(off) < 1e-9 * dt || it == 7)
             break;
         t_star += off;
@@ -154,57 +147,68 @@ int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies,
     for (int k = 0; k < n; k++)
         if ((rc = analysis_body_side_fit(&bodies[idx[k]], f1, l1, t_star, g, prm, &post[k], err)))
             return rc;
-    analysis_shapes_gap c;
-    analysis_shapes_gap_at(&bodies[ia].body->shape, pre[pa].R, pre[pa].p, &bodies[ib].body->shape, pre[pb].R,
-                           pre[pb].p, &c);
-    out->normal = c.normal;
-    out->frame = tr->frame[row];
-    out->t = t_star;
-    out->n = n;
-    /* the instant's sigma: the pair's gap along the normal over its closing speed */
-    double gap_var = 0, closing = fabs(icv_v3_dot(icv_v3_sub(pre[pb].v, pre[pa].v), c.normal));
-    for (int a = 0; a < 3; a++)
-        gap_var += sq(icv_v3_get(c.normal, a)) * (sq(icv_v3_get(pre[pa].p_sd, a)) + sq(icv_v3_get(pre[pb].p_sd, a)));
-    out->t_sd = closing > 0 ? sqrt(gap_var) / closing : NAN;
-    double ts = isfinite(out->t_sd) ? out->t_sd : 0;
+    *t_star_io = t_star;
+    fl[0] = f0, fl[1] = l0, fl[2] = f1, fl[3] = l1;
+    return 0;
+}
+
+/* What the row trades unseen: its bodies in order along the normal (ord), the
+ * velocity each of a touching run may exchange per side (xv, m^2/s^2) and the runs'
+ * centres' correlation frame by frame (rho[side][r][q]) over the windows fl (rows
+ * f0, l0, f1, l1). 0 or an error code. */
+static int row_exchange(const analysis_body_track *bodies, const int *idx, int n, const analysis_params *prm,
+                        const analysis_body_state *pre, const analysis_body_state *post, icv_vec3 normal,
+                        const int fl[4], int *ord, double xv[2][ANALYSIS_MAX_BODIES],
+                        double rho[2][ANALYSIS_MAX_BODIES][ANALYSIS_MAX_BODIES])
+{
     /* row order: along the normal */
-    int ord[ANALYSIS_MAX_BODIES];
     for (int k = 0; k < n; k++)
         ord[k] = k;
     for (int a = 1; a < n; a++)
-        for (int b = a; b > 0 && icv_v3_dot(pre[ord[b]].p, c.normal) < icv_v3_dot(pre[ord[b - 1]].p, c.normal); b--) {
+        for (int b = a; b > 0 && icv_v3_dot(pre[ord[b]].p, normal) < icv_v3_dot(pre[ord[b - 1]].p, normal); b--) {
             int x = ord[b];
             ord[b] = ord[b - 1];
             ord[b - 1] = x;
         }
     /* the re-contacts' exchange along the normal, each side */
-    double vn[2][ANALYSIS_MAX_BODIES] = {{0}}, sn[2][ANALYSIS_MAX_BODIES] = {{0}}, xv[2][ANALYSIS_MAX_BODIES] = {{0}};
+    double vn[2][ANALYSIS_MAX_BODIES] = {{0}}, sn[2][ANALYSIS_MAX_BODIES] = {{0}};
     for (int r = 0; r < n; r++)
         for (int sd = 0; sd < 2; sd++) {
             const analysis_body_state *st = sd ? &post[ord[r]] : &pre[ord[r]];
-            vn[sd][r] = icv_v3_dot(st->v, c.normal);
+            vn[sd][r] = icv_v3_dot(st->v, normal);
             sn[sd][r] = 0;
             for (int a = 0; a < 3; a++)
-                sn[sd][r] += sq(icv_v3_get(c.normal, a) * icv_v3_get(st->v_sd, a));
+                sn[sd][r] += sq(icv_v3_get(normal, a) * icv_v3_get(st->v_sd, a));
             sn[sd][r] = sqrt(sn[sd][r]);
         }
     int run[2][ANALYSIS_MAX_BODIES] = {{0}};
     row_exchange_var(vn[0], sn[0], n, 0, xv[0], run[0]);
     row_exchange_var(vn[1], sn[1], n, 1, xv[1], run[1]);
     /* the touching runs' centres correlated frame by frame: rho[side][r][q] */
-    double rho[2][ANALYSIS_MAX_BODIES][ANALYSIS_MAX_BODIES] = {{{0}}};
     size_t stride = 1;
     for (int r = 0; r < n; r++)
         if ((size_t)bodies[idx[r]].tracks->n_frames + 1 > stride)
             stride = (size_t)bodies[idx[r]].tracks->n_frames + 1;
     body_pose *pose = malloc(sizeof *pose * (size_t)n * stride), *pp[ANALYSIS_MAX_BODIES] = {0};
     if (!pose)
-        return icv_err_set(err, ICV_ENOMEM, "row impact %s-%s at frame %d: out of memory", na, nb, tr->frame[row]);
+        return ICV_ENOMEM;
     for (int r = 0; r < n; r++)
         bodies_poses(&bodies[idx[ord[r]]], prm, pp[r] = pose + (size_t)r * stride);
-    row_blob_correlation(pp, run[0], n, f0, l0, c.normal, rho[0]);
-    row_blob_correlation(pp, run[1], n, f1, l1, c.normal, rho[1]);
+    row_blob_correlation(pp, run[0], n, fl[0], fl[1], normal, rho[0]);
+    row_blob_correlation(pp, run[1], n, fl[2], fl[3], normal, rho[1]);
     free(pose);
+    return 0;
+}
+
+/* The row's sums into out: each body's states (their sigmas with the instant's
+ * sigma ts and the exchange xv) and impulse in row order ord, the impulses between
+ * neighbours, the momentum before, after and its change, and the energy, each with
+ * its sigma (correlated centres rho counted twice per pair). */
+static void row_sums(const analysis_body_track *bodies, const int *idx, int n, const analysis_body_state *pre,
+                     const analysis_body_state *post, icv_vec3 normal, double ts, const int *ord,
+                     double xv[2][ANALYSIS_MAX_BODIES], double rho[2][ANALYSIS_MAX_BODIES][ANALYSIS_MAX_BODIES],
+                     analysis_row_impact *out)
+{
     icv_vec3 P0 = {0}, P1 = {0}, V0 = {0}, V1 = {0}, Vc = {0}, J = {0}, VJ = {0}, A0 = {0}, A1 = {0};
     double e0 = 0, e1 = 0, ve0 = 0, ve1 = 0;
     for (int r = 0; r < n; r++) {
@@ -217,7 +221,7 @@ int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies,
         /* each state also moves with the instant: its own acceleration times t's sigma
            (the sums below take that shift as common to all) */
         for (int a = 0; a < 3; a++) {
-            double n2 = sq(icv_v3_get(c.normal, a));
+            double n2 = sq(icv_v3_get(normal, a));
             icv_v3_set(&out->pre[r].v_sd, a,
                        sqrt(sq(icv_v3_get(pre[k].v_sd, a)) + sq(icv_v3_get(pre[k].a, a) * ts) + n2 * xv[0][r]));
             icv_v3_set(&out->post[r].v_sd, a,
@@ -234,8 +238,7 @@ int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies,
         icv_vec3 Jk = icv_v3_scale(icv_v3_sub(post[k].v, pre[k].v), m), VJk = change_var(m, &pre[k], &post[k]);
         /* the exchange cancels in the row's sum, not in a body's change or the impulse
            passed to the next */
-        icv_vec3 VXk = icv_v3_scale(icv_v3(sq(c.normal.x), sq(c.normal.y), sq(c.normal.z)),
-                                    m * m * (xv[0][r] + xv[1][r]));
+        icv_vec3 VXk = icv_v3_scale(icv_v3(sq(normal.x), sq(normal.y), sq(normal.z)), m * m * (xv[0][r] + xv[1][r]));
         out->impulse_body[r] = Jk;
         out->impulse_body_sd[r] = v3_sqrt(icv_v3_add(VJk, VXk));
         Vc = icv_v3_add(Vc, VJk);
@@ -285,5 +288,49 @@ int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies,
     out->energy_lost_sd = sqrt(ve0 + ve1);
     out->loss_fraction = e0 > 0 ? 1 - e1 / e0 : NAN;
     out->loss_fraction_sd = e0 > 0 ? sqrt(ve1 / sq(e0) + sq(e1) * ve0 / sq(sq(e0))) : NAN;
+}
+
+int analysis_row_impact_measure(const analysis_body_track *bodies, int n_bodies, unsigned group, int ia, int ib,
+                                int row, int lo_row, int hi_row, const icv_vec3 *g, const analysis_params *prm,
+                                analysis_row_impact *out, icv_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (ia < 0 || ib < 0 || ia >= n_bodies || ib >= n_bodies || ia == ib || !(group & 1u << ia) ||
+        !(group & 1u << ib))
+        return icv_err_set(err, ICV_EINVAL, "row impact: bodies %d and %d of %d (group %#x)", ia, ib, n_bodies,
+                           group);
+    const analysis_tracks *tr = bodies[ia].tracks;
+    if (row < 0 || row >= tr->n_frames)
+        return icv_err_set(err, ICV_EINVAL, "row impact: row %d of %d", row, tr->n_frames);
+    int idx[ANALYSIS_MAX_BODIES], n = 0;
+    for (int k = 0; k < n_bodies && k < ANALYSIS_MAX_BODIES; k++)
+        if (group & 1u << k)
+            idx[n++] = k;
+    double t_star = tr->t[row];
+    analysis_body_state pre[ANALYSIS_MAX_BODIES], post[ANALYSIS_MAX_BODIES];
+    int rc, pa = 0, pb = 0, fl[4] = {0};
+    if ((rc = row_sides_fit(bodies, idx, n, ia, ib, row, lo_row, hi_row, g, prm, &t_star, pre, post, &pa, &pb, fl,
+                            err)))
+        return rc;
+    analysis_shapes_gap c;
+    analysis_shapes_gap_at(&bodies[ia].body->shape, pre[pa].R, pre[pa].p, &bodies[ib].body->shape, pre[pb].R,
+                           pre[pb].p, &c);
+    out->normal = c.normal;
+    out->frame = tr->frame[row];
+    out->t = t_star;
+    out->n = n;
+    /* the instant's sigma: the pair's gap along the normal over its closing speed */
+    double gap_var = 0, closing = fabs(icv_v3_dot(icv_v3_sub(pre[pb].v, pre[pa].v), c.normal));
+    for (int a = 0; a < 3; a++)
+        gap_var += sq(icv_v3_get(c.normal, a)) * (sq(icv_v3_get(pre[pa].p_sd, a)) + sq(icv_v3_get(pre[pb].p_sd, a)));
+    out->t_sd = closing > 0 ? sqrt(gap_var) / closing : NAN;
+    double ts = isfinite(out->t_sd) ? out->t_sd : 0;
+    int ord[ANALYSIS_MAX_BODIES];
+    double xv[2][ANALYSIS_MAX_BODIES] = {{0}}, rho[2][ANALYSIS_MAX_BODIES][ANALYSIS_MAX_BODIES] = {{{0}}};
+    if (row_exchange(bodies, idx, n, prm, pre, post, c.normal, fl, ord, xv, rho)) {
+        const char *na = bodies[ia].name ? bodies[ia].name : "a", *nb = bodies[ib].name ? bodies[ib].name : "b";
+        return icv_err_set(err, ICV_ENOMEM, "row impact %s-%s at frame %d: out of memory", na, nb, tr->frame[row]);
+    }
+    row_sums(bodies, idx, n, pre, post, c.normal, ts, ord, xv, rho, out);
     return 0;
 }

@@ -100,12 +100,7 @@ int bodies_window(const analysis_tracks *tr, double t_star, double excl, int lo_
     }
     if (a < 0)
         return 0;
-    if (b - a + 1 > max_frames) {
-        if (post)
-            b = a + max_frames - 1;
-        else
-            a = b - max_frames + 1;
-    }
+    analysis_window_nearest(post, max_frames, &a, &b);
     *first = a;
     *last = b;
     return b - a + 1;

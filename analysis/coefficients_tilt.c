@@ -94,46 +94,13 @@ static double onset_fit(const double *t, const double *s, const int *ok, int i0,
     return chisq;
 }
 
-int analysis_coefficient_tilt_video(const double *t, const double *angle, const double *s, long n,
-                                    double level_noise_ratio, analysis_coefficient *out, icv_err *err)
+/* The displacement's noise (m): each displacement from a line through its 31
+ * neighbours (the rest line's own scale, slow wiggles of the plate's pose included),
+ * robust (the sliding frames are the few the median leaves out); at least a
+ * micrometre (noise-free synthetic data). d: room for n values. */
+static double displacement_noise(const double *t, const double *s, const int *ok, long n, double *d)
 {
-    memset(out, 0, sizeof *out);
-    snprintf(out->coefficient, sizeof out->coefficient, "mu_s");
-    snprintf(out->kind, sizeof out->kind, "tilt");
-    snprintf(out->method, sizeof out->method,
-             "tilt from video: mu_s = tan(plate angle at the onset of sliding) (Han Sun eq. 4.32)");
-    out->first_frame = out->last_frame = -1;
-    size_t nn = (size_t)(n > 0 ? n : 1);
-    int *ok = malloc(sizeof *ok * nn), *fi = malloc(sizeof *fi * nn);
-    double *d = malloc(sizeof *d * nn), *tw = malloc(sizeof *tw * nn), *aw = malloc(sizeof *aw * nn);
-    if (!ok || !fi || !d || !tw || !aw) {
-        free(ok);
-        free(fi);
-        free(d);
-        free(tw);
-        free(aw);
-        return icv_err_set(err, ICV_ENOMEM, "tilt: out of memory");
-    }
-    int m = 0, nd = 0;
-    for (long i = 0; i < n; i++) {
-        ok[i] = isfinite(s[i]) && isfinite(angle[i]);
-        m += ok[i];
-    }
-    int rc = 0;
-    double max_d = 0, max_angle = 0;
-    for (long i = 0; i < n; i++) {
-        if (ok[i])
-            max_d = fmax(max_d, fabs(s[i])), max_angle = fmax(max_angle, angle[i]);
-    }
-    if (m < REST_MIN + AFTER) {
-        rc = icv_err_set(err, ICV_ENOTFOUND, "tilt: the body and the plate were measured together in %d frames only",
-                         m);
-        goto done;
-    }
-    /* the noise: each displacement from a line through its 31 neighbours (the rest
-     * line's own scale, slow wiggles of the plate's pose included), robust (the sliding
-     * frames are the few the median leaves out) */
-    nd = 0;
+    int nd = 0;
     for (long i = 0; i < n; i++) {
         if (!ok[i])
             continue;
@@ -150,9 +117,14 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
     }
     gsl_sort(d, 1, (size_t)nd);
     double sigma = nd ? 1.4826 * gsl_stats_median_from_sorted_data(d, 1, (size_t)nd) : 0;
-    sigma = fmax(sigma, 1e-6); /* a micrometre: noise-free synthetic data */
-    /* the coarse onset: the rest line fitted to the frames before i, and the next 3
-     * all beyond 5 sigma (plus the line's own uncertainty) */
+    return fmax(sigma, 1e-6);
+}
+
+/* The coarse onset: the first frame i where, against the rest line fitted to the
+ * frames before i, the next PERSIST measured frames all lie beyond 5 sigma (plus the
+ * line's own uncertainty) and still move away; -1 when none does. */
+static long coarse_onset(const double *t, const double *s, const int *ok, long n, double sigma)
+{
     long i_on = -1;
     for (long i = 0; i + 3 < n && i_on < 0; i++) {
         /* the rest line through the last REST_WINDOW measured frames before i */
@@ -181,24 +153,20 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
         if (seen == PERSIST && above == PERSIST && last > 2 * first)
             i_on = i;
     }
-    if (i_on < 0) {
-        rc = icv_err_set(err, ICV_ENOTFOUND,
-                         "tilt: the body never slides: it moved at most %.2f mm on the plate (noise %.3f mm) while the "
-                         "plate rose to %.2f deg",
-                         max_d * 1e3, sigma * 1e3, max_angle * 180 / M_PI);
-        goto done;
-    }
-    /* the plate's angle and rate near the coarse onset, for the fine onset's model */
-    double c0, c1, c0_var, frame_sd, tc = t[i_on];
-    if (angle_line(t, angle, n, tc, tw, aw, &c0, &c1, &c0_var, &frame_sd)) {
-        rc = icv_err_set(err, ICV_ENOTFOUND, "tilt: the plate's angle was measured in fewer than 5 frames within "
-                                             "0.5 s of the onset (%.3f s)", tc);
-        goto done;
-    }
-    /* the fine onset: t0 scanned over the frames before the coarse onset, in steps of
-     * 1/50 frame; every frame from REST_WINDOW before to AFTER past the onset */
-    long i1 = i_on + AFTER < n ? i_on + AFTER : n, i0 = i_on > REST_WINDOW ? i_on - REST_WINDOW : 0;
-    double dt = (t[n - 1] - t[0]) / (double)(n - 1);
+    return i_on;
+}
+
+/* The fine onset: t0 scanned from 3 frames (dt) before the coarse onset i_on to one
+ * after, in STEPS steps, over the frames [i0, i1); the plate's angle near the onset
+ * c0 + c1 (t - tc). Twice: plain least squares for the residuals' lag-1 correlation
+ * at the best onset, then with it. *t_best, *a_best: the onset and the acceleration
+ * after it; *t0_sd: where chi^2, in units of the whitened residuals' variance, rises
+ * by 1 on either side. d, fi: room for n values. 0 or an error code. */
+static int fine_onset(const double *t, const double *s, const int *ok, long i_on, long i0, long i1, double dt,
+                      double c0, double c1, double tc, double *d, int *fi, double *t_best_out, double *a_best_out,
+                      double *t0_sd_out, icv_err *err)
+{
+    int rc = 0;
     gsl_matrix *X = gsl_matrix_alloc((size_t)(i1 - i0), 3), *cov = gsl_matrix_alloc(3, 3);
     gsl_vector *y = gsl_vector_alloc((size_t)(i1 - i0)), *c = gsl_vector_alloc(3);
     gsl_multifit_linear_workspace *w = gsl_multifit_linear_alloc((size_t)(i1 - i0), 3);
@@ -209,8 +177,6 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
     } else {
         double best = INFINITY, t_best = t[i_on], a_best = 0, rho = 0;
         double ta = t[i_on] - 3 * dt, tb = t[i_on] + dt;
-        /* twice: plain least squares for the residuals' lag-1 correlation at the best
-         * onset, then with it */
         for (int pass = 0; pass < 2; pass++) {
             double t_prev = t_best;
             if (pass == 1) { /* X: the plain design, d: the residuals (NaN: not measured) */
@@ -234,8 +200,6 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
                     best = chi[k], t_best = t0, a_best = a;
             }
         }
-        /* sigma of t0: where chi^2, in units of the whitened residuals' variance, rises
-         * by 1 on either side */
         int dof = 0;
         for (long i = i0; i < i1; i++)
             dof += ok[i];
@@ -248,40 +212,103 @@ int analysis_coefficient_tilt_video(const double *t, const double *angle, const 
                 hi = t0;
             }
         }
-        double t0_sd = fmax(0.5 * (hi - lo), (tb - ta) / STEPS);
-        if (!isfinite(best)) {
+        *t0_sd_out = fmax(0.5 * (hi - lo), (tb - ta) / STEPS);
+        *t_best_out = t_best;
+        *a_best_out = a_best;
+        if (!isfinite(best))
             rc = icv_err_set(err, ICV_ENUMERIC, "tilt: the slide's fit failed at every onset tried (%.3f-%.3f s)",
                              ta, tb);
-        } else if (angle_line(t, angle, n, t_best, tw, aw, &c0, &c1, &c0_var, &frame_sd)) {
-            /* the angle at t0: the line through the angles within 0.5 s of it */
-            rc = icv_err_set(err, ICV_ENOTFOUND, "tilt: the plate's angle was measured in fewer than 5 frames "
-                                                 "within 0.5 s of the onset (%.3f s), or all at one instant", t_best);
-        } else {
-            out->theta = c0;
-            /* the angle's sigma: the line at t0, the onset's uncertainty along the line,
-             * and the level board's own view: one frame's angle noise scaled by its
-             * corners' noise relative to a frame's (a still image against coded video:
-             * 0.012 against 0.033 px on synth's tilts, whose level errors were 0.3-0.4
-             * of a frame's) */
-            double level_sd = frame_sd * (level_noise_ratio > 0 ? level_noise_ratio : 1);
-            out->theta_sd = sqrt(c0_var + c1 * c1 * t0_sd * t0_sd + level_sd * level_sd);
-            out->value = tan(out->theta);
-            out->sd = out->theta_sd / (cos(out->theta) * cos(out->theta));
-            out->a = a_best;
-            out->onset_s = t_best;
-            out->onset_sd = t0_sd;
-            out->first_frame = (int)i0;
-            out->last_frame = (int)i1 - 1;
-            if (!(a_best > 0))
-                snprintf(out->warnings[out->n_warnings++], sizeof out->warnings[0],
-                         "the motion after the onset does not accelerate down the plate (a = %.3g m/s^2)", a_best);
-        }
     }
     gsl_multifit_linear_free(w);
     gsl_matrix_free(X);
     gsl_matrix_free(cov);
     gsl_vector_free(y);
     gsl_vector_free(c);
+    return rc;
+}
+
+int analysis_coefficient_tilt_video(const double *t, const double *angle, const double *s, long n,
+                                    double level_noise_ratio, analysis_coefficient *out, icv_err *err)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->coefficient, sizeof out->coefficient, "mu_s");
+    snprintf(out->kind, sizeof out->kind, "tilt");
+    snprintf(out->method, sizeof out->method,
+             "tilt from video: mu_s = tan(plate angle at the onset of sliding) (Han Sun eq. 4.32)");
+    out->first_frame = out->last_frame = -1;
+    size_t nn = (size_t)(n > 0 ? n : 1);
+    int *ok = malloc(sizeof *ok * nn), *fi = malloc(sizeof *fi * nn);
+    double *d = malloc(sizeof *d * nn), *tw = malloc(sizeof *tw * nn), *aw = malloc(sizeof *aw * nn);
+    if (!ok || !fi || !d || !tw || !aw) {
+        free(ok);
+        free(fi);
+        free(d);
+        free(tw);
+        free(aw);
+        return icv_err_set(err, ICV_ENOMEM, "tilt: out of memory");
+    }
+    int m = 0;
+    for (long i = 0; i < n; i++) {
+        ok[i] = isfinite(s[i]) && isfinite(angle[i]);
+        m += ok[i];
+    }
+    int rc = 0;
+    double max_d = 0, max_angle = 0;
+    for (long i = 0; i < n; i++) {
+        if (ok[i])
+            max_d = fmax(max_d, fabs(s[i])), max_angle = fmax(max_angle, angle[i]);
+    }
+    if (m < REST_MIN + AFTER) {
+        rc = icv_err_set(err, ICV_ENOTFOUND, "tilt: the body and the plate were measured together in %d frames only",
+                         m);
+        goto done;
+    }
+    double sigma = displacement_noise(t, s, ok, n, d);
+    long i_on = coarse_onset(t, s, ok, n, sigma);
+    if (i_on < 0) {
+        rc = icv_err_set(err, ICV_ENOTFOUND,
+                         "tilt: the body never slides: it moved at most %.2f mm on the plate (noise %.3f mm) while the "
+                         "plate rose to %.2f deg",
+                         max_d * 1e3, sigma * 1e3, max_angle * 180 / M_PI);
+        goto done;
+    }
+    /* the plate's angle and rate near the coarse onset, for the fine onset's model */
+    double c0, c1, c0_var, frame_sd, tc = t[i_on];
+    if (angle_line(t, angle, n, tc, tw, aw, &c0, &c1, &c0_var, &frame_sd)) {
+        rc = icv_err_set(err, ICV_ENOTFOUND, "tilt: the plate's angle was measured in fewer than 5 frames within "
+                                             "0.5 s of the onset (%.3f s)", tc);
+        goto done;
+    }
+    /* the fine onset: t0 scanned over the frames before the coarse onset, in steps of
+     * 1/50 frame; every frame from REST_WINDOW before to AFTER past the onset */
+    long i1 = i_on + AFTER < n ? i_on + AFTER : n, i0 = i_on > REST_WINDOW ? i_on - REST_WINDOW : 0;
+    double dt = (t[n - 1] - t[0]) / (double)(n - 1), t_best, a_best, t0_sd;
+    if ((rc = fine_onset(t, s, ok, i_on, i0, i1, dt, c0, c1, tc, d, fi, &t_best, &a_best, &t0_sd, err)))
+        goto done;
+    if (angle_line(t, angle, n, t_best, tw, aw, &c0, &c1, &c0_var, &frame_sd)) {
+        /* the angle at t0: the line through the angles within 0.5 s of it */
+        rc = icv_err_set(err, ICV_ENOTFOUND, "tilt: the plate's angle was measured in fewer than 5 frames "
+                                             "within 0.5 s of the onset (%.3f s), or all at one instant", t_best);
+        goto done;
+    }
+    out->theta = c0;
+    /* the angle's sigma: the line at t0, the onset's uncertainty along the line,
+     * and the level board's own view: one frame's angle noise scaled by its
+     * corners' noise relative to a frame's (a still image against coded video:
+     * 0.012 against 0.033 px on synth's tilts, whose level errors were 0.3-0.4
+     * of a frame's) */
+    double level_sd = frame_sd * (level_noise_ratio > 0 ? level_noise_ratio : 1);
+    out->theta_sd = sqrt(c0_var + c1 * c1 * t0_sd * t0_sd + level_sd * level_sd);
+    out->value = tan(out->theta);
+    out->sd = out->theta_sd / (cos(out->theta) * cos(out->theta));
+    out->a = a_best;
+    out->onset_s = t_best;
+    out->onset_sd = t0_sd;
+    out->first_frame = (int)i0;
+    out->last_frame = (int)i1 - 1;
+    if (!(a_best > 0))
+        snprintf(out->warnings[out->n_warnings++], sizeof out->warnings[0],
+                 "the motion after the onset does not accelerate down the plate (a = %.3g m/s^2)", a_best);
 done:
     free(ok);
     free(fi);

@@ -4,18 +4,18 @@
  * at once, then per candidate: fit each side's flight (ballistic centre of mass,
  * torque-free rotation) over a window that leaves out the frames whose exposure
  * overlaps the impact, confirm the velocity jump, and place the impact instant
- * where the pre-impact flight brings the contact point onto the surface. */
+ * where the pre-impact flight brings the contact point onto the surface
+ * (impact_candidate.c); what was measured and left out said (impact_outcome.c). */
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
 #include "analysis/analysis_internal.h"
+#include "analysis/impact_pass.h"
 
 void analysis_params_default(analysis_params *p)
 {
@@ -32,9 +32,8 @@ void analysis_params_default(analysis_params *p)
 
 static const icv_vec3 UP = {0, 1, 0};
 
-/* Keeps the frame numbers of frames left out as outliers (rows of tr) and says so. */
-static void note_outlier_frames(const analysis_tracks *tr, analysis_result *res, const int *rows, int k,
-                                const char *why)
+void analysis_note_outlier_frames(const analysis_tracks *tr, analysis_result *res, const int *rows, int k,
+                                  const char *why)
 {
     for (int i = 0; i < k; i++) {
         long f = tr->frame[rows[i]];
@@ -175,27 +174,9 @@ static int candidates_at_landings(int n, const unsigned char *contact, int *cand
     return m;
 }
 
-/* 1 when the body is in contact with the surface just after t_star (its first
- * frame after the impact, or the first beyond the exposure's overlap): it landed
- * and stayed, nothing to measure after it */
-static int landed_for_good(const posed_frame *pf, int n, const unsigned char *contact, double t_star, double excl)
-{
-    for (int i = 0; i < n; i++)
-        if (pf[i].t > t_star)
-            return contact[i] || (i + 1 < n && pf[i].t < t_star + excl && contact[i + 1]);
-    return 0;
-}
-
-/* The surface is one plane for the whole clip, so its error is common to every
- * impact: an impact whose flights meet with the contact point further from the
- * surface than the clip's best-placed impact by more than OFF_SURFACE_M plus 5 of
- * their combined sigmas touched nothing there (a jump of the tracks centimetres
- * above the surface, taken as a kink; a surface drawn centimetres off moves every
- * impact alike and drops none). The margin is above the tracks' slow height errors
- * (a few millimetres, docs/analysis.md). The index of the worst such impact of
- * res (gap sigmas gap_sd, m), or -1; *ref: the best-placed one's. */
-#define OFF_SURFACE_M 0.02
-
+/* The index of the worst impact of res found off the surface (OFF_SURFACE_M,
+ * impact_pass.h), its contact point's gap sigmas gap_sd (m), or -1; *ref: the
+ * best-placed one's. */
 static int off_surface_impact(const analysis_result *res, const double *gap_sd, int *ref_out)
 {
     int ref = -1;
@@ -214,31 +195,6 @@ static int off_surface_impact(const analysis_result *res, const double *gap_sd, 
     }
     *ref_out = ref;
     return worst;
-}
-
-/* A candidate whose normal velocity jumps by less than prm.jump_sigmas but more
- * than WEAK_JUMP_SIGMAS of its sigma is an impact when its two flights say so
- * themselves: they meet between its windows (within a frame and 3 of the
- * meeting's sigmas), with the contact point at the surface there (within
- * OFF_SURFACE_M and 5 sigmas), and no impact measured lies within two frames or 3
- * combined sigmas of it. Noisy sparse tracks (2.5 mm, a side of 6 frames) put
- * a real bounce at 5-6 sigma; a jump of the tracks mid-flight meets elsewhere or
- * off the surface. */
-#define WEAK_JUMP_SIGMAS 5.0
-
-/* 1 when the two flights meet between their windows (within a frame and 3 of the
- * meeting's sigmas): the centre of mass does not jump, so a real impact's flights
- * cross after the last frame of the one and before the first of the other. */
-static int flights_meet_between(const impact_instant *in, const side_fit *pre, const side_fit *post, double period)
-{
-    double m = period + 3 * in->t_meet_sd;
-    return in->meet_ok && in->t_meet > pre->t_last - m && in->t_meet < post->t_first + m;
-}
-
-static int weak_jump_consistent(const impact_instant *in, const side_fit *pre, const side_fit *post, double period)
-{
-    return flights_meet_between(in, pre, post, period) && isfinite(in->line_gap) &&
-           fabs(in->line_gap) <= OFF_SURFACE_M + 5 * in->line_gap_sd;
 }
 
 /* |residual| / sigma of sample i of phase k under a joint fit */
@@ -503,129 +459,6 @@ void analysis_still_ends(const posed_frame *pf, int n, double com_sigma, int *lo
     *hi_out = hi;
 }
 
-/* Appends to buf (cap bytes, len used): the new length, at most cap - 1 (a message cut
- * short, never written past its buffer). */
-static size_t appendf(char *buf, size_t cap, size_t len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static size_t appendf(char *buf, size_t cap, size_t len, const char *fmt, ...)
-{
-    if (len + 1 >= cap)
-        return len;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(buf + len, cap - len, fmt, ap);
-    va_end(ap);
-    return k < 0 ? len : len + (size_t)k >= cap ? cap - 1 : len + (size_t)k;
-}
-
-/* One side of an impact that has too few posed frames, for the error: "only 2 posed
- * frames after it (frames 41-42; markers 1, 2 missing in 7 frames 43-49: marker 1 in 7,
- * 2 in 3)". The frames of that side (t in (t_lo, t_hi), before or after t_star) without
- * a pose, and which markers they miss (how many of those frames each, when not all: a
- * marker hidden for good reads apart from others dropping out now and then); none
- * missing: the frames were left out (held, outliers). A side that posed every frame up to
- * the clip's start or end says "the clip ends there": the clip is short, not the tracks. */
-static size_t side_describe(const analysis_tracks *tr, const posed_frame *pf, int n, int npost, int first, int last,
-                            double t_star, double t_lo, double t_hi, int post, char *buf, size_t cap, size_t len)
-{
-    int f0 = -1, f1 = -1, n_un = 0, miss[64] = {0};
-    int nm = tr->n_markers < 64 ? tr->n_markers : 64, any = 0;
-    for (int r = 0; r < tr->n_frames; r++) {
-        double t = tr->t[r];
-        if (t <= t_lo || t >= t_hi || (post ? t <= t_star : t >= t_star))
-            continue;
-        int posed = 0;
-        for (int i = 0; i < n && !posed; i++)
-            posed = pf[i].row == r;
-        if (posed)
-            continue;
-        if (f0 < 0)
-            f0 = tr->frame[r];
-        f1 = tr->frame[r];
-        n_un++;
-        for (int k = 0; k < nm; k++)
-            miss[k] += !tr->seen[r * tr->n_markers + k];
-    }
-    int uneven = 0;
-    for (int k = 0; k < nm; k++) {
-        any |= miss[k] > 0;
-        uneven |= miss[k] > 0 && miss[k] < n_un;
-    }
-    len = appendf(buf, cap, len, "only %d posed frame%s %s it", npost, npost == 1 ? "" : "s",
-                  post ? "after" : "before");
-    if (npost > 0)
-        len = appendf(buf, cap, len, " (frames %d-%d", tr->frame[pf[first].row], tr->frame[pf[last].row]);
-    if (n_un > 0) {
-        len = appendf(buf, cap, len, "%s", npost > 0 ? "; " : " (");
-        if (!any) /* every marker seen: the frames were left out */
-            len = appendf(buf, cap, len, "%d frame%s %d-%d left out: held or outliers", n_un, n_un == 1 ? "" : "s",
-                          f0, f1);
-        else {
-            const char *sep = "markers ";
-            for (int k = 0; k < nm; k++)
-                if (miss[k]) {
-                    len = appendf(buf, cap, len, "%s%d", sep, k);
-                    sep = ", ";
-                }
-            len = appendf(buf, cap, len, " missing in %d frame%s %d-%d", n_un, n_un == 1 ? "" : "s", f0, f1);
-            sep = ": marker ";
-            for (int k = 0; k < nm && uneven; k++)
-                if (miss[k]) {
-                    len = appendf(buf, cap, len, "%s%d in %d", sep, k, miss[k]);
-                    sep = ", ";
-                }
-        }
-    }
-    int clip_end = (post ? isinf(t_hi) : isinf(t_lo)) && n_un == 0 && tr->n_frames > 0;
-    if (clip_end)
-        len = appendf(buf, cap, len, "%sthe clip %s there", npost > 0 ? "; " : " (", post ? "ends" : "starts");
-    if (npost > 0 || n_un > 0 || clip_end)
-        len = appendf(buf, cap, len, ")");
-    return len;
-}
-
-/* Pre- or post-impact window around t_star, between the neighbouring impacts. */
-static int side_window(const posed_frame *pf, int n, const unsigned char *contact, double t_star, double excl,
-                       double t_lo, double t_hi, int post, int max_frames, int *first, int *last)
-{
-    int a = -1, b = -1;
-    for (int i = 0; i < n; i++) {
-        if (pf[i].t <= t_lo || pf[i].t >= t_hi)
-            continue;
-        if (post ? pf[i].t < t_star + excl : pf[i].t > t_star - excl)
-            continue;
-        if (a < 0)
-            a = i;
-        b = i;
-    }
-    if (a < 0)
-        return 0;
-    /* flight only: the frames nearest the impact up to the first in contact */
-    if (post) {
-        int k = a;
-        while (k <= b && !contact[k])
-            k++;
-        b = k - 1;
-    } else {
-        int k = b;
-        while (k >= a && !contact[k])
-            k--;
-        a = k + 1;
-    }
-    if (b < a) {
-        *first = *last = post ? a : b;
-        return 0;
-    }
-    if (b - a + 1 > max_frames) {
-        if (post)
-            b = a + max_frames - 1;
-        else
-            a = b - max_frames + 1;
-    }
-    *first = a;
-    *last = b;
-    return b - a + 1;
-}
-
 /* g given: the free flights' own acceleration, fitted as gravity: auto would on the
  * same frames, kept beside the given g for analysis_gravity_flight_disagrees; no
  * check (g_flight_fit 0) without a flight long enough to fit */
@@ -652,48 +485,39 @@ static void gravity_flight_fit(const posed_frame *pf, int n, const unsigned char
     analysis_flight_noise_free(&nz);
 }
 
-int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, const icv_vec3 *gravity,
-                             const analysis_params *params, analysis_result *res, icv_err *err)
+/* The posed frames of ps: every frame with enough markers for a pose, less a hold at
+ * the clip's start or a rest at its end and the outlier frames; the tracks' noise
+ * (ps->sigma, com_sigma), the frame period and the exposure's half left out beside an
+ * impact. 0 or an error code. */
+static int posed_frames_prepare(impact_pass *ps, icv_err *err)
 {
-    analysis_params prm;
-    if (params)
-        prm = *params;
-    else
-        analysis_params_default(&prm);
-    memset(res, 0, sizeof *res);
-    res->calib = prm.calib;
-    if (tr->n_frames < prm.min_side_frames)
-        return icv_err_set(err, ICV_EINVAL,
-                           "tracks: %d frame%s, too few to fit a flight (%d needed) or find an impact (%d needed)",
-                           tr->n_frames, tr->n_frames == 1 ? "" : "s", prm.min_side_frames,
-                           2 * prm.min_side_frames + 1);
-    posed_frame *pf = malloc(sizeof *pf * (size_t)tr->n_frames);
-    unsigned char *contact = malloc((size_t)tr->n_frames), *posed_row = calloc((size_t)tr->n_frames, 1);
-    if (!pf || !contact || !posed_row) {
-        free(pf);
-        free(contact);
-        free(posed_row);
+    const analysis_tracks *tr = ps->tr;
+    const analysis_body *b = ps->b;
+    const analysis_params *prm = &ps->prm;
+    analysis_result *res = ps->res;
+    ps->pf = malloc(sizeof *ps->pf * (size_t)tr->n_frames);
+    ps->contact = malloc((size_t)tr->n_frames);
+    ps->posed_row = calloc((size_t)tr->n_frames, 1);
+    if (!ps->pf || !ps->contact || !ps->posed_row)
         return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
-    }
-    analysis_flight_noise noise = {0};
-    int n = 0, rc = 0, have_rest_end = 0;
-    analysis_contact rest_end = {0};
-    analysis_pose_frames(tr, b, &prm, pf, &n);
+    posed_frame *pf = ps->pf;
+    int n = 0;
+    analysis_pose_frames(tr, b, prm, pf, &n);
     res->n_poses = n;
     for (int i = 0; i < n; i++) /* before held and outlier frames leave pf: they were posed */
-        posed_row[pf[i].row] = 1;
+        ps->posed_row[pf[i].row] = 1;
     {
         /* A body held before release, or at rest after the last landing, is not in
          * free flight: runs of 3 or more frames at the clip's start or end whose
          * centre moves less than 4 sigma per frame are left out (the frame where the
          * motion starts is still at rest: the release comes after it). */
-        double sig = prm.pos_sigma / sqrt((double)b->tmpl.n_markers);
+        double sig = prm->pos_sigma / sqrt((double)b->tmpl.n_markers);
         int lo, hi;
         analysis_still_ends(pf, n, sig, &lo, &hi);
-        if (hi < n - 1 && fabs(pf[n - 1].gap) <= 5 * prm.pos_sigma) { /* at rest on the surface: a contact */
-            rest_end = (analysis_contact){tr->frame[pf[hi + 1].row], tr->frame[pf[n - 1].row], pf[hi + 1].t,
-                                          pf[n - 1].t, 0};
-            have_rest_end = 1;
+        if (hi < n - 1 && fabs(pf[n - 1].gap) <= 5 * prm->pos_sigma) { /* at rest on the surface: a contact */
+            ps->rest_end = (analysis_contact){tr->frame[pf[hi + 1].row], tr->frame[pf[n - 1].row], pf[hi + 1].t,
+                                              pf[n - 1].t, 0};
+            ps->have_rest_end = 1;
         }
         if (lo > 0 || hi < n - 1) {
             memmove(pf, pf + lo, sizeof *pf * (size_t)(hi - lo + 1));
@@ -701,7 +525,7 @@ int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, 
             res->held_frames = tr->n_frames > 0 ? res->n_poses - n : 0;
         }
     }
-    double sigma = prm.pos_sigma;
+    double sigma = prm->pos_sigma;
     if (tr->sigma) { /* the mean marker sigma of the tracks */
         sigma = 0;
         int cnt = 0;
@@ -710,414 +534,171 @@ int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, 
                 sigma += tr->sigma[i];
                 cnt++;
             }
-        sigma = cnt ? sigma / cnt : prm.pos_sigma;
+        sigma = cnt ? sigma / cnt : prm->pos_sigma;
     }
     /* the centre of mass is the mean of several markers: its sigma is smaller */
     double com_sigma = sigma / sqrt((double)b->tmpl.n_markers);
-    if (!prm.keep_outlier_frames) {
+    ps->sigma = sigma;
+    ps->com_sigma = com_sigma;
+    ps->n = n;
+    if (!prm->keep_outlier_frames) {
         int rows[ANALYSIS_MAX_OUTLIER_FRAMES];
-        int k = analysis_outlier_frames(pf, &n, b, com_sigma, 5 * sigma, rows, ANALYSIS_MAX_OUTLIER_FRAMES);
-        if (k < 0) {
-            rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
-            goto done;
-        }
-        note_outlier_frames(tr, res, rows, k, "off the motion the frames beside it agree on");
+        int k = analysis_outlier_frames(pf, &ps->n, b, com_sigma, 5 * sigma, rows, ANALYSIS_MAX_OUTLIER_FRAMES);
+        if (k < 0)
+            return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+        analysis_note_outlier_frames(tr, res, rows, k, "off the motion the frames beside it agree on");
     }
-    if (n < prm.min_side_frames) {
-        rc = icv_err_set(err, ICV_EINVAL, "tracks: only %d of %d frames have enough markers for a pose", n,
-                         tr->n_frames);
-        goto done;
-    }
+    n = ps->n;
+    if (n < prm->min_side_frames)
+        return icv_err_set(err, ICV_EINVAL, "tracks: only %d of %d frames have enough markers for a pose", n,
+                           tr->n_frames);
     res->min_gap = INFINITY;
     for (int i = 0; i < n; i++)
         if (pf[i].gap < res->min_gap) {
             res->min_gap = pf[i].gap;
             res->min_gap_t = pf[i].t;
         }
-    double period = (pf[n - 1].t - pf[0].t) / (tr->frame[pf[n - 1].row] - tr->frame[pf[0].row]);
-    double excl = 0.5 * (prm.exposure_s > 0 ? prm.exposure_s : period);
+    ps->period = (pf[n - 1].t - pf[0].t) / (tr->frame[pf[n - 1].row] - tr->frame[pf[0].row]);
+    ps->excl = 0.5 * (prm->exposure_s > 0 ? prm->exposure_s : ps->period);
+    return 0;
+}
 
-    int cand[ANALYSIS_MAX_IMPACTS * 2];
-    /* candidates whose side would not fit (a rotation fit that does not converge on a
-       stretch of bad poses): the first one's reason, and how many */
-    char unfit_msg[ICV_ERR_MSG_MAX];
-    int n_unfit;
-    /* candidates whose flights meet inside a side's frames (flights_meet_between):
-       the first one's reason, and how many */
-    char apart_msg[ICV_ERR_MSG_MAX];
-    int n_apart;
-    /* candidates found off the surface (off_surface_impact): their rows, kept
-       out of every pass after, and what was said of the first */
-    int off_row[ANALYSIS_MAX_IMPACTS], n_off = 0;
-    char off_msg[ICV_ERR_MSG_MAX] = "";
-    int imp_row[ANALYSIS_MAX_IMPACTS];
-    double imp_gap_sd[ANALYSIS_MAX_IMPACTS];
-    /* candidates of a weak jump (weak_jump_consistent): found in one pass
-       (weak_*), accepted in every pass after when no impact lies at them (ok_row) */
-    int ok_row[ANALYSIS_MAX_IMPACTS], n_ok = 0, n_weak;
-    int weak_row[ANALYSIS_MAX_IMPACTS];
-    double weak_t[ANALYSIS_MAX_IMPACTS], weak_sd[ANALYSIS_MAX_IMPACTS];
-    /* back here, with every impact measured again, when a frame beside an impact
-       turns out an outlier: it was in the gaps and gravity's fit too */
-restart:;
-    n_weak = 0;
-    unfit_msg[0] = 0;
-    n_unfit = 0;
-    apart_msg[0] = 0;
-    n_apart = 0;
-    analysis_contact_find(pf, n, sigma, com_sigma, tr, contact, res);
-    if (have_rest_end && res->n_contacts < ANALYSIS_MAX_CONTACTS) {
+/* A pass's start: what it counts cleared, the contacts and candidates found again on
+ * the posed frames as they are now (candidates found off the surface left out), and
+ * gravity, given or fitted on the flights between them. 0 or an error code. */
+static int pass_begin(impact_pass *ps, icv_err *err)
+{
+    analysis_result *res = ps->res;
+    const posed_frame *pf = ps->pf;
+    int n = ps->n;
+    ps->n_weak = 0;
+    ps->unfit_msg[0] = 0;
+    ps->n_unfit = 0;
+    ps->apart_msg[0] = 0;
+    ps->n_apart = 0;
+    ps->have_short = 0;
+    ps->short_msg[0] = 0;
+    ps->n_landed = 0;
+    ps->landed_msg[0] = 0;
+    ps->t_prev = -INFINITY;
+    analysis_contact_find(pf, n, ps->sigma, ps->com_sigma, ps->tr, ps->contact, res);
+    if (ps->have_rest_end && res->n_contacts < ANALYSIS_MAX_CONTACTS) {
         /* the rest trimmed off the clip's end, after any stretch before it (a
            slide coming to rest: two stretches, moving then resting) */
-        res->contacts[res->n_contacts++] = rest_end;
+        res->contacts[res->n_contacts++] = ps->rest_end;
     }
-    int nc = find_candidates(pf, n, sigma, 2 * prm.min_side_frames, cand);
-    nc = candidates_at_landings(n, contact, cand, nc);
-    {
-        int m = 0;
-        for (int c = 0; c < nc; c++) {
-            int off = 0;
-            for (int k = 0; k < n_off; k++)
-                off |= pf[cand[c]].row == off_row[k];
-            if (!off)
-                cand[m++] = cand[c];
-        }
-        nc = m;
+    int nc = find_candidates(pf, n, ps->sigma, 2 * ps->prm.min_side_frames, ps->cand);
+    nc = candidates_at_landings(n, ps->contact, ps->cand, nc);
+    int m = 0;
+    for (int c = 0; c < nc; c++) {
+        int off = 0;
+        for (int k = 0; k < ps->n_off; k++)
+            off |= pf[ps->cand[c]].row == ps->off_row[k];
+        if (!off)
+            ps->cand[m++] = ps->cand[c];
     }
-    analysis_flight_noise_free(&noise);
+    ps->nc = m;
+    analysis_flight_noise_free(&ps->noise);
     res->n_impacts = 0;
     res->g_estimated = 0;
-    if (analysis_flight_noise_alloc(&noise, n)) {
-        rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
-        goto done;
+    if (analysis_flight_noise_alloc(&ps->noise, n))
+        return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+    if (ps->gravity) {
+        res->g = *ps->gravity;
+        return 0;
     }
-    if (gravity) {
-        res->g = *gravity;
-    } else {
-        if ((rc = analysis_gravity_from_flight_noise(pf, n, contact, cand, nc, com_sigma, &res->g, &res->g_sd,
-                                                     res->g_cov, NULL, &noise, err)))
-            goto done;
+    int rc = analysis_gravity_from_flight_noise(pf, n, ps->contact, ps->cand, ps->nc, ps->com_sigma, &res->g,
+                                                &res->g_sd, res->g_cov, NULL, &ps->noise, err);
+    if (!rc)
         res->g_estimated = 1;
-    }
+    return rc;
+}
 
-    /* measure each candidate; keep those with a real velocity jump */
-    int have_short = 0, n_landed = 0, landed_frame[ANALYSIS_MAX_IMPACTS];
-    double landed_t[ANALYSIS_MAX_IMPACTS];
-    char short_msg[ICV_ERR_MSG_MAX] = "", landed_msg[ICV_ERR_MSG_MAX] = "";
-    double t_prev = -INFINITY;
-    for (int c = 0; c < nc && res->n_impacts < ANALYSIS_MAX_IMPACTS; c++) {
-        double t_next = c + 1 < nc ? pf[cand[c + 1]].t - excl : INFINITY;
-        double t_star = pf[cand[c]].t;
-        analysis_impact imp;
-        side_fit pre = {0}, post = {0};
-        impact_instant inst = {0};
-        int ok = 0, too_few = 0;
-        for (int iter = 0; iter < 4; iter++) {
-            int a0 = 0, a1 = 0, b0 = 0, b1 = 0;
-            int npre = side_window(pf, n, contact, t_star, excl, t_prev, t_star, 0, prm.max_side_frames, &a0, &a1);
-            int npost = side_window(pf, n, contact, t_star, excl, t_star, t_next, 1, prm.max_side_frames, &b0, &b1);
-            if (!prm.keep_outlier_frames) {
-                int k = -1;
-                if (npre > prm.min_side_frames && analysis_near_end_outlier(pf, a0, a1, 0, &res->g, b, com_sigma))
-                    k = a1;
-                else if (npost > prm.min_side_frames &&
-                         analysis_near_end_outlier(pf, b0, b1, 1, &res->g, b, com_sigma))
-                    k = b0;
-                if (k >= 0) {
-                    note_outlier_frames(tr, res, &pf[k].row, 1,
-                                        k == a1 ? "off its flight, the last before an impact"
-                                                : "off its flight, the first after an impact");
-                    memmove(pf + k, pf + k + 1, sizeof *pf * (size_t)(n - k - 1));
-                    n--;
-                    goto restart;
-                }
-            }
-            if (npost < prm.min_side_frames && landed_for_good(pf, n, contact, t_star, excl)) {
-                /* the body stays on the surface after it: its last landing, not an
-                   impact to measure; said, never an error on its own */
-                too_few = 2;
-                snprintf(landed_msg, sizeof landed_msg,
-                         "impact at frame %d (t = %.4f s): the body stays on the surface after it (see the contact "
-                         "frames): not measured",
-                         tr->frame[pf[cand[c]].row], t_star);
-                break;
-            }
-            if (npre < prm.min_side_frames || npost < prm.min_side_frames) {
-                too_few = 1;
-                size_t cap = sizeof short_msg, len = appendf(short_msg, cap, 0, "impact at frame %d (t = %.4f s): ",
-                                                              tr->frame[pf[cand[c]].row], t_star);
-                if (npre < prm.min_side_frames)
-                    len = side_describe(tr, pf, n, npre, a0, a1, t_star, t_prev, t_star, 0, short_msg, cap, len);
-                if (npre < prm.min_side_frames && npost < prm.min_side_frames)
-                    len = appendf(short_msg, cap, len, " and ");
-                if (npost < prm.min_side_frames)
-                    len = side_describe(tr, pf, n, npost, b0, b1, t_star, t_star, t_next, 1, short_msg, cap, len);
-                appendf(short_msg, cap, len, ", %d needed on each side to fit", prm.min_side_frames);
-                break;
-            }
-            icv_err fe = {0};
-            if (analysis_side_fit(pf, a0, a1, t_star, &res->g, b, com_sigma, 0, &pre, &fe) ||
-                analysis_side_fit(pf, b0, b1, t_star, &res->g, b, com_sigma, 1, &post, &fe)) {
-                if (fe.code != ICV_ENUMERIC) {
-                    rc = icv_err_set(err, fe.code, "%s", fe.msg);
-                    goto done;
-                }
-                /* a candidate its frames cannot fit is not measured; the others are */
-                if (n_unfit++ == 0)
-                    snprintf(unfit_msg, sizeof unfit_msg, "impact candidate at frame %d (t = %.4f s): %s",
-                             tr->frame[pf[cand[c]].row], t_star, fe.msg);
-                ok = 0;
-                break;
-            }
-            double lo = pf[a1].t, hi = pf[b0].t;
-            if (prm.method == ANALYSIS_FIT)
-                analysis_impact_instant(b, &pre, &post, &res->g, t_star, lo, hi, period, prm.calib.offset, &inst);
-            else
-                inst = (impact_instant){.t = analysis_contact_instant(b, &pre, &res->g, t_star, lo, hi)};
-            double t_new = inst.t;
-            ok = 1;
-            if (fabs(t_new - t_star) < 1e-7) {
-                t_star = t_new;
-                break;
-            }
-            t_star = t_new;
-        }
-        if (too_few == 2) {
-            if (n_landed < ANALYSIS_MAX_IMPACTS)
-                landed_t[n_landed] = t_star, landed_frame[n_landed] = tr->frame[pf[cand[c]].row];
-            n_landed++;
-            continue;
-        }
-        if (too_few) {
-            have_short = 1;
-            continue;
-        }
-        if (!ok)
-            continue;
-        /* a contact is an impact when the normal velocity jumps */
-        double dv = post.v.y - pre.v.y;
-        double sd = hypot(pre.v_sd.y, post.v_sd.y);
-        if (dv > prm.jump_sigmas * sd && prm.method == ANALYSIS_FIT && inst.meet_ok &&
-            !flights_meet_between(&inst, &pre, &post, period)) {
-            /* a jump of the tracks, not of the motion: the flights cross inside
-               one side's own frames, which that side's one flight fits (no change
-               of motion there); a real impact's meet between the windows on every
-               kept tuning scene (docs/analysis.md) */
-            int in_pre = inst.t_meet < pre.t_last;
-            if (n_apart++ == 0)
-                snprintf(apart_msg, sizeof apart_msg,
-                         "impact candidate at frame %d (t = %.5f s): its normal velocity jumps by %.3f +- %.3f m/s, "
-                         "but its flights meet at t = %.5f +- %.5f s, %.1f frames inside its %s-impact frames (the "
-                         "centre of mass does not jump at an impact): a jump of the tracks, not an impact",
-                         tr->frame[pf[cand[c]].row], t_star, dv, sd, inst.t_meet, inst.t_meet_sd,
-                         (in_pre ? pre.t_last - inst.t_meet : inst.t_meet - post.t_first) / period,
-                         in_pre ? "pre" : "post");
-            continue;
-        }
-        if (!(dv > prm.jump_sigmas * sd)) {
-            int weak = prm.method == ANALYSIS_FIT && dv > WEAK_JUMP_SIGMAS * sd &&
-                       weak_jump_consistent(&inst, &pre, &post, period);
-            int accepted = 0;
-            for (int k = 0; k < n_ok; k++)
-                accepted |= ok_row[k] == pf[cand[c]].row;
-            if (weak && !accepted && n_weak < ANALYSIS_MAX_IMPACTS) {
-                weak_row[n_weak] = pf[cand[c]].row;
-                weak_t[n_weak] = inst.t_meet;
-                weak_sd[n_weak++] = inst.t_meet_sd;
-            }
-            if (!(weak && accepted))
-                continue;
-        }
-        if (prm.method == ANALYSIS_HOUBOLT) {
-            int a1 = pre.last, b0 = post.first;
-            if (a1 < 3 || b0 + 3 >= n) {
-                have_short = 1;
-                snprintf(short_msg, sizeof short_msg, "impact near t = %.4f s: Houbolt needs 4 frames on each side",
-                         t_star);
-                continue;
-            }
-            analysis_houbolt_side(pf, a1, 0, sigma, b, &pre);
-            analysis_houbolt_side(pf, b0, 1, sigma, b, &post);
-        }
-        /* the fit: g and both sides' states drawn jointly (they share frames), so
-         * g's error is in the Monte Carlo and not added again below */
-        double cov15[15][15];
-        int joint = prm.method == ANALYSIS_FIT;
-        int fl_lo[2] = {pre.first, post.first}, fl_hi[2] = {pre.last, post.last};
-        if (joint && !res->g_estimated) { /* the noise from the whole flights the sides are part of */
-            int a0, a1, b0, b1;
-            if (side_window(pf, n, contact, t_star, excl, t_prev, t_star, 0, INT_MAX, &a0, &a1) > 0 &&
-                a0 <= pre.first && a1 >= pre.last)
-                fl_lo[0] = a0, fl_hi[0] = a1;
-            if (side_window(pf, n, contact, t_star, excl, t_star, t_next, 1, INT_MAX, &b0, &b1) > 0 &&
-                b0 <= post.first && b1 >= post.last)
-                fl_lo[1] = b0, fl_hi[1] = b1;
-        }
-        if (joint && ((!res->g_estimated &&
-                       analysis_flight_noise_from_sides(pf, fl_lo, fl_hi, &res->g, com_sigma, &noise)) ||
-                      analysis_flight_covariance(pf, &noise, &pre, &post, cov15))) {
-            rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
-            goto done;
-        }
-        analysis_measure(b, &res->g, &pre, &post, t_star, inst.from_meet, &prm,
-                         joint ? (const double(*)[15])cov15 : NULL, res->g_estimated ? noise.g_spread : 0, &imp);
-        imp.t_line = inst.t_line;
-        imp.t_line_sd = inst.t_line_sd;
-        imp.t_meet = inst.meet_ok ? inst.t_meet : NAN;
-        imp.t_meet_sd = inst.meet_ok ? inst.t_meet_sd : NAN;
-        imp.t_from_meet = inst.from_meet;
-        imp.meet_gap = inst.meet_ok ? inst.line_gap : NAN;
-        if ((rc = analysis_calib_propagate(pf, b, &res->g, joint ? NULL : (const double(*)[3])res->g_cov,
-                                           res->g_estimated, &pre, &post, com_sigma, &prm.calib, &imp, err)))
-            goto done;
-        if (inst.offset_sd > 0) {
-            /* the line's height error the meeting reveals: in the instant, and in
-               both sides' v, each carried to it along g */
-            double o = inst.offset_sd;
-            imp.t_sd = hypot(imp.t_sd, o);
-            imp.pre.v_sd = icv_v3(hypot(imp.pre.v_sd.x, res->g.x * o), hypot(imp.pre.v_sd.y, res->g.y * o),
-                                  hypot(imp.pre.v_sd.z, res->g.z * o));
-            imp.post.v_sd = icv_v3(hypot(imp.post.v_sd.x, res->g.x * o), hypot(imp.post.v_sd.y, res->g.y * o),
-                                   hypot(imp.post.v_sd.z, res->g.z * o));
-        }
-        analysis_energy_scope(b, &imp);
-        analysis_impact_plausibility(&imp, imp.implausible, sizeof imp.implausible);
-        imp_row[res->n_impacts] = pf[cand[c]].row;
-        imp_gap_sd[res->n_impacts] = inst.meet_ok ? inst.line_gap_sd : INFINITY;
-        res->impacts[res->n_impacts++] = imp;
-        t_prev = t_star + excl;
-    }
-    if (n_off < ANALYSIS_MAX_IMPACTS) {
-        int ref, k = off_surface_impact(res, imp_gap_sd, &ref);
-        if (k >= 0) {
-            const analysis_impact *im = &res->impacts[k];
-            if (n_off == 0)
-                snprintf(off_msg, sizeof off_msg,
-                         "impact candidate at frame %d (t = %.5f s): its flights meet with the contact point %.1f mm "
-                         "%s the surface, where another impact meets it %.1f mm from it: not a contact with the "
-                         "surface (the tracks jumping there?): not measured",
-                         tr->frame[imp_row[k]], im->t, fabs(im->meet_gap) * 1e3, im->meet_gap < 0 ? "below" : "above",
-                         fabs(res->impacts[ref].meet_gap) * 1e3);
-            off_row[n_off++] = imp_row[k];
-            goto restart;
+/* The worst impact of the pass found off the surface (off_surface_impact) kept out of
+ * every pass after, the first said: 1 when one was (another pass). */
+static int drop_off_surface_impact(impact_pass *ps)
+{
+    const analysis_result *res = ps->res;
+    if (ps->n_off >= ANALYSIS_MAX_IMPACTS)
+        return 0;
+    int ref, k = off_surface_impact(res, ps->imp_gap_sd, &ref);
+    if (k < 0)
+        return 0;
+    const analysis_impact *im = &res->impacts[k];
+    if (ps->n_off == 0)
+        snprintf(ps->off_msg, sizeof ps->off_msg,
+                 "impact candidate at frame %d (t = %.5f s): its flights meet with the contact point %.1f mm "
+                 "%s the surface, where another impact meets it %.1f mm from it: not a contact with the "
+                 "surface (the tracks jumping there?): not measured",
+                 ps->tr->frame[ps->imp_row[k]], im->t, fabs(im->meet_gap) * 1e3, im->meet_gap < 0 ? "below" : "above",
+                 fabs(res->impacts[ref].meet_gap) * 1e3);
+    ps->off_row[ps->n_off++] = ps->imp_row[k];
+    return 1;
+}
+
+/* The weak jumps of the pass with no impact measured near them accepted in every pass
+ * after: 1 when one was (another pass). */
+static int accept_weak_jumps(impact_pass *ps)
+{
+    const analysis_result *res = ps->res;
+    int added = 0;
+    for (int w = 0; w < ps->n_weak && ps->n_ok < ANALYSIS_MAX_IMPACTS; w++) {
+        int near = 0;
+        for (int i = 0; i < res->n_impacts; i++)
+            near |= fabs(res->impacts[i].t - ps->weak_t[w]) <=
+                    fmax(2 * ps->period, 3 * hypot(res->impacts[i].t_sd, ps->weak_sd[w]));
+        if (!near) {
+            ps->ok_row[ps->n_ok++] = ps->weak_row[w];
+            added = 1;
         }
     }
-    {
-        int added = 0;
-        for (int w = 0; w < n_weak && n_ok < ANALYSIS_MAX_IMPACTS; w++) {
-            int near = 0;
-            for (int i = 0; i < res->n_impacts; i++)
-                near |= fabs(res->impacts[i].t - weak_t[w]) <=
-                        fmax(2 * period, 3 * hypot(res->impacts[i].t_sd, weak_sd[w]));
-            if (!near) {
-                ok_row[n_ok++] = weak_row[w];
-                added = 1;
-            }
-        }
-        if (added)
-            goto restart;
-    }
-    /* impacts the poses cannot show: said, never measured */
-    unposed_impact unp[ANALYSIS_MAX_IMPACTS];
-    int n_unp = analysis_unposed_impacts(tr, b, pf, n, contact, posed_row, res, sigma, com_sigma, prm.min_side_frames,
-                                         prm.max_side_frames, period, unp, ANALYSIS_MAX_IMPACTS);
-    if (off_msg[0])
-        icv_warn("%s%s", off_msg, n_off > 1 ? ", nor others like it" : "");
-    /* what the final pass measured and left out, said once (a restart measures
-       every impact again) */
-    for (int i = 0; i < res->n_contacts; i++) {
-        const analysis_contact *ct = &res->contacts[i];
-        icv_warn("frames %ld-%ld (t = %.4f-%.4f s): the body is %s on the surface: left out of gravity and of every "
-                 "flight's fit",
-                 ct->frame_first, ct->frame_last, ct->t_first, ct->t_last,
-                 ct->sliding ? "moving (sliding, rolling or rocking)" : "resting");
-    }
-    for (int i = 0; i < n_landed && i < ANALYSIS_MAX_IMPACTS; i++)
-        icv_warn("impact at frame %d (t = %.4f s): the body stays on the surface after it (see the contact frames): "
-                 "not measured",
-                 landed_frame[i], landed_t[i]);
-    for (int i = 0; i < res->n_impacts; i++) {
-        const analysis_impact *im = &res->impacts[i];
-        if (im->t_from_meet)
-            icv_warn("impact at t = %.5f s: the flights on each side meet at t = %.5f +- %.5f s, %.2f frames from "
-                     "where the pre-impact flight reaches the surface (t = %.5f +- %.5f s): the flights' meeting is "
-                     "used, as it needs no surface; the contact point is %.1f mm %s the surface there: check "
-                     "the surface (line_px, plane or board)",
-                     im->t, im->t_meet, im->t_meet_sd, (im->t_meet - im->t_line) / period, im->t_line, im->t_line_sd,
-                     fabs(im->meet_gap) * 1e3, im->meet_gap < 0 ? "below" : "above");
-        if (im->implausible[0])
-            icv_warn("impact at t = %.5f s is physically implausible: %s; likely causes: the surface (its line or "
-                     "plane), the scale, duplicated frames, a wrong capture rate, or tracks of something other than "
-                     "the body's markers",
-                     im->t, im->implausible);
-    }
-    int short_frames = 0, n_short = analysis_flights_fit(pf, n, contact, tr, com_sigma, excl, prm.min_side_frames, res,
-                                                                &short_frames);
-    if (n_short < 0) {
-        rc = icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
-        goto done;
-    }
-    if (n_apart > 0)
-        icv_warn("%s: not measured%s", apart_msg, n_apart > 1 ? ", nor other candidates like it" : "");
-    if (n_unfit > 0 && res->n_impacts > 0)
-        icv_warn("%s: not measured%s", unfit_msg, n_unfit > 1 ? ", nor other candidates like it" : "");
-    if (res->n_impacts == 0 && n_unfit > 0)
-        rc = icv_err_set(err, ICV_ENUMERIC, "%s, and no impact measured", unfit_msg);
-    else if (res->n_impacts == 0 && n_landed > 0 && !have_short)
-        rc = icv_err_set(err, ICV_EINVAL, "%s, and no other impact", landed_msg);
-    else if (res->n_impacts == 0 && !have_short && !gravity) {
-        /* a flight-only clip (a toss, a free fall): its flights are the result */
-        if (res->n_flights == 0)
-            rc = icv_err_set(err, ICV_EINVAL,
-                             "no impact found, and the flight is too short to fit: %d frames, %d needed",
-                             short_frames > 0 ? short_frames : n, prm.min_side_frames);
-        else
-            icv_warn("no impact found (the smallest gap between the body and the surface is %.1f mm at t = %.4f "
-                     "s): measured as free flight, %d flight%s",
-                     res->min_gap * 1e3, res->min_gap_t, res->n_flights, res->n_flights == 1 ? "" : "s");
-    } else if (res->n_impacts == 0) {
-        if (have_short) {
-            rc = icv_err_set(err, ICV_EINVAL, "%s", short_msg);
-        } else if (n >= 3 && pf[n - 1].gap < pf[n - 2].gap && pf[n - 2].gap < pf[n - 3].gap &&
-                   pf[n - 1].row + 1 < tr->n_frames) {
-            /* the poses end while the body still approaches, with frames after: the
-               impact is in frames without a pose (markers lost), not absent */
-            char msg[ICV_ERR_MSG_MAX];
-            size_t len = appendf(msg, sizeof msg, 0,
-                                 "no impact measured: the poses end at frame %d (t = %.4f s) with the body %.1f mm "
-                                 "above the surface and approaching it: ",
-                                 tr->frame[pf[n - 1].row], pf[n - 1].t, pf[n - 1].gap * 1e3);
-            side_describe(tr, pf, n, 0, n - 1, n - 1, pf[n - 1].t, pf[n - 1].t, INFINITY, 1, msg, sizeof msg, len);
-            rc = icv_err_set(err, ICV_ENOTFOUND, "%s", msg);
-        } else if (n_unp > 0) {
-            char msg[ICV_ERR_MSG_MAX];
-            analysis_unposed_describe(&unp[0], msg, sizeof msg);
-            rc = icv_err_set(err, ICV_ENOTFOUND,
-                             "no impact found in the posed frames: %s: an impact there cannot be measured without "
-                             "poses on both sides%s (the smallest gap in the posed frames is %.1f mm at t = %.4f s)",
-                             msg, n_unp > 1 ? ", nor others like it" : "", res->min_gap * 1e3, res->min_gap_t);
-            n_unp = 0; /* said in the error */
-        } else {
-            rc = icv_err_set(err, ICV_ENOTFOUND,
-                             "no impact found: the smallest gap between the body and the surface is %.1f mm at "
-                             "t = %.4f s",
-                             res->min_gap * 1e3, res->min_gap_t);
-        }
-    } else if (have_short) {
-        icv_warn("%s: skipped", short_msg);
-    }
-    for (int i = 0; i < n_unp; i++) {
-        char msg[ICV_ERR_MSG_MAX];
-        analysis_unposed_describe(&unp[i], msg, sizeof msg);
-        icv_warn("%s: probably an impact there, not measured (an impact needs poses on both sides)", msg);
-    }
+    return added;
+}
+
+/* One pass: every candidate measured (impact_candidate.c). *again: 1 when another
+ * pass is needed, every impact measured again: a frame beside an impact turned out an
+ * outlier (it was in the gaps and gravity's fit too), an impact was found off the
+ * surface, or a weak jump was accepted. 0 or an error code. */
+static int impacts_pass(impact_pass *ps, int *again, icv_err *err)
+{
+    int rc = pass_begin(ps, err);
+    *again = 0;
+    for (int c = 0; !rc && c < ps->nc && ps->res->n_impacts < ANALYSIS_MAX_IMPACTS; c++)
+        if ((rc = analysis_impact_candidate(ps, c, again, err)) || *again)
+            return rc;
+    if (!rc)
+        *again = drop_off_surface_impact(ps) || accept_weak_jumps(ps);
+    return rc;
+}
+
+int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, const icv_vec3 *gravity,
+                             const analysis_params *params, analysis_result *res, icv_err *err)
+{
+    impact_pass pass = {.tr = tr, .b = b, .gravity = gravity, .res = res}, *ps = &pass;
+    if (params)
+        ps->prm = *params;
+    else
+        analysis_params_default(&ps->prm);
+    memset(res, 0, sizeof *res);
+    res->calib = ps->prm.calib;
+    int rc;
+    if (tr->n_frames < ps->prm.min_side_frames)
+        rc = icv_err_set(err, ICV_EINVAL,
+                         "tracks: %d frame%s, too few to fit a flight (%d needed) or find an impact (%d needed)",
+                         tr->n_frames, tr->n_frames == 1 ? "" : "s", ps->prm.min_side_frames,
+                         2 * ps->prm.min_side_frames + 1);
+    else
+        rc = posed_frames_prepare(ps, err);
+    for (int again = 1; !rc && again;)
+        rc = impacts_pass(ps, &again, err);
+    if (!rc)
+        rc = analysis_impacts_outcome(ps, err);
     if (!rc && gravity)
-        gravity_flight_fit(pf, n, contact, cand, nc, com_sigma, res);
-done:
-    analysis_flight_noise_free(&noise);
-    free(pf);
-    free(contact);
-    free(posed_row);
+        gravity_flight_fit(ps->pf, ps->n, ps->contact, ps->cand, ps->nc, ps->com_sigma, res);
+    analysis_flight_noise_free(&ps->noise);
+    free(ps->pf);
+    free(ps->contact);
+    free(ps->posed_row);
     return rc;
 }
 

@@ -321,6 +321,152 @@ static void set_window(rot_problem *p, const double *t, const icv_mat3 *R, unsig
     p->F_valid = 0;
 }
 
+/* The fit's start: the pose near t_ref (pose `near`) that most others agree with
+ * (those that do not left out of keep, unless no more than `need` would remain in the
+ * first window of m_first poses: which are off is not known then), carried to t_ref
+ * at the mean rate w0: p->R0, the rod's basis, and x0 (d = 0, u). */
+static void fit_start(rot_problem *p, const double *t, const icv_mat3 *R_meas, int n, int near, int need, int m_first,
+                      icv_vec3 w0, unsigned char *keep, double x0[6])
+{
+    int start = agreed_start(t, R_meas, n, m_first == n ? n : ROT_AGREE_SPAN, near, p->t_ref, w0, p->inertia,
+                             p->collinear, p->axis, keep);
+    if (count_kept(keep + window_lo(near, m_first, n), m_first) <= need)
+        memset(keep, 1, (size_t)n);
+    w0 = rate_for(p->collinear, p->axis, R_meas[start], w0); /* the spin about the rod's line is not in the data */
+    {
+        icv_free_rotation fr;
+        icv_free_rotation_init(&fr, R_meas[start], w0, p->inertia);
+        icv_free_rotation_at(&fr, p->t_ref - t[start], &p->R0, &w0);
+    }
+    if (p->collinear) { /* basis perpendicular to the rod at t_ref */
+        icv_vec3 a = icv_m3_apply(p->R0, p->axis);
+        icv_vec3 helper = fabs(a.x) < 0.9 ? icv_v3(1, 0, 0) : icv_v3(0, 1, 0);
+        p->e1 = icv_v3_unit(icv_v3_cross(a, helper));
+        p->e2 = icv_v3_cross(a, p->e1);
+    }
+    x0[0] = x0[1] = x0[2] = 0;
+    x0[3] = w0.x;
+    x0[4] = w0.y;
+    x0[5] = w0.z;
+    if (p->collinear) {
+        x0[2] = icv_v3_dot(w0, p->e1);
+        x0[3] = icv_v3_dot(w0, p->e2);
+    }
+}
+
+/* Continuation: fit the frames nearest t_ref first (where the mean rate is a good
+ * start; m_first of them), then double the window. A tumbling asymmetric body's omega
+ * changes too much over a long window for one start to reach the right minimum. Each
+ * widening leaves out what the fit so far predicts far off; the last window that
+ * converged is kept, its own poses checked against it. x0 (P parameters): the start
+ * in, the fit out; *ws its workspace. GSL's status: 0 when it converged. */
+static int fit_continued(rot_problem *p, gsl_multifit_nlinear_fdf *fdf, gsl_multifit_nlinear_workspace **ws,
+                         size_t P, const double *t, const icv_mat3 *R_meas, int n, int near, int need, int m_first,
+                         unsigned char *keep, unsigned char *keep_best, double *norms, double x0[6])
+{
+    double *work = norms + n, xbest[6], scale = 0;
+    gsl_vector_view xv = gsl_vector_view_array(x0, P);
+    int status = 0, have = 0, best_lo = 0, best_m = 0;
+    for (int m = m_first;; m = 2 * m < n ? 2 * m : n) {
+        int lo = window_lo(near, m, n);
+        set_window(p, t, R_meas, keep, lo, m);
+        if (have) /* leave out what the fit so far predicts far off; take back the rest */
+            trim(p, &xv.vector, fmax(ROT_OUTLIER_K * scale, ROT_OUTLIER_FLOOR), need, norms);
+        status = fit_stage(p, fdf, ws, &xv.vector, P);
+        if (status == GSL_ENOMEM)
+            return status;
+        if (status)
+            break;
+        gsl_vector_memcpy(&xv.vector, gsl_multifit_nlinear_position(*ws));
+        pose_norms(p, &xv.vector, norms);
+        scale = kept_median(p, norms, work);
+        have = 1;
+        memcpy(xbest, x0, sizeof xbest);
+        memcpy(keep_best, keep, (size_t)n);
+        best_lo = lo;
+        best_m = m;
+        if (m == n)
+            break;
+    }
+    if (!have)
+        return status;
+    /* the last window that converged; then its own poses checked against it */
+    int changed = status != 0;
+    memcpy(keep, keep_best, (size_t)n);
+    set_window(p, t, R_meas, keep, best_lo, best_m);
+    memcpy(x0, xbest, sizeof xbest);
+    changed |= trim(p, &xv.vector, fmax(ROT_OUTLIER_K * scale, ROT_OUTLIER_FLOOR), need, norms);
+    status = changed ? fit_stage(p, fdf, ws, &xv.vector, P) : 0;
+    if (status && status != GSL_ENOMEM) { /* the check's refit failed: the window as it converged */
+        set_window(p, t, R_meas, keep_best, best_lo, best_m);
+        memcpy(x0, xbest, sizeof xbest);
+        status = fit_stage(p, fdf, ws, &xv.vector, P);
+    }
+    return status;
+}
+
+/* out->cov, attitude_sd and omega_sd: the covariance at the solution (out->R,
+ * out->omega; E the fitted attitude perturbation, f the residuals of p's window),
+ * scaled by the fit's chi-square when no sigma_angle was given and by the residuals'
+ * correlation (rk: room for p->n vectors). Jc, cov: 3n x P and P x P. 0 or an error
+ * code. */
+static int rotation_covariance(rot_problem *p, icv_mat3 E, const gsl_vector *f, size_t P, double sigma_angle,
+                               gsl_matrix *Jc, gsl_matrix *cov, icv_vec3 *rk, analysis_rotation *out, icv_err *err)
+{
+    /* The covariance at the solution re-centred (R0 the fitted attitude, d = 0,
+     * u = omega; the same motion), where a change (dd, du) moves the attitude by
+     * exp([dd]x) and omega by du - omega x dd to first order. */
+    p->R0 = out->R;
+    p->e1 = icv_m3_apply(E, p->e1);
+    p->e2 = icv_m3_apply(E, p->e2);
+    p->F_valid = 0;
+    double xc[6] = {0, 0, 0, out->omega.x, out->omega.y, out->omega.z};
+    if (p->collinear) {
+        xc[2] = icv_v3_dot(out->omega, p->e1);
+        xc[3] = icv_v3_dot(out->omega, p->e2);
+    }
+    gsl_vector_view xcv = gsl_vector_view_array(xc, P);
+    gsl_matrix_view Jw = gsl_matrix_submatrix(Jc, 0, 0, (size_t)(3 * p->n), P);
+    if (jacobian(&xcv.vector, p, &Jw.matrix) != GSL_SUCCESS)
+        return icv_err_set(err, ICV_ENOMEM, "rotation fit: out of memory");
+    if (gsl_multifit_nlinear_covar(&Jw.matrix, 1e-12, cov) != GSL_SUCCESS)
+        return icv_err_set(err, ICV_ENUMERIC, "rotation fit: the covariance of the fitted rotation failed");
+    double scale_cov = sigma_angle > 0 ? 1.0 : out->chi2_dof;
+    { /* residuals correlated from pose to pose: fewer independent poses */
+        int k = 0;
+        for (int i = 0; i < p->n; i++)
+            if (p->keep[i])
+                rk[k++] = icv_v3(gsl_vector_get(f, (size_t)(3 * i)), gsl_vector_get(f, (size_t)(3 * i + 1)),
+                                 gsl_vector_get(f, (size_t)(3 * i + 2)));
+        scale_cov *= analysis_correlation_inflation(rk, k);
+    }
+    /* covariance of (attitude perturbation, omega) in surface axes: = A B cov B^T A^T,
+     * B the parameters' directions (I, or [e1 e2] per block for a rod), A =
+     * [[I, 0], [-[omega]x, I]] */
+    double AB[6][6] = {{0}};
+    for (size_t j = 0; j < P; j++) {
+        icv_vec3 dir = direction(p, (int)j);
+        int blk = j < P / 2 ? 0 : 1;
+        icv_vec3 dw = blk ? dir : icv_v3_scale(icv_v3_cross(out->omega, dir), -1.0);
+        for (int a = 0; a < 3; a++) {
+            if (!blk)
+                AB[a][j] = icv_v3_get(dir, a);
+            AB[3 + a][j] = icv_v3_get(dw, a);
+        }
+    }
+    for (int r = 0; r < 6; r++)
+        for (int c = 0; c < 6; c++) {
+            double acc = 0;
+            for (size_t i2 = 0; i2 < P; i2++)
+                for (size_t j2 = 0; j2 < P; j2++)
+                    acc += AB[r][i2] * gsl_matrix_get(cov, i2, j2) * AB[c][j2];
+            out->cov[r][c] = scale_cov * acc;
+        }
+    out->attitude_sd = icv_v3(sqrt(out->cov[0][0]), sqrt(out->cov[1][1]), sqrt(out->cov[2][2]));
+    out->omega_sd = icv_v3(sqrt(out->cov[3][3]), sqrt(out->cov[4][4]), sqrt(out->cov[5][5]));
+    return 0;
+}
+
 int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double t_ref, icv_mat3 inertia_body,
                           int collinear, icv_vec3 axis_body, double sigma_angle, analysis_rotation *out, icv_err *err)
 {
@@ -354,87 +500,23 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
         rc = icv_err_set(err, ICV_ENOMEM, "rotation fit: out of memory");
         goto done;
     }
-    double *work = norms + n;
-    icv_vec3 w0 = omega_guess(t, R_meas, n, work);
+    icv_vec3 w0 = omega_guess(t, R_meas, n, norms + n);
     memset(keep, 1, (size_t)n);
     /* One stage suffices when the window turns by less than a radian or so (the
-     * mean rate then carries a pose over all of it): see the continuation below. */
-    double turn = icv_v3_norm(w0) * (t[n - 1] - t[0]), scale = 0;
+     * mean rate then carries a pose over all of it): see fit_continued. */
+    double turn = icv_v3_norm(w0) * (t[n - 1] - t[0]);
     int m_first = n < 5 || turn < 1.5 ? n : 5;
-    /* start from the agreed pose, moved to t_ref; the others left out only while
-     * more than the fit needs remain (with fewer, which are off is not known) */
-    int start = agreed_start(t, R_meas, n, m_first == n ? n : ROT_AGREE_SPAN, near, t_ref, w0, inertia_body,
-                             collinear, p.axis, keep);
-    if (count_kept(keep + window_lo(near, m_first, n), m_first) <= need)
-        memset(keep, 1, (size_t)n);
-    w0 = rate_for(collinear, p.axis, R_meas[start], w0); /* the spin about the rod's line is not in the data */
-    {
-        icv_free_rotation fr;
-        icv_free_rotation_init(&fr, R_meas[start], w0, inertia_body);
-        icv_free_rotation_at(&fr, t_ref - t[start], &p.R0, &w0);
-    }
-    if (collinear) { /* basis perpendicular to the rod at t_ref */
-        icv_vec3 a = icv_m3_apply(p.R0, p.axis);
-        icv_vec3 helper = fabs(a.x) < 0.9 ? icv_v3(1, 0, 0) : icv_v3(0, 1, 0);
-        p.e1 = icv_v3_unit(icv_v3_cross(a, helper));
-        p.e2 = icv_v3_cross(a, p.e1);
-    }
-    double x0[6] = {0, 0, 0, w0.x, w0.y, w0.z}, xbest[6];
-    if (collinear) {
-        x0[2] = icv_v3_dot(w0, p.e1);
-        x0[3] = icv_v3_dot(w0, p.e2);
-    }
-    gsl_vector_view xv = gsl_vector_view_array(x0, P);
+    double x0[6];
+    fit_start(&p, t, R_meas, n, near, need, m_first, w0, keep, x0);
     gsl_multifit_nlinear_fdf fdf = {0};
     fdf.f = residuals;
     fdf.df = jacobian;
     fdf.p = P;
     fdf.params = &p;
-    /* Continuation: fit the frames nearest t_ref first (where the mean rate is a
-     * good start), then double the window. A tumbling asymmetric body's omega
-     * changes too much over a long window for one start to reach the right
-     * minimum. */
-    int status = 0, have = 0, best_lo = 0, best_m = 0;
-    for (int m = m_first;; m = 2 * m < n ? 2 * m : n) {
-        int lo = window_lo(near, m, n);
-        set_window(&p, t, R_meas, keep, lo, m);
-        if (have) /* leave out what the fit so far predicts far off; take back the rest */
-            trim(&p, &xv.vector, fmax(ROT_OUTLIER_K * scale, ROT_OUTLIER_FLOOR), need, norms);
-        status = fit_stage(&p, &fdf, &ws, &xv.vector, P);
-        if (status == GSL_ENOMEM) {
-            rc = icv_err_set(err, ICV_ENOMEM, "rotation fit: out of memory");
-            goto done;
-        }
-        if (status)
-            break;
-        gsl_vector_memcpy(&xv.vector, gsl_multifit_nlinear_position(ws));
-        pose_norms(&p, &xv.vector, norms);
-        scale = kept_median(&p, norms, work);
-        have = 1;
-        memcpy(xbest, x0, sizeof x0);
-        memcpy(keep_best, keep, (size_t)n);
-        best_lo = lo;
-        best_m = m;
-        if (m == n)
-            break;
-    }
-    if (have) {
-        /* the last window that converged; then its own poses checked against it */
-        int changed = status != 0;
-        memcpy(keep, keep_best, (size_t)n);
-        set_window(&p, t, R_meas, keep, best_lo, best_m);
-        memcpy(x0, xbest, sizeof x0);
-        changed |= trim(&p, &xv.vector, fmax(ROT_OUTLIER_K * scale, ROT_OUTLIER_FLOOR), need, norms);
-        status = changed ? fit_stage(&p, &fdf, &ws, &xv.vector, P) : 0;
-        if (status && status != GSL_ENOMEM) { /* the check's refit failed: the window as it converged */
-            set_window(&p, t, R_meas, keep_best, best_lo, best_m);
-            memcpy(x0, xbest, sizeof x0);
-            status = fit_stage(&p, &fdf, &ws, &xv.vector, P);
-        }
-        if (status == GSL_ENOMEM) {
-            rc = icv_err_set(err, ICV_ENOMEM, "rotation fit: out of memory");
-            goto done;
-        }
+    int status = fit_continued(&p, &fdf, &ws, P, t, R_meas, n, near, need, m_first, keep, keep_best, norms, x0);
+    if (status == GSL_ENOMEM) {
+        rc = icv_err_set(err, ICV_ENOMEM, "rotation fit: out of memory");
+        goto done;
     }
     if (status) {
         rc = icv_err_set(err, ICV_ENUMERIC, "rotation fit did not converge: %s", gsl_strerror(status));
@@ -458,61 +540,8 @@ int analysis_rotation_fit(const double *t, const icv_mat3 *R_meas, int n, double
     out->R = icv_m3_mul(E, p.R0);
     out->omega = icv_m3_apply(E, u); /* for a rod: perpendicular to the fitted rod */
     out->spin_observable = !collinear;
-    /* The covariance at the solution re-centred (R0 the fitted attitude, d = 0,
-     * u = omega; the same motion), where a change (dd, du) moves the attitude by
-     * exp([dd]x) and omega by du - omega x dd to first order. */
-    p.R0 = out->R;
-    p.e1 = icv_m3_apply(E, p.e1);
-    p.e2 = icv_m3_apply(E, p.e2);
-    p.F_valid = 0;
-    double xc[6] = {0, 0, 0, out->omega.x, out->omega.y, out->omega.z};
-    if (collinear) {
-        xc[2] = icv_v3_dot(out->omega, p.e1);
-        xc[3] = icv_v3_dot(out->omega, p.e2);
-    }
-    gsl_vector_view xcv = gsl_vector_view_array(xc, P);
-    gsl_matrix_view Jw = gsl_matrix_submatrix(Jc, 0, 0, (size_t)(3 * p.n), P);
-    if (jacobian(&xcv.vector, &p, &Jw.matrix) != GSL_SUCCESS) {
-        rc = icv_err_set(err, ICV_ENOMEM, "rotation fit: out of memory");
+    if ((rc = rotation_covariance(&p, E, f, P, sigma_angle, Jc, cov, rk, out, err)))
         goto done;
-    }
-    if (gsl_multifit_nlinear_covar(&Jw.matrix, 1e-12, cov) != GSL_SUCCESS) {
-        rc = icv_err_set(err, ICV_ENUMERIC, "rotation fit: the covariance of the fitted rotation failed");
-        goto done;
-    }
-    double scale_cov = sigma_angle > 0 ? 1.0 : out->chi2_dof;
-    { /* residuals correlated from pose to pose: fewer independent poses */
-        int k = 0;
-        for (int i = 0; i < p.n; i++)
-            if (p.keep[i])
-                rk[k++] = icv_v3(gsl_vector_get(f, (size_t)(3 * i)), gsl_vector_get(f, (size_t)(3 * i + 1)),
-                                 gsl_vector_get(f, (size_t)(3 * i + 2)));
-        scale_cov *= analysis_correlation_inflation(rk, k);
-    }
-    /* covariance of (attitude perturbation, omega) in surface axes: = A B cov B^T A^T,
-     * B the parameters' directions (I, or [e1 e2] per block for a rod), A =
-     * [[I, 0], [-[omega]x, I]] */
-    double AB[6][6] = {{0}};
-    for (size_t j = 0; j < P; j++) {
-        icv_vec3 dir = direction(&p, (int)j);
-        int blk = j < P / 2 ? 0 : 1;
-        icv_vec3 dw = blk ? dir : icv_v3_scale(icv_v3_cross(out->omega, dir), -1.0);
-        for (int a = 0; a < 3; a++) {
-            if (!blk)
-                AB[a][j] = icv_v3_get(dir, a);
-            AB[3 + a][j] = icv_v3_get(dw, a);
-        }
-    }
-    for (int r = 0; r < 6; r++)
-        for (int c = 0; c < 6; c++) {
-            double acc = 0;
-            for (size_t i2 = 0; i2 < P; i2++)
-                for (size_t j2 = 0; j2 < P; j2++)
-                    acc += AB[r][i2] * gsl_matrix_get(cov, i2, j2) * AB[c][j2];
-            out->cov[r][c] = scale_cov * acc;
-        }
-    out->attitude_sd = icv_v3(sqrt(out->cov[0][0]), sqrt(out->cov[1][1]), sqrt(out->cov[2][2]));
-    out->omega_sd = icv_v3(sqrt(out->cov[3][3]), sqrt(out->cov[4][4]), sqrt(out->cov[5][5]));
     out->rms = sqrt(chisq / (3.0 * used)) / p.w;
     out->iterations = (int)gsl_multifit_nlinear_niter(ws);
 done:

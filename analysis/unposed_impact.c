@@ -11,9 +11,11 @@
 
 #include "analysis/analysis_internal.h"
 
-/* The frame where the side's extrapolated gap first reaches 0 going from t_from to
- * t_to (either direction), found by steps of `step` s then bisection to 1e-7 s;
- * NAN when it does not within [t_from, t_to] or the gap at t_from is not above 0. */
+/* The instant where the side's extrapolated gap first reaches 0 going from t_from to
+ * t_to (either direction): steps of `step` s find the first bracket (the first
+ * crossing, not any root in [t_from, t_to]), Brent's method (GSL, through
+ * analysis_contact_instant, to 1e-10 s) the root in it; NAN when it does not cross
+ * within [t_from, t_to] or the gap at t_from is not above 0. */
 static double first_crossing(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t_from,
                              double t_to, double step)
 {
@@ -24,17 +26,8 @@ static double first_crossing(const analysis_body *b, const side_fit *s, const ic
         double c = a + dir * step;
         if (dir * (c - t_to) > 0)
             c = t_to;
-        if (!(analysis_contact_gap(b, s, g, c) > 0)) {
-            double lo = a, hi = c; /* gap(lo) > 0 >= gap(hi) */
-            while (fabs(hi - lo) > 1e-7) {
-                double m = 0.5 * (lo + hi);
-                if (analysis_contact_gap(b, s, g, m) > 0)
-                    lo = m;
-                else
-                    hi = m;
-            }
-            return 0.5 * (lo + hi);
-        }
+        if (!(analysis_contact_gap(b, s, g, c) > 0)) /* gap(a) > 0 >= gap(c) */
+            return analysis_contact_instant(b, s, g, a, fmin(a, c), fmax(a, c));
         if (c == t_to)
             break;
         a = c;

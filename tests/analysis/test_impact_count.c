@@ -3,9 +3,9 @@
  * its sigmas; a jump of the tracks mid-flight kinks the centre's height like a
  * bounce, far above the surface. The flights' own meeting tells them apart: a
  * bounce's flights meet between its windows with the contact point on the
- * surface (impact_find.c, weak_jump_consistent and off_surface_impact); a jump
- * of the tracks near the surface has flights meeting inside one side's own frames
- * (flights_meet_between). */
+ * surface (impact_candidate.c, weak_jump_consistent; impact_find.c,
+ * off_surface_impact); a jump of the tracks near the surface has flights meeting
+ * inside one side's own frames (flights_meet_between). */
 #include "analysis/analysis_internal.h"
 #include "tests/analysis/impact_scenario.h"
 #include "tests/harness.h"
@@ -51,6 +51,29 @@ TEST(test_impact_count_a_bounce_in_noisy_tracks_with_a_short_side_is_found)
     ASSERT(weak >= 4, "%d of 8 seeds jump by less than 10 sigma, expected >= 4", weak);
 }
 
+/* The box of impact_scenario.h bouncing, sampled at fps from 50 ms (and 0.37 frame)
+ * before its impact to t_end after it with noise (m, also the analysis' pos_sigma);
+ * from t_bad on every marker's track moved up by -dip + climb (t - t_bad) (a track
+ * drifting or slipping off the body), and measured with g given (the outlier frames
+ * kept when keep_outliers). analysis_impacts_measure's code. */
+static int measure_with_bad_tracks(const scenario *s, double fps, double noise, unsigned long seed, double t_end,
+                                   double t_bad, double dip, double climb, int keep_outliers, analysis_result *res,
+                                   icv_err *err)
+{
+    analysis_tracks tr;
+    sample_at(s, s->t_star - 0.05 - 0.37 * (1 / fps), s->t_star + t_end, fps, noise, seed, &tr);
+    for (int i = 0; i < tr.n_frames; i++)
+        for (int k = 0; k < tr.n_markers && tr.t[i] > t_bad; k++)
+            tr.pos[i * tr.n_markers + k].y += -dip + climb * (tr.t[i] - t_bad);
+    analysis_params prm;
+    analysis_params_default(&prm);
+    prm.pos_sigma = noise;
+    prm.keep_outlier_frames = keep_outliers;
+    int rc = analysis_impacts_measure(&tr, &s->body, &G, &prm, res, err);
+    analysis_tracks_free(&tr);
+    return rc;
+}
+
 TEST(test_impact_count_a_track_jump_far_above_the_surface_is_no_impact)
 {
     /* The box bounces (1000 fps, 0.3 mm noise, 0.2 s of clip after it); 150 ms
@@ -65,18 +88,9 @@ TEST(test_impact_count_a_track_jump_far_above_the_surface_is_no_impact)
     make_scenario(&s, 0);
     const double fps = 1000, period = 1 / fps, noise = 3e-4, t_jump = s.t_star + 0.15;
     for (unsigned long seed = 1; seed <= 4; seed++) {
-        analysis_tracks tr;
-        sample_at(&s, s.t_star - 0.05 - 0.37 * period, s.t_star + 0.2, fps, noise, seed, &tr);
-        for (int i = 0; i < tr.n_frames; i++)
-            for (int k = 0; k < tr.n_markers && tr.t[i] > t_jump; k++)
-                tr.pos[i * tr.n_markers + k].y += 1.0 * (tr.t[i] - t_jump);
-        analysis_params prm;
-        analysis_params_default(&prm);
-        prm.pos_sigma = noise;
         analysis_result res;
         icv_err err = {0};
-        int rc = analysis_impacts_measure(&tr, &s.body, &G, &prm, &res, &err);
-        analysis_tracks_free(&tr);
+        int rc = measure_with_bad_tracks(&s, fps, noise, seed, 0.2, t_jump, 0, 1.0, 0, &res, &err);
         ASSERT(rc == 0, "seed %lu: %s", seed, err.msg);
         for (int i = 0; i < res.n_impacts; i++)
             printf("  seed %lu: impact at %+.2f frame from the true one, contact point %.1f mm from the surface "
@@ -107,19 +121,9 @@ TEST(test_impact_count_a_track_dip_whose_flights_meet_inside_a_side_is_no_impact
     make_scenario(&s, 0);
     const double fps = 1000, period = 1 / fps, noise = 3e-4, t_dip = s.t_star + 0.012, dip = 0.004, climb = 1.0;
     for (unsigned long seed = 1; seed <= 4; seed++) {
-        analysis_tracks tr;
-        sample_at(&s, s.t_star - 0.05 - 0.37 * period, s.t_star + 0.1, fps, noise, seed, &tr);
-        for (int i = 0; i < tr.n_frames; i++)
-            for (int k = 0; k < tr.n_markers && tr.t[i] > t_dip; k++)
-                tr.pos[i * tr.n_markers + k].y += -dip + climb * (tr.t[i] - t_dip);
-        analysis_params prm;
-        analysis_params_default(&prm);
-        prm.pos_sigma = noise;
-        prm.keep_outlier_frames = 1;
         analysis_result res;
         icv_err err = {0};
-        int rc = analysis_impacts_measure(&tr, &s.body, &G, &prm, &res, &err);
-        analysis_tracks_free(&tr);
+        int rc = measure_with_bad_tracks(&s, fps, noise, seed, 0.1, t_dip, dip, climb, 1, &res, &err);
         ASSERT(rc == 0, "seed %lu: %s", seed, err.msg);
         for (int i = 0; i < res.n_impacts; i++)
             printf("  seed %lu: impact at %+.2f frame from the true one (sd %.2f), contact point %.1f mm from the "

@@ -61,6 +61,22 @@ int board_render_pgm_on(const char *path, int w, int h, double f, const calib_bo
     return fclose(fp) ? -1 : 0;
 }
 
+void board_pose_lying(const calib_board *b, double dist_m, double elevation_deg, double yaw_deg, double roll_deg,
+                      int w, int h, double f, double rvec[3], double t[3], calib_pt2 *truth)
+{
+    icv_mat3 R = icv_m3_mul(icv_rot_z(roll_deg * M_PI / 180),
+                            icv_m3_mul(icv_rot_x(-(90 - elevation_deg) * M_PI / 180), icv_rot_z(yaw_deg * M_PI / 180)));
+    icv_vec3 mid = icv_v3((b->cols - 1) * b->square / 2, (b->rows - 1) * b->square / 2, 0);
+    icv_vec3 tr = icv_v3_sub(icv_v3(0, 0, dist_m), icv_m3_apply(R, mid));
+    for (int r = 0; r < b->rows; r++)
+        for (int c = 0; c < b->cols; c++) {
+            icv_vec3 x = icv_v3_add(icv_m3_apply(R, icv_v3(c * b->square, r * b->square, 0)), tr);
+            truth[r * b->cols + c] = (calib_pt2){f * x.x / x.z + (w - 1) / 2.0, f * x.y / x.z + (h - 1) / 2.0};
+        }
+    icv_v3_to_array(icv_rot_to_axis_angle(R), rvec);
+    icv_v3_to_array(tr, t);
+}
+
 int blank_render_pgm(const char *path, int w, int h)
 {
     FILE *fp = fopen(path, "wb");

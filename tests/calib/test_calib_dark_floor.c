@@ -22,19 +22,8 @@ typedef struct {
  * elevation_deg above its plane; fills the true corners (px). */
 static int render(const char *path, const calib_board *b, const view *v, unsigned long seed, calib_pt2 *truth)
 {
-    icv_mat3 R = icv_m3_mul(icv_rot_z(v->roll_deg * M_PI / 180),
-                            icv_m3_mul(icv_rot_x(-(90 - v->elevation_deg) * M_PI / 180),
-                                       icv_rot_z(v->yaw_deg * M_PI / 180)));
-    icv_vec3 mid = icv_v3((b->cols - 1) * b->square / 2, (b->rows - 1) * b->square / 2, 0);
-    icv_vec3 t = icv_v3_sub(icv_v3(0, 0, v->dist_m), icv_m3_apply(R, mid));
-    for (int r = 0; r < b->rows; r++)
-        for (int c = 0; c < b->cols; c++) {
-            icv_vec3 x = icv_v3_add(icv_m3_apply(R, icv_v3(c * b->square, r * b->square, 0)), t);
-            truth[r * b->cols + c] = (calib_pt2){F * x.x / x.z + (W - 1) / 2.0, F * x.y / x.z + (H - 1) / 2.0};
-        }
     double rv[3], tv[3];
-    icv_v3_to_array(icv_rot_to_axis_angle(R), rv);
-    icv_v3_to_array(t, tv);
+    board_pose_lying(b, v->dist_m, v->elevation_deg, v->yaw_deg, v->roll_deg, W, H, F, rv, tv, truth);
     return board_render_pgm_on(path, W, H, F, b, rv, tv, v->background, v->noise, seed);
 }
 
