@@ -371,4 +371,8 @@ int analysis_json_write(const char *path, struct json_t *root, icv_err *err);
  * object the caller owns. */
 struct json_t *analysis_program_json(void);
 
+/* s: the median interval between consecutive rows of tr (over its first 64 steps; a
+ * frame dropped now and then does not move it), 0 with fewer than two rows */
+double analysis_tracks_row_interval(const analysis_tracks *tr);
+
 #endif

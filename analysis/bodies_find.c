@@ -283,7 +283,7 @@ static void instant_bounds(const analysis_body_track *bodies, int n_bodies, cons
     const analysis_tracks *tr = bodies[0].tracks;
     if (!bounds || tr->n_frames < 2)
         return;
-    double guard = (tr->t[tr->n_frames - 1] - tr->t[0]) / (tr->n_frames - 1), t0 = tr->t[row];
+    double guard = analysis_tracks_row_interval(tr), t0 = tr->t[row];
     for (int k = 0; k < n_bodies && k < ANALYSIS_MAX_BODIES; k++) {
         if (!(group & 1u << k))
             continue;

@@ -14,22 +14,6 @@ static int by_value(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-/* s: the tracks' median row spacing (0 with fewer than two rows) */
-static double row_spacing(const analysis_tracks *tr)
-{
-    double best = 0;
-    int n = 0;
-    double d[64];
-    for (int i = 1; i < tr->n_frames && n < 64; i++)
-        if (tr->t[i] > tr->t[i - 1])
-            d[n++] = tr->t[i] - tr->t[i - 1];
-    if (n) {
-        qsort(d, (size_t)n, sizeof *d, by_value);
-        best = d[n / 2];
-    }
-    return best;
-}
-
 /* the surface impacts found and not measured, named, until they join res->skipped */
 typedef struct {
     int n;
@@ -119,7 +103,7 @@ int analysis_bodies_surface_measure(const analysis_body_track *bodies, int n_bod
         ev[ne] = INFINITY;
         /* a contact lasts up to a frame: the rows within one frame interval of it are
            neither side's free flight */
-        double guard = row_spacing(tr);
+        double guard = analysis_tracks_row_interval(tr);
         int row = 0;
         for (int s = 0; s <= ne && !rc; s++) {
             double from = s ? ev[s - 1] + guard : -INFINITY, to = ev[s] - guard;

@@ -65,6 +65,27 @@ int analysis_tracks_rows(const analysis_tracks *all, int row_first, int row_last
     return 0;
 }
 
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+double analysis_tracks_row_interval(const analysis_tracks *tr)
+{
+    double best = 0;
+    int n = 0;
+    double d[64];
+    for (int i = 1; i < tr->n_frames && n < 64; i++)
+        if (tr->t[i] > tr->t[i - 1])
+            d[n++] = tr->t[i] - tr->t[i - 1];
+    if (n) {
+        qsort(d, (size_t)n, sizeof *d, by_value);
+        best = d[n / 2];
+    }
+    return best;
+}
+
 void analysis_tracks_free(analysis_tracks *tr)
 {
     free(tr->frame);
