@@ -51,6 +51,8 @@ struct track_detector_ws {
     double *tile_level;       /* gray levels */
     double *tile_noise;       /* gray levels: 1.4826 MAD of the tile's sample (texture) */
     int *tile_t;              /* gray levels, integer: pixels above it are marker */
+    unsigned char *tile_lit;  /* 1: the tile holds a pixel above its tile_t (the labelling's) */
+    void *col_max;            /* a band of tiles' largest pixel in each column: w pixels, 16-bit at most */
     int *samp;                /* TRACK_SPLIT_SAMPLES: a split component's level */
     void *plane;              /* a look's gray plane (dark, colour, motion): w x h, 16-bit */
     /* the dark look's black top-hat (black_tophat.c), with a marker size given: the
