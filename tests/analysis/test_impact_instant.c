@@ -25,6 +25,20 @@ static side_fit flight(double t0, double t_ref, double vx, double vy, double r, 
     return s;
 }
 
+/* impact_scenario.h's capsule rod: 0.3048 m long, radius 9.5 mm */
+static analysis_body capsule_rod(void)
+{
+    analysis_body b;
+    memset(&b, 0, sizeof b);
+    b.mass = 0.1;
+    b.inertia = icv_m3_diag(7.7e-4, 4.5e-6, 7.7e-4);
+    b.shape.type = ICV_SHAPE_CAPSULE;
+    b.shape.axis = icv_v3(0, 1, 0);
+    b.shape.length = 0.3048;
+    b.shape.radius = 0.009525;
+    return b;
+}
+
 TEST(test_impact_instant_flight_below_the_surface_before_the_bounce_uses_the_meeting)
 {
     /* 3000 fps; the ball bounces at t0, 0.3 frame after the last pre-impact frame; the
@@ -72,14 +86,7 @@ TEST(test_impact_instant_line_sigma_counts_the_attitude_through_the_contact_leve
      * is the instant's sigma. Before, the line's sigma held only the centre's height
      * and the surface's (0 here). 1%: the gradient's central difference over 1 mrad
      * errs by ~1e-7 relative; the contact rate's by ~1e-6. */
-    analysis_body b;
-    memset(&b, 0, sizeof b);
-    b.mass = 0.1;
-    b.inertia = icv_m3_diag(7.7e-4, 4.5e-6, 7.7e-4);
-    b.shape.type = ICV_SHAPE_CAPSULE;
-    b.shape.axis = icv_v3(0, 1, 0);
-    b.shape.length = 0.3048;
-    b.shape.radius = 0.009525;
+    analysis_body b = capsule_rod();
     const double period = 1.0 / 2000, t0 = 0.1, half = 0.5 * 0.3048 - 0.009525, tilt = 30 * M_PI / 180;
     /* the axis turned from y by 60 deg about z: 30 deg from the surface, the lower end
        at -axis half; the centre at half sin(30) + radius above the surface at t0 */
@@ -109,14 +116,7 @@ TEST(test_impact_instant_reported_sigma_is_honest_for_a_rod_end_over_attitude_dr
      * (analysis_impact_instant_sd) is the line's at least: RMS pull 0.85-1.15 (400
      * draws: the RMS's own sigma is 1/sqrt(800) = 0.035), and above 5 with the
      * centre's sigma alone (the test fails without the floor). */
-    analysis_body b;
-    memset(&b, 0, sizeof b);
-    b.mass = 0.1;
-    b.inertia = icv_m3_diag(7.7e-4, 4.5e-6, 7.7e-4);
-    b.shape.type = ICV_SHAPE_CAPSULE;
-    b.shape.axis = icv_v3(0, 1, 0);
-    b.shape.length = 0.3048;
-    b.shape.radius = 0.009525;
+    analysis_body b = capsule_rod();
     const double period = 1.0 / 2000, t0 = 0.1, half = 0.5 * 0.3048 - 0.009525, tilt = 30 * M_PI / 180;
     const double att_sd = 2e-3, h_sd = 1e-5, mc_sd = h_sd / 2.0;
     double h0 = half * sin(tilt) + 0.009525, lo = t0 - 0.4 * period, hi = t0 + 0.6 * period;
