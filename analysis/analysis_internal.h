@@ -310,6 +310,11 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
                              double t_guess, double lo, double hi, double margin, double offset_sd,
                              impact_instant *out);
 
+/* The reported instant's 1-sigma from the one measured_sd (s) the Monte Carlo and
+ * the meeting's check give: when the surface line's instant is kept, not below its
+ * own sigma t_line_sd (the contact point's height error over its approach speed). */
+double analysis_impact_instant_sd(const impact_instant *in, double measured_sd);
+
 /* The free flights (flights.c) between res's impacts and the clip's ends: the posed
  * frames pf[0..n-1] more than excl (s) from every impact instant and not in contact
  * (contact[i], or NULL), split before every frame i with cut[i] (n flags, or NULL: a

@@ -433,6 +433,7 @@ static int measure_impact(impact_pass *ps, int c, double t_star, double t_next, 
         imp.post.v_sd = icv_v3(hypot(imp.post.v_sd.x, res->g.x * o), hypot(imp.post.v_sd.y, res->g.y * o),
                                hypot(imp.post.v_sd.z, res->g.z * o));
     }
+    imp.t_sd = analysis_impact_instant_sd(inst, imp.t_sd);
     analysis_energy_scope(b, &imp);
     analysis_impact_plausibility(&imp, imp.implausible, sizeof imp.implausible);
     ps->imp_row[res->n_impacts] = pf[ps->cand[c]].row;
