@@ -214,10 +214,12 @@ static int short_side_kinks(const posed_frame *pf, int l0, int l1, int s0, int s
     int m = 0;
     for (int i = l1; i >= l0 && m < MAX_SIDE; i--, m++) /* the frames nearest the impact, if more */
         t[m] = pf[i].t, p[m] = pf[i].pose.p, sg[m] = com_sigma;
+    if (m < 3)
+        return 0;
     analysis_flight ph = {m, t, p, sg, t[0]};
     analysis_ballistic fit;
     icv_err e = {0};
-    if (m < 3 || analysis_ballistic_fit(&ph, 1, g, &fit, &e))
+    if (analysis_ballistic_fit(&ph, 1, g, &fit, &e))
         return 0;
     double scale = com_sigma * sqrt(fmax(1.0, fit.chi2_dof));
     for (int i = s0; i <= s1; i++) {
