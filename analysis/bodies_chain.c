@@ -7,8 +7,6 @@
  * chain, with 1-sigma by Monte Carlo over the fits and the instant; each of its
  * impacts, a bounce's flight up the next impact's flight down. */
 #include <gsl/gsl_rng.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,11 +164,8 @@ static double gap_sigma(const double *gap, int nf, double sigma)
         if (isfinite(gap[i - 1]) && isfinite(gap[i]) && isfinite(gap[i + 1]))
             d2[n++] = fabs(gap[i + 1] - 2 * gap[i] + gap[i - 1]);
     double s = sigma;
-    if (n >= 8) {
-        gsl_sort(d2, 1, (size_t)n);
-        /* a second difference of white noise has sigma sqrt(6) times the noise's */
-        s = fmax(sigma, gsl_stats_median_from_sorted_data(d2, 1, (size_t)n) / 0.6745 / sqrt(6.0));
-    }
+    if (n >= 8) /* a second difference of white noise has sigma sqrt(6) times the noise's */
+        s = fmax(sigma, 1.4826 * analysis_median(d2, n) / sqrt(6.0));
     free(d2);
     return s;
 }
