@@ -278,9 +278,9 @@ typedef struct {
  * none where a measured impact of res lies there. Up to max in out; their count. Measures nothing, changes
  * nothing in res. */
 int analysis_unposed_impacts(const analysis_tracks *tr, const analysis_body *b, const posed_frame *pf, int n,
-                             const unsigned char *contact, const unsigned char *posed_row, const analysis_result *res,
-                             double sigma, double com_sigma, int min_side, int max_side, double period,
-                             unposed_impact *out, int max);
+                             const unsigned char *contact, const unsigned char *cut, const unsigned char *posed_row,
+                             const analysis_result *res, double sigma, double com_sigma, int min_side, int max_side,
+                             double period, unposed_impact *out, int max);
 /* "the body is not posed in frames 48-80 (t = ...), and its flight before them,
  * carried on, meets the surface near t = 0.4750 +- 0.0012 s" into buf; its length. */
 size_t analysis_unposed_describe(const unposed_impact *u, char *buf, size_t cap);
