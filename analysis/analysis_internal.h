@@ -241,6 +241,13 @@ static inline void analysis_window_nearest(int post, int max_frames, int *a, int
     }
 }
 
+/* The root of the gap f(t) in [lo, hi] by Brent's method (GSL) to tol (the units
+ * of t), when f's signs at lo and hi differ; else where |f| is smallest of 65
+ * samples over [lo, hi] (a grazing contact), fallback when f is nowhere a number
+ * (root_or_min.c). */
+double analysis_root_or_min(double (*f)(double, void *), void *data, double lo, double hi, double tol,
+                            double fallback);
+
 /* The instant in [lo, hi] where a side's flight puts the contact point on the
  * surface (root of the gap), or where the gap is smallest when it does not cross. */
 double analysis_contact_instant(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t_guess,
