@@ -370,6 +370,11 @@ typedef struct {
                                  their noise (0: they agree) */
     double g_flight_sys;      /* m/s^2: g_flight's systematic 1-sigma from the centre's
                                  bias (ANALYSIS_G_FLIGHT_BIAS_M) over the longest flight */
+    int n_not_measured;       /* impacts seen and not measured (too few frames on a side,
+                                 a landing, in frames without a pose), each named with its
+                                 frames and why in not_measured[] (the first
+                                 ANALYSIS_MAX_IMPACTS); results.json's impacts_not_measured */
+    char not_measured[ANALYSIS_MAX_IMPACTS][ICV_ERR_MSG_MAX];
 } analysis_result;
 
 /* Finds every impact in the tracks and measures each.

@@ -179,6 +179,14 @@ int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const unsig
                                        icv_vec3 *g, icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info,
                                        analysis_flight_noise *noise, icv_err *err);
 
+/* analysis_gravity_from_flight_noise, its phases also split before every frame i
+ * with cut[i] (n flags, or NULL): a flight begins there (after frames without a
+ * pose that probably hold an impact). */
+int analysis_gravity_from_flight_cut(const posed_frame *pf, int n, const unsigned char *contact,
+                                     const unsigned char *cut, const int *cand, int nc, double sigma, icv_vec3 *g,
+                                     icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info,
+                                     analysis_flight_noise *noise, icv_err *err);
+
 /* g's covariance (m/s^2)^2 under nz (zero when g is given). -1 out of memory. */
 int analysis_flight_noise_g_cov(const analysis_flight_noise *nz, double g_cov[3][3]);
 
@@ -302,16 +310,23 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
                              double t_guess, double lo, double hi, double margin, double offset_sd,
                              impact_instant *out);
 
+/* The reported instant's 1-sigma from the one measured_sd (s) the Monte Carlo and
+ * the meeting's check give: when the surface line's instant is kept, not below its
+ * own sigma t_line_sd (the contact point's height error over its approach speed). */
+double analysis_impact_instant_sd(const impact_instant *in, double measured_sd);
+
 /* The free flights (flights.c) between res's impacts and the clip's ends: the posed
  * frames pf[0..n-1] more than excl (s) from every impact instant and not in contact
- * (contact[i], or NULL), runs of at least
+ * (contact[i], or NULL), split before every frame i with cut[i] (n flags, or NULL: a
+ * flight begins there, analysis_gravity_from_flight_cut), runs of at least
  * min_frames, each fitted as a parabola with the gravity used (its launch state at
  * its first frame) and on its own for g, weighted by com_sigma (m; sigmas grown by
  * sqrt(chi^2/dof) where that is above 1). Fills
  * res->flights; returns how many runs were too short (their count of frames in
  * *short_frames, the longest). */
-int analysis_flights_fit(const posed_frame *pf, int n, const unsigned char *contact, const analysis_tracks *tr,
-                         double com_sigma, double excl, int min_frames, analysis_result *res, int *short_frames);
+int analysis_flights_fit(const posed_frame *pf, int n, const unsigned char *contact, const unsigned char *cut,
+                         const analysis_tracks *tr, double com_sigma, double excl, int min_frames,
+                         analysis_result *res, int *short_frames);
 
 /* The contact stretches (contact.c): runs of at least 3 posed frames whose gap
  * stays within 5 sigma (m, a marker's) of the surface for longer than free flight

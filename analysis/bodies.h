@@ -164,6 +164,7 @@ typedef struct {
  * between neighbours along the row, the group's momentum before and after, and the
  * energy. Vectors in the surface frame. */
 #define ANALYSIS_MAX_ROWS 8
+#define ANALYSIS_MAX_CHAIN_IMPACTS 8
 typedef struct {
     int n;                     /* bodies in the row */
     int body[ANALYSIS_MAX_BODIES]; /* indices into the bodies given, in order along normal */
@@ -231,10 +232,11 @@ typedef struct {
     char skipped[ANALYSIS_MAX_IMPACTS][ICV_ERR_MSG_MAX];
     double min_gap;           /* m, the smallest gap between any two bodies, and when */
     double min_gap_t;
-    int has_chain;            /* 1: chain holds a two-link chain's surface impact (set by
-                                 the caller; analysis_body_impacts_measure clears it) */
-    int chain_links[2];       /* its links: indices into the bodies given */
-    analysis_chain_impact chain;
+    int n_chain;              /* a two-link chain's impacts with the surface in chain[]
+                                 (analysis_chain_impacts_measure; analysis_body_impacts_measure
+                                 clears it) */
+    int chain_links[2];       /* its links: indices into the bodies given (set by the caller) */
+    analysis_chain_impact chain[ANALYSIS_MAX_CHAIN_IMPACTS];
 } analysis_bodies_result;
 
 /* Every body-body impact in the tracks: per pair, per frame where both have a pose,
@@ -271,13 +273,15 @@ int analysis_body_impacts_measure_bounded(const analysis_body_track *bodies, int
 int analysis_bodies_surface_measure(const analysis_body_track *bodies, int n_bodies, const icv_vec3 *g,
                                     const analysis_params *prm, analysis_bodies_result *res, icv_err *err);
 
-/* The chain's first impact with the surface: the frame where either link's shape
- * comes nearest y = 0 within 5 sigma plus the gap's rate to the nearest posed
- * frames times the frames to them (markers hide as the links hit); each link fitted on
- * each side (POLY, whatever links[].motion says), states at the instant; energies
- * and e with 1-sigma by Monte Carlo. */
-int analysis_chain_impact_measure(const analysis_body_track links[2], const analysis_joint *j,
-                                  const analysis_params *prm, analysis_chain_impact *out, icv_err *err);
+/* The chain's impacts with the surface, into res->chain[0..n_chain-1]: each run of
+ * frames where either link's shape comes within y = 0 by 5 sigma plus the gap's rate
+ * to the nearest posed frames times the frames to them (markers hide as the links
+ * hit), its frame the nearest; each link fitted on each side (POLY, whatever
+ * links[].motion says) within the runs beside it, states at the instant; energies
+ * and e with 1-sigma by Monte Carlo; the joint's residual (the same in each). An
+ * impact that cannot be measured is named in res->skipped; fails when none can. */
+int analysis_chain_impacts_measure(const analysis_body_track links[2], const analysis_joint *j,
+                                   const analysis_params *prm, analysis_bodies_result *res, icv_err *err);
 
 /* results.json's entry for a body-body impact (docs/analysis.md "Several bodies":
  * kind "body_body", bodies [name a, name b], ...): a jansson object (json_t *) the
@@ -295,7 +299,7 @@ struct json_t *analysis_surface_impact_json(const analysis_surface_impact *s, co
 
 /* results.json of several bodies (docs/analysis.md "Several bodies"): schema,
  * experiment, program, "bodies" (the names), "impacts" (analysis_body_impact_json
- * each, then the chain's analysis_chain_impact_json when res->has_chain, then each
+ * each, then the chain's analysis_chain_impact_json for each of res->n_chain, then each
  * surface impact's analysis_surface_impact_json), "row_impacts" (analysis_row_impact_json
  * each), "min_gap_m"; written atomically. names[k] is body k's. */
 int analysis_bodies_results_write(const char *path, const char *experiment, const char *const *names, int n_bodies,

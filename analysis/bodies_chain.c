@@ -4,8 +4,10 @@
  * impact with the surface: each link's states on each side (POLY: the joint pulls
  * each link, neither flies freely), its kinetic energies and Akhan's energetic
  * coefficient e = sqrt(T_after / T_before) (his eq. 4.1) per link and for the
- * chain, with 1-sigma by Monte Carlo over the fits and the instant. */
+ * chain, with 1-sigma by Monte Carlo over the fits and the instant; each of its
+ * impacts, a bounce's flight up the next impact's flight down. */
 #include <gsl/gsl_rng.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,55 +145,45 @@ static void chain_derive(const analysis_body *b0, const analysis_body *b1, const
     x[C_T] = t;
 }
 
-int analysis_chain_impact_measure(const analysis_body_track links_in[2], const analysis_joint *j,
-                                  const analysis_params *prm, analysis_chain_impact *out, icv_err *err)
+/* A run of frames within reach of the surface: its first and last rows, its lowest
+ * row and the link lowest there. */
+typedef struct {
+    int first, last, row, hit;
+} chain_run;
+
+/* The gap's noise (m) from its second differences over consecutive posed frames
+ * (their MAD; a flight's curvature is far below it frame to frame), at least sigma:
+ * the lowest point swings with the attitude's noise times its lever. */
+static double gap_sigma(const double *gap, int nf, double sigma)
 {
-    memset(out, 0, sizeof *out);
-    analysis_body_track links[2] = {links_in[0], links_in[1]};
-    links[0].motion = links[1].motion = ANALYSIS_MOTION_POLY; /* pulled by the joint */
-    links[0].on_surface = links[1].on_surface = 0;
-    const analysis_tracks *tr = links[0].tracks;
-    int nf = tr->n_frames;
-    if (links[1].tracks->n_frames != nf)
-        return icv_err_set(err, ICV_EINVAL, "chain: the two links' tracks have %d and %d frames", nf,
-                           links[1].tracks->n_frames);
-    int rc = analysis_joint_residual_measure(links, 2, j, prm, &out->joint, NULL, err);
-    if (rc)
-        return rc;
-    body_pose *pose = malloc(sizeof *pose * 2 * (size_t)nf);
-    if (!pose)
-        return icv_err_set(err, ICV_ENOMEM, "chain: out of memory for %d frames", nf);
-    bodies_poses(&links[0], prm, pose);
-    bodies_poses(&links[1], prm, pose + nf);
-    /* the first run of frames within reach of the surface (5 sigma plus the gap's
-     * change to the nearest posed frames); its lowest frame */
-    double *gap = malloc(sizeof *gap * (size_t)nf);
-    int *low = malloc(sizeof *low * (size_t)nf);
-    if (!gap || !low) {
-        free(pose), free(gap), free(low);
-        return icv_err_set(err, ICV_ENOMEM, "chain: out of memory for %d frames", nf);
-    }
-    double sigma = prm->pos_sigma > 0 ? prm->pos_sigma : 3e-4, min_gap = INFINITY;
-    for (int i = 0; i < nf; i++) {
-        gap[i] = INFINITY;
-        low[i] = 0;
-        for (int k = 0; k < 2; k++) {
-            const body_pose *p = &pose[k * nf + i];
-            if (!p->ok)
-                continue;
-            double gk = analysis_gap_at(links[k].body, p->R, p->p);
-            if (gk < gap[i])
-                gap[i] = gk, low[i] = k;
-        }
-        min_gap = fmin(min_gap, gap[i]);
-    }
-    int row = -1, hit = 0;
+    double *d2 = malloc(sizeof *d2 * (size_t)(nf > 0 ? nf : 1));
+    if (!d2)
+        return sigma;
+    int n = 0;
+    for (int i = 1; i + 1 < nf; i++)
+        if (isfinite(gap[i - 1]) && isfinite(gap[i]) && isfinite(gap[i + 1]))
+            d2[n++] = fabs(gap[i + 1] - 2 * gap[i] + gap[i - 1]);
+    double s = sigma;
+    if (n >= 8) /* a second difference of white noise has sigma sqrt(6) times the noise's */
+        s = fmax(sigma, 1.4826 * analysis_median(d2, n) / sqrt(6.0));
+    free(d2);
+    return s;
+}
+
+/* Every run of frames where either link comes within reach of the surface (5 sigma
+ * plus the gap's change to the nearest posed frames times the frames to them: the
+ * links' markers hide as they hit, and a frame's travel alone leaves the last frames
+ * before the gap out of reach), at most max. A chain leaving the surface slowly
+ * crosses that reach back and forth in the noise: a run begins anew only after a
+ * flight between, min_side frames out of reach at least and rising 20 of the gap's
+ * own sigmas (gap_sigma) above the run's lowest gap. */
+static int chain_runs(const analysis_params *prm, int nf, const double *gap, const int *low, chain_run *runs, int max)
+{
+    double sigma = prm->pos_sigma > 0 ? prm->pos_sigma : 3e-4, away_max = 0, rise = 20 * gap_sigma(gap, nf, sigma);
+    int n = 0, in_run = 0, away = 0, need = prm->min_side_frames > 4 ? prm->min_side_frames : 4;
     for (int i = 0; i < nf; i++) {
         if (!isfinite(gap[i]))
             continue;
-        /* the gap's rate to the nearest posed frames times the frames to them, as the
-           body-body finder's: the links' markers hide as they hit, and a frame's
-           travel alone leaves the last frames before the gap out of reach */
         int p = i - 1, q = i + 1, reach = 1;
         while (p >= 0 && !isfinite(gap[p]))
             p--;
@@ -202,25 +194,42 @@ int analysis_chain_impact_measure(const analysis_body_track links_in[2], const a
             rate = fmax(rate, fabs(gap[i] - gap[p]) / (i - p)), reach = i - p > reach ? i - p : reach;
         if (q < nf)
             rate = fmax(rate, fabs(gap[q] - gap[i]) / (q - i)), reach = q - i > reach ? q - i : reach;
-        if (gap[i] < 5 * sigma + rate * reach) {
-            if (row < 0 || gap[i] < gap[row])
-                row = i, hit = low[i];
-        } else if (row >= 0) {
-            break;
+        if (!(gap[i] < 5 * sigma + rate * reach)) {
+            away++;
+            away_max = fmax(away_max, gap[i]);
+            if (in_run && away >= need && away_max > gap[runs[n - 1].row] + rise)
+                in_run = 0;
+            continue;
         }
+        away = 0, away_max = 0;
+        if (!in_run) {
+            if (n == max)
+                break;
+            runs[n++] = (chain_run){i, i, i, low[i]};
+            in_run = 1;
+        }
+        chain_run *r = &runs[n - 1];
+        r->last = i;
+        if (gap[i] < gap[r->row])
+            r->row = i, r->hit = low[i];
     }
-    free(gap);
-    free(low);
-    free(pose);
-    if (row < 0)
-        return icv_err_set(err, ICV_ENOTFOUND, "chain: no impact with the surface: the smallest gap is %.1f mm",
-                           1e3 * min_gap);
+    return n;
+}
+
+/* The impact of run r: each link fitted on each side within rows (lo_row, hi_row),
+ * the instant where the hit link's pre-impact motion touches, energies and e with
+ * their Monte Carlo sigmas. */
+static int chain_impact_at(const analysis_body_track links[2], const analysis_params *prm, const chain_run *r,
+                           int lo_row, int hi_row, analysis_chain_impact *out, icv_err *err)
+{
+    const analysis_tracks *tr = links[0].tracks;
+    int row = r->row, hit = r->hit, rc;
     double dt = bodies_frame_period(tr), excl = prm->exposure_s > 0 ? prm->exposure_s : dt, t_star = tr->t[row];
     analysis_body_state st[4];
     for (int it = 0; it < 8; it++) {
         int f0, l0, f1, l1;
-        if (bodies_window(tr, t_star, excl, -1, nf, 0, prm->max_side_frames, &f0, &l0) == 0 ||
-            bodies_window(tr, t_star, excl, -1, nf, 1, prm->max_side_frames, &f1, &l1) == 0)
+        if (bodies_window(tr, t_star, excl, lo_row, hi_row, 0, prm->max_side_frames, &f0, &l0) == 0 ||
+            bodies_window(tr, t_star, excl, lo_row, hi_row, 1, prm->max_side_frames, &f1, &l1) == 0)
             return icv_err_set(err, ICV_EINVAL, "chain: impact at frame %d has no frames on one side", tr->frame[row]);
         if ((rc = analysis_body_side_fit(&links[0], f0, l0, t_star, NULL, prm, &st[0], err)) ||
             (rc = analysis_body_side_fit(&links[1], f0, l0, t_star, NULL, prm, &st[1], err)))
@@ -280,5 +289,79 @@ int analysis_chain_impact_measure(const analysis_body_track links_in[2], const a
     out->energy_pre_sd = bodies_stats_sd(&sts, C_TPRE);
     out->energy_post = x[C_TPOST];
     out->energy_post_sd = bodies_stats_sd(&sts, C_TPOST);
+    return 0;
+}
+
+int analysis_chain_impacts_measure(const analysis_body_track links_in[2], const analysis_joint *j,
+                                   const analysis_params *prm, analysis_bodies_result *res, icv_err *err)
+{
+    res->n_chain = 0;
+    analysis_body_track links[2] = {links_in[0], links_in[1]};
+    links[0].motion = links[1].motion = ANALYSIS_MOTION_POLY; /* pulled by the joint */
+    links[0].on_surface = links[1].on_surface = 0;
+    const analysis_tracks *tr = links[0].tracks;
+    int nf = tr->n_frames;
+    if (links[1].tracks->n_frames != nf)
+        return icv_err_set(err, ICV_EINVAL, "chain: the two links' tracks have %d and %d frames", nf,
+                           links[1].tracks->n_frames);
+    analysis_joint_residual joint;
+    int rc = analysis_joint_residual_measure(links, 2, j, prm, &joint, NULL, err);
+    if (rc)
+        return rc;
+    body_pose *pose = malloc(sizeof *pose * 2 * (size_t)nf);
+    double *gap = malloc(sizeof *gap * (size_t)nf);
+    int *low = malloc(sizeof *low * (size_t)nf);
+    if (!pose || !gap || !low) {
+        free(pose), free(gap), free(low);
+        return icv_err_set(err, ICV_ENOMEM, "chain: out of memory for %d frames", nf);
+    }
+    bodies_poses(&links[0], prm, pose);
+    bodies_poses(&links[1], prm, pose + nf);
+    double min_gap = INFINITY;
+    for (int i = 0; i < nf; i++) {
+        gap[i] = INFINITY;
+        low[i] = 0;
+        for (int k = 0; k < 2; k++) {
+            const body_pose *p = &pose[k * nf + i];
+            if (!p->ok)
+                continue;
+            double gk = analysis_gap_at(links[k].body, p->R, p->p);
+            if (gk < gap[i])
+                gap[i] = gk, low[i] = k;
+        }
+        min_gap = fmin(min_gap, gap[i]);
+    }
+    chain_run runs[ANALYSIS_MAX_CHAIN_IMPACTS];
+    int n_runs = chain_runs(prm, nf, gap, low, runs, ANALYSIS_MAX_CHAIN_IMPACTS);
+    free(gap);
+    free(low);
+    free(pose);
+    if (n_runs == 0)
+        return icv_err_set(err, ICV_ENOTFOUND, "chain: no impact with the surface: the smallest gap is %.1f mm",
+                           1e3 * min_gap);
+    /* each impact's sides end where the runs beside it begin: a bounce's flight up is
+       the next impact's flight down */
+    icv_err first = {0};
+    for (int k = 0; k < n_runs; k++) {
+        int lo_row = k > 0 ? runs[k - 1].last : -1, hi_row = k + 1 < n_runs ? runs[k + 1].first : nf;
+        icv_err e1 = {0};
+        analysis_chain_impact *out = &res->chain[res->n_chain];
+        memset(out, 0, sizeof *out);
+        if ((rc = chain_impact_at(links, prm, &runs[k], lo_row, hi_row, out, &e1)) != 0) {
+            if (rc == ICV_ENOMEM)
+                return icv_err_set(err, rc, "%s", e1.msg);
+            if (!first.code)
+                first = e1;
+            if (res->n_skipped < ANALYSIS_MAX_IMPACTS)
+                snprintf(res->skipped[res->n_skipped], sizeof res->skipped[0], "the chain's impact %d of %d not "
+                         "measured: %s", k + 1, n_runs, e1.msg);
+            res->n_skipped++;
+            continue;
+        }
+        out->joint = joint;
+        res->n_chain++;
+    }
+    if (res->n_chain == 0)
+        return icv_err_set(err, first.code, "%s", first.msg);
     return 0;
 }

@@ -194,8 +194,8 @@ int analysis_bodies_results_write(const char *path, const char *experiment, cons
         json_t *o = analysis_body_impact_json(im, names[im->body[0]], names[im->body[1]]);
         bad = !o || json_array_append_new(arr, o) != 0;
     }
-    if (res->has_chain && !bad) {
-        json_t *o = analysis_chain_impact_json(&res->chain, names[res->chain_links[0]], names[res->chain_links[1]]);
+    for (int i = 0; i < res->n_chain && !bad; i++) {
+        json_t *o = analysis_chain_impact_json(&res->chain[i], names[res->chain_links[0]], names[res->chain_links[1]]);
         bad = !o || json_array_append_new(arr, o) != 0;
     }
     for (int i = 0; i < res->n_surface && !bad; i++) {

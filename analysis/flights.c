@@ -58,8 +58,9 @@ static double vg_factor(const double *t, int m)
     return det != 0 ? -(A[0][0] * A[1][2] - A[0][2] * A[1][0]) / det : 0;
 }
 
-int analysis_flights_fit(const posed_frame *pf, int n, const unsigned char *contact, const analysis_tracks *tr,
-                         double com_sigma, double excl, int min_frames, analysis_result *res, int *short_frames)
+int analysis_flights_fit(const posed_frame *pf, int n, const unsigned char *contact, const unsigned char *cut,
+                         const analysis_tracks *tr, double com_sigma, double excl, int min_frames,
+                         analysis_result *res, int *short_frames)
 {
     double t_cut[ANALYSIS_MAX_IMPACTS + 2];
     int nb = 0, n_short = 0;
@@ -85,6 +86,8 @@ int analysis_flights_fit(const posed_frame *pf, int n, const unsigned char *cont
                 continue;
             if (pf[i].t >= t_cut[k + 1] - excl)
                 break;
+            if (a >= 0 && cut && cut[i])
+                break; /* a flight begins here */
             if (contact && contact[i]) {
                 if (a >= 0)
                     break;
@@ -96,8 +99,8 @@ int analysis_flights_fit(const posed_frame *pf, int n, const unsigned char *cont
             sg[m] = com_sigma;
             p[m++] = pf[i].pose.p;
         }
-        if (i < n && contact && contact[i] && pf[i].t < t_cut[k + 1] - excl) {
-            i0 = i; /* more of this stretch after the contact */
+        if (i < n && ((contact && contact[i]) || (cut && cut[i] && a >= 0)) && pf[i].t < t_cut[k + 1] - excl) {
+            i0 = i; /* more of this stretch after the contact or the cut */
         } else {
             k++;
             i0 = 0;

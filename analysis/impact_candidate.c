@@ -89,9 +89,12 @@ size_t analysis_side_describe(const analysis_tracks *tr, const posed_frame *pf, 
     return len;
 }
 
-/* Pre- or post-impact window around t_star, between the neighbouring impacts. */
-static int side_window(const posed_frame *pf, int n, const unsigned char *contact, double t_star, double excl,
-                       double t_lo, double t_hi, int post, int max_frames, int *first, int *last)
+/* Pre- or post-impact window around t_star, between the neighbouring impacts, in
+ * flight: not past a frame in contact, nor across a cut (cut[i]: a flight begins at
+ * frame i; impact_pass.h). */
+static int side_window(const posed_frame *pf, int n, const unsigned char *contact, const unsigned char *cut,
+                       double t_star, double excl, double t_lo, double t_hi, int post, int max_frames, int *first,
+                       int *last)
 {
     int a = -1, b = -1;
     for (int i = 0; i < n; i++) {
@@ -108,12 +111,12 @@ static int side_window(const posed_frame *pf, int n, const unsigned char *contac
     /* flight only: the frames nearest the impact up to the first in contact */
     if (post) {
         int k = a;
-        while (k <= b && !contact[k])
+        while (k <= b && !contact[k] && !(k > a && cut[k]))
             k++;
         b = k - 1;
     } else {
         int k = b;
-        while (k >= a && !contact[k])
+        while (k >= a && !contact[k] && !(k < b && cut[k + 1]))
             k--;
         a = k + 1;
     }
@@ -194,6 +197,41 @@ static int drop_near_end_outlier(impact_pass *ps, int npre, int a0, int a1, int 
     return 1;
 }
 
+/* 1 when a side too short to fit (frames pf[s0..s1]) stands above
+ * the other side's flight (pf[l0..l1], fitted with g given, carried on) by more than
+ * 5 of that fit's residual scale (its sigma com_sigma, grown by sqrt(chi^2/dof) above
+ * 1): the surface pushed the body up there, a bounce seen and not measurable. A gap
+ * minimum of the noise near the clip's end or a dropout, its few frames on the same
+ * flight or off it in any direction (a bad pose beside a dropout), is none (on the
+ * tuning scenes most candidates short of frames were such minima). */
+#define SHORT_SIDE_KINK_SIGMAS 5.0
+static int short_side_kinks(const posed_frame *pf, int l0, int l1, int s0, int s1, const icv_vec3 *g,
+                            double com_sigma)
+{
+    enum { MAX_SIDE = 64 };
+    double t[MAX_SIDE], sg[MAX_SIDE];
+    icv_vec3 p[MAX_SIDE];
+    int m = 0;
+    for (int i = l1; i >= l0 && m < MAX_SIDE; i--, m++) /* the frames nearest the impact, if more */
+        t[m] = pf[i].t, p[m] = pf[i].pose.p, sg[m] = com_sigma;
+    if (m < 3)
+        return 0;
+    analysis_flight ph = {m, t, p, sg, t[0]};
+    analysis_ballistic fit;
+    icv_err e = {0};
+    if (analysis_ballistic_fit(&ph, 1, g, &fit, &e))
+        return 0;
+    double scale = com_sigma * sqrt(fmax(1.0, fit.chi2_dof));
+    for (int i = s0; i <= s1; i++) {
+        double tau = pf[i].t - ph.t_ref;
+        icv_vec3 q =
+            icv_v3_add(icv_v3_add(fit.p0[0], icv_v3_scale(fit.v[0], tau)), icv_v3_scale(fit.g, 0.5 * tau * tau));
+        if (pf[i].pose.p.y - q.y > SHORT_SIDE_KINK_SIGMAS * scale)
+            return 1;
+    }
+    return 0;
+}
+
 /* The candidate at `frame` (t_star) has too few frames on a side (the pre-impact
  * window npre frames a0..a1, the post-impact npost frames b0..b1): why, in short_msg. */
 static void say_too_few_frames(impact_pass *ps, int frame, double t_star, double t_next, int npre, int a0, int a1,
@@ -227,10 +265,10 @@ static int fit_sides(impact_pass *ps, int c, double t_next, double *t_star_io, s
     *outcome = SIDES_UNFIT;
     for (int iter = 0; iter < 4; iter++) {
         int a0 = 0, a1 = 0, b0 = 0, b1 = 0;
-        int npre = side_window(pf, ps->n, ps->contact, t_star, ps->excl, ps->t_prev, t_star, 0, prm->max_side_frames,
-                               &a0, &a1);
-        int npost = side_window(pf, ps->n, ps->contact, t_star, ps->excl, t_star, t_next, 1, prm->max_side_frames,
-                                &b0, &b1);
+        int npre = side_window(pf, ps->n, ps->contact, ps->cut, t_star, ps->excl, ps->t_prev, t_star, 0,
+                               prm->max_side_frames, &a0, &a1);
+        int npost = side_window(pf, ps->n, ps->contact, ps->cut, t_star, ps->excl, t_star, t_next, 1,
+                                prm->max_side_frames, &b0, &b1);
         if (!prm->keep_outlier_frames && drop_near_end_outlier(ps, npre, a0, a1, npost, b0, b1)) {
             *outcome = SIDES_OUTLIER;
             return 0;
@@ -248,6 +286,16 @@ static int fit_sides(impact_pass *ps, int c, double t_next, double *t_star_io, s
         if (npre < prm->min_side_frames || npost < prm->min_side_frames) {
             *outcome = SIDES_SHORT;
             say_too_few_frames(ps, frame, t_star, t_next, npre, a0, a1, npost, b0, b1);
+            /* named as a bounce when at the surface by its gap, with 2 frames or
+               more on its short side standing above the other side's flight (one
+               frame off a flight is no more than one bad pose: the first posed
+               frame of a track, seed 1088) */
+            ps->short_kinks = analysis_gap_at_surface(pf, ps->n, ps->sigma, ps->cand[c]) &&
+                              (npre >= prm->min_side_frames
+                                   ? npost >= 2 && short_side_kinks(pf, a0, a1, b0, b1, &res->g, ps->com_sigma)
+                               : npost >= prm->min_side_frames
+                                   ? npre >= 2 && short_side_kinks(pf, b0, b1, a0, a1, &res->g, ps->com_sigma)
+                                   : 0);
             break;
         }
         icv_err fe = {0};
@@ -354,10 +402,10 @@ static int measure_impact(impact_pass *ps, int c, double t_star, double t_next, 
     int fl_lo[2] = {pre->first, post->first}, fl_hi[2] = {pre->last, post->last};
     if (joint && !res->g_estimated) { /* the noise from the whole flights the sides are part of */
         int a0, a1, b0, b1;
-        if (side_window(pf, n, ps->contact, t_star, ps->excl, ps->t_prev, t_star, 0, INT_MAX, &a0, &a1) > 0 &&
+        if (side_window(pf, n, ps->contact, ps->cut, t_star, ps->excl, ps->t_prev, t_star, 0, INT_MAX, &a0, &a1) > 0 &&
             a0 <= pre->first && a1 >= pre->last)
             fl_lo[0] = a0, fl_hi[0] = a1;
-        if (side_window(pf, n, ps->contact, t_star, ps->excl, t_star, t_next, 1, INT_MAX, &b0, &b1) > 0 &&
+        if (side_window(pf, n, ps->contact, ps->cut, t_star, ps->excl, t_star, t_next, 1, INT_MAX, &b0, &b1) > 0 &&
             b0 <= post->first && b1 >= post->last)
             fl_lo[1] = b0, fl_hi[1] = b1;
     }
@@ -387,6 +435,7 @@ static int measure_impact(impact_pass *ps, int c, double t_star, double t_next, 
         imp.post.v_sd = icv_v3(hypot(imp.post.v_sd.x, res->g.x * o), hypot(imp.post.v_sd.y, res->g.y * o),
                                hypot(imp.post.v_sd.z, res->g.z * o));
     }
+    imp.t_sd = analysis_impact_instant_sd(inst, imp.t_sd);
     analysis_energy_scope(b, &imp);
     analysis_impact_plausibility(&imp, imp.implausible, sizeof imp.implausible);
     ps->imp_row[res->n_impacts] = pf[ps->cand[c]].row;
@@ -418,6 +467,10 @@ int analysis_impact_candidate(impact_pass *ps, int c, int *restart, icv_err *err
         return 0;
     case SIDES_SHORT:
         ps->have_short = 1;
+        if (ps->short_kinks && ps->n_short < ANALYSIS_MAX_IMPACTS) {
+            ps->short_t[ps->n_short] = t_star;
+            snprintf(ps->short_all[ps->n_short++], sizeof ps->short_all[0], "%s", ps->short_msg);
+        }
         return 0;
     case SIDES_UNFIT:
         return 0;

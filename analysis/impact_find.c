@@ -80,17 +80,24 @@ int analysis_pose_frames(const analysis_tracks *tr, const analysis_body *b, cons
  * is looked for over 1, 2, 4 and 8 frames a side (docs/analysis.md). */
 #define KINK_MAX_FRAMES 8
 
+int analysis_gap_at_surface(const posed_frame *pf, int n, double sigma, int i)
+{
+    if (i <= 0 || i + 1 >= n)
+        return 0;
+    double step = fmax(fabs(pf[i].gap - pf[i - 1].gap), fabs(pf[i + 1].gap - pf[i].gap));
+    /* the frame's travel is measured between frames, the speed at the surface is
+       higher: gravity bends a step of dt by up to g dt^2 (11 mm at 30 fps, and more
+       where a frame is missing beside the minimum) */
+    double dt = fmax(pf[i].t - pf[i - 1].t, pf[i + 1].t - pf[i].t);
+    return pf[i].gap <= 5 * sigma + step + ANALYSIS_G_STANDARD * dt * dt;
+}
+
 static int near_contact(const posed_frame *pf, int n, double sigma, int i)
 {
     double gl = i > 0 ? pf[i - 1].gap : INFINITY, gr = i + 1 < n ? pf[i + 1].gap : INFINITY;
     if (!(pf[i].gap <= gl && pf[i].gap < gr) || i == 0 || i + 1 == n)
         return 0;
-    double step = fmax(fabs(pf[i].gap - gl), fabs(gr - pf[i].gap));
-    /* the frame's travel is measured between frames, the speed at the surface is
-       higher: gravity bends a step of dt by up to g dt^2 (11 mm at 30 fps, and more
-       where a frame is missing beside the minimum) */
-    double dt = fmax(pf[i].t - pf[i - 1].t, pf[i + 1].t - pf[i].t);
-    if (pf[i].gap <= 5 * sigma + step + ANALYSIS_G_STANDARD * dt * dt)
+    if (analysis_gap_at_surface(pf, n, sigma, i))
         return 1;
     /* the kink over k frames a side, k = 1, 2, 4, 8: the velocity's jump times k dt
        against the same noise, so a bounce at 3000 fps, a fraction of a millimetre a
@@ -302,6 +309,14 @@ int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const unsig
                                        icv_vec3 *g, icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info,
                                        analysis_flight_noise *noise, icv_err *err)
 {
+    return analysis_gravity_from_flight_cut(pf, n, contact, NULL, cand, nc, sigma, g, g_sd, g_cov, info, noise, err);
+}
+
+int analysis_gravity_from_flight_cut(const posed_frame *pf, int n, const unsigned char *contact,
+                                     const unsigned char *cut, const int *cand, int nc, double sigma, icv_vec3 *g,
+                                     icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info,
+                                     analysis_flight_noise *noise, icv_err *err)
+{
     analysis_flight ph[ANALYSIS_MAX_PHASES];
     double *t = malloc(sizeof *t * (size_t)n), *s = malloc(sizeof *s * (size_t)n);
     icv_vec3 *p = malloc(sizeof *p * (size_t)n);
@@ -314,13 +329,13 @@ int analysis_gravity_from_flight_noise(const posed_frame *pf, int n, const unsig
     int longest = 0;
     for (int c = 0; c <= nc && nph < ANALYSIS_MAX_PHASES; c++) {
         /* between candidates (one frame left out on each side), split at frames in
-           contact with the surface */
+           contact with the surface and before a cut (a flight begins there) */
         int lo0 = c == 0 ? 0 : cand[c - 1] + 2, hi0 = c == nc ? n - 1 : cand[c] - 2;
         for (int lo = lo0, hi; lo <= hi0 && nph < ANALYSIS_MAX_PHASES; lo = hi + 1) {
             hi = lo;
             if (contact && contact[lo])
                 continue;
-            while (hi + 1 <= hi0 && !(contact && contact[hi + 1]))
+            while (hi + 1 <= hi0 && !(contact && contact[hi + 1]) && !(cut && cut[hi + 1]))
                 hi++;
             longest = hi - lo + 1 > longest ? hi - lo + 1 : longest;
             if (hi - lo + 1 < 4)
@@ -497,8 +512,9 @@ static int posed_frames_prepare(impact_pass *ps, icv_err *err)
     analysis_result *res = ps->res;
     ps->pf = malloc(sizeof *ps->pf * (size_t)tr->n_frames);
     ps->contact = malloc((size_t)tr->n_frames);
+    ps->cut = calloc((size_t)tr->n_frames, 1);
     ps->posed_row = calloc((size_t)tr->n_frames, 1);
-    if (!ps->pf || !ps->contact || !ps->posed_row)
+    if (!ps->pf || !ps->contact || !ps->cut || !ps->posed_row)
         return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
     posed_frame *pf = ps->pf;
     int n = 0;
@@ -578,10 +594,16 @@ static int pass_begin(impact_pass *ps, icv_err *err)
     ps->n_apart = 0;
     ps->have_short = 0;
     ps->short_msg[0] = 0;
+    ps->n_short = 0;
     ps->n_landed = 0;
     ps->landed_msg[0] = 0;
     ps->t_prev = -INFINITY;
     analysis_contact_find(pf, n, ps->sigma, ps->com_sigma, ps->tr, ps->contact, res);
+    for (int i = 0; i < n; i++) {
+        ps->cut[i] = 0;
+        for (int k = 0; k < ps->n_cut; k++)
+            ps->cut[i] |= pf[i].row == ps->cut_row[k];
+    }
     if (ps->have_rest_end && res->n_contacts < ANALYSIS_MAX_CONTACTS) {
         /* the rest trimmed off the clip's end, after any stretch before it (a
            slide coming to rest: two stretches, moving then resting) */
@@ -607,8 +629,8 @@ static int pass_begin(impact_pass *ps, icv_err *err)
         res->g = *ps->gravity;
         return 0;
     }
-    int rc = analysis_gravity_from_flight_noise(pf, n, ps->contact, ps->cand, ps->nc, ps->com_sigma, &res->g,
-                                                &res->g_sd, res->g_cov, NULL, &ps->noise, err);
+    int rc = analysis_gravity_from_flight_cut(pf, n, ps->contact, ps->cut, ps->cand, ps->nc, ps->com_sigma, &res->g,
+                                              &res->g_sd, res->g_cov, NULL, &ps->noise, err);
     if (!rc)
         res->g_estimated = 1;
     return rc;
@@ -671,6 +693,33 @@ static int impacts_pass(impact_pass *ps, int *again, icv_err *err)
     return rc;
 }
 
+/* After a pass: every stretch without a pose that probably holds an impact
+ * (analysis_unposed_impacts) and that a flight spans, posed frames on both of its
+ * sides, cut: the first posed frame after it begins a flight. A flight fitted across
+ * an impact bends to it: on a 240 fps clip whose tracks were lost over both bounces,
+ * one "flight" over 12 frames before the first bounce and 1 after it fell at
+ * 2.0 m/s^2. 1 when a cut was added (another pass). */
+static int cut_at_unposed_impacts(impact_pass *ps)
+{
+    unposed_impact unp[ANALYSIS_MAX_IMPACTS];
+    const analysis_params *prm = &ps->prm;
+    int n_unp = analysis_unposed_impacts(ps->tr, ps->b, ps->pf, ps->n, ps->contact, ps->posed_row, ps->res, ps->sigma,
+                                         ps->com_sigma, prm->min_side_frames, prm->max_side_frames, ps->period, unp,
+                                         ANALYSIS_MAX_IMPACTS),
+        added = 0;
+    for (int u = 0; u < n_unp && ps->n_cut < ANALYSIS_MAX_IMPACTS; u++) {
+        int after = -1;
+        for (int i = 1; i < ps->n && after < 0; i++)
+            if (ps->pf[i].t > unp[u].t_last && ps->pf[i - 1].t < unp[u].t_first)
+                after = i;
+        if (after < 0 || ps->cut[after])
+            continue;
+        ps->cut_row[ps->n_cut++] = ps->pf[after].row;
+        added = 1;
+    }
+    return added;
+}
+
 int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, const icv_vec3 *gravity,
                              const analysis_params *params, analysis_result *res, icv_err *err)
 {
@@ -689,8 +738,11 @@ int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, 
                          2 * ps->prm.min_side_frames + 1);
     else
         rc = posed_frames_prepare(ps, err);
-    for (int again = 1; !rc && again;)
+    for (int again = 1; !rc && again;) {
         rc = impacts_pass(ps, &again, err);
+        if (!rc && !again)
+            again = cut_at_unposed_impacts(ps);
+    }
     if (!rc)
         rc = analysis_impacts_outcome(ps, err);
     if (!rc && gravity)
@@ -698,6 +750,7 @@ int analysis_impacts_measure(const analysis_tracks *tr, const analysis_body *b, 
     analysis_flight_noise_free(&ps->noise);
     free(ps->pf);
     free(ps->contact);
+    free(ps->cut);
     free(ps->posed_row);
     return rc;
 }

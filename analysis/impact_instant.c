@@ -53,6 +53,9 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
     double h_sd = hypot(hypot(pre->p_sd.y, offset_sd), analysis_contact_gap_attitude_sd(b, pre, g, out->t_line));
     h_sd = hypot(h_sd, sqrt(pre->drift_v_var.y) * (out->t_line - pre->t_mid)); /* the markers' drift's */
     out->t_line_sd = rate > 0 ? h_sd / rate : INFINITY;
+    icv_debug("instant: line sd parts: centre %.4g surface %.4g attitude %.4g drift %.4g m, rate %.4g m/s",
+              pre->p_sd.y, offset_sd, analysis_contact_gap_attitude_sd(b, pre, g, out->t_line),
+              sqrt(pre->drift_v_var.y) * (out->t_line - pre->t_mid), rate);
     out->from_meet = 0;
     out->offset_sd = 0;
     out->meet_ok = analysis_flights_meet(pre, post, g, out->t_line, &out->t_meet, &out->t_meet_sd) == 0;
@@ -72,4 +75,14 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
         double excess = d * d - out->t_line_sd * out->t_line_sd - out->t_meet_sd * out->t_meet_sd;
         out->offset_sd = excess > 0 ? sqrt(excess) : 0;
     }
+}
+
+double analysis_impact_instant_sd(const impact_instant *in, double measured_sd)
+{
+    /* the line's instant: the Monte Carlo draws the flight's noise as the joint
+       model sees it, but not the height error the side fit's own residuals and
+       the lowest point's lever show; the reported sigma is not below the line's */
+    if (in->from_meet || !(in->t_line_sd < INFINITY))
+        return measured_sd;
+    return fmax(measured_sd, in->t_line_sd);
 }

@@ -1,16 +1,79 @@
 /* impact_outcome.c: what the final pass of analysis_impacts_measure measured and left
  * out, said once (a pass measures every impact again), the flights fitted, and the
  * error when nothing stands for the result: why no impact was measured. */
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "analysis/analysis.h"
 #include "analysis/analysis_internal.h"
 #include "analysis/impact_pass.h"
 
+/* An impact seen and not measured: said as a warning and kept, named and why, in
+ * res->not_measured (results.json's impacts_not_measured). */
+static void not_measured(analysis_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void not_measured(analysis_result *res, const char *fmt, ...)
+{
+    char msg[ICV_ERR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    icv_warn("%s", msg);
+    if (res->n_not_measured < ANALYSIS_MAX_IMPACTS)
+        snprintf(res->not_measured[res->n_not_measured], sizeof res->not_measured[0], "%s", msg);
+    res->n_not_measured++;
+}
+
+/* The body comes down onto the surface at the clip's end and stays: the rest trimmed
+ * off the end (analysis_still_ends) holds its landing, which no candidate can be (no
+ * posed frame after it). A bounce lower than the still rule's limit, a fraction of a
+ * millimetre at 0.3 mm tracks, is inside that rest too (a 3000 fps bar's second
+ * bounce, 0.078 m/s up: 0.3 mm high for 16 ms). Said when the last flight, ending at
+ * the last posed frame, carried on brings its lowest point's height there (the gap)
+ * to the surface before the rest ends (at 3000-6000 fps a body still approaching
+ * moves less than the still rule's limit over the clip's last frames: no landing in
+ * the clip), and no impact was measured or landed after it. */
+static void say_landing_at_rest(impact_pass *ps)
+{
+    analysis_result *res = ps->res;
+    const posed_frame *pf = ps->pf;
+    int n = ps->n;
+    if (!ps->have_rest_end || n < 1 || res->n_flights < 1)
+        return;
+    const analysis_flight_summary *f = &res->flights[res->n_flights - 1];
+    if (f->frame_last != ps->tr->frame[pf[n - 1].row])
+        return;
+    /* the centre's normal velocity at the flight's end, and the time it takes to
+       bring the gap there to 0 under g */
+    double vy = f->v.y + res->g.y * (f->t_end - f->t_start), gy = res->g.y, h = pf[n - 1].gap;
+    double disc = vy * vy - 2 * gy * h, tau = INFINITY;
+    if (h <= 0)
+        tau = 0;
+    else if (gy < 0 && disc >= 0)
+        tau = (-vy - sqrt(disc)) / gy;
+    if (!(pf[n - 1].t + tau <= ps->rest_end.t_last))
+        return;
+    for (int i = 0; i < res->n_impacts; i++)
+        if (res->impacts[i].t > pf[n - 1].t - ps->excl)
+            return;
+    for (int i = 0; i < ps->n_landed && i < ANALYSIS_MAX_IMPACTS; i++)
+        if (ps->landed_t[i] > pf[n - 1].t - ps->excl)
+            return;
+    const analysis_contact *r = &ps->rest_end;
+    double lim = 4 * sqrt(2.0) * ps->prm.pos_sigma / sqrt((double)ps->b->tmpl.n_markers);
+    not_measured(res,
+                 "impact at frames %ld-%ld (t = %.4f-%.4f s): the body comes down onto the surface (its gap %.1f mm "
+                 "at frame %d; its flight, carried on, reaches it near t = %.4f s) and stays within %.2f mm of where "
+                 "it ends, as at rest: a landing, or a bounce lower than that, not measured",
+                 r->frame_first, r->frame_last, r->t_first, r->t_last, pf[n - 1].gap * 1e3,
+                 ps->tr->frame[pf[n - 1].row], pf[n - 1].t + tau, lim * 1e3);
+}
+
 /* The warnings of the measured impacts and of the frames left out of them. */
 static void say_measured(const impact_pass *ps)
 {
-    const analysis_result *res = ps->res;
+    analysis_result *res = ps->res;
     if (ps->off_msg[0])
         icv_warn("%s%s", ps->off_msg, ps->n_off > 1 ? ", nor others like it" : "");
     for (int i = 0; i < res->n_contacts; i++) {
@@ -21,9 +84,10 @@ static void say_measured(const impact_pass *ps)
                  ct->sliding ? "moving (sliding, rolling or rocking)" : "resting");
     }
     for (int i = 0; i < ps->n_landed && i < ANALYSIS_MAX_IMPACTS; i++)
-        icv_warn("impact at frame %d (t = %.4f s): the body stays on the surface after it (see the contact frames): "
-                 "not measured",
-                 ps->landed_frame[i], ps->landed_t[i]);
+        not_measured(res,
+                     "impact at frame %d (t = %.4f s): the body stays on the surface after it (see the contact "
+                     "frames): not measured",
+                     ps->landed_frame[i], ps->landed_t[i]);
     for (int i = 0; i < res->n_impacts; i++) {
         const analysis_impact *im = &res->impacts[i];
         if (im->t_from_meet)
@@ -61,9 +125,25 @@ static int no_impact_error(const impact_pass *ps, const unposed_impact *unp, int
             return icv_err_set(err, ICV_EINVAL,
                                "no impact found, and the flight is too short to fit: %d frames, %d needed",
                                short_frames > 0 ? short_frames : n, ps->prm.min_side_frames);
+        /* the longest stretch without a pose: an impact there is not seen (a ball
+           lost after 18 of its 120 frames, its two bounces after) */
+        int r0 = -1, r1 = -1;
+        for (int r = 0, a = -1; r <= tr->n_frames; r++) {
+            if (r < tr->n_frames && !ps->posed_row[r]) {
+                a = a < 0 ? r : a;
+                continue;
+            }
+            if (a >= 0 && (r0 < 0 || r - a > r1 - r0 + 1))
+                r0 = a, r1 = r - 1;
+            a = -1;
+        }
+        char unposed[160] = "";
+        if (r0 >= 0 && r1 - r0 + 1 >= UNPOSED_MIN_FRAMES)
+            snprintf(unposed, sizeof unposed, "; frames %d-%d (%d of %d) have no pose: an impact there is not seen",
+                     tr->frame[r0], tr->frame[r1], r1 - r0 + 1, tr->n_frames);
         icv_warn("no impact found (the smallest gap between the body and the surface is %.1f mm at t = %.4f "
-                 "s): measured as free flight, %d flight%s",
-                 res->min_gap * 1e3, res->min_gap_t, res->n_flights, res->n_flights == 1 ? "" : "s");
+                 "s): measured as free flight, %d flight%s%s",
+                 res->min_gap * 1e3, res->min_gap_t, res->n_flights, res->n_flights == 1 ? "" : "s", unposed);
         return 0;
     }
     if (ps->have_short)
@@ -95,6 +175,37 @@ static int no_impact_error(const impact_pass *ps, const unposed_impact *unp, int
                        res->min_gap * 1e3, res->min_gap_t);
 }
 
+/* The candidates seen and not measured (too few frames on a side and a short side
+ * off the other's flight, landed) cut the flights as an impact does: the first posed
+ * frame after each begins a flight. A flight run on through a bounce at the clip's
+ * end bends to it. */
+static void cut_at_unmeasured(impact_pass *ps)
+{
+    double t[2 * ANALYSIS_MAX_IMPACTS];
+    int m = 0;
+    for (int i = 0; i < ps->n_short && i < ANALYSIS_MAX_IMPACTS; i++)
+        t[m++] = ps->short_t[i];
+    for (int i = 0; i < ps->n_landed && i < ANALYSIS_MAX_IMPACTS; i++)
+        t[m++] = ps->landed_t[i];
+    for (int k = 0; k < m; k++)
+        for (int i = 1; i < ps->n; i++)
+            if (ps->pf[i].t > t[k]) {
+                ps->cut[i] = 1;
+                break;
+            }
+}
+
+/* 1 when t (s) lies in an unposed stretch of unp[0..n-1] or at a posed frame beside
+ * it: a candidate there with too few frames on a side is that stretch's impact,
+ * named once, with the stretch */
+static int beside_unposed(const impact_pass *ps, const unposed_impact *unp, int n, double t)
+{
+    for (int u = 0; u < n; u++)
+        if (t > unp[u].t_first - 1.5 * ps->period && t < unp[u].t_last + 1.5 * ps->period)
+            return 1;
+    return 0;
+}
+
 int analysis_impacts_outcome(impact_pass *ps, icv_err *err)
 {
     const analysis_params *prm = &ps->prm;
@@ -106,22 +217,30 @@ int analysis_impacts_outcome(impact_pass *ps, icv_err *err)
                                          ps->com_sigma, prm->min_side_frames, prm->max_side_frames, ps->period, unp,
                                          ANALYSIS_MAX_IMPACTS);
     say_measured(ps);
-    int short_frames = 0, n_short = analysis_flights_fit(ps->pf, ps->n, ps->contact, ps->tr, ps->com_sigma, ps->excl,
-                                                         prm->min_side_frames, res, &short_frames);
+    cut_at_unmeasured(ps);
+    int short_frames = 0, n_short = analysis_flights_fit(ps->pf, ps->n, ps->contact, ps->cut, ps->tr, ps->com_sigma,
+                                                         ps->excl, prm->min_side_frames, res, &short_frames);
     if (n_short < 0)
         return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
     if (ps->n_apart > 0)
         icv_warn("%s: not measured%s", ps->apart_msg, ps->n_apart > 1 ? ", nor other candidates like it" : "");
     if (ps->n_unfit > 0 && res->n_impacts > 0)
-        icv_warn("%s: not measured%s", ps->unfit_msg, ps->n_unfit > 1 ? ", nor other candidates like it" : "");
+        not_measured(res, "%s: not measured%s", ps->unfit_msg, ps->n_unfit > 1 ? ", nor other candidates like it" : "");
     if (res->n_impacts == 0)
         rc = no_impact_error(ps, unp, &n_unp, short_frames, err);
-    else if (ps->have_short)
-        icv_warn("%s: skipped", ps->short_msg);
+    else if (ps->n_short > 0) {
+        for (int i = 0; i < ps->n_short && i < ANALYSIS_MAX_IMPACTS; i++)
+            if (!beside_unposed(ps, unp, n_unp, ps->short_t[i]))
+                not_measured(res, "%s: skipped", ps->short_all[i]);
+    } else if (ps->have_short) {
+        icv_warn("%s: skipped", ps->short_msg); /* no sign of a bounce there: not named */
+    }
+    if (!rc)
+        say_landing_at_rest(ps);
     for (int i = 0; i < n_unp; i++) {
         char msg[ICV_ERR_MSG_MAX];
         analysis_unposed_describe(&unp[i], msg, sizeof msg);
-        icv_warn("%s: probably an impact there, not measured (an impact needs poses on both sides)", msg);
+        not_measured(res, "%.400s: probably an impact there, not measured (an impact needs poses on both sides)", msg);
     }
     return rc;
 }

@@ -37,6 +37,11 @@ typedef struct {
     double com_sigma; /* m, the centre of mass's (the mean of several markers) */
     double period;    /* s, one frame */
     double excl;      /* s, left out on each side of an impact (half an exposure) */
+    /* cut[i]: a flight begins at pf[i], the first posed frame after frames without a
+       pose that probably hold an impact (analysis_unposed_impacts): no flight, side
+       or gravity phase spans them. Kept over every pass as rows (cut_row). */
+    unsigned char *cut;
+    int cut_row[ANALYSIS_MAX_IMPACTS], n_cut;
     /* the rest trimmed off the clip's end, a contact */
     int have_rest_end;
     analysis_contact rest_end;
@@ -70,6 +75,12 @@ typedef struct {
        stays on the surface after */
     int have_short;
     char short_msg[ICV_ERR_MSG_MAX];
+    /* the candidates of the pass with too few frames on a side whose short side
+       leaves the other's flight (a bounce seen, not measurable): said, at t (s);
+       short_kinks: the last candidate's test */
+    int n_short, short_kinks;
+    char short_all[ANALYSIS_MAX_IMPACTS][ICV_ERR_MSG_MAX];
+    double short_t[ANALYSIS_MAX_IMPACTS];
     int n_landed, landed_frame[ANALYSIS_MAX_IMPACTS];
     double landed_t[ANALYSIS_MAX_IMPACTS];
     char landed_msg[ICV_ERR_MSG_MAX];
@@ -86,6 +97,12 @@ int analysis_impact_candidate(impact_pass *ps, int c, int *restart, icv_err *err
  * (analysis_flights_fit) and fails, saying why, when no impact was measured and no
  * flight stands for the result. 0 or an error code (err). impact_outcome.c. */
 int analysis_impacts_outcome(impact_pass *ps, icv_err *err);
+
+/* 1 when posed frame pf[i] (neither end) is at the surface as far as its gap tells:
+ * within 5 sigma (m, a marker's) plus the larger gap change to a neighbour frame and
+ * g dt^2 (a fast body is seen a frame's travel away). A candidate found by the
+ * kink of its centre's height alone may lie anywhere. impact_find.c. */
+int analysis_gap_at_surface(const posed_frame *pf, int n, double sigma, int i);
 
 /* Keeps the frame numbers of frames left out as outliers (rows of tr) and says so.
  * impact_find.c. */

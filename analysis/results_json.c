@@ -3,7 +3,8 @@
  * (time_sd_s, t_meet_s, spin_observable, window frames, model notes, gravity_sd,
  * gravity_estimated, outlier_frames (the frames left out as outliers), flights
  * (each free flight's frames, launch state and own g), contacts (the
- * stretches in contact with the surface: frames, times, sliding or resting), the
+ * stretches in contact with the surface: frames, times, sliding or resting),
+ * impacts_not_measured (each impact seen and not measured, named and why), the
  * calibration's propagated sigmas and their part in each uncertainty, energy.counts and, where a
  * spin is not measured, energy.note with the spin change the impulse implies). Non-finite numbers are written as null. */
 #include <jansson.h>
@@ -281,5 +282,10 @@ int analysis_results_write(const char *path, const char *experiment, const analy
                                             num(c->t_last), "kind", c->sliding ? "sliding" : "resting"));
     }
     json_object_set_new(root, "contacts", ct);
+    /* the impacts seen and not measured, each named and why (as bodies_json.c) */
+    json_t *skipped = json_array();
+    for (int i = 0; i < res->n_not_measured && i < ANALYSIS_MAX_IMPACTS; i++)
+        json_array_append_new(skipped, json_string(res->not_measured[i]));
+    json_object_set_new(root, "impacts_not_measured", skipped);
     return analysis_json_write(path, root, err);
 }

@@ -17,8 +17,9 @@ int cli_several_bodies(const char *path)
 void cli_bodies_summary(const job_bodies_result *r)
 {
     const icv_experiment *e = &r->exp;
-    if (r->res.has_chain)
-        cli_summary("%s: %d bodies pinned into a chain\n", e->name, e->n_bodies);
+    if (r->res.n_chain)
+        cli_summary("%s: %d bodies pinned into a chain, %d impact%s with the surface\n", e->name, e->n_bodies,
+                    r->res.n_chain, r->res.n_chain == 1 ? "" : "s");
     else
         cli_summary("%s: %d bodies, %d body-body impact%s, %d with the surface\n", e->name, e->n_bodies,
                     r->res.n_impacts, r->res.n_impacts == 1 ? "" : "s", r->res.n_surface);
@@ -26,8 +27,8 @@ void cli_bodies_summary(const job_bodies_result *r)
         cli_summary("  joint %d ('%s'-'%s'): %.2f mm apart on the tracks (RMS; noise alone %.2f mm)\n", k,
                     e->bodies[e->joints[k].body[0]].name, e->bodies[e->joints[k].body[1]].name,
                     1e3 * r->joint[k].rms, 1e3 * r->joint[k].expected_rms);
-    if (r->res.has_chain) {
-        const analysis_chain_impact *c = &r->res.chain;
+    for (int i = 0; i < r->res.n_chain; i++) {
+        const analysis_chain_impact *c = &r->res.chain[i];
         const int *l = r->res.chain_links;
         cli_summary("  chain ('%s'-'%s') hits the surface with '%s' at t = %.5f s (+- %.1e): Akhan's e = %.3f +- %.3f "
                     "(links %.3f +- %.3f, %.3f +- %.3f), kinetic energy %.4f -> %.4f J\n",

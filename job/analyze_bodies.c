@@ -188,10 +188,9 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
         analysis_body_track links[2] = {bt[jt->body[0]], bt[jt->body[1]]};
         analysis_joint aj = {{0, 1}, {jt->at[0], jt->at[1]}};
         out->res.min_gap = NAN;
-        if ((rc = analysis_chain_impact_measure(links, &aj, &prm, &out->res.chain, err)) != 0)
+        out->res.chain_links[0] = jt->body[0], out->res.chain_links[1] = jt->body[1];
+        if ((rc = analysis_chain_impacts_measure(links, &aj, &prm, &out->res, err)) != 0)
             icv_err_prefix(err, "%s: ", tracks_path);
-        else
-            out->res.has_chain = 1, out->res.chain_links[0] = jt->body[0], out->res.chain_links[1] = jt->body[1];
     } else if (!rc && (rc = analysis_body_impacts_measure(bt, n, e->gravity_auto ? NULL : &e->gravity, &prm,
                                                           &out->res, err)) != 0) {
         /* bodies seen together that never meet: their motions are the result */
@@ -205,7 +204,7 @@ int job_analyze_bodies(const job_analyze_options *job, job_bodies_result *out, i
     }
     /* each body's impacts with the surface, in the stretches between its contacts
        with the others (the chain's links have theirs above) */
-    if (!rc && !out->res.has_chain)
+    if (!rc && !out->res.n_chain)
         rc = analysis_bodies_surface_measure(bt, n, e->gravity_auto ? NULL : &e->gravity, &prm, &out->res, err);
     /* the impacts not measured, each named: never a number for them */
     int n_skip = out->res.n_skipped < ANALYSIS_MAX_IMPACTS ? out->res.n_skipped : ANALYSIS_MAX_IMPACTS;

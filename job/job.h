@@ -169,7 +169,7 @@ typedef struct {
  * (analysis/bodies.h; a body on the table, or any body when gravity is auto, fitted
  * with its own constant acceleration on each side), each joint's residual on the
  * tracks, and for two bodies pinned by one joint (a chain) its impact with the
- * surface (analysis_chain_impact_measure, into res.chain; not the links' with each
+ * surface (analysis_chain_impacts_measure, into res.chain[]; not the links' with each
  * other: they always touch at the pin); results.json and report.html
  * (report_bodies_write) into out_dir (nothing written on failure but a report.html
  * that fails after results.json). */

@@ -219,6 +219,20 @@ void job_track_3d_gaps_name(job_track *j);
 int job_track_bodies_3d(job_track *j, icv_err *err);
 /* The quality rows in frame order, then marker (track_bodies.c). */
 void job_track_sort_quality(job_track *j);
+/* One camera: candidate c's position on the plane parallel to the motion plane at
+ * offset dz (metres, surface z) where a marker off the body's plane moves; z then 0
+ * (track_3d.c). */
+void job_track_planar_marker_plane(const track_calibration *cal, double dz, track_candidate *c);
+/* The ray pose of frame f: markers one camera alone sees placed on their rays from the
+ * pose of the labelled points (track_3d.c); returns the positions added. */
+int job_track_ray_pose_frame(job_track_camera *cams, const track_identity *ident, const icv_vec3 *tmpl, int nm, int off,
+                             const icv_vec3 *X, const track_candidate *cf, const int *lab, int n_cand, long f, double t,
+                             const track_identity_ray *rays, int n_rays, double sigma_scale, track_pose *prior,
+                             long *prior_f, double *xyz, track_quality3d *qrows, long *nq);
+/* After the identity's pass of one body: the labels the 2D tracks carry into the
+ * frames it left unlabelled (track_carry_labels.c); cand_lab the identity's labels
+ * (F x TRACK_MAX_CAND), rss the squared residuals (px^2) summed. */
+int job_track_carry_labels(job_track *j, const int *cand_lab, double *rss, icv_err *err);
 
 void job_track_camera_free(job_track_camera *c);
 /* The body marker of 2D point (frame f, id), -1 none: the label given at f, else at

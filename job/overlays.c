@@ -337,12 +337,12 @@ int job_overlays_write_bodies(const char *dir, const icv_experiment *exp, const 
 {
     char path[ICV_PATH_MAX], final[ICV_PATH_MAX];
     int n = exp->n_bodies, n_taken = 0, have_all = 0, have_ti = 0, rc;
-    double t_impact[ANALYSIS_MAX_IMPACTS + 1];
+    double t_impact[ANALYSIS_MAX_IMPACTS + ANALYSIS_MAX_CHAIN_IMPACTS];
     int n_impacts = 0;
     for (int i = 0; i < res->n_impacts; i++)
         t_impact[n_impacts++] = res->impacts[i].t;
-    if (res->has_chain)
-        t_impact[n_impacts++] = res->chain.t;
+    for (int i = 0; i < res->n_chain; i++)
+        t_impact[n_impacts++] = res->chain[i].t;
     if ((rc = icv_path_join(final, sizeof final, dir, "overlays", err)))
         return rc;
     if (n_impacts == 0) { /* bodies that never met: no images, and none of an older run */

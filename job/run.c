@@ -258,7 +258,7 @@ static int hash_impact_frames(run_ctx *c, job_hash *h, icv_err *err)
     if (rc)
         return rc;
     const analysis_result *res = &c->job->res;
-    double t[ANALYSIS_MAX_IMPACTS + 1];
+    double t[ANALYSIS_MAX_IMPACTS + ANALYSIS_MAX_CHAIN_IMPACTS];
     int n = 0;
     for (int i = 0; i < res->n_impacts; i++)
         t[n++] = res->impacts[i].t;
@@ -266,8 +266,8 @@ static int hash_impact_frames(run_ctx *c, job_hash *h, icv_err *err)
         n = 0;
         for (int i = 0; i < c->bodies->res.n_impacts; i++)
             t[n++] = c->bodies->res.impacts[i].t;
-        if (c->bodies->res.has_chain)
-            t[n++] = c->bodies->res.chain.t;
+        for (int i = 0; i < c->bodies->res.n_chain; i++)
+            t[n++] = c->bodies->res.chain[i].t;
     }
     job_hash_int(h, n);
     for (int i = 0; i < n; i++) {

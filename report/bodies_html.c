@@ -11,7 +11,7 @@
 
 #include "report/report_internal.h"
 
-enum { NS = 40, MAX_FLAGS = 64, MAX_SIDES = 2 * (ANALYSIS_MAX_IMPACTS + 1) };
+enum { NS = 40, MAX_FLAGS = 64, MAX_SIDES = 2 * (ANALYSIS_MAX_IMPACTS + ANALYSIS_MAX_CHAIN_IMPACTS) };
 
 /* chi^2 on 3 dof beyond which the two bodies' impulses disagree (p = 0.001) */
 #define MISMATCH_CHI2_3DOF 16.27
@@ -153,16 +153,17 @@ static void collect_flags(bpage *bp)
         snprintf(where, sizeof where, "surface impact %d ('%s')", i + 1, body_name(in, sf->body));
         add_flag(bp, where, sf->im.implausible);
     }
-    if (r->has_chain) {
-        const analysis_chain_impact *c = &r->chain;
+    for (int i = 0; i < r->n_chain; i++) {
+        const analysis_chain_impact *c = &r->chain[i];
         for (int k = 0; k < 3; k++) {
-            snprintf(where, sizeof where, "the chain's impact, e of %s",
+            snprintf(where, sizeof where, "the chain's impact %d, e of %s", i + 1,
                      k < 2 ? body_name(in, r->chain_links[k]) : "the chain");
             check_e(k < 2 ? c->e_link[k] : c->e_chain, k < 2 ? c->e_link_sd[k] : c->e_chain_sd, why, sizeof why);
             add_flag(bp, where, why);
         }
         check_gain(c->energy_pre - c->energy_post, hypot(c->energy_pre_sd, c->energy_post_sd), why, sizeof why);
-        add_flag(bp, "the chain's impact", why);
+        snprintf(where, sizeof where, "the chain's impact %d", i + 1);
+        add_flag(bp, where, why);
     }
     for (int k = 0; k < in->n_joints; k++) {
         const icv_joint *j = &in->exp->joints[k];
@@ -261,7 +262,7 @@ static void summary(bpage *bp)
     for (int k = 0; k < in->n_bodies; k++) {
         const icv_body *b = &in->exp->bodies[k];
         const analysis_tracks *tr = in->bodies[k].tracks;
-        int posed = 0, link = in->res->has_chain && (in->res->chain_links[0] == k || in->res->chain_links[1] == k);
+        int posed = 0, link = in->res->n_chain > 0 && (in->res->chain_links[0] == k || in->res->chain_links[1] == k);
         for (int i = 0; bp->has_series[k] && i < bp->series[k].n; i++)
             posed += isfinite(bp->series[k].p[0][i]);
         fputs("<tr><td>", f);
@@ -279,8 +280,8 @@ static void summary(bpage *bp)
     fputs("</table>\n", f);
     const analysis_bodies_result *r = in->res;
     fprintf(f, "<p>%d body-body impact%s found", r->n_impacts, r->n_impacts == 1 ? "" : "s");
-    if (r->has_chain)
-        fputs(", and the chain's impact with the surface", f);
+    if (r->n_chain)
+        fprintf(f, ", and %d impact%s of the chain with the surface", r->n_chain, r->n_chain == 1 ? "" : "s");
     else
         fprintf(f, ", and %d impact%s of a body with the surface", r->n_surface, r->n_surface == 1 ? "" : "s");
     if (isfinite(r->min_gap))
@@ -557,12 +558,14 @@ static int body_sides(const report_bodies_inputs *in, int k, side *sd, double *v
                 sd[n++] = (side){&r->impacts[i].pre[j], r->impacts[i].t, 0};
                 sd[n++] = (side){&r->impacts[i].post[j], r->impacts[i].t, 1};
             }
-    for (int j = 0; r->has_chain && j < 2; j++)
-        if (r->chain_links[j] == k) {
-            vl[(*nv)++] = r->chain.t;
-            sd[n++] = (side){&r->chain.pre[j], r->chain.t, 0};
-            sd[n++] = (side){&r->chain.post[j], r->chain.t, 1};
-        }
+    for (int i = 0; i < r->n_chain; i++)
+        for (int j = 0; j < 2; j++)
+            if (r->chain_links[j] == k) {
+                const analysis_chain_impact *c = &r->chain[i];
+                vl[(*nv)++] = c->t;
+                sd[n++] = (side){&c->pre[j], c->t, 0};
+                sd[n++] = (side){&c->post[j], c->t, 1};
+            }
     return n;
 }
 
@@ -603,7 +606,7 @@ static void body_plots(bpage *bp, int k)
     const report_bodies_inputs *in = bp->in;
     const analysis_body_track *bt = &in->bodies[k];
     side sd[MAX_SIDES];
-    double vl[ANALYSIS_MAX_IMPACTS + 1];
+    double vl[ANALYSIS_MAX_IMPACTS + ANALYSIS_MAX_CHAIN_IMPACTS];
     int nv, nsd = body_sides(in, k, sd, vl, &nv);
     fputs("<h3>", f);
     icv_fput_html(f, bt->name);
@@ -690,17 +693,17 @@ static void plots(bpage *bp)
 
 /* ---- the chain ------------------------------------------------------------------ */
 
-/* T1, T2 and T against time in ms from the impact, as Akhan's Fig. 4.9 */
-static void chain_energy_plot(bpage *bp)
+/* T1, T2 and T against time in ms from impact i, as Akhan's Fig. 4.9; id the figure's */
+static void chain_energy_plot(bpage *bp, int i_impact, const char *id)
 {
     const report_bodies_inputs *in = bp->in;
     const analysis_bodies_result *r = in->res;
-    const analysis_chain_impact *c = &r->chain;
+    const analysis_chain_impact *c = &r->chain[i_impact];
     int l0 = r->chain_links[0], l1 = r->chain_links[1];
     icv_err e = {0};
     if (!bp->has_series[l0] || !bp->has_series[l1]) {
         icv_err_set(&e, ICV_EINVAL, "%s", bp->series_why[bp->has_series[l0] ? l1 : l0]);
-        report_figure(bp->f, bp->svg, -1, &e, "plot-chain-energy", "T1, T2 and T against time");
+        report_figure(bp->f, bp->svg, -1, &e, id, "T1, T2 and T against time");
         return;
     }
     const analysis_body_series *s0 = &bp->series[l0], *s1 = &bp->series[l1];
@@ -709,7 +712,7 @@ static void chain_energy_plot(bpage *bp)
     static double ft[2][NS], fT[3][2][NS];
     if (!ms) {
         icv_err_set(&e, ICV_ENOMEM, "out of memory");
-        report_figure(bp->f, bp->svg, -1, &e, "plot-chain-energy", "T1, T2 and T against time");
+        report_figure(bp->f, bp->svg, -1, &e, id, "T1, T2 and T against time");
         return;
     }
     for (int q = 0; q < 3; q++)
@@ -760,22 +763,26 @@ static void chain_energy_plot(bpage *bp)
              "each side's fit (lines). Akhan's e per link and for the chain is sqrt(T after / T before) at the "
              "impact.",
              body_name(in, l0), body_name(in, l1));
-    report_figure(bp->f, bp->svg, rc, &e, "plot-chain-energy", cap);
+    report_figure(bp->f, bp->svg, rc, &e, id, cap);
     free(ms);
 }
 
-static void chain(bpage *bp)
+/* impact i of the chain: its table and its energies (ids chain-impact and
+ * plot-chain-energy for the first, with -2, -3... for the next) */
+static void chain_impact(bpage *bp, int i)
 {
     FILE *f = bp->f;
     const report_bodies_inputs *in = bp->in;
     const analysis_bodies_result *r = in->res;
-    if (!r->has_chain)
-        return;
-    const analysis_chain_impact *c = &r->chain;
+    const analysis_chain_impact *c = &r->chain[i];
     const char *n0 = body_name(in, r->chain_links[0]), *n1 = body_name(in, r->chain_links[1]);
-    fputs("<section id=chain><h2>The chain's impact with the surface</h2>\n", f);
-    fprintf(f, "<table class=summary id=chain-impact><tr><th>quantity (surface frame)</th><th>measured</th>"
-               "<th>&plusmn;1&sigma;</th><th>check</th></tr>\n");
+    char suffix[16] = "", id[48];
+    if (i > 0)
+        snprintf(suffix, sizeof suffix, "-%d", i + 1);
+    if (r->n_chain > 1)
+        fprintf(f, "<h3>Impact %d of %d</h3>\n", i + 1, r->n_chain);
+    fprintf(f, "<table class=summary id=chain-impact%s><tr><th>quantity (surface frame)</th><th>measured</th>"
+               "<th>&plusmn;1&sigma;</th><th>check</th></tr>\n", suffix);
     char q[256], why[400];
     row1(f, "impact instant t (s)", c->t, c->t_sd, NULL);
     named(q, sizeof q, "link that touches: %s", c->link_hit ? n1 : n0);
@@ -807,8 +814,19 @@ static void chain(bpage *bp)
     for (int k = 0; k < 2; k++)
         state_rows(f, k ? n1 : n0, &c->pre[k], &c->post[k]);
     fputs("</table>\n", f);
-    chain_energy_plot(bp);
-    fputs("</section>\n", f);
+    snprintf(id, sizeof id, "plot-chain-energy%s", suffix);
+    chain_energy_plot(bp, i, id);
+}
+
+static void chain(bpage *bp)
+{
+    const analysis_bodies_result *r = bp->in->res;
+    if (!r->n_chain)
+        return;
+    fprintf(bp->f, "<section id=chain><h2>The chain's impact%s with the surface</h2>\n", r->n_chain > 1 ? "s" : "");
+    for (int i = 0; i < r->n_chain; i++)
+        chain_impact(bp, i);
+    fputs("</section>\n", bp->f);
 }
 
 static void joints(bpage *bp)
@@ -891,7 +909,7 @@ int report_bodies_write(const report_bodies_inputs *in, const char *path, icv_er
     analysis_params_default(&prm);
     for (int k = 0; k < in->n_bodies && k < ICV_MAX_BODIES; k++) {
         side sd[MAX_SIDES];
-        double vl[ANALYSIS_MAX_IMPACTS + 1];
+        double vl[ANALYSIS_MAX_IMPACTS + ANALYSIS_MAX_CHAIN_IMPACTS];
         int nv;
         body_sides(in, k, sd, vl, &nv);
         bp->half_rows[k] = half_rows(in->bodies[k].tracks);

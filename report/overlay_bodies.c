@@ -18,9 +18,11 @@ static const analysis_body_state *side_of(const analysis_bodies_result *res, int
             *t_impact = im->t;
             return t >= im->t ? &im->post[slot] : &im->pre[slot];
         }
-        if (impact == res->n_impacts && res->has_chain && res->chain_links[slot] == b) {
-            *t_impact = res->chain.t;
-            return t >= res->chain.t ? &res->chain.post[slot] : &res->chain.pre[slot];
+        int k = impact - res->n_impacts;
+        if (k >= 0 && k < res->n_chain && res->chain_links[slot] == b) {
+            const analysis_chain_impact *c = &res->chain[k];
+            *t_impact = c->t;
+            return t >= c->t ? &c->post[slot] : &c->pre[slot];
         }
     }
     return NULL;

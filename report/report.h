@@ -236,8 +236,8 @@ typedef struct {
     const analysis_body_track *bodies;      /* n_bodies, exp->bodies' order, each with its
                                                tracks (the same rows); required */
     int n_bodies;
-    const analysis_bodies_result *res;      /* body-body impacts and the chain's surface impact
-                                               (res->has_chain); required */
+    const analysis_bodies_result *res;      /* body-body impacts and the chain's surface impacts
+                                               (res->n_chain); required */
     const analysis_joint_residual *joints;  /* per exp->joints entry, n_joints (may be 0) */
     int n_joints;
     const char *const *stage_warnings;      /* what the stages warned ("stage: message": a
@@ -251,10 +251,10 @@ typedef struct {
  * fetched). Sections and ids: summary (the bodies; summary-checks: every flagged
  * number with its likely cause), impacts (per body-body impact i: impact-i, its
  * numbers with 1-sigma; impact-i-momentum, the balances per axis; the plots
- * plot-impact-i-momentum, plot-impact-i-angmom), chain (when res->has_chain:
- * chain-impact, Akhan's e per link and for the chain, the joint's residual;
+ * plot-impact-i-momentum, plot-impact-i-angmom), chain (when res->n_chain > 0,
+ * per impact: chain-impact, Akhan's e per link and for the chain, the joint's residual;
  * plot-chain-energy, T1, T2 and T against time in ms from the impact as in Akhan's
- * Fig. 4.9), joints, plots (per body k: plot-body-k-position in mm,
+ * Fig. 4.9; the second impact's ids end in -2, and so on), joints, plots (per body k: plot-body-k-position in mm,
  * plot-body-k-velocity in m/s, plot-body-k-energy in mJ, against time in s: the
  * tracked rows as points, each impact side's fit as lines, the instants dashed),
  * warnings. Quantities in the surface frame (y the normal, up), SI in the tables

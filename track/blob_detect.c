@@ -69,6 +69,8 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     w->max_tiles = ((width + 7) / 8) * ((height + 7) / 8);
     w->tile_level = malloc(sizeof(double) * (size_t)w->max_tiles);
     w->tile_t = malloc(sizeof(int) * (size_t)w->max_tiles);
+    w->tile_lit = malloc((size_t)w->max_tiles);
+    w->col_max = malloc((size_t)width * 2);
     w->tile_noise = malloc(sizeof(double) * 2 * (size_t)w->max_tiles); /* + scratch */
     w->samp = malloc(sizeof(int) * TRACK_SPLIT_SAMPLES);
     w->plane = malloc((size_t)width * (size_t)height * 2); /* 16-bit at most */
@@ -81,10 +83,10 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     w->morph_b = malloc(morph);
     w->morph_rows = malloc(sizeof(uint16_t) * (size_t)w->morph_pitch * TRACK_TOPHAT_ROWS);
     w->bin = 1;
-    d->n_allocs = 20;
+    d->n_allocs = 22;
     if (!w->runs || !w->parent || !w->label || !w->comps || !w->hist || !w->cov_class || !w->cov_near ||
-        !w->cov_grad || !w->tile_level || !w->tile_t || !w->tile_noise || !w->samp || !w->plane || !w->still || !w->binned || !w->binned_tophat ||
-        !w->morph_a || !w->morph_b || !w->morph_rows) {
+        !w->cov_grad || !w->tile_level || !w->tile_t || !w->tile_lit || !w->col_max || !w->tile_noise || !w->samp ||
+        !w->plane || !w->still || !w->binned || !w->binned_tophat || !w->morph_a || !w->morph_b || !w->morph_rows) {
         track_detector_free(d);
         icv_err_set(err, ICV_ENOMEM, "track detector: out of memory for a %dx%d workspace", width, height);
         return NULL;
@@ -107,6 +109,8 @@ void track_detector_free(track_detector *d)
         free(d->ws->cov_grad);
         free(d->ws->tile_level);
         free(d->ws->tile_t);
+        free(d->ws->tile_lit);
+        free(d->ws->col_max);
         free(d->ws->tile_noise);
         free(d->ws->samp);
         free(d->ws->plane);

@@ -79,9 +79,9 @@ static int row_close(int y, int x1, int in, int start, run *runs, int n, int cap
 }
 
 /* The runs of row y with one threshold t (tmap NULL) or each tile's (tmap: the tile
- * row's thresholds, tile px per tile). */
-static int row_runs(const track_frame *f, int y, int x0, int x1, int t, const int *tmap, int tile, run *runs, int n,
-                    int cap, int *overflow)
+ * row's thresholds, tile px per tile; lit: which of those tiles hold a pixel above). */
+static int row_runs(const track_frame *f, int y, int x0, int x1, int t, const int *tmap, const unsigned char *lit,
+                    int tile, run *runs, int n, int cap, int *overflow)
 {
     int in = 0, start = 0, m = n;
     if (!tmap) {
@@ -91,13 +91,77 @@ static int row_runs(const track_frame *f, int y, int x0, int x1, int t, const in
             int k = a / tile, b = (k + 1) * tile - 1;
             if (b > x1)
                 b = x1;
-            m = row_segment(f, y, a, b, tmap[k], &in, &start, runs, m, cap, overflow);
+            if (lit[k]) {
+                m = row_segment(f, y, a, b, tmap[k], &in, &start, runs, m, cap, overflow);
+            } else if (in) { /* nothing above in this tile: a run open at its edge ends there */
+                m = row_close(y, a - 1, in, start, runs, m, cap, overflow);
+                in = 0;
+            }
             a = b + 1;
         }
     }
     if (m >= 0)
         m = row_close(y, x1, in, start, runs, m, cap, overflow);
     return m < 0 ? cap : m; /* full: the runs found so far stand */
+}
+
+/* cm[i] = max(cm[i], row[i]) for i < n, 16 (8-bit) or 8 (16-bit) pixels at a time: a
+ * loop of fixed length that compilers turn into vector max instructions (gcc 12 at -O2:
+ * pmaxub, 16 pixels an instruction). One body for both depths. */
+#define MAX_INTO(name, type, lanes)                                              \
+    static void name(type *restrict cm, const type *restrict row, int n)        \
+    {                                                                            \
+        int x = 0;                                                               \
+        for (; x + (lanes) <= n; x += (lanes))                                   \
+            for (int i = 0; i < (lanes); i++)                                    \
+                cm[x + i] = cm[x + i] > row[x + i] ? cm[x + i] : row[x + i];     \
+        for (; x < n; x++)                                                       \
+            cm[x] = cm[x] > row[x] ? cm[x] : row[x];                             \
+    }
+MAX_INTO(max_into8, uint8_t, 16)
+MAX_INTO(max_into16, uint16_t, 8)
+#undef MAX_INTO
+
+/* Each column's largest pixel over rows [y0, y1], columns [x0, x1], into col: rows read
+ * whole and in order, which the hardware prefetch follows (read tile by tile, a row's
+ * 32 pixels and then the next row's, they waited on memory). */
+static void column_max(const track_frame *f, int x0, int y0, int x1, int y1, void *col)
+{
+    int n = x1 - x0 + 1;
+    size_t px = f->depth == 8 ? 1 : 2;
+    memset((unsigned char *)col + px * (size_t)x0, 0, px * (size_t)n);
+    for (int y = y0; y <= y1; y++) {
+        const unsigned char *row = (const unsigned char *)f->data + (size_t)y * (size_t)f->stride;
+        if (f->depth == 8)
+            max_into8((uint8_t *)col + x0, row + x0, n);
+        else
+            max_into16((uint16_t *)col + x0, (const uint16_t *)(const void *)row + x0, n);
+    }
+}
+
+/* w->tile_lit over the tiles [x0, x1] x [y0, y1] meets: 1 where the part of the tile
+ * inside holds a pixel above the tile's threshold. Almost every tile of a frame holds
+ * background alone; one vector pass over the frame costs a fraction of the run search's
+ * word-by-word one, which then reads the lit tiles only. */
+static void mark_lit_tiles(struct track_detector_ws *w, const track_frame *f, int x0, int y0, int x1, int y1)
+{
+    int T = w->tile;
+    for (int ty = y0 / T; ty <= y1 / T; ty++) {
+        int ay = ty * T > y0 ? ty * T : y0, by = ty * T + T - 1 < y1 ? ty * T + T - 1 : y1;
+        column_max(f, x0, ay, x1, by, w->col_max);
+        for (int tx = x0 / T; tx <= x1 / T; tx++) {
+            int ax = tx * T > x0 ? tx * T : x0, bx = tx * T + T - 1 < x1 ? tx * T + T - 1 : x1;
+            int m = 0;
+            if (f->depth == 8)
+                for (int x = ax; x <= bx; x++)
+                    m = ((const uint8_t *)w->col_max)[x] > m ? ((const uint8_t *)w->col_max)[x] : m;
+            else
+                for (int x = ax; x <= bx; x++)
+                    m = ((const uint16_t *)w->col_max)[x] > m ? ((const uint16_t *)w->col_max)[x] : m;
+            int i = ty * w->ntx + tx;
+            w->tile_lit[i] = m > w->tile_t[i];
+        }
+    }
 }
 
 static int uf_find(int *parent, int i)
@@ -123,11 +187,25 @@ static int label_region(struct track_detector_ws *w, const track_frame *f, int x
                         int tiled, int *overflow)
 {
     /* runs, linked to the previous row's runs as they are found */
-    int n = 0, prev_a = 0, prev_b = 0;
+    int n = 0, prev_a = 0, prev_b = 0, band_lit = 1;
+    if (tiled)
+        mark_lit_tiles(w, f, x0, y0, x1, y1);
     for (int y = y0; y <= y1; y++) {
         int cur = n;
-        const int *tmap = tiled ? w->tile_t + (size_t)(y / w->tile) * (size_t)w->ntx : NULL;
-        n = row_runs(f, y, x0, x1, t, tmap, w->tile, w->runs, n, w->max_runs, overflow);
+        const int *tmap = NULL;
+        const unsigned char *lit = NULL;
+        if (tiled) {
+            size_t band = (size_t)(y / w->tile) * (size_t)w->ntx;
+            tmap = w->tile_t + band;
+            lit = w->tile_lit + band;
+            if (y == y0 || y % w->tile == 0) { /* a band of tiles without a lit one has no run */
+                band_lit = 0;
+                for (int k = x0 / w->tile; k <= x1 / w->tile && !band_lit; k++)
+                    band_lit = lit[k];
+            }
+        }
+        if (band_lit)
+            n = row_runs(f, y, x0, x1, t, tmap, lit, w->tile, w->runs, n, w->max_runs, overflow);
         int q = prev_a;
         for (int r = cur; r < n; r++) {
             w->parent[r] = r;

@@ -28,6 +28,44 @@ static inline icv_vec3 ball_bounce_at(const ball_bounce *s, double t)
     return icv_v3(s->v_launch.x * t, s->r + s->v_post.y * tau - 0.5 * g * tau * tau, 0);
 }
 
+/* A ball's centre at t (s) along a path with its state */
+typedef icv_vec3 (*ball_path)(const void *state, double t);
+
+/* n frames of a one-marker track from t0 at fps along path `at`, each coordinate in
+ * the motion plane with Gaussian noise sigma from rng (z 0), moved up by y_off */
+static inline void ball_tracks_sample(const void *state, ball_path at, double t0, double fps, int n, double sigma,
+                                      double y_off, gsl_rng *rng, analysis_tracks *tr)
+{
+    icv_err err;
+    analysis_tracks_alloc(tr, n, 1, 0, &err);
+    for (int i = 0; i < n; i++) {
+        double t = t0 + i / fps;
+        icv_vec3 p = at(state, t);
+        tr->frame[i] = i;
+        tr->t[i] = t;
+        tr->pos[i] = icv_v3(p.x + gsl_ran_gaussian(rng, sigma), p.y + y_off + gsl_ran_gaussian(rng, sigma), 0);
+        tr->seen[i] = 1;
+    }
+}
+
+/* A ball of radius r (m), 2.7 g, its one marker at its centre */
+static inline void ball_body(analysis_body *b, double r)
+{
+    icv_err err;
+    const icv_vec3 mk = {0, 0, 0};
+    *b = (analysis_body){0};
+    b->mass = 0.0027;
+    b->inertia = icv_m3_diag(7.2e-7, 7.2e-7, 7.2e-7);
+    b->shape.type = ICV_SHAPE_SPHERE;
+    b->shape.radius = r;
+    analysis_template_init(&b->tmpl, &mk, 1, &err);
+}
+
+static inline icv_vec3 ball_bounce_path(const void *s, double t)
+{
+    return ball_bounce_at((const ball_bounce *)s, t);
+}
+
 /* Draws a bounce for seed (speed 1-3 m/s, up to 60 degrees up or down, e 0.5-0.9),
  * and samples it at fps from a random phase until the ball is back at half its
  * bounce height (one bounce in the clip) with noise sigma; line_off (m) moves the
@@ -52,24 +90,9 @@ static inline void ball_bounce_make(ball_bounce *s, double fps, double sigma, un
     /* at least 8 frames before the bounce: a clip starting later is the short-flight case */
     double phase = fmin(0, s->t_imp - 8 / fps) + gsl_rng_uniform(rng) / fps;
     int n = (int)((t_end - phase) * fps) + 1;
-    icv_err err;
-    analysis_tracks_alloc(tr, n, 1, 0, &err);
-    for (int i = 0; i < n; i++) {
-        double t = phase + i / fps;
-        icv_vec3 p = ball_bounce_at(s, t);
-        tr->frame[i] = i;
-        tr->t[i] = t;
-        tr->pos[i] = icv_v3(p.x + gsl_ran_gaussian(rng, sigma), p.y + line_off + gsl_ran_gaussian(rng, sigma), 0);
-        tr->seen[i] = 1;
-    }
+    ball_tracks_sample(s, ball_bounce_path, phase, fps, n, sigma, line_off, rng, tr);
     gsl_rng_free(rng);
-    const icv_vec3 mk = {0, 0, 0};
-    *b = (analysis_body){0};
-    b->mass = 0.0027;
-    b->inertia = icv_m3_diag(7.2e-7, 7.2e-7, 7.2e-7);
-    b->shape.type = ICV_SHAPE_SPHERE;
-    b->shape.radius = s->r;
-    analysis_template_init(&b->tmpl, &mk, 1, &err);
+    ball_body(b, s->r);
 }
 
 #endif

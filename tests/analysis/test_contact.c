@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "analysis/analysis.h"
+#include "tests/analysis/ball_bounce.h"
 #include "tests/harness.h"
 
 /* 120 fps, 0.3 mm noise: thrown from (0, 0.35) m at (1.0, 0.5) m/s, bouncing at
@@ -59,13 +60,7 @@ static void slide_tracks(unsigned long seed, slide_clip *c, analysis_tracks *tr,
         tr->seen[i] = 1;
     }
     gsl_rng_free(rng);
-    const icv_vec3 mk = {0, 0, 0};
-    *b = (analysis_body){0};
-    b->mass = 0.0027;
-    b->inertia = icv_m3_diag(7.2e-7, 7.2e-7, 7.2e-7);
-    b->shape.type = ICV_SHAPE_SPHERE;
-    b->shape.radius = r;
-    analysis_template_init(&b->tmpl, &mk, 1, &err);
+    ball_body(b, r);
 }
 
 TEST(test_contact_slide_to_rest_is_left_out_and_reported)

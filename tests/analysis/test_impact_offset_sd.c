@@ -42,8 +42,9 @@ TEST(test_impact_offset_sd_a_raised_track_widens_the_instants_sigma_not_its_valu
      * the error within 2 of it in every seed (at 2: the excess is one draw of the
      * bias, not its spread). v_pre.y's error is g dt (the instant's, carried along
      * g) and is within 2 of its sigma likewise. Without the lift the instant is
-     * right and its sigma unchanged by this (offset_sd 0 in most seeds: the
-     * distance within both sigmas). */
+     * right and its sigma the line's own (offset_sd 0 in most seeds: the distance
+     * within both sigmas; the reported sigma is not below the line's, which comes
+     * from the stated 100 um, so ~0.11 frame here, not the residuals' 0.02). */
     scenario s;
     make_scenario(&s, 0);
     const double period = 1.0 / 3000;
@@ -69,7 +70,7 @@ TEST(test_impact_offset_sd_a_raised_track_widens_the_instants_sigma_not_its_valu
                seed, (flat.t - s.t_star) / period, flat.t_sd / period);
         ASSERT(flat.t_sd < 0.5 * lifted.t_sd, "seed %lu: flat sigma %.3f frame not below the lifted one's %.3f",
                seed, flat.t_sd / period, lifted.t_sd / period);
-        zero += flat.t_sd < 0.1 * period;
+        zero += flat.t_sd <= 1.01 * flat.t_line_sd;
     }
-    ASSERT(zero >= 6, "flat tracks: the instant's sigma below 0.1 frame in %d of 8 seeds, expected >= 6", zero);
+    ASSERT(zero >= 6, "flat tracks: the instant's sigma the line's own in %d of 8 seeds, expected >= 6", zero);
 }
