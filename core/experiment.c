@@ -57,9 +57,9 @@ static int read_camera_paths(const icv_experiment *e, icv_ynode map, char out[][
     return 0;
 }
 
-static int read_points2(icv_ynode map, const char *key, double out[2][2], icv_err *err)
+/* node n as two pixels [[u1, v1], [u2, v2]] */
+static int read_pixel_pair(icv_ynode n, double out[2][2], icv_err *err)
 {
-    icv_ynode n = icv_ynode_get(map, key);
     if (!icv_ynode_is_seq(n) || icv_ynode_len(n) != 2)
         return icv_ynode_fail(n, err, ICV_EINVAL, "expected two pixels [[u1, v1], [u2, v2]]");
     for (size_t i = 0; i < 2; i++) {
@@ -70,6 +70,11 @@ static int read_points2(icv_ynode map, const char *key, double out[2][2], icv_er
             TRY(icv_ynode_double(icv_ynode_at(p, j), &out[i][j], err));
     }
     return 0;
+}
+
+static int read_points2(icv_ynode map, const char *key, double out[2][2], icv_err *err)
+{
+    return read_pixel_pair(icv_ynode_get(map, key), out, err);
 }
 
 static int read_cameras(icv_ynode root, icv_experiment *e, icv_err *err)
@@ -270,19 +275,11 @@ static int read_verticals(icv_ynode mp, icv_experiment *e, icv_err *err)
     for (size_t k = 0; k < icv_ynode_len(v); k++) {
         icv_ynode seg = icv_ynode_at(v, k);
         double(*q)[2] = e->verticals_px[k];
-        if (!icv_ynode_is_seq(seg) || icv_ynode_len(seg) != 2)
-            return icv_ynode_fail(seg, err, ICV_EINVAL, "expected a segment [[u1, v1], [u2, v2]]");
-        for (size_t i = 0; i < 2; i++) {
-            icv_ynode p = icv_ynode_at(seg, i);
-            if (!icv_ynode_is_seq(p) || icv_ynode_len(p) != 2)
-                return icv_ynode_fail(p, err, ICV_EINVAL, "expected a pixel [u, v]");
-            for (size_t j = 0; j < 2; j++)
-                TRY(icv_ynode_double(icv_ynode_at(p, j), &q[i][j], err));
-        }
-        if (!(hypot(q[1][0] - q[0][0], q[1][1] - q[0][1]) >= 20))
+        TRY(read_pixel_pair(seg, q, err));
+        double len = hypot(q[1][0] - q[0][0], q[1][1] - q[0][1]);
+        if (!(len >= 20))
             return icv_ynode_fail(seg, err, ICV_EINVAL,
-                                  "segment %zu is %.1f px long: a line's direction needs 20 px or more", k + 1,
-                                  hypot(q[1][0] - q[0][0], q[1][1] - q[0][1]));
+                                  "segment %zu is %.1f px long: a line's direction needs 20 px or more", k + 1, len);
     }
     e->n_verticals = (int)icv_ynode_len(v);
     return 0;

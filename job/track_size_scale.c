@@ -371,10 +371,9 @@ static int plane_from_verticals(const icv_experiment *exp, track_calibration *ca
                                         endpoint_sd_px, &normal, &pitch, &pitch_sd, err);
     if (rc)
         return icv_err_prefix(err, "%s: ", exp->path);
-    if (track_size_plane_with_normal(fit, fit + n, fit + 2 * n, n, normal, pitch_sd, 0, fit + 3 * n, sp))
+    if (track_size_plane_with_normal(fit, fit + n, fit + 2 * n, n, normal, pitch, pitch_sd, 0, fit + 3 * n, sp))
         return icv_err_set(err, ICV_ENOTFOUND, "%s: motion_plane.verticals_px: no frame of the ball lies on the "
                            "plane they give in front of the camera", exp->path);
-    sp->pitch = pitch; /* the optical axis below the horizontal: with a roll, not the normal's part about x */
     int surface_from_px = exp->surface_kind == ICV_SURFACE_LINE_PX || cal->surface_lowest;
     if (!surface_from_px || turn_plane(exp, cal, R) != 0)
         return icv_err_set(err, ICV_EINVAL,
@@ -388,7 +387,8 @@ static int plane_from_verticals(const icv_experiment *exp, track_calibration *ca
              "degrees (%d lines, their ends to %.1f px; the focal length %.0f px, %s); the ball's sizes over %ld "
              "frames place it: the image is mapped to it through that pitch",
              exp->path, pitch * deg, pitch_sd * deg, exp->n_verticals, endpoint_sd_px, cal->in[0].fx,
-             exp->calib_file[0] || exp->calib_images[0][0] ? "calibrated" : "nominal: the larger image side", sp->n_used);
+             exp->calib_file[0] || exp->calib_images[0][0] ? "calibrated" : "nominal: the larger image side",
+             sp->n_used);
     return 0;
 }
 

@@ -276,7 +276,7 @@ int track_size_plane_fit(const double *x, const double *y, const double *w, long
 }
 
 int track_size_plane_with_normal(const double *x, const double *y, const double *w, long n, icv_vec3 normal,
-                                 double pitch_sd, double yaw_sd, double *work, track_size_plane *out)
+                                 double pitch, double pitch_sd, double yaw_sd, double *work, track_size_plane *out)
 {
     memset(out, 0, sizeof *out);
     long m = 0;
@@ -297,7 +297,7 @@ int track_size_plane_with_normal(const double *x, const double *y, const double 
     out->resid_sd = out->resid_mad;
     out->fitted = out->significant = 1;
     out->n_used = m;
-    out->pitch = atan2(-normal.y, normal.z), out->pitch_sd = pitch_sd;
+    out->pitch = pitch, out->pitch_sd = pitch_sd;
     out->yaw = atan2(-normal.x, normal.z), out->yaw_sd = yaw_sd;
     out->tilt = acos(fmin(1, normal.z));
     out->tilt_sd = hypot(pitch_sd, yaw_sd);

@@ -59,10 +59,10 @@ int track_plane_from_verticals(const calib_intrinsics *in, const double (*seg)[2
                                icv_vec3 *normal, double *pitch, double *pitch_sd, icv_err *err);
 /* The size fit with the plane's normal known (unit, camera frame, z > 0; from
  * track_plane_from_verticals): w[i] = k (n.z + n.x x[i] + n.y y[i]), k the median of
- * the frames' ratios; a, b, c from it, the angles from the normal with pitch_sd and
- * yaw_sd given (size_plane.c). work: 2 n doubles. 0, or -1 with no frame. */
+ * the frames' ratios; a, b, c from it; the pitch (rad) and the sigmas given, the yaw
+ * and tilt from the normal (size_plane.c). work: 2 n doubles. 0, or -1 with no frame. */
 int track_size_plane_with_normal(const double *x, const double *y, const double *w, long n, icv_vec3 normal,
-                                 double pitch_sd, double yaw_sd, double *work, track_size_plane *out);
+                                 double pitch, double pitch_sd, double yaw_sd, double *work, track_size_plane *out);
 /* Fits w[i] = a + b x[i] + c y[i] over n frames (size_plane.c). work: 3 n doubles.
  * 0, or -1 when there are fewer than 6 frames or the fit is degenerate (out->fitted 0). */
 int track_size_plane_fit(const double *x, const double *y, const double *w, long n, double *work,
