@@ -241,6 +241,13 @@ static inline void analysis_window_nearest(int post, int max_frames, int *a, int
     }
 }
 
+/* The root of the gap f(t) in [lo, hi] by Brent's method (GSL) to tol (the units
+ * of t), when f's signs at lo and hi differ; else where |f| is smallest of 65
+ * samples over [lo, hi] (a grazing contact), fallback when f is nowhere a number
+ * (root_or_min.c). */
+double analysis_root_or_min(double (*f)(double, void *), void *data, double lo, double hi, double tol,
+                            double fallback);
+
 /* The instant in [lo, hi] where a side's flight puts the contact point on the
  * surface (root of the gap), or where the gap is smallest when it does not cross. */
 double analysis_contact_instant(const analysis_body *b, const side_fit *s, const icv_vec3 *g, double t_guess,
@@ -278,9 +285,9 @@ typedef struct {
  * none where a measured impact of res lies there. Up to max in out; their count. Measures nothing, changes
  * nothing in res. */
 int analysis_unposed_impacts(const analysis_tracks *tr, const analysis_body *b, const posed_frame *pf, int n,
-                             const unsigned char *contact, const unsigned char *posed_row, const analysis_result *res,
-                             double sigma, double com_sigma, int min_side, int max_side, double period,
-                             unposed_impact *out, int max);
+                             const unsigned char *contact, const unsigned char *cut, const unsigned char *posed_row,
+                             const analysis_result *res, double sigma, double com_sigma, int min_side, int max_side,
+                             double period, unposed_impact *out, int max);
 /* "the body is not posed in frames 48-80 (t = ...), and its flight before them,
  * carried on, meets the surface near t = 0.4750 +- 0.0012 s" into buf; its length. */
 size_t analysis_unposed_describe(const unposed_impact *u, char *buf, size_t cap);

@@ -105,29 +105,6 @@ static double surface_gap_after(double dt, void *data)
     return analysis_gap_at(m->b, s.R, s.p);
 }
 
-/* the root of f in [lo, hi] by bisection, or where |f| is smallest there */
-static double root_or_min(double (*f)(double, void *), void *data, double lo, double hi)
-{
-    double flo = f(lo, data), fhi = f(hi, data);
-    if ((flo > 0) != (fhi > 0)) {
-        for (int it = 0; it < 100 && hi - lo > 1e-13; it++) {
-            double mid = 0.5 * (lo + hi), fm = f(mid, data);
-            if ((fm > 0) == (flo > 0))
-                lo = mid, flo = fm;
-            else
-                hi = mid;
-        }
-        return 0.5 * (lo + hi);
-    }
-    double best = 0, bg = INFINITY;
-    for (int i = 0; i <= 64; i++) {
-        double x = lo + (hi - lo) * i / 64.0, g = fabs(f(x, data));
-        if (g < bg)
-            bg = g, best = x;
-    }
-    return best;
-}
-
 enum { C_E0, C_E1, C_EC, C_T0PRE, C_T1PRE, C_T0POST, C_T1POST, C_TPRE, C_TPOST, C_T, C_N };
 
 static void chain_derive(const analysis_body *b0, const analysis_body *b1, const analysis_body_state st[4], double t,
@@ -235,7 +212,7 @@ static int chain_impact_at(const analysis_body_track links[2], const analysis_pa
             (rc = analysis_body_side_fit(&links[1], f0, l0, t_star, NULL, prm, &st[1], err)))
             return rc;
         surface_motion sm = {links[hit].body, st[hit]};
-        double off = root_or_min(surface_gap_after, &sm, tr->t[l0] - t_star, tr->t[f1] - t_star);
+        double off = analysis_root_or_min(surface_gap_after, &sm, tr->t[l0] - t_star, tr->t[f1] - t_star, 1e-13, 0);
         if (fabs(off) < 1e-9 * dt || it == 7) {
             if ((rc = analysis_body_side_fit(&links[0], f1, l1, t_star, NULL, prm, &st[2], err)) ||
                 (rc = analysis_body_side_fit(&links[1], f1, l1, t_star, NULL, prm, &st[3], err)))

@@ -6,7 +6,6 @@
  * its sigma checks the tracking), momentum and angular momentum before and after,
  * energies. 1-sigma by Monte Carlo over the four fitted states, the instant (and
  * with it the normal and the contact point) found again in each draw. */
-#include <gsl/gsl_roots.h>
 #include <gsl/gsl_rng.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,34 +114,11 @@ static double touch_offset(double (*f)(double, void *), void *data, double lo, d
         for (int i = 1; i <= 64; i++) {
             double x0 = lo + (hi - lo) * (i - 1) / 64.0, x = lo + (hi - lo) * i / 64.0, fx = f(x, data);
             if (!(fx > 0)) {
-                lo = x0, flo = f(x0, data), hi = x, fhi = fx;
+                lo = x0, hi = x;
                 break;
             }
         }
-    if ((flo > 0) != (fhi > 0)) {
-        gsl_function F = {f, data};
-        gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-        double root = 0.5 * (lo + hi);
-        if (rs && gsl_root_fsolver_set(rs, &F, lo, hi) == GSL_SUCCESS) {
-            for (int it = 0; it < 100; it++) {
-                if (gsl_root_fsolver_iterate(rs) != GSL_SUCCESS)
-                    break;
-                double a = gsl_root_fsolver_x_lower(rs), b = gsl_root_fsolver_x_upper(rs);
-                if (gsl_root_test_interval(a, b, 1e-12, 0) == GSL_SUCCESS)
-                    break;
-            }
-            root = gsl_root_fsolver_root(rs);
-        }
-        gsl_root_fsolver_free(rs);
-        return root;
-    }
-    double best = 0, bg = INFINITY;
-    for (int i = 0; i <= 64; i++) {
-        double x = lo + (hi - lo) * i / 64.0, g = fabs(f(x, data));
-        if (g < bg)
-            bg = g, best = x;
-    }
-    return best;
+    return analysis_root_or_min(f, data, lo, hi, 1e-12, 0);
 }
 
 double bodies_touch_offset(const analysis_body *ba, const analysis_body_state *a, const analysis_body *bb,

@@ -703,7 +703,7 @@ static int cut_at_unposed_impacts(impact_pass *ps)
 {
     unposed_impact unp[ANALYSIS_MAX_IMPACTS];
     const analysis_params *prm = &ps->prm;
-    int n_unp = analysis_unposed_impacts(ps->tr, ps->b, ps->pf, ps->n, ps->contact, ps->posed_row, ps->res, ps->sigma,
+    int n_unp = analysis_unposed_impacts(ps->tr, ps->b, ps->pf, ps->n, ps->contact, ps->cut, ps->posed_row, ps->res, ps->sigma,
                                          ps->com_sigma, prm->min_side_frames, prm->max_side_frames, ps->period, unp,
                                          ANALYSIS_MAX_IMPACTS),
         added = 0;

@@ -4,7 +4,6 @@
  * impulse ratio (friction used), energies. Their 1-sigma comes from Monte Carlo
  * draws of the fitted states with the fits' covariances (seeded: reproducible). */
 #include <gsl/gsl_linalg.h>
-#include <gsl/gsl_roots.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <stdio.h>
@@ -182,34 +181,7 @@ double analysis_contact_instant(const analysis_body *b, const side_fit *s, const
 {
     side_motion m;
     side_motion_init(&m, b, s, g);
-    double glo = gap_of(lo, &m), ghi = gap_of(hi, &m);
-    if ((glo > 0) != (ghi > 0)) { /* Brent's method (GSL) on the bracket, to 1e-10 s */
-        gsl_function F = {gap_of, &m};
-        gsl_root_fsolver *rs = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
-        if (rs && gsl_root_fsolver_set(rs, &F, lo, hi) == GSL_SUCCESS) {
-            for (int it = 0; it < 100; it++) {
-                if (gsl_root_fsolver_iterate(rs) != GSL_SUCCESS)
-                    break;
-                lo = gsl_root_fsolver_x_lower(rs);
-                hi = gsl_root_fsolver_x_upper(rs);
-                if (gsl_root_test_interval(lo, hi, 1e-10, 0) == GSL_SUCCESS)
-                    break;
-            }
-        }
-        double root = rs ? gsl_root_fsolver_root(rs) : 0.5 * (lo + hi);
-        gsl_root_fsolver_free(rs);
-        return root;
-    }
-    /* no crossing: where the gap is smallest (a grazing contact) */
-    double best = t_guess, bg = INFINITY;
-    for (int i = 0; i <= 64; i++) {
-        double t = lo + (hi - lo) * i / 64.0, gg = fabs(gap_of(t, &m));
-        if (gg < bg) {
-            bg = gg;
-            best = t;
-        }
-    }
-    return best;
+    return analysis_root_or_min(gap_of, &m, lo, hi, 1e-10, t_guess);
 }
 
 /* the sides' centres apart (pre - post) at t, and their velocities' difference */

@@ -213,7 +213,7 @@ int analysis_impacts_outcome(impact_pass *ps, icv_err *err)
     int rc = 0;
     /* impacts the poses cannot show: said, never measured */
     unposed_impact unp[ANALYSIS_MAX_IMPACTS];
-    int n_unp = analysis_unposed_impacts(ps->tr, ps->b, ps->pf, ps->n, ps->contact, ps->posed_row, res, ps->sigma,
+    int n_unp = analysis_unposed_impacts(ps->tr, ps->b, ps->pf, ps->n, ps->contact, ps->cut, ps->posed_row, res, ps->sigma,
                                          ps->com_sigma, prm->min_side_frames, prm->max_side_frames, ps->period, unp,
                                          ANALYSIS_MAX_IMPACTS);
     say_measured(ps);

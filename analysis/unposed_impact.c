@@ -36,10 +36,12 @@ static double first_crossing(const analysis_body *b, const side_fit *s, const ic
 }
 
 /* One side's flight beside the stretch: the posed frames nearest it (at most
- * max_side, in flight: a contact frame ends it; none past a measured impact), fitted
+ * max_side, in flight: a contact frame ends it, so does a cut; none past a measured
+ * impact), fitted
  * and carried towards the stretch. Fills *t and *t_sd when it meets the surface
  * within [lo, hi] widened by 3 of its sigmas; 0 when it does. */
-static int side_meets(const posed_frame *pf, int n, const unsigned char *contact, int edge, int post, double t_bound,
+static int side_meets(const posed_frame *pf, int n, const unsigned char *contact, const unsigned char *cut, int edge,
+                      int post, double t_bound,
                       const analysis_body *b, const icv_vec3 *g, double com_sigma, double band, int min_side,
                       int max_side, double lo, double hi, int lo_hard, int hi_hard, double period, double *t,
                       double *t_sd)
@@ -52,8 +54,13 @@ static int side_meets(const posed_frame *pf, int n, const unsigned char *contact
     for (int i = edge; i >= 0 && i < n && cnt < max_side; i += post ? 1 : -1) {
         if (contact[i] || (post ? pf[i].t >= t_bound : pf[i].t <= t_bound))
             break;
+        /* a cut begins a flight at pf[i]: the frames before it are another one's */
+        if (post && i != edge && cut && cut[i])
+            break;
         z = i;
         cnt++;
+        if (!post && cut && cut[i])
+            break;
     }
     if (cnt < min_side)
         return -1;
@@ -86,8 +93,8 @@ static int side_meets(const posed_frame *pf, int n, const unsigned char *contact
 }
 
 int analysis_unposed_impacts(const analysis_tracks *tr, const analysis_body *b, const posed_frame *pf, int n,
-                             const unsigned char *contact, const unsigned char *posed_row, const analysis_result *res,
-                             double sigma, double com_sigma, int min_side, int max_side, double period,
+                             const unsigned char *contact, const unsigned char *cut, const unsigned char *posed_row,
+                             const analysis_result *res, double sigma, double com_sigma, int min_side, int max_side, double period,
                              unposed_impact *out, int max)
 {
     int k = 0;
@@ -138,10 +145,10 @@ int analysis_unposed_impacts(const analysis_tracks *tr, const analysis_body *b, 
             continue;
         unposed_impact u = {tr->frame[r0], tr->frame[r1], tr->t[r0], tr->t[r1], NAN, NAN, NAN, NAN};
         if (ib >= 0)
-            side_meets(pf, n, contact, ib, 0, before, b, &res->g, com_sigma, 5 * sigma, min_side, max_side, lo, hi,
+            side_meets(pf, n, contact, cut, ib, 0, before, b, &res->g, com_sigma, 5 * sigma, min_side, max_side, lo, hi,
                        lo_hard, hi_hard, period, &u.t_pre, &u.t_pre_sd);
         if (ia >= 0)
-            side_meets(pf, n, contact, ia, 1, after, b, &res->g, com_sigma, 5 * sigma, min_side, max_side, lo, hi,
+            side_meets(pf, n, contact, cut, ia, 1, after, b, &res->g, com_sigma, 5 * sigma, min_side, max_side, lo, hi,
                        lo_hard, hi_hard, period, &u.t_post, &u.t_post_sd);
         if (!isnan(u.t_pre) || !isnan(u.t_post))
             out[k++] = u;

@@ -347,6 +347,12 @@ typedef struct {
     double scale_distance;  /* m */
     double scale_size;      /* m: the ball's diameter for ICV_SCALE_SIZE ({size: d}, or
                                body.shape's sphere diameter) */
+    /* motion_plane.verticals_px: image segments of lines vertical in the world (a
+       poster's or door's edges), reference camera pixels, each [[u1, v1], [u2, v2]];
+       their vanishing point gives the camera's pitch to the vertical plane of motion */
+#define ICV_MAX_VERTICALS 8
+    double verticals_px[ICV_MAX_VERTICALS][2][2];
+    int n_verticals;        /* 0: none given */
 
     int gravity_auto;       /* 1: estimate from free flight */
     icv_vec3 gravity;       /* m/s^2, surface frame, when not auto */

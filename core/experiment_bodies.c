@@ -94,7 +94,6 @@ static int read_marker_labels(icv_ynode node, icv_body *b, const char *key, icv_
     return 0;
 }
 
-/* One body's keys; key names it in messages ("body" or "bodies[k]"). */
 /* marker_shape: band (default) | sphere */
 static int read_marker_shape(icv_ynode node, icv_body *b, icv_err *err)
 {
@@ -112,6 +111,7 @@ static int read_marker_shape(icv_ynode node, icv_body *b, icv_err *err)
     return icv_ynode_fail(n, err, ICV_EINVAL, "'%s' is not a marker shape (band | sphere)", v ? v : "");
 }
 
+/* One body's keys; key names it in messages ("body" or "bodies[k]"). */
 static int read_body(icv_ynode node, const char *key, int n_cameras, icv_body *b, icv_err *err)
 {
     if (!icv_ynode_is_map(node))

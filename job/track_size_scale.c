@@ -355,6 +355,43 @@ static double used_median(const size_series *s, long F, double lim, const double
     return median_of(scratch, (size_t)k);
 }
 
+/* The plane of motion turned to hold the world's vertical, which the lines given vertical
+ * meet at (motion_plane.verticals_px): its distance from the ball's sizes (fit: x, y, w
+ * of the n frames used, and 3 n of work). An error when the surface cannot be found on it
+ * again (it comes from pixels). *zsd becomes one frame's spread about the plane. */
+static int plane_from_verticals(const icv_experiment *exp, track_calibration *cal, double *fit, long n, double R,
+                                double *zsd, icv_err *err)
+{
+    track_size_scale *ss = &cal->size;
+    track_size_plane *sp = &ss->plane;
+    const double deg = 180 / M_PI, endpoint_sd_px = 0.5;
+    icv_vec3 normal;
+    double pitch, pitch_sd;
+    int rc = track_plane_from_verticals(&cal->in[0], (const double(*)[2][2])exp->verticals_px, exp->n_verticals,
+                                        endpoint_sd_px, &normal, &pitch, &pitch_sd, err);
+    if (rc)
+        return icv_err_prefix(err, "%s: ", exp->path);
+    if (track_size_plane_with_normal(fit, fit + n, fit + 2 * n, n, normal, pitch, pitch_sd, 0, fit + 3 * n, sp))
+        return icv_err_set(err, ICV_ENOTFOUND, "%s: motion_plane.verticals_px: no frame of the ball lies on the "
+                           "plane they give in front of the camera", exp->path);
+    int surface_from_px = exp->surface_kind == ICV_SURFACE_LINE_PX || cal->surface_lowest;
+    if (!surface_from_px || turn_plane(exp, cal, R) != 0)
+        return icv_err_set(err, ICV_EINVAL,
+                           "%s: motion_plane.verticals_px: the surface (%s) cannot be found on the plane they give",
+                           exp->path, surface_from_px ? "its line's rays miss the plane" : "not given in pixels");
+    ss->tilted = 1;
+    ss->from_verticals = 1;
+    double zm = R / sp->a;
+    *zsd = zm * sp->resid_mad / sp->a;
+    icv_info("%s: motion_plane.verticals_px: the camera looks down at the vertical plane of motion by %.2f +- %.2f "
+             "degrees (%d lines, their ends to %.1f px; the focal length %.0f px, %s); the ball's sizes over %ld "
+             "frames place it: the image is mapped to it through that pitch",
+             exp->path, pitch * deg, pitch_sd * deg, exp->n_verticals, endpoint_sd_px, cal->in[0].fx,
+             exp->calib_file[0] || exp->calib_images[0][0] ? "calibrated" : "nominal: the larger image side",
+             sp->n_used);
+    return 0;
+}
+
 /* The plane's tilt from the sizes of the n frames used: applied when significant and
  * the surface can be found again on the turned plane (it comes from pixels), else the
  * candidates scaled by K. *zsd becomes one frame's spread about the tilt's fit. */
@@ -373,10 +410,15 @@ static int tilt_or_scale(const icv_experiment *exp, track_calibration *cal, trac
         }
     track_size_scale *ss = &cal->size;
     track_size_plane *sp = &ss->plane;
-    track_size_plane_fit(fit, fit + n, fit + 2 * n, n, fit + 3 * n, sp);
-    free(fit);
     int surface_from_px = exp->surface_kind == ICV_SURFACE_LINE_PX || cal->surface_lowest;
     const double deg = 180 / M_PI;
+    if (exp->n_verticals > 0) {
+        int rc = plane_from_verticals(exp, cal, fit, n, R, zsd, err);
+        free(fit);
+        return rc;
+    }
+    track_size_plane_fit(fit, fit + n, fit + 2 * n, n, fit + 3 * n, sp);
+    free(fit);
     if (sp->fitted && sp->significant && surface_from_px && turn_plane(exp, cal, R) == 0) {
         ss->tilted = 1;
         /* one frame's relative spread about the plane's fit, as the flat scale's */
@@ -534,4 +576,5 @@ void job_track_size_scale_json(const track_calibration *cal, json_t *root)
     json_object_set_new(o, "yaw_deg", json_real(sp->yaw * deg));
     json_object_set_new(o, "yaw_sd_deg", json_real(sp->yaw_sd * deg));
     json_object_set_new(o, "tilt_frames", json_integer((json_int_t)sp->n_used));
+    json_object_set_new(o, "tilt_from", json_string(ss->from_verticals ? "verticals_px" : "sizes"));
 }

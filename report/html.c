@@ -331,7 +331,13 @@ static void scale_source(FILE *f, const report_inputs *in)
                     100 * t->size_scale_sd / t->size_scale);
         else
             fputs("<p id=scale-source>Scale: the ball's own diameter (motion_plane.scale: size).</p>\n", f);
-        if (t && t->size_tilt_fitted && t->size_tilted)
+        if (t && t->size_tilt_fitted && t->size_tilted && t->size_tilt_from_verticals)
+            fprintf(f,
+                    "<p id=plane-tilt>The camera looks down at the vertical plane of motion by %.1f &plusmn; "
+                    "%.1f&deg;, from where the lines given as vertical (motion_plane.verticals_px) meet; the ball's "
+                    "apparent size places the plane: positions are mapped to it, not by one scale.</p>\n",
+                    t->size_pitch_deg, t->size_pitch_sd_deg);
+        else if (t && t->size_tilt_fitted && t->size_tilted)
             fprintf(f,
                     "<p id=plane-tilt>The plane of motion is tilted to the camera by %.1f &plusmn; %.1f&deg; "
                     "(looking down at it %.1f &plusmn; %.1f&deg;), from the ball's apparent size across the "

@@ -131,9 +131,11 @@ static int copy_scenario(const synth_scenario *sc, const char *dir, icv_err *err
     }
     if (!sc->path[0] && sc->n_bodies >= 1) { /* a several-body scene: its kind and draw */
         static const char *kinds[] = {"", "collision", "chain", "cradle", "table"};
-        char path[ICV_PATH_MAX], text[128];
-        int n = snprintf(text, sizeof text, "multibody: {kind: %s, draw: %d%s}\n", kinds[sc->mb_kind], sc->mb_draw,
-                         sc->mb_sparse ? ", set_up: sparse" : "");
+        char path[ICV_PATH_MAX], text[160], after[48] = "";
+        if (sc->mb_after_s > 0)
+            snprintf(after, sizeof after, ", after: %.17g", sc->mb_after_s);
+        int n = snprintf(text, sizeof text, "multibody: {kind: %s, draw: %d%s%s}\n", kinds[sc->mb_kind], sc->mb_draw,
+                         sc->mb_sparse ? ", set_up: sparse" : "", after);
         SYNTH_TRY(icv_path_join(path, sizeof path, dir, "scenario.yaml", err));
         return icv_atomic_write(path, text, (size_t)n, err);
     }

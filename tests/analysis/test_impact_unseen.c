@@ -210,8 +210,8 @@ TEST(test_impact_unseen_the_extrapolated_landing_is_the_gaps_root_to_a_nanosecon
     analysis_result res = {0};
     res.g = G;
     unposed_impact u;
-    int k = analysis_unposed_impacts(&tr, &s.body, pf, n, contact, posed_row, &res, 3e-4, 3e-4, prm.min_side_frames,
-                                     prm.max_side_frames, period, &u, 1);
+    int k = analysis_unposed_impacts(&tr, &s.body, pf, n, contact, NULL, posed_row, &res, 3e-4, 3e-4,
+                                     prm.min_side_frames, prm.max_side_frames, period, &u, 1);
     free(pf);
     free(contact);
     free(posed_row);
@@ -222,4 +222,64 @@ TEST(test_impact_unseen_the_extrapolated_landing_is_the_gaps_root_to_a_nanosecon
     ASSERT(u.frame_first == f0 && u.frame_last == f1, "stretch %ld-%ld, expected %d-%d", u.frame_first, u.frame_last,
            f0, f1);
     ASSERT(fabs(u.t_pre - t2) <= 1e-9, "extrapolated landing off by %.3g s", u.t_pre - t2);
+}
+
+TEST(test_impact_unseen_a_side_stops_at_a_cut_and_takes_no_flight_before_it)
+{
+    /* Noiseless markers, 120 fps: none seen over the impact (5 frames round t_star),
+     * then 5 posed frames, then none to the clip's end (the flight after the impact
+     * lands again at t2 in there). The first posed frame after the impact begins a
+     * flight (a cut). The side before the second stretch is those 5 frames alone:
+     * carried on, they land at t2 within 1e-9 s (exact markers, as above). Across the
+     * cut the side took the flight before the impact too, 27 frames of two flights
+     * whose fit meets no surface: the landing went unnamed, or in a noisy clip was
+     * named at the wrong instant. */
+    scenario s;
+    make_scenario(&s, 0);
+    const double period = 1 / 120.0, t2 = second_landing(&s);
+    analysis_tracks tr;
+    sample_at(&s, s.t_star - 0.2, t2 + 0.06, 120.0, 0, 1, &tr);
+    int a0, a1, b0, b1;
+    unsee(&tr, s.t_star - 2.5 * period, s.t_star + 2.0 * period, &a0, &a1);
+    unsee(&tr, s.t_star + 8.0 * period, 1e9, &b0, &b1);
+    analysis_params prm;
+    analysis_params_default(&prm);
+    posed_frame *pf = malloc(sizeof *pf * (size_t)tr.n_frames);
+    unsigned char *contact = calloc((size_t)tr.n_frames, 1), *posed_row = calloc((size_t)tr.n_frames, 1),
+                  *cut = calloc((size_t)tr.n_frames, 1);
+    ASSERT(pf && contact && posed_row && cut, "out of memory");
+    int n = 0;
+    analysis_pose_frames(&tr, &s.body, &prm, pf, &n);
+    int after = -1, n_between = 0;
+    for (int i = 0; i < n; i++) {
+        posed_row[pf[i].row] = 1;
+        if (after < 0 && tr.frame[pf[i].row] > a1)
+            after = i;
+        n_between += tr.frame[pf[i].row] > a1 && tr.frame[pf[i].row] < b0;
+    }
+    ASSERT(after > 0, "no posed frame after the impact");
+    cut[after] = 1;
+    analysis_result res = {0};
+    res.g = G;
+    unposed_impact u[2], w[2];
+    int k = analysis_unposed_impacts(&tr, &s.body, pf, n, contact, cut, posed_row, &res, 3e-4, 3e-4,
+                                     prm.min_side_frames, prm.max_side_frames, period, u, 2),
+        k_across = analysis_unposed_impacts(&tr, &s.body, pf, n, contact, NULL, posed_row, &res, 3e-4, 3e-4,
+                                            prm.min_side_frames, prm.max_side_frames, period, w, 2);
+    free(pf);
+    free(contact);
+    free(posed_row);
+    free(cut);
+    analysis_tracks_free(&tr);
+    const unposed_impact *second = NULL, *second_across = NULL;
+    for (int i = 0; i < k; i++)
+        second = u[i].frame_first == b0 ? &u[i] : second;
+    for (int i = 0; i < k_across; i++)
+        second_across = w[i].frame_first == b0 ? &w[i] : second_across;
+    printf("  stretches %d-%d, %d-%d, %d posed frames between; the second's landing with the cut %.12f s, across "
+           "it %.6f s; true %.12f s\n",
+           a0, a1, b0, b1, n_between, second ? second->t_pre : NAN, second_across ? second_across->t_pre : NAN, t2);
+    ASSERT(n_between >= prm.min_side_frames, "%d posed frames between, %d needed", n_between, prm.min_side_frames);
+    ASSERT(second, "stretch %d-%d not named", b0, b1);
+    ASSERT(fabs(second->t_pre - t2) <= 1e-9, "the second stretch's landing off by %.3g s", second->t_pre - t2);
 }
