@@ -266,6 +266,12 @@ typedef struct {
     icv_vec3 points[ICV_MAX_SHAPE_POINTS]; /* m, body frame */
 } icv_shape;
 
+/* body.marker_shape: what a marker on a capsule's or cylinder's axis is, which sets
+ * the shift from its drawn centroid to its centre (track/band_marker.c): a band round
+ * the rod (the default) or a sphere threaded on it (a bead). Markers off the axis take
+ * no shift either way. */
+typedef enum { ICV_MARKER_BAND, ICV_MARKER_SPHERE } icv_marker_shape;
+
 /* One rigid body of the experiment (`body:`, or an entry of `bodies:`). */
 #define ICV_MAX_BODIES 8
 typedef struct {
@@ -276,6 +282,7 @@ typedef struct {
     icv_vec3 markers[ICV_MAX_MARKERS]; /* m, body frame, centre of mass at origin */
     char marker_labels[ICV_MAX_MARKERS][32]; /* in a C3D or TRC file; "" = not given */
     double marker_diameter; /* m */
+    icv_marker_shape marker_shape;
     icv_shape shape;
     double pendulum_length; /* m, from its fixed pivot to the centre of mass: a ball on
                                a string (`pendulum: {length: l}`); 0: not hung */
@@ -362,6 +369,7 @@ typedef struct {
        the file's markers in order) */
     char marker_labels[ICV_MAX_MARKERS][32];
     double marker_diameter; /* m */
+    icv_marker_shape marker_shape;
     icv_shape shape;
 
     /* the model compared with the measurement */

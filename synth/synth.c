@@ -22,9 +22,16 @@ void synth_body_yaml(FILE *fp, const synth_body *b, const char *in)
         fprintf(fp, "%s", k ? ", " : "");
         yvec(fp, b->markers[k]);
     }
-    fprintf(fp, "]\n%smarker_diameter: %.17g\n%sshape: {type: %s", in, b->marker_diameter, in,
-            icv_shape_name(b->shape.type));
+    fprintf(fp, "]\n%smarker_diameter: %.17g\n", in, b->marker_diameter);
     const icv_shape *sh = &b->shape;
+    /* on a rod, a band or a sphere (a bead where it sits on the axis) shows its centroid
+       off its centre by a different shift: say which */
+    int rod = sh->type == ICV_SHAPE_CAPSULE || sh->type == ICV_SHAPE_CYLINDER;
+    if (rod && b->marker_style == SYNTH_MARKER_BAND)
+        fprintf(fp, "%smarker_shape: band\n", in);
+    else if (rod && (b->marker_style == SYNTH_MARKER_SPHERE || b->marker_style == SYNTH_MARKER_POST))
+        fprintf(fp, "%smarker_shape: sphere\n", in);
+    fprintf(fp, "%sshape: {type: %s", in, icv_shape_name(sh->type));
     if (sh->type == ICV_SHAPE_CAPSULE || sh->type == ICV_SHAPE_CYLINDER) {
         fprintf(fp, ", axis: ");
         yvec(fp, sh->axis);

@@ -130,7 +130,9 @@ typedef struct {
     int on;                        /* the body has band markers */
     double r;                      /* m: rod radius */
     double s[ICV_MAX_MARKERS];     /* m: marker position along the axis (body frame) */
-    int band[ICV_MAX_MARKERS];     /* 1: marker k is a band */
+    int band[ICV_MAX_MARKERS];     /* 1: marker k is on the axis (a band, or a bead) */
+    int sphere;                    /* 1: the axis markers are beads (body.marker_shape) */
+    double rho;                    /* the rod's diameter over the marker's, 2 r / d */
     icv_vec3 axis;                 /* unit, reference camera frame, last known */
     double t_axis;                 /* s: when it was known; -inf never */
 } track_band;
@@ -173,8 +175,13 @@ int track_surface_lowest_apply(const icv_experiment *exp, track_calibration *cal
  * "scale_check_gravity" when cal->gravity_check.found. */
 void track_gravity_scale_json(const track_calibration *cal, struct json_t *root);
 
-/* band_marker.c */
+/* band_marker.c: the axis markers' shifts, a band's, or a bead's (body.marker_shape) */
 void track_band_init(const icv_experiment *exp, track_band *b);
+/* bead_marker.c: a bead's centroid shift over a band's (the band's pi r / 4 towards the
+ * camera, perpendicular to the axis) for a sphere threaded on a rod, rho the rod's
+ * diameter over the sphere's and cos_view the cosine between the axis and the view: its
+ * visible disc, orthographic. 1 for rho >= 1 (no wider than the rod: a band). */
+double track_bead_factor(double rho, double cos_view);
 /* Moves a labelled band's candidate from the band's visible halves to the rod's axis
  * (axis: unit, reference camera frame) and triangulates again from its c->nv views (or
  * meets the motion plane again with one camera, nc 1). */

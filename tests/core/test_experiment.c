@@ -176,6 +176,28 @@ TEST(test_experiment_rejects_other_bad_values)
     expect_reject("mu: measured", "mu: -0.2", "model.mu", "[0, 10]");
 }
 
+/* body.marker_shape: band by default (what axis markers were before the key), sphere
+ * when given; anything else refused naming the key and the value. */
+TEST(test_experiment_marker_shape_default_value_and_refusal)
+{
+    static icv_experiment e;
+    icv_err err = {0};
+    ASSERT(load(variant("x", "x"), &e, &err) == 0, "%s", err.msg);
+    ASSERT_EQ_INT(e.marker_shape, ICV_MARKER_BAND);
+    ASSERT_EQ_INT(e.bodies[0].marker_shape, ICV_MARKER_BAND);
+    ASSERT(load(variant("  marker_diameter: 0.012\n", "  marker_diameter: 0.012\n  marker_shape: sphere\n"), &e, &err) == 0,
+           "%s", err.msg);
+    ASSERT_EQ_INT(e.marker_shape, ICV_MARKER_SPHERE);
+    ASSERT(load(variant("  marker_diameter: 0.012\n", "  marker_diameter: 0.012\n  marker_shape: band\n"), &e, &err) == 0,
+           "%s", err.msg);
+    ASSERT_EQ_INT(e.marker_shape, ICV_MARKER_BAND);
+    expect_reject("  marker_diameter: 0.012\n", "  marker_diameter: 0.012\n  marker_shape: bead\n", "body.marker_shape",
+                  "'bead' is not a marker shape (band | sphere)");
+    if (th_failed()) return;
+    expect_reject("  marker_diameter: 0.012\n", "  marker_diameter: 0.012\n  marker_shape: [band]\n", "body.marker_shape",
+                  "is not a marker shape");
+}
+
 TEST(test_experiment_error_names_the_line)
 {
     static icv_experiment e;
