@@ -54,3 +54,29 @@ TEST(test_plane_verticals_give_the_pitch_of_a_pinhole_placed_by_hand)
            "horizontal lines taken for verticals");
     ASSERT_STR_CONTAINS(err.msg, "not vertical lines");
 }
+
+TEST(test_plane_verticals_parallel_in_the_image_give_pitch_0)
+{
+    /* a level camera: the verticals' images are parallel (their vanishing point at
+       infinity), upright or rolled 3 degrees. The pitch is 0 and the plane faces the
+       camera: within 1e-12 (rounding; no angle is left to fit) */
+    calib_intrinsics in = {1920, 1080, 1920, 1920, 959.5, 539.5, {0}};
+    for (int k = 0; k < 2; k++) {
+        double r = k * 3 * M_PI / 180, seg[2][2][2];
+        for (int l = 0; l < 2; l++)
+            for (int e = 0; e < 2; e++) {
+                double X[3] = {-0.5 + l, e ? -0.3 : 0.4, 2.0};
+                project(&in, 0, r, X, seg[l][e]);
+            }
+        ASSERT_NEAR(seg[0][1][0] - seg[0][0][0], seg[1][1][0] - seg[1][0][0], 1e-9); /* parallel indeed */
+        icv_vec3 n;
+        double pitch, sd;
+        icv_err err;
+        ASSERT(track_plane_from_verticals(&in, (const double(*)[2][2])seg, 2, 0.5, &n, &pitch, &sd, &err) == 0, "%s",
+               err.msg);
+        ASSERT_NEAR(pitch, 0, 1e-12);
+        ASSERT_NEAR(n.x, 0, 1e-12);
+        ASSERT_NEAR(n.y, 0, 1e-12);
+        ASSERT_NEAR(n.z, 1, 1e-12);
+    }
+}
