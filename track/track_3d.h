@@ -78,7 +78,10 @@ typedef struct {
                           giving its distance alone; its yaw held at 0 (facing the camera) */
     int found;         /* 1: the plane was scaled from the ball's size */
     double factor;     /* the provisional plane's depth and every position were multiplied by it */
-    double factor_sd;  /* its 1-sigma: the spread of the per-frame depths over the frames used */
+    double factor_sd;  /* its 1-sigma: the spread of the per-frame depths over the frames used,
+                          and focal_rel_sd's part */
+    double focal_rel_sd; /* the scale's relative 1-sigma from a nominal focal length (the
+                            verticals' pitch; 0 with a calibration or without verticals) */
     double depth_m;    /* m: the ball's centre plane's distance from the camera */
     double diameter_m; /* m: the ball's diameter given */
     double diameter_px;/* px: its median apparent diameter over the frames used */
