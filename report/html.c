@@ -247,11 +247,15 @@ static void checks(FILE *f, const report_inputs *in)
     if (r && r->g_estimated) {
         double g = icv_v3_norm(r->g), off = g / 9.81 - 1;
         if (fabs(off) > 0.02) {
-            fprintf(f,
-                    "<p class=bad><b>Free flight falls at |g| = %.3f m/s&sup2;, %+.1f%% from 9.81</b>: the capture "
-                    "rate (a slow-motion clip tagged at its playback rate), the scale or the sync is off, and "
-                    "every speed below is off with it.</p>\n",
-                    g, 100 * off);
+            double sd = analysis_gravity_magnitude_sd(r);
+            fprintf(f, "<p class=bad><b>Free flight falls at |g| = %.3f m/s&sup2;, %+.1f%% from 9.81</b>", g,
+                    100 * off);
+            if (sd > 0)
+                fprintf(f, " (+- %.3f, 1 sigma%s: %.1f sigma)", sd,
+                        r->calib.scale_rel > 0 ? ", the scale's in it" : "", fabs(g - 9.81) / sd);
+            fputs(": the capture rate (a slow-motion clip tagged at its playback rate), the scale or the sync is "
+                  "off, and every speed below is off with it.</p>\n",
+                  f);
             bad++;
         }
     }
