@@ -17,7 +17,7 @@ MODULES := core solver capture calib track analysis synth report job
 # Link order: a library before the ones it uses.
 LINK_ORDER := job report analysis track calib synth capture solver core
 
-PKGS := libavformat libavcodec libswscale libavutil gsl yaml-0.1 libxml-2.0 jansson plplot libcrypto
+PKGS := libavformat libavcodec libswscale libavutil gsl yaml-0.1 libxml-2.0 libzip jansson plplot libcrypto
 PKGS_CXX := opencv4
 
 # pkg-config is asked once, lazily, so that `make` can run scripts/deps.sh first on

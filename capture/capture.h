@@ -48,6 +48,8 @@ typedef struct {
     char path[ICV_PATH_MAX];  /* as given to capture_source_open */
     char codec[32];           /* FFmpeg decoder name ("h264", "ffv1", "png", ...) */
     char container[64];       /* demuxer name, or "image sequence" */
+    char member[256];   /* a video read from inside a zip archive (path): its name there;
+                           "" for a plain file */
     int width, height;        /* px, as displayed (after rotation_deg) */
     int rotation_deg;         /* degrees clockwise each stored picture is turned before it is
                                  delivered: 0, 90, 180 or 270, from the stream's display matrix

@@ -41,6 +41,10 @@ struct capture_source {
     int count_output;
     long out_base;
 
+    /* a video inside a zip archive: the member in memory, FFmpeg's I/O on it */
+    struct capture_zip_member *zip;
+    AVIOContext *avio;
+
     /* decoding, allocated once */
     AVFormatContext *fmt;
     int stream;
@@ -77,6 +81,20 @@ struct capture_source {
 /* An mp4/mov header's sample counts against the file's size (header_check.c):
  * ICV_EFORMAT naming the file when it states more frames than the file has bytes. */
 int capture_header_check(const char *path, icv_err *err);
+/* The same on an open file (from its start; path names it in the message). */
+int capture_header_check_file(FILE *f, const char *path, icv_err *err);
+
+/* A video inside a zip archive (zip_member.c): 1 when path starts as a zip does */
+int capture_is_zip(const char *path);
+/* The archive's one video member read into memory and s->fmt allocated to read it
+ * (s->avio, custom I/O); an error naming what the archive holds when it has no video
+ * or several. capture_source_close frees them (capture_zip_close). */
+int capture_zip_open(capture_source *s, icv_err *err);
+/* capture_header_check on the member */
+int capture_zip_header_check(const capture_source *s, icv_err *err);
+/* the member's name inside the archive, or NULL */
+const char *capture_zip_member_name(const capture_source *s);
+void capture_zip_close(capture_source *s);
 /* A RIFF file's (AVI, WAVE) header chunks against the file's size (riff_check.c): a
  * chunk inside hdrl, strl, odml or INFO stating more bytes than the file has left is
  * refused (FFmpeg allocates INFO tags at their stated size). f open, fsize bytes;

@@ -56,6 +56,13 @@ int capture_header_check(const char *path, icv_err *err)
     FILE *f = fopen(path, "rb");
     if (!f)
         return 0; /* opening is capture_video_open's to report */
+    int rc = capture_header_check_file(f, path, err);
+    fclose(f);
+    return rc;
+}
+
+int capture_header_check_file(FILE *f, const char *path, icv_err *err)
+{
     unsigned char h[8];
     int64_t fsize = -1;
     if (fseeko(f, 0, SEEK_END) == 0)
@@ -67,7 +74,6 @@ int capture_header_check(const char *path, icv_err *err)
     if (iso)
         walk(f, 0, fsize, 0, &claimed);
     int rc = iso ? 0 : capture_riff_check(f, fsize, path, err);
-    fclose(f);
     if (rc)
         return rc;
     if (iso && claimed > (uint64_t)fsize)

@@ -171,6 +171,8 @@ int capture_probe_write_json(const capture_probe *p, FILE *out, icv_err *err)
 {
     json_t *o = json_object();
     json_object_set_new(o, "file", json_string(p->info.path));
+    if (p->info.member[0])
+        json_object_set_new(o, "archive_member", json_string(p->info.member));
     json_object_set_new(o, "codec", json_string(p->info.codec));
     json_object_set_new(o, "width", json_integer(p->info.width));
     json_object_set_new(o, "height", json_integer(p->info.height));
@@ -209,7 +211,8 @@ void capture_probe_print(const capture_probe *p, FILE *out)
 {
     const capture_info *in = &p->info;
     char list[256];
-    fprintf(out, "file      %s\n", in->path);
+    fprintf(out, "file      %s%s%s%s\n", in->path, in->member[0] ? " (its video " : "", in->member,
+            in->member[0] ? ")" : "");
     fprintf(out, "codec     %s (%s), %dx%d, %d-bit luma%s\n", in->codec, in->container, in->width, in->height,
             in->bits, in->luma_direct ? " (Y plane as is)" : " (converted to gray)");
     if (in->rotation_deg)

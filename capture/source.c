@@ -89,6 +89,7 @@ void capture_source_close(capture_source *s)
     avcodec_free_context(&s->dec);
     if (s->fmt)
         avformat_close_input(&s->fmt);
+    capture_zip_close(s); /* after the demuxer: its I/O reads the member */
     sws_freeContext(s->sws);
     free(s->pts);
     free(s->key);

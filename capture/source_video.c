@@ -354,10 +354,14 @@ int capture_video_open(capture_source *s, icv_err *err)
     char eb[128];
     if (!icv_file_exists(path))
         return icv_err_set(err, ICV_ENOTFOUND, "%s: video not found", path);
-    int rc = capture_header_check(path, err); /* before FFmpeg reserves what the header says */
+    /* a Tracker .trz or any zip holding one video: read in place */
+    int zip = capture_is_zip(path);
+    int rc = zip ? capture_zip_open(s, err) : 0;
+    if (!rc) /* before FFmpeg reserves what the header says */
+        rc = zip ? capture_zip_header_check(s, err) : capture_header_check(path, err);
     if (rc)
         return rc;
-    rc = avformat_open_input(&s->fmt, path, NULL, NULL);
+    rc = avformat_open_input(&s->fmt, zip ? capture_zip_member_name(s) : path, NULL, NULL);
     if (rc < 0)
         return icv_err_set(err, ICV_EFORMAT, "%s: not a video or image file FFmpeg can read (%s)", path,
                            capture_averr(rc, eb, sizeof eb));
@@ -383,6 +387,8 @@ int capture_video_open(capture_source *s, icv_err *err)
     }
     snprintf(s->info.codec, sizeof s->info.codec, "%s", codec->name);
     snprintf(s->info.container, sizeof s->info.container, "%s", s->fmt->iformat->name);
+    if (zip)
+        snprintf(s->info.member, sizeof s->info.member, "%s", capture_zip_member_name(s));
 
     s->pkt = av_packet_alloc();
     s->frm = av_frame_alloc();

@@ -15,6 +15,7 @@ libs=(
   "gsl:libgsl-dev"
   "yaml-0.1:libyaml-dev"
   "libxml-2.0:libxml2-dev"
+  "libzip:libzip-dev"
   "jansson:libjansson-dev"
   "plplot:libplplot-dev"
   "libcrypto:libssl-dev"
