@@ -111,7 +111,7 @@ int analysis_gravity_check(const analysis_result *res, icv_err *err)
                         "(the board's square size; one camera: the ball's diameter, the ruler's length, the "
                         "plane's pitch) and the sync";
     double sd = analysis_gravity_magnitude_sd(res);
-    char sdtxt[64] = "", nsig[32] = "";
+    char sdtxt[64] = "", nsig[64] = "";
     if (sd > 0) {
         snprintf(sdtxt, sizeof sdtxt, " +- %.2f", sd);
         snprintf(nsig, sizeof nsig, " (%.1f sigma%s)", fabs(g - 9.81) / sd,
