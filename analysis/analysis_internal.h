@@ -47,9 +47,12 @@ typedef struct {
 double analysis_correlation_inflation(const icv_vec3 *r, int n);
 
 /* What analysis_gravity_from_flight used: the posed frames the kept phases span
- * (first of the first phase, last of the last, after the trimming). */
+ * (first of the first phase, last of the last, after the trimming), and those phases'
+ * ends before it: [first_untrimmed, first) and (last, last_untrimmed] were left out as
+ * off the flight (a throw, a release or a catch at the clip's ends). */
 typedef struct {
     int first, last;
+    int first_untrimmed, last_untrimmed;
 } analysis_gravity_info;
 
 /* gravity: auto. g (m/s^2, surface frame), its covariance g_cov (m^2/s^4) and

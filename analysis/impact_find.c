@@ -446,6 +446,8 @@ int analysis_gravity_from_flight_cut(const posed_frame *pf, int n, const unsigne
         const analysis_flight *z = &ph[nph - 1];
         info->first = lo_of[0] + (int)(ph[0].t - t);
         info->last = lo_of[nph - 1] + (int)(z->t - (t + start_of[nph - 1])) + z->n - 1;
+        info->first_untrimmed = lo_of[0];
+        info->last_untrimmed = lo_of[nph - 1] + (used - start_of[nph - 1]) - 1;
     }
 done:
     free(t);
@@ -625,14 +627,18 @@ static int pass_begin(impact_pass *ps, icv_err *err)
     res->g_estimated = 0;
     if (analysis_flight_noise_alloc(&ps->noise, n))
         return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+    ps->g_trim = (analysis_gravity_info){0, n - 1, 0, n - 1};
     if (ps->gravity) {
         res->g = *ps->gravity;
         return 0;
     }
+    analysis_gravity_info gi;
     int rc = analysis_gravity_from_flight_cut(pf, n, ps->contact, ps->cut, ps->cand, ps->nc, ps->com_sigma, &res->g,
-                                              &res->g_sd, res->g_cov, NULL, &ps->noise, err);
-    if (!rc)
+                                              &res->g_sd, res->g_cov, &gi, &ps->noise, err);
+    if (!rc) {
         res->g_estimated = 1;
+        ps->g_trim = gi;
+    }
     return rc;
 }
 

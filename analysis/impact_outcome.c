@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "analysis/analysis.h"
 #include "analysis/analysis_internal.h"
@@ -42,23 +43,26 @@ static void say_landing_at_rest(impact_pass *ps)
     if (!ps->have_rest_end || n < 1 || res->n_flights < 1)
         return;
     const analysis_flight_summary *f = &res->flights[res->n_flights - 1];
-    if (f->frame_last != ps->tr->frame[pf[n - 1].row])
+    /* the flight ends at the last posed frame, or where gravity's fit stopped short of
+       it (the last frames bent by the landing) */
+    int e = ps->g_trim.last < n - 1 && ps->g_trim.last_untrimmed == n - 1 ? ps->g_trim.last : n - 1;
+    if (f->frame_last != ps->tr->frame[pf[e].row])
         return;
     /* the centre's normal velocity at the flight's end, and the time it takes to
        bring the gap there to 0 under g */
-    double vy = f->v.y + res->g.y * (f->t_end - f->t_start), gy = res->g.y, h = pf[n - 1].gap;
+    double vy = f->v.y + res->g.y * (f->t_end - f->t_start), gy = res->g.y, h = pf[e].gap;
     double disc = vy * vy - 2 * gy * h, tau = INFINITY;
     if (h <= 0)
         tau = 0;
     else if (gy < 0 && disc >= 0)
         tau = (-vy - sqrt(disc)) / gy;
-    if (!(pf[n - 1].t + tau <= ps->rest_end.t_last))
+    if (!(pf[e].t + tau <= ps->rest_end.t_last))
         return;
     for (int i = 0; i < res->n_impacts; i++)
-        if (res->impacts[i].t > pf[n - 1].t - ps->excl)
+        if (res->impacts[i].t > pf[e].t - ps->excl)
             return;
     for (int i = 0; i < ps->n_landed && i < ANALYSIS_MAX_IMPACTS; i++)
-        if (ps->landed_t[i] > pf[n - 1].t - ps->excl)
+        if (ps->landed_t[i] > pf[e].t - ps->excl)
             return;
     const analysis_contact *r = &ps->rest_end;
     double lim = 4 * sqrt(2.0) * ps->prm.pos_sigma / sqrt((double)ps->b->tmpl.n_markers);
@@ -66,8 +70,8 @@ static void say_landing_at_rest(impact_pass *ps)
                  "impact at frames %ld-%ld (t = %.4f-%.4f s): the body comes down onto the surface (its gap %.1f mm "
                  "at frame %d; its flight, carried on, reaches it near t = %.4f s) and stays within %.2f mm of where "
                  "it ends, as at rest: a landing, or a bounce lower than that, not measured",
-                 r->frame_first, r->frame_last, r->t_first, r->t_last, pf[n - 1].gap * 1e3,
-                 ps->tr->frame[pf[n - 1].row], pf[n - 1].t + tau, lim * 1e3);
+                 r->frame_first, r->frame_last, r->t_first, r->t_last, pf[e].gap * 1e3, ps->tr->frame[pf[e].row],
+                 pf[e].t + tau, lim * 1e3);
 }
 
 /* The warnings of the measured impacts and of the frames left out of them. */
@@ -206,6 +210,33 @@ static int beside_unposed(const impact_pass *ps, const unposed_impact *unp, int 
     return 0;
 }
 
+/* The free flights (flights.c), without the frames gravity: auto's fit left out at the
+ * clip's ends as off the flight (a hand's throw or catch), said when there are any;
+ * analysis_flights_fit's return */
+static int flights_fit(impact_pass *ps, int *short_frames)
+{
+    const analysis_gravity_info *gi = &ps->g_trim;
+    unsigned char *not_flight = malloc((size_t)(ps->n > 0 ? ps->n : 1));
+    if (!not_flight)
+        return -1;
+    for (int i = 0; i < ps->n; i++)
+        not_flight[i] = ps->contact[i] || (i >= gi->first_untrimmed && i < gi->first) ||
+                        (i > gi->last && i <= gi->last_untrimmed);
+    int rc = analysis_flights_fit(ps->pf, ps->n, not_flight, ps->cut, ps->tr, ps->com_sigma, ps->excl,
+                                  ps->prm.min_side_frames, ps->res, short_frames);
+    free(not_flight);
+    const int *fr = ps->tr->frame;
+    if (gi->first > gi->first_untrimmed)
+        icv_info("frames %d-%d, the first of the clip's flight, are off the parabola its other frames fit (a throw "
+                 "or a release): left out of gravity and of the flight",
+                 fr[ps->pf[gi->first_untrimmed].row], fr[ps->pf[gi->first - 1].row]);
+    if (gi->last < gi->last_untrimmed)
+        icv_info("frames %d-%d, the last of the clip's flight, are off the parabola its other frames fit (a catch): "
+                 "left out of gravity and of the flight",
+                 fr[ps->pf[gi->last + 1].row], fr[ps->pf[gi->last_untrimmed].row]);
+    return rc;
+}
+
 int analysis_impacts_outcome(impact_pass *ps, icv_err *err)
 {
     const analysis_params *prm = &ps->prm;
@@ -218,8 +249,7 @@ int analysis_impacts_outcome(impact_pass *ps, icv_err *err)
                                          ANALYSIS_MAX_IMPACTS);
     say_measured(ps);
     cut_at_unmeasured(ps);
-    int short_frames = 0, n_short = analysis_flights_fit(ps->pf, ps->n, ps->contact, ps->cut, ps->tr, ps->com_sigma,
-                                                         ps->excl, prm->min_side_frames, res, &short_frames);
+    int short_frames = 0, n_short = flights_fit(ps, &short_frames);
     if (n_short < 0)
         return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
     if (ps->n_apart > 0)

@@ -42,6 +42,9 @@ typedef struct {
        or gravity phase spans them. Kept over every pass as rows (cut_row). */
     unsigned char *cut;
     int cut_row[ANALYSIS_MAX_IMPACTS], n_cut;
+    /* gravity: auto's phases: the frames it left out at the clip's ends as off the
+       flight (a throw, a release, a catch) are no flight's either; none with g given */
+    analysis_gravity_info g_trim;
     /* the rest trimmed off the clip's end, a contact */
     int have_rest_end;
     analysis_contact rest_end;
