@@ -76,11 +76,14 @@ for exp in "$ROOT"/examples/real/*/experiment.yaml; do
           def pm(v; s): "\(v * 1000 | round / 1000) +- \(s * 1000 | round / 1000)";
           def norm(v): v | map(. * .) | add | sqrt;
           "   |g| m/s^2: " + pm(norm(.gravity); norm(.gravity_sd)),
+          (.flights // [] | .[] | select($nimp == 0) |
+            "   flight frames \(.frames[0])-\(.frames[1]): launch " + pm(.speed; .uncertainty.speed) + " m/s at " +
+            pm(.angle_deg; .uncertainty.angle_deg) + " degrees"),
           (.impacts | to_entries[] |
             "   impact \(.key): t \(.value.time_s * 1000 | round / 1000) s, pre speed " +
             pm(norm(.value.pre.v); norm(.value.uncertainty.v_pre)) + " m/s, e " +
             pm(.value.e_kinematic; .value.uncertainty.e_kinematic) + ", energy loss " +
-            pm(.value.energy.loss_fraction; .value.uncertainty.loss_fraction))' "$dir/results.json"
+            pm(.value.energy.loss_fraction; .value.uncertainty.loss_fraction))' --argjson nimp "$(jq '.impacts | length' "$dir/results.json")" "$dir/results.json"
         fi
         echo "   agrees when: $agree (compare by eye; tests/cli/test_realdata.c asserts what is met)"
     else
@@ -92,7 +95,7 @@ for exp in "$ROOT"/examples/real/*/experiment.yaml; do
         if [ -f "$dir/tracks3d.csv" ]; then
             sed -n 's/^# hand fit: //p' "$exp" | while IFS= read -r fit; do
                 k=$(sed -n 's/^  - name: *//p' "$exp" | grep -n -x -F "${fit%%,*}" | cut -d: -f1)
-                (cd "$(dirname "$exp")" && awk -v fit="$fit" -v k=$((${k:-0} - 1)) -v pxm="${hand##* }" "$HAND_FIT" "${hand% *}" "$dir/tracks3d.csv")
+                (cd "$(dirname "$exp")" && awk -v fit="$fit" -v k=$((${k:-1} - 1)) -v pxm="${hand##* }" "$HAND_FIT" "${hand% *}" "$dir/tracks3d.csv")
             done
         else
             echo "   hand track: no tracks3d.csv (the track stage stopped)"

@@ -84,74 +84,6 @@ TEST(test_realdata_green_ball_tracked_and_scaled_by_its_size)
     ASSERT(dpx > 80 && dpx < 100, "diameter %.2f px", dpx);
 }
 
-TEST(test_realdata_tracker_ball_toss_centres_within_1_5_px_of_the_hand_track)
-{
-    /* Tracker's BallToss (../shared/data/real/tracker_osp_samples): its video is inside
-       the .trz (a deflated zip, which impactcv cannot read in place: no example in
-       examples/real), so the test extracts it into its own folder. The ball's 2D centres
-       against Tracker's hand track (derived/BallToss_pointmass_pixels.csv), Tracker's
-       pixel centres at +0.5 taken out: within 1.5 px (the issue's figure) in every
-       frame where impactcv labels the ball, and that in at least 6 of the 11 hand-tracked
-       frames (now 6-11: in 2-5 the ball is at the hand or on the metre stick, in 12 at
-       the image's edge). Not asserted (not reachable): g within 3% with Tracker's scale,
-       398.709 px/m: the hand track itself falls at 10.27 m/s^2 with it (+5%). */
-    char t[1024], c[1024]; /* th_shared's answer lasts until its next call */
-    const char *trz = th_shared("data/real/tracker_osp_samples/original/examples/BallToss.trz");
-    snprintf(t, sizeof t, "%s", trz ? trz : "");
-    const char *csvp = th_shared("data/real/tracker_osp_samples/derived/BallToss_pointmass_pixels.csv");
-    snprintf(c, sizeof c, "%s", csvp ? csvp : "");
-    if (!trz || !csvp)
-        SKIP("../shared/data is absent: the real clip is not here");
-    const char *dir = th_tmpdir();
-    th_proc p;
-    if (th_run_sh(&p, "command -v unzip >/dev/null") != 0)
-        SKIP("unzip is not installed: the clip is inside a zip");
-    ASSERT(th_run_sh(&p, "unzip -p '%s' videos/BallToss_new_BallToss.mp4 > '%s/BallToss.mp4'", t, dir) == 0,
-           "unzip: %s", p.err);
-    char path[1200], out[1200];
-    snprintf(path, sizeof path, "%s/experiment.yaml", dir);
-    ASSERT_EQ_INT(th_write_file(path, "name: Tracker ball toss\n"
-                                      "cameras:\n  - {id: cam, video: BallToss.mp4}\n"
-                                      "motion_plane:\n  scale: {points_px: [[0, 0], [398.709, 0]], distance: 1.0}\n"
-                                      "surface:\n  line_px: [[0, 479], [639, 479]]\n"
-                                      "body:\n  mass: 0.2\n  inertia: [[1e-5, 0, 0], [0, 1e-5, 0], [0, 0, 1e-5]]\n"
-                                      "  markers: [[0, 0, 0]]\n  marker_diameter: 0.02\n"
-                                      "  shape: {type: sphere, radius: 0.01}\n"),
-                  0);
-    snprintf(out, sizeof out, "%s/out", dir);
-    ASSERT(th_run_cli(&p, "-q track '%s' -o '%s'", path, out) == 0, "track: %s", p.err);
-    double hu[16], hv[16];
-    for (int f = 0; f < 16; f++)
-        hu[f] = hv[f] = -1;
-    const char *hand = th_read_file(c);
-    ASSERT_TRUE(hand != NULL);
-    for (const char *l = strchr(hand, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
-        int f;
-        double u, v;
-        if (sscanf(l + 1, "ball,%*[^,],%d,%*[^,],%lf,%lf", &f, &u, &v) == 3 && f >= 0 && f < 16)
-            hu[f] = u - 0.5, hv[f] = v - 0.5;
-    }
-    snprintf(path, sizeof path, "%s/tracks2d_cam.csv", out);
-    const char *ours = th_read_file(path);
-    ASSERT_TRUE(ours != NULL);
-    int near = 0;
-    double worst = 0;
-    for (const char *l = strchr(ours, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
-        long f;
-        int m;
-        double u, v;
-        if (sscanf(l + 1, "%ld,%*[^,],%d,%lf,%lf", &f, &m, &u, &v) != 4 || m != 0 || f < 0 || f >= 16 || hu[f] < 0)
-            continue;
-        double d = hypot(u - hu[f], v - hv[f]);
-        if (d < 10) /* the ball (the others are the hand, the stick) */
-            near++, worst = fmax(worst, d);
-    }
-    printf("    ball toss: %d of 11 hand-tracked frames with the ball labelled, worst %.2f px from the hand track\n",
-           near, worst);
-    ASSERT(near >= 6, "the ball labelled in %d frames", near);
-    ASSERT(worst < 1.5, "a centre %.2f px from the hand track", worst);
-}
-
 /* A flight's height y(t) = c0 + c1 t + c2 t^2 (least squares, GSL; cov residual-scaled) */
 typedef struct {
     double c[3], cov[3][3];
@@ -178,6 +110,86 @@ static int parabola_fit(const double *t, const double *y, int n, parabola *pb)
     gsl_matrix_free(X), gsl_matrix_free(cov), gsl_vector_free(yv), gsl_vector_free(c);
     gsl_multifit_linear_free(w);
     return rc;
+}
+
+TEST(test_realdata_tracker_ball_toss_centres_within_1_5_px_of_the_hand_track)
+{
+    /* Tracker's BallToss, examples/real/tracker_ball_toss: the clip read inside the .trz
+       (capture/zip_member.c). The ball's 2D centres against Tracker's hand track
+       (derived/BallToss_pointmass_pixels.csv), Tracker's pixel centres at +0.5 taken out:
+       within 1.5 px (the issue's figure) in every frame where impactcv labels the ball,
+       and that in 9 of the 10 hand-tracked frames of the flight (2-11; in 12 the ball
+       leaves the image). The flight (no impact) against a parabola fitted here to the
+       hand track's frames 2-11 at Tracker's scale (398.709 px/m): the launch speed at
+       frame 2 within 1% (the issue's for synth launches) and |g| within 1% (the same
+       scale and frames: what differs is the centres, 1.5 px at most). Not asserted (not
+       reachable): |g| within 3% of 9.81 with Tracker's scale, which the hand track
+       itself puts at 10.20 m/s^2 (+4%). */
+    char c[1024]; /* th_shared's answer lasts until its next call */
+    const char *trz = th_shared("data/real/tracker_osp_samples/original/examples/BallToss.trz");
+    const char *csvp = th_shared("data/real/tracker_osp_samples/derived/BallToss_pointmass_pixels.csv");
+    snprintf(c, sizeof c, "%s", csvp ? csvp : "");
+    if (!trz || !csvp)
+        SKIP("../shared/data is absent: the real clip is not here");
+    th_proc p;
+    char path[1200], out[1200];
+    snprintf(path, sizeof path, "%s/examples/real/tracker_ball_toss/experiment.yaml", th_root());
+    snprintf(out, sizeof out, "%s/out", th_tmpdir());
+    ASSERT(th_run_cli(&p, "-q run '%s' -o '%s'", path, out) == 0, "run: %s", p.err);
+    double hu[16], hv[16];
+    for (int f = 0; f < 16; f++)
+        hu[f] = hv[f] = -1;
+    const char *hand = th_read_file(c);
+    ASSERT_TRUE(hand != NULL);
+    double tt[16], xx[16], yy[16];
+    int nh = 0;
+    for (const char *l = strchr(hand, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+        int f;
+        double t, u, v;
+        if (sscanf(l + 1, "ball,%*[^,],%d,%lf,%lf,%lf", &f, &t, &u, &v) == 4 && f >= 0 && f < 16) {
+            hu[f] = u - 0.5, hv[f] = v - 0.5;
+            if (f >= 2 && f <= 11)
+                tt[nh] = t - 0.132, xx[nh] = u / 398.709, yy[nh++] = -v / 398.709;
+        }
+    }
+    snprintf(path, sizeof path, "%s/tracks2d_cam.csv", out);
+    const char *ours = th_read_file(path);
+    ASSERT_TRUE(ours != NULL);
+    int near = 0;
+    double worst = 0;
+    for (const char *l = strchr(ours, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
+        long f;
+        int m;
+        double u, v;
+        if (sscanf(l + 1, "%ld,%*[^,],%d,%lf,%lf", &f, &m, &u, &v) != 4 || m != 0 || f < 2 || f >= 16 || hu[f] < 0)
+            continue;
+        near++;
+        worst = fmax(worst, hypot(u - hu[f], v - hv[f]));
+    }
+    /* the hand track's flight: a parabola per image axis, its speed at frame 2 */
+    parabola px, py;
+    ASSERT_EQ_INT(nh, 10);
+    ASSERT(parabola_fit(tt, xx, nh, &px) == 0 && parabola_fit(tt, yy, nh, &py) == 0, "hand track fit");
+    double hand_speed = hypot(px.c[1], py.c[1]), hand_g = hypot(2 * px.c[2], 2 * py.c[2]);
+    snprintf(path, sizeof path, "%s/results.json", out);
+    json_error_t je;
+    json_t *res = json_load_file(path, 0, &je);
+    ASSERT(res != NULL, "results.json: %s", je.text);
+    json_t *fl = json_array_get(json_object_get(res, "flights"), 0), *g = json_object_get(res, "gravity");
+    double speed = json_number_value(json_object_get(fl, "speed"));
+    long first = (long)json_integer_value(json_array_get(json_object_get(fl, "frames"), 0));
+    double gx = json_number_value(json_array_get(g, 0)), gy = json_number_value(json_array_get(g, 1));
+    double our_g = hypot(gx, gy);
+    json_decref(res);
+    printf("    ball toss: %d of the flight's 10 frames labelled, worst %.2f px from the hand track; flight from "
+           "frame %ld, launch %.3f m/s (hand %.3f, %+.2f%%), |g| %.3f (hand %.3f, %+.2f%%)\n",
+           near, worst, first, speed, hand_speed, 100 * (speed / hand_speed - 1), our_g, hand_g,
+           100 * (our_g / hand_g - 1));
+    ASSERT(near >= 9, "the ball labelled in %d frames", near);
+    ASSERT(worst < 1.5, "a centre %.2f px from the hand track", worst);
+    ASSERT_EQ_INT((int)first, 2);
+    ASSERT(fabs(speed / hand_speed - 1) < 0.01, "launch %.4f m/s, hand %.4f", speed, hand_speed);
+    ASSERT(fabs(our_g / hand_g - 1) < 0.01, "|g| %.4f m/s^2, hand %.4f", our_g, hand_g);
 }
 
 /* sqrt(h_after / h_before) at the bounce between flights a and b: both apexes' heights
