@@ -305,14 +305,20 @@ static void scale_source(FILE *f, const report_inputs *in)
     case ICV_SCALE_BOARD:
         fputs("<p id=scale-source>Scale: the board held in the plane of motion (motion_plane.images).</p>\n", f);
         break;
-    case ICV_SCALE_POINTS:
+    case ICV_SCALE_POINTS: {
+        /* the two clicks' reading (analysis/calib_sd.c) when the run carried it */
+        double rel = in->result ? in->result->calib.scale_rel : 0;
+        char sd[160] = "its uncertainty is not given, so it is not in the &sigma;s below";
+        if (rel > 0)
+            snprintf(sd, sizeof sd, "&plusmn; %.2g%% (1&sigma;, the two pixels read to 0.5 px each), in the "
+                     "&sigma;s below", 100 * rel);
         fprintf(f,
                 "<p id=scale-source>Scale: a known length in the plane of motion, %.4g m between two pixels "
-                "(motion_plane.scale.points_px); its uncertainty is not given, so it is not in the &sigma;s "
-                "below. A ruler in front of or behind the plane of motion scales every length by the ratio of "
-                "the distances.</p>\n",
-                e->scale_distance);
+                "(motion_plane.scale.points_px); %s. A ruler in front of or behind the plane of motion scales "
+                "every length by the ratio of the distances.</p>\n",
+                e->scale_distance, sd);
         break;
+    }
     case ICV_SCALE_GRAVITY:
         if (t && isfinite(t->gravity_scale))
             fprintf(f,

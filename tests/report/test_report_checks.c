@@ -167,3 +167,31 @@ TEST(test_report_one_camera_scaled_by_the_ball_names_the_plane_tilt)
             ASSERT(!strstr(html, "id=plane-tilt"), "a tilt named where none was fitted");
     }
 }
+
+TEST(test_report_one_camera_ruler_scale_names_its_sigma)
+{
+    /* a known length (points_px): its sigma from the two pixels' reading, carried in
+       results.json's propagated_sd.scale_rel, is named beside it; a result without
+       it says that it is not in the sigmas */
+    for (int k = 0; k < 2; k++) {
+        icv_experiment *exp = calloc(1, sizeof *exp);
+        analysis_result *r = calloc(1, sizeof *r);
+        ASSERT(exp && r, "out of memory");
+        snprintf(exp->name, sizeof exp->name, "ball toss");
+        exp->n_cameras = 1;
+        exp->n_markers = 1;
+        exp->scale_kind = ICV_SCALE_POINTS;
+        exp->scale_distance = 1.0;
+        r->calib.scale_rel = k ? 0.0017735 : 0; /* sqrt(2) 0.5 px / 398.709 px */
+        report_inputs in = {.exp = exp, .result = r};
+        icv_err err = {0};
+        int rc = report_write(&in, th_tmp("report.html"), &err);
+        free(exp), free(r);
+        ASSERT(rc == 0, "%s", err.msg);
+        const char *html = th_read_file(th_tmp("report.html"));
+        ASSERT_STR_CONTAINS(html, "Scale: a known length in the plane of motion, 1 m between two pixels");
+        ASSERT_STR_CONTAINS(html, k ? "&plusmn; 0.18% (1&sigma;, the two pixels read to 0.5 px each), in the "
+                                      "&sigma;s below"
+                                    : "its uncertainty is not given, so it is not in the &sigma;s below");
+    }
+}
