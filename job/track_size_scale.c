@@ -410,8 +410,8 @@ static double vertical_extent_m(const icv_experiment *exp, const calib_intrinsic
     icv_vec3 normal;
     double pitch, pitch_sd;
     icv_err e2;
-    if (track_plane_from_verticals(&in, (const double(*)[2][2])exp->verticals_px, exp->n_verticals, VERTICAL_END_SD_PX, &normal,
-                                   &pitch, &pitch_sd, &e2))
+    if (track_plane_from_verticals(&in, (const double(*)[2][2])exp->verticals_px, exp->n_verticals,
+                                   VERTICAL_END_SD_PX, &normal, &pitch, &pitch_sd, &e2))
         return NAN;
     double *x = work, *y = x + n, *w = y + n, *col = w + n;
     long m = 0, c = 0;
