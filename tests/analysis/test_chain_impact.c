@@ -88,6 +88,18 @@ static void chain_make(chain *c)
         }
 }
 
+/* a link's three markers in row i of its tracks, at pose (R, p), with noise sigma (m) */
+static void put_markers(const chain *c, analysis_tracks *tr, int i, icv_mat3 R, icv_vec3 p, gsl_rng *rng,
+                        double sigma)
+{
+    for (int m = 0; m < 3; m++) {
+        icv_vec3 x = icv_v3_add(icv_m3_apply(R, c->markers[m]), p);
+        tr->pos[i * 3 + m] =
+            icv_v3_add(x, icv_v3(gsl_ran_gaussian(rng, sigma), gsl_ran_gaussian(rng, sigma), gsl_ran_gaussian(rng, sigma)));
+        tr->seen[i * 3 + m] = 1;
+    }
+}
+
 /* both links' tracks with noise sigma; the joint point given off by `off` (m, in
  * link 2's frame) is the caller's: the tracks are of the true pin */
 static void chain_tracks(const chain *c, double sigma, unsigned long seed, analysis_tracks tr[2])
@@ -103,15 +115,28 @@ static void chain_tracks(const chain *c, double sigma, unsigned long seed, analy
             icv_vec3 p, v;
             icv_mat3 R;
             chain_pose(c, k, tr[k].t[i], &p, &R, &v);
-            for (int m = 0; m < 3; m++) {
-                icv_vec3 x = icv_v3_add(icv_m3_apply(R, c->markers[m]), p);
-                tr[k].pos[i * 3 + m] = icv_v3_add(x, icv_v3(gsl_ran_gaussian(rng, sigma), gsl_ran_gaussian(rng, sigma),
-                                                             gsl_ran_gaussian(rng, sigma)));
-                tr[k].seen[i * 3 + m] = 1;
-            }
+            put_markers(c, &tr[k], i, R, p, rng, sigma);
         }
     }
     gsl_rng_free(rng);
+}
+
+/* the chain's impacts on both links' tracks (then freed) as the pipeline measures
+ * them: POLY links, link 2's joint point given off by joint_off (m) */
+static int measure_tracks(const chain *c, analysis_tracks tr[2], double sigma, icv_vec3 joint_off,
+                          analysis_bodies_result *res, icv_err *err)
+{
+    analysis_body_track links[2] = {{&c->link[0], &tr[0], "link1", ANALYSIS_MOTION_POLY, 0, 0},
+                                    {&c->link[1], &tr[1], "link2", ANALYSIS_MOTION_POLY, 0, 0}};
+    analysis_joint j = {{0, 1}, {c->joint[0], icv_v3_add(c->joint[1], joint_off)}};
+    analysis_params prm;
+    analysis_params_default(&prm);
+    prm.pos_sigma = sigma;
+    prm.max_side_frames = 120; /* 20 ms on each side at 6000 fps */
+    int rc = analysis_chain_impacts_measure(links, &j, &prm, res, err);
+    analysis_tracks_free(&tr[0]);
+    analysis_tracks_free(&tr[1]);
+    return rc;
 }
 
 /* frames [hide0, hide1) without any marker of either link (hidden as they hit) */
@@ -126,22 +151,16 @@ static int measure(const chain *c, double sigma, unsigned long seed, icv_vec3 jo
         for (int i = hide0 < 0 ? 0 : hide0; i < hide1 && i < c->n_frames; i++)
             for (int m = 0; m < 3; m++)
                 tr[k].seen[i * 3 + m] = 0;
-    analysis_body_track links[2] = {{&c->link[0], &tr[0], "link1", ANALYSIS_MOTION_POLY, 0, 0},
-                                    {&c->link[1], &tr[1], "link2", ANALYSIS_MOTION_POLY, 0, 0}};
-    analysis_joint j = {{0, 1}, {c->joint[0], icv_v3_add(c->joint[1], joint_off)}};
-    analysis_params prm;
-    analysis_params_default(&prm);
-    prm.pos_sigma = sigma;
-    prm.max_side_frames = 120; /* 20 ms on each side at 6000 fps */
     analysis_bodies_result *res = calloc(1, sizeof *res);
-    if (!res)
+    if (!res) {
+        analysis_tracks_free(&tr[0]);
+        analysis_tracks_free(&tr[1]);
         return icv_err_set(err, ICV_ENOMEM, "test: out of memory");
-    int rc = analysis_chain_impacts_measure(links, &j, &prm, res, err);
+    }
+    int rc = measure_tracks(c, tr, sigma, joint_off, res, err);
     if (rc == 0)
         *out = res->chain[0];
     free(res);
-    analysis_tracks_free(&tr[0]);
-    analysis_tracks_free(&tr[1]);
     return rc;
 }
 
@@ -290,27 +309,13 @@ TEST(test_chain_impacts_a_chain_bouncing_twice_has_both_measured)
             bounce_pose(t1, t, v, t < t2 ? p0 : p0b, &p);
             if (k == 1)
                 p = icv_v3_add(p, off2);
-            for (int m = 0; m < 3; m++) {
-                icv_vec3 x = icv_v3_add(icv_m3_apply(R[k], c.markers[m]), p);
-                tr[k].pos[i * 3 + m] = icv_v3_add(x, icv_v3(gsl_ran_gaussian(rng, 1e-4), gsl_ran_gaussian(rng, 1e-4),
-                                                             gsl_ran_gaussian(rng, 1e-4)));
-                tr[k].seen[i * 3 + m] = 1;
-            }
+            put_markers(&c, &tr[k], i, R[k], p, rng, 1e-4);
         }
     }
     gsl_rng_free(rng);
-    analysis_body_track links[2] = {{&c.link[0], &tr[0], "link1", ANALYSIS_MOTION_POLY, 0, 0},
-                                    {&c.link[1], &tr[1], "link2", ANALYSIS_MOTION_POLY, 0, 0}};
-    analysis_joint j = {{0, 1}, {c.joint[0], c.joint[1]}};
-    analysis_params prm;
-    analysis_params_default(&prm);
-    prm.pos_sigma = 1e-4;
-    prm.max_side_frames = 120;
     analysis_bodies_result *res = calloc(1, sizeof *res);
     ASSERT_TRUE(res != NULL);
-    int rc = analysis_chain_impacts_measure(links, &j, &prm, res, &err);
-    analysis_tracks_free(&tr[0]);
-    analysis_tracks_free(&tr[1]);
+    int rc = measure_tracks(&c, tr, 1e-4, icv_v3(0, 0, 0), res, &err);
     double want_t[2] = {t1, t2}, want_e[2] = {icv_v3_norm(v[1]) / icv_v3_norm(v[0]),
                                               icv_v3_norm(v[2]) / icv_v3_norm(icv_v3(v[1].x, -v[1].y, 0))};
     printf("    %d frames, rc %d, %d impacts:", c.n_frames, rc, rc ? 0 : res->n_chain);
@@ -389,27 +394,13 @@ TEST(test_chain_impact_instant_of_a_spinning_chain_from_its_centre_of_mass)
             icv_vec3 p, v;
             icv_mat3 R;
             spin_pose(&c, &s, k, tr[k].t[i], &p, &R, &v);
-            for (int m = 0; m < 3; m++) {
-                icv_vec3 x = icv_v3_add(icv_m3_apply(R, c.markers[m]), p);
-                tr[k].pos[i * 3 + m] = icv_v3_add(
-                    x, icv_v3(gsl_ran_gaussian(rng, sigma), gsl_ran_gaussian(rng, sigma), gsl_ran_gaussian(rng, sigma)));
-                tr[k].seen[i * 3 + m] = 1;
-            }
+            put_markers(&c, &tr[k], i, R, p, rng, sigma);
         }
     }
     gsl_rng_free(rng);
-    analysis_body_track links[2] = {{&c.link[0], &tr[0], "link1", ANALYSIS_MOTION_POLY, 0, 0},
-                                    {&c.link[1], &tr[1], "link2", ANALYSIS_MOTION_POLY, 0, 0}};
-    analysis_joint j = {{0, 1}, {c.joint[0], c.joint[1]}};
-    analysis_params prm;
-    analysis_params_default(&prm);
-    prm.pos_sigma = sigma;
-    prm.max_side_frames = 120;
     analysis_bodies_result *res = calloc(1, sizeof *res);
     ASSERT_TRUE(res != NULL);
-    int rc = analysis_chain_impacts_measure(links, &j, &prm, res, &err);
-    analysis_tracks_free(&tr[0]);
-    analysis_tracks_free(&tr[1]);
+    int rc = measure_tracks(&c, tr, sigma, icv_v3(0, 0, 0), res, &err);
     double e_chain = sqrt((T[1][0] + T[1][1]) / (T[0][0] + T[0][1]));
     if (rc == 0)
         printf("    instant %+.4f frame (sigma %.4f), e of the chain %.4f +- %.4f (truth %.4f), contact x %.2f mm "
