@@ -148,7 +148,9 @@ int analysis_joint_residual_measure(const analysis_body_track *bodies, int n_bod
 typedef struct {
     long frame;               /* the frame of the smallest gap */
     int link_hit;             /* 0 or 1: the link whose shape touches */
-    double t, t_sd;           /* s: where that link's pre-impact motion touches */
+    double t, t_sd;           /* s: where that link touches, its pose from the chain's
+                                 pre-impact motion (both attitudes, the pin and the
+                                 centre of mass's parabola) */
     icv_vec3 contact_point;   /* m */
     analysis_body_state pre[2], post[2]; /* each link (POLY motion: the joint pulls) */
     double e_link[2], e_link_sd[2];      /* Akhan's sqrt(T_after / T_before) per link */
