@@ -50,6 +50,8 @@ typedef enum {
 
 /* gaps warned one by one per camera; the rest are counted in one warning */
 #define JOB_TRACK_GAPS_WARNED 8
+/* bins of a camera's readings of the weight beside a bead's rod (0-1 by 0.05) */
+#define JOB_BESIDE_BINS 21
 
 typedef struct {
     int track;           /* 2D track identity (the tracker's) */
@@ -129,11 +131,17 @@ typedef struct {
     int primed;            /* the detector has seen the first frame once */
     int debug_frames;      /* log the detector's line for every frame (-v) */
     double dpx;            /* px: the markers' expected image diameter, 0 unknown */
+    int want_beside;       /* beads on a rod: read the detector's weight beside the rod */
+    unsigned beside_hist[JOB_BESIDE_BINS]; /* that weight's readings, 0-1 in bins */
 } job_track_camera;
 
 
 /* The track stage's state from the experiment to the files: each stage reads what the
  * ones before it left (job_track_run). */
+/* The median of a camera's beside_hist: the weight its detector gives a bead's disc
+ * beside the rod (track_detector_bead_beside); 1 with too few readings. */
+double job_track_beside(const job_track_camera *c);
+
 typedef struct {
     job_track_options opt;
     job_track_result res;

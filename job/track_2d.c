@@ -96,6 +96,7 @@ static int camera_track(job_track_camera *c, pass_shared *sh, icv_err *err)
     track_point out[MAXP];
     double last_b = 0;
     long k = 0;
+    memset(c->beside_hist, 0, sizeof c->beside_hist); /* this pass's look (a retry's own) */
     if (c->first > 0 && (rc = capture_source_seek(c->src, c->first, err)) != 0)
         icv_err_prefix(err, "camera '%s': cameras[].frames: ", c->spec->id);
     for (; !rc;) {
@@ -164,6 +165,12 @@ static int camera_track(job_track_camera *c, pass_shared *sh, icv_err *err)
         if (st->brightest > c->brightest)
             c->brightest = st->brightest;
         c->crowded_scans += st->full_scan && st->n_candidates > c->blob_limit;
+        for (int i = 0; i < np && c->want_beside; i++) /* this frame's detections only */
+            if (out[i].frame_offset == 0 && !(out[i].flags & TRACK_FLAG_COASTED)) {
+                double b = track_detector_bead_beside(c->det, &tf, out[i].u, out[i].v, 0.5 * c->dpx);
+                if (b >= 0)
+                    c->beside_hist[(int)lround(b * (JOB_BESIDE_BINS - 1))]++;
+            }
         for (int i = 0; i < np; i++) {
             track_raw_point p = {fr.index + out[i].frame_offset, out[i].marker, out[i].u, out[i].v, out[i].sigma,
                                  out[i].area, out[i].flags, out[i].pred_u, out[i].pred_v};
@@ -532,4 +539,19 @@ int job_track_pass_2d(job_track *j, icv_err *err)
     icv_debug("timing: 2D %.3f s (reading frames %.3f s, brightness %.3f s, detect+track %.3f s)", icv_now() - j->t_2d,
               res->decode_seconds, t_mean, t_step);
     return 0;
+}
+
+double job_track_beside(const job_track_camera *c)
+{
+    unsigned long n = 0, below = 0;
+    for (int i = 0; i < JOB_BESIDE_BINS; i++)
+        n += c->beside_hist[i];
+    if (n < 10) /* a few readings (the beads mostly near the frame's edge): as drawn */
+        return 1;
+    for (int i = 0; i < JOB_BESIDE_BINS; i++) {
+        below += c->beside_hist[i];
+        if (2 * below >= n)
+            return (double)i / (JOB_BESIDE_BINS - 1);
+    }
+    return 1;
 }

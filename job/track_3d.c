@@ -565,7 +565,7 @@ static void band_pass_prepare(job_track *j)
             track_sync_point *pp = &cm->pts[i];
             int l = job_track_label_2d(cm, pp->frame, pp->id);
             if (l >= 0 && j->band.band[l] && usable_point(pp))
-                track_band_shift_2d(&j->band, &j->cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, j->F,
+                track_band_shift_2d(&j->band, c, &j->cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, j->F,
                                     j->xyz, j->axes, nm, l, cm->tcam[pp->frame] - cm->off_s, &pp->u, &pp->v);
         }
         for (long i = 0; i < cm->frames * (cm->n_ids ? cm->n_ids : 1); i++)
@@ -1104,6 +1104,10 @@ int job_track_pass_3d(job_track *j, icv_err *err)
         return rc;
     }
     track_band_init(exp, &j->band);
+    for (int c = 0; c < exp->n_cameras && j->band.sphere; c++) {
+        j->band.beside[c] = job_track_beside(&j->cams[c]);
+        icv_debug("camera '%s': beads weighed beside the rod %.2f of on it", exp->cameras[c].id, j->band.beside[c]);
+    }
     /* a plane in metres from the start (a board in it, or a known length): the ball's
        rays corrected from the first pass; gravity and size scale it later (plane_scale) */
     if (ball_is_its_marker(exp) && (exp->scale_kind == ICV_SCALE_BOARD || exp->scale_kind == ICV_SCALE_POINTS))

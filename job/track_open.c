@@ -607,6 +607,7 @@ static int camera_open(const icv_experiment *exp, int ci, const track_calibratio
     int all_bands = bands.on && exp->marker_diameter > 0;
     for (int k = 0; k < exp->n_markers; k++)
         all_bands &= bands.band[k];
+    c->want_beside = all_bands && bands.sphere;
     if (all_bands) { /* the stripe each band shows: the rod's width long, marker_diameter wide */
         c->det->marker_aspect = fmax(1, 2 * bands.r / exp->marker_diameter);
         c->det->marker_fill = fmin(1, 2 * bands.r / exp->marker_diameter);

@@ -31,14 +31,17 @@ void track_band_init(const icv_experiment *exp, track_band *b)
     b->r = sh->radius;
     b->sphere = exp->marker_shape == ICV_MARKER_SPHERE;
     b->rho = exp->marker_diameter > 0 ? 2 * sh->radius / exp->marker_diameter : 1;
+    for (int c = 0; c < ICV_MAX_CAMERAS; c++)
+        b->beside[c] = 1;
 }
 
 /* The 3D offset of an axis marker's drawn centroid from its centre, seen along w (from
  * the marker to the camera): towards the camera, perpendicular to the axis. */
-static icv_vec3 axis_marker_offset(const track_band *b, icv_vec3 w, icv_vec3 axis)
+static icv_vec3 axis_marker_offset(const track_band *b, int cam, icv_vec3 w, icv_vec3 axis)
 {
     icv_vec3 wp = icv_v3_unit(icv_v3_sub(w, icv_v3_scale(axis, icv_v3_dot(w, axis))));
-    double k = b->sphere ? track_bead_factor(b->rho, icv_v3_dot(icv_v3_unit(w), axis)) : 1;
+    double beside = cam >= 0 && cam < ICV_MAX_CAMERAS ? b->beside[cam] : 1;
+    double k = b->sphere ? track_bead_factor(b->rho, icv_v3_dot(icv_v3_unit(w), axis), beside) : 1;
     return icv_v3_scale(wp, k * M_PI / 4 * b->r);
 }
 
@@ -67,7 +70,7 @@ void track_band_correct(const track_band *b, const track_calibration *cal, int n
         track_view v[ICV_MAX_CAMERAS];
         for (int k = 0; k < c->nv; k++) {
             v[k] = c->v[k];
-            icv_vec3 off = axis_marker_offset(b, icv_v3_sub(view_centre(&v[k]), Xc), axis);
+            icv_vec3 off = axis_marker_offset(b, c->cam[k], icv_v3_sub(view_centre(&v[k]), Xc), axis);
             double u0, v0, u1, v1;
             project(&v[k], Xc, &u0, &v0);
             project(&v[k], icv_v3_add(Xc, off), &u1, &v1);
@@ -103,7 +106,7 @@ void track_band_correct(const track_band *b, const track_calibration *cal, int n
  * shift band_correct applies to the undistorted pixel, taken at the labelled 3D
  * position of the nearest reference frame (within 0.1 s). Distortion changes the shift by
  * its local scale (a few percent of a shift of ~1 px), which is left out. */
-void track_band_shift_2d(const track_band *b, const track_calibration *cal, const track_view *view, const double *t0cam,
+void track_band_shift_2d(const track_band *b, int cam, const track_calibration *cal, const track_view *view, const double *t0cam,
                          double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j,
                          double t, double *u, double *v)
 {
@@ -118,7 +121,7 @@ void track_band_shift_2d(const track_band *b, const track_calibration *cal, cons
                 continue;
             const double *x = xyz + (f * nm + j) * 3;
             icv_vec3 Xc = icv_v3_add(icv_m3_apply(cal->surf.R, icv_v3(x[0], x[1], x[2])), cal->surf.t);
-            icv_vec3 off = axis_marker_offset(b, icv_v3_sub(view_centre(view), Xc), axes[f]);
+            icv_vec3 off = axis_marker_offset(b, cam, icv_v3_sub(view_centre(view), Xc), axes[f]);
             double u0, v0, u1, v1;
             project(view, Xc, &u0, &v0);
             project(view, icv_v3_add(Xc, off), &u1, &v1);

@@ -19,14 +19,15 @@
 /* rows of the strip |y| < rho: the factor converges to 1e-5 by 64 */
 #define BEAD_ROWS 64
 
-double track_bead_factor(double rho, double cos_view)
+double track_bead_factor(double rho, double cos_view, double beside)
 {
     if (!(rho > 0) || rho >= 1)
         return 1; /* the bead no wider than the rod: only a band of it shows */
     double c = fmin(fmax(fabs(cos_view), 1e-3), 1); /* the ratio's limit as cos -> 0 */
     double sn = sqrt(fmax(1 - c * c, 0)), q = sqrt(1 - rho * rho);
-    /* rows |y| >= rho, both sides: 2 int_rho^1 2 sqrt(1 - y^2) dy */
-    double area = 2 * (M_PI / 2 - rho * q - asin(rho)), moment = 0;
+    /* rows |y| >= rho, both sides: 2 int_rho^1 2 sqrt(1 - y^2) dy, weighed as the
+       detector weighs the disc beside the rod's image (their moment is 0) */
+    double area = fmin(fmax(beside, 0), 1) * 2 * (M_PI / 2 - rho * q - asin(rho)), moment = 0;
     double dphi = M_PI / 2 / BEAD_ROWS;
     for (int i = 0; i < BEAD_ROWS; i++) {
         double phi = (i + 0.5) * dphi;
@@ -41,6 +42,8 @@ double track_bead_factor(double rho, double cos_view)
             moment += w * (hi * hi - lo * lo) / 2;
         }
     }
+    if (!(area > 0))
+        return 1;
     /* the band's shift along the same image line: -(pi rho / 4) cos */
     return moment / area / (-(M_PI * rho / 4) * c);
 }

@@ -310,6 +310,15 @@ void track_detector_set_marker_size(track_detector *det, double diameter_px, dou
  * whatever bright_tophat says. */
 int track_detector_tophat_usable(const track_detector *det);
 
+/* bead_backdrop.c: for a bead threaded on a rod, found by the last detection at (u, v)
+ * in frame f (the plane the detector read is still this frame's there), the weight the
+ * detector's plane gives the bead's disc beside the rod's image over the weight on it
+ * (0-1; track_bead_factor's beside): 1 for planes made pixel by pixel, the bead's height
+ * over the backdrop (the median of a circle of 1.4 radius_px + 1) over the plane's
+ * value at (u, v) for a top-hat. -1 when it cannot tell (near the frame's edge, the
+ * plane there under three noise sigmas). */
+double track_detector_bead_beside(const track_detector *d, const track_frame *f, double u, double v, double radius_px);
+
 /* Image diameter (px) of a marker of diameter_m (m) at distance_m (m, along the optical
  * axis) through a focal length focal_px (px): the pinhole scale f D / Z. */
 double track_marker_diameter_px(double diameter_m, double focal_px, double distance_m);

@@ -136,6 +136,8 @@ typedef struct {
     int band[ICV_MAX_MARKERS];     /* 1: marker k is on the axis (a band, or a bead) */
     int sphere;                    /* 1: the axis markers are beads (body.marker_shape) */
     double rho;                    /* the rod's diameter over the marker's, 2 r / d */
+    double beside[ICV_MAX_CAMERAS]; /* per camera: the weight the detector gives a bead's
+                                      disc beside the rod's image (track_bead_factor) */
     icv_vec3 axis;                 /* unit, reference camera frame, last known */
     double t_axis;                 /* s: when it was known; -inf never */
 } track_band;
@@ -183,8 +185,10 @@ void track_band_init(const icv_experiment *exp, track_band *b);
 /* bead_marker.c: a bead's centroid shift over a band's (the band's pi r / 4 towards the
  * camera, perpendicular to the axis) for a sphere threaded on a rod, rho the rod's
  * diameter over the sphere's and cos_view the cosine between the axis and the view: its
- * visible disc, orthographic. 1 for rho >= 1 (no wider than the rod: a band). */
-double track_bead_factor(double rho, double cos_view);
+ * visible disc, orthographic, the part of it beside the rod's image (|y| >= rho)
+ * weighed by beside (0-1: the detector's weight there over that on the rod; 1: the disc
+ * as drawn). 1 for rho >= 1 (no wider than the rod: a band). */
+double track_bead_factor(double rho, double cos_view, double beside);
 /* Moves a labelled band's candidate from the band's visible halves to the rod's axis
  * (axis: unit, reference camera frame) and triangulates again from its c->nv views (or
  * meets the motion plane again with one camera, nc 1). */
@@ -192,7 +196,7 @@ void track_band_correct(const track_band *b, const track_calibration *cal, int n
 /* Shifts an undistorted pixel (u, v) of marker j seen at experiment time t (s) by the
  * image of its band offset, from the labelled 3D positions xyz (surface frame, F frames
  * of nm markers) and axes of the nearest reference frame. */
-void track_band_shift_2d(const track_band *b, const track_calibration *cal, const track_view *view, const double *t0cam,
+void track_band_shift_2d(const track_band *b, int cam, const track_calibration *cal, const track_view *view, const double *t0cam,
                          double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j,
                          double t, double *u, double *v);
 /* The rod's axis (unit, reference camera frame) from a frame's labelled bands. */

@@ -41,7 +41,7 @@ TEST(test_bead_factor_matches_a_pixel_count_of_the_visible_disc)
     double worst = 0;
     for (int i = 0; i < 5; i++)
         for (int j = 0; j < 5; j++) {
-            double k = track_bead_factor(rhos[i], coss[j]), g = grid_factor(rhos[i], coss[j], 600);
+            double k = track_bead_factor(rhos[i], coss[j], 1), g = grid_factor(rhos[i], coss[j], 600);
             worst = fmax(worst, fabs(k - g));
             /* 0.004: the 600-pixel grid's own error (its edge pixels, at 1/300 of the
                radius, against a shift of 0.03-0.2 of the radius); seen 0.0017 */
@@ -51,7 +51,7 @@ TEST(test_bead_factor_matches_a_pixel_count_of_the_visible_disc)
     /* the values docs/track.md (Session 23) found against synth's truth: k 0.34-0.37 at
        2r/d 0.28, 0.51 at 0.42, 0.72 at 0.65, 0.81-0.83 at 0.77 (the script's model within
        0.015 of each); here at the median views' |cos| there, 0.2-0.5 */
-    ASSERT_NEAR(track_bead_factor(0.77, 0.3), 0.824, 0.005);
+    ASSERT_NEAR(track_bead_factor(0.77, 0.3, 1), 0.824, 0.005);
     printf("    worst |factor - pixel count| %.4f\n", worst);
 }
 
@@ -62,10 +62,10 @@ TEST(test_bead_factor_limits_across_the_view_and_for_a_band)
     for (double rho = 0.1; rho < 0.99; rho += 0.1) {
         double q = sqrt(1 - rho * rho), want = 4 * rho * q / (M_PI + 2 * rho * q - 2 * asin(rho));
         /* 1e-4: the 64 rows' midpoint sum (its error ~1e-5) and cos held at 1e-3 */
-        ASSERT_NEAR(track_bead_factor(rho, 0), want, 1e-4);
-        ASSERT_NEAR(track_bead_factor(rho, -0.5), track_bead_factor(rho, 0.5), 0); /* the view's sign */
+        ASSERT_NEAR(track_bead_factor(rho, 0, 1), want, 1e-4);
+        ASSERT_NEAR(track_bead_factor(rho, -0.5, 1), track_bead_factor(rho, 0.5, 1), 0); /* the view's sign */
     }
     /* a bead as narrow as the rod is a band */
-    ASSERT_NEAR(track_bead_factor(0.999, 0.2), 1, 0.02);
-    ASSERT_NEAR(track_bead_factor(1.2, 0.2), 1, 0);
+    ASSERT_NEAR(track_bead_factor(0.999, 0.2, 1), 1, 0.02);
+    ASSERT_NEAR(track_bead_factor(1.2, 0.2, 1), 1, 0);
 }
