@@ -14,6 +14,7 @@
  * of a circle round the bead: the rod crosses such a circle in two arcs, together under
  * half of it for a bead wider than the rod (at 1.4 radii, 2 asin(rho / 1.4) / pi, 0.36
  * at 2r/d 0.77, synth's narrowest bead). */
+#include <gsl/gsl_sort.h>
 #include <math.h>
 
 #include "track/detect_internal.h"
@@ -21,17 +22,6 @@
 /* samples on the circle round the bead: the median of 32 is the backdrop's level when the
    rod's two arcs hold fewer than 16 of them */
 #define BESIDE_SAMPLES 32
-
-static void sort_small(double *a, int n)
-{
-    for (int i = 1; i < n; i++) {
-        double x = a[i];
-        int j = i - 1;
-        for (; j >= 0 && a[j] > x; j--)
-            a[j + 1] = a[j];
-        a[j + 1] = x;
-    }
-}
 
 double track_detector_bead_beside(const track_detector *d, const track_frame *f, double u, double v, double radius_px)
 {
@@ -59,7 +49,7 @@ double track_detector_bead_beside(const track_detector *d, const track_frame *f,
         double a = 2 * M_PI * k / BESIDE_SAMPLES;
         ring[k] = pix(f, (int)floor(u + rr * cos(a) + 0.5), (int)floor(v + rr * sin(a) + 0.5));
     }
-    sort_small(ring, BESIDE_SAMPLES);
+    gsl_sort(ring, 1, BESIDE_SAMPLES);
     double backdrop = 0.5 * (ring[BESIDE_SAMPLES / 2 - 1] + ring[BESIDE_SAMPLES / 2]);
     /* a height under three noise sigmas reads no share */
     if (!(height > 3 * fmax(w->noise, 1)))
