@@ -22,6 +22,9 @@
 #define ID_EVIDENCE_MIN (ID_MARGIN / 16) /* the least margin a frame adds: less is what noise
                                             and a steady bias make of a symmetric template */
 #define ID_EVIDENCE_GAP_S 0.1 /* s: the longest pause in such a run (as for continuity) */
+#define ID_CHI2_MARGIN 16.0 /* chi-square of the distance residuals (the points' own covariance) by
+                               which a labelling fitting worse than the best one loses: 4 sigma
+                               on one pair, beyond chance and the continuity's pull */
 
 struct track_identity {
     int n;
@@ -37,6 +40,9 @@ struct track_identity {
     /* search state */
     const icv_vec3 *X;
     const icv_vec3 *Xm; /* NULL, or point p as marker j at Xm[p * n + j] (one camera) */
+    const double (*C)[3][3]; /* NULL, or each point's covariance (m^2; a non-finite one: unknown) */
+    double chi2_cap;    /* labellings whose chi-square exceeds it are not candidates */
+    double key_chi2;    /* the least chi-square of a labelling with best_key */
     int np;
     int gated;
     icv_vec3 pred[ICV_MAX_MARKERS];
@@ -202,14 +208,37 @@ static int swapped_in(const track_identity *id, int p, int j, double dp)
     return 0;
 }
 
-static void search(track_identity *id, int j, int count, double cost)
+/* Distance residual e (m) of points p and q (tolerance tol, m) squared over its variance
+ * along their direction u: from the points' covariances, where both are known; else
+ * from the tolerance as 2 sigma, so such a pair hardly ever decides (today's rule). */
+static double pair_chi2(const track_identity *id, int p, int q, icv_vec3 u, double e, double tol)
 {
+    double var = 0;
+    const double(*cp)[3] = id->C[p], (*cq)[3] = id->C[q];
+    double uv[3] = {u.x, u.y, u.z};
+    int known = cp[0][0] + cp[1][1] + cp[2][2] > 0 && cq[0][0] + cq[1][1] + cq[2][2] > 0;
+    for (int a = 0; a < 3 && known; a++)
+        for (int b = 0; b < 3; b++)
+            var += uv[a] * (cp[a][b] + cq[a][b]) * uv[b];
+    if (!known || !(var > 0) || !isfinite(var))
+        var = 0.25 * tol * tol;
+    return e * e / var;
+}
+
+static void search(track_identity *id, int j, int count, double cost, double chi2)
+{
+    if (chi2 > id->chi2_cap)
+        return;
     if (j == id->n) {
         int key = id->n_rays > 0 ? count * 64 + (count < id->n ? rays_explained(id, id->cur) : 0) : count;
         int better = key > id->best_key || (key == id->best_key && cost < id->best_cost - 1e-12);
         if (!better && key == id->best_key && fabs(cost - id->best_cost) <= 1e-12 * (1 + cost) &&
             tie_score(id, id->cur) > id->best_tie)
             better = 1;
+        if (key > id->best_key)
+            id->key_chi2 = chi2;
+        else if (key == id->best_key)
+            id->key_chi2 = fmin(chi2, id->key_chi2);
         if (better) {
             id->second_cost = key == id->best_key ? id->best_cost : INFINITY;
             id->best_key = key;
@@ -226,7 +255,7 @@ static void search(track_identity *id, int j, int count, double cost)
     if (count + (id->n - j) < id->best_count)
         return;
     for (int p = -1; p < id->np; p++) {
-        double c = cost;
+        double c = cost, x2 = chi2;
         if (p >= 0) {
             if (id->used[p])
                 continue;
@@ -234,11 +263,14 @@ static void search(track_identity *id, int j, int count, double cost)
             for (int k = 0; k < j && ok; k++) {
                 if (id->cur[k] < 0)
                     continue;
-                double d = icv_v3_norm(icv_v3_sub(pos(id, p, j), pos(id, id->cur[k], k)));
+                icv_vec3 dx = icv_v3_sub(pos(id, p, j), pos(id, id->cur[k], k));
+                double d = icv_v3_norm(dx);
                 double e = d - id->D[j][k], tol = id->tol_m + id->tol_rel * id->D[j][k];
                 if (id->gated && fabs(e) > tol)
                     ok = 0;
                 c += (e / tol) * (e / tol);
+                if (id->C && d > 0)
+                    x2 += pair_chi2(id, p, id->cur[k], icv_v3_scale(dx, 1.0 / d), e, tol);
             }
             if (!ok)
                 continue;
@@ -253,16 +285,19 @@ static void search(track_identity *id, int j, int count, double cost)
             id->used[p] = 1;
         }
         id->cur[j] = p;
-        search(id, j + 1, count + (p >= 0), c);
+        search(id, j + 1, count + (p >= 0), c, x2);
         if (p >= 0)
             id->used[p] = 0;
     }
 }
 
-static void run_search(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, int gated)
+static void run_search_capped(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, int gated,
+                              double chi2_cap)
 {
     id->X = X;
     id->Xm = Xm;
+    id->chi2_cap = chi2_cap;
+    id->key_chi2 = INFINITY;
     id->np = n < ID_MAX_POINTS ? n : ID_MAX_POINTS;
     id->gated = gated;
     id->best_count = -1;
@@ -273,7 +308,29 @@ static void run_search(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm
     memset(id->used, 0, sizeof id->used);
     for (int j = 0; j < ID_MAX_ENUM; j++)
         id->best[j] = -1;
-    search(id, 0, 0, 0.0);
+    search(id, 0, 0, 0.0, 0.0);
+}
+
+/* The search by the template's tolerance alone (C NULL) */
+static void run_search(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, int gated)
+{
+    id->C = NULL;
+    run_search_capped(id, X, Xm, n, gated, INFINITY);
+}
+
+/* With the points' covariances C: the labellings with the most markers are found first;
+ * those among them whose chi-square exceeds the least by ID_CHI2_MARGIN are then left
+ * out, and the rest ranked as without (misfit, continuity, tie-break). Two congruent
+ * triangles of a many-marker body both fit the tolerance, which is set for a scene's
+ * worst points; the points' own noise tells them apart. */
+static void run_search_cov(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const double (*C)[3][3], int n,
+                           int gated)
+{
+    id->C = Xm ? NULL : C; /* one camera's per-marker positions have no covariance here */
+    run_search_capped(id, X, Xm, n, gated, INFINITY);
+    if (id->C && isfinite(id->key_chi2))
+        run_search_capped(id, X, Xm, n, gated, id->key_chi2 + ID_CHI2_MARGIN);
+    id->C = NULL;
 }
 
 /* One marker (a ball): its distances to nothing tell no point from another, so what the
@@ -336,8 +393,9 @@ static int evidence_settles(track_identity *id, int n, int count, double t, cons
     return id->ev_frames >= ID_EVIDENCE_FRAMES && id->ev_sum >= ID_MARGIN;
 }
 
-static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
-                        const track_identity_hint *hint, const track_identity_ray *rays, int n_rays, int *label)
+static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const double (*C)[3][3], int n,
+                        double t, const track_identity_hint *hint, const track_identity_ray *rays, int n_rays,
+                        int *label)
 {
     id->n_rays = 0;
     for (int i = 0; i < n; i++)
@@ -362,7 +420,7 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
             }
         }
     }
-    run_search(id, X, Xm, n, 1);
+    run_search_cov(id, X, Xm, C, n, 1);
     int count = 0;
     for (int j = 0; j < id->n; j++)
         count += id->best[j] >= 0;
@@ -413,7 +471,7 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
                              first frames: 13 clutter points, a ray ordered m1-m2 wrongly) */
             id->rays = rays;
             id->n_rays = n_rays < TRACK_IDENTITY_MAX_RAYS ? n_rays : TRACK_IDENTITY_MAX_RAYS;
-            run_search(id, X, Xm, n, 1);
+            run_search_cov(id, X, Xm, C, n, 1);
             id->n_rays = 0;
             if (id->best_key % 64 == 0 || id->second_cost - id->best_cost < ID_MARGIN)
                 return 0;
@@ -440,19 +498,19 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
 
 int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t, int *label)
 {
-    return label_points(id, X, NULL, n, t, NULL, NULL, 0, label);
+    return label_points(id, X, NULL, NULL, n, t, NULL, NULL, 0, label);
 }
 
 int track_identity_label_per_marker(track_identity *id, const icv_vec3 *Xm, int n, double t, int *label)
 {
-    return label_points(id, NULL, Xm, n, t, NULL, NULL, 0, label);
+    return label_points(id, NULL, Xm, NULL, n, t, NULL, NULL, 0, label);
 }
 
-int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
-                                const track_identity_hint *hint, const track_identity_ray *rays, int n_rays,
-                                int *label)
+int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const double (*cov)[3][3],
+                                int n, double t, const track_identity_hint *hint, const track_identity_ray *rays,
+                                int n_rays, int *label)
 {
-    return label_points(id, Xm ? NULL : X, Xm, n, t, hint, rays, n_rays, label);
+    return label_points(id, Xm ? NULL : X, Xm, cov, n, t, hint, rays, n_rays, label);
 }
 
 static double fit_points(const track_identity *cid, const icv_vec3 *X, const icv_vec3 *Xm, int n, int *label)

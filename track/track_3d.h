@@ -293,8 +293,14 @@ int track_ray_pose_fit(const icv_vec3 *tmpl, int nm, const track_pose_obs *obs, 
  * from the pose's (m^2). */
 void track_ray_pose_marker(const track_pose *pose, icv_vec3 b, icv_vec3 *Y, double cov[3][3]);
 
-/* As track_identity_label (X), or _per_marker (Xm, X NULL), with hint[i] for point i:
- * a one-marker body's point is the one on the track it was labelled on last, else the
+/* As track_identity_label (X), or _per_marker (Xm, X NULL), with hint[i] for point i
+ * and cov[i], its covariance (m^2, the frame of X; NULL: none; a non-finite or zero one:
+ * not known, as for a point interpolated, coasted or merged, whose error the covariance
+ * does not hold). With covariances, of the labellings with the most markers each within
+ * the tolerance, one whose distance residuals' chi-square exceeds the least by 16 is not
+ * taken (congruent triangles of a many-marker body); a pair with a point not known
+ * counts its residual against half the tolerance instead. Unused with Xm.
+ * Hints: a one-marker body's point is the one on the track it was labelled on last, else the
  * one track that moves (farther than tol_m, 3x any other point's track); a point on a
  * still track (travel <= tol_m) is never labelled for it. hint NULL: as without.
  * rays (n_rays, the first TRACK_IDENTITY_MAX_RAYS used; NULL none): where a partial set
@@ -302,9 +308,9 @@ void track_ray_pose_marker(const track_pose *pose, icv_vec3 b, icv_vec3 *Y, doub
  * markers the most rays can be (within the template's tolerance) is taken, when no
  * other explains as many, every point is in it and there are no more rays than its
  * unseen markers (a spare point or ray can fit by chance). */
-int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
-                                const track_identity_hint *hint, const track_identity_ray *rays, int n_rays,
-                                int *label);
+int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const double (*cov)[3][3],
+                                int n, double t, const track_identity_hint *hint, const track_identity_ray *rays,
+                                int n_rays, int *label);
 
 /* The best labelling of n points by the template's distances alone (no continuity, no
  * gate): for the template-fit check. Returns the RMS misfit (m), label as above. */

@@ -37,7 +37,7 @@ TEST(test_identity_one_marker_goes_to_the_moving_track_never_the_still_one)
             n = 1, ball_at = -1;
         }
         int lab[2];
-        labelled += track_identity_label_tracks(id, P, NULL, n, t, h, NULL, 0, lab);
+        labelled += track_identity_label_tracks(id, P, NULL, NULL, n, t, h, NULL, 0, lab);
         for (int i = 0; i < n; i++)
             wrong += lab[i] != (i == ball_at ? 0 : -1);
     }
@@ -58,7 +58,7 @@ TEST(test_identity_one_marker_two_moving_tracks_is_left_unlabelled)
     icv_vec3 P[2] = {{0, 0.2, 0}, {0.1, 0.25, 0}};
     track_identity_hint h[2] = {{0, 0.3}, {1, 0.2}}; /* 1.5x apart, under the 3x asked */
     int lab[2];
-    ASSERT_EQ_INT(track_identity_label_tracks(id, P, NULL, 2, 0, h, NULL, 0, lab), 0);
+    ASSERT_EQ_INT(track_identity_label_tracks(id, P, NULL, NULL, 2, 0, h, NULL, 0, lab), 0);
     ASSERT_EQ_INT(lab[0], -1);
     ASSERT_EQ_INT(lab[1], -1);
     track_identity_free(id);
@@ -202,9 +202,9 @@ TEST(test_identity_a_marker_one_camera_alone_sees_orders_a_pair)
         int lab[2];
         track_identity *id = track_identity_alloc(3, M, 0.003, 0.03, NULL);
         ASSERT(id != NULL, "alloc");
-        ASSERT_EQ_INT(track_identity_label_tracks(id, P, NULL, 2, 0, NULL, NULL, 0, lab), 0); /* before */
-        ASSERT_EQ_INT(track_identity_label_tracks(id, P, NULL, 2, 0.001, NULL, &glint, 1, lab), 0);
-        ASSERT_EQ_INT(track_identity_label_tracks(id, P, NULL, 2, 0.002, NULL, &ray, 1, lab), 2);
+        ASSERT_EQ_INT(track_identity_label_tracks(id, P, NULL, NULL, 2, 0, NULL, NULL, 0, lab), 0); /* before */
+        ASSERT_EQ_INT(track_identity_label_tracks(id, P, NULL, NULL, 2, 0.001, NULL, &glint, 1, lab), 0);
+        ASSERT_EQ_INT(track_identity_label_tracks(id, P, NULL, NULL, 2, 0.002, NULL, &ray, 1, lab), 2);
         ASSERT_EQ_INT(lab[order], 0);
         ASSERT_EQ_INT(lab[1 - order], 1);
         track_identity_free(id);
@@ -241,7 +241,7 @@ TEST(test_identity_rod_ends_keep_their_labels_when_a_middle_point_fits_backwards
             truth[n++] = m;
         }
         int lab[4];
-        track_identity_label_tracks(id, P, NULL, n, t, NULL, NULL, 0, lab);
+        track_identity_label_tracks(id, P, NULL, NULL, n, t, NULL, NULL, 0, lab);
         for (int i = 0; i < n; i++) {
             if (truth[i] == 0 || truth[i] == 3)
                 ends += lab[i] == truth[i];
@@ -291,7 +291,7 @@ TEST(test_identity_a_near_symmetric_partial_set_is_told_over_frames_of_its_track
                 h[i] = (track_identity_hint){i == 0 ? 0 : i == 1 ? 2 : 3, 0.05};
             }
             int lab[3];
-            int k = track_identity_label_tracks(id, P, NULL, 3, t, mode == 2 ? NULL : h, NULL, 0, lab);
+            int k = track_identity_label_tracks(id, P, NULL, NULL, 3, t, mode == 2 ? NULL : h, NULL, 0, lab);
             for (int i = 0; i < 3; i++)
                 wrong += lab[i] >= 0 && lab[i] != truth[i];
             if (k > 0 && first < 0)
@@ -328,7 +328,7 @@ TEST(test_identity_margins_too_small_to_tell_do_not_add_up)
             P[i] = body_point(M[i], 0.2 + 3 * t, 0.4, c);
         track_identity_hint h[3] = {{4, 0.1}, {7, 0.1}, {9, 0.1}};
         int lab[3];
-        labelled += track_identity_label_tracks(id, P, NULL, 3, t, h, NULL, 0, lab);
+        labelled += track_identity_label_tracks(id, P, NULL, NULL, 3, t, h, NULL, 0, lab);
     }
     track_identity_free(id);
     ASSERT_EQ_INT(labelled, 0);
