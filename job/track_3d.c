@@ -883,11 +883,13 @@ static void label_frame(job_track *j, long f, const double *travel, int n_ids0, 
     }
     int per = planar_per_marker(cal, exp, cf, n_cand, Xm);
     /* each point's covariance, where it holds the point's error: not for a position
-       made rather than measured (coasted, interpolated, extrapolated), a merged blob's or
-       a saturated or blurred one's centroid */
+       made rather than measured (coasted, extrapolated), a merged blob's or a saturated
+       or blurred one's centroid. An interpolated point (a camera's view between two of
+       its frames, as every point of unsynchronised cameras) is kept: the interpolation
+       misses by tens of micrometres outside an impact */
     double cov[TRACK_MAX_CAND][3][3];
-    const unsigned made = TRACK_FLAG_COASTED | TRACK_FLAG_INTERPOLATED | TRACK_FLAG_EXTRAPOLATED | TRACK_FLAG_MERGED |
-                          TRACK_FLAG_SATURATED | TRACK_FLAG_BLURRED;
+    const unsigned made =
+        TRACK_FLAG_COASTED | TRACK_FLAG_EXTRAPOLATED | TRACK_FLAG_MERGED | TRACK_FLAG_SATURATED | TRACK_FLAG_BLURRED;
     for (int i = 0; i < n_cand; i++) {
         memcpy(cov[i], cf[i].cov, sizeof cov[i]);
         if ((cf[i].flags & made) || cf[i].nv < 2)

@@ -208,10 +208,10 @@ static int swapped_in(const track_identity *id, int p, int j, double dp)
     return 0;
 }
 
-/* Distance residual e (m) of points p and q (tolerance tol, m) squared over its variance
- * along their direction u: from the points' covariances, where both are known; else
- * from the tolerance as 2 sigma, so such a pair hardly ever decides (today's rule). */
-static double pair_chi2(const track_identity *id, int p, int q, icv_vec3 u, double e, double tol)
+/* Distance residual e (m) of points p and q squared over its variance along their
+ * direction u, from the points' covariances; 0 where either is not known, so such a
+ * pair never decides (the misfit against the tolerance ranks them, as without). */
+static double pair_chi2(const track_identity *id, int p, int q, icv_vec3 u, double e)
 {
     double var = 0;
     const double(*cp)[3] = id->C[p], (*cq)[3] = id->C[q];
@@ -220,9 +220,7 @@ static double pair_chi2(const track_identity *id, int p, int q, icv_vec3 u, doub
     for (int a = 0; a < 3 && known; a++)
         for (int b = 0; b < 3; b++)
             var += uv[a] * (cp[a][b] + cq[a][b]) * uv[b];
-    if (!known || !(var > 0) || !isfinite(var))
-        var = 0.25 * tol * tol;
-    return e * e / var;
+    return known && var > 0 && isfinite(var) ? e * e / var : 0.0;
 }
 
 static void search(track_identity *id, int j, int count, double cost, double chi2)
@@ -270,7 +268,7 @@ static void search(track_identity *id, int j, int count, double cost, double chi
                     ok = 0;
                 c += (e / tol) * (e / tol);
                 if (id->C && d > 0)
-                    x2 += pair_chi2(id, p, id->cur[k], icv_v3_scale(dx, 1.0 / d), e, tol);
+                    x2 += pair_chi2(id, p, id->cur[k], icv_v3_scale(dx, 1.0 / d), e);
             }
             if (!ok)
                 continue;
