@@ -317,16 +317,19 @@ static void run_search(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm
 }
 
 /* With the points' covariances C: the labellings with the most markers are found first;
- * those among them whose chi-square exceeds the least by ID_CHI2_MARGIN are then left
- * out, and the rest ranked as without (misfit, continuity, tie-break). Two congruent
- * triangles of a many-marker body both fit the tolerance, which is set for a scene's
- * worst points; the points' own noise tells them apart. */
+ * where they label three markers or more, those whose chi-square exceeds the least by
+ * ID_CHI2_MARGIN are then left out, and the rest ranked as without (misfit, continuity,
+ * tie-break). Two congruent triangles of a many-marker body both fit the tolerance,
+ * which is set for a scene's worst points; the points' own noise tells them apart. A
+ * pair is one distance, which a bias of its points half a millimetre off (a band's
+ * centroid off the rod's axis) decides wrongly: two markers are left to the rule
+ * without. */
 static void run_search_cov(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const double (*C)[3][3], int n,
                            int gated)
 {
     id->C = Xm ? NULL : C; /* one camera's per-marker positions have no covariance here */
     run_search_capped(id, X, Xm, n, gated, INFINITY);
-    if (id->C && isfinite(id->key_chi2))
+    if (id->C && id->best_count >= 3 && isfinite(id->key_chi2))
         run_search_capped(id, X, Xm, n, gated, id->key_chi2 + ID_CHI2_MARGIN);
     id->C = NULL;
 }

@@ -296,9 +296,9 @@ void track_ray_pose_marker(const track_pose *pose, icv_vec3 b, icv_vec3 *Y, doub
 /* As track_identity_label (X), or _per_marker (Xm, X NULL), with hint[i] for point i
  * and cov[i], its covariance (m^2, the frame of X; NULL: none; a non-finite or zero one:
  * not known, as for a point coasted, extrapolated or merged, whose error the covariance
- * does not hold). With covariances, of the labellings with the most markers each within
- * the tolerance, one whose distance residuals' chi-square exceeds the least by 16 is not
- * taken (congruent triangles of a many-marker body); a pair with a point not known
+ * does not hold). With covariances, of the labellings with the most markers (three or
+ * more) each within the tolerance, one whose distance residuals' chi-square exceeds the
+ * least by 16 is not taken (congruent triangles of a many-marker body); a pair with a point not known
  * adds nothing to it. Unused with Xm.
  * Hints: a one-marker body's point is the one on the track it was labelled on last, else the
  * one track that moves (farther than tol_m, 3x any other point's track); a point on a
