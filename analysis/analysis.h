@@ -465,6 +465,10 @@ int analysis_template_check(const analysis_tracks *tr, const analysis_template *
  * implausible; the results are kept either way. */
 int analysis_gravity_check(const analysis_result *res, icv_err *err);
 
+/* m/s^2: an estimated gravity's magnitude's 1-sigma: the flights' (g_sd along g) and
+ * the scale's (calib.scale_rel of |g|: g is measured in the scaled lengths) */
+double analysis_gravity_magnitude_sd(const analysis_result *res);
+
 /* g given (res->g_flight_fit): the free flights' own acceleration against it. *diff:
  * |g_flight - g| (m/s^2), *sigma: g_flight's 1-sigma along that difference with
  * g_flight_sys in quadrature, *tol:

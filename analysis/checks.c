@@ -3,6 +3,7 @@
  * against 9.81 m/s^2 (a wrong capture rate or scale shows up there first), a given
  * gravity against the free flights' own acceleration, and each
  * impact against what a real collision can give (e above 1, energy gained). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,17 @@ int analysis_gravity_flight_disagrees(const analysis_result *res, double *diff, 
     return *diff > 3 * *sigma && *diff > *tol;
 }
 
+double analysis_gravity_magnitude_sd(const analysis_result *res)
+{
+    double g = icv_v3_norm(res->g);
+    if (!(g > 0))
+        return NAN;
+    icv_vec3 u = icv_v3_scale(res->g, 1 / g), s = res->g_sd;
+    double flights2 = u.x * u.x * s.x * s.x + u.y * u.y * s.y * s.y + u.z * u.z * s.z * s.z;
+    double scale = res->calib.scale_rel > 0 ? res->calib.scale_rel * g : 0;
+    return sqrt(flights2 + scale * scale);
+}
+
 int analysis_gravity_check(const analysis_result *res, icv_err *err)
 {
     double diff, sigma, tol;
@@ -95,17 +107,26 @@ int analysis_gravity_check(const analysis_result *res, icv_err *err)
     double g = icv_v3_norm(res->g), off = g / 9.81 - 1;
     if (fabs(off) <= 0.02)
         return 0;
-    const char *cause = "check the capture rate (a slow-motion clip tagged at its playback rate), the "
-                        "calibration's scale (board square size) and the sync";
+    const char *cause = "check the capture rate (a slow-motion clip tagged at its playback rate), the scale "
+                        "(the board's square size; one camera: the ball's diameter, the ruler's length, the "
+                        "plane's pitch) and the sync";
+    double sd = analysis_gravity_magnitude_sd(res);
+    char sdtxt[64] = "", nsig[32] = "";
+    if (sd > 0) {
+        snprintf(sdtxt, sizeof sdtxt, " +- %.2f", sd);
+        snprintf(nsig, sizeof nsig, " (%.1f sigma%s)", fabs(g - 9.81) / sd,
+                 res->calib.scale_rel > 0 ? ", the scale's in it" : "");
+    }
     /* beyond 10% no speed or energy can be right, but the numbers are kept, flagged:
        a run that stops gives the user nothing to look at for the cause */
     if (fabs(off) > 0.10)
         icv_err_set(err, ICV_OK,
-                    "free flight falls at |g| = %.2f m/s^2, %+.0f%% from 9.81: physically implausible, every speed "
-                    "and energy below is off with it (kept, flagged): %s",
-                    g, 100 * off, cause);
+                    "free flight falls at |g| = %.2f%s m/s^2, %+.0f%% from 9.81%s: physically implausible, every "
+                    "speed and energy below is off with it (kept, flagged): %s",
+                    g, sdtxt, 100 * off, nsig, cause);
     else
-        icv_err_set(err, ICV_OK, "free flight falls at |g| = %.2f m/s^2, %.1f%% from 9.81: %s", g, 100 * off, cause);
+        icv_err_set(err, ICV_OK, "free flight falls at |g| = %.2f%s m/s^2, %.1f%% from 9.81%s: %s", g, sdtxt,
+                    100 * off, nsig, cause);
     return 1;
 }
 

@@ -266,6 +266,12 @@ typedef struct {
     icv_vec3 points[ICV_MAX_SHAPE_POINTS]; /* m, body frame */
 } icv_shape;
 
+/* body.marker_shape: what a marker on a capsule's or cylinder's axis is, which sets
+ * the shift from its drawn centroid to its centre (track/band_marker.c): a band round
+ * the rod (the default) or a sphere threaded on it (a bead). Markers off the axis take
+ * no shift either way. */
+typedef enum { ICV_MARKER_BAND, ICV_MARKER_SPHERE } icv_marker_shape;
+
 /* One rigid body of the experiment (`body:`, or an entry of `bodies:`). */
 #define ICV_MAX_BODIES 8
 typedef struct {
@@ -276,6 +282,7 @@ typedef struct {
     icv_vec3 markers[ICV_MAX_MARKERS]; /* m, body frame, centre of mass at origin */
     char marker_labels[ICV_MAX_MARKERS][32]; /* in a C3D or TRC file; "" = not given */
     double marker_diameter; /* m */
+    icv_marker_shape marker_shape;
     icv_shape shape;
     double pendulum_length; /* m, from its fixed pivot to the centre of mass: a ball on
                                a string (`pendulum: {length: l}`); 0: not hung */
@@ -340,6 +347,12 @@ typedef struct {
     double scale_distance;  /* m */
     double scale_size;      /* m: the ball's diameter for ICV_SCALE_SIZE ({size: d}, or
                                body.shape's sphere diameter) */
+    /* motion_plane.verticals_px: image segments of lines vertical in the world (a
+       poster's or door's edges), reference camera pixels, each [[u1, v1], [u2, v2]];
+       their vanishing point gives the camera's pitch to the vertical plane of motion */
+#define ICV_MAX_VERTICALS 8
+    double verticals_px[ICV_MAX_VERTICALS][2][2];
+    int n_verticals;        /* 0: none given */
 
     int gravity_auto;       /* 1: estimate from free flight */
     icv_vec3 gravity;       /* m/s^2, surface frame, when not auto */
@@ -356,6 +369,7 @@ typedef struct {
        the file's markers in order) */
     char marker_labels[ICV_MAX_MARKERS][32];
     double marker_diameter; /* m */
+    icv_marker_shape marker_shape;
     icv_shape shape;
 
     /* the model compared with the measurement */

@@ -57,9 +57,9 @@ static int read_camera_paths(const icv_experiment *e, icv_ynode map, char out[][
     return 0;
 }
 
-static int read_points2(icv_ynode map, const char *key, double out[2][2], icv_err *err)
+/* node n as two pixels [[u1, v1], [u2, v2]] */
+static int read_pixel_pair(icv_ynode n, double out[2][2], icv_err *err)
 {
-    icv_ynode n = icv_ynode_get(map, key);
     if (!icv_ynode_is_seq(n) || icv_ynode_len(n) != 2)
         return icv_ynode_fail(n, err, ICV_EINVAL, "expected two pixels [[u1, v1], [u2, v2]]");
     for (size_t i = 0; i < 2; i++) {
@@ -70,6 +70,11 @@ static int read_points2(icv_ynode map, const char *key, double out[2][2], icv_er
             TRY(icv_ynode_double(icv_ynode_at(p, j), &out[i][j], err));
     }
     return 0;
+}
+
+static int read_points2(icv_ynode map, const char *key, double out[2][2], icv_err *err)
+{
+    return read_pixel_pair(icv_ynode_get(map, key), out, err);
 }
 
 static int read_cameras(icv_ynode root, icv_experiment *e, icv_err *err)
@@ -256,6 +261,30 @@ static int read_without_cameras(icv_ynode root, icv_experiment *e, icv_err *err)
     return 0;
 }
 
+/* motion_plane.verticals_px: 2 to ICV_MAX_VERTICALS segments, each two distinct pixels */
+static int read_verticals(icv_ynode mp, icv_experiment *e, icv_err *err)
+{
+    icv_ynode v = icv_ynode_get(mp, "verticals_px");
+    e->n_verticals = 0;
+    if (!icv_ynode_exists(v))
+        return 0;
+    if (!icv_ynode_is_seq(v) || icv_ynode_len(v) < 2 || icv_ynode_len(v) > ICV_MAX_VERTICALS)
+        return icv_ynode_fail(v, err, ICV_EINVAL,
+                              "expected 2 to %d segments of lines vertical in the world, each [[u1, v1], [u2, v2]]",
+                              ICV_MAX_VERTICALS);
+    for (size_t k = 0; k < icv_ynode_len(v); k++) {
+        icv_ynode seg = icv_ynode_at(v, k);
+        double(*q)[2] = e->verticals_px[k];
+        TRY(read_pixel_pair(seg, q, err));
+        double len = hypot(q[1][0] - q[0][0], q[1][1] - q[0][1]);
+        if (!(len >= 20))
+            return icv_ynode_fail(seg, err, ICV_EINVAL,
+                                  "segment %zu is %.1f px long: a line's direction needs 20 px or more", k + 1, len);
+    }
+    e->n_verticals = (int)icv_ynode_len(v);
+    return 0;
+}
+
 static int read_motion_plane(icv_ynode root, icv_experiment *e, icv_err *err)
 {
     icv_ynode mp = icv_ynode_get(root, "motion_plane");
@@ -272,6 +301,7 @@ static int read_motion_plane(icv_ynode root, icv_experiment *e, icv_err *err)
     icv_ynode imgs = icv_ynode_get(mp, "images"), sc = icv_ynode_get(mp, "scale");
     if (icv_ynode_exists(imgs) == icv_ynode_exists(sc))
         return icv_ynode_fail(mp, err, ICV_EINVAL, "give exactly one of images or scale");
+    TRY(read_verticals(mp, e, err));
     if (icv_ynode_exists(imgs)) {
         e->scale_kind = ICV_SCALE_BOARD;
         return read_camera_paths(e, imgs, e->motion_plane_images, 1, err);
@@ -654,6 +684,10 @@ int icv_experiment_load(const char *path, icv_experiment *e, icv_err *err)
                                 "size needs the ball's diameter: body.shape {type: sphere, radius: m} or "
                                 "{size: m}");
     }
+    if (!rc && e->n_verticals > 0 && e->scale_kind != ICV_SCALE_SIZE)
+        /* the plane is turned where the ball's sizes give its depth (job/track_size_scale.c) */
+        rc = icv_ynode_fail(icv_ynode_get(icv_ynode_get(root, "motion_plane"), "verticals_px"), err, ICV_EINVAL,
+                            "turns the plane of motion found by scale: size; give scale: size or leave it out");
     if (!rc)
         rc = check_board_given(root, e, err);
     if (!rc)

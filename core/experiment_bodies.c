@@ -94,6 +94,23 @@ static int read_marker_labels(icv_ynode node, icv_body *b, const char *key, icv_
     return 0;
 }
 
+/* marker_shape: band (default) | sphere */
+static int read_marker_shape(icv_ynode node, icv_body *b, icv_err *err)
+{
+    b->marker_shape = ICV_MARKER_BAND;
+    icv_ynode n = icv_ynode_get(node, "marker_shape");
+    if (!icv_ynode_exists(n))
+        return 0;
+    const char *v = icv_ynode_is_scalar(n) ? icv_ynode_str(n) : NULL;
+    if (v && !strcmp(v, "band"))
+        return 0;
+    if (v && !strcmp(v, "sphere")) {
+        b->marker_shape = ICV_MARKER_SPHERE;
+        return 0;
+    }
+    return icv_ynode_fail(n, err, ICV_EINVAL, "'%s' is not a marker shape (band | sphere)", v ? v : "");
+}
+
 /* One body's keys; key names it in messages ("body" or "bodies[k]"). */
 static int read_body(icv_ynode node, const char *key, int n_cameras, icv_body *b, icv_err *err)
 {
@@ -137,6 +154,7 @@ static int read_body(icv_ynode node, const char *key, int n_cameras, icv_body *b
     if (!(b->marker_diameter > 0) || b->marker_diameter > 1)
         return icv_ynode_fail(icv_ynode_get(node, "marker_diameter"), err, ICV_EINVAL,
                               "must be in (0, 1] metres, got %g", b->marker_diameter);
+    TRY(read_marker_shape(node, b, err));
     b->pendulum_length = 0;
     icv_ynode pend = icv_ynode_get(node, "pendulum");
     if (icv_ynode_exists(pend)) {
@@ -263,6 +281,7 @@ void icv_experiment_use_body(icv_experiment *e, int k)
     memcpy(e->markers, b->markers, sizeof e->markers);
     memcpy(e->marker_labels, b->marker_labels, sizeof e->marker_labels);
     e->marker_diameter = b->marker_diameter;
+    e->marker_shape = b->marker_shape;
     e->shape = b->shape;
 }
 

@@ -102,7 +102,9 @@ static void hash_track_keys(job_hash *h, const icv_track_keys *t)
     job_hash_double(h, t->tolerance);
 }
 
-/* body.markers, body.marker_diameter, body.shape: what the track stage reads of the body */
+/* body.markers, body.marker_diameter, body.marker_shape, body.shape: what the track
+ * stage reads of the body (marker_shape only when not the default band, so the digests
+ * of experiments written before the key stay as they were) */
 static void hash_body_geometry(job_hash *h, const icv_experiment *e)
 {
     job_hash_str(h, "body.markers");
@@ -110,6 +112,8 @@ static void hash_body_geometry(job_hash *h, const icv_experiment *e)
     for (int i = 0; i < e->n_markers; i++)
         hash_vec3(h, e->markers[i]);
     job_hash_double(h, e->marker_diameter);
+    if (e->marker_shape != ICV_MARKER_BAND)
+        job_hash_int(h, e->marker_shape);
     hash_shape(h, &e->shape);
 }
 
@@ -161,6 +165,8 @@ static void hash_bodies(job_hash *h, const icv_experiment *e)
             job_hash_str(h, b->marker_labels[i]);
         }
         job_hash_double(h, b->marker_diameter);
+        if (b->marker_shape != ICV_MARKER_BAND)
+            job_hash_int(h, b->marker_shape);
         hash_shape(h, &b->shape);
     }
     job_hash_int(h, e->n_joints);

@@ -45,6 +45,7 @@
 #define MIN_CONTRAST 8.0 /* gray levels between the ball and the background on a ray */
 #define MIN_EDGE_POINTS 16
 #define MIN_FRAMES 5
+#define VERTICAL_END_SD_PX 0.5 /* px: a line's end read off the image by eye */
 
 static double median_of(double *x, size_t n)
 {
@@ -355,6 +356,109 @@ static double used_median(const size_series *s, long F, double lim, const double
     return median_of(scratch, (size_t)k);
 }
 
+/* The plane of motion turned to hold the world's vertical, which the lines given vertical
+ * meet at (motion_plane.verticals_px): its distance from the ball's sizes (fit: x, y, w
+ * of the n frames used, and 3 n of work). An error when the surface cannot be found on it
+ * again (it comes from pixels). *zsd becomes one frame's spread about the plane. */
+static int plane_from_verticals(const icv_experiment *exp, track_calibration *cal, double *fit, long n, double R,
+                                double *zsd, icv_err *err)
+{
+    track_size_scale *ss = &cal->size;
+    track_size_plane *sp = &ss->plane;
+    const double deg = 180 / M_PI, endpoint_sd_px = VERTICAL_END_SD_PX;
+    icv_vec3 normal;
+    double pitch, pitch_sd;
+    int rc = track_plane_from_verticals(&cal->in[0], (const double(*)[2][2])exp->verticals_px, exp->n_verticals,
+                                        endpoint_sd_px, &normal, &pitch, &pitch_sd, err);
+    if (rc)
+        return icv_err_prefix(err, "%s: ", exp->path);
+    if (track_size_plane_with_normal(fit, fit + n, fit + 2 * n, n, normal, pitch, pitch_sd, 0, fit + 3 * n, sp))
+        return icv_err_set(err, ICV_ENOTFOUND, "%s: motion_plane.verticals_px: no frame of the ball lies on the "
+                           "plane they give in front of the camera", exp->path);
+    int surface_from_px = exp->surface_kind == ICV_SURFACE_LINE_PX || cal->surface_lowest;
+    if (!surface_from_px || turn_plane(exp, cal, R) != 0)
+        return icv_err_set(err, ICV_EINVAL,
+                           "%s: motion_plane.verticals_px: the surface (%s) cannot be found on the plane they give",
+                           exp->path, surface_from_px ? "its line's rays miss the plane" : "not given in pixels");
+    ss->tilted = 1;
+    ss->from_verticals = 1;
+    double zm = R / sp->a;
+    *zsd = zm * sp->resid_mad / sp->a;
+    icv_info("%s: motion_plane.verticals_px: the camera looks down at the vertical plane of motion by %.2f +- %.2f "
+             "degrees (%d lines, their ends to %.1f px; the focal length %.0f px, %s); the ball's sizes over %ld "
+             "frames place it: the image is mapped to it through that pitch",
+             exp->path, pitch * deg, pitch_sd * deg, exp->n_verticals, endpoint_sd_px, cal->in[0].fx,
+             exp->calib_file[0] || exp->calib_images[0][0] ? "calibrated" : "nominal: the larger image side",
+             sp->n_used);
+    return 0;
+}
+
+/* A nominal focal length's 1-sigma, relative: phones and webcams film with horizontal
+ * fields of view of about 50-80 degrees, i.e. a focal length of 0.6-1.07 times the image's
+ * width; the nominal (the larger side) is 53 degrees */
+#define NOMINAL_FOCAL_REL_SD 0.2
+
+/* m: the length on the plane of motion of the ball's vertical extent in the image (its
+ * highest and lowest centres of the fitted frames, at their median column) with the
+ * camera's focal length times k: the verticals' pitch and the sizes' distance found again
+ * with it. NAN when they give no plane. work: 5 n + F (the plane fit takes 2 n). */
+static double vertical_extent_m(const icv_experiment *exp, const calib_intrinsics *in0, const size_series *s,
+                                long F, double lim, long n, double R, double k, double *work)
+{
+    calib_intrinsics in = *in0;
+    in.fx *= k, in.fy *= k;
+    icv_vec3 normal;
+    double pitch, pitch_sd;
+    icv_err e2;
+    if (track_plane_from_verticals(&in, (const double(*)[2][2])exp->verticals_px, exp->n_verticals, VERTICAL_END_SD_PX, &normal,
+                                   &pitch, &pitch_sd, &e2))
+        return NAN;
+    double *x = work, *y = x + n, *w = y + n, *col = w + n;
+    long m = 0, c = 0;
+    double vlo = INFINITY, vhi = -INFINITY;
+    for (long f = 0; f < F; f++) {
+        if (isnan(s->rn[f]))
+            continue;
+        col[c++] = s->cu[f];
+        vlo = fmin(vlo, s->cv[f]), vhi = fmax(vhi, s->cv[f]);
+        if (s->spd[f] <= lim && isfinite(s->spd[f]) && m < n) {
+            x[m] = s->xn[f] / k, y[m] = s->yn[f] / k, w[m] = size_w(s->rn[f] / k, x[m], y[m]);
+            m++;
+        }
+    }
+    track_size_plane sp;
+    if (m < 1 || c < 2 || track_size_plane_with_normal(x, y, w, m, normal, pitch, pitch_sd, 0, col + c, &sp))
+        return NAN;
+    double u = median_of(col, (size_t)c);
+    icv_vec3 nrm = icv_v3_unit(icv_v3(sp.b, sp.c, sp.a)), p0 = icv_v3(0, 0, R / sp.a), X[2];
+    for (int i = 0; i < 2; i++) {
+        icv_vec3 ray = icv_v3((u - in.cx) / in.fx, ((i ? vhi : vlo) - in.cy) / in.fy, 1);
+        X[i] = icv_v3_scale(ray, icv_v3_dot(nrm, p0) / icv_v3_dot(nrm, ray));
+    }
+    return icv_v3_norm(icv_v3_sub(X[1], X[0]));
+}
+
+/* The scale's relative 1-sigma from a focal length not calibrated, with the verticals'
+ * pitch: it sets where the vertical's vanishing point lies in angle, so how much the
+ * plane is turned (0 with a calibration) */
+static double focal_scale_rel_sd(const icv_experiment *exp, const track_calibration *cal, const size_series *s,
+                                 long F, double lim, long n, double R)
+{
+    if (exp->calib_file[0] || exp->calib_images[0][0])
+        return 0;
+    double *work = malloc(sizeof *work * (5 * (size_t)n + (size_t)F + 1));
+    if (!work)
+        return 0;
+    const double d = NOMINAL_FOCAL_REL_SD;
+    double L0 = vertical_extent_m(exp, &cal->in[0], s, F, lim, n, R, 1, work);
+    double Lp = vertical_extent_m(exp, &cal->in[0], s, F, lim, n, R, 1 + d, work);
+    double Lm = vertical_extent_m(exp, &cal->in[0], s, F, lim, n, R, 1 - d, work);
+    free(work);
+    if (!(L0 > 0) || !isfinite(Lp) || !isfinite(Lm))
+        return 0;
+    return 0.5 * (fabs(Lp / L0 - 1) + fabs(Lm / L0 - 1));
+}
+
 /* The plane's tilt from the sizes of the n frames used: applied when significant and
  * the surface can be found again on the turned plane (it comes from pixels), else the
  * candidates scaled by K. *zsd becomes one frame's spread about the tilt's fit. */
@@ -373,10 +477,18 @@ static int tilt_or_scale(const icv_experiment *exp, track_calibration *cal, trac
         }
     track_size_scale *ss = &cal->size;
     track_size_plane *sp = &ss->plane;
-    track_size_plane_fit(fit, fit + n, fit + 2 * n, n, fit + 3 * n, sp);
-    free(fit);
     int surface_from_px = exp->surface_kind == ICV_SURFACE_LINE_PX || cal->surface_lowest;
     const double deg = 180 / M_PI;
+    if (exp->n_verticals > 0) {
+        int rc = plane_from_verticals(exp, cal, fit, n, R, zsd, err);
+        free(fit);
+        if (!rc && (ss->focal_rel_sd = focal_scale_rel_sd(exp, cal, s, F, lim, n, R)) > 0)
+            icv_info("%s: motion_plane.verticals_px: the focal length is nominal (+- %.0f%%): the scale takes "
+                     "+- %.2f%% (1 sigma) for it", exp->path, 100 * NOMINAL_FOCAL_REL_SD, 100 * ss->focal_rel_sd);
+        return rc;
+    }
+    track_size_plane_fit(fit, fit + n, fit + 2 * n, n, fit + 3 * n, sp);
+    free(fit);
     if (sp->fitted && sp->significant && surface_from_px && turn_plane(exp, cal, R) == 0) {
         ss->tilted = 1;
         /* one frame's relative spread about the plane's fit, as the flat scale's */
@@ -445,7 +557,7 @@ static int depth_from_sizes(const icv_experiment *exp, track_calibration *cal, t
         return rc;
     ss->found = 1;
     ss->factor = K;
-    ss->factor_sd = zsd / depth0;
+    ss->factor_sd = hypot(zsd / depth0, K * ss->focal_rel_sd);
     ss->depth_m = zm;
     ss->diameter_m = exp->scale_size;
     ss->diameter_px = dmed;
@@ -534,4 +646,6 @@ void job_track_size_scale_json(const track_calibration *cal, json_t *root)
     json_object_set_new(o, "yaw_deg", json_real(sp->yaw * deg));
     json_object_set_new(o, "yaw_sd_deg", json_real(sp->yaw_sd * deg));
     json_object_set_new(o, "tilt_frames", json_integer((json_int_t)sp->n_used));
+    json_object_set_new(o, "tilt_from", json_string(ss->from_verticals ? "verticals_px" : "sizes"));
+    json_object_set_new(o, "focal_rel_sd", json_real(ss->focal_rel_sd));
 }

@@ -247,11 +247,15 @@ static void checks(FILE *f, const report_inputs *in)
     if (r && r->g_estimated) {
         double g = icv_v3_norm(r->g), off = g / 9.81 - 1;
         if (fabs(off) > 0.02) {
-            fprintf(f,
-                    "<p class=bad><b>Free flight falls at |g| = %.3f m/s&sup2;, %+.1f%% from 9.81</b>: the capture "
-                    "rate (a slow-motion clip tagged at its playback rate), the scale or the sync is off, and "
-                    "every speed below is off with it.</p>\n",
-                    g, 100 * off);
+            double sd = analysis_gravity_magnitude_sd(r);
+            fprintf(f, "<p class=bad><b>Free flight falls at |g| = %.3f m/s&sup2;, %+.1f%% from 9.81</b>", g,
+                    100 * off);
+            if (sd > 0)
+                fprintf(f, " (+- %.3f, 1 sigma%s: %.1f sigma)", sd,
+                        r->calib.scale_rel > 0 ? ", the scale's in it" : "", fabs(g - 9.81) / sd);
+            fputs(": the capture rate (a slow-motion clip tagged at its playback rate), the scale or the sync is "
+                  "off, and every speed below is off with it.</p>\n",
+                  f);
             bad++;
         }
     }
@@ -331,7 +335,13 @@ static void scale_source(FILE *f, const report_inputs *in)
                     100 * t->size_scale_sd / t->size_scale);
         else
             fputs("<p id=scale-source>Scale: the ball's own diameter (motion_plane.scale: size).</p>\n", f);
-        if (t && t->size_tilt_fitted && t->size_tilted)
+        if (t && t->size_tilt_fitted && t->size_tilted && t->size_tilt_from_verticals)
+            fprintf(f,
+                    "<p id=plane-tilt>The camera looks down at the vertical plane of motion by %.1f &plusmn; "
+                    "%.1f&deg;, from where the lines given as vertical (motion_plane.verticals_px) meet; the ball's "
+                    "apparent size places the plane: positions are mapped to it, not by one scale.</p>\n",
+                    t->size_pitch_deg, t->size_pitch_sd_deg);
+        else if (t && t->size_tilt_fitted && t->size_tilted)
             fprintf(f,
                     "<p id=plane-tilt>The plane of motion is tilted to the camera by %.1f &plusmn; %.1f&deg; "
                     "(looking down at it %.1f &plusmn; %.1f&deg;), from the ball's apparent size across the "

@@ -189,6 +189,8 @@ typedef struct {
                                                 0: one scale */
     double size_tilt_deg, size_tilt_sd_deg;  /* deg: that tilt to the camera, 1-sigma */
     double size_pitch_deg, size_pitch_sd_deg;/* deg: its part looking down at the plane */
+    int size_tilt_from_verticals;            /* 1: the tilt from motion_plane.verticals_px's
+                                                vanishing point, the sizes giving the depth */
 } report_track_info;
 
 /* Reads DIR/track_info.json; free with report_track_info_free. */

@@ -69,6 +69,8 @@ int report_results_read(const char *path, analysis_result *res, icv_err *err)
     res->g = vec(root, "gravity");
     res->g_sd = vec(root, "gravity_sd");
     res->g_estimated = json_is_true(json_object_get(root, "gravity_estimated"));
+    double scale_rel = num(json_object_get(json_object_get(root, "calibration"), "propagated_sd"), "scale_rel");
+    res->calib.scale_rel = scale_rel > 0 ? scale_rel : 0;
     json_t *gc = json_object_get(root, "gravity_flight_check");
     if (json_is_object(gc)) {
         res->g_flight_fit = 1;

@@ -274,8 +274,8 @@ void mb_chain_scene(uint64_t *rng, int draw, synth_scenario *sc)
     }
     sc->n_cameras = 1;
     double fps = 6000;
-    /* the clip: to the spin-free impact, then 15 ms (90 frames) */
-    int frames = (int)(((vt - v0) / g + 0.015) * fps);
+    /* the clip: to the spin-free impact, then 15 ms (90 frames) or as asked */
+    int frames = (int)(((vt - v0) / g + (sc->mb_after_s > 0 ? sc->mb_after_s : 0.015)) * fps);
     mb_camera(sc, 0, "cam", 512, 418, 600, fps, 0.5 / fps, frames, icv_v3(0.05, 0.12, 0.5), icv_v3(0.05, 0.12, 0));
     sc->render.flash_duration_s = 0.0005;
 }

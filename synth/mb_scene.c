@@ -62,14 +62,18 @@ static const char *kind_name(int kind)
 
 int synth_mb_scenario(int kind, int draw, synth_scenario *sc, icv_err *err)
 {
-    return synth_mb_scenario_set_up(kind, draw, 0, sc, err);
+    return synth_mb_scenario_set_up(kind, draw, 0, 0, sc, err);
 }
 
-int synth_mb_scenario_set_up(int kind, int draw, int sparse, synth_scenario *sc, icv_err *err)
+int synth_mb_scenario_set_up(int kind, int draw, int sparse, double after_s, synth_scenario *sc, icv_err *err)
 {
     if (kind < SYNTH_MB_COLLISION || kind > SYNTH_MB_TABLE || draw < 0)
         return icv_err_set(err, ICV_EINVAL, "synth: multibody: unknown kind %d or draw %d", kind, draw);
+    if (after_s != 0 && (kind != SYNTH_MB_CHAIN || !(after_s > 0 && after_s <= 1)))
+        return icv_err_set(err, ICV_EINVAL, "synth: multibody: after %g s: only a chain takes it, in (0, 1] s",
+                           after_s);
     synth_scenario_defaults(sc);
+    sc->mb_after_s = after_s;
     sc->mb_kind = kind;
     sc->mb_draw = draw;
     sc->mb_sparse = sparse && (kind == SYNTH_MB_COLLISION || kind == SYNTH_MB_TABLE);
@@ -107,12 +111,16 @@ int synth_mb_scenario_read(icv_ynode root, synth_scenario *sc, int *found, icv_e
     if (!*found)
         return 0;
     if (!icv_ynode_is_map(mb))
-        return icv_ynode_fail(mb, err, ICV_EINVAL, "expected {kind: collision | table | chain | cradle, draw: N, set_up: lab | sparse}");
+        return icv_ynode_fail(mb, err, ICV_EINVAL,
+                              "expected {kind: collision | table | chain | cradle, draw: N, set_up: lab | sparse, "
+                              "after: s}");
     char k[32] = "", su[32] = "lab";
     int draw = 0;
+    double after = 0;
     SYNTH_TRY(icv_yread_str(mb, "kind", 1, k, sizeof k, err));
     SYNTH_TRY(icv_yread_int(mb, "draw", 0, &draw, err));
     SYNTH_TRY(icv_yread_str(mb, "set_up", 0, su, sizeof su, err));
+    SYNTH_TRY(icv_yread_double(mb, "after", 0, &after, err));
     if (strcmp(su, "lab") && strcmp(su, "sparse"))
         return icv_ynode_fail(icv_ynode_get(mb, "set_up"), err, ICV_EINVAL, "unknown set_up '%s' (lab | sparse)", su);
     int kind = !strcmp(k, "collision") ? SYNTH_MB_COLLISION
@@ -125,5 +133,8 @@ int synth_mb_scenario_read(icv_ynode root, synth_scenario *sc, int *found, icv_e
                               "chain | cradle)", k);
     if (draw < 0)
         return icv_ynode_fail(icv_ynode_get(mb, "draw"), err, ICV_EINVAL, "must be >= 0, got %d", draw);
-    return synth_mb_scenario_set_up(kind, draw, !strcmp(su, "sparse"), sc, err);
+    if (icv_ynode_exists(icv_ynode_get(mb, "after")) && (kind != SYNTH_MB_CHAIN || !(after > 0 && after <= 1)))
+        return icv_ynode_fail(icv_ynode_get(mb, "after"), err, ICV_EINVAL,
+                              "the clip after the impact: only a chain takes it, in (0, 1] s, got %g", after);
+    return synth_mb_scenario_set_up(kind, draw, !strcmp(su, "sparse"), after, sc, err);
 }

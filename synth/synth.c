@@ -22,9 +22,16 @@ void synth_body_yaml(FILE *fp, const synth_body *b, const char *in)
         fprintf(fp, "%s", k ? ", " : "");
         yvec(fp, b->markers[k]);
     }
-    fprintf(fp, "]\n%smarker_diameter: %.17g\n%sshape: {type: %s", in, b->marker_diameter, in,
-            icv_shape_name(b->shape.type));
+    fprintf(fp, "]\n%smarker_diameter: %.17g\n", in, b->marker_diameter);
     const icv_shape *sh = &b->shape;
+    /* on a rod, a band or a sphere (a bead where it sits on the axis) shows its centroid
+       off its centre by a different shift: say which */
+    int rod = sh->type == ICV_SHAPE_CAPSULE || sh->type == ICV_SHAPE_CYLINDER;
+    if (rod && b->marker_style == SYNTH_MARKER_BAND)
+        fprintf(fp, "%smarker_shape: band\n", in);
+    else if (rod && (b->marker_style == SYNTH_MARKER_SPHERE || b->marker_style == SYNTH_MARKER_POST))
+        fprintf(fp, "%smarker_shape: sphere\n", in);
+    fprintf(fp, "%sshape: {type: %s", in, icv_shape_name(sh->type));
     if (sh->type == ICV_SHAPE_CAPSULE || sh->type == ICV_SHAPE_CYLINDER) {
         fprintf(fp, ", axis: ");
         yvec(fp, sh->axis);
@@ -124,9 +131,11 @@ static int copy_scenario(const synth_scenario *sc, const char *dir, icv_err *err
     }
     if (!sc->path[0] && sc->n_bodies >= 1) { /* a several-body scene: its kind and draw */
         static const char *kinds[] = {"", "collision", "chain", "cradle", "table"};
-        char path[ICV_PATH_MAX], text[128];
-        int n = snprintf(text, sizeof text, "multibody: {kind: %s, draw: %d%s}\n", kinds[sc->mb_kind], sc->mb_draw,
-                         sc->mb_sparse ? ", set_up: sparse" : "");
+        char path[ICV_PATH_MAX], text[160], after[48] = "";
+        if (sc->mb_after_s > 0)
+            snprintf(after, sizeof after, ", after: %.17g", sc->mb_after_s);
+        int n = snprintf(text, sizeof text, "multibody: {kind: %s, draw: %d%s%s}\n", kinds[sc->mb_kind], sc->mb_draw,
+                         sc->mb_sparse ? ", set_up: sparse" : "", after);
         SYNTH_TRY(icv_path_join(path, sizeof path, dir, "scenario.yaml", err));
         return icv_atomic_write(path, text, (size_t)n, err);
     }

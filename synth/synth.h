@@ -172,6 +172,7 @@ typedef struct synth_scenario {
     int mb_sparse;            /* 1: the first set-up kept as a harder case (collision: 3 and 4
                                  beads on the cameras' half, two cameras; table: the short clip) */
     double mb_e, mb_mu;       /* the bodies' Newton restitution and Coulomb friction */
+    double mb_after_s;        /* s, the chain's clip after its spin-free impact (0: 15 ms) */
     double cradle_length;     /* m, pivot to ball centre */
     double cradle_angle;      /* rad, ball 1's release angle */
     double cradle_gap;        /* m, between neighbouring balls at rest (0: touching) */
@@ -432,10 +433,12 @@ void synth_mb_totals(const synth_scenario *sc, const synth_state *s, icv_vec3 *p
  * chain: Akhan's 512x418 at 6000 fps; the cradle: Wang's Table 3.1); draw >= 1
  * draws masses, speeds and angles from the seed. */
 int synth_mb_scenario(int kind, int draw, synth_scenario *sc, icv_err *err);
-/* As synth_mb_scenario; sparse 1: the collision's and table's first set-up (mb_sparse) */
-int synth_mb_scenario_set_up(int kind, int draw, int sparse, synth_scenario *sc, icv_err *err);
+/* As synth_mb_scenario; sparse 1: the collision's and table's first set-up (mb_sparse);
+ * after_s > 0: the chain's clip runs that long after its spin-free impact (s, at most
+ * 1; further impacts with the plate in it), 0: 15 ms; only the chain takes it */
+int synth_mb_scenario_set_up(int kind, int draw, int sparse, double after_s, synth_scenario *sc, icv_err *err);
 /* The scenario key `multibody: {kind: collision | table | chain | cradle, draw: N, set_up: lab |
- * sparse}`, read over
+ * sparse, after: s (chain)}`, read over
  * sc (which it replaces, as `random:` does); 0 when absent. */
 int synth_mb_scenario_read(icv_ynode root, synth_scenario *sc, int *found, icv_err *err);
 /* The motion of a several-body scene from release to t_end, impacts solved. */

@@ -3,7 +3,8 @@
  * axis), its image centroid lies pi r / 4 off the axis towards the camera, perpendicular
  * to the axis (integral of cos^2 over integral of cos on [-pi/2, pi/2]). The shifts
  * here move each view's centroid back to the image of the marker's centre on the axis
- * (docs/pipeline.md, "Band markers"). */
+ * (docs/pipeline.md, "Band markers"). A bead (body.marker_shape: sphere) shows its
+ * centroid off by a fraction of that shift, bead_marker.c's factor. */
 #include <math.h>
 #include <string.h>
 
@@ -28,6 +29,17 @@ void track_band_init(const icv_experiment *exp, track_band *b)
         b->on |= b->band[k];
     }
     b->r = sh->radius;
+    b->sphere = exp->marker_shape == ICV_MARKER_SPHERE;
+    b->rho = exp->marker_diameter > 0 ? 2 * sh->radius / exp->marker_diameter : 1;
+}
+
+/* The 3D offset of an axis marker's drawn centroid from its centre, seen along w (from
+ * the marker to the camera): towards the camera, perpendicular to the axis. */
+static icv_vec3 axis_marker_offset(const track_band *b, icv_vec3 w, icv_vec3 axis)
+{
+    icv_vec3 wp = icv_v3_unit(icv_v3_sub(w, icv_v3_scale(axis, icv_v3_dot(w, axis))));
+    double k = b->sphere ? track_bead_factor(b->rho, icv_v3_dot(icv_v3_unit(w), axis)) : 1;
+    return icv_v3_scale(wp, k * M_PI / 4 * b->r);
 }
 
 static void project(const track_view *v, icv_vec3 X, double *u, double *w)
@@ -55,9 +67,7 @@ void track_band_correct(const track_band *b, const track_calibration *cal, int n
         track_view v[ICV_MAX_CAMERAS];
         for (int k = 0; k < c->nv; k++) {
             v[k] = c->v[k];
-            icv_vec3 w = icv_v3_sub(view_centre(&v[k]), Xc);
-            icv_vec3 wp = icv_v3_unit(icv_v3_sub(w, icv_v3_scale(axis, icv_v3_dot(w, axis))));
-            icv_vec3 off = icv_v3_scale(wp, M_PI / 4 * b->r);
+            icv_vec3 off = axis_marker_offset(b, icv_v3_sub(view_centre(&v[k]), Xc), axis);
             double u0, v0, u1, v1;
             project(&v[k], Xc, &u0, &v0);
             project(&v[k], icv_v3_add(Xc, off), &u1, &v1);
@@ -108,11 +118,10 @@ void track_band_shift_2d(const track_band *b, const track_calibration *cal, cons
                 continue;
             const double *x = xyz + (f * nm + j) * 3;
             icv_vec3 Xc = icv_v3_add(icv_m3_apply(cal->surf.R, icv_v3(x[0], x[1], x[2])), cal->surf.t);
-            icv_vec3 w = icv_v3_sub(view_centre(view), Xc);
-            icv_vec3 wp = icv_v3_unit(icv_v3_sub(w, icv_v3_scale(axes[f], icv_v3_dot(w, axes[f]))));
+            icv_vec3 off = axis_marker_offset(b, icv_v3_sub(view_centre(view), Xc), axes[f]);
             double u0, v0, u1, v1;
             project(view, Xc, &u0, &v0);
-            project(view, icv_v3_add(Xc, icv_v3_scale(wp, M_PI / 4 * b->r)), &u1, &v1);
+            project(view, icv_v3_add(Xc, off), &u1, &v1);
             *u -= u1 - u0;
             *v -= v1 - v0;
             return;

@@ -167,8 +167,8 @@ static void FN(black_tophat)(struct track_detector_ws *ws, const track_frame *f,
         const PIXEL *row = (const PIXEL *)(const void *)((const unsigned char *)f->data + (size_t)y * (size_t)f->stride);
         const PIXEL *c = FN(prow)(ws, cur, y);
         PIXEL *o = (PIXEL *)ws->plane + (size_t)y * (size_t)f->width;
-        for (int x = x0; x <= x1; x++)
-            o[x] = (PIXEL)(c[x] - row[x]);
+        for (int x = x0; x <= x1; x++) /* 0 where the clipped closing fell below f */
+            o[x] = (PIXEL)(c[x] > row[x] ? c[x] - row[x] : 0);
     }
 }
 

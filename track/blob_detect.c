@@ -176,6 +176,23 @@ static double ring_fraction(const track_frame *f, const comp *c, int margin, dou
     return n > 0 ? (double)a / n : 0;
 }
 
+/* out full: b replaces the weakest of out[0..n) (height over its background) when it
+ * stands out more. Kept in raster order, a crowded frame (a textured plate above the
+ * body) filled out with what lies above the markers, and the markers' peak was learnt
+ * from the texture. Only at the first depth: a split's parts are taken back as a whole. */
+static void keep_if_stronger(track_blob *out, int n, const track_blob *b)
+{
+    int weakest = -1;
+    double h = b->peak - b->background;
+    for (int k = 0; k < n; k++)
+        if (out[k].peak - out[k].background < h) {
+            h = out[k].peak - out[k].background;
+            weakest = k;
+        }
+    if (weakest >= 0)
+        out[weakest] = *b;
+}
+
 /* Labels [x0, x1] x [y0, y1] (the tile map when tiled, else the level t), then filters
  * and measures the components; rx0..ry1 is the region searched (a window: a blob
  * touching its edge is clipped), depth the split depth. */
@@ -322,6 +339,8 @@ static void scan_box(track_detector *d, const track_frame *f, int x0, int y0, in
         }
         if (*n_out < max_out)
             out[(*n_out)++] = b;
+        else if (depth == 0)
+            keep_if_stronger(out, *n_out, &b);
     }
     /* each held component again inside its box, at a level between what it stands on
        (the median of its pixels: the plate) and its peaks */
@@ -791,12 +810,16 @@ static double learn_markers(track_detector *d, const track_blob *out, int n_out)
 {
     struct track_detector_ws *w = d->ws;
     enum { NPK = 64 };
-    double pk[NPK]; /* descending */
+    double pk[NPK]; /* descending: the NPK strongest of all the blobs */
     int ix[NPK];    /* the blob of each */
     int n = n_out < NPK ? n_out : NPK;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n_out; i++) {
         double p = out[i].peak - out[i].background;
-        int j = i - 1;
+        int j = i < NPK ? i - 1 : NPK - 1;
+        if (i >= NPK && pk[j] >= p)
+            continue;
+        if (i >= NPK)
+            j--; /* the weakest of the list drops out */
         for (; j >= 0 && pk[j] < p; j--)
             pk[j + 1] = pk[j], ix[j + 1] = ix[j];
         pk[j + 1] = p, ix[j + 1] = i;

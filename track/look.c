@@ -62,6 +62,8 @@ typedef struct {
     int n_exact;       /* frames with n_expected blobs kept */
     int n_some;        /* frames with at least one blob kept */
     int n_enough;      /* frames with n_expected blobs kept or more */
+    int n_enough_moving; /* the same counting only blobs that differ from the still
+                            background (all of them when there is none) */
     double likeness;   /* summed over the frames: the track_marker_likeness of the frame's
                           n_expected most marker-like blobs */
     double shape;      /* the same with no still background: shape and area alone */
@@ -246,7 +248,7 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
         if (order[li] == TRACK_LOOK_MOTION && !all_bg)
             continue;
         if (li == 3 &&
-            (!bright_tophat || !th_size || n_expected < 2 || sc[0].n_exact >= n60 || sc[0].n_enough >= need))
+            (!bright_tophat || !th_size || n_expected < 2 || sc[0].n_exact >= n60 || sc[0].n_enough_moving >= need))
             continue;
         look_score *s = &sc[li];
         s->tried = 1;
@@ -321,11 +323,13 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
                     }
                     double top[MAXB], sum = 0;
                     int nt = 0, keep = n_expected > 0 && n_expected < MAXB ? n_expected : MAXB;
+                    int n_moving = 0;
                     for (int k = 0; k < nb; k++) {
                         double w = order[li] == TRACK_LOOK_MOTION
                                        ? 0
                                        : track_marker_likeness(d, &cur[k], &frames[i], bg, motion_bg_stride,
                                                                diameter_px);
+                        n_moving += w > 0;
                         int j = nt < keep ? nt++ : keep;
                         for (; j > 0 && top[j - 1] < w; j--)
                             if (j < keep)
@@ -335,6 +339,8 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
                     }
                     for (int k = 0; k < nt; k++)
                         sum += top[k];
+                    if (pass == 0)
+                        s->n_enough_moving += (motion_bg ? n_moving : nb) >= n_expected;
                     *(pass == 0 ? &s->likeness : &s->shape) += sum;
                 }
                 if (exact && prev_n == nb) {
@@ -386,11 +392,16 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
        "As many or more": the top-hat also keeps what is thin and light over a dark
        backdrop (a reference post's top), which does not move. Plain bright keeping
        enough blobs is left to the rules below (random scene 1158: dark stickers, plain
-       bright's blobs many, the top-hat's more, dark's the markers). Then the rules below
-       weigh the top-hat as bright. */
+       bright's blobs many, the top-hat's more, dark's the markers). With a still
+       background plain bright's count takes only blobs that moved: still glints kept as
+       many blobs as markers and ruled the top-hat out (1063: light bands on a dark rod,
+       auto took the rod's dark pieces). Standing in for bright, the top-hat wins by the
+       markers' count alone, so its blobs must look like markers at least as much as
+       dark's (1158 again: the top-hat kept the markers' number in 4 of 6 frames, likeness
+       7.1 against dark's 20.2). Then the rules below weigh the top-hat as bright. */
     look_score plain = sc[0];
-    int use_th =
-        fits[3] && sc[0].n_enough < need && sc[3].n_enough >= need && sc[3].likeness > 1.5 * sc[0].likeness;
+    int use_th = fits[3] && sc[0].n_enough_moving < need && sc[3].n_enough >= need &&
+                 sc[3].likeness > 1.5 * sc[0].likeness && sc[3].likeness >= sc[1].likeness;
     if (use_th) {
         sc[0] = sc[3];
         fits[0] = 1;

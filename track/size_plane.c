@@ -274,3 +274,32 @@ int track_size_plane_fit(const double *x, const double *y, const double *w, long
         angles(coef, C, out);
     return 0;
 }
+
+int track_size_plane_with_normal(const double *x, const double *y, const double *w, long n, icv_vec3 normal,
+                                 double pitch, double pitch_sd, double yaw_sd, double *work, track_size_plane *out)
+{
+    memset(out, 0, sizeof *out);
+    long m = 0;
+    for (long i = 0; i < n; i++) {
+        double den = normal.z + normal.x * x[i] + normal.y * y[i];
+        if (den > 0 && w[i] > 0)
+            work[m++] = w[i] / den;
+    }
+    if (m < 1)
+        return -1;
+    gsl_sort(work, 1, (size_t)m);
+    double k = gsl_stats_median_from_sorted_data(work, 1, (size_t)m);
+    out->a = k * normal.z, out->b = k * normal.x, out->c = k * normal.y;
+    for (long i = 0; i < n; i++)
+        work[n + i] = fabs(w[i] - (out->a + out->b * x[i] + out->c * y[i]));
+    gsl_sort(work + n, 1, (size_t)n);
+    out->resid_mad = 1.4826 * gsl_stats_median_from_sorted_data(work + n, 1, (size_t)n);
+    out->resid_sd = out->resid_mad;
+    out->fitted = out->significant = 1;
+    out->n_used = m;
+    out->pitch = pitch, out->pitch_sd = pitch_sd;
+    out->yaw = atan2(-normal.x, normal.z), out->yaw_sd = yaw_sd;
+    out->tilt = acos(fmin(1, normal.z));
+    out->tilt_sd = hypot(pitch_sd, yaw_sd);
+    return 0;
+}

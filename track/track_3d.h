@@ -47,6 +47,22 @@ typedef struct {
     long n_used;             /* frames in the fit (after the robust pass) */
 } track_size_plane;
 
+/* The vertical plane of motion from n (2..ICV_MAX_VERTICALS) image segments of lines
+ * vertical in the world (seg[k][i] = endpoint i, px, camera `in`; plane_verticals.c):
+ * their vanishing point is the world's down in the camera frame; the plane holding it
+ * that faces the camera has *normal (unit, camera frame, away from the camera: z > 0);
+ * *pitch (rad) the optical axis lies below the horizontal (looking down at the plane,
+ * whatever the camera's roll), *pitch_sd from endpoint_sd_px on every
+ * endpoint (the focal length's error not in it). 0, or ICV_EINVAL when the lines meet
+ * nowhere near the image's vertical. */
+int track_plane_from_verticals(const calib_intrinsics *in, const double (*seg)[2][2], int n, double endpoint_sd_px,
+                               icv_vec3 *normal, double *pitch, double *pitch_sd, icv_err *err);
+/* The size fit with the plane's normal known (unit, camera frame, z > 0; from
+ * track_plane_from_verticals): w[i] = k (n.z + n.x x[i] + n.y y[i]), k the median of
+ * the frames' ratios; a, b, c from it; the pitch (rad) and the sigmas given, the yaw
+ * and tilt from the normal (size_plane.c). work: 2 n doubles. 0, or -1 with no frame. */
+int track_size_plane_with_normal(const double *x, const double *y, const double *w, long n, icv_vec3 normal,
+                                 double pitch, double pitch_sd, double yaw_sd, double *work, track_size_plane *out);
 /* Fits w[i] = a + b x[i] + c y[i] over n frames (size_plane.c). work: 3 n doubles.
  * 0, or -1 when there are fewer than 6 frames or the fit is degenerate (out->fitted 0). */
 int track_size_plane_fit(const double *x, const double *y, const double *w, long n, double *work,
@@ -58,9 +74,14 @@ typedef struct {
     int tilted;        /* 1: the plane was turned to the tilt fitted (plane below); the
                           candidates must be met with it again */
     track_size_plane plane; /* the tilt's fit from the sizes (plane.fitted 0: too few frames) */
+    int from_verticals;/* 1: the plane's normal from motion_plane.verticals_px, the sizes
+                          giving its distance alone; its yaw held at 0 (facing the camera) */
     int found;         /* 1: the plane was scaled from the ball's size */
     double factor;     /* the provisional plane's depth and every position were multiplied by it */
-    double factor_sd;  /* its 1-sigma: the spread of the per-frame depths over the frames used */
+    double factor_sd;  /* its 1-sigma: the spread of the per-frame depths over the frames used,
+                          and focal_rel_sd's part */
+    double focal_rel_sd; /* the scale's relative 1-sigma from a nominal focal length (the
+                            verticals' pitch; 0 with a calibration or without verticals) */
     double depth_m;    /* m: the ball's centre plane's distance from the camera */
     double diameter_m; /* m: the ball's diameter given */
     double diameter_px;/* px: its median apparent diameter over the frames used */
@@ -112,7 +133,9 @@ typedef struct {
     int on;                        /* the body has band markers */
     double r;                      /* m: rod radius */
     double s[ICV_MAX_MARKERS];     /* m: marker position along the axis (body frame) */
-    int band[ICV_MAX_MARKERS];     /* 1: marker k is a band */
+    int band[ICV_MAX_MARKERS];     /* 1: marker k is on the axis (a band, or a bead) */
+    int sphere;                    /* 1: the axis markers are beads (body.marker_shape) */
+    double rho;                    /* the rod's diameter over the marker's, 2 r / d */
     icv_vec3 axis;                 /* unit, reference camera frame, last known */
     double t_axis;                 /* s: when it was known; -inf never */
 } track_band;
@@ -155,8 +178,13 @@ int track_surface_lowest_apply(const icv_experiment *exp, track_calibration *cal
  * "scale_check_gravity" when cal->gravity_check.found. */
 void track_gravity_scale_json(const track_calibration *cal, struct json_t *root);
 
-/* band_marker.c */
+/* band_marker.c: the axis markers' shifts, a band's, or a bead's (body.marker_shape) */
 void track_band_init(const icv_experiment *exp, track_band *b);
+/* bead_marker.c: a bead's centroid shift over a band's (the band's pi r / 4 towards the
+ * camera, perpendicular to the axis) for a sphere threaded on a rod, rho the rod's
+ * diameter over the sphere's and cos_view the cosine between the axis and the view: its
+ * visible disc, orthographic. 1 for rho >= 1 (no wider than the rod: a band). */
+double track_bead_factor(double rho, double cos_view);
 /* Moves a labelled band's candidate from the band's visible halves to the rod's axis
  * (axis: unit, reference camera frame) and triangulates again from its c->nv views (or
  * meets the motion plane again with one camera, nc 1). */

@@ -2,7 +2,7 @@
  * 6), read from ../shared/data as a user's experiment.yaml names them; skipped, saying
  * so, when ../shared/data is absent. Of the issue's figures for the green ball, e per
  * bounce within 2 sigma of sqrt(h2/h1) holds and is asserted; |g| within 2% does not
- * (9.215, -6.1%: the phone's pitch, docs/experiment.md, real clips). The clips of
+ * (9.565, -2.5%, with the phone's pitch from the poster's edges; docs/experiment.md). The clips of
  * several bodies: docs/realdata.md. */
 #include <math.h>
 #include <stdio.h>
@@ -54,9 +54,8 @@ TEST(test_realdata_green_ball_tracked_and_scaled_by_its_size)
        tracker; 0 before),
        and scale: size gives an outline 80-100 px across (the author's threshold gave
        85 px; the edge profiles of frame 97 give 89-90 px). Not asserted (not met):
-       |g| within 2% (the flights fall at 11700-12080 px/s^2: 9.0-9.3 m/s^2 at 89.8 px
-       per 68.7 mm; the camera's pitch: docs/experiment.md, real clips); e per bounce:
-       the test below. */
+       |g| within 2% (9.565, -2.5%, with the pitch from the poster's edges at the nominal
+       focal length; docs/experiment.md, real clips); e per bounce: the test below. */
     if (!th_shared("data/real/ball_bounce_green_30fps/original/bounceAmeen.avi"))
         SKIP("../shared/data is absent: the real clip is not here");
     if (!th_accuracy())

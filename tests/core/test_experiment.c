@@ -176,6 +176,28 @@ TEST(test_experiment_rejects_other_bad_values)
     expect_reject("mu: measured", "mu: -0.2", "model.mu", "[0, 10]");
 }
 
+/* body.marker_shape: band by default (what axis markers were before the key), sphere
+ * when given; anything else refused naming the key and the value. */
+TEST(test_experiment_marker_shape_default_value_and_refusal)
+{
+    static icv_experiment e;
+    icv_err err = {0};
+    ASSERT(load(variant("x", "x"), &e, &err) == 0, "%s", err.msg);
+    ASSERT_EQ_INT(e.marker_shape, ICV_MARKER_BAND);
+    ASSERT_EQ_INT(e.bodies[0].marker_shape, ICV_MARKER_BAND);
+    ASSERT(load(variant("  marker_diameter: 0.012\n", "  marker_diameter: 0.012\n  marker_shape: sphere\n"), &e, &err) == 0,
+           "%s", err.msg);
+    ASSERT_EQ_INT(e.marker_shape, ICV_MARKER_SPHERE);
+    ASSERT(load(variant("  marker_diameter: 0.012\n", "  marker_diameter: 0.012\n  marker_shape: band\n"), &e, &err) == 0,
+           "%s", err.msg);
+    ASSERT_EQ_INT(e.marker_shape, ICV_MARKER_BAND);
+    expect_reject("  marker_diameter: 0.012\n", "  marker_diameter: 0.012\n  marker_shape: bead\n", "body.marker_shape",
+                  "'bead' is not a marker shape (band | sphere)");
+    if (th_failed()) return;
+    expect_reject("  marker_diameter: 0.012\n", "  marker_diameter: 0.012\n  marker_shape: [band]\n", "body.marker_shape",
+                  "is not a marker shape");
+}
+
 TEST(test_experiment_error_names_the_line)
 {
     static icv_experiment e;
@@ -214,6 +236,45 @@ TEST(test_experiment_one_camera_mode_with_gravity_scale_needs_no_board)
     ASSERT_EQ_INT(e.surface_kind, ICV_SURFACE_NONE); /* the lowest point reached */
     ASSERT_EQ_INT(e.sync, ICV_SYNC_NONE);
     ASSERT_EQ_INT(e.shape.type, ICV_SHAPE_SPHERE);
+}
+
+TEST(test_experiment_motion_plane_verticals_px_read_and_bad_ones_refused)
+{
+    /* two segments read as given (px); one segment, a segment under 20 px, and the
+       verticals beside a scale other than size each refused on one line naming why */
+    static icv_experiment e;
+    const char *head = "name: ball\n"
+                       "cameras: [{id: phone, video: ball.mov, capture_fps: 240}]\n"
+                       "body: {mass: 0.0027, inertia: [[1.2e-6,0,0],[0,1.2e-6,0],[0,0,1.2e-6]],\n"
+                       "       markers: [[0,0,0]], shape: {type: sphere, radius: 0.02}}\n";
+    static const struct {
+        const char *plane, *why;
+    } cases[] = {
+        {"motion_plane: {scale: size, verticals_px: [[[477, 60], [509.3, 880]], [[1450.1, 60], [1405.5, 880]]]}\n",
+         NULL},
+        {"motion_plane: {scale: size, verticals_px: [[[477, 60], [509.3, 880]]]}\n", "expected 2 to 8 segments"},
+        {"motion_plane: {scale: size, verticals_px: [[[477, 60], [480, 70]], [[1450, 60], [1405, 880]]]}\n",
+         "segment 1 is 10.4 px long"},
+        {"motion_plane: {scale: gravity, verticals_px: [[[477, 60], [509, 880]], [[1450, 60], [1405, 880]]]}\n",
+         "give scale: size"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char text[1024];
+        icv_err err = {0};
+        snprintf(text, sizeof text, "%s%s", head, cases[k].plane);
+        ASSERT_EQ_INT(th_write_file(th_tmp("ball.yaml"), text), 0);
+        int rc = load(th_tmp("ball.yaml"), &e, &err);
+        if (!cases[k].why) {
+            ASSERT(rc == 0, "%s", err.msg);
+            ASSERT_EQ_INT(e.n_verticals, 2);
+            ASSERT_NEAR(e.verticals_px[0][1][0], 509.3, 1e-12);
+            ASSERT_NEAR(e.verticals_px[1][1][1], 880, 1e-12);
+        } else {
+            ASSERT(rc == ICV_EINVAL, "case %zu loaded", k);
+            ASSERT_STR_CONTAINS(err.msg, cases[k].why);
+            ASSERT_STR_CONTAINS(err.msg, "verticals_px");
+        }
+    }
 }
 
 TEST(test_experiment_check_files_names_the_missing_file)

@@ -20,6 +20,7 @@ static const char link_a[] = "  - name: upper\n"
                              "    mass: 0.1\n"
                              "    inertia: [[1e-4,0,0],[0,1e-6,0],[0,0,1e-4]]\n"
                              "    markers: [[0,0.05,0],[0,0,0],[0,-0.05,0]]\n"
+                             "    marker_shape: sphere\n"
                              "    shape: {type: cylinder, axis: [0,1,0], length: 0.12, radius: 0.005}\n";
 
 static const char link_b[] = "  - name: lower\n"
@@ -66,8 +67,11 @@ TEST(test_experiment_bodies_and_a_pin_joint_are_read)
     ASSERT_EQ_INT(e.bodies[0].shape.type, ICV_SHAPE_CYLINDER);
     ASSERT_EQ_INT(e.bodies[1].shape.type, ICV_SHAPE_POINTS); /* default: the markers */
     ASSERT_NEAR(e.bodies[1].marker_diameter, 0.01, 0);        /* the documented default */
+    ASSERT_EQ_INT(e.bodies[0].marker_shape, ICV_MARKER_SPHERE);
+    ASSERT_EQ_INT(e.bodies[1].marker_shape, ICV_MARKER_BAND); /* the default */
     /* the one-body fields hold the first body */
     ASSERT_NEAR(e.mass, 0.1, 0);
+    ASSERT_EQ_INT(e.marker_shape, ICV_MARKER_SPHERE);
     ASSERT_EQ_INT(e.n_markers, 3);
     ASSERT_NEAR(e.markers[0].y, 0.05, 0);
     ASSERT_EQ_INT(e.n_joints, 1);

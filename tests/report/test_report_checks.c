@@ -26,6 +26,8 @@ TEST(test_report_checks_unsafe_numbers_are_said_at_the_top)
     ti->mono.verdict_ok = 0;
     r->g_estimated = 1;
     r->g = icv_v3(0, -10.7, 0); /* 9.1% high */
+    r->g_sd = icv_v3(0.02, 0.03, 0.02);
+    r->calib.scale_rel = 0.0041; /* the gravity scale's, above */
     r->n_impacts = 2;
     analysis_impact *a = &r->impacts[0], *b = &r->impacts[1];
     a->t = 0.5, a->e_kinematic = 1.055, a->sd.e_kinematic = 0.005; /* the ping-pong bounce */
@@ -44,6 +46,9 @@ TEST(test_report_checks_unsafe_numbers_are_said_at_the_top)
     ASSERT(top && table && top < table, "no checks before the first impact's table");
     ASSERT_STR_CONTAINS(top, "verdict is &ldquo;not usable&rdquo;");
     ASSERT_STR_CONTAINS(top, "|g| = 10.700 m/s&sup2;, +9.1% from 9.81");
+    /* its sigma along g, the flights' 0.03 and the scale's 0.41% of 10.7 in quadrature:
+       0.0532, 0.89 / 0.0532 = 16.7 sigma (to the printed digits) */
+    ASSERT_STR_CONTAINS(top, "(+- 0.053, 1 sigma, the scale's in it: 16.7 sigma)");
     ASSERT_STR_CONTAINS(top, "Impact 1 is physically implausible</b>: e = 1.055 +- 0.005 is above 1");
     ASSERT(!strstr(top, "Impact 2 is physically implausible"), "a plausible impact was flagged");
     ASSERT_STR_CONTAINS(top, "left out as an outlier");

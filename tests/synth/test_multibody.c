@@ -212,6 +212,37 @@ TEST(test_mb_chain_falls_in_closed_form_and_its_impact_obeys_the_laws)
     ASSERT(fabs(E1 - E0) < 1e-10, "free-fall energy drifts by %.3g J", fabs(E1 - E0)); /* ODE at 1e-13 */
 }
 
+TEST(test_mb_chain_after_runs_the_clip_on_to_a_second_impact)
+{
+    /* `after: 0.09` on Akhan's case 1: the clip ends 90 ms after the spin-free impact
+       (to a frame at 6000 fps) and holds a second impact with the plate, which obeys
+       Newton's e at its contact point and Coulomb's cone (rounding, as above). */
+    icv_err err;
+    ASSERT(!synth_mb_scenario_set_up(SYNTH_MB_CHAIN, 0, 0, 0.09, &sc, &err), "%s", err.msg);
+    synth_flight *f;
+    ASSERT(!synth_mb_flight(&sc, clip_end(&sc), &f, &err), "%s", err.msg);
+    int n = synth_mb_n_impacts(f);
+    static synth_mb_impact im[2];
+    for (int k = 0; k < 2 && k < n; k++)
+        im[k] = *synth_mb_impact_at(f, k);
+    synth_flight_free(f);
+    ASSERT(n >= 2, "%d impacts in the clip", n);
+    double end = clip_end(&sc), period = 1 / sc.cameras[0].fps;
+    ASSERT(fabs(end - im[0].time_s - 0.09) <= 2 * period, "the clip ends %.5f s after the first impact",
+           end - im[0].time_s);
+    icv_vec3 r = icv_v3_sub(im[1].contact_point, im[1].pre[im[1].a].p);
+    double u0 = im[1].pre[im[1].a].v.y + icv_v3_cross(im[1].pre[im[1].a].omega, r).y;
+    double u1 = im[1].post[im[1].a].v.y + icv_v3_cross(im[1].post[im[1].a].omega, r).y;
+    ASSERT_NEAR(-u1 / u0, sc.mb_e, 1e-12);
+    ASSERT(fabs(im[1].impulse.x) <= sc.mb_mu * im[1].impulse.y * (1 + 1e-12), "impulse ratio beyond mu");
+    printf("  impacts at %.5f and %.5f s; the clip ends at %.5f s\n", im[0].time_s, im[1].time_s, end);
+    /* bad input: another kind, or out of (0, 1] s */
+    ASSERT(synth_mb_scenario_set_up(SYNTH_MB_TABLE, 0, 0, 0.09, &sc, &err) == ICV_EINVAL && strstr(err.msg, "after"),
+           "a table took `after`: %s", err.msg);
+    ASSERT(synth_mb_scenario_set_up(SYNTH_MB_CHAIN, 0, 0, 2, &sc, &err) == ICV_EINVAL && strstr(err.msg, "(0, 1]"),
+           "after 2 s taken: %s", err.msg);
+}
+
 TEST(test_mb_chain_with_spin_keeps_energy_and_its_pin)
 {
     icv_err err;
@@ -295,7 +326,7 @@ TEST(test_mb_every_draw_has_its_impact_and_keeps_the_bodies_in_view)
     icv_err err;
     for (int kind = SYNTH_MB_COLLISION; kind <= SYNTH_MB_TABLE; kind++)
         for (int d = 0; d <= 40; d++) { /* 21-40: the sparse set-up's draws 0-20 */
-            ASSERT(!synth_mb_scenario_set_up(kind, d % 21, d > 20, &sc, &err), "kind %d draw %d: %s", kind, d,
+            ASSERT(!synth_mb_scenario_set_up(kind, d % 21, d > 20, 0, &sc, &err), "kind %d draw %d: %s", kind, d,
                    err.msg);
             synth_flight *f;
             ASSERT(!synth_mb_flight(&sc, clip_end(&sc), &f, &err), "kind %d draw %d: %s", kind, d, err.msg);

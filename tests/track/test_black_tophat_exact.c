@@ -5,7 +5,11 @@
  * region the closing reads (the output region grown by 2r, clipped to the frame), on
  * random 8- and 16-bit frames (the 8-bit ones with and without AVX2), several radii and
  * regions along the frame's edges. The two compute the same minima and maxima of the
- * same pixels: equal exactly. */
+ * same pixels: equal exactly. Near a region's edge the closing, clipped pass by pass
+ * and the passes not reversed for the erosion, can fall below the frame: the top-hat
+ * is 0 there, where the difference wrapped to 250 levels and more (random scene 1091:
+ * "black specks" 250 deep along the frame's top rows, the dark look's three strongest
+ * blobs, which set its learnt threshold). */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -114,7 +118,7 @@ TEST(test_black_tophat_equals_the_naive_closing_exactly)
     track_detector *d = track_detector_alloc(W, H, NULL);
     ASSERT_TRUE(d != NULL);
     rn_rng rng = {18};
-    int n_cmp = 0, n_bad = 0, first_bad[5] = {0};
+    int n_cmp = 0, n_bad = 0, n_below = 0, first_bad[5] = {0};
     /* the 8-bit passes twice: with AVX2 where the CPU has it, and without */
     for (int pass = 0; pass < 3; pass++)
         for (int trial = 0; trial < 2; trial++) {
@@ -136,8 +140,8 @@ TEST(test_black_tophat_equals_the_naive_closing_exactly)
                     track_black_tophat(d->ws, &f, r, x0, y0, x1, y1);
                     for (int y = y0; y <= y1; y++)
                         for (int x = x0; x <= x1; x++) {
-                            long want = depth == 8 ? (uint8_t)(ra[y * W + x] - px[y * W + x])
-                                                   : (uint16_t)(ra[y * W + x] - px[y * W + x]);
+                            long diff = ra[y * W + x] - px[y * W + x], want = diff > 0 ? diff : 0;
+                            n_below += diff < 0;
                             long got = depth == 8 ? ((uint8_t *)d->ws->plane)[y * W + x]
                                                   : ((uint16_t *)d->ws->plane)[y * W + x];
                             n_cmp++;
@@ -155,4 +159,7 @@ TEST(test_black_tophat_equals_the_naive_closing_exactly)
            "16-bit), r %d, region %d, (%d, %d)",
            n_bad, n_cmp, first_bad[0], first_bad[1], first_bad[2], first_bad[3], first_bad[4]);
     ASSERT_TRUE(n_cmp > 100000);
+    /* the closing below the frame is met on these frames (994 pixels), and read as 0 */
+    printf("    %d of %d pixels with the clipped closing below the frame\n", n_below, n_cmp);
+    ASSERT(n_below > 0, "no pixel with the closing below the frame: the case is not tested");
 }

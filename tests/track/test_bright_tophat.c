@@ -140,6 +140,47 @@ TEST(test_bright_tophat_finds_bright_bands_across_a_dark_rod_over_a_light_plate)
     ASSERT(win_rms < 0.15, "windowed RMS %.3f px (0.15)", win_rms);
 }
 
+/* The same rod with four still glints on the plate (level 250, 8 px across, as many
+ * as the bands and more): plain bright keeps them in every frame, as many blobs as
+ * markers or more, so its count alone ruled the top-hat out (random scene 1063: light
+ * bands on a dark rod over a plate with still light patches; auto then took the rod's
+ * dark pieces). The still background tells the glints from the markers: only blobs that
+ * moved count for plain bright. */
+TEST(test_bright_tophat_is_weighed_when_plain_bright_keeps_only_still_glints_besides)
+{
+    static uint8_t buf[N][W * H], still[W * H];
+    track_frame fr[N];
+    double bu[N][NB], bv[N][NB];
+    const double gu[4] = {22, 298, 22, 298}, gv[4] = {22, 22, 218, 218};
+    rn_rng rng = {1063};
+    for (int f = 0; f <= N; f++) { /* frame N: the still background (the plate, the glints) */
+        rn_img im = rn_new(W, H, PLATE);
+        if (f < N)
+            draw_rod(&im, 130 + 9 * f, 110 + 4 * f, 0.25 + 0.2 * f, bu[f], bv[f]);
+        for (int k = 0; k < 4; k++)
+            rn_disc(&im, gu[k], gv[k], 4, 50, 1);
+        rn_to_u8(&im, f < N ? 3 : 1, &rng, f < N ? buf[f] : still);
+        rn_free(&im);
+        if (f < N)
+            fr[f] = (track_frame){buf[f], W, H, W, 8};
+    }
+    track_detector *like = track_detector_alloc(W, H, NULL);
+    ASSERT_TRUE(like != NULL);
+    track_look look = TRACK_LOOK_DARK;
+    int tophat = 0;
+    char why[768] = "";
+    icv_err err = {0};
+    int rc = track_look_choose(fr, N, still, W, NB, 8, like, &look, &tophat, NULL, why, sizeof why, &err);
+    printf("    %s\n", rc ? err.msg : why);
+    track_detector_free(like);
+    ASSERT_EQ_INT(rc, 0);
+    /* plain bright keeps the four glints in all six frames: as many blobs as markers or
+       more, none of them moving */
+    ASSERT_STR_CONTAINS(why, "plain bright 4-4 a frame");
+    ASSERT_EQ_INT(look, TRACK_LOOK_BRIGHT);
+    ASSERT_EQ_INT(tophat, 1);
+}
+
 /* Light beads wider than a dark rod over a light plate, at the plate's own level, of a
  * size the detector also looks for binned (16 px and more): plain bright reads beads and
  * plate as one region; read as the white top-hat (octagon radius TRACK_TOPHAT_MAX_R, 33
