@@ -335,12 +335,18 @@ static void scale_source(FILE *f, const report_inputs *in)
                     100 * t->size_scale_sd / t->size_scale);
         else
             fputs("<p id=scale-source>Scale: the ball's own diameter (motion_plane.scale: size).</p>\n", f);
+        char focal[160] = ".";
+        if (t && t->size_focal_rel_sd > 0)
+            snprintf(focal, sizeof focal,
+                     ". The focal length is nominal (no calibration): the pitch rests on it, and the scale's "
+                     "&sigma; holds %.2g%% for it.",
+                     100 * t->size_focal_rel_sd);
         if (t && t->size_tilt_fitted && t->size_tilted && t->size_tilt_from_verticals)
             fprintf(f,
                     "<p id=plane-tilt>The camera looks down at the vertical plane of motion by %.1f &plusmn; "
                     "%.1f&deg;, from where the lines given as vertical (motion_plane.verticals_px) meet; the ball's "
-                    "apparent size places the plane: positions are mapped to it, not by one scale.</p>\n",
-                    t->size_pitch_deg, t->size_pitch_sd_deg);
+                    "apparent size places the plane: positions are mapped to it, not by one scale%s</p>\n",
+                    t->size_pitch_deg, t->size_pitch_sd_deg, focal);
         else if (t && t->size_tilt_fitted && t->size_tilted)
             fprintf(f,
                     "<p id=plane-tilt>The plane of motion is tilted to the camera by %.1f &plusmn; %.1f&deg; "

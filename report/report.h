@@ -191,6 +191,8 @@ typedef struct {
     double size_pitch_deg, size_pitch_sd_deg;/* deg: its part looking down at the plane */
     int size_tilt_from_verticals;            /* 1: the tilt from motion_plane.verticals_px's
                                                 vanishing point, the sizes giving the depth */
+    double size_focal_rel_sd;                /* the scale's relative 1-sigma from a nominal
+                                                focal length (0: calibrated; NAN: not read) */
 } report_track_info;
 
 /* Reads DIR/track_info.json; free with report_track_info_free. */

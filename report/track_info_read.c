@@ -281,6 +281,7 @@ int report_track_info_read(const char *path, report_track_info *ti, icv_err *err
     ti->size_pitch_sd_deg = ti->size_tilt_fitted ? num(ss, "pitch_sd_deg") : NAN;
     const char *from = json_string_value(json_object_get(ss, "tilt_from"));
     ti->size_tilt_from_verticals = from && !strcmp(from, "verticals_px");
+    ti->size_focal_rel_sd = ti->size_tilt_fitted ? num(ss, "focal_rel_sd") : NAN;
     json_t *w = json_object_get(root, "warnings"), *e;
     size_t i;
     if (!rc && json_array_size(w) > 0 && !(ti->warnings = calloc(json_array_size(w), sizeof *ti->warnings)))

@@ -123,8 +123,9 @@ TEST(test_report_one_camera_scaled_by_the_ball_names_its_size_and_sigma)
 TEST(test_report_one_camera_scaled_by_the_ball_names_the_plane_tilt)
 {
     /* the plane's tilt the ball's sizes show (track/size_plane.c) is named beside the
-       scale: applied, or fitted and not applied; nothing when it was not fitted */
-    for (int k = 0; k < 3; k++) {
+       scale: applied, or fitted and not applied; nothing when it was not fitted; from
+       verticals at a nominal focal length, with that length's part of the scale's sigma */
+    for (int k = 0; k < 4; k++) {
         icv_experiment *exp = calloc(1, sizeof *exp);
         analysis_result *r = calloc(1, sizeof *r);
         report_track_info *ti = calloc(1, sizeof *ti);
@@ -137,7 +138,8 @@ TEST(test_report_one_camera_scaled_by_the_ball_names_the_plane_tilt)
         exp->scale_size = 0.041;
         ti->gravity_scale = ti->gravity_scale_sd = NAN;
         ti->size_scale = 0.8, ti->size_scale_sd = 0.002, ti->size_diameter_px = 33.2;
-        ti->size_tilt_fitted = k > 0, ti->size_tilted = k == 2;
+        ti->size_tilt_fitted = k > 0, ti->size_tilted = k >= 2;
+        ti->size_tilt_from_verticals = k == 3, ti->size_focal_rel_sd = k == 3 ? 0.0052 : 0;
         ti->size_tilt_deg = 12.26, ti->size_tilt_sd_deg = 0.51, ti->size_pitch_deg = 12.26,
         ti->size_pitch_sd_deg = 0.51;
         r->g_estimated = 1;
@@ -149,7 +151,13 @@ TEST(test_report_one_camera_scaled_by_the_ball_names_the_plane_tilt)
         ASSERT(rc == 0, "%s", err.msg);
         const char *html = th_read_file(th_tmp("report.html"));
         ASSERT_STR_CONTAINS(html, "Scale: the ball's own diameter, 0.041 m");
-        if (k == 2)
+        if (k == 3)
+            ASSERT_STR_CONTAINS(html, "looks down at the vertical plane of motion by 12.3 &plusmn; 0.5&deg;, from "
+                                      "where the lines given as vertical (motion_plane.verticals_px) meet; the ball's "
+                                      "apparent size places the plane: positions are mapped to it, not by one scale. "
+                                      "The focal length is nominal (no calibration): the pitch rests on it, and the "
+                                      "scale's &sigma; holds 0.52% for it.");
+        else if (k == 2)
             ASSERT_STR_CONTAINS(html, "The plane of motion is tilted to the camera by 12.3 &plusmn; 0.5&deg; "
                                       "(looking down at it 12.3 &plusmn; 0.5&deg;)");
         else if (k == 1)
