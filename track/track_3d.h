@@ -326,8 +326,10 @@ void track_ray_pose_marker(const track_pose *pose, icv_vec3 b, icv_vec3 *Y, doub
  * not known, as for a point coasted, extrapolated or merged, whose error the covariance
  * does not hold). With covariances, of the labellings with the most markers (three or
  * more) each within the tolerance, one whose distance residuals' chi-square exceeds the
- * least by 16 is not taken (congruent triangles of a many-marker body); a pair with a point not known
- * adds nothing to it. Unused with Xm.
+ * least by 16 (times the least's chi-square per pair, where over 1: the covariances then
+ * understate the frame's errors) is not taken (congruent triangles of a many-marker
+ * body); a labelling of three is judged without its worst point's pairs; a pair with a
+ * point not known adds nothing to it. Unused with Xm.
  * Hints: a one-marker body's point is the one on the track it was labelled on last, else the
  * one track that moves (farther than tol_m, 3x any other point's track); a point on a
  * still track (travel <= tol_m) is never labelled for it. hint NULL: as without.
