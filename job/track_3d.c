@@ -882,8 +882,21 @@ static void label_frame(job_track *j, long f, const double *travel, int n_ids0, 
         hint[i] = (track_identity_hint){id, id >= 0 && id < n_ids0 ? travel[id] : 0};
     }
     int per = planar_per_marker(cal, exp, cf, n_cand, Xm);
-    track_identity_label_tracks(j->ident, X, per ? Xm : NULL, n_cand, t, hint, j->rays + f * TRACK_IDENTITY_MAX_RAYS,
-                                j->rays_n[f], lab);
+    /* each point's covariance, where it holds the point's error: not for a position
+       made rather than measured (coasted, extrapolated), a merged blob's or a saturated
+       or blurred one's centroid. An interpolated point (a camera's view between two of
+       its frames, as every point of unsynchronised cameras) is kept: the interpolation
+       misses by tens of micrometres outside an impact */
+    double cov[TRACK_MAX_CAND][3][3];
+    const unsigned made =
+        TRACK_FLAG_COASTED | TRACK_FLAG_EXTRAPOLATED | TRACK_FLAG_MERGED | TRACK_FLAG_SATURATED | TRACK_FLAG_BLURRED;
+    for (int i = 0; i < n_cand; i++) {
+        memcpy(cov[i], cf[i].cov, sizeof cov[i]);
+        if ((cf[i].flags & made) || cf[i].nv < 2)
+            cov[i][0][0] = cov[i][1][1] = cov[i][2][2] = NAN;
+    }
+    track_identity_label_tracks(j->ident, X, per ? Xm : NULL, (const double(*)[3][3])cov, n_cand, t, hint,
+                                j->rays + f * TRACK_IDENTITY_MAX_RAYS, j->rays_n[f], lab);
     if (j->cand_lab)
         memcpy(j->cand_lab + f * TRACK_MAX_CAND, lab, sizeof *lab * (size_t)n_cand);
     j->axes[f] = icv_v3(NAN, NAN, NAN);

@@ -22,6 +22,10 @@
 #define ID_EVIDENCE_MIN (ID_MARGIN / 16) /* the least margin a frame adds: less is what noise
                                             and a steady bias make of a symmetric template */
 #define ID_EVIDENCE_GAP_S 0.1 /* s: the longest pause in such a run (as for continuity) */
+#define ID_CHI2_MIN_MARKERS 3 /* markers a labelling needs before its chi-square decides */
+#define ID_CHI2_MARGIN 16.0 /* chi-square of the distance residuals (the points' own covariance) by
+                               which a labelling fitting worse than the best one loses: 4 sigma
+                               on one pair, beyond chance and the continuity's pull */
 
 struct track_identity {
     int n;
@@ -37,6 +41,12 @@ struct track_identity {
     /* search state */
     const icv_vec3 *X;
     const icv_vec3 *Xm; /* NULL, or point p as marker j at Xm[p * n + j] (one camera) */
+    const double (*C)[3][3]; /* NULL, or each point's covariance (m^2; a non-finite one: unknown) */
+    double chi2_cap;    /* labellings whose chi-square exceeds it are not candidates */
+    double key_chi2;    /* the least chi-square (one point's pairs out) of a labelling with best_key */
+    int key_pairs;      /* the pairs of known covariance it sums */
+    double pt_chi2[ID_MAX_ENUM]; /* the current labelling's chi-square per marker: its pairs' */
+    int pt_pairs[ID_MAX_ENUM];
     int np;
     int gated;
     icv_vec3 pred[ICV_MAX_MARKERS];
@@ -202,14 +212,53 @@ static int swapped_in(const track_identity *id, int p, int j, double dp)
     return 0;
 }
 
-static void search(track_identity *id, int j, int count, double cost)
+/* Distance residual e (m) of points p and q squared over its variance along their
+ * direction u, from the points' covariances; NAN where either is not known, so such a
+ * pair never decides (the misfit against the tolerance ranks them, as without). */
+static double pair_chi2(const track_identity *id, int p, int q, icv_vec3 u, double e)
 {
+    double var = 0;
+    const double(*cp)[3] = id->C[p], (*cq)[3] = id->C[q];
+    double uv[3] = {u.x, u.y, u.z};
+    int known = cp[0][0] + cp[1][1] + cp[2][2] > 0 && cq[0][0] + cq[1][1] + cq[2][2] > 0;
+    for (int a = 0; a < 3 && known; a++)
+        for (int b = 0; b < 3; b++)
+            var += uv[a] * (cp[a][b] + cq[a][b]) * uv[b];
+    return known && var > 0 && isfinite(var) ? e * e / var : NAN;
+}
+
+/* The chi-square of markers 0..j-1's labelling, and the pairs it sums; where three are
+ * labelled, without its worst point's pairs. Of three points one is in two of the three
+ * pairs: a point off by more than its covariance holds (a bead's blob grown by a
+ * neighbour's sliver, none of it flagged) would put the right labelling out by itself,
+ * and a chance fit of the other beads in. With more, the margin's scale takes it
+ * (run_search_cov). */
+static double chi2_without_worst(const track_identity *id, int j, int count, double chi2, int pairs, int *left)
+{
+    int w = -1;
+    for (int k = 0; k < j && count == 3; k++)
+        if (id->cur[k] >= 0 && (w < 0 || id->pt_chi2[k] > id->pt_chi2[w]))
+            w = k;
+    *left = w < 0 ? pairs : pairs - id->pt_pairs[w];
+    return w < 0 ? chi2 : chi2 - id->pt_chi2[w];
+}
+
+static void search(track_identity *id, int j, int count, double cost, double chi2, int pairs)
+{
+    int left = pairs;
+    double robust = id->C ? chi2_without_worst(id, j, count, chi2, pairs, &left) : chi2;
+    if (robust > id->chi2_cap && (count > 3 || j == id->n)) /* below four, a point yet to come can lower it */
+        return;
     if (j == id->n) {
         int key = id->n_rays > 0 ? count * 64 + (count < id->n ? rays_explained(id, id->cur) : 0) : count;
         int better = key > id->best_key || (key == id->best_key && cost < id->best_cost - 1e-12);
         if (!better && key == id->best_key && fabs(cost - id->best_cost) <= 1e-12 * (1 + cost) &&
             tie_score(id, id->cur) > id->best_tie)
             better = 1;
+        if (key > id->best_key || (key == id->best_key && robust < id->key_chi2)) {
+            id->key_chi2 = robust;
+            id->key_pairs = left;
+        }
         if (better) {
             id->second_cost = key == id->best_key ? id->best_cost : INFINITY;
             id->best_key = key;
@@ -226,19 +275,31 @@ static void search(track_identity *id, int j, int count, double cost)
     if (count + (id->n - j) < id->best_count)
         return;
     for (int p = -1; p < id->np; p++) {
-        double c = cost;
+        double c = cost, x2 = chi2, pc_k[ID_MAX_ENUM];
+        int n2 = pairs;
+        id->pt_chi2[j] = 0;
+        id->pt_pairs[j] = 0;
         if (p >= 0) {
             if (id->used[p])
                 continue;
+            for (int k = 0; k < j; k++)
+                pc_k[k] = NAN;
             int ok = 1;
             for (int k = 0; k < j && ok; k++) {
                 if (id->cur[k] < 0)
                     continue;
-                double d = icv_v3_norm(icv_v3_sub(pos(id, p, j), pos(id, id->cur[k], k)));
+                icv_vec3 dx = icv_v3_sub(pos(id, p, j), pos(id, id->cur[k], k));
+                double d = icv_v3_norm(dx);
                 double e = d - id->D[j][k], tol = id->tol_m + id->tol_rel * id->D[j][k];
                 if (id->gated && fabs(e) > tol)
                     ok = 0;
                 c += (e / tol) * (e / tol);
+                double pc = id->C && d > 0 ? pair_chi2(id, p, id->cur[k], icv_v3_scale(dx, 1.0 / d), e) : NAN;
+                pc_k[k] = pc;
+                if (isfinite(pc)) {
+                    x2 += pc;
+                    n2++;
+                }
             }
             if (!ok)
                 continue;
@@ -253,16 +314,28 @@ static void search(track_identity *id, int j, int count, double cost)
             id->used[p] = 1;
         }
         id->cur[j] = p;
-        search(id, j + 1, count + (p >= 0), c);
+        for (int k = 0; k < j && p >= 0; k++) /* each pair counts for both its points */
+            if (id->cur[k] >= 0 && isfinite(pc_k[k])) {
+                id->pt_chi2[k] += pc_k[k], id->pt_pairs[k]++;
+                id->pt_chi2[j] += pc_k[k], id->pt_pairs[j]++;
+            }
+        search(id, j + 1, count + (p >= 0), c, x2, n2);
+        for (int k = 0; k < j && p >= 0; k++)
+            if (id->cur[k] >= 0 && isfinite(pc_k[k]))
+                id->pt_chi2[k] -= pc_k[k], id->pt_pairs[k]--;
         if (p >= 0)
             id->used[p] = 0;
     }
 }
 
-static void run_search(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, int gated)
+static void run_search_capped(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, int gated,
+                              double chi2_cap)
 {
     id->X = X;
     id->Xm = Xm;
+    id->chi2_cap = chi2_cap;
+    id->key_chi2 = INFINITY;
+    id->key_pairs = 0;
     id->np = n < ID_MAX_POINTS ? n : ID_MAX_POINTS;
     id->gated = gated;
     id->best_count = -1;
@@ -273,7 +346,39 @@ static void run_search(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm
     memset(id->used, 0, sizeof id->used);
     for (int j = 0; j < ID_MAX_ENUM; j++)
         id->best[j] = -1;
-    search(id, 0, 0, 0.0);
+    search(id, 0, 0, 0.0, 0.0, 0);
+}
+
+/* The search by the template's tolerance alone (C NULL) */
+static void run_search(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, int gated)
+{
+    id->C = NULL;
+    run_search_capped(id, X, Xm, n, gated, INFINITY);
+}
+
+/* With the points' covariances C: the labellings with the most markers are found first;
+ * where they label three markers or more, those whose chi-square exceeds the least by
+ * ID_CHI2_MARGIN are then left out, and the rest ranked as without (misfit, continuity,
+ * tie-break); the margin is scaled as below, and a labelling of three is judged without
+ * its worst point's pairs. Two congruent triangles of a many-marker body both fit the tolerance,
+ * which is set for a scene's worst points; the points' own noise tells them apart. A
+ * pair is one distance, which a bias of its points half a millimetre off (a band's
+ * centroid off the rod's axis) decides wrongly: two markers are left to the rule
+ * without. */
+static void run_search_cov(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const double (*C)[3][3], int n,
+                           int gated)
+{
+    id->C = Xm ? NULL : C; /* one camera's per-marker positions have no covariance here */
+    run_search_capped(id, X, Xm, n, gated, INFINITY);
+    if (id->C && id->best_count >= ID_CHI2_MIN_MARKERS && isfinite(id->key_chi2) && id->key_pairs > 0) {
+        /* the best fit's chi-square per pair above 1 says by how much the covariances
+           understate this frame's errors (a bead's blob grown by a neighbour's sliver,
+           none of it flagged): the margin grows by as much, so such a point does not
+           put the right labelling out */
+        double understated = fmax(1.0, id->key_chi2 / id->key_pairs);
+        run_search_capped(id, X, Xm, n, gated, id->key_chi2 + ID_CHI2_MARGIN * understated);
+    }
+    id->C = NULL;
 }
 
 /* One marker (a ball): its distances to nothing tell no point from another, so what the
@@ -336,8 +441,9 @@ static int evidence_settles(track_identity *id, int n, int count, double t, cons
     return id->ev_frames >= ID_EVIDENCE_FRAMES && id->ev_sum >= ID_MARGIN;
 }
 
-static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
-                        const track_identity_hint *hint, const track_identity_ray *rays, int n_rays, int *label)
+static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const double (*C)[3][3], int n,
+                        double t, const track_identity_hint *hint, const track_identity_ray *rays, int n_rays,
+                        int *label)
 {
     id->n_rays = 0;
     for (int i = 0; i < n; i++)
@@ -362,7 +468,7 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
             }
         }
     }
-    run_search(id, X, Xm, n, 1);
+    run_search_cov(id, X, Xm, C, n, 1);
     int count = 0;
     for (int j = 0; j < id->n; j++)
         count += id->best[j] >= 0;
@@ -413,7 +519,7 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
                              first frames: 13 clutter points, a ray ordered m1-m2 wrongly) */
             id->rays = rays;
             id->n_rays = n_rays < TRACK_IDENTITY_MAX_RAYS ? n_rays : TRACK_IDENTITY_MAX_RAYS;
-            run_search(id, X, Xm, n, 1);
+            run_search_cov(id, X, Xm, C, n, 1);
             id->n_rays = 0;
             if (id->best_key % 64 == 0 || id->second_cost - id->best_cost < ID_MARGIN)
                 return 0;
@@ -440,19 +546,19 @@ static int label_points(track_identity *id, const icv_vec3 *X, const icv_vec3 *X
 
 int track_identity_label(track_identity *id, const icv_vec3 *X, int n, double t, int *label)
 {
-    return label_points(id, X, NULL, n, t, NULL, NULL, 0, label);
+    return label_points(id, X, NULL, NULL, n, t, NULL, NULL, 0, label);
 }
 
 int track_identity_label_per_marker(track_identity *id, const icv_vec3 *Xm, int n, double t, int *label)
 {
-    return label_points(id, NULL, Xm, n, t, NULL, NULL, 0, label);
+    return label_points(id, NULL, Xm, NULL, n, t, NULL, NULL, 0, label);
 }
 
-int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
-                                const track_identity_hint *hint, const track_identity_ray *rays, int n_rays,
-                                int *label)
+int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const double (*cov)[3][3],
+                                int n, double t, const track_identity_hint *hint, const track_identity_ray *rays,
+                                int n_rays, int *label)
 {
-    return label_points(id, Xm ? NULL : X, Xm, n, t, hint, rays, n_rays, label);
+    return label_points(id, Xm ? NULL : X, Xm, cov, n, t, hint, rays, n_rays, label);
 }
 
 static double fit_points(const track_identity *cid, const icv_vec3 *X, const icv_vec3 *Xm, int n, int *label)

@@ -325,8 +325,16 @@ int track_ray_pose_fit(const icv_vec3 *tmpl, int nm, const track_pose_obs *obs, 
  * from the pose's (m^2). */
 void track_ray_pose_marker(const track_pose *pose, icv_vec3 b, icv_vec3 *Y, double cov[3][3]);
 
-/* As track_identity_label (X), or _per_marker (Xm, X NULL), with hint[i] for point i:
- * a one-marker body's point is the one on the track it was labelled on last, else the
+/* As track_identity_label (X), or _per_marker (Xm, X NULL), with hint[i] for point i
+ * and cov[i], its covariance (m^2, the frame of X; NULL: none; a non-finite or zero one:
+ * not known, as for a point coasted, extrapolated or merged, whose error the covariance
+ * does not hold). With covariances, of the labellings with the most markers (three or
+ * more) each within the tolerance, one whose distance residuals' chi-square exceeds the
+ * least by 16 (times the least's chi-square per pair, where over 1: the covariances then
+ * understate the frame's errors) is not taken (congruent triangles of a many-marker
+ * body); a labelling of three is judged without its worst point's pairs; a pair with a
+ * point not known adds nothing to it. Unused with Xm.
+ * Hints: a one-marker body's point is the one on the track it was labelled on last, else the
  * one track that moves (farther than tol_m, 3x any other point's track); a point on a
  * still track (travel <= tol_m) is never labelled for it. hint NULL: as without.
  * rays (n_rays, the first TRACK_IDENTITY_MAX_RAYS used; NULL none): where a partial set
@@ -334,9 +342,9 @@ void track_ray_pose_marker(const track_pose *pose, icv_vec3 b, icv_vec3 *Y, doub
  * markers the most rays can be (within the template's tolerance) is taken, when no
  * other explains as many, every point is in it and there are no more rays than its
  * unseen markers (a spare point or ray can fit by chance). */
-int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, int n, double t,
-                                const track_identity_hint *hint, const track_identity_ray *rays, int n_rays,
-                                int *label);
+int track_identity_label_tracks(track_identity *id, const icv_vec3 *X, const icv_vec3 *Xm, const double (*cov)[3][3],
+                                int n, double t, const track_identity_hint *hint, const track_identity_ray *rays,
+                                int n_rays, int *label);
 
 /* The best labelling of n points by the template's distances alone (no continuity, no
  * gate): for the template-fit check. Returns the RMS misfit (m), label as above. */
