@@ -135,13 +135,12 @@ typedef struct {
     unsigned beside_hist[JOB_BESIDE_BINS]; /* that weight's readings, 0-1 in bins */
 } job_track_camera;
 
-
-/* The track stage's state from the experiment to the files: each stage reads what the
- * ones before it left (job_track_run). */
 /* The median of a camera's beside_hist: the weight its detector gives a bead's disc
  * beside the rod (track_detector_bead_beside); 1 with too few readings. */
 double job_track_beside(const job_track_camera *c);
 
+/* The track stage's state from the experiment to the files: each stage reads what the
+ * ones before it left (job_track_run). */
 typedef struct {
     job_track_options opt;
     job_track_result res;

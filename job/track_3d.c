@@ -565,8 +565,8 @@ static void band_pass_prepare(job_track *j)
             track_sync_point *pp = &cm->pts[i];
             int l = job_track_label_2d(cm, pp->frame, pp->id);
             if (l >= 0 && j->band.band[l] && usable_point(pp))
-                track_band_shift_2d(&j->band, c, &j->cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, j->F,
-                                    j->xyz, j->axes, nm, l, cm->tcam[pp->frame] - cm->off_s, &pp->u, &pp->v);
+                track_band_shift_2d(&j->band, c, &j->cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps,
+                                    j->F, j->xyz, j->axes, nm, l, cm->tcam[pp->frame] - cm->off_s, &pp->u, &pp->v);
         }
         for (long i = 0; i < cm->frames * (cm->n_ids ? cm->n_ids : 1); i++)
             cm->label[i] = -1;

@@ -50,8 +50,8 @@ int job_track_write(job_track *j, const char *out_dir, icv_err *err)
                                       p->v, p->area, p->flags};
             if (l >= 0 && j->band.on && j->opt.band_correction && j->band.band[l] &&
                 !(p->flags & (TRACK_FLAG_COASTED | TRACK_FLAG_MERGED)))
-                track_band_shift_2d(&j->band, c, &j->cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps, j->F,
-                                    j->xyz, j->axes, nm, l, rows2d[i].time_s, &rows2d[i].u_px, &rows2d[i].v_px);
+                track_band_shift_2d(&j->band, c, &j->cal, &cm->pc.view, cams[0].tcam, cams[0].off_s, cams[0].pc.fps,
+                                    j->F, j->xyz, j->axes, nm, l, rows2d[i].time_s, &rows2d[i].u_px, &rows2d[i].v_px);
         }
         j->res.points2d[c] = cm->n_raw;
         char name[ICV_ID_MAX + 32];

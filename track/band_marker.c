@@ -106,9 +106,9 @@ void track_band_correct(const track_band *b, const track_calibration *cal, int n
  * shift band_correct applies to the undistorted pixel, taken at the labelled 3D
  * position of the nearest reference frame (within 0.1 s). Distortion changes the shift by
  * its local scale (a few percent of a shift of ~1 px), which is left out. */
-void track_band_shift_2d(const track_band *b, int cam, const track_calibration *cal, const track_view *view, const double *t0cam,
-                         double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j,
-                         double t, double *u, double *v)
+void track_band_shift_2d(const track_band *b, int cam, const track_calibration *cal, const track_view *view,
+                         const double *t0cam, double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes,
+                         int nm, int j, double t, double *u, double *v)
 {
     long f0 = lround((t + off0 - t0cam[0]) * fps0);
     /* frames: 0.1 s either side (the shift follows the rod's attitude and distance,

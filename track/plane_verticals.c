@@ -56,7 +56,8 @@ int track_plane_from_verticals(const calib_intrinsics *in, const double (*seg)[2
 {
     calib_pt2 uv[2 * ICV_MAX_VERTICALS], p[2 * ICV_MAX_VERTICALS];
     if (n < 2 || n > ICV_MAX_VERTICALS)
-        return icv_err_set(err, ICV_EINVAL, "motion_plane.verticals_px: %d segments (2 to %d needed)", n, ICV_MAX_VERTICALS);
+        return icv_err_set(err, ICV_EINVAL, "motion_plane.verticals_px: %d segments (2 to %d needed)", n,
+                           ICV_MAX_VERTICALS);
     for (int k = 0; k < n; k++)
         for (int i = 0; i < 2; i++)
             uv[2 * k + i] = (calib_pt2){seg[k][i][0], seg[k][i][1]};

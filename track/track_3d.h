@@ -195,10 +195,11 @@ double track_bead_factor(double rho, double cos_view, double beside);
 void track_band_correct(const track_band *b, const track_calibration *cal, int nc, icv_vec3 axis, track_candidate *c);
 /* Shifts an undistorted pixel (u, v) of marker j seen at experiment time t (s) by the
  * image of its band offset, from the labelled 3D positions xyz (surface frame, F frames
- * of nm markers) and axes of the nearest reference frame. */
-void track_band_shift_2d(const track_band *b, int cam, const track_calibration *cal, const track_view *view, const double *t0cam,
-                         double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes, int nm, int j,
-                         double t, double *u, double *v);
+ * of nm markers) and axes of the nearest reference frame; cam, the view's camera index
+ * (a bead's weight beside the rod, b->beside). */
+void track_band_shift_2d(const track_band *b, int cam, const track_calibration *cal, const track_view *view,
+                         const double *t0cam, double off0, double fps0, long F, const double *xyz, const icv_vec3 *axes,
+                         int nm, int j, double t, double *u, double *v);
 /* The rod's axis (unit, reference camera frame) from a frame's labelled bands. */
 int track_band_axis(const track_band *b, const track_calibration *cal, const track_candidate *cf, const int *lab, int n,
                     icv_vec3 *axis);

@@ -424,10 +424,7 @@ TEST(test_bodies_chain_through_video_gives_akhans_e)
     chain_study(n, 0, pulls, &np, 64, &n_imp);
     if (th_failed())
         return;
-    double s = 0;
-    for (int i = 0; i < np; i++)
-        s += pulls[i] * pulls[i];
-    s = sqrt(s / np);
+    double s = rms(pulls, np);
     printf("    RMS error / sigma of Akhan's e over %d values: %.2f\n", np, s);
     if (th_accuracy())
         ASSERT(s >= 0.7 && s <= 1.5, "Akhan's e's RMS pull %.2f", s);
