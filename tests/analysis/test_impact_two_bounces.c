@@ -90,6 +90,20 @@ static int measure_quiet(const analysis_tracks *tr, const analysis_body *b, doub
     return rc;
 }
 
+/* The tracks of s from t0 to t1 at fps (noise sigma, m, no marker seen in
+ * (gap_lo, gap_hi)) measured as measure_quiet does, the tracks' sigma taken to be
+ * assumed (m); analysis_impacts_measure's return */
+static int two_bounces_measure(const two_bounces *s, double fps, double t0, double t1, double sigma, double assumed,
+                               double gap_lo, double gap_hi, unsigned long seed, analysis_result *res, icv_err *err)
+{
+    analysis_tracks tr;
+    analysis_body b;
+    two_bounces_track(s, fps, t0, t1, sigma, gap_lo, gap_hi, seed, &tr, &b);
+    int rc = measure_quiet(&tr, &b, assumed, res, err);
+    analysis_tracks_free(&tr);
+    return rc;
+}
+
 TEST(test_impact_two_bounces_both_measured_at_their_instants)
 {
     /* 200 fps, 0.3 mm noise, the clip from 20 ms after the drop to 80 ms after the
@@ -101,13 +115,10 @@ TEST(test_impact_two_bounces_both_measured_at_their_instants)
     two_bounces_make(&s);
     const double fps = 200, period = 1 / fps, sigma = 3e-4;
     for (unsigned long seed = 1; seed <= 4; seed++) {
-        analysis_tracks tr;
-        analysis_body b;
-        two_bounces_track(&s, fps, 0.02 + 0.31 * period, s.t_imp[1] + 0.08, sigma, 1, 0, seed, &tr, &b);
         analysis_result res;
         icv_err err = {0};
-        int rc = measure_quiet(&tr, &b, sigma, &res, &err);
-        analysis_tracks_free(&tr);
+        int rc =
+            two_bounces_measure(&s, fps, 0.02 + 0.31 * period, s.t_imp[1] + 0.08, sigma, sigma, 1, 0, seed, &res, &err);
         ASSERT(rc == 0, "seed %lu: %s", seed, err.msg);
         ASSERT(res.n_impacts == 2, "seed %lu: %d impacts measured, 2 bounces", seed, res.n_impacts);
         for (int k = 0; k < BOUNCES; k++) {
@@ -134,13 +145,9 @@ TEST(test_impact_two_bounces_a_second_bounce_at_the_clips_end_is_named_not_measu
     two_bounces_make(&s);
     const double fps = 200, period = 1 / fps, sigma = 3e-4, t0 = 0.02 + 0.31 * period;
     for (unsigned long seed = 1; seed <= 4; seed++) {
-        analysis_tracks tr;
-        analysis_body b;
-        two_bounces_track(&s, fps, t0, s.t_imp[1] + 3.5 * period, sigma, 1, 0, seed, &tr, &b);
         analysis_result res;
         icv_err err = {0};
-        int rc = measure_quiet(&tr, &b, sigma, &res, &err);
-        analysis_tracks_free(&tr);
+        int rc = two_bounces_measure(&s, fps, t0, s.t_imp[1] + 3.5 * period, sigma, sigma, 1, 0, seed, &res, &err);
         ASSERT(rc == 0, "seed %lu: %s", seed, err.msg);
         ASSERT(res.n_impacts == 1, "seed %lu: %d impacts measured, expected the first bounce only", seed,
                res.n_impacts);
@@ -178,13 +185,10 @@ TEST(test_impact_two_bounces_no_flight_spans_a_bounce_in_unposed_frames)
     const double fps = 200, period = 1 / fps, sigma = 3e-4, t0 = 0.02 + 0.31 * period;
     const double gap_lo = s.t_imp[1] - 0.06, gap_hi = s.t_imp[1] + 0.015;
     for (unsigned long seed = 1; seed <= 4; seed++) {
-        analysis_tracks tr;
-        analysis_body b;
-        two_bounces_track(&s, fps, t0, gap_hi + 2.5 * period, sigma, gap_lo, gap_hi, seed, &tr, &b);
         analysis_result res;
         icv_err err = {0};
-        int rc = measure_quiet(&tr, &b, sigma, &res, &err);
-        analysis_tracks_free(&tr);
+        int rc =
+            two_bounces_measure(&s, fps, t0, gap_hi + 2.5 * period, sigma, sigma, gap_lo, gap_hi, seed, &res, &err);
         ASSERT(rc == 0, "seed %lu: %s", seed, err.msg);
         double gn = icv_v3_norm(res.g);
         printf("  seed %lu: |g| %.4f m/s^2, %d impact%s, %d flight%s, %d not measured\n", seed, gn, res.n_impacts,
@@ -223,13 +227,9 @@ TEST(test_impact_two_bounces_a_landing_into_rest_at_the_clips_end_is_named)
     s.rests = 1;
     const double fps = 200, period = 1 / fps, sigma = 3e-4, t0 = 0.02 + 0.31 * period;
     for (unsigned long seed = 1; seed <= 4; seed++) {
-        analysis_tracks tr;
-        analysis_body b;
-        two_bounces_track(&s, fps, t0, s.t_imp[1] + 0.06, sigma, 1, 0, seed, &tr, &b);
         analysis_result res;
         icv_err err = {0};
-        int rc = measure_quiet(&tr, &b, sigma, &res, &err);
-        analysis_tracks_free(&tr);
+        int rc = two_bounces_measure(&s, fps, t0, s.t_imp[1] + 0.06, sigma, sigma, 1, 0, seed, &res, &err);
         ASSERT(rc == 0, "seed %lu: %s", seed, err.msg);
         ASSERT(res.n_impacts == 1 && fabs(res.impacts[0].t - s.t_imp[0]) <= 0.1 * period,
                "seed %lu: %d impacts, expected the first bounce within 0.1 frame", seed, res.n_impacts);
@@ -273,13 +273,9 @@ TEST(test_impact_two_bounces_a_hop_lower_than_the_default_still_limit_is_measure
     const double fps = 3000, period = 1 / fps, sigma = 2e-5, t0 = 0.02 + 0.31 * period;
     const double v_pre = s.v_up[0]; /* no friction, no drag: it comes down as it went up */
     for (unsigned long seed = 1; seed <= 3; seed++) {
-        analysis_tracks tr;
-        analysis_body b;
-        two_bounces_track(&s, fps, t0, s.t_imp[1] + 0.014, sigma, 1, 0, seed, &tr, &b);
         analysis_result res;
         icv_err err = {0};
-        int rc = measure_quiet(&tr, &b, 3e-4, &res, &err);
-        analysis_tracks_free(&tr);
+        int rc = two_bounces_measure(&s, fps, t0, s.t_imp[1] + 0.014, sigma, 3e-4, 1, 0, seed, &res, &err);
         ASSERT(rc == 0, "seed %lu: %s", seed, err.msg);
         for (int i = 0; i < res.n_not_measured; i++)
             printf("  seed %lu: not measured: %s\n", seed, res.not_measured[i]);
