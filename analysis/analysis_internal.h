@@ -77,6 +77,12 @@ int analysis_pose_frames(const analysis_tracks *tr, const analysis_body *b, cons
  * likewise at the end (n - 1 without a rest). impact_find.c. */
 void analysis_still_ends(const posed_frame *pf, int n, double com_sigma, int *lo, int *hi);
 
+/* 1 when the run pf[a..b] (8 frames or more) the still rule calls still moves at
+ * its own noise: a quadratic path per axis explains its centre far better than a
+ * rest (F test, p < 1e-6) and travels more than the still limit at the noise left
+ * about it. still_run.c. */
+int analysis_run_moves(const posed_frame *pf, int a, int b);
+
 /* Leaves out of pf[0..*n-1] (compacted in place, *n updated) every frame off the
  * body's motion: its centre or attitude off the predictions from the two frames
  * before it and from the two after it the same way, or off one with the next

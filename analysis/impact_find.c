@@ -532,6 +532,17 @@ static int posed_frames_prepare(impact_pass *ps, icv_err *err)
         double sig = prm->pos_sigma / sqrt((double)b->tmpl.n_markers);
         int lo, hi;
         analysis_still_ends(pf, n, sig, &lo, &hi);
+        if (hi < n - 1) {
+            /* a rest is still at the tracks' own noise too: a hop lower than the
+               limit is not (the run from its lowest frame on: a bounce's landing
+               in it is a kink no smooth path fits) */
+            int k = hi;
+            for (int i = hi; i < n; i++)
+                if (pf[i].gap < pf[k].gap)
+                    k = i;
+            if (analysis_run_moves(pf, k, n - 1))
+                hi = n - 1;
+        }
         if (hi < n - 1 && fabs(pf[n - 1].gap) <= 5 * prm->pos_sigma) { /* at rest on the surface: a contact */
             ps->rest_end = (analysis_contact){tr->frame[pf[hi + 1].row], tr->frame[pf[n - 1].row], pf[hi + 1].t,
                                               pf[n - 1].t, 0};

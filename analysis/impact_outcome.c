@@ -28,9 +28,9 @@ static void not_measured(analysis_result *res, const char *fmt, ...)
 
 /* The body comes down onto the surface at the clip's end and stays: the rest trimmed
  * off the end (analysis_still_ends) holds its landing, which no candidate can be (no
- * posed frame after it). A bounce lower than the still rule's limit, a fraction of a
- * millimetre at 0.3 mm tracks, is inside that rest too (a 3000 fps bar's second
- * bounce, 0.078 m/s up: 0.3 mm high for 16 ms). Said when the last flight, ending at
+ * posed frame after it). A hop lower than the still rule's limit and not clear of
+ * the tracks' own noise (analysis_run_moves), a fraction of a millimetre at 0.3 mm
+ * tracks, is inside that rest too. Said when the last flight, ending at
  * the last posed frame, carried on brings its lowest point's height there (the gap)
  * to the surface before the rest ends (at 3000-6000 fps a body still approaching
  * moves less than the still rule's limit over the clip's last frames: no landing in
