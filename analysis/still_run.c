@@ -7,6 +7,7 @@
  * explains far more of the centre's scatter than a rest does (an F test), and
  * travels beyond the still limit at that noise, is motion. */
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_linalg.h>
 #include <math.h>
 
 #include "analysis/analysis_internal.h"
@@ -16,33 +17,25 @@ static double axis_of(const posed_frame *f, int ax)
     return ax == 0 ? f->pose.p.x : ax == 1 ? f->pose.p.y : f->pose.p.z;
 }
 
-static double det3(const double M[3][3])
-{
-    return M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) - M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
-           M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
-}
-
 /* the least-squares quadratic c[0] + c[1] tau + c[2] tau^2 of axis ax over
-   pf[a..b], tau = (t - t_mid) / half; 0, or -1 when singular */
+   pf[a..b], tau = (t - t_mid) / half, by its normal equations (Cholesky: 3 unknowns,
+   no allocation); 0, or -1 when singular */
 static int quadratic_fit(const posed_frame *pf, int a, int b, int ax, double t_mid, double half, double c[3])
 {
-    double s[5] = {0}, r[3] = {0};
+    double s[5] = {0};
+    for (int k = 0; k < 3; k++)
+        c[k] = 0;
     for (int i = a; i <= b; i++) {
         double tau = (pf[i].t - t_mid) / half, y = axis_of(&pf[i], ax), p = 1;
         for (int k = 0; k < 5; k++, p *= tau)
             s[k] += p;
-        r[0] += y, r[1] += y * tau, r[2] += y * tau * tau;
+        c[0] += y, c[1] += y * tau, c[2] += y * tau * tau;
     }
-    double A[3][3] = {{s[0], s[1], s[2]}, {s[1], s[2], s[3]}, {s[2], s[3], s[4]}}, det = det3(A);
-    if (!(fabs(det) > 0))
+    double A[9] = {s[0], s[1], s[2], s[1], s[2], s[3], s[2], s[3], s[4]};
+    gsl_matrix_view Av = gsl_matrix_view_array(A, 3, 3);
+    gsl_vector_view cv = gsl_vector_view_array(c, 3);
+    if (gsl_linalg_cholesky_decomp1(&Av.matrix) || gsl_linalg_cholesky_svx(&Av.matrix, &cv.vector))
         return -1;
-    for (int k = 0; k < 3; k++) { /* Cramer's rule: column k replaced by r */
-        double B[3][3];
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                B[i][j] = j == k ? r[i] : A[i][j];
-        c[k] = det3(B) / det;
-    }
     return 0;
 }
 
