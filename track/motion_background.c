@@ -6,7 +6,7 @@
 #include "track/detect_internal.h"
 
 /* the min / max loop below vectorises under GCC's cheap cost model, and not under
-   -O2's very cheap one (scalar, it was most of the look's setup on a 1280x720 clip) */
+   -O2's very cheap one */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("vect-cost-model=cheap")
 #endif
