@@ -11,6 +11,15 @@
 
 #define NFRAMES 48
 
+/* 1: a seek to n, then a read, gives frame n with the pixels sequential decoding gave
+ * (seq, fsize bytes a frame) */
+static int seek_gives(capture_source *src, capture_frame *f, const unsigned char *seq, size_t fsize, long n,
+                      icv_err *err)
+{
+    return capture_source_seek(src, n, err) == 0 && capture_source_read(src, f, err) == 0 && f->index == n &&
+           !memcmp(f->data, seq + fsize * (size_t)n, fsize);
+}
+
 /* Opens path, reads everything, seeks around; returns through ASSERT on failure.
  * decodes_on: the forward seeks every fifth frame must decode on (each frame between
  * once, none again): a keyframe within 3 frames ahead is nearer than what a seek
@@ -48,36 +57,19 @@ static void check_source(const char *path, int want_bytes, int decodes_on)
                bad_counter, err.msg);
     }
     static const long order[] = {0, 47, 13, 5, 30, 29, 31, 1, 24, 47, 46, 12, 11, 0, 36};
-    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
-        long n = order[k];
-        int ok = capture_source_seek(src, n, &err) == 0 && capture_source_read(src, &f, &err) == 0;
-        int same = ok && f.index == n && !memcmp(f.data, seq + fsize * (size_t)n, fsize);
-        if (!same) {
-            free(seq);
-            capture_frame_free(&f);
-            capture_source_close(src);
-            ASSERT(0, "seek to %ld gave frame %ld (%s) %s", n, ok ? f.index : -1,
-                   ok ? "pixels differ from sequential" : "failed", err.msg);
-        }
-    }
-    long decoded = -1;
-    for (long n = 3; n < NFRAMES; n += 5) {
-        int ok = capture_source_seek(src, n, &err) == 0 && capture_source_read(src, &f, &err) == 0;
-        int same = ok && f.index == n && !memcmp(f.data, seq + fsize * (size_t)n, fsize);
-        if (!same) {
-            free(seq);
-            capture_frame_free(&f);
-            capture_source_close(src);
-            ASSERT(0, "forward seek to %ld gave frame %ld (%s) %s", n, ok ? f.index : -1,
-                   ok ? "pixels differ from sequential" : "failed", err.msg);
-        }
+    long bad = -1, decoded = -1;
+    for (size_t k = 0; k < sizeof order / sizeof order[0] && bad < 0; k++)
+        bad = seek_gives(src, &f, seq, fsize, order[k], &err) ? -1 : order[k];
+    for (long n = 3; n < NFRAMES && bad < 0; n += 5) { /* forward, every fifth */
+        bad = seek_gives(src, &f, seq, fsize, n, &err) ? -1 : n;
         decoded = n == 3 ? capture_decoded_frames() : decoded;
     }
     decoded = capture_decoded_frames() - decoded;
-    if (decodes_on && decoded != 43 - 3) {
+    if (bad >= 0 || (decodes_on && decoded != 43 - 3)) {
         free(seq);
         capture_frame_free(&f);
         capture_source_close(src);
+        ASSERT(bad < 0, "seek to %ld gave frame %ld: %s", bad, f.index, err.msg);
         ASSERT(0, "frames 4 to 43 read every fifth by seeks: %ld decoded, not 40", decoded);
     }
     /* reading on after a seek continues in order */
