@@ -552,9 +552,16 @@ int capture_video_seek(capture_source *s, long n, icv_err *err)
         k--;
     if (s->no_ts)
         k = 0;
-    /* ahead of the decoder within reach (no keyframe after the last frame delivered
-     * before n): decoding on is cheaper than seeking back to the keyframe */
-    int forward = !s->pending && !s->at_eof && s->last_index >= 0 && n > s->last_index && k <= s->last_index + 1;
+    /* ahead of the decoder within reach: decoding on is cheaper than seeking back to
+     * the keyframe when none lies after the last frame delivered before n, and than
+     * seeking on to one a few frames ahead: a seek flushes the frames the decoder
+     * holds past the last delivered (its threads' and its reordering's), wasted,
+     * and stalls its threads (docs/track.md, "Session 26") */
+    long reach = s->dec->delay + s->dec->has_b_frames + 1;
+    int forward = !s->pending && !s->at_eof && s->last_index >= 0 && n > s->last_index &&
+                  k <= s->last_index + 1 + reach;
+    /* decoding on past the keyframe k that failed to give n: k itself is tried next */
+    int retry_k = forward && k > s->last_index + 1;
     for (;;) {
         if (forward)
             forward = 0;
@@ -575,6 +582,10 @@ int capture_video_seek(capture_source *s, long n, icv_err *err)
         }
         if (rc == 0)
             av_frame_unref(s->frm);
+        if (retry_k) {
+            retry_k = 0;
+            continue;
+        }
         if (k == 0) {
             /* even decoding from the start does not produce it: the frame is lost. The
              * next read starts again at frame 0. */

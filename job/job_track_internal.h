@@ -133,6 +133,10 @@ typedef struct {
     double dpx;            /* px: the markers' expected image diameter, 0 unknown */
     int want_beside;       /* beads on a rod: read the detector's weight beside the rod */
     unsigned beside_hist[JOB_BESIDE_BINS]; /* that weight's readings, 0-1 in bins */
+    /* track.markers auto's line, logged once every camera is open (they open
+       concurrently; the lines in the cameras' order) */
+    char look_note[768];
+    icv_log_level look_note_level;
 } job_track_camera;
 
 /* The median of a camera's beside_hist: the weight its detector gives a bead's disc

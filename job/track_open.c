@@ -339,10 +339,11 @@ static int camera_look(job_track_camera *c, const icv_track_keys *keys, int n_ma
             rc = track_look_choose(tf1, n1, ns > 0 ? d->motion_background : NULL, d->motion_background_stride,
                                    n_markers, dpx, d, &look, &tophat, NULL, why, sizeof why, err);
     }
-    if (!rc && keys->markers < 0 && n1 > 0)
+    if (!rc && keys->markers < 0 && n1 > 0) {
         /* bright, the common look, at -v only (as before auto weighed the looks) */
-        icv_log(look == TRACK_LOOK_BRIGHT && !tophat ? ICV_LOG_DEBUG : ICV_LOG_INFO, "camera '%s': %s", c->spec->id,
-                why);
+        c->look_note_level = look == TRACK_LOOK_BRIGHT && !tophat ? ICV_LOG_DEBUG : ICV_LOG_INFO;
+        snprintf(c->look_note, sizeof c->look_note, "camera '%s': %s", c->spec->id, why);
+    }
     if (!rc) {
         d->look = look;
         d->bright_tophat = tophat;
@@ -680,8 +681,28 @@ static void set_view(track_view *v, const calib_intrinsics *in, const double R[3
     }
 }
 
+/* One camera's camera_open, for icv_run_each: each camera's source, detector and
+ * tracker are its own, and exp, cal and opt are only read. */
+typedef struct {
+    const icv_experiment *exp;
+    int ci;
+    const track_calibration *cal;
+    const job_track_options *opt;
+    job_track_camera *cam;
+    int rc;
+    icv_err err;
+} camera_open_job;
+
+static void *camera_open_run(void *arg)
+{
+    camera_open_job *o = arg;
+    o->rc = camera_open(o->exp, o->ci, o->cal, o->opt, &o->exp->track, o->cam, &o->err);
+    return NULL;
+}
+
 /* The experiment, its `track:` keys, the calibration and surface frame (or the caller's,
- * opt.calibration), and every camera opened with its detector and tracker set up. */
+ * opt.calibration), and every camera opened with its detector and tracker set up, the
+ * cameras concurrently (the auto look's trials decode and scan frames of each). */
 int job_track_open(job_track *j, const char *experiment_path, icv_err *err)
 {
     icv_experiment *exp = &j->exp;
@@ -705,10 +726,20 @@ int job_track_open(job_track *j, const char *experiment_path, icv_err *err)
     memcpy(res->surface_R, cal->surf.R.m, sizeof res->surface_R);
     icv_v3_to_array(cal->surf.t, res->surface_t);
 
+    camera_open_job open[ICV_MAX_CAMERAS];
+    for (int c = 0; c < nc; c++)
+        open[c] = (camera_open_job){exp, c, cal, &j->opt, &j->cams[c], 0, {0}};
+    icv_run_each(camera_open_run, open, sizeof *open, nc); /* core/run_each.c */
+    for (int c = 0; c < nc; c++) { /* the first camera's error, in the experiment's order */
+        if (open[c].rc) {
+            *err = open[c].err;
+            return open[c].rc;
+        }
+        if (j->cams[c].look_note[0])
+            icv_log(j->cams[c].look_note_level, "%s", j->cams[c].look_note);
+    }
     j->total = 0;
     for (int c = 0; c < nc; c++) {
-        if ((rc = camera_open(exp, c, cal, &j->opt, &exp->track, &j->cams[c], err)) != 0)
-            return rc;
         j->total += j->cams[c].frames;
         snprintf(res->camera_id[c], ICV_ID_MAX, "%s", exp->cameras[c].id);
         if (j->tophat_forced && exp->track.markers == TRACK_LOOK_BRIGHT)

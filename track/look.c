@@ -1,6 +1,6 @@
-/* look.c: what the markers look like (track_look): the names, the motion look's still
- * background (a per-pixel median over frames spread over the clip) and `auto`, which
- * tries each look on a few frames and keeps the first that finds the body's markers. */
+/* look.c: what the markers look like (track_look): the names and `auto`, which tries
+ * each look on a few frames and keeps the first that finds the body's markers (the
+ * motion look's still background: motion_background.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,39 +21,6 @@ const char *track_look_name(track_look look)
         return "motion";
     }
     return "?";
-}
-
-int track_motion_background(const track_frame *frames, int n, void *out, int out_stride, icv_err *err)
-{
-    enum { MAXN = 63 };
-    if (!frames || n < 1 || n > MAXN || !out)
-        return icv_err_set(err, ICV_EINVAL, "track motion background: %d frames (1 to %d needed)", n, MAXN);
-    const track_frame *f0 = &frames[0];
-    for (int i = 0; i < n; i++)
-        if (frames[i].width != f0->width || frames[i].height != f0->height || frames[i].depth != f0->depth ||
-            (f0->depth != 8 && f0->depth != 16) || !frames[i].data)
-            return icv_err_set(err, ICV_EINVAL,
-                               "track motion background: frame %d is %dx%d depth %d, frame 0 %dx%d depth %d (8 or 16 "
-                               "bit, one size)",
-                               i, frames[i].width, frames[i].height, frames[i].depth, f0->width, f0->height,
-                               f0->depth);
-    int v[MAXN];
-    for (int y = 0; y < f0->height; y++)
-        for (int x = 0; x < f0->width; x++) {
-            for (int i = 0; i < n; i++) { /* insertion sort: n is small */
-                int p = (int)pix(&frames[i], x, y), j = i - 1;
-                for (; j >= 0 && v[j] > p; j--)
-                    v[j + 1] = v[j];
-                v[j + 1] = p;
-            }
-            int med = v[n / 2];
-            unsigned char *row = (unsigned char *)out + (size_t)y * (size_t)out_stride;
-            if (f0->depth == 8)
-                row[x] = (unsigned char)med;
-            else
-                ((uint16_t *)(void *)row)[x] = (uint16_t)med;
-        }
-    return 0;
 }
 
 /* What one look found over the frames. */

@@ -256,6 +256,22 @@ TEST(test_track_a_camera_failing_while_decoded_concurrently_names_its_frame)
     }
 }
 
+/* The cameras are opened concurrently too (their auto look trials): each camera's
+ * look line comes once, in the experiment's order, whichever camera chose first. */
+TEST(test_track_look_lines_of_cameras_opened_concurrently_come_in_their_order)
+{
+    scene sc = {3, -1, 0, 0};
+    const char *dir = make_case(&sc, W);
+    th_proc p;
+    th_run_cli(&p, "-v track %s/experiment.yaml -o %s/out", dir, dir);
+    ASSERT_EQ_INT(p.status, 0);
+    const char *a = strstr(p.err, "camera 'a': track.markers auto: ");
+    const char *b = strstr(p.err, "camera 'b': track.markers auto: ");
+    ASSERT(a && b && a < b, "camera a's look line, then b's, expected: %s", p.err);
+    ASSERT(!strstr(a + 1, "camera 'a': track.markers auto: ") && !strstr(b + 1, "camera 'b': track.markers auto: "),
+           "one look line per camera expected: %s", p.err);
+}
+
 TEST(test_track_usage_errors_exit_2)
 {
     th_proc p;
