@@ -1,0 +1,99 @@
+/* labels_still.c: whether the points labelled as a body's markers stand still over the
+ * clip, as clutter does (a glint, a reference object, a board left in view) and a body
+ * in an impact experiment cannot: three still points at the template's distances pass
+ * every template check, so only their motion tells them from the markers. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "track/track_3d.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of the n values at v (reordered). */
+static double median(double *v, long n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Marker m's median labelled position (per axis) into med; 0 when never labelled. */
+static int marker_median(const double *xyz, long F, int stride, int m, double *buf, double med[3])
+{
+    long n = 0;
+    for (int a = 0; a < 3; a++) {
+        n = 0;
+        for (long f = 0; f < F; f++) {
+            double v = xyz[((size_t)f * (size_t)stride + (size_t)m) * 3 + (size_t)a];
+            if (isfinite(v))
+                buf[n++] = v;
+        }
+        if (n == 0)
+            return 0;
+        med[a] = median(buf, n);
+    }
+    return 1;
+}
+
+int track_labels_still(const double *xyz, long F, int stride, int nm, double r, track_labels_still_result *out,
+                       icv_err *err)
+{
+    *out = (track_labels_still_result){.first = -1, .last = -1};
+    double *buf = malloc(sizeof *buf * (size_t)(F + 1));
+    double(*med)[3] = malloc(sizeof *med * (size_t)(nm + 1));
+    int *has = malloc(sizeof *has * (size_t)(nm + 1));
+    if (!buf || !med || !has) {
+        free(buf);
+        free(med);
+        free(has);
+        return icv_err_set(err, ICV_ENOMEM, "labels' stillness: out of memory");
+    }
+    for (int m = 0; m < nm; m++)
+        has[m] = marker_median(xyz, F, stride, m, buf, med[m]);
+    /* each labelled frame: 1 when all its points are within r of their marker's median */
+    long n_frames = 0;
+    for (long f = 0; f < F; f++) {
+        int any = 0, all = 1;
+        for (int m = 0; m < nm; m++) {
+            const double *p = xyz + ((size_t)f * (size_t)stride + (size_t)m) * 3;
+            if (!has[m] || !isfinite(p[0]))
+                continue;
+            double d = sqrt((p[0] - med[m][0]) * (p[0] - med[m][0]) + (p[1] - med[m][1]) * (p[1] - med[m][1]) +
+                            (p[2] - med[m][2]) * (p[2] - med[m][2]));
+            any = 1;
+            out->points++;
+            out->still_points += d <= r;
+            all &= d <= r;
+        }
+        if (!any)
+            continue;
+        buf[n_frames++] = all;
+        if (out->first < 0)
+            out->first = f;
+        out->last = f;
+    }
+    out->frames = n_frames;
+    /* the first and the last tenth of the labelled frames (three at least) */
+    long ends = n_frames / 10 > 3 ? n_frames / 10 : 3;
+    if (ends > n_frames)
+        ends = n_frames;
+    double s_first = 0, s_last = 0;
+    for (long i = 0; i < ends; i++) {
+        s_first += buf[i];
+        s_last += buf[n_frames - 1 - i];
+    }
+    out->share = out->points ? (double)out->still_points / (double)out->points : 0;
+    out->share_first = ends ? s_first / (double)ends : 0;
+    out->share_last = ends ? s_last / (double)ends : 0;
+    free(buf);
+    free(med);
+    free(has);
+    /* still at both ends, at the same place, and for most of the clip: a dropped body
+       ends elsewhere than it starts (on the surface, or bounced off it), though it may
+       rest before its release or after its impact */
+    return n_frames >= TRACK_LABELS_STILL_MIN_FRAMES && out->share >= TRACK_LABELS_STILL_SHARE &&
+           out->share_first >= 0.5 && out->share_last >= 0.5;
+}
