@@ -38,6 +38,17 @@ static int marker_median(const double *xyz, long F, int stride, int m, double *b
     return 1;
 }
 
+/* The still share of the points of labelled frames [a, b) (per-frame counts n, still). */
+static double share_of(const int *n, const int *still, long a, long b)
+{
+    long pts = 0, st = 0;
+    for (long i = a; i < b; i++) {
+        pts += n[i];
+        st += still[i];
+    }
+    return pts ? (double)st / (double)pts : 0;
+}
+
 int track_labels_still(const double *xyz, long F, int stride, int nm, double r, track_labels_still_result *out,
                        icv_err *err)
 {
@@ -45,32 +56,35 @@ int track_labels_still(const double *xyz, long F, int stride, int nm, double r, 
     double *buf = malloc(sizeof *buf * (size_t)(F + 1));
     double(*med)[3] = malloc(sizeof *med * (size_t)(nm + 1));
     int *has = malloc(sizeof *has * (size_t)(nm + 1));
-    if (!buf || !med || !has) {
+    int *n_f = malloc(sizeof *n_f * (size_t)(2 * F + 1)); /* per labelled frame: points, still ones */
+    if (!buf || !med || !has || !n_f) {
         free(buf);
         free(med);
         free(has);
+        free(n_f);
         return icv_err_set(err, ICV_ENOMEM, "labels' stillness: out of memory");
     }
+    int *still_f = n_f + F;
     for (int m = 0; m < nm; m++)
         has[m] = marker_median(xyz, F, stride, m, buf, med[m]);
-    /* each labelled frame: 1 when all its points are within r of their marker's median */
     long n_frames = 0;
     for (long f = 0; f < F; f++) {
-        int any = 0, all = 1;
+        int n = 0, still = 0;
         for (int m = 0; m < nm; m++) {
             const double *p = xyz + ((size_t)f * (size_t)stride + (size_t)m) * 3;
             if (!has[m] || !isfinite(p[0]))
                 continue;
             double d = sqrt((p[0] - med[m][0]) * (p[0] - med[m][0]) + (p[1] - med[m][1]) * (p[1] - med[m][1]) +
                             (p[2] - med[m][2]) * (p[2] - med[m][2]));
-            any = 1;
-            out->points++;
-            out->still_points += d <= r;
-            all &= d <= r;
+            n++;
+            still += d <= r;
         }
-        if (!any)
+        if (!n)
             continue;
-        buf[n_frames++] = all;
+        n_f[n_frames] = n;
+        still_f[n_frames++] = still;
+        out->points += n;
+        out->still_points += still;
         if (out->first < 0)
             out->first = f;
         out->last = f;
@@ -80,17 +94,13 @@ int track_labels_still(const double *xyz, long F, int stride, int nm, double r, 
     long ends = n_frames / 10 > 3 ? n_frames / 10 : 3;
     if (ends > n_frames)
         ends = n_frames;
-    double s_first = 0, s_last = 0;
-    for (long i = 0; i < ends; i++) {
-        s_first += buf[i];
-        s_last += buf[n_frames - 1 - i];
-    }
     out->share = out->points ? (double)out->still_points / (double)out->points : 0;
-    out->share_first = ends ? s_first / (double)ends : 0;
-    out->share_last = ends ? s_last / (double)ends : 0;
+    out->share_first = share_of(n_f, still_f, 0, ends);
+    out->share_last = share_of(n_f, still_f, n_frames - ends, n_frames);
     free(buf);
     free(med);
     free(has);
+    free(n_f);
     /* still at both ends, at the same place, and for most of the clip: a dropped body
        ends elsewhere than it starts (on the surface, or bounced off it), though it may
        rest before its release or after its impact */

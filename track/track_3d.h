@@ -426,8 +426,8 @@ typedef struct {
     long frames;               /* frames with a position labelled */
     long first, last;          /* the first and last such frame (-1: none) */
     double share;              /* still_points / points */
-    double share_first, share_last; /* the share of the first and last tenth of those frames
-                                       (three at least) with every point within r */
+    double share_first, share_last; /* the still share of the points of the first and last
+                                       tenth of those frames (three frames at least) */
 } track_labels_still_result;
 
 #define TRACK_LABELS_STILL_MIN_FRAMES 10 /* fewer frames labelled tell nothing of the motion */
@@ -437,8 +437,8 @@ typedef struct {
 /* xyz: F frames of nm markers' positions (m; frame f's marker m at (f * stride + m) * 3,
  * NaN: not labelled). Whether the labelled points stand still, as clutter does: in
  * TRACK_LABELS_STILL_MIN_FRAMES labelled frames or more, TRACK_LABELS_STILL_SHARE of the
- * points or more within r of their marker's median position, and so the frames at both
- * ends of the labelled span, half or more of them (a body dropped may rest before its
+ * points or more within r of their marker's median position, and half or more of the
+ * points of the frames at both ends of the labelled span (a body dropped may rest before its
  * release or after its impact, not at both ends at the same place). Returns 1 still, 0
  * not, or a negative ICV_E* code (out of memory). */
 int track_labels_still(const double *xyz, long F, int stride, int nm, double r, track_labels_still_result *out,
