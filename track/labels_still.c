@@ -2,23 +2,12 @@
  * clip, as clutter does (a glint, a reference object, a board left in view) and a body
  * in an impact experiment cannot: three still points at the template's distances pass
  * every template check, so only their motion tells them from the markers. */
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 
 #include "track/track_3d.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median of the n values at v (reordered). */
-static double median(double *v, long n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* Marker m's median labelled position (per axis) into med; 0 when never labelled. */
 static int marker_median(const double *xyz, long F, int stride, int m, double *buf, double med[3])
@@ -33,7 +22,8 @@ static int marker_median(const double *xyz, long F, int stride, int m, double *b
         }
         if (n == 0)
             return 0;
-        med[a] = median(buf, n);
+        gsl_sort(buf, 1, (size_t)n);
+        med[a] = gsl_stats_median_from_sorted_data(buf, 1, (size_t)n);
     }
     return 1;
 }
