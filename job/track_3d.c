@@ -1093,11 +1093,15 @@ int job_track_3d_label_body(job_track *j, int check, icv_err *err)
 /* Refused when the labelled points stand still over the clip (track_labels_still): clutter
  * at the template's distances (glints, a reference object, a board left in view) passes
  * every check of the template, and the analysis would report its "flight" as physics.
- * The other looks are tried then, as for a misfit. */
+ * The other looks are tried then, as for a misfit. Only where the body must move (an
+ * impact, a drop): on a slide or a tilt friction may hold it, which the coefficients
+ * stage says. */
 static int labels_moving(job_track *j, icv_err *err)
 {
     const icv_experiment *exp = &j->exp;
     double r = j->opt.template_tol_m;
+    if (!strcmp(exp->kind, "slide") || !strcmp(exp->kind, "tilt"))
+        return 0;
     track_labels_still_result s;
     int still = track_labels_still(j->xyz, j->F, j->xyz_stride, exp->n_markers, r, &s, err);
     if (still <= 0)
