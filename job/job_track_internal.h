@@ -189,6 +189,7 @@ typedef struct {
     int look_crowded;    /* 1: a camera's look kept too many marker-sized blobs in every full scan
                             (camera_check) */
     int none_labelled;   /* 1: no position was labelled in any frame (job_track_3d_nothing_labelled) */
+    int labels_still;    /* 1: the labelled points stand still over the clip (clutter) */
 } job_track;
 
 /* After track.markers auto gave every camera `look` (bright read as the white top-hat

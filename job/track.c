@@ -100,7 +100,7 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
                              j->exp.n_markers);
     if (!rc)
         rc = job_track_write(j, out_dir, err);
-    if (rc && (j->template_misfit || j->look_crowded || j->none_labelled) && look_forced < 0 &&
+    if (rc && (j->template_misfit || j->look_crowded || j->none_labelled || j->labels_still) && look_forced < 0 &&
         j->exp.track.markers < 0) {
         track_look l = j->cams[0].det->look;
         int th = l == TRACK_LOOK_BRIGHT && j->cams[0].det->bright_tophat;
@@ -114,6 +114,7 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
             plan->first_tophat = th;
             plan->why = j->template_misfit ? "do not fit body.markers"
                         : j->look_crowded  ? "are too many"
+                        : j->labels_still  ? "stand still as clutter does"
                                            : "are never enough together to be labelled";
             plan->n = job_track_retry_looks(l, th, usable, plan->look, plan->tophat);
         }

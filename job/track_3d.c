@@ -1090,6 +1090,31 @@ int job_track_3d_label_body(job_track *j, int check, icv_err *err)
     return rc ? rc : label_frames(j, err);
 }
 
+/* Refused when the labelled points stand still over the clip (track_labels_still): clutter
+ * at the template's distances (glints, a reference object, a board left in view) passes
+ * every check of the template, and the analysis would report its "flight" as physics.
+ * The other looks are tried then, as for a misfit. Only where the body must move (an
+ * impact, a drop): on a slide or a tilt friction may hold it, which the coefficients
+ * stage says. */
+static int labels_moving(job_track *j, icv_err *err)
+{
+    const icv_experiment *exp = &j->exp;
+    double r = j->opt.template_tol_m;
+    if (!strcmp(exp->kind, "slide") || !strcmp(exp->kind, "tilt"))
+        return 0;
+    track_labels_still_result s;
+    int still = track_labels_still(j->xyz, j->F, j->xyz_stride, exp->n_markers, r, &s, err);
+    if (still <= 0)
+        return still;
+    j->labels_still = 1;
+    return icv_err_set(err, ICV_EINVAL,
+                       "%s: the points labelled as body.markers stand still for the whole clip (%ld of %ld within "
+                       "%.1f mm of one place each, frames %ld-%ld), as clutter does while the body moves: a glint, "
+                       "a reference object or the board taken for the markers? (check that the markers are "
+                       "detected: track.markers, the lighting)",
+                       exp->path, s.still_points, s.points, 1e3 * r, s.first, s.last);
+}
+
 /* 3D: candidates per reference frame, outliers, the scales (one camera), the template,
  * the identity. Two passes when there are band markers: the first labels the markers
  * and finds the rod's axis; the second starts from centroids moved to the axis (both
@@ -1136,6 +1161,8 @@ int job_track_pass_3d(job_track *j, icv_err *err)
             return job_track_3d_nothing_labelled(j, err);
         }
     }
+    if ((rc = labels_moving(j, err)) != 0)
+        return rc;
     job_track_orient_template(j);
     job_track_3d_gaps_name(j);
     icv_debug("timing: 3D and identity %.3f s", icv_now() - j->t_3d);

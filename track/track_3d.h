@@ -420,6 +420,30 @@ enum { TRACK_TEMPLATE_FITS, TRACK_TEMPLATE_STOOD_IN, TRACK_TEMPLATE_TOO_FEW_POSE
 #define TRACK_TEMPLATE_MIN_POSED 6
 int track_template_verdict(const track_template_result *pairs, int npair, long n_posed, unsigned *stood_in);
 
+/* How the points labelled as a body's markers move over a clip. */
+typedef struct {
+    long points, still_points; /* labelled positions; of them, within r of their marker's median */
+    long frames;               /* frames with a position labelled */
+    long first, last;          /* the first and last such frame (-1: none) */
+    double share;              /* still_points / points */
+    double share_first, share_last; /* the still share of the points of the first and last
+                                       tenth of those frames (three frames at least) */
+} track_labels_still_result;
+
+#define TRACK_LABELS_STILL_MIN_FRAMES 10 /* fewer frames labelled tell nothing of the motion */
+#define TRACK_LABELS_STILL_SHARE 0.75    /* a body resting after its impact stayed within
+                                            5 mm for 0.745 of its points (tuning scene 1045) */
+
+/* xyz: F frames of nm markers' positions (m; frame f's marker m at (f * stride + m) * 3,
+ * NaN: not labelled). Whether the labelled points stand still, as clutter does: in
+ * TRACK_LABELS_STILL_MIN_FRAMES labelled frames or more, TRACK_LABELS_STILL_SHARE of the
+ * points or more within r of their marker's median position, and half or more of the
+ * points of the frames at both ends of the labelled span (a body dropped may rest before its
+ * release or after its impact, not at both ends at the same place). Returns 1 still, 0
+ * not, or a negative ICV_E* code (out of memory). */
+int track_labels_still(const double *xyz, long F, int stride, int nm, double r, track_labels_still_result *out,
+                       icv_err *err);
+
 /* Whether the pairs measured (n > 0) are one scale of the template, as a wrong
  * calibration scale or body.markers in other units make them: s, the median of measured
  * / D, and every pair within its tolerance of s D. A rigid misfit that is not one scale
