@@ -49,7 +49,7 @@ TEST(test_labels_still_clutter_with_a_few_body_frames_is_still)
 {
     static double xyz[NF * NM * 3];
     for (int f = 0; f < NF; f++) {
-        if (f % 9 == 4) /* 13 frames of 120 (11%) the body's, as the held-out scene had */
+        if (f % 9 == 4) /* 13 frames of 120 (11%) the body's: clutter kept by continuity */
             dropped_at(xyz, f, NF);
         else
             clutter_at(xyz, f);
