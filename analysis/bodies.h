@@ -151,6 +151,12 @@ typedef struct {
     double t, t_sd;           /* s: where that link touches, its pose from the chain's
                                  pre-impact motion (both attitudes, the pin and the
                                  centre of mass's parabola) */
+    double t_line, t_line_sd; /* s: that instant from the surface alone */
+    double t_meet, t_meet_sd; /* s: where the chain's centre of mass before and after
+                                 meet (NaN: its velocity did not change) */
+    int from_meet;            /* 1: t is t_meet (the surface's instant lay beyond 3
+                                 combined sigmas of it); 0: t is t_line, its sigma
+                                 grown by their distance beyond both sigmas */
     icv_vec3 contact_point;   /* m */
     analysis_body_state pre[2], post[2]; /* each link (POLY motion: the joint pulls) */
     double e_link[2], e_link_sd[2];      /* Akhan's sqrt(T_after / T_before) per link */

@@ -128,7 +128,24 @@ static double chain_gap_after(double dt, void *data)
     return analysis_gap_at(m->b[0], R, p);
 }
 
-enum { C_E0, C_E1, C_EC, C_T0PRE, C_T1PRE, C_T0POST, C_T1POST, C_TPRE, C_TPOST, C_T, C_N };
+enum { C_E0, C_E1, C_EC, C_T0PRE, C_T1PRE, C_T0POST, C_T1POST, C_TPRE, C_TPOST, C_T, C_TMEET, C_N };
+
+/* Where the chain's centre of mass before and after meet (it does not jump in an
+ * impact): t plus the shift that brings the post-impact centre closest to the
+ * pre-impact one, the links' states at t. NaN when the velocity does not change. A
+ * common error of every position (a surface placed a few tens of um off, the
+ * motion plane's pose) leaves it where it is, unlike the instant from the surface. */
+static double chain_meet(const analysis_body *b0, const analysis_body *b1, const analysis_body_state st[4], double t)
+{
+    double m0 = b0->mass, m1 = b1->mass, w = m0 + m1 > 0 ? m1 / (m0 + m1) : 0.5;
+    icv_vec3 p_pre = icv_v3_add(icv_v3_scale(st[0].p, 1 - w), icv_v3_scale(st[1].p, w));
+    icv_vec3 v_pre = icv_v3_add(icv_v3_scale(st[0].v, 1 - w), icv_v3_scale(st[1].v, w));
+    icv_vec3 p_post = icv_v3_add(icv_v3_scale(st[2].p, 1 - w), icv_v3_scale(st[3].p, w));
+    icv_vec3 v_post = icv_v3_add(icv_v3_scale(st[2].v, 1 - w), icv_v3_scale(st[3].v, w));
+    icv_vec3 dp = icv_v3_sub(p_pre, p_post), dv = icv_v3_sub(v_pre, v_post);
+    double w2 = icv_v3_dot(dv, dv);
+    return w2 > 0 ? t - icv_v3_dot(dp, dv) / w2 : NAN;
+}
 
 static void chain_derive(const analysis_body *b0, const analysis_body *b1, const analysis_body_state st[4], double t,
                          double *x)
@@ -143,6 +160,7 @@ static void chain_derive(const analysis_body *b0, const analysis_body *b1, const
     x[C_E1] = x[C_T1PRE] > 0 ? sqrt(fmax(x[C_T1POST], 0) / x[C_T1PRE]) : NAN;
     x[C_EC] = x[C_TPRE] > 0 ? sqrt(fmax(x[C_TPOST], 0) / x[C_TPRE]) : NAN;
     x[C_T] = t;
+    x[C_TMEET] = chain_meet(b0, b1, st, t);
 }
 
 /* A run of frames within reach of the surface: its first and last rows, its lowest
@@ -216,6 +234,35 @@ static int chain_runs(const analysis_params *prm, int nf, const double *gap, con
     return n;
 }
 
+/* The surface's instant against the centre's meeting, as a single body's
+ * (impact_instant.c): the surface's is kept while they agree within 3 combined
+ * sigmas, and then what their distance says beyond both sigmas is an error of the
+ * surface's height that no residual shows (the motion plane's or the surface
+ * line's pose: tens of um), taken into its sigma; beyond, the meeting, which a
+ * common offset of every point leaves where it is. */
+static void chain_instant_choose(double t_meet, double t_meet_sd, analysis_chain_impact *out)
+{
+    out->t_line = out->t;
+    out->t_line_sd = out->t_sd;
+    out->t_meet = t_meet;
+    out->t_meet_sd = t_meet_sd;
+    out->from_meet = 0;
+    if (!isfinite(t_meet) || !(t_meet_sd > 0))
+        return;
+    double d = out->t - t_meet, lim = 3 * hypot(out->t_sd, t_meet_sd);
+    icv_debug("chain instant: surface %.7f +- %.2g s, centre meets %.7f +- %.2g s", out->t, out->t_sd, t_meet,
+              t_meet_sd);
+    if (fabs(d) > lim) {
+        out->t = t_meet;
+        out->t_sd = t_meet_sd;
+        out->from_meet = 1;
+        return;
+    }
+    double excess = d * d - out->t_sd * out->t_sd - t_meet_sd * t_meet_sd;
+    if (excess > 0)
+        out->t_sd = hypot(out->t_sd, sqrt(excess));
+}
+
 /* The impact of run r: each link fitted on each side within rows (lo_row, hi_row),
  * the instant where the hit link's pre-impact motion as the chain's (chain_motion)
  * touches, energies and e with their Monte Carlo sigmas. */
@@ -284,11 +331,12 @@ static int chain_impact_at(const analysis_body_track links[2], const analysis_jo
             bodies_state_advance(&d[s], step);
         double y[C_N];
         chain_derive(links[0].body, links[1].body, d, t_star + step, y);
-        if (isfinite(y[C_EC]))
+        if (isfinite(y[C_EC]) && isfinite(y[C_TMEET]))
             bodies_stats_add(&sts, y, x, C_N);
     }
     gsl_rng_free(rng);
     out->t_sd = bodies_stats_sd(&sts, C_T);
+    chain_instant_choose(x[C_TMEET], bodies_stats_sd(&sts, C_TMEET), out);
     out->e_link[0] = x[C_E0];
     out->e_link[1] = x[C_E1];
     out->e_link_sd[0] = bodies_stats_sd(&sts, C_E0);

@@ -146,6 +146,9 @@ json_t *analysis_chain_impact_json(const analysis_chain_impact *im, const char *
     json_object_set_new(o, "frame", json_integer(im->frame));
     json_object_set_new(o, "time_s", num(im->t));
     json_object_set_new(o, "time_sd_s", num(im->t_sd));
+    json_object_set_new(o, "time_from", json_string(im->from_meet ? "centre of mass meets" : "surface"));
+    json_object_set_new(o, "t_surface_s", with_sd(num(im->t_line), num(im->t_line_sd)));
+    json_object_set_new(o, "t_meet_s", with_sd(num(im->t_meet), num(im->t_meet_sd)));
     json_object_set_new(o, "contact_point", vec(im->contact_point));
     json_object_set_new(o, "states", states(im->pre, im->post, names));
     json_object_set_new(o, "e_energetic",
