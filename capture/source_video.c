@@ -570,6 +570,8 @@ int capture_video_read(capture_source *s, capture_frame *f, icv_err *err)
         av_frame_unref(s->frm);
         if (!rc)
             capture_keep_frame(s, f);
+        if (s->kept && !s->keeping && idx >= s->kept_last)
+            capture_keep_free(s); /* decoded on past them all: none will be served */
         return rc;
     }
 }
