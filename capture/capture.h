@@ -34,6 +34,13 @@ typedef struct {
                            before */
     double exposure_s;  /* s (capture clock): exposure time, for the flash's sub-frame onset;
                            0 = a full frame period (360-degree shutter) */
+    size_t keep_bytes;  /* bytes: a video's decoded frames are kept (those reads deliver and
+                           those seeks decode on the way) up to this many bytes, and a seek
+                           to a kept frame and the reads after it are served from them
+                           without decoding, the decoder resuming where it stopped (a
+                           look's trial frames, then a pass over the clip: each frame decoded
+                           once). 0 (default): none. Frames past the budget are decoded
+                           again. Kept until capture_source_keep_stop and a read past them */
 } capture_options;
 
 /* Where the capture rate came from. */
@@ -100,6 +107,10 @@ int capture_source_read(capture_source *src, capture_frame *f, icv_err *err);
  * Fails on n past the end or a frame that cannot be decoded; after such a failure a video
  * is read again from frame 0, an image sequence from the image after n. */
 int capture_source_seek(capture_source *src, long n, icv_err *err);
+
+/* Keeps no more frames (capture_options.keep_bytes): those kept are still served, and
+ * freed once a read has passed them all; no copy per frame from here on. */
+void capture_source_keep_stop(capture_source *src);
 
 /* Per-frame presentation times of the index (s, relative to frame 0), frames entries. */
 const double *capture_source_pts(const capture_source *src);

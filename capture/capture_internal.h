@@ -64,6 +64,17 @@ struct capture_source {
     long skip_below;    /* frames with a smaller index are decoded and dropped (seek) */
     long last_index;    /* index of the last frame delivered, -1 none */
 
+    /* frames kept (frame_keep.c, capture_options.keep_bytes): copies of decoded frames,
+     * packed rows, in one block of keep_cap slots whose pages are touched as they fill */
+    uint8_t *kept;
+    long *kept_slot;       /* n entries: frame i's slot, -1 none */
+    size_t kept_bytes;     /* bytes of one frame */
+    long keep_cap, n_kept, kept_last; /* slots; filled; the largest frame kept */
+    int keeping;           /* 1: decoded frames are kept (until capture_source_keep_stop) */
+    long kept_next;        /* >= 0: a seek went to kept frame(s); the next read delivers this
+                              frame, from the kept ones or the decoder brought to it; -1: the
+                              decoder's next frame */
+
     /* frames lost: undecodable or missing from the stream */
     long *lost;
     size_t n_lost;
@@ -117,6 +128,18 @@ int capture_luma_copy(capture_source *s, const AVFrame *src, capture_frame *f, i
  * out (h x w for 90 and 270): display rotation and EXIF orientation. */
 void capture_turn(const uint8_t *in, size_t in_stride, int w, int h, int bps, int deg, uint8_t *out,
                   size_t out_stride);
+
+/* frame_keep.c: decoded frames kept for a second reading (capture_options.keep_bytes). */
+void capture_keep_init(capture_source *s);
+/* 1 when frame i is kept */
+int capture_keep_has(const capture_source *s, long i);
+/* A frame delivered into f kept (nothing when not keeping, kept already, or full). */
+void capture_keep_frame(capture_source *s, const capture_frame *f);
+/* A decoded picture of frame i (a seek's, dropped on the way) kept, as a read delivers it. */
+void capture_keep_decoded(capture_source *s, const AVFrame *frm, long i);
+/* Frame i from the kept frames into f: 1, or 0 when not kept. */
+int capture_keep_serve(const capture_source *s, long i, capture_frame *f);
+void capture_keep_free(capture_source *s);
 
 /* timing.c: the capture rate (options, metadata, nominal) and the time scale. */
 void capture_rate_resolve(capture_source *s, const AVDictionary *format_meta, const AVDictionary *stream_meta);

@@ -76,6 +76,7 @@ int capture_source_open(capture_source **out, const char *path, const capture_op
         capture_source_close(s);
         return icv_err_set(err, ICV_ENOMEM, "%s: out of memory", path);
     }
+    capture_keep_init(s);
     *out = s;
     return 0;
 }
@@ -101,6 +102,7 @@ void capture_source_close(capture_source *s)
     icv_paths_free(s->paths, s->n_paths);
     av_free(s->filebuf);
     free(s->rot_buf);
+    capture_keep_free(s);
     free(s);
 }
 

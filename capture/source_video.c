@@ -495,9 +495,52 @@ static int next_decoded(capture_source *s, long *idx, icv_err *err)
     (void)err;
 }
 
+static int seek_decoder(capture_source *s, long n, icv_err *err);
+
+/* A read after a seek to a kept frame (s->kept_next): the kept frame, else the decoder
+ * brought to the frame (reading on when it stands just before it, else seeking), and
+ * RESUME: the decoder delivers it. A frame lost is passed over, as reading on does. */
+enum { RESUME = 2 };
+static int read_kept(capture_source *s, capture_frame *f, icv_err *err)
+{
+    for (long w = s->kept_next;; w++) {
+        while (w < s->n && s->lost_flag[w])
+            w++;
+        if (w >= s->n) {
+            s->kept_next = s->n;
+            return CAPTURE_EOF;
+        }
+        if (capture_keep_serve(s, w, f)) {
+            s->kept_next = w + 1;
+            return 0;
+        }
+        s->kept_next = -1;
+        if (!s->keeping && w > s->kept_last)
+            capture_keep_free(s); /* read past them all: no longer wanted */
+        if (s->pending && s->pending_index < w) { /* a frame a seek left, passed over */
+            capture_keep_decoded(s, s->frm, s->pending_index);
+            av_frame_unref(s->frm);
+            s->pending = 0;
+            s->last_index = s->pending_index;
+        }
+        if ((s->pending && s->pending_index == w) || (!s->pending && s->last_index == w - 1))
+            return RESUME;
+        int rc = seek_decoder(s, w, err);
+        if (rc == 0)
+            return RESUME;
+        if (rc != ICV_EFORMAT || !s->lost_flag[w])
+            return rc;
+    }
+}
+
 int capture_video_read(capture_source *s, capture_frame *f, icv_err *err)
 {
     long idx;
+    if (s->kept_next >= 0) {
+        int rc = read_kept(s, f, err);
+        if (rc != RESUME)
+            return rc;
+    }
     for (;;) {
         if (s->pending) {
             s->pending = 0;
@@ -525,6 +568,10 @@ int capture_video_read(capture_source *s, capture_frame *f, icv_err *err)
         f->index = idx;
         int rc = capture_luma_copy(s, s->frm, f, err);
         av_frame_unref(s->frm);
+        if (!rc)
+            capture_keep_frame(s, f);
+        if (s->kept && !s->keeping && idx >= s->kept_last)
+            capture_keep_free(s); /* decoded on past them all: none will be served */
         return rc;
     }
 }
@@ -545,6 +592,16 @@ static int seek_to_key(capture_source *s, long k)
 
 int capture_video_seek(capture_source *s, long n, icv_err *err)
 {
+    if (capture_keep_has(s, n)) { /* served by the reads; the decoder stays where it is */
+        s->kept_next = n;
+        return 0;
+    }
+    s->kept_next = -1;
+    return seek_decoder(s, n, err);
+}
+
+static int seek_decoder(capture_source *s, long n, icv_err *err)
+{
     if (s->pending && s->pending_index == n)
         return 0;
     long k = n;
@@ -563,14 +620,20 @@ int capture_video_seek(capture_source *s, long n, icv_err *err)
     /* decoding on past the keyframe k that failed to give n: k itself is tried next */
     int retry_k = forward && k > s->last_index + 1;
     for (;;) {
+        /* frames decoded on the way are kept from the first one decoding on gives, or
+           from the keyframe (an open GOP's leading frames before it may be wrong) */
+        long from = forward ? s->last_index + 1 : k;
         if (forward)
             forward = 0;
         else if (seek_to_key(s, k) < 0)
-            k = 0, seek_to_key(s, 0);
+            k = 0, from = 0, seek_to_key(s, 0);
         long idx = -1;
         int rc;
-        while ((rc = next_decoded(s, &idx, err)) == 0 && idx < n)
+        while ((rc = next_decoded(s, &idx, err)) == 0 && idx < n) {
+            if (idx >= from)
+                capture_keep_decoded(s, s->frm, idx);
             av_frame_unref(s->frm);
+        }
         if (rc < 0)
             return rc;
         if (rc == 0 && idx == n) {

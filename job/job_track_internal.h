@@ -52,6 +52,10 @@ typedef enum {
 #define JOB_TRACK_GAPS_WARNED 8
 /* bins of a camera's readings of the weight beside a bead's rod (0-1 by 0.05) */
 #define JOB_BESIDE_BINS 21
+/* bytes per camera: the frames the look's trials decode, kept for the 2D pass
+ * (capture_options.keep_bytes), so that it decodes none of them again; 128 MiB holds 145
+ * frames of 1280x720, 64 of 1920x1080 (8-bit luma). Past it they are decoded again. */
+#define JOB_TRACK_KEEP_BYTES ((size_t)128 << 20)
 
 typedef struct {
     int track;           /* 2D track identity (the tracker's) */

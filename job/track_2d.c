@@ -97,6 +97,7 @@ static int camera_track(job_track_camera *c, pass_shared *sh, icv_err *err)
     double last_b = 0;
     long k = 0;
     memset(c->beside_hist, 0, sizeof c->beside_hist); /* this pass's look (a retry's own) */
+    capture_source_keep_stop(c->src); /* the setup's frames are read again; no copy per frame */
     if (c->first > 0 && (rc = capture_source_seek(c->src, c->first, err)) != 0)
         icv_err_prefix(err, "camera '%s': cameras[].frames: ", c->spec->id);
     for (; !rc;) {

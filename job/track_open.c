@@ -555,7 +555,7 @@ static int camera_open(const icv_experiment *exp, int ci, const track_calibratio
 {
     c->spec = &exp->cameras[ci];
     capture_options co = {.capture_fps = c->spec->capture_fps, .want_8bit = 1,
-                          .want_rgb = keys->markers == TRACK_LOOK_COLOR};
+                          .want_rgb = keys->markers == TRACK_LOOK_COLOR, .keep_bytes = JOB_TRACK_KEEP_BYTES};
     int rc = capture_source_open(&c->src, c->spec->video, &co, err);
     if (rc)
         return icv_err_prefix(err, "camera '%s': ", c->spec->id);
