@@ -217,7 +217,12 @@ typedef struct {
                              impact are left out of both fits (default: one frame
                              period, the safe choice when unknown) */
     int min_side_frames;  /* fewest frames on each side to fit (default 4) */
-    int max_side_frames;  /* longest window on each side (default 40) */
+    int max_side_frames;  /* longest window on each side for finding and timing
+                             an impact (default 40) */
+    int extend_windows;   /* 1 (default): with g given, each side's window for
+                             the velocities and the rotation grows from there over
+                             its flight while the ballistic fit holds; the instant
+                             stays the near windows'. 0: max_side_frames only */
     double jump_sigmas;   /* a velocity change along the normal larger than this
                              many sigma confirms an impact (default 10) */
     int mc_samples;       /* Monte Carlo draws for derived uncertainties (default 400) */

@@ -229,8 +229,18 @@ double analysis_gap_at(const analysis_body *b, icv_mat3 R, icv_vec3 p);
  * shortening the window from its far end while the fit is inconsistent with the
  * noise (reduced chi^2 beyond 3 of its sigmas); then fits the rotation over the
  * final window unless *out already holds a rotation fitted over that window. */
+#define ANALYSIS_SIDE_MAX_FRAMES 256
 int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, const icv_vec3 *g,
                       const analysis_body *b, double com_sigma, int post, side_fit *out, icv_err *err);
+
+/* Grows side s's window (fitted by analysis_side_fit) from its far end over its
+ * flight pf[flight_first..flight_last], doubling it (to at most
+ * ANALYSIS_SIDE_MAX_FRAMES frames) while the longer window's ballistic fit is
+ * consistent over all of it; its drift variance the largest of its windows', its
+ * rotation refitted over the final window. side_extend.c. 0, or the fit's error
+ * code (not for a window that does not fit: s stays). */
+int analysis_side_extend(const posed_frame *pf, int flight_first, int flight_last, const icv_vec3 *g,
+                         const analysis_body *b, double com_sigma, int post, side_fit *s, icv_err *err);
 
 /* Replaces a side's states by the seeds' Houbolt differences at posed frame k
  * (the last before the impact, or with post the first after), using frames

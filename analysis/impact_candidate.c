@@ -374,6 +374,25 @@ static int jumps_as_impact(impact_pass *ps, int c, double t_star, const side_fit
     return 1;
 }
 
+/* The instant's sigma as the near windows pre, post (the ones it was found from)
+ * give it, under the noise model in ps->noise (g given). 0 or an error code. */
+static int near_instant_sd(impact_pass *ps, const side_fit *pre, const side_fit *post, double t_star,
+                           const impact_instant *inst, double *t_sd, icv_err *err)
+{
+    analysis_result *res = ps->res;
+    double cov15[15][15];
+    analysis_impact near;
+    if (analysis_flight_covariance(ps->pf, &ps->noise, pre, post, cov15))
+        return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+    analysis_measure(ps->b, &res->g, pre, post, t_star, inst->from_meet, &ps->prm, (const double(*)[15])cov15, 0,
+                     &near);
+    near.t_from_meet = inst->from_meet; /* as the measured impact's, below */
+    int rc = analysis_calib_propagate(ps->pf, ps->b, &res->g, NULL, 0, pre, post, ps->com_sigma, &ps->prm.calib, &near,
+                                      err);
+    *t_sd = near.t_sd;
+    return rc;
+}
+
 /* Candidate c, an impact, measured at t_star from its sides and added to ps->res
  * (Houbolt: with 4 frames on each side, else said in short_msg). 0 or an error code. */
 static int measure_impact(impact_pass *ps, int c, double t_star, double t_next, side_fit *pre, side_fit *post,
@@ -409,9 +428,21 @@ static int measure_impact(impact_pass *ps, int c, double t_star, double t_next, 
             b0 <= post->first && b1 >= post->last)
             fl_lo[1] = b0, fl_hi[1] = b1;
     }
-    if (joint && ((!res->g_estimated &&
-                   analysis_flight_noise_from_sides(pf, fl_lo, fl_hi, &res->g, ps->com_sigma, &ps->noise)) ||
-                  analysis_flight_covariance(pf, &ps->noise, pre, post, cov15)))
+    /* the velocities from windows as long as the flights support; the instant
+       stays the near windows' */
+    side_fit pre_near = *pre, post_near = *post;
+    if (joint && !res->g_estimated && prm->extend_windows &&
+        ((rc = analysis_side_extend(pf, fl_lo[0], fl_hi[0], &res->g, b, ps->com_sigma, 0, pre, err)) ||
+         (rc = analysis_side_extend(pf, fl_lo[1], fl_hi[1], &res->g, b, ps->com_sigma, 1, post, err))))
+        return rc;
+    int extended = pre->first != pre_near.first || post->last != post_near.last;
+    if (joint && !res->g_estimated &&
+        analysis_flight_noise_from_sides(pf, fl_lo, fl_hi, &res->g, ps->com_sigma, &ps->noise))
+        return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+    double near_t_sd = 0;
+    if (extended && (rc = near_instant_sd(ps, &pre_near, &post_near, t_star, inst, &near_t_sd, err)))
+        return rc;
+    if (joint && analysis_flight_covariance(pf, &ps->noise, pre, post, cov15))
         return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
     analysis_impact imp;
     analysis_measure(b, &res->g, pre, post, t_star, inst->from_meet, prm, joint ? (const double(*)[15])cov15 : NULL,
@@ -425,6 +456,8 @@ static int measure_impact(impact_pass *ps, int c, double t_star, double t_next, 
     if ((rc = analysis_calib_propagate(pf, b, &res->g, joint ? NULL : (const double(*)[3])res->g_cov,
                                        res->g_estimated, pre, post, ps->com_sigma, &prm->calib, &imp, err)))
         return rc;
+    if (extended)
+        imp.t_sd = near_t_sd;
     if (inst->offset_sd > 0) {
         /* the line's height error the meeting reveals: in the instant, and in
            both sides' v, each carried to it along g */

@@ -23,6 +23,7 @@ void analysis_params_default(analysis_params *p)
     p->exposure_s = 0; /* 0: one frame period */
     p->min_side_frames = 4;
     p->max_side_frames = 40;
+    p->extend_windows = 1;
     p->jump_sigmas = 10;
     p->mc_samples = 400;
     p->method = ANALYSIS_FIT;

@@ -16,15 +16,15 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
                       const analysis_body *b, double com_sigma, int post, side_fit *out, icv_err *err)
 {
     int n = last - first + 1;
-    double t[256], s[256];
-    icv_vec3 p[256];
-    icv_mat3 R[256];
-    if (n > 256) { /* keep the frames nearest the impact */
+    double t[ANALYSIS_SIDE_MAX_FRAMES], s[ANALYSIS_SIDE_MAX_FRAMES];
+    icv_vec3 p[ANALYSIS_SIDE_MAX_FRAMES];
+    icv_mat3 R[ANALYSIS_SIDE_MAX_FRAMES];
+    if (n > ANALYSIS_SIDE_MAX_FRAMES) { /* keep the frames nearest the impact */
         if (post)
-            last = first + 255;
+            last = first + ANALYSIS_SIDE_MAX_FRAMES - 1;
         else
-            first = last - 255;
-        n = 256;
+            first = last - ANALYSIS_SIDE_MAX_FRAMES + 1;
+        n = ANALYSIS_SIDE_MAX_FRAMES;
     }
     analysis_ballistic bf;
     const int first0 = first, last0 = last, n0 = n;
@@ -67,7 +67,7 @@ int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, 
      * sigmas decide whether a contact is an impact; the measured quantities'
      * sigmas come from the joint model, flight_noise.c) */
     {
-        icv_vec3 r[256];
+        icv_vec3 r[ANALYSIS_SIDE_MAX_FRAMES];
         for (int i = 0; i < n; i++) {
             double tau = t[i] - t_ref;
             r[i] = icv_v3_sub(p[i], icv_v3_add(icv_v3_add(bf.p0[0], icv_v3_scale(bf.v[0], tau)),

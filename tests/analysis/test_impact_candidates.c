@@ -79,12 +79,13 @@ TEST(test_impact_candidates_slow_lift_off_at_3000_fps_is_one_impact)
         /* before: the noise's minima were contacts: each bounded the impact's
          * post-impact window (5-9 frames; e's sigma 0.020-0.057), the frames beside
          * them were dropped as outliers, a "contact" skipped for too few frames. One
-         * contact: both windows at their 40-frame cap (120 flight frames after it),
-         * at most one frame dropped (2 on each seed before; the minimum kept can be a
-         * frame or two after the impact, and the frame before it, really after the
-         * impact, then looks off its flight: seed 4) */
-        ASSERT_EQ_INT(im->post.n_frames, 40);
-        ASSERT_EQ_INT(im->pre.n_frames, 40);
+         * contact: both windows grown over nearly all of their flights (90 frames
+         * before, 120 after; a few near the impact left out), at most one frame
+         * dropped (2 on each seed before; the minimum kept can be a frame or two
+         * after the impact, and the frame before it, really after the impact, then
+         * looks off its flight: seed 4) */
+        ASSERT(im->pre.n_frames >= 80 && im->post.n_frames >= 110, "seed %lu: windows %d + %d frames", seed,
+               im->pre.n_frames, im->post.n_frames);
         ASSERT(res.n_outlier_frames <= 1, "seed %lu: %d frames dropped", seed, res.n_outlier_frames);
         printf("     seed %lu: t - t* %+.3f frame (sd %.3f), e %.4f +- %.4f (truth %.2f), windows %d + %d\n", seed,
                (im->t - s.t_star) * 3000, im->t_sd * 3000, im->e_kinematic, im->sd.e_kinematic, s.e,
