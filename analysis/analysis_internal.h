@@ -230,6 +230,11 @@ double analysis_gap_at(const analysis_body *b, icv_mat3 R, icv_vec3 p);
  * noise (reduced chi^2 beyond 3 of its sigmas); then fits the rotation over the
  * final window unless *out already holds a rotation fitted over that window. */
 #define ANALYSIS_SIDE_MAX_FRAMES 256
+
+/* The part of two estimates' distance d that neither sigma explains,
+ * sqrt(d^2 - sd_a^2 - sd_b^2), 0 when they explain it: an error of one of them that
+ * no residual shows (impact_instant.c). */
+double analysis_unexplained_sd(double d, double sd_a, double sd_b);
 int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, const icv_vec3 *g,
                       const analysis_body *b, double com_sigma, int post, side_fit *out, icv_err *err);
 

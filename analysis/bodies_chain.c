@@ -137,14 +137,15 @@ enum { C_E0, C_E1, C_EC, C_T0PRE, C_T1PRE, C_T0POST, C_T1POST, C_TPRE, C_TPOST, 
  * motion plane's pose) leaves it where it is, unlike the instant from the surface. */
 static double chain_meet(const analysis_body *b0, const analysis_body *b1, const analysis_body_state st[4], double t)
 {
-    double m0 = b0->mass, m1 = b1->mass, w = m0 + m1 > 0 ? m1 / (m0 + m1) : 0.5;
-    icv_vec3 p_pre = icv_v3_add(icv_v3_scale(st[0].p, 1 - w), icv_v3_scale(st[1].p, w));
-    icv_vec3 v_pre = icv_v3_add(icv_v3_scale(st[0].v, 1 - w), icv_v3_scale(st[1].v, w));
-    icv_vec3 p_post = icv_v3_add(icv_v3_scale(st[2].p, 1 - w), icv_v3_scale(st[3].p, w));
-    icv_vec3 v_post = icv_v3_add(icv_v3_scale(st[2].v, 1 - w), icv_v3_scale(st[3].v, w));
-    icv_vec3 dp = icv_v3_sub(p_pre, p_post), dv = icv_v3_sub(v_pre, v_post);
-    double w2 = icv_v3_dot(dv, dv);
-    return w2 > 0 ? t - icv_v3_dot(dp, dv) / w2 : NAN;
+    double m0 = b0->mass, m1 = b1->mass, w = m0 + m1 > 0 ? m1 / (m0 + m1) : 0.5, tm, sd;
+    analysis_body_state c[2];
+    memset(c, 0, sizeof c);
+    for (int side = 0; side < 2; side++) {
+        c[side].p = icv_v3_add(icv_v3_scale(st[2 * side].p, 1 - w), icv_v3_scale(st[2 * side + 1].p, w));
+        c[side].v = icv_v3_add(icv_v3_scale(st[2 * side].v, 1 - w), icv_v3_scale(st[2 * side + 1].v, w));
+    }
+    bodies_meet(&c[0], &c[1], t, &tm, &sd); /* its sigma: the Monte Carlo's, below */
+    return tm;
 }
 
 static void chain_derive(const analysis_body *b0, const analysis_body *b1, const analysis_body_state st[4], double t,
@@ -258,9 +259,7 @@ static void chain_instant_choose(double t_meet, double t_meet_sd, analysis_chain
         out->from_meet = 1;
         return;
     }
-    double excess = d * d - out->t_sd * out->t_sd - t_meet_sd * t_meet_sd;
-    if (excess > 0)
-        out->t_sd = hypot(out->t_sd, sqrt(excess));
+    out->t_sd = hypot(out->t_sd, analysis_unexplained_sd(d, out->t_sd, t_meet_sd));
 }
 
 /* The impact of run r: each link fitted on each side within rows (lo_row, hi_row),

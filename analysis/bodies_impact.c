@@ -128,8 +128,7 @@ double bodies_touch_offset(const analysis_body *ba, const analysis_body_state *a
     return touch_offset(gap_after, &gm, lo, hi);
 }
 
-/* where a body's pre and post motions (states at t) meet: their centres closest */
-static void bodies_meet(const analysis_body_state *pre, const analysis_body_state *post, double t, double *tm,
+void bodies_meet(const analysis_body_state *pre, const analysis_body_state *post, double t, double *tm,
                         double *sd)
 {
     icv_vec3 dp = icv_v3_sub(pre->p, post->p), dv = icv_v3_sub(pre->v, post->v);

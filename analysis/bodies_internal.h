@@ -22,6 +22,10 @@ void bodies_poses(const analysis_body_track *bt, const analysis_params *prm, bod
  * acceleration, the attitude by exp(omega dt + alpha dt^2 / 2), omega + alpha dt
  * (dt a fraction of a frame: second order). */
 void bodies_state_advance(analysis_body_state *s, double dt);
+/* Where a body's pre and post motions (states at t) meet: t plus the shift that
+ * brings their centres closest (s, *tm), its sigma from their p_sd (*sd); both NaN
+ * when the velocity does not change. bodies_impact.c. */
+void bodies_meet(const analysis_body_state *pre, const analysis_body_state *post, double t, double *tm, double *sd);
 
 /* Kinetic energy (J) of body b in a state: translation and rotation as measured. */
 double bodies_kinetic(const analysis_body *b, icv_mat3 R, icv_vec3 v, icv_vec3 w);

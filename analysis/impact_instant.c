@@ -71,10 +71,14 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
     } else if (inside) {
         /* the line kept: what the meeting says of its height beyond both sigmas is
            an error of the line's that no residual shows (a bias, not a guess) */
-        double d = out->t_line - out->t_meet;
-        double excess = d * d - out->t_line_sd * out->t_line_sd - out->t_meet_sd * out->t_meet_sd;
-        out->offset_sd = excess > 0 ? sqrt(excess) : 0;
+        out->offset_sd = analysis_unexplained_sd(out->t_line - out->t_meet, out->t_line_sd, out->t_meet_sd);
     }
+}
+
+double analysis_unexplained_sd(double d, double sd_a, double sd_b)
+{
+    double excess = d * d - sd_a * sd_a - sd_b * sd_b;
+    return excess > 0 ? sqrt(excess) : 0;
 }
 
 double analysis_impact_instant_sd(const impact_instant *in, double measured_sd)

@@ -16,12 +16,9 @@
  * longer window's v with the shorter's (tried) stopped the growth where the
  * near window was the one off and made the pulls no better (docs/analysis.md,
  * "Session 27"). */
-#include "analysis/analysis_internal.h"
+#include <math.h>
 
-static double max3(double a, double b)
-{
-    return a > b ? a : b;
-}
+#include "analysis/analysis_internal.h"
 
 int analysis_side_extend(const posed_frame *pf, int flight_first, int flight_last, const icv_vec3 *g,
                          const analysis_body *b, double com_sigma, int post, side_fit *s, icv_err *err)
@@ -51,8 +48,8 @@ int analysis_side_extend(const posed_frame *pf, int flight_first, int flight_las
         int len = t.last - t.first + 1;
         if (len <= n)
             break;
-        t.drift_v_var = icv_v3(max3(t.drift_v_var.x, s->drift_v_var.x), max3(t.drift_v_var.y, s->drift_v_var.y),
-                               max3(t.drift_v_var.z, s->drift_v_var.z));
+        t.drift_v_var = icv_v3(fmax(t.drift_v_var.x, s->drift_v_var.x), fmax(t.drift_v_var.y, s->drift_v_var.y),
+                               fmax(t.drift_v_var.z, s->drift_v_var.z));
         t.rot_first = s->rot_first;
         t.rot_last = s->rot_last;
         *s = t;

@@ -460,5 +460,6 @@ TEST(test_chain_impact_instant_where_the_centre_meets_when_every_point_sits_high
     /* 0.03 frame: a quarter of the lift's 0.12, several times the meeting's sigma at
        this noise (~0.004 frame over 120 frames a side) */
     ASSERT(worst < 0.03, "the instant %.4f frame off (the lift alone makes 0.12)", worst);
+    /* 3.5 sigmas: an honest sigma leaves one of 8 seeds beyond it once in 270 */
     ASSERT(worst_pull < 3.5, "the instant %.2f of its sigmas off", worst_pull);
 }
