@@ -50,38 +50,25 @@ void free(void *p) { __libc_free(p); }
 
 #define SAMPLE "sample_videos/01_rod_slope45_stereo"
 
-/* A stereo calibration file with the sample's true cameras (truth.json) and an experiment that uses it with the surface as a plane. */
+/* An experiment on the sample with its true cameras (tests/data/sample01_true_stereo.yaml:
+ * truth.json's, R = R2 R1^T, T = t2 - R t1) and the surface as a plane. */
 static int write_inputs(const char *dir, const char *root)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/stereo.yaml", dir);
-    FILE *fp = fopen(path, "w");
-    if (!fp)
-        return -1;
-    /* R = R2 R1^T, T = t2 - R t1 of the sample's truth.json cameras */
-    fprintf(fp, "%%YAML:1.0\n---\nimage_width: 1280\nimage_height: 720\n"
-                "M1: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n   data: [1100., 0., 639.5, 0., 1100., 359.5, 0., 0., 1.]\n"
-                "D1: !!opencv-matrix\n   rows: 1\n   cols: 5\n   dt: d\n   data: [-0.12, 0.08, 0., 0., 0.]\n"
-                "M2: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n   data: [1080., 0., 639.5, 0., 1080., 359.5, 0., 0., 1.]\n"
-                "D2: !!opencv-matrix\n   rows: 1\n   cols: 5\n   dt: d\n   data: [-0.1, 0.05, 0.0005, -0.0004, 0.]\n"
-                "R: !!opencv-matrix\n   rows: 3\n   cols: 3\n   dt: d\n"
-                "   data: [0.6363636363636, 0.2226808857076, -0.738548945876, -0.2226808857076, 0.969696969697,\n"
-                "          0.1005037815259, 0.738548945876, 0.1005037815259, 0.6666666666667]\n"
-                "T: !!opencv-matrix\n   rows: 3\n   cols: 1\n   dt: d\n   data: [0.6874458656373, -0.09354953314429, 0.3102687007525]\n");
-    fclose(fp);
+    FILE *fp;
     snprintf(path, sizeof path, "%s/experiment.yaml", dir);
     fp = fopen(path, "w");
     if (!fp)
         return -1;
     fprintf(fp,
             "name: bench\ncameras:\n  - {id: left, video: %s/%s/left.mp4}\n  - {id: right, video: %s/%s/right.mp4}\n"
-            "calibration: {file: stereo.yaml}\n"
+            "calibration: {file: %s/tests/data/sample01_true_stereo.yaml}\n"
             "surface: {plane: {point: [0.06, 0.0, 1.07], normal: [0.3, 0.49, 0.82]}}\n"
             "sync: {method: flash}\n"
             "body:\n  mass: 0.169\n  inertia: [[1.312e-3,0,0],[0,7.7e-6,0],[0,0,1.312e-3]]\n"
             "  markers: [[0,0.127,0],[0,0,0],[0,-0.127,0]]\n  marker_diameter: 0.012\n"
             "  shape: {type: capsule, axis: [0,1,0], length: 0.3048, radius: 0.009525}\n",
-            root, SAMPLE, root, SAMPLE);
+            root, SAMPLE, root, SAMPLE, root);
     fclose(fp);
     return 0;
 }
