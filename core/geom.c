@@ -6,61 +6,6 @@
  * (Han Sun eq. 4.19 prints the transpose, body axes as rows). */
 #include "core/geom.h"
 
-icv_mat3 icv_m3_identity(void) { return icv_m3_diag(1, 1, 1); }
-
-icv_mat3 icv_m3_diag(double a, double b, double c)
-{
-    icv_mat3 r = {{{a, 0, 0}, {0, b, 0}, {0, 0, c}}};
-    return r;
-}
-
-icv_mat3 icv_m3_mul(icv_mat3 a, icv_mat3 b)
-{
-    icv_mat3 r;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            r.m[i][j] = a.m[i][0] * b.m[0][j] + a.m[i][1] * b.m[1][j] + a.m[i][2] * b.m[2][j];
-    return r;
-}
-
-icv_mat3 icv_m3_transpose(icv_mat3 a)
-{
-    icv_mat3 r;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            r.m[i][j] = a.m[j][i];
-    return r;
-}
-
-icv_mat3 icv_m3_add(icv_mat3 a, icv_mat3 b)
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            a.m[i][j] += b.m[i][j];
-    return a;
-}
-
-icv_mat3 icv_m3_scale(icv_mat3 a, double s)
-{
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            a.m[i][j] *= s;
-    return a;
-}
-
-icv_vec3 icv_m3_apply(icv_mat3 a, icv_vec3 v)
-{
-    return icv_v3(a.m[0][0] * v.x + a.m[0][1] * v.y + a.m[0][2] * v.z,
-                  a.m[1][0] * v.x + a.m[1][1] * v.y + a.m[1][2] * v.z,
-                  a.m[2][0] * v.x + a.m[2][1] * v.y + a.m[2][2] * v.z);
-}
-
-icv_mat3 icv_m3_skew(icv_vec3 a)
-{
-    icv_mat3 r = {{{0, -a.z, a.y}, {a.z, 0, -a.x}, {-a.y, a.x, 0}}};
-    return r;
-}
-
 double icv_m3_det(icv_mat3 a)
 {
     const double(*m)[3] = a.m;

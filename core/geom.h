@@ -54,15 +54,55 @@ static inline void icv_v3_set(icv_vec3 *a, int i, double v)
 static inline void icv_v3_to_array(icv_vec3 a, double out[3]) { out[0] = a.x; out[1] = a.y; out[2] = a.z; }
 static inline icv_vec3 icv_v3_from_array(const double a[3]) { return icv_v3(a[0], a[1], a[2]); }
 
-icv_mat3 icv_m3_identity(void);
-icv_mat3 icv_m3_diag(double a, double b, double c);
-icv_mat3 icv_m3_mul(icv_mat3 a, icv_mat3 b);
-icv_mat3 icv_m3_transpose(icv_mat3 a);
-icv_mat3 icv_m3_add(icv_mat3 a, icv_mat3 b);
-icv_mat3 icv_m3_scale(icv_mat3 a, double s);
-icv_vec3 icv_m3_apply(icv_mat3 a, icv_vec3 v);
+/* 3x3 arithmetic inline: the flight integrator and the fits call it per step */
+static inline icv_mat3 icv_m3_diag(double a, double b, double c)
+{
+    icv_mat3 r = {{{a, 0, 0}, {0, b, 0}, {0, 0, c}}};
+    return r;
+}
+static inline icv_mat3 icv_m3_identity(void) { return icv_m3_diag(1, 1, 1); }
+static inline icv_mat3 icv_m3_mul(icv_mat3 a, icv_mat3 b)
+{
+    icv_mat3 r;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            r.m[i][j] = a.m[i][0] * b.m[0][j] + a.m[i][1] * b.m[1][j] + a.m[i][2] * b.m[2][j];
+    return r;
+}
+static inline icv_mat3 icv_m3_transpose(icv_mat3 a)
+{
+    icv_mat3 r;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            r.m[i][j] = a.m[j][i];
+    return r;
+}
+static inline icv_mat3 icv_m3_add(icv_mat3 a, icv_mat3 b)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            a.m[i][j] += b.m[i][j];
+    return a;
+}
+static inline icv_mat3 icv_m3_scale(icv_mat3 a, double s)
+{
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            a.m[i][j] *= s;
+    return a;
+}
+static inline icv_vec3 icv_m3_apply(icv_mat3 a, icv_vec3 v)
+{
+    return icv_v3(a.m[0][0] * v.x + a.m[0][1] * v.y + a.m[0][2] * v.z,
+                  a.m[1][0] * v.x + a.m[1][1] * v.y + a.m[1][2] * v.z,
+                  a.m[2][0] * v.x + a.m[2][1] * v.y + a.m[2][2] * v.z);
+}
 /* [a]x: the matrix with [a]x b = a x b */
-icv_mat3 icv_m3_skew(icv_vec3 a);
+static inline icv_mat3 icv_m3_skew(icv_vec3 a)
+{
+    icv_mat3 r = {{{0, -a.z, a.y}, {a.z, 0, -a.x}, {-a.y, a.x, 0}}};
+    return r;
+}
 double icv_m3_det(icv_mat3 a);
 /* Inverse; returns 0, or -1 when |det| is below 1e-300 (out untouched). */
 int icv_m3_inverse(icv_mat3 a, icv_mat3 *out);

@@ -15,7 +15,8 @@
 
 typedef struct {
     double t0, t1, h; /* s */
-    int n;            /* checkpoints cp[0..n-1] at t0 + k h */
+    int n;            /* checkpoints computed, cp[0..n-1] at t0 + k h */
+    int n_alloc;      /* checkpoints allocated: up to the run's end */
     synth_state *cp;
 } segment;
 
@@ -76,7 +77,10 @@ static double step_for(const synth_state *s)
     return h;
 }
 
-static int segment_build(synth_flight *f, segment *sg, double t0, double t1, const synth_state *s0, icv_err *err)
+/* Allocates a segment's checkpoints up to t1; only cp[0] is computed here, the
+ * rest by segment_extend as the contact search reaches them (a segment that ends
+ * at an impact is never stepped past it). */
+static int segment_start(segment *sg, double t0, double t1, const synth_state *s0, icv_err *err)
 {
     sg->t0 = t0;
     sg->t1 = t1;
@@ -88,14 +92,20 @@ static int segment_build(synth_flight *f, segment *sg, double t0, double t1, con
     if (n > 20000000)
         return icv_err_set(err, ICV_EINVAL, "flight: %.3g s at steps of %.3g s is too long to simulate", span,
                            sg->h);
-    sg->n = (int)n;
+    sg->n_alloc = (int)n;
+    sg->n = 1;
     sg->cp = malloc(sizeof(synth_state) * (size_t)n);
     if (!sg->cp)
         return icv_err_set(err, ICV_ENOMEM, "flight: out of memory (%ld checkpoints)", n);
     sg->cp[0] = *s0;
-    for (long k = 1; k < n; k++)
-        synth_flight_step(&f->I, &f->Iinv, f->g, &sg->cp[k - 1], sg->h, &sg->cp[k]);
     return 0;
+}
+
+/* checkpoints computed up to cp[k] (k < n_alloc) */
+static void segment_extend(const synth_flight *f, segment *sg, int k)
+{
+    for (; sg->n <= k; sg->n++)
+        synth_flight_step(&f->I, &f->Iinv, f->g, &sg->cp[sg->n - 1], sg->h, &sg->cp[sg->n]);
 }
 
 static void segment_state(const synth_flight *f, const segment *sg, double t, synth_state *s)
@@ -161,7 +171,8 @@ static double gap_at(double t, void *user)
 /* Contact time tolerance: well inside the 1e-7 s the truth promises. */
 #define CONTACT_TOL_S 1e-10
 
-int synth_flight_run(const synth_scenario *sc, double t_end, synth_flight **out, icv_err *err)
+static int flight_run(const synth_scenario *sc, double t_end, int states_after_last, synth_flight **out,
+                      icv_err *err)
 {
     *out = NULL;
     synth_flight *f = calloc(1, sizeof *f);
@@ -181,11 +192,14 @@ int synth_flight_run(const synth_scenario *sc, double t_end, synth_flight **out,
     int rc;
     for (;;) {
         segment *sg = &f->seg[f->n_seg];
-        if ((rc = segment_build(f, sg, t0, t_end, &s0, err)) < 0)
+        if ((rc = segment_start(sg, t0, t_end, &s0, err)) < 0)
             goto fail;
         f->n_seg++;
-        if (f->n_impacts >= sc->max_impacts || t0 >= t_end)
+        if (f->n_impacts >= sc->max_impacts || t0 >= t_end) {
+            if (states_after_last || f->n_impacts < sc->max_impacts)
+                segment_extend(f, sg, sg->n_alloc - 1);
             break;
+        }
         /* the first crossing from a separated state (gap > 1 nm) to contact */
         gap_ctx ctx = {f, sg};
         int separated = f->n_impacts == 0;
@@ -196,7 +210,8 @@ int synth_flight_run(const synth_scenario *sc, double t_end, synth_flight **out,
                              g_prev);
             goto fail;
         }
-        for (int k = 1; k < sg->n; k++) {
+        for (int k = 1; k < sg->n_alloc; k++) {
+            segment_extend(f, sg, k);
             double tk = sg->t0 + k * sg->h;
             if (tk > t_end)
                 break;
@@ -224,8 +239,10 @@ int synth_flight_run(const synth_scenario *sc, double t_end, synth_flight **out,
             if (gk > SEPARATED_GAP)
                 separated = 1;
         }
-        if (f->frozen || t_hit < 0)
+        if (f->frozen || t_hit < 0) {
+            segment_extend(f, sg, sg->n_alloc - 1);
             break;
+        }
         synth_impact *im = &f->imp[f->n_impacts];
         memset(im, 0, sizeof *im);
         im->time_s = t_hit;
@@ -248,6 +265,16 @@ int synth_flight_run(const synth_scenario *sc, double t_end, synth_flight **out,
 fail:
     synth_flight_free(f);
     return rc;
+}
+
+int synth_flight_run(const synth_scenario *sc, double t_end, synth_flight **out, icv_err *err)
+{
+    return flight_run(sc, t_end, 1, out, err);
+}
+
+int synth_flight_impacts_run(const synth_scenario *sc, double t_end, synth_flight **out, icv_err *err)
+{
+    return flight_run(sc, t_end, 0, out, err);
 }
 
 void synth_flight_free(synth_flight *f)

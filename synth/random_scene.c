@@ -493,7 +493,7 @@ static int draw_clip_length(uint64_t *s, const synth_random_opts *o, synth_scena
     synth_flight *f = NULL;
     icv_err e2;
     sc->max_impacts = keep + 1;
-    if (synth_flight_run(sc, t_cap, &f, &e2))
+    if (synth_flight_impacts_run(sc, t_cap, &f, &e2))
         return snprintf(why, nwhy, "flight: %s", e2.msg), -1;
     int ni = synth_flight_n_impacts(f);
     double t_imp[SYNTH_MAX_IMPACTS + 1], v_jump[SYNTH_MAX_IMPACTS + 1];

@@ -56,6 +56,8 @@ typedef struct {
     icv_vec3 half;   /* box half sizes, m */
     icv_vec3 ba;     /* capsule/cylinder: b - a, and the ray-independent products */
     double baba, baoa, oaoa, rr;
+    icv_vec3 bound_c; /* a sphere holding the primitive (m): rays clear of it miss it */
+    double bound_rr;  /* its radius squared, m^2 */
 } synth_prim;
 
 struct synth_renderer {
@@ -141,5 +143,11 @@ void synth_mb_truth(const synth_scenario *sc, const synth_flight *f, struct json
 void synth_mb_experiment_keys(const synth_scenario *sc, FILE *fp);
 /* experiment.yaml's keys of one body (the lines after `body:` or `- name:`), indented */
 void synth_body_yaml(FILE *fp, const synth_body *b, const char *indent);
+
+/* synth_flight_run without the states after the last of sc->max_impacts impacts:
+ * its impacts and note are those of synth_flight_run, its states past the last
+ * impact are not (the draws look up how many impacts a clip holds: stepping to
+ * a 30 fps clip's 20 s cap after them took most of a draw's time). */
+int synth_flight_impacts_run(const synth_scenario *sc, double t_end, synth_flight **out, icv_err *err);
 
 #endif
