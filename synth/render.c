@@ -194,6 +194,30 @@ static double hit_disc(icv_vec3 d, const synth_prim *p)
     return icv_v3_dot(q, q) <= p->r * p->r ? t : INFINITY;
 }
 
+/* The bounding sphere of a placed primitive, a millionth larger than the shape so that
+ * a ray it rejects misses the shape beyond rounding: the rejection changes no pixel. */
+static void prim_bound(synth_prim *p)
+{
+    double R = p->r;
+    p->bound_c = p->a;
+    if (p->kind == PRIM_CAPSULE || p->kind == PRIM_CYLINDER) {
+        double h = 0.5 * icv_v3_norm(icv_v3_sub(p->b, p->a));
+        p->bound_c = icv_v3_scale(icv_v3_add(p->a, p->b), 0.5);
+        R = p->kind == PRIM_CAPSULE ? h + p->r : hypot(h, p->r);
+    } else if (p->kind == PRIM_BOX) {
+        R = icv_v3_norm(p->half);
+    }
+    R *= 1 + 1e-6;
+    p->bound_rr = R * R;
+}
+
+/* the unit ray d passes farther from the bounding sphere's centre than its radius */
+static int prim_missed(const synth_prim *p, icv_vec3 d)
+{
+    double dc = icv_v3_dot(d, p->bound_c);
+    return icv_v3_dot(p->bound_c, p->bound_c) - dc * dc > p->bound_rr;
+}
+
 static double hit_prim(const synth_prim *p, icv_vec3 d, icv_vec3 *n)
 {
     switch (p->kind) {
@@ -223,7 +247,7 @@ static int cast(const synth_renderer *r, double x, double y, float *value)
     for (int i = 0; i < r->n_prims; i++) {
         const synth_prim *p = &r->prims[i];
         icv_vec3 n;
-        double t = hit_prim(p, d, &n);
+        double t = prim_missed(p, d) ? INFINITY : hit_prim(p, d, &n);
         if (p->id == SYNTH_ID_BODY)
             t_body = t;
         if (p->kind == PRIM_DISC)
@@ -572,6 +596,8 @@ static void place_body(synth_renderer *r, const synth_state *s)
     const synth_scenario *sc = r->sc;
     if (sc->n_bodies < 1) {
         r->n_prims = place_one(r, &sc->body, s, 0, 0);
+        for (int i = 0; i < r->n_prims; i++)
+            prim_bound(&r->prims[i]);
         return;
     }
     int n = 0, k0 = 0;
@@ -580,6 +606,8 @@ static void place_body(synth_renderer *r, const synth_state *s)
         k0 += sc->bodies[i].n_markers;
     }
     r->n_prims = n;
+    for (int i = 0; i < n; i++)
+        prim_bound(&r->prims[i]);
 }
 
 /* pixels per metre at camera-frame point c (a bound, with the distortion's local
