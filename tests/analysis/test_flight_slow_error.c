@@ -67,11 +67,7 @@ static int slow_error_pulls(double slow, double rms_with[9], double rms_without[
 {
     const double dt = 1e-3, t_c = CAND * dt, white = 5e-5;
     const icv_vec3 g = icv_v3(0.3, -9.79, 0.2);
-    analysis_body body;
-    memset(&body, 0, sizeof body);
-    body.tmpl.point = 1;
-    body.tmpl.n_markers = 1;
-    body.mass = 0.05;
+    analysis_body body = {.mass = 0.05, .tmpl = {.point = 1, .n_markers = 1}}; /* a ball: no rotation fitted */
     static posed_frame pf[NF];
     memset(pf, 0, sizeof pf);
     int cand[1] = {CAND}, n_fired = 0;
