@@ -83,7 +83,7 @@ TEST(test_disc_outline_a_ball_partly_hidden_is_placed_at_its_centre)
 {
     static uint8_t buf[SW * SH];
     rn_rng rng = {29};
-    const double diam[2] = {14, 20};
+    const double diam[2] = {16, 24};
     double worst = 0, least_off = INFINITY;
     int n = 0;
     for (int di = 0; di < 2; di++)
@@ -110,7 +110,7 @@ TEST(test_disc_outline_a_ball_partly_hidden_is_placed_at_its_centre)
     /* the centroid, which the old detector gave, is off beyond the tolerance */
     ASSERT(least_off > CENTROID_OFF_PX, "centroid off by %.2f px at least (expected > %.1f)", least_off,
            CENTROID_OFF_PX);
-    printf("    %d discs of 14 and 20 px, 31-60%% hidden: centre %.2f px off at worst (centroid %.2f px at least)\n",
+    printf("    %d discs of 16 and 24 px, 31-60%% hidden: centre %.2f px off at worst (centroid %.2f px at least)\n",
            n, worst, least_off);
 }
 
