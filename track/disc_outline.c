@@ -12,7 +12,7 @@
 #define N_RAYS 72
 #define MIN_RADIUS_PX 7.5   /* px: on a smaller disc the outline's few pixels fit wrong
                                circles that pass every test below (tuning scene 1148:
-                               13 px stickers, 3 px off; 1015: 10 px beads, 2 px) */
+                               13 px stickers, 2.6-3 px off) */
 #define RAY_STEP 0.25       /* px along a ray */
 #define CUT_PX 1.0          /* px: an outline point farther than this from the circle is
                                not the arc (inside: the hiding edge; outside: the post) */
@@ -215,9 +215,9 @@ int track_disc_outline_centre(const track_frame *f, const track_blob *b, double 
         nx = -nx, ny = -ny;
     if (cut_disc_centroid(cu, cv, R, mx, my, nx, ny, &gu, &gv))
         return 0;
-    /* the disc so cut must be the blob, its centroid where the blob's is (noisy
-       outlines of small blurred beads fitted circles 2 px off that did not hold their
-       centroid: tuning scene 1015; on 1104 and the tests they hold it to 0.06 px) */
+    /* the disc so cut must be the blob, its centroid where the blob's is: a circle
+       through noise, or round a shape that is no cut disc, does not hold it (the fits
+       kept on tuning scenes 1104 and 1037: 0.06-0.10 px at the median, 0.25 at most) */
     if (hypot(gu - b->u, gv - b->v) > MAX_CENTROID_PX)
         return 0;
     double moved = hypot(cu - b->u, cv - b->v);
