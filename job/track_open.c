@@ -663,6 +663,11 @@ static int camera_open(const icv_experiment *exp, int ci, const track_calibratio
         rc = marker_size_measured(c, exp->n_markers, &dpx, err);
     if (!rc && dpx > 0 && balls_are_markers(exp))
         c->det->disc_split_px = dpx; /* balls touching in a row: one blob each */
+    /* markers that may be balls partly hidden; not those on a rod's axis, whose bands'
+       and beads' centroids band_marker.c moves (a bead's lit core, a disc 0.6 of its
+       size, was fitted 2 px off: tuning scene 1015) */
+    if (!rc && dpx > 0 && !bands.on)
+        c->det->disc_outline_px = dpx;
     if (!rc && bodies_of_one_marker(exp))
         c->tr->independent_markers = 1; /* each marker a body: no configuration */
     if (!rc && (depth_known || dpx > 0))

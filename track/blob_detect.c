@@ -332,6 +332,11 @@ static void scan_box(track_detector *d, const track_frame *f, int x0, int y0, in
             }
             continue;
         }
+        double cu, cv;
+        if (d->disc_outline_px > 0 && track_disc_outline_centre(f, &b, d->disc_outline_px, &cu, &cv)) {
+            b.u = cu, b.v = cv;
+            b.sigma = fmax(b.sigma, DISC_OUTLINE_SIGMA_PX);
+        }
         if (d->static_frames > 0 &&
             track_static_observe(&w->statics, b.u, b.v, d->static_radius_px, d->static_frames)) {
             st->n_rejected_static++;

@@ -270,6 +270,11 @@ typedef struct {
                                  default). A band wider than its rod is thick shows a
                                  stripe along the rod, 2 r / d of the disc: the area floor
                                  follows it. Set it before track_detector_set_marker_size */
+    double disc_outline_px;   /* px: the diameter of markers that may be balls; a blob
+                                 showing a disc of it with one segment cut away (a ball
+                                 partly behind its body or post) is placed at the circle
+                                 of its arc, not at its centroid (disc_outline.c). 0
+                                 (default): off */
     double disc_split_px;     /* px: the diameter of markers that are whole discs (balls lit
                                  alike, a cradle's); a blob of about k > 1.5 of their areas,
                                  elongated and with a waist where its parts meet is k
