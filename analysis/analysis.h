@@ -110,8 +110,9 @@ typedef struct {
  * for a collinear template; for a collinear template the rotation about its line
  * is the smallest rotation taking the template's line onto the measured one (the
  * spin is not observable and is reported as such by the caller). A planar template
- * is turned about z only (the in-plane Procrustes angle). Outliers are dropped one
- * at a time while the pose stays determined. */
+ * is turned about z only (the in-plane Procrustes angle), and two of its markers
+ * fix that when they are at least a quarter of its span apart. Outliers are dropped
+ * one at a time while three markers (two on a line) stay and fix the pose. */
 int analysis_pose_fit(const analysis_template *t, const icv_vec3 *points, const int *valid, const double *sigma,
                       const analysis_pose_params *params, analysis_pose *pose, icv_err *err);
 

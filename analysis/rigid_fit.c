@@ -192,6 +192,38 @@ static int fit_once(const analysis_template *t, const icv_vec3 *x, const double 
     return 0;
 }
 
+/* The largest distance between two of the template's markers. */
+static double template_span(const analysis_template *t)
+{
+    int a = -1, b = -1;
+    if (!farthest_pair(t->markers, NULL, t->n_markers, &a, &b))
+        return 0;
+    return icv_v3_norm(icv_v3_sub(t->markers[a], t->markers[b]));
+}
+
+/* A planar template's pose (x, y and the angle about z) from two of its markers: they
+ * fix it when they stand apart in the plane. A quarter of the template's span at
+ * least, so the angle's error is at most four times that of the markers farthest
+ * apart: a pair a few millimetres apart on a rod would turn it by degrees on a
+ * tenth of a millimetre of noise. */
+#define PLANAR_PAIR_MIN_SPAN 0.25
+
+static int planar_pair_determined(const analysis_template *t, const int *use)
+{
+    int a = -1, b = -1;
+    for (int k = 0; k < t->n_markers; k++)
+        if (use[k]) {
+            if (a < 0)
+                a = k;
+            else
+                b = k;
+        }
+    if (a < 0 || b < 0)
+        return 0;
+    double d = icv_v3_norm(icv_v3_sub(t->markers[a], t->markers[b]));
+    return d > 0 && d >= PLANAR_PAIR_MIN_SPAN * template_span(t);
+}
+
 static int determined(const analysis_template *t, const int *use)
 {
     int n = 0;
@@ -199,7 +231,23 @@ static int determined(const analysis_template *t, const int *use)
         n += use[k] != 0;
     if (t->collinear)
         return n >= 2;
+    if (t->planar && n == 2)
+        return planar_pair_determined(t, use);
     return n >= 3 && !points_collinear(t->markers, use, t->n_markers);
+}
+
+/* Whether marker k may be dropped as an outlier: what stays must fix the pose, and,
+ * for a template not on one line, by three markers at least: two left are checked
+ * by their distance alone, one number, which cannot tell which of three was off. */
+static int may_drop(const analysis_template *t, int *use, int k)
+{
+    int n = 0;
+    use[k] = 0;
+    for (int j = 0; j < t->n_markers; j++)
+        n += use[j] != 0;
+    int ok = determined(t, use) && (t->collinear || n >= 3);
+    use[k] = 1;
+    return ok;
 }
 
 int analysis_pose_fit(const analysis_template *t, const icv_vec3 *points, const int *valid, const double *sigma,
@@ -225,7 +273,9 @@ int analysis_pose_fit(const analysis_template *t, const icv_vec3 *points, const 
     }
     if (!determined(t, pose->used))
         return icv_err_set(err, ICV_ENOTFOUND, "too few markers seen to fix the pose (%s)",
-                           t->collinear ? "need 2" : "need 3 not on one line");
+                           t->collinear ? "need 2"
+                           : t->planar  ? "need 3 not on one line, or 2 a quarter of the body's span apart"
+                                        : "need 3 not on one line");
     double limit = params && params->outlier_sigma > 0 ? params->outlier_sigma : 5.0;
     for (;;) {
         int status = fit_once(t, points, w, pose->used, &pose->R, &pose->p);
@@ -257,11 +307,16 @@ int analysis_pose_fit(const analysis_template *t, const icv_vec3 *points, const 
         pose->rms = sqrt(ss / used);
         if (worst < 0 || worst_z <= limit)
             break;
-        pose->used[worst] = 0;
-        if (!determined(t, pose->used)) {
-            pose->used[worst] = 1; /* keep it: without it there is no pose */
-            break;
+        if (!may_drop(t, pose->used, worst)) {
+            /* two markers of a planar template are checked by their distance alone: a
+               pair that misfits it is two wrong labels sooner than a pose (clutter
+               taken for a pair of markers keeps its distance only roughly) */
+            if (!t->collinear && used == 2)
+                return icv_err_set(err, ICV_ENOTFOUND,
+                                   "the two markers seen misfit the template's distance by %.1f sigma", worst_z);
+            break; /* keep it: without it there is no pose */
         }
+        pose->used[worst] = 0;
         pose->n_rejected++;
     }
     pose->singular = icv_euler213_from_matrix(pose->R, &pose->euler213);

@@ -201,3 +201,49 @@ TEST(test_template_check_passes_a_half_hidden_ball_fails_a_wrong_scale)
     }
     analysis_tracks_free(&tr);
 }
+
+TEST(test_pose_fit_planar_template_posed_from_two_markers_apart)
+{
+    /* One camera: the body turns about z only, so two markers apart in the plane fix
+     * its pose (x, y, angle). Balls on posts beside a rod (random scene 1090's layout:
+     * the middle one 4 mm off the line of the ends, so three fix it in 3D too); the
+     * middle marker unseen. Exact points: the pose within 1e-12 (rounding). The two
+     * nearest markers (a sixth of the span apart) are refused, and so is a pair whose
+     * distance misfits the template by 2 mm at 0.1 mm sigma (clutter taken for two
+     * markers): each 1 mm off its place, 10 sigma, beyond the 5 of the outlier limit. */
+    const icv_vec3 rod3[3] = {{0, -0.147, 0.0086}, {-0.004, 0.014, 0.0077}, {0.0012, 0.1427, 0.0086}};
+    const icv_vec3 rod4[4] = {{0, -0.147, 0.0086}, {0.003, -0.097, 0.0086}, {-0.004, 0.014, 0.0077}, {0.0012, 0.1427, 0.0086}};
+    analysis_template t;
+    icv_err err = {0};
+    ASSERT(analysis_template_init_planar(&t, rod3, 3, &err) == 0, "%s", err.msg);
+    ASSERT_EQ_INT(t.collinear, 0);
+    icv_mat3 R = icv_rot_z(-0.9);
+    icv_vec3 p = icv_v3(0.12, 0.25, 0), flat[3], x[3];
+    for (int k = 0; k < 3; k++)
+        flat[k] = icv_v3(rod3[k].x, rod3[k].y, 0);
+    place(flat, 3, R, p, x);
+    x[1] = icv_v3(99, 99, 99); /* garbage where the marker is not seen */
+    int ends[3] = {1, 0, 1};
+    double sig[4] = {1e-4, 1e-4, 1e-4, 1e-4};
+    analysis_pose pose;
+    ASSERT(analysis_pose_fit(&t, x, ends, sig, NULL, &pose, &err) == 0, "%s", err.msg);
+    ASSERT_NEAR(rot_angle_between(pose.R, R), 0, 1e-12);
+    ASSERT_NEAR(icv_v3_norm(icv_v3_sub(pose.p, p)), 0, 1e-12);
+    ASSERT_EQ_INT(pose.n_used, 2);
+    x[2] = icv_v3_add(x[2], icv_m3_apply(R, icv_v3(0, 2e-3, 0))); /* the pair 2 mm too long */
+    ASSERT(analysis_pose_fit(&t, x, ends, sig, NULL, &pose, &err) == ICV_ENOTFOUND, "a misfit pair gave a pose");
+    ASSERT_STR_CONTAINS(err.msg, "misfit the template's distance");
+
+    icv_vec3 flat4[4], x4[4];
+    ASSERT(analysis_template_init_planar(&t, rod4, 4, &err) == 0, "%s", err.msg);
+    for (int k = 0; k < 4; k++)
+        flat4[k] = icv_v3(rod4[k].x, rod4[k].y, 0);
+    place(flat4, 4, R, p, x4);
+    int near_pair[4] = {1, 1, 0, 0}; /* 50 mm of a 290 mm span */
+    ASSERT(analysis_pose_fit(&t, x4, near_pair, sig, NULL, &pose, &err) == ICV_ENOTFOUND, "a near pair gave a pose");
+    ASSERT_STR_CONTAINS(err.msg, "a quarter of the body's span");
+    int far_pair[4] = {0, 1, 0, 1}; /* 240 mm */
+    ASSERT(analysis_pose_fit(&t, x4, far_pair, sig, NULL, &pose, &err) == 0, "%s", err.msg);
+    ASSERT_NEAR(rot_angle_between(pose.R, R), 0, 1e-12);
+    ASSERT_NEAR(icv_v3_norm(icv_v3_sub(pose.p, p)), 0, 1e-12);
+}
