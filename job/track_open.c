@@ -384,6 +384,15 @@ static int balls_are_markers(const icv_experiment *e)
     return 1;
 }
 
+/* 1: the markers are balls seen whole (a ball that is its own marker, beads on a rod),
+ * which no view shows edge-on (the detector's slender blobs are then off) */
+static int markers_round(const icv_experiment *e)
+{
+    if (e->marker_shape == ICV_MARKER_SPHERE || balls_are_markers(e))
+        return 1;
+    return e->n_markers == 1 && e->shape.type == ICV_SHAPE_SPHERE && e->marker_diameter >= 1.8 * e->shape.radius;
+}
+
 /* The markers' image size when the depth is only provisional (one camera, scale:
  * gravity or size): the detector's size window (diameters 0.5-1.7 x the expected one)
  * is tried at expected diameters of 4 to 512 px, doubling, on 15 frames spread over the
@@ -602,6 +611,7 @@ static int camera_open(const icv_experiment *exp, int ci, const track_calibratio
     if (keys->min_circularity > 0)
         c->det->min_circularity = keys->min_circularity;
     c->det->n_markers = exp->n_markers; /* the learnt peak is the dimmest marker's */
+    c->det->markers_round = markers_round(exp);
     track_band bands;
     track_band_init(exp, &bands);
     c->det->centroid_coverage = opt->band_coverage && bands.on;

@@ -193,6 +193,15 @@ static void keep_if_stronger(track_blob *out, int n, const track_blob *b)
         out[weakest] = *b;
 }
 
+/* a component under the marker's area that is as wide as a marker one way: a flat
+ * marker seen edge-on, or a ball's sliver beside the body */
+static int slender_marker(const track_detector *d, const comp *c)
+{
+    double extent = hypot(c->x1 - c->x0 + 1, c->y1 - c->y0 + 1);
+    return d->slender_extent_px > 0 && c->area >= d->slender_min_area_px && extent >= d->slender_extent_px &&
+           extent <= 1.625 * d->slender_extent_px;
+}
+
 /* Labels [x0, x1] x [y0, y1] (the tile map when tiled, else the level t), then filters
  * and measures the components; rx0..ry1 is the region searched (a window: a blob
  * touching its edge is clipped), depth the split depth. */
@@ -225,7 +234,7 @@ static void scan_box(track_detector *d, const track_frame *f, int x0, int y0, in
                         tc = fmin(tc, w->tile_t[ty * w->ntx + tx]);
             }
         }
-        if (c->area < d->min_area_px) {
+        if (c->area < d->min_area_px && !slender_marker(d, c)) {
             st->n_rejected_area++;
             continue;
         }
@@ -592,6 +601,8 @@ static int binned_pass(track_detector *d, const track_frame *f, const track_fram
     s.look = TRACK_LOOK_BRIGHT; /* f is the look's plane already */
     s.bright_tophat = 0;
     s.min_area_px = fmax(1, d->min_area_px / b2);
+    s.slender_min_area_px = d->slender_min_area_px / b2;
+    s.slender_extent_px = d->slender_extent_px / b;
     s.max_area_px = d->max_area_px / b2;
     s.max_streak_px = d->max_streak_px / b;
     s.disc_split_px = d->disc_split_px / b;
@@ -1002,6 +1013,10 @@ void track_detector_set_marker_size(track_detector *d, double diameter_px, doubl
 {
     double r = 0.5 * diameter_px, disc = M_PI * r * r, aspect = fmax(1, d->marker_aspect);
     d->min_area_px = fmax(1, 0.25 * disc * fmin(1, fmax(0.1, d->marker_fill)));
+    d->slender_min_area_px = fmax(1, d->min_area_px / 3);
+    /* under 12 px a blob 0.8 diameters long is a codec speck's size: random scene 1153's
+       9.6 px stickers gained 200 such tracks */
+    d->slender_extent_px = d->markers_round || diameter_px < 12 ? 0 : 0.8 * diameter_px;
     d->max_area_px = 3 * (disc + diameter_px * fmax(max_streak_px, 0));
     d->max_streak_px = max_streak_px;
     int tile = tile_for_diameter(aspect * diameter_px);

@@ -240,6 +240,9 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
                 d->threshold_fraction = like->threshold_fraction;
                 d->min_circularity = like->min_circularity;
                 d->min_area_px = like->min_area_px;
+                d->slender_min_area_px = like->slender_min_area_px;
+                d->slender_extent_px = like->slender_extent_px;
+                d->markers_round = like->markers_round;
                 d->max_area_px = like->max_area_px;
                 d->marker_aspect = like->marker_aspect;
                 d->marker_fill = like->marker_fill;

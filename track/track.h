@@ -189,6 +189,15 @@ typedef struct {
                                  the box's integer edges); 0 (default): the box centroid.
                                  Peaked blobs still get the windowed centroid after it. */
     double min_area_px;       /* px: smaller blobs are noise. Default 4. */
+    double slender_min_area_px; /* px: a blob under min_area_px is kept when it covers this
+                                 and its box's diagonal reaches slender_extent_px (a flat
+                                 marker seen edge-on keeps its whole width one way; a
+                                 speck of noise is small every way). Default 0: off;
+                                 set with the marker's size. */
+    double slender_extent_px; /* px: see slender_min_area_px; the box's diagonal up to 1.3
+                                 times this over 0.8 (a sticker's width, not an edge's) */
+    int markers_round;        /* 1: the markers are balls or beads, never seen edge-on:
+                                 no slender blobs (set before the marker's size) */
     double max_area_px;       /* px: larger blobs are the board, reflections. Default 2000.
                                  Set from the marker diameter, calibration and distance. */
     double min_circularity;   /* minor^2 / major^2 after removing the expected blur, in
@@ -305,7 +314,10 @@ void track_detector_set_scene_markers(track_detector *det);
 
 /* Sets min_area_px and max_area_px from the marker's expected image diameter (px):
  * min = 0.25 x the disc's area (a marker seen obliquely, or thresholded at its
- * shoulder), max = 3 x the area of the disc swept by max_streak_px (halo, saturation);
+ * shoulder), down to a third of that for a blob 0.8-1.3 diameters across its box (a
+ * sticker seen within ~5 degrees of edge-on; markers of 12 px or more that are not
+ * round, det->markers_round), max = 3 x the area of the disc swept by
+ * max_streak_px (halo, saturation);
  * the background tile 4 diameters (times det->marker_aspect) across.
  * diameter_px comes from track_marker_diameter_px. */
 void track_detector_set_marker_size(track_detector *det, double diameter_px, double max_streak_px);
