@@ -220,7 +220,7 @@ typedef struct {
     int min_side_frames;  /* fewest frames on each side to fit (default 4) */
     int max_side_frames;  /* longest window on each side for finding and timing
                              an impact (default 40) */
-    int extend_windows;   /* 1 (default): each side's window for
+    int extend_windows;   /* 1 (default): with g given, each side's window for
                              the velocities and the rotation grows from there over
                              its flight while the ballistic fit holds; the instant
                              stays the near windows'. 0: max_side_frames only */

@@ -137,11 +137,6 @@ typedef struct {
     double *t_keep;
     int n_keep, keep_off[ANALYSIS_MAX_PHASES], keep_m[ANALYSIS_MAX_PHASES], keep_par[ANALYSIS_MAX_PHASES];
     int own_modes[ANALYSIS_MAX_PHASES]; /* 1: the phase's modes from its own residuals */
-    int *f_keep; /* the kept entries' posed frames */
-    /* m^2 per surface axis: each phase's slow error, a random polynomial over the
-       phase whose orthonormal coefficients of orders 0..ANALYSIS_SLOW_ORDERS - 1
-       each have this variance (analysis_flight_noise_slow; 0: none) */
-    double slow_var[ANALYSIS_MAX_PHASES][3];
     /* m/s^2: how far the phases' own accelerations along g scatter beyond their noise
        (a random effect, DerSimonian-Laird's tau; 0 when they agree, g given or one
        phase): each flight's own acceleration differs from the shared g by about this
@@ -200,33 +195,6 @@ int analysis_gravity_from_flight_cut(const posed_frame *pf, int n, const unsigne
                                      const unsigned char *cut, const int *cand, int nc, double sigma, icv_vec3 *g,
                                      icv_vec3 *g_sd, double g_cov[3][3], analysis_gravity_info *info,
                                      analysis_flight_noise *noise, icv_err *err);
-
-/* A slow track error (a centroid bias that follows the pose or the pixel phase
- * over tens of frames) is smooth over a flight: a random polynomial over each
- * phase, its orthonormal coefficients of orders 0..ANALYSIS_SLOW_ORDERS - 1 of one
- * variance per axis. Its orders up to 2 are a flight's own (p, v, g: no residual
- * shows them, and they are in g and every side's v), its orders 3 and up are in
- * the residuals: nz->slow_var from those beyond what the phase's AR(1) modes
- * expect there (flight_slow_error.c). Phases fitted with n_par parameters
- * (nz->keep_par); fewer than ANALYSIS_SLOW_MIN_FRAMES frames: none. -1 out of
- * memory. */
-#define ANALYSIS_SLOW_ORDERS 7
-#define ANALYSIS_SLOW_MIN_FRAMES 12
-int analysis_flight_noise_slow(analysis_flight_noise *nz);
-
-/* Adds the slow error's share (nz->slow_var) to cov, the (3 nr) x (3 nr) row-major
- * covariance of the estimates with rows h[0..nr-1] over nz's n frames. -1 out of
- * memory. */
-int analysis_flight_slow_cov(const analysis_flight_noise *nz, double *const *h, int nr, double *cov);
-
-/* An orthonormal basis q (m x n_par, column-major) of the polynomials of degree
- * below n_par over times t[0..m-1] (Gram-Schmidt on powers of the time about its
- * mean, scaled to [-1, 1]). flight_noise.c. */
-void analysis_poly_basis(const double *t, int m, int n_par, double *q);
-
-/* out = C(rho) x over 0..m-1, C_ij = rho^|i-j| (out must not be x).
- * flight_noise.c. */
-void analysis_ar1_filter(const double *x, int m, double rho, double *out);
 
 /* g's covariance (m/s^2)^2 under nz (zero when g is given). -1 out of memory. */
 int analysis_flight_noise_g_cov(const analysis_flight_noise *nz, double g_cov[3][3]);

@@ -24,7 +24,7 @@
 
 /* out = C(rho) x over 0..m-1, C_ij = rho^|i-j|: a forward and a backward
  * exponential filter (out must not be x) */
-void analysis_ar1_filter(const double *x, int m, double rho, double *out)
+static void ar1_filter(const double *x, int m, double rho, double *out)
 {
     double f = 0, b = 0;
     for (int i = 0; i < m; i++) {
@@ -84,7 +84,7 @@ static int sandwich(const analysis_flight_noise *nz, double *const *h, int nr, d
             }
         }
     free(ch);
-    return analysis_flight_slow_cov(nz, h, nr, cov);
+    return 0;
 }
 
 /* A side's rows: (p, v) at t_ref from its window's straight-line fit, and their
@@ -123,8 +123,7 @@ int analysis_flight_noise_alloc(analysis_flight_noise *nz, int n)
     nz->seg = malloc(sizeof *nz->seg * (size_t)(n > 0 ? n : 1));
     nz->r_keep = malloc(sizeof *nz->r_keep * (size_t)(n > 0 ? n : 1));
     nz->t_keep = malloc(sizeof *nz->t_keep * (size_t)(n > 0 ? n : 1));
-    nz->f_keep = malloc(sizeof *nz->f_keep * (size_t)(n > 0 ? n : 1));
-    if (!nz->h_g || !nz->seg || !nz->r_keep || !nz->t_keep || !nz->f_keep) {
+    if (!nz->h_g || !nz->seg || !nz->r_keep || !nz->t_keep) {
         analysis_flight_noise_free(nz);
         return -1;
     }
@@ -141,7 +140,6 @@ void analysis_flight_noise_reset(analysis_flight_noise *nz)
         nz->seg[i] = -1;
     nz->n_seg = 0;
     nz->n_keep = 0;
-    memset(nz->slow_var, 0, sizeof nz->slow_var);
 }
 
 void analysis_flight_noise_free(analysis_flight_noise *nz)
@@ -150,8 +148,6 @@ void analysis_flight_noise_free(analysis_flight_noise *nz)
     free(nz->seg);
     free(nz->r_keep);
     free(nz->t_keep);
-    free(nz->f_keep);
-    nz->f_keep = NULL;
     nz->h_g = NULL;
     nz->seg = NULL;
     nz->r_keep = NULL;
@@ -160,7 +156,7 @@ void analysis_flight_noise_free(analysis_flight_noise *nz)
 
 /* An orthonormal basis q (m x n_par, column-major) of the fit's design over times
  * t: 1, tau, tau^2 (Gram-Schmidt; tau about the mean time, in frames' units) */
-void analysis_poly_basis(const double *t, int m, int n_par, double *q)
+static void design_basis(const double *t, int m, int n_par, double *q)
 {
     double tm = 0, span = 0;
     for (int i = 0; i < m; i++)
@@ -195,12 +191,12 @@ static void expected_sums(const double *q, int m, int n_par, double rho, double 
     double *cq = work, *ucq = work + (size_t)3 * m, *cuq = work + (size_t)6 * m, *uc = work + (size_t)9 * m;
     for (int j = 0; j < n_par; j++) {
         const double *c = q + (size_t)j * m;
-        analysis_ar1_filter(c, m, rho, cq + (size_t)j * m); /* C c */
+        ar1_filter(c, m, rho, cq + (size_t)j * m); /* C c */
         for (int i = 0; i < m; i++) {               /* U C c and U c, (U x)_i = x_i+1 */
             ucq[j * m + i] = i + 1 < m ? cq[j * m + i + 1] : 0;
             uc[i] = i + 1 < m ? c[i + 1] : 0;
         }
-        analysis_ar1_filter(uc, m, rho, cuq + (size_t)j * m); /* C U c */
+        ar1_filter(uc, m, rho, cuq + (size_t)j * m); /* C U c */
     }
     double tr_pc = 0, tr_puc = 0, tr_upc = 0, tr_pupc = 0;
     for (int j = 0; j < n_par; j++) {
@@ -233,7 +229,7 @@ static void pooled_expected_sums(const analysis_flight_noise *nz, const int *lis
     for (int j = 0; j < k; j++) {
         int sg = list[j], m = nz->keep_m[sg];
         double es, el;
-        analysis_poly_basis(nz->t_keep + nz->keep_off[sg], m, nz->keep_par[sg], q);
+        design_basis(nz->t_keep + nz->keep_off[sg], m, nz->keep_par[sg], q);
         expected_sums(q, m, nz->keep_par[sg], rho, &es, &el, work);
         *ss += es;
         *lag += el;
@@ -332,7 +328,6 @@ void analysis_flight_noise_add(analysis_flight_noise *nz, const int *frames, con
     nz->keep_par[sg] = n_par <= 3 ? n_par : 3;
     memcpy(nz->r_keep + nz->n_keep, r, sizeof *r * (size_t)m);
     memcpy(nz->t_keep + nz->n_keep, t, sizeof *t * (size_t)m);
-    memcpy(nz->f_keep + nz->n_keep, frames, sizeof *frames * (size_t)m);
     nz->n_keep += m;
     nz->n_modes[sg] = 3;
     nz->own_modes[sg] = shared_modes(nz, &sg, 1, 10, 0, nz->mode[sg]);

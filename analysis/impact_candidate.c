@@ -374,30 +374,8 @@ static int jumps_as_impact(impact_pass *ps, int c, double t_star, const side_fit
     return 1;
 }
 
-/* The whole flights (posed frames fl_lo[k]..fl_hi[k], k = 0 before t_star, 1
- * after) that hold the sides' windows pre, post: up to the neighbouring impacts,
- * contacts and cuts, and with g estimated inside the frames gravity's fit kept (a
- * throw or a catch it trimmed off the clip's ends is no flight). A flight that
- * does not hold its window stays the window. */
-static void whole_flights(const impact_pass *ps, double t_star, double t_next, const side_fit *pre,
-                          const side_fit *post, int fl_lo[2], int fl_hi[2])
-{
-    int a0, a1, b0, b1;
-    if (side_window(ps->pf, ps->n, ps->contact, ps->cut, t_star, ps->excl, ps->t_prev, t_star, 0, INT_MAX, &a0,
-                    &a1) > 0 &&
-        a0 <= pre->first && a1 >= pre->last)
-        fl_lo[0] = a0 > ps->g_trim.first ? a0 : ps->g_trim.first, fl_hi[0] = a1;
-    if (side_window(ps->pf, ps->n, ps->contact, ps->cut, t_star, ps->excl, t_star, t_next, 1, INT_MAX, &b0,
-                    &b1) > 0 &&
-        b0 <= post->first && b1 >= post->last)
-        fl_lo[1] = b0, fl_hi[1] = b1 < ps->g_trim.last ? b1 : ps->g_trim.last;
-    fl_lo[0] = fl_lo[0] < pre->first ? fl_lo[0] : pre->first;
-    fl_hi[1] = fl_hi[1] > post->last ? fl_hi[1] : post->last;
-}
-
 /* The instant's sigma as the near windows pre, post (the ones it was found from)
- * give it, under the noise model in ps->noise, as measure_impact's own sigmas are
- * found (with g estimated, its phases' spread too). 0 or an error code. */
+ * give it, under the noise model in ps->noise (g given). 0 or an error code. */
 static int near_instant_sd(impact_pass *ps, const side_fit *pre, const side_fit *post, double t_star,
                            const impact_instant *inst, double *t_sd, icv_err *err)
 {
@@ -406,11 +384,11 @@ static int near_instant_sd(impact_pass *ps, const side_fit *pre, const side_fit 
     analysis_impact near;
     if (analysis_flight_covariance(ps->pf, &ps->noise, pre, post, cov15))
         return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
-    analysis_measure(ps->b, &res->g, pre, post, t_star, inst->from_meet, &ps->prm, (const double(*)[15])cov15,
-                     res->g_estimated ? ps->noise.g_spread : 0, &near);
+    analysis_measure(ps->b, &res->g, pre, post, t_star, inst->from_meet, &ps->prm, (const double(*)[15])cov15, 0,
+                     &near);
     near.t_from_meet = inst->from_meet; /* as the measured impact's, below */
-    int rc = analysis_calib_propagate(ps->pf, ps->b, &res->g, NULL, res->g_estimated, pre, post, ps->com_sigma,
-                                      &ps->prm.calib, &near, err);
+    int rc = analysis_calib_propagate(ps->pf, ps->b, &res->g, NULL, 0, pre, post, ps->com_sigma, &ps->prm.calib, &near,
+                                      err);
     *t_sd = near.t_sd;
     return rc;
 }
@@ -441,14 +419,19 @@ static int measure_impact(impact_pass *ps, int c, double t_star, double t_next, 
     double cov15[15][15];
     int joint = prm->method == ANALYSIS_FIT;
     int fl_lo[2] = {pre->first, post->first}, fl_hi[2] = {pre->last, post->last};
-    if (joint) /* the whole flights the sides are part of */
-        whole_flights(ps, t_star, t_next, pre, post, fl_lo, fl_hi);
+    if (joint && !res->g_estimated) { /* the noise from the whole flights the sides are part of */
+        int a0, a1, b0, b1;
+        if (side_window(pf, n, ps->contact, ps->cut, t_star, ps->excl, ps->t_prev, t_star, 0, INT_MAX, &a0, &a1) > 0 &&
+            a0 <= pre->first && a1 >= pre->last)
+            fl_lo[0] = a0, fl_hi[0] = a1;
+        if (side_window(pf, n, ps->contact, ps->cut, t_star, ps->excl, t_star, t_next, 1, INT_MAX, &b0, &b1) > 0 &&
+            b0 <= post->first && b1 >= post->last)
+            fl_lo[1] = b0, fl_hi[1] = b1;
+    }
     /* the velocities from windows as long as the flights support; the instant
-       stays the near windows'. With g estimated the noise stays gravity's (its
-       phases' modes and g's weights over every frame): the sandwich carries g's
-       error into both grown sides, which share it, as it does for the near ones */
+       stays the near windows' */
     side_fit pre_near = *pre, post_near = *post;
-    if (joint && prm->extend_windows &&
+    if (joint && !res->g_estimated && prm->extend_windows &&
         ((rc = analysis_side_extend(pf, fl_lo[0], fl_hi[0], &res->g, b, ps->com_sigma, 0, pre, err)) ||
          (rc = analysis_side_extend(pf, fl_lo[1], fl_hi[1], &res->g, b, ps->com_sigma, 1, post, err))))
         return rc;

@@ -426,12 +426,6 @@ int analysis_gravity_from_flight_cut(const posed_frame *pf, int n, const unsigne
         for (int k = 0, off = 0; k < nph; off += ph[k].n, k++)
             analysis_flight_noise_add(nz, ph_ix[k], ph[k].t, r + off, ph[k].n, 3, sigma);
         analysis_flight_noise_close(nz);
-        if (analysis_flight_noise_slow(nz)) {
-            analysis_flight_noise_free(&local);
-            free(r);
-            rc = icv_err_set(err, ICV_ENOMEM, "gravity: out of memory");
-            goto done;
-        }
         memset(nz->h_g, 0, sizeof *nz->h_g * (size_t)nz->n);
         if (gravity_weights(ph, nph, (const int *const *)ph_ix, nz->h_g)) {
             memset(g_cov, 0, 9 * sizeof g_cov[0][0]); /* singular: cannot happen after the fit */
