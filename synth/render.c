@@ -247,7 +247,8 @@ static int cast(const synth_renderer *r, double x, double y, float *value)
     for (int i = 0; i < r->n_prims; i++) {
         const synth_prim *p = &r->prims[i];
         icv_vec3 n;
-        double t = prim_missed(p, d) ? INFINITY : hit_prim(p, d, &n);
+        /* a sphere's own test is as cheap as its bound's */
+        double t = p->kind != PRIM_SPHERE && prim_missed(p, d) ? INFINITY : hit_prim(p, d, &n);
         if (p->id == SYNTH_ID_BODY)
             t_body = t;
         if (p->kind == PRIM_DISC)
