@@ -368,6 +368,12 @@ static int bodies_of_one_marker(const icv_experiment *e)
     return 1;
 }
 
+/* a sphere whose marker is as wide as it: the ball is its own marker */
+static int ball_is_its_marker(const icv_shape *shape, double marker_diameter)
+{
+    return shape->type == ICV_SHAPE_SPHERE && marker_diameter >= 1.8 * shape->radius;
+}
+
 /* 1: several bodies, each one marker that is the whole ball (a sphere whose marker is
  * as wide as it: a cradle's polished balls), so that touching balls are touching discs
  * of the marker's size (track/disc_split.c). The split is gated on such scenes: one
@@ -376,11 +382,9 @@ static int balls_are_markers(const icv_experiment *e)
 {
     if (!bodies_of_one_marker(e))
         return 0;
-    for (int k = 0; k < e->n_bodies; k++) {
-        const icv_body *b = &e->bodies[k];
-        if (b->shape.type != ICV_SHAPE_SPHERE || !(b->marker_diameter >= 1.8 * b->shape.radius))
+    for (int k = 0; k < e->n_bodies; k++)
+        if (!ball_is_its_marker(&e->bodies[k].shape, e->bodies[k].marker_diameter))
             return 0;
-    }
     return 1;
 }
 
@@ -390,7 +394,7 @@ static int markers_round(const icv_experiment *e)
 {
     if (e->marker_shape == ICV_MARKER_SPHERE || balls_are_markers(e))
         return 1;
-    return e->n_markers == 1 && e->shape.type == ICV_SHAPE_SPHERE && e->marker_diameter >= 1.8 * e->shape.radius;
+    return e->n_markers == 1 && ball_is_its_marker(&e->shape, e->marker_diameter);
 }
 
 /* The markers' image size when the depth is only provisional (one camera, scale:
