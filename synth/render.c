@@ -234,8 +234,10 @@ static double hit_prim(const synth_prim *p, icv_vec3 d, icv_vec3 *n)
     }
 }
 
-/* Casts the camera-frame ray (x, y, 1): the id seen and its gray. */
-static int cast(const synth_renderer *r, double x, double y, float *value)
+/* Casts the camera-frame ray (x, y, 1) at the primitives in mask (a tile's: a
+ * primitive whose footprint misses the tile cannot be hit there): the id seen and its
+ * gray. */
+static int cast(const synth_renderer *r, const uint64_t *mask, double x, double y, float *value)
 {
     double inv = 1.0 / sqrt(x * x + y * y + 1);
     icv_vec3 d = icv_v3(x * inv, y * inv, inv);
@@ -244,21 +246,22 @@ static int cast(const synth_renderer *r, double x, double y, float *value)
     int id = 0;
     icv_vec3 nbest = icv_v3(0, 0, -1);
     double t_body = INFINITY;
-    for (int i = 0; i < r->n_prims; i++) {
-        const synth_prim *p = &r->prims[i];
-        icv_vec3 n;
-        /* a sphere's own test is as cheap as its bound's */
-        double t = p->kind != PRIM_SPHERE && prim_missed(p, d) ? INFINITY : hit_prim(p, d, &n);
-        if (p->id == SYNTH_ID_BODY)
-            t_body = t;
-        if (p->kind == PRIM_DISC)
-            t -= r->sticker_eps; /* a sticker lies on the surface: it wins ties with the body */
-        if (t < best) {
-            best = t;
-            id = p->id;
-            nbest = n;
+    for (int w = 0; w < SYNTH_PRIM_WORDS; w++)
+        for (uint64_t bits = mask[w]; bits; bits &= bits - 1) {
+            const synth_prim *p = &r->prims[w * 64 + __builtin_ctzll(bits)];
+            icv_vec3 n;
+            /* a sphere's own test is as cheap as its bound's */
+            double t = p->kind != PRIM_SPHERE && prim_missed(p, d) ? INFINITY : hit_prim(p, d, &n);
+            if (p->id == SYNTH_ID_BODY)
+                t_body = t;
+            if (p->kind == PRIM_DISC)
+                t -= r->sticker_eps; /* a sticker lies on the surface: it wins ties with the body */
+            if (t < best) {
+                best = t;
+                id = p->id;
+                nbest = n;
+            }
         }
-    }
     if (!id)
         return 0;
     if (r->has_occluder && hit_prim(&r->occluder, d, NULL) < best)
@@ -382,6 +385,7 @@ void synth_renderer_free(synth_renderer *r)
     free(r->id);
     free(r->val);
     free(r->tile_on);
+    free(r->tile_prims);
     free(r->tile_dirty);
     free(r->tiles);
     free(r->dirty);
@@ -463,6 +467,7 @@ int synth_renderer_alloc(const synth_scenario *sc, int camera, synth_renderer **
     r->id = calloc(np, 1);
     r->val = malloc(sizeof(float) * np);
     r->tile_on = calloc(nt, 1);
+    r->tile_prims = calloc(nt, sizeof *r->tile_prims);
     r->tile_dirty = calloc(nt, 1);
     r->tiles = malloc(sizeof(int) * nt);
     r->dirty = malloc(sizeof(int) * nt);
@@ -473,7 +478,7 @@ int synth_renderer_alloc(const synth_scenario *sc, int camera, synth_renderer **
     r->flash_rows = malloc(sizeof(float) * (size_t)H);
     r->only_ty = -1;
     if (!r->corner || !r->centre || !r->bg || !r->gain || !r->acc || !r->id || !r->val || !r->tile_on ||
-        !r->tile_dirty || !r->tiles || !r->dirty || !r->gauss || !r->row_start || !r->flash_rows ||
+        !r->tile_prims || !r->tile_dirty || !r->tiles || !r->dirty || !r->gauss || !r->row_start || !r->flash_rows ||
         !r->bg_gain || !r->bg_sigma) {
         synth_renderer_free(r);
         return icv_err_set(err, ICV_ENOMEM, "render: out of memory for a %dx%d camera", W, H);
@@ -634,6 +639,7 @@ static void mark_tile(synth_renderer *r, int tx, int ty)
         r->tile_on[t] = 1;
         r->tiles[r->n_tiles++] = t;
     }
+    r->tile_prims[t][r->marking / 64] |= 1ull << (r->marking % 64);
     if (!r->tile_dirty[t]) {
         r->tile_dirty[t] = 1;
         r->dirty[r->n_dirty++] = t;
@@ -710,6 +716,7 @@ static void mark_prims(synth_renderer *r)
 {
     for (int i = 0; i < r->n_prims; i++) {
         const synth_prim *p = &r->prims[i];
+        r->marking = i;
         if (p->kind == PRIM_CAPSULE || p->kind == PRIM_CYLINDER) {
             icv_vec3 pts[9];
             for (int k = 0; k < 9; k++)
@@ -735,7 +742,7 @@ static void pass_centres(synth_renderer *r, int k0, int k1)
                 size_t i = (size_t)y * W + x;
                 const float *c = r->centre + 2 * i;
                 float v = 0;
-                r->id[i] = (uint8_t)cast(r, c[0], c[1], &v);
+                r->id[i] = (uint8_t)cast(r, r->tile_prims[t], c[0], c[1], &v);
                 r->val[i] = v;
             }
     }
@@ -789,7 +796,7 @@ static void pass_edges(synth_renderer *r, int k0, int k1, double w)
                     double xn = (1 - fy) * ((1 - fx) * c00[0] + fx * c10[0]) + fy * ((1 - fx) * c01[0] + fx * c11[0]);
                     double yn = (1 - fy) * ((1 - fx) * c00[1] + fx * c10[1]) + fy * ((1 - fx) * c01[1] + fx * c11[1]);
                     float v;
-                    int hit = cast(r, xn, yn, &v);
+                    int hit = cast(r, r->tile_prims[t], xn, yn, &v);
                     if (hit)
                         sum += v - bg;
                     if (hit >= SYNTH_ID_MARKER0) { /* the marker's area moments, at the sample */
@@ -815,6 +822,7 @@ static void clear_tiles(synth_renderer *r)
         for (int y = ty * SYNTH_TILE; y < y1; y++)
             memset(r->id + (size_t)y * W + tx * SYNTH_TILE, 0, (size_t)(x1 - tx * SYNTH_TILE));
         r->tile_on[t] = 0;
+        memset(r->tile_prims[t], 0, sizeof r->tile_prims[t]);
     }
     r->n_tiles = 0;
 }
@@ -977,8 +985,11 @@ int synth_marker_visible(const synth_renderer *r, const synth_state *s, int k, d
     synth_renderer *rw = (synth_renderer *)r; /* place_body writes the scratch primitives only */
     place_body(rw, s);
     icv_vec3 xc = icv_v3_add(icv_m3_apply(r->m.R, xs), r->m.t);
+    uint64_t all[SYNTH_PRIM_WORDS] = {0};
+    for (int i = 0; i < r->n_prims; i++)
+        all[i / 64] |= 1ull << (i % 64);
     float v;
-    int id = cast(r, xc.x / xc.z, xc.y / xc.z, &v);
+    int id = cast(r, all, xc.x / xc.z, xc.y / xc.z, &v);
     if (b->marker_style != SYNTH_MARKER_BAND)
         return id == SYNTH_ID_MARKER0 + k;
     /* a band surrounds its centre: seen when the ray to the centre meets the rod's near

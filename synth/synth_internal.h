@@ -40,6 +40,7 @@ static inline uint64_t synth_stream(uint64_t seed, uint64_t a, uint64_t b)
 #define SYNTH_TILE 8
 #define SYNTH_MAX_PRIMS (2 * ICV_MAX_MARKERS + 2 * ICV_MAX_BODIES + 2) /* bodies, strings, a ball and a post per marker */
 #define SYNTH_GAUSS_N 65536
+#define SYNTH_PRIM_WORDS ((SYNTH_MAX_PRIMS + 63) / 64)
 
 enum { PRIM_SPHERE, PRIM_CAPSULE, PRIM_CYLINDER, PRIM_BOX, PRIM_DISC };
 /* ids in the id buffer: 0 nothing (background), 1 the body, 2 + k marker k */
@@ -77,6 +78,9 @@ struct synth_renderer {
     int tw, th;      /* tiles across, down */
     uint8_t *tile_on, *tile_dirty;
     int *tiles, n_tiles;       /* active tiles of the current sub-frame */
+    uint64_t (*tile_prims)[SYNTH_PRIM_WORDS]; /* per tile: the primitives whose footprint
+                                                 touches it (bit i: prims[i]) */
+    int marking;               /* the primitive mark_tile records */
     int *dirty, n_dirty;       /* tiles touched in the current frame */
     int only_ty;               /* >= 0: mark tiles of this tile row only (rolling shutter) */
     int *row_start;            /* th + 1: where each tile row's tiles start in tiles */
