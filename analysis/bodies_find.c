@@ -231,15 +231,23 @@ static void pair_candidates(const analysis_body_track *bodies, int a, int b, con
                 if (arrive < 0)
                     arrive = k;
             }
+        double closing = closing_rate(gap, run0, i - 1);
         if (n_at >= CONTACT_FRAMES && arrive == first_posed) {
             icv_debug("body impacts: bodies %d and %d in contact from frame %d on: at rest together, not an impact", a,
                       b, bodies[0].tracks->frame[arrive]);
             res->n_resting++;
+        } else if (n_at < CONTACT_FRAMES && !(closing > sigma)) {
+            /* bodies that did not approach cannot collide: the gap dipped back within
+               reach as they parted (noise after a bounce splits its run in two, and a
+               candidate one frame after the bounce would cut its post side to a frame) */
+            icv_debug("body impacts: bodies %d and %d within reach at frame %d, but the gap fell into it by %.3g mm a "
+                      "frame at most (sigma %.3g mm): not approaching, no candidate",
+                      a, b, bodies[0].tracks->frame[best], 1e3 * closing, 1e3 * sigma);
         } else if (*nc < nf) {
             int row = n_at >= CONTACT_FRAMES ? arrive : best;
             /* group and run: below, from the flags of every pair */
-            cand[(*nc)++] = (candidate){
-                .a = a, .b = b, .row = row, .gap = gap[row], .closing = closing_rate(gap, run0, i - 1), .n_at = n_at};
+            cand[(*nc)++] =
+                (candidate){.a = a, .b = b, .row = row, .gap = gap[row], .closing = closing, .n_at = n_at};
         }
         best = -1;
     }
