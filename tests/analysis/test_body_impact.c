@@ -20,11 +20,10 @@ static void names_init(analysis_body_track bt[2], const two_body *s, const analy
         bt[k] = (analysis_body_track){&s->body[k], &tr[k], names[k], s->motion, 0, s->motion == ANALYSIS_MOTION_POLY};
 }
 
-/* s's tracks with noise sigma (m) from seed, measured; analysis_body_impacts_measure's code */
-static int measure_seed(const two_body *s, double sigma, unsigned long seed, analysis_bodies_result *res, icv_err *err)
+/* s's tracks tr (freed here) measured with position sigma (m); analysis_body_impacts_measure's code */
+static int measure_tracks(const two_body *s, analysis_tracks tr[2], double sigma, analysis_bodies_result *res,
+                          icv_err *err)
 {
-    analysis_tracks tr[2];
-    two_body_tracks(s, sigma, seed, tr);
     analysis_body_track bt[2];
     names_init(bt, s, tr);
     analysis_params prm;
@@ -34,6 +33,14 @@ static int measure_seed(const two_body *s, double sigma, unsigned long seed, ana
     analysis_tracks_free(&tr[0]);
     analysis_tracks_free(&tr[1]);
     return rc;
+}
+
+/* s's tracks with noise sigma (m) from seed, measured */
+static int measure_seed(const two_body *s, double sigma, unsigned long seed, analysis_bodies_result *res, icv_err *err)
+{
+    analysis_tracks tr[2];
+    two_body_tracks(s, sigma, seed, tr);
+    return measure_tracks(s, tr, sigma, res, err);
 }
 
 enum { Q_E, Q_RATIO, Q_MIS, Q_DL, Q_LOST, Q_V, Q_W, Q_T, Q_N };
@@ -315,16 +322,9 @@ TEST(test_body_impact_a_near_miss_is_not_an_impact)
         s.v_post[k] = s.v_pre[k], s.w_post[k] = s.w_pre[k];
     analysis_tracks tr[2];
     two_body_tracks(&s, 1e-4, 11, tr);
-    analysis_body_track bt[2];
-    names_init(bt, &s, tr);
-    analysis_params prm;
-    analysis_params_default(&prm);
-    prm.pos_sigma = 1e-4;
     analysis_bodies_result res;
     icv_err err = {0};
-    int rc = analysis_body_impacts_measure(bt, 2, &TB_G, &prm, &res, &err);
-    analysis_tracks_free(&tr[0]);
-    analysis_tracks_free(&tr[1]);
+    int rc = measure_tracks(&s, tr, 1e-4, &res, &err);
     printf("  rc %d, near misses %d: %s\n", rc, res.n_near_misses, err.msg);
     ASSERT_EQ_INT(rc, ICV_ENOTFOUND);
     ASSERT_EQ_INT(res.n_near_misses, 1);
@@ -349,16 +349,9 @@ TEST(test_body_impact_found_across_frames_unseen_at_the_contact)
         for (int k = 0; k < 2; k++)
             memset(tr[k].seen + (size_t)first * (size_t)tr[k].n_markers, 0,
                    (size_t)gap_frames * (size_t)tr[k].n_markers);
-        analysis_body_track bt[2];
-        names_init(bt, &s, tr);
-        analysis_params prm;
-        analysis_params_default(&prm);
-        prm.pos_sigma = 1e-4;
         analysis_bodies_result res;
         icv_err err = {0};
-        int rc = analysis_body_impacts_measure(bt, 2, &TB_G, &prm, &res, &err);
-        analysis_tracks_free(&tr[0]);
-        analysis_tracks_free(&tr[1]);
+        int rc = measure_tracks(&s, tr, 1e-4, &res, &err);
         printf("    frames %d-%d unseen: rc %d, %d impact(s), %d near misses, e %.4f (truth 0.9): %s\n", first,
                first + gap_frames - 1, rc, rc ? 0 : res.n_impacts, res.n_near_misses,
                rc ? NAN : res.impacts[0].e_newton, err.msg);
@@ -462,16 +455,9 @@ TEST(test_body_impact_a_gap_rising_back_within_reach_is_no_second_candidate)
     int first = (int)(s.t_star / s.dt) + 4; /* t* at 50.37 frames: frames 54-57 */
     for (int k = 0; k < 2; k++)
         memset(tr[k].seen + (size_t)first * (size_t)tr[k].n_markers, 0, 4 * (size_t)tr[k].n_markers);
-    analysis_body_track bt[2];
-    names_init(bt, &s, tr);
-    analysis_params prm;
-    analysis_params_default(&prm);
-    prm.pos_sigma = 1e-4;
     analysis_bodies_result res;
     icv_err err = {0};
-    int rc = analysis_body_impacts_measure(bt, 2, &TB_G, &prm, &res, &err);
-    analysis_tracks_free(&tr[0]);
-    analysis_tracks_free(&tr[1]);
+    int rc = measure_tracks(&s, tr, 1e-4, &res, &err);
     printf("  rc %d, %d impact(s), e %.4f (truth 0.8): %s\n", rc, rc ? 0 : res.n_impacts,
            rc ? NAN : res.impacts[0].e_newton, err.msg);
     ASSERT(rc == 0, "%s", err.msg);
