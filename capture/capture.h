@@ -102,6 +102,14 @@ const capture_info *capture_source_info(const capture_source *src);
  * frame's index shows the gap) and recorded in capture_source_lost. No allocation. */
 int capture_source_read(capture_source *src, capture_frame *f, icv_err *err);
 
+/* As capture_source_read, without copying a kept frame (capture_options.keep_bytes):
+ * the frame is *view, whose pixels are the kept copy's (read-only, packed rows) when
+ * the frame is kept, else f's. A kept frame's pixels stay valid until the source is
+ * closed or, after capture_source_keep_stop, until the next read or seek after the one
+ * that passed the last kept frame (a pass's previous frame stays readable). No
+ * allocation. */
+int capture_source_read_view(capture_source *src, capture_frame *f, capture_frame *view, icv_err *err);
+
 /* Positions the source so that the next read returns exactly frame n (decodes from the
  * keyframe before n; decodes on when n is ahead within the current group of pictures).
  * Fails on n past the end or a frame that cannot be decoded; after such a failure a video

@@ -71,6 +71,8 @@ struct capture_source {
     size_t kept_bytes;     /* bytes of one frame */
     long keep_cap, n_kept, kept_last; /* slots; filled; the largest frame kept */
     int keeping;           /* 1: decoded frames are kept (until capture_source_keep_stop) */
+    int kept_release;      /* 1: a read has passed them all, not keeping: freed at the next
+                              read or seek (capture_keep_release) */
     long kept_next;        /* >= 0: a seek went to kept frame(s); the next read delivers this
                               frame, from the kept ones or the decoder brought to it; -1: the
                               decoder's next frame */
@@ -112,7 +114,8 @@ void capture_zip_close(capture_source *s);
  * 0 when not RIFF or sound. */
 int capture_riff_check(FILE *f, int64_t fsize, const char *path, icv_err *err);
 int capture_video_open(capture_source *s, icv_err *err);
-int capture_video_read(capture_source *s, capture_frame *f, icv_err *err);
+/* view non-NULL: a kept frame's pixels are not copied into f (capture_source_read_view) */
+int capture_video_read(capture_source *s, capture_frame *f, capture_frame *view, icv_err *err);
 int capture_video_seek(capture_source *s, long n, icv_err *err);
 
 int capture_images_open(capture_source *s, icv_err *err);
@@ -137,9 +140,17 @@ int capture_keep_has(const capture_source *s, long i);
 void capture_keep_frame(capture_source *s, const capture_frame *f);
 /* A decoded picture of frame i (a seek's, dropped on the way) kept, as a read delivers it. */
 void capture_keep_decoded(capture_source *s, const AVFrame *frm, long i);
-/* Frame i from the kept frames into f: 1, or 0 when not kept. */
-int capture_keep_serve(const capture_source *s, long i, capture_frame *f);
+/* Frame i from the kept frames into f, or into *view without a copy (view non-NULL:
+ * f's fields, the kept pixels): 1, or 0 when not kept. */
+int capture_keep_serve(const capture_source *s, long i, capture_frame *f, capture_frame *view);
+/* The decoded picture of frame f->index kept and *view made of it, without a copy into
+ * f: 0, 1 when it is not to be kept (f gets it), or the copy's error. */
+int capture_keep_decoded_view(capture_source *s, const AVFrame *frm, const capture_frame *f, capture_frame *view,
+                              icv_err *err);
 void capture_keep_free(capture_source *s);
+/* The kept frames freed when a read has passed them all (kept_release): one read later
+ * than that, so that the view a read gave stays valid through the next read. */
+void capture_keep_release(capture_source *s);
 
 /* timing.c: the capture rate (options, metadata, nominal) and the time scale. */
 void capture_rate_resolve(capture_source *s, const AVDictionary *format_meta, const AVDictionary *stream_meta);

@@ -8,6 +8,7 @@
  * decoded again when read again). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "capture/capture_internal.h"
 
@@ -35,7 +36,13 @@ static int free_slot(capture_source *s, long i, capture_frame *slot)
     if (!s->kept) {
         /* swscale writes past a packed frame's end (CAPTURE_SWS_PAD): into the next
            slot, filled after this one, or the pad after the last */
-        s->kept = malloc((size_t)s->keep_cap * s->kept_bytes + CAPTURE_SWS_PAD);
+        size_t bytes = (size_t)s->keep_cap * s->kept_bytes + CAPTURE_SWS_PAD, huge = (size_t)2 << 20;
+        bytes = (bytes + huge - 1) / huge * huge;
+        void *p = NULL;
+        if (posix_memalign(&p, huge, bytes) == 0) {
+            s->kept = p;
+            madvise(p, bytes, MADV_HUGEPAGE);
+        }
         s->kept_slot = malloc((size_t)s->n * sizeof *s->kept_slot);
         if (!s->kept || !s->kept_slot) {
             capture_keep_free(s);
@@ -77,16 +84,49 @@ void capture_keep_decoded(capture_source *s, const AVFrame *frm, long i)
         slot_filled(s, i);
 }
 
-int capture_keep_serve(const capture_source *s, long i, capture_frame *f)
+/* view: f's fields with the kept copy's pixels */
+static void view_of(const capture_source *s, long i, const capture_frame *f, capture_frame *view)
+{
+    *view = *f;
+    view->stride = (size_t)s->info.width * (size_t)s->info.bytes_per_sample;
+    view->data = s->kept + (size_t)s->kept_slot[i] * s->kept_bytes;
+    view->index = i;
+}
+
+int capture_keep_decoded_view(capture_source *s, const AVFrame *frm, const capture_frame *f, capture_frame *view,
+                              icv_err *err)
+{
+    capture_frame slot;
+    if (!free_slot(s, f->index, &slot))
+        return 1;
+    int rc = capture_luma_copy(s, frm, &slot, err);
+    if (rc)
+        return rc;
+    slot_filled(s, f->index);
+    view_of(s, f->index, f, view);
+    return 0;
+}
+
+int capture_keep_serve(const capture_source *s, long i, capture_frame *f, capture_frame *view)
 {
     if (!capture_keep_has(s, i))
         return 0;
+    if (view) {
+        view_of(s, i, f, view);
+        return 1;
+    }
     size_t row = (size_t)s->info.width * (size_t)s->info.bytes_per_sample;
     const uint8_t *data = s->kept + (size_t)s->kept_slot[i] * s->kept_bytes;
     for (int y = 0; y < f->height; y++)
         memcpy((uint8_t *)f->data + (size_t)y * f->stride, data + (size_t)y * row, row);
     f->index = i;
     return 1;
+}
+
+void capture_keep_release(capture_source *s)
+{
+    if (s->kept_release)
+        capture_keep_free(s);
 }
 
 void capture_keep_free(capture_source *s)
@@ -97,6 +137,7 @@ void capture_keep_free(capture_source *s)
     s->kept_slot = NULL;
     s->n_kept = 0;
     s->kept_last = -1;
+    s->kept_release = 0;
 }
 
 void capture_source_keep_stop(capture_source *s)

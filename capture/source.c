@@ -150,21 +150,38 @@ static int check_frame(const capture_source *s, const capture_frame *f, icv_err 
     return 0;
 }
 
-int capture_source_read(capture_source *s, capture_frame *f, icv_err *err)
+static int read_frame(capture_source *s, capture_frame *f, capture_frame *view, icv_err *err)
 {
     int rc = check_frame(s, f, err);
     if (rc)
         return rc;
-    rc = s->info.is_image_sequence ? capture_images_read(s, f, err) : capture_video_read(s, f, err);
-    if (rc == 0 && (f->index < 0 || f->index >= s->n))
+    capture_frame *out = view ? view : f;
+    if (s->info.is_image_sequence) {
+        rc = capture_images_read(s, f, err);
+        if (view)
+            *view = *f;
+    } else {
+        rc = capture_video_read(s, f, view, err);
+    }
+    if (rc == 0 && (out->index < 0 || out->index >= s->n))
         rc = icv_err_set(err, ICV_EFORMAT, "%s: frame %ld decoded beyond the index of %ld frames: a damaged file",
-                         s->info.path, f->index, s->n);
+                         s->info.path, out->index, s->n);
     if (rc == 0) {
-        f->bits = s->info.bits;
-        f->pts_s = s->pts_s[f->index];
-        f->time_s = f->pts_s * s->info.time_scale;
+        out->bits = s->info.bits;
+        out->pts_s = s->pts_s[out->index];
+        out->time_s = out->pts_s * s->info.time_scale;
     }
     return rc;
+}
+
+int capture_source_read(capture_source *s, capture_frame *f, icv_err *err)
+{
+    return read_frame(s, f, NULL, err);
+}
+
+int capture_source_read_view(capture_source *s, capture_frame *f, capture_frame *view, icv_err *err)
+{
+    return read_frame(s, f, view, err);
 }
 
 int capture_source_seek(capture_source *s, long n, icv_err *err)

@@ -501,7 +501,7 @@ static int seek_decoder(capture_source *s, long n, icv_err *err);
  * brought to the frame (reading on when it stands just before it, else seeking), and
  * RESUME: the decoder delivers it. A frame lost is passed over, as reading on does. */
 enum { RESUME = 2 };
-static int read_kept(capture_source *s, capture_frame *f, icv_err *err)
+static int read_kept(capture_source *s, capture_frame *f, capture_frame *view, icv_err *err)
 {
     for (long w = s->kept_next;; w++) {
         while (w < s->n && s->lost_flag[w])
@@ -510,13 +510,13 @@ static int read_kept(capture_source *s, capture_frame *f, icv_err *err)
             s->kept_next = s->n;
             return CAPTURE_EOF;
         }
-        if (capture_keep_serve(s, w, f)) {
+        if (capture_keep_serve(s, w, f, view)) {
             s->kept_next = w + 1;
             return 0;
         }
         s->kept_next = -1;
         if (!s->keeping && w > s->kept_last)
-            capture_keep_free(s); /* read past them all: no longer wanted */
+            s->kept_release = s->kept != NULL; /* read past them all: no longer wanted */
         if (s->pending && s->pending_index < w) { /* a frame a seek left, passed over */
             capture_keep_decoded(s, s->frm, s->pending_index);
             av_frame_unref(s->frm);
@@ -533,11 +533,12 @@ static int read_kept(capture_source *s, capture_frame *f, icv_err *err)
     }
 }
 
-int capture_video_read(capture_source *s, capture_frame *f, icv_err *err)
+int capture_video_read(capture_source *s, capture_frame *f, capture_frame *view, icv_err *err)
 {
     long idx;
+    capture_keep_release(s);
     if (s->kept_next >= 0) {
-        int rc = read_kept(s, f, err);
+        int rc = read_kept(s, f, view, err);
         if (rc != RESUME)
             return rc;
     }
@@ -566,12 +567,17 @@ int capture_video_read(capture_source *s, capture_frame *f, icv_err *err)
             capture_mark_lost(s, i);
         s->last_index = idx;
         f->index = idx;
-        int rc = capture_luma_copy(s, s->frm, f, err);
+        int rc = view ? capture_keep_decoded_view(s, s->frm, f, view, err) : 1;
+        if (rc == 1) { /* not kept into a view: into f */
+            rc = capture_luma_copy(s, s->frm, f, err);
+            if (!rc)
+                capture_keep_frame(s, f);
+            if (!rc && view)
+                *view = *f;
+        }
         av_frame_unref(s->frm);
-        if (!rc)
-            capture_keep_frame(s, f);
         if (s->kept && !s->keeping && idx >= s->kept_last)
-            capture_keep_free(s); /* decoded on past them all: none will be served */
+            s->kept_release = 1; /* decoded on past them all: none will be served */
         return rc;
     }
 }
@@ -592,6 +598,7 @@ static int seek_to_key(capture_source *s, long k)
 
 int capture_video_seek(capture_source *s, long n, icv_err *err)
 {
+    capture_keep_release(s);
     if (capture_keep_has(s, n)) { /* served by the reads; the decoder stays where it is */
         s->kept_next = n;
         return 0;

@@ -91,7 +91,10 @@ static int camera_track(job_track_camera *c, pass_shared *sh, icv_err *err)
         return rc;
     }
     capture_frame *cur = &buf[0], *prev = &buf[1];
-    long prev_index = -1; /* the frame in prev; -1 none */
+    /* the frames read: a kept frame in place (the setup's, capture_source_read_view),
+       else in cur's buffer; prev's pixels in the other buffer or kept */
+    capture_frame curv, prevv = {0};
+    long prev_index = -1; /* the frame in prevv; -1 none */
     enum { MAXP = TRACK_MAX_TRACKS * 4 };
     track_point out[MAXP];
     double last_b = 0;
@@ -104,9 +107,9 @@ static int camera_track(job_track_camera *c, pass_shared *sh, icv_err *err)
         if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
             break; /* another camera failed: the job fails with its error */
         double t0 = icv_now();
-        rc = capture_source_read(c->src, cur, err);
+        rc = capture_source_read_view(c->src, cur, &curv, err);
         c->t_decode += icv_now() - t0;
-        const capture_frame fr = *cur; /* the frame's fields, read-only below */
+        const capture_frame fr = curv; /* the frame's fields, read-only below */
         if (rc == CAPTURE_EOF) {
             rc = 0;
             break;
@@ -121,9 +124,9 @@ static int camera_track(job_track_camera *c, pass_shared *sh, icv_err *err)
             c->bright[k] = last_b;
         if (c->want_brightness) {
             double tm = icv_now();
-            double b = frame_brightness(cur);
+            double b = frame_brightness(&fr);
             /* only against the frame just before: after a lost frame, prev is not it */
-            if (prev_index >= 0 && prev_index == fr.index - 1 && b == last_b && capture_frame_equal(cur, prev))
+            if (prev_index >= 0 && prev_index == fr.index - 1 && b == last_b && capture_frame_equal(&fr, &prevv))
                 c->dup[c->n_dup++] = fr.index;
             last_b = c->bright[fr.index] = b;
             c->t_mean += icv_now() - tm;
@@ -184,6 +187,7 @@ static int camera_track(job_track_camera *c, pass_shared *sh, icv_err *err)
             break;
         pass_frame_done(sh);
         prev_index = fr.index;
+        prevv = fr;
         capture_frame *t = prev;
         prev = cur, cur = t;
     }

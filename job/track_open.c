@@ -258,8 +258,10 @@ int job_track_calibration_read(const icv_experiment *exp, track_calibration *cal
 
 /* ---- per camera: open, the look, the marker size ------------------------- */
 
-/* Up to n frames of the source into frames[] (allocated here; *got of them read): the
- * first n in order, or spread over the clip (by seek); the source is left at frame 0. */
+/* Up to n frames of the source into tf[] (*got of them read): the first n in order, or
+ * spread over the clip (by seek); the source is left at frame 0. A kept frame is read in
+ * place (capture_source_read_view), others into frames[] (allocated here, their pages
+ * touched only then). */
 static int read_frames(job_track_camera *c, int n, int spread, long start, capture_frame *frames, track_frame *tf,
                        int *got, icv_err *err)
 {
@@ -271,11 +273,11 @@ static int read_frames(job_track_camera *c, int n, int spread, long start, captu
         rc = capture_frame_alloc(&frames[k], c->info, err);
         if (!rc && spread)
             rc = capture_source_seek(c->src, c->first + (long)((double)(c->frames - c->first) * (k + 0.5) / n), err);
+        capture_frame v;
         if (!rc)
-            rc = capture_source_read(c->src, &frames[k], err);
+            rc = capture_source_read_view(c->src, &frames[k], &v, err);
         if (!rc)
-            tf[(*got)++] = (track_frame){frames[k].data, frames[k].width, frames[k].height, (int)frames[k].stride,
-                                         frames[k].bytes_per_sample * 8};
+            tf[(*got)++] = (track_frame){v.data, v.width, v.height, (int)v.stride, v.bytes_per_sample * 8};
     }
     if (rc == CAPTURE_EOF)
         rc = 0;

@@ -120,6 +120,7 @@ void track_detector_free(track_detector *d)
         free(d->ws->morph_a);
         free(d->ws->morph_b);
         free(d->ws->morph_rows);
+        free(d->ws->look_memo);
         free(d->ws);
     }
     free(d);

@@ -76,7 +76,13 @@ struct track_detector_ws {
     int bin_tophat_r;         /* binned px: its octagon's radius, the binned marker's diameter */
     track_bin_state bin_raw;  /* the binned frame's own detection state */
     track_bin_state bin_th;   /* its top-hat's (full scans only) */
+    /* look.c: `auto`'s trial detections on this detector's camera (passed as det_like),
+       replayed by a later call on the same frames with the same settings; freed with it */
+    struct look_memo *look_memo;
 };
+
+/* Frames whose detections track_look_choose replayed from like's memo so far (tests) */
+long track_look_memo_replayed(const track_detector *like);
 /* px: markers this large or larger are found in the binned frame (bin = diameter / 8:
    a binned marker is 8 px across or more) */
 #define TRACK_BIN_MIN_DIAMETER 16

@@ -2,6 +2,7 @@
  * each look on a few frames and keeps the first that finds the body's markers (the
  * motion look's still background: motion_background.c). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,112 @@ static double frame_mean(const track_frame *f)
     return cnt ? sum / cnt : 0;
 }
 
+/* ---- the trials' detections kept for the next call ------------------------ */
+
+/* auto is called again on the same frames once the still background is learnt (the
+ * undecided first call; the joint look after): bright's and dark's detections do not
+ * read the background, so each camera's are kept in its detector (det_like) and
+ * replayed where the frames (their pixels' hash) and the trial detector's settings are
+ * the same: the same blobs, statistics and detector fields, the frames not scanned
+ * again (docs/track.md, "Session 29"). */
+enum { MEMO_F = 16, MEMO_B = 64 };
+typedef struct {
+    int valid;                    /* 1: complete, for the key below */
+    track_detector conf;          /* the trial detector as set up (memo_conf) */
+    double diameter_px;
+    int n_expected, n;
+    int width[MEMO_F], height[MEMO_F], depth[MEMO_F];
+    uint64_t hash[MEMO_F];        /* the frames used, in order */
+    int nb[MEMO_F];
+    track_detector after[MEMO_F]; /* the detector after each frame's detection */
+    track_blob blob[MEMO_F][MEMO_B];
+} memo_look;
+struct look_memo {
+    memo_look look[4]; /* by the looks' order in choose_many; motion's unused */
+    long replayed;     /* frames replayed, every look (track_look_memo_replayed) */
+};
+
+long track_look_memo_replayed(const track_detector *like)
+{
+    return like && like->ws->look_memo ? like->ws->look_memo->replayed : 0;
+}
+
+/* A frame's pixels (its rows, not the padding between them), hashed four words at a time */
+static uint64_t frame_hash(const track_frame *f)
+{
+    size_t row = (size_t)f->width * (size_t)(f->depth / 8);
+    uint64_t h[4] = {0x243f6a8885a308d3u, 0x13198a2e03707344u, 0xa4093822299f31d0u, 0x082efa98ec4e6c89u};
+    const uint64_t m = 0x9e3779b97f4a7c15u;
+    for (int y = 0; y < f->height; y++) {
+        const unsigned char *p = (const unsigned char *)f->data + (size_t)y * (size_t)f->stride;
+        size_t x = 0;
+        for (; x + 32 <= row; x += 32)
+            for (int k = 0; k < 4; k++) {
+                uint64_t w;
+                memcpy(&w, p + x + 8 * k, 8);
+                h[k] = (h[k] ^ w) * m;
+                h[k] ^= h[k] >> 29;
+            }
+        for (; x < row; x++)
+            h[0] = (h[0] ^ p[x]) * m;
+    }
+    return h[0] ^ (h[1] * 3) ^ (h[2] * 5) ^ (h[3] * 7);
+}
+
+/* The trial detector's settings: itself without its workspace, background and outputs */
+static void memo_conf(const track_detector *d, track_detector *conf)
+{
+    memcpy(conf, d, sizeof *conf);
+    conf->ws = NULL;
+    conf->motion_background = NULL;
+    conf->motion_background_stride = 0;
+    memset(&conf->stats, 0, sizeof conf->stats);
+}
+
+/* The memo of look li on like's camera for frames[use[0..n-1]] and the trial detector
+ * d as set up: *replay 1 when it holds their detections; else emptied and keyed to
+ * record them. NULL: none (no like, too many frames, out of memory). */
+static memo_look *memo_for(const track_detector *like, int li, const track_detector *d, double diameter_px,
+                           int n_expected, const track_frame *frames, const int *use, int n, const uint64_t *hash,
+                           int *replay)
+{
+    *replay = 0;
+    if (!like || n > MEMO_F || li < 0 || li >= 4)
+        return NULL;
+    if (!like->ws->look_memo) { /* a detector's workspace, written through the const settings */
+        like->ws->look_memo = malloc(sizeof *like->ws->look_memo);
+        if (!like->ws->look_memo)
+            return NULL;
+        for (int k = 0; k < 4; k++)
+            like->ws->look_memo->look[k].valid = 0;
+        like->ws->look_memo->replayed = 0;
+    }
+    memo_look *m = &like->ws->look_memo->look[li];
+    track_detector conf;
+    memo_conf(d, &conf);
+    int same = m->valid && m->n == n && m->n_expected == n_expected && m->diameter_px == diameter_px &&
+               memcmp(&m->conf, &conf, sizeof conf) == 0;
+    for (int k = 0; k < n && same; k++) {
+        const track_frame *f = &frames[use[k]];
+        same = m->width[k] == f->width && m->height[k] == f->height && m->depth[k] == f->depth && m->hash[k] == hash[k];
+    }
+    if (same) {
+        *replay = 1;
+        like->ws->look_memo->replayed += n;
+        return m;
+    }
+    m->valid = 0;
+    m->conf = conf;
+    m->diameter_px = diameter_px;
+    m->n_expected = n_expected;
+    m->n = n;
+    for (int k = 0; k < n; k++) {
+        const track_frame *f = &frames[use[k]];
+        m->width[k] = f->width, m->height[k] = f->height, m->depth[k] = f->depth, m->hash[k] = hash[k];
+    }
+    return m;
+}
+
 /* The look for nc cameras filming the same markers (nc 1: track_look_choose): each
  * camera's frames scored with its own detector settings, the scores added. */
 static int choose_many(const track_frame *const *frames_c, const int *n_c, const void *const *bg_c,
@@ -195,7 +302,11 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
         any_bg |= bg_c[c] != NULL;
     }
     int need = (n + 1) / 2;
-    enum { MAXB = 64 };
+    enum { MAXB = MEMO_B };
+    uint64_t hash[MAXC][MAXF]; /* the frames used, for the memo (like_c given) */
+    for (int c = 0; c < nc; c++)
+        for (int ii = 0; ii < n_use[c] && like_c[c] && n_use[c] <= MEMO_F; ii++)
+            hash[c][ii] = frame_hash(&frames_c[c][use[c][ii]]);
     track_blob *prev = malloc(sizeof *prev * MAXB), *cur = malloc(sizeof *cur * MAXB);
     if (!prev || !cur) {
         free(prev);
@@ -256,12 +367,31 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
             s->tophat = (order[li] == TRACK_LOOK_DARK && d->ws->tophat_r > 0) || (li == 3 && d->ws->white_tophat_r > 0);
             d->motion_background = motion_bg;
             d->motion_background_stride = motion_bg_stride;
+            int replay = 0;
+            memo_look *memo = order[li] == TRACK_LOOK_MOTION ? NULL
+                                                             : memo_for(like, li, d, diameter_px, n_expected, frames,
+                                                                        use[c], n_use[c], hash[c], &replay);
             int prev_n = -1;
             for (int ii = 0; ii < n_use[c]; ii++) {
                 int i = use[c][ii], nb = 0;
-                rc = track_detector_detect(d, &frames[i], NULL, 0, cur, MAXB, &nb, err);
-                if (rc)
-                    break;
+                if (replay) { /* as detected before: the blobs and the detector's fields */
+                    struct track_detector_ws *ws = d->ws;
+                    memcpy(d, &memo->after[ii], sizeof *d);
+                    d->ws = ws;
+                    d->motion_background = motion_bg;
+                    d->motion_background_stride = motion_bg_stride;
+                    nb = memo->nb[ii];
+                    memcpy(cur, memo->blob[ii], sizeof *cur * (size_t)nb);
+                } else {
+                    rc = track_detector_detect(d, &frames[i], NULL, 0, cur, MAXB, &nb, err);
+                    if (rc)
+                        break;
+                    if (memo) {
+                        memcpy(&memo->after[ii], d, sizeof *d);
+                        memo->nb[ii] = nb;
+                        memcpy(memo->blob[ii], cur, sizeof *cur * (size_t)nb);
+                    }
+                }
                 if (d->stats.n_components > s->components)
                     s->components = d->stats.n_components;
                 s->rej_area += d->stats.n_rejected_area;
@@ -328,6 +458,8 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
                 track_blob *t = prev;
                 prev = cur, cur = t;
             }
+            if (memo && !rc)
+                memo->valid = 1;
             track_detector_free(d);
         }
     }

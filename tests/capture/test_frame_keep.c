@@ -3,7 +3,9 @@
  * the track stage reads it: frames a tenth into the clip, frames spread over it by
  * seeks, then every frame in order. Kept, every frame is decoded once and delivers the
  * pixels sequential decoding gives; with a budget of a few frames the rest is decoded
- * again, never more than without keeping. */
+ * again, never more than without keeping. Read in place (capture_source_read_view), the
+ * same pixels, the caller's buffer untouched when every frame is kept, and the pass's
+ * previous frame still readable after the next read. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,19 +17,38 @@
 
 typedef struct {
     long decoded;      /* frames the decoder gave for the whole pattern */
+    long trial_bad;    /* the first trial read that differs, -1 none */
     long pass_bad;     /* the first frame of the final pass that differs, -1 none */
+    long prev_bad;     /* the first pass frame whose previous frame's pixels changed, -1 none */
+    long in_place;     /* reads (view) whose pixels are not the caller's buffer */
+    int buffer_written; /* view: the caller's buffer was written by the trials' reads */
     long pass_frames;  /* frames the final pass read */
     int rc;            /* the first failure's code, 0 none */
     char why[256];
 } pattern_result;
 
+/* One read, copied into f or in place (view: *v the frame); the frame's pixels checked
+ * against seq: 0 when they are sequential decoding's. */
+static int read_one(capture_source *src, capture_frame *f, capture_frame *v, int view, const unsigned char *seq,
+                    size_t fsize, pattern_result *r, int *rc, icv_err *err)
+{
+    *rc = view ? capture_source_read_view(src, f, v, err) : capture_source_read(src, f, err);
+    if (!view)
+        *v = *f;
+    if (*rc)
+        return 0;
+    r->in_place += v->data != f->data;
+    return memcmp(v->data, seq + fsize * (size_t)v->index, fsize) != 0;
+}
+
 /* The look trials' reading (job/track_open.c: 6 frames from a tenth in, 15 spread, the
  * source left at frame 0 after each) then the 2D pass's (every frame in order),
- * against seq (the sequential decoding's frames, fsize bytes each). */
+ * against seq (the sequential decoding's frames, fsize bytes each); view: every read in
+ * place (capture_source_read_view), the caller's buffer filled with 0xa5 first. */
 static pattern_result read_like_the_track_stage(const char *path, size_t keep_bytes, const unsigned char *seq,
-                                                size_t fsize)
+                                                size_t fsize, int view)
 {
-    pattern_result r = {0, -1, 0, 0, ""};
+    pattern_result r = {0, -1, -1, -1, 0, 0, 0, 0, ""};
     capture_options o = {.keep_bytes = keep_bytes};
     capture_source *src;
     icv_err err = {0};
@@ -35,26 +56,38 @@ static pattern_result read_like_the_track_stage(const char *path, size_t keep_by
         snprintf(r.why, sizeof r.why, "open: %s", err.msg);
         return r;
     }
-    capture_frame f;
+    capture_frame f, v, pv = {0};
     capture_frame_alloc(&f, capture_source_info(src), &err);
-    long d0 = capture_decoded_frames();
+    memset(f.data, 0xa5, fsize);
+    long d0 = capture_decoded_frames(), n_trial = 0;
     int rc = capture_source_seek(src, NF / 10, &err);
-    for (int k = 0; k < 6 && !rc; k++)
-        rc = capture_source_read(src, &f, &err);
+    for (int k = 0; k < 6 && !rc; k++, n_trial++)
+        if (read_one(src, &f, &v, view, seq, fsize, &r, &rc, &err) && r.trial_bad < 0)
+            r.trial_bad = n_trial;
     if (!rc)
         rc = capture_source_seek(src, 0, &err);
-    for (int k = 0; k < 15 && !rc; k++) {
+    for (int k = 0; k < 15 && !rc; k++, n_trial++) {
         rc = capture_source_seek(src, (long)(NF * (k + 0.5) / 15), &err);
-        if (!rc)
-            rc = capture_source_read(src, &f, &err);
+        if (!rc && read_one(src, &f, &v, view, seq, fsize, &r, &rc, &err) && r.trial_bad < 0)
+            r.trial_bad = n_trial;
     }
     if (!rc)
         rc = capture_source_seek(src, 0, &err);
+    for (size_t i = 0; i < fsize && !r.buffer_written; i++)
+        r.buffer_written = ((const unsigned char *)f.data)[i] != 0xa5;
     capture_source_keep_stop(src);
-    while (!rc && (rc = capture_source_read(src, &f, &err)) == 0) {
-        if (r.pass_bad < 0 && (f.index != r.pass_frames || memcmp(f.data, seq + fsize * (size_t)f.index, fsize)))
+    for (; !rc; r.pass_frames++) {
+        int bad = read_one(src, &f, &v, view, seq, fsize, &r, &rc, &err);
+        if (rc)
+            break;
+        if (r.pass_bad < 0 && (v.index != r.pass_frames || bad))
             r.pass_bad = r.pass_frames;
-        r.pass_frames++;
+        /* the frame before, read in place, still its own after this read (the 2D
+           pass's duplicate test compares the two) */
+        if (view && r.pass_frames > 0 && r.prev_bad < 0 && pv.data != f.data &&
+            memcmp(pv.data, seq + fsize * (size_t)pv.index, fsize))
+            r.prev_bad = r.pass_frames;
+        pv = v;
     }
     r.rc = rc == CAPTURE_EOF ? 0 : rc;
     if (r.rc)
@@ -90,16 +123,34 @@ TEST(test_kept_frames_decode_each_frame_once_for_the_look_trials_and_the_pass)
         free(seq);
     ASSERT(n == NF, "sequential read stopped at %ld: %s", n, err.msg);
 
-    pattern_result none = read_like_the_track_stage(p, 0, seq, fsize);
-    pattern_result few = read_like_the_track_stage(p, 10 * fsize, seq, fsize);
-    pattern_result all = read_like_the_track_stage(p, NF * fsize, seq, fsize);
+    pattern_result none = read_like_the_track_stage(p, 0, seq, fsize, 0);
+    pattern_result few = read_like_the_track_stage(p, 10 * fsize, seq, fsize, 0);
+    pattern_result all = read_like_the_track_stage(p, NF * fsize, seq, fsize, 0);
+    pattern_result none_v = read_like_the_track_stage(p, 0, seq, fsize, 1);
+    pattern_result few_v = read_like_the_track_stage(p, 10 * fsize, seq, fsize, 1);
+    pattern_result all_v = read_like_the_track_stage(p, NF * fsize, seq, fsize, 1);
     free(seq);
-    const pattern_result *r[3] = {&none, &few, &all};
-    for (int k = 0; k < 3; k++) {
+    const pattern_result *r[6] = {&none, &few, &all, &none_v, &few_v, &all_v};
+    for (int k = 0; k < 6; k++) {
         ASSERT(r[k]->rc == 0, "pattern %d: %s", k, r[k]->why);
         ASSERT(r[k]->pass_frames == NF && r[k]->pass_bad < 0, "pattern %d: the pass read %ld frames, frame %ld wrong",
                k, r[k]->pass_frames, r[k]->pass_bad);
+        ASSERT(r[k]->trial_bad < 0, "pattern %d: trial read %ld wrong", k, r[k]->trial_bad);
+        ASSERT(r[k]->prev_bad < 0, "pattern %d: pass frame %ld: the previous frame's pixels changed", k,
+               r[k]->prev_bad);
     }
+    /* in place: the same frames decoded as copied; nothing in place without keeping;
+       everything kept: every read in place (21 trial reads and the pass's 60 but the
+       last, 59, past the last spread frame, 58: decoded by the pass), the trials never
+       writing the caller's buffer; 10 kept: some in place, the rest into the buffer */
+    ASSERT(none_v.decoded == none.decoded && few_v.decoded == few.decoded && all_v.decoded == all.decoded,
+           "decoded in place %ld %ld %ld, copied %ld %ld %ld", none_v.decoded, few_v.decoded, all_v.decoded,
+           none.decoded, few.decoded, all.decoded);
+    ASSERT(none_v.in_place == 0, "not keeping: %ld reads in place", none_v.in_place);
+    ASSERT(all_v.in_place == 21 + NF - 1, "all kept: %ld reads in place of %d", all_v.in_place, 21 + NF - 1);
+    ASSERT(!all_v.buffer_written, "every frame kept: the trials wrote the caller's buffer");
+    ASSERT(few_v.in_place >= 10 && few_v.in_place < 21 + NF && few_v.buffer_written,
+           "10 frames kept: %ld reads in place", few_v.in_place);
     /* exact: every frame once, none twice (without keeping, the trials' ~60 frames
        are decoded again: 132 here) */
     ASSERT(all.decoded == NF, "kept: %ld frames decoded for %d (not keeping: %ld)", all.decoded, NF, none.decoded);

@@ -3,7 +3,9 @@
  * below them measured; a large ball fainter than the threshold pixel by pixel is found
  * in the binned frame. Frames drawn by render.h with known centres. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "track/detect_internal.h"
 #include "track/track.h"
@@ -582,6 +584,69 @@ TEST(test_look_likeness_weighs_bands_as_stripes_across_the_rod)
     double as_band = track_marker_likeness(d, &piece, &fr, NULL, 0, 6);
     ASSERT(as_band < 0.25, "a rod piece as a band: %.2f", as_band);
     track_detector_free(d);
+}
+
+/* auto's look on fr with the background bg and a camera detector like (9 px markers,
+   the scene's settings), or a fresh one when like is NULL: the status, look and why */
+static int look_with(const track_frame *fr, const uint8_t *bg, track_detector *like, track_look *look, char *why,
+                     size_t n_why)
+{
+    track_detector *own = like ? NULL : track_detector_alloc(W, H, NULL);
+    track_detector *d = like ? like : own;
+    track_detector_set_scene_markers(d);
+    track_detector_set_marker_size(d, 9, d->max_streak_px);
+    icv_err err = {0};
+    int rc = track_look_choose(fr, BAR_FRAMES, bg, W, 3, 9, d, look, &weigh_tophat, NULL, why, n_why, &err);
+    if (rc)
+        snprintf(why, n_why, "%s", err.msg);
+    track_detector_free(own);
+    return rc;
+}
+
+TEST(test_look_auto_called_again_replays_bright_and_dark_to_the_same_choice)
+{
+    /* the pipeline calls auto on a camera's first frames, then, undecided, again on the
+       same frames with the still background: bright's and dark's detections, which do
+       not read the background, are replayed from the first call (look.c's memo). The
+       second call's choice and its line (counts, likeness, the blob standing out) are
+       a fresh detector's to the character; frames changed in place are detected again. */
+    enum { N = BAR_FRAMES };
+    static uint8_t bg[W * H];
+    track_frame fr[N];
+    ASSERT_EQ_INT(moving_bar(draw_banded_bar, 1085, fr, bg), 0);
+    track_detector *like = track_detector_alloc(W, H, NULL);
+    ASSERT_TRUE(like != NULL);
+    track_detector_set_scene_markers(like);
+    track_detector_set_marker_size(like, 9, like->max_streak_px);
+    track_look look = TRACK_LOOK_BRIGHT, look_ref = TRACK_LOOK_BRIGHT;
+    char why[768] = "", why_ref[768] = "";
+    int undecided = 0;
+    icv_err err = {0};
+    int rc = track_look_choose(fr, N, NULL, 0, 3, 9, like, &look, &weigh_tophat, &undecided, why, sizeof why, &err);
+    ASSERT(rc == 0 && undecided == 1, "first call: rc %d, undecided %d: %s", rc, undecided, err.msg);
+    ASSERT(track_look_memo_replayed(like) == 0, "first call replayed %ld frames", track_look_memo_replayed(like));
+    rc = look_with(fr, bg, like, &look, why, sizeof why);
+    int rc_ref = look_with(fr, bg, NULL, &look_ref, why_ref, sizeof why_ref);
+    long replayed = track_look_memo_replayed(like);
+    printf("    again: %s\n    fresh: %s\n    replayed %ld frames\n", why, why_ref, replayed);
+    ASSERT(rc == 0 && rc_ref == 0, "rc %d, fresh %d", rc, rc_ref);
+    ASSERT_EQ_INT(look, TRACK_LOOK_DARK);
+    ASSERT_EQ_INT(look_ref, TRACK_LOOK_DARK);
+    ASSERT(strcmp(why, why_ref) == 0, "again and fresh differ");
+    /* bright's and dark's 6 frames each (the top-hat, weighed only where plain bright
+       misses the markers' number, not tried here) */
+    ASSERT(replayed == 2 * N, "replayed %ld frames, expected %d", replayed, 2 * N);
+    /* a frame changed in place (the bar moved 4 px on in frame 0): nothing replayed, the
+       fresh detector's choice */
+    rn_rng rng = {7};
+    draw_banded_bar((uint8_t *)(uintptr_t)fr[0].data, 64, 102, &rng);
+    rc = look_with(fr, bg, like, &look, why, sizeof why);
+    rc_ref = look_with(fr, bg, NULL, &look_ref, why_ref, sizeof why_ref);
+    ASSERT(rc == 0 && rc_ref == 0 && look == look_ref && strcmp(why, why_ref) == 0, "changed frame: %s / %s", why,
+           why_ref);
+    ASSERT(track_look_memo_replayed(like) == replayed, "changed frame: %ld frames replayed",
+           track_look_memo_replayed(like) - replayed);
+    track_detector_free(like);
 }
 
 TEST(test_look_auto_weighs_shapes_when_nothing_moved_against_the_still_background)
