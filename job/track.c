@@ -55,11 +55,12 @@ typedef struct {
 } retry_plan;
 
 /* One try of the whole stage; look_forced as job_track's, tophat_forced its white
- * top-hat. After a template misfit, a crowded look or no position labelled in any
- * frame (a look that never shows enough of the markers together, e.g. one bright blob a
- * frame of four markers) with track.markers auto and one look (bright or dark) for every
- * camera, auto's look and the looks to try instead (job_track_retry_looks) into *plan;
- * else plan->n 0. *cal_keep (when given): the calibration as read, for the retries. */
+ * top-hat. After a template misfit, a crowded look, no position labelled in any frame
+ * (a look that never shows enough of the markers together, e.g. one bright blob a frame
+ * of four markers), labelled points standing still or a camera tracking only still
+ * things, with track.markers auto and one look (bright or dark) for every camera, auto's
+ * look and the looks to try instead (job_track_retry_looks) into *plan; else plan->n 0.
+ * *cal_keep (when given): the calibration as read, for the retries. */
 static int track_once(const char *experiment_path, const char *out_dir, const job_track_options *opt_in,
                       int look_forced, int tophat_forced, double t_start, job_track_result *res_out,
                       retry_plan *plan, track_calibration **cal_keep, icv_err *err)
@@ -104,7 +105,8 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
                              j->exp.n_markers);
     if (!rc)
         rc = job_track_write(j, out_dir, err);
-    if (rc && (j->template_misfit || j->look_crowded || j->none_labelled || j->labels_still) && look_forced < 0 &&
+    if (rc && (j->template_misfit || j->look_crowded || j->none_labelled || j->labels_still || j->tracks_still) &&
+        look_forced < 0 &&
         j->exp.track.markers < 0) {
         track_look l = j->cams[0].det->look;
         int th = l == TRACK_LOOK_BRIGHT && j->cams[0].det->bright_tophat;
@@ -118,7 +120,7 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
             plan->first_tophat = th;
             plan->why = j->template_misfit ? "do not fit body.markers"
                         : j->look_crowded  ? "are too many"
-                        : j->labels_still  ? "stand still as clutter does"
+                        : j->labels_still || j->tracks_still ? "stand still as clutter does"
                                            : "are never enough together to be labelled";
             plan->n = job_track_retry_looks(l, th, usable, plan->look, plan->tophat);
         }
