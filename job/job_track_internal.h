@@ -194,6 +194,8 @@ typedef struct {
                             (camera_check) */
     int none_labelled;   /* 1: no position was labelled in any frame (job_track_3d_nothing_labelled) */
     int labels_still;    /* 1: the labelled points stand still over the clip (clutter) */
+    int tracks_still;    /* 1: a camera tracked only still things (camera_check_motion), its
+                            frames not all one picture as far as known */
 } job_track;
 
 /* After track.markers auto gave every camera `look` (bright read as the white top-hat

@@ -55,14 +55,15 @@ typedef struct {
 } retry_plan;
 
 /* One try of the whole stage; look_forced as job_track's, tophat_forced its white
- * top-hat. After a template misfit, a crowded look or no position labelled in any
- * frame (a look that never shows enough of the markers together, e.g. one bright blob a
- * frame of four markers) with track.markers auto and one look (bright or dark) for every
- * camera, auto's look and the looks to try instead (job_track_retry_looks) into *plan;
- * else plan->n 0. */
+ * top-hat. After a template misfit, a crowded look, no position labelled in any frame
+ * (a look that never shows enough of the markers together, e.g. one bright blob a frame
+ * of four markers), labelled points standing still or a camera tracking only still
+ * things, with track.markers auto and one look (bright or dark) for every camera, auto's
+ * look and the looks to try instead (job_track_retry_looks) into *plan; else plan->n 0.
+ * *cal_keep (when given): the calibration as read, for the retries. */
 static int track_once(const char *experiment_path, const char *out_dir, const job_track_options *opt_in,
                       int look_forced, int tophat_forced, double t_start, job_track_result *res_out,
-                      retry_plan *plan, icv_err *err)
+                      retry_plan *plan, track_calibration **cal_keep, icv_err *err)
 {
     plan->n = 0;
     job_track *j = calloc(1, sizeof *j);
@@ -82,6 +83,10 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
     else
         job_track_options_default(&j->opt);
     int rc = job_track_open(j, experiment_path, err);
+    /* a retry reads the same calibration: kept as read (the 3D pass changes its one-camera
+       scales and surface later), not found again from the board images (seconds a try) */
+    if (!rc && cal_keep && !j->opt.calibration && (*cal_keep = malloc(sizeof **cal_keep)) != NULL)
+        **cal_keep = j->cal;
     if (!rc)
         rc = job_track_pass_2d(j, err);
     if (!rc)
@@ -100,7 +105,8 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
                              j->exp.n_markers);
     if (!rc)
         rc = job_track_write(j, out_dir, err);
-    if (rc && (j->template_misfit || j->look_crowded || j->none_labelled || j->labels_still) && look_forced < 0 &&
+    if (rc && (j->template_misfit || j->look_crowded || j->none_labelled || j->labels_still || j->tracks_still) &&
+        look_forced < 0 &&
         j->exp.track.markers < 0) {
         track_look l = j->cams[0].det->look;
         int th = l == TRACK_LOOK_BRIGHT && j->cams[0].det->bright_tophat;
@@ -114,7 +120,7 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
             plan->first_tophat = th;
             plan->why = j->template_misfit ? "do not fit body.markers"
                         : j->look_crowded  ? "are too many"
-                        : j->labels_still  ? "stand still as clutter does"
+                        : j->labels_still || j->tracks_still ? "stand still as clutter does"
                                            : "are never enough together to be labelled";
             plan->n = job_track_retry_looks(l, th, usable, plan->look, plan->tophat);
         }
@@ -148,9 +154,19 @@ int job_track_run(const char *experiment_path, const char *out_dir, const job_tr
 {
     double t_start = icv_now();
     retry_plan plan;
-    int rc = track_once(experiment_path, out_dir, opt_in, -1, 0, t_start, res_out, &plan, err);
-    if (rc == 0 || plan.n == 0)
+    track_calibration *cal = NULL; /* the first try's, for the retries */
+    int rc = track_once(experiment_path, out_dir, opt_in, -1, 0, t_start, res_out, &plan, &cal, err);
+    if (rc == 0 || plan.n == 0) {
+        job_track_calibration_free(cal);
         return rc;
+    }
+    job_track_options opt;
+    if (opt_in)
+        opt = *opt_in;
+    else
+        job_track_options_default(&opt);
+    if (cal)
+        opt.calibration = cal;
     /* auto weighs the looks on a few frames by how marker-like their blobs are; the
        template over the whole clip is the stronger sign: a light rod's pieces between
        dark bands, or a dark body's gaps between bright markers, are steady points at
@@ -162,7 +178,7 @@ int job_track_run(const char *experiment_path, const char *out_dir, const job_tr
         job_track_result r2;
         retry_plan none;
         const char *th = plan.tophat[k] ? " top-hat" : "";
-        if (track_once(experiment_path, out_dir, opt_in, plan.look[k], plan.tophat[k], t_start, &r2, &none, &e2) !=
+        if (track_once(experiment_path, out_dir, &opt, plan.look[k], plan.tophat[k], t_start, &r2, &none, NULL, &e2) !=
             0) {
             icv_info("%s: track.markers auto: the %s%s look tried too: %s", experiment_path,
                      track_look_name(plan.look[k]), th, e2.msg);
@@ -178,8 +194,10 @@ int job_track_run(const char *experiment_path, const char *out_dir, const job_tr
                  track_look_name(plan.look[k]), th, track_look_name(plan.look[k]), th);
         if (res_out)
             *res_out = r2;
+        job_track_calibration_free(cal);
         return 0;
     }
+    job_track_calibration_free(cal);
     /* the first look's reason stands, and what else was tried */
     if (err && len) {
         char first[ICV_ERR_MSG_MAX];

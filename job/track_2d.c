@@ -528,8 +528,13 @@ int job_track_pass_2d(job_track *j, icv_err *err)
             return rc;
         /* a coefficient experiment's still body is its result (friction holds: "no
            motion found along the slope", said by the analysis) */
-        if (!exp->kind[0] && (rc = camera_check_motion(cm, err)) != 0)
+        if (!exp->kind[0] && (rc = camera_check_motion(cm, err)) != 0) {
+            /* the look's blobs were still things (a reference post, a glint) while the
+               markers moved unseen: another look may see them; a clip of one picture
+               (its repeats found) has nothing another look could see */
+            j->tracks_still = !(cm->want_brightness && cm->n_dup + 1 >= (size_t)cm->frames);
             return rc;
+        }
         track_view keep = cm->pc.view;
         if ((rc = camera_index(cm, err)) != 0)
             return rc;

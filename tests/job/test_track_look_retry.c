@@ -155,3 +155,25 @@ TEST(test_track_auto_tries_the_other_looks_when_no_position_is_labelled)
     ASSERT_STR_CONTAINS(p.err, "track.markers auto tried the dark, bright top-hat looks too");
     ASSERT(th_dir_count(th_tmp("out"), "tracks3d") <= 0, "a failed track stage left tracks behind");
 }
+
+/* "Nothing tracked moves" is retried as a misfit is: a camera whose look keeps only
+ * still things (a reference post, glints) while the markers move unseen may see them in
+ * another look. Random scene 1128 (a dark ball of 46 px at level ~2 over a black floor,
+ * one camera, 40 frames): auto's bright keeps the still reference cylinder alone; the
+ * dark look finds nothing either (the ball is at the floor's level: no look sees it), so
+ * the stage still stops, and its one line says what else was tried. Before the retry the
+ * line ended at auto's own reason. */
+TEST(test_track_auto_tries_the_other_looks_when_nothing_tracked_moves)
+{
+    if (th_sanitized())
+        SKIP("renders and tracks a 40-frame scene twice: the plain pass covers it");
+    th_proc p;
+    ASSERT_EQ_INT(th_run_cli(&p, "-q synth --random 1128 -o '%s/exp'", th_tmpdir()), 0);
+    int st = th_run_cli(&p, "-q track '%s/exp/experiment.yaml' -o '%s/out'", th_tmpdir(), th_tmpdir());
+    ASSERT_EQ_INT(st, 1);
+    ASSERT_STR_CONTAINS(p.err, "nothing tracked moves in any of its 40 frames");
+    ASSERT_STR_CONTAINS(p.err, "; track.markers auto tried the dark look too, which did no better");
+    const char *first = strstr(p.err, "impactcv:");
+    ASSERT(first && !strstr(first + 1, "impactcv:"), "more than one error line: %s", p.err);
+    ASSERT(th_dir_count(th_tmp("out"), "tracks3d") <= 0, "a failed track stage left tracks behind");
+}
