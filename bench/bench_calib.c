@@ -58,15 +58,6 @@ static int render(const char *path, const calib_board *b, icv_mat3 R, icv_vec3 t
     return fclose(fp) ? -1 : 0;
 }
 
-/* s of CPU used by the process, every thread: what the job costs whatever else
- * the (shared) machine runs */
-static double cpu_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 static double median3(const double *t)
 {
     double a = t[0], b = t[1], c = t[2];
@@ -111,10 +102,10 @@ int main(void)
     int used = 0;
     double base = 0;
     for (int r = 0; r < 3; r++) {
-        double t0 = icv_now(), c0 = cpu_seconds();
+        double t0 = icv_now(), c0 = icv_cpu_now();
         int rc = calib_stereo_from_images(p1, PAIRS, p2, PAIRS, &b, NULL, &st, &err);
         runs[r] = icv_now() - t0;
-        cpus[r] = cpu_seconds() - c0;
+        cpus[r] = icv_cpu_now() - c0;
         if (rc) {
             fprintf(stderr, "bench_calib: %s\n", err.msg);
             return 1;

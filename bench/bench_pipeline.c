@@ -73,15 +73,6 @@ static int write_inputs(const char *dir, const char *root)
     return 0;
 }
 
-/* CPU time of the whole process (s): every decoder thread counts, and other jobs
- * sharing the machine do not inflate it the way they do wall time. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
 typedef struct {
     const char *root, *name;
     long max_frames, frames; /* frames: decoded; -1 the video could not be opened */
@@ -154,28 +145,28 @@ int main(void)
     long frames = 0;
     job_track_result r;
     for (int rep = 0; rep < 7; rep++) {
-        double c0 = cpu_now();
+        double c0 = icv_cpu_now();
         double d = decode_all(root, &frames, 0, 0);
-        double cd = cpu_now() - c0;
+        double cd = icv_cpu_now() - c0;
         if (d < best_dec)
             best_dec = d;
         if (cd < cpu_dec)
             cpu_dec = cd;
-        c0 = cpu_now();
+        c0 = icv_cpu_now();
         d = decode_all(root, &frames, 0, 1);
-        cd = cpu_now() - c0;
+        cd = icv_cpu_now() - c0;
         if (d < best_par)
             best_par = d;
         if (cd < cpu_par)
             cpu_par = cd;
         icv_err err;
-        c0 = cpu_now();
+        c0 = icv_cpu_now();
         double t0 = icv_now();
         if (job_track_run(yaml, out, NULL, &r, &err) != 0) {
             fprintf(stderr, "bench_pipeline: %s\n", err.msg);
             return 1;
         }
-        double t = icv_now() - t0, cj = cpu_now() - c0;
+        double t = icv_now() - t0, cj = icv_cpu_now() - c0;
         if (t < best_job)
             best_job = t;
         if (cj < cpu_job)

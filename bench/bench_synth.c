@@ -3,19 +3,10 @@
  * (no encoding); also the one-off cost per camera (rays, static background). */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <gsl/gsl_errno.h>
 
 #include "synth/synth.h"
-
-/* the process's CPU time: on a shared machine the wall rate is the load's as much as ours */
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
 
 int main(void)
 {
@@ -60,11 +51,11 @@ int main(void)
             fprintf(stderr, "bench_synth: %s\n", err.msg);
             return 1;
         }
-        double t1 = icv_now(), c1 = cpu_s();
+        double t1 = icv_now(), c1 = icv_cpu_now();
         int n = sc.cameras[ci].n_frames;
         for (int k = 0; k < n; k++)
             synth_renderer_frame(r, f, k, img);
-        double t2 = icv_now(), c2 = cpu_s();
+        double t2 = icv_now(), c2 = icv_cpu_now();
         double fps = n / (t2 - t1);
         total_fps += fps;
         total_cpu_fps += n / (c2 - c1);

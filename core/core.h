@@ -114,6 +114,9 @@ int icv_progress_enabled(void);
 
 /* Monotonic wall clock in seconds. */
 double icv_now(void);
+/* CPU time of the whole process in seconds, every thread: what a job costs whatever
+ * else a shared machine runs (benches). */
+double icv_cpu_now(void);
 
 /* ---- atomic output files ----------------------------------------------- */
 

@@ -14,6 +14,13 @@ double icv_now(void)
     return ts.tv_sec + 1e-9 * ts.tv_nsec;
 }
 
+double icv_cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
 int icv_progress_enabled(void)
 {
     const char *ci = getenv("CI");
