@@ -191,21 +191,27 @@ static void point_at(int k, double t, double X[3])
     X[2] = 1.0 + 0.05 * k;
 }
 
+/* camera a at the origin looking along z; camera b at C = (0.5, 0, 0), turned about y
+ * to look at (0, 0, 1.05): x_cam = R (X - C); both 1000 px focal, 1280x720 */
+static void two_views(track_view *va, track_view *vb)
+{
+    memset(va, 0, sizeof *va);
+    va->K[0][0] = va->K[1][1] = 1000, va->K[0][2] = 640, va->K[1][2] = 360, va->K[2][2] = 1;
+    *vb = *va;
+    for (int i = 0; i < 3; i++)
+        va->R[i][i] = 1;
+    double a = atan2(-0.5, 1.05), C[3] = {0.5, 0, 0};
+    vb->R[0][0] = cos(a), vb->R[0][2] = -sin(a), vb->R[1][1] = 1, vb->R[2][0] = sin(a), vb->R[2][2] = cos(a);
+    for (int i = 0; i < 3; i++)
+        vb->t[i] = -(vb->R[i][0] * C[0] + vb->R[i][1] * C[1] + vb->R[i][2] * C[2]);
+}
+
 TEST(test_subframe_offset_recovered_from_the_motion_within_0_01_frame)
 {
     enum { F = 60, NK = 3 };
     double fps = 240, delay = 0.37; /* frames: camera b's frame k is at (k + delay) / fps */
     track_view va, vb;
-    memset(&va, 0, sizeof va);
-    va.K[0][0] = va.K[1][1] = 1000, va.K[0][2] = 640, va.K[1][2] = 360, va.K[2][2] = 1;
-    vb = va;
-    for (int i = 0; i < 3; i++)
-        va.R[i][i] = 1;
-    /* camera b at C = (0.5, 0, 0), turned about y to look at (0, 0, 1.05): x_cam = R (X - C) */
-    double a = atan2(-0.5, 1.05), C[3] = {0.5, 0, 0};
-    vb.R[0][0] = cos(a), vb.R[0][2] = -sin(a), vb.R[1][1] = 1, vb.R[2][0] = sin(a), vb.R[2][2] = cos(a);
-    for (int i = 0; i < 3; i++)
-        vb.t[i] = -(vb.R[i][0] * C[0] + vb.R[i][1] * C[1] + vb.R[i][2] * C[2]);
+    two_views(&va, &vb);
     track_sync_point pa[F * NK], pb[F * NK];
     long sa[F + 1], sb[F + 1];
     double ta[F], tb[F];
@@ -245,15 +251,7 @@ TEST(test_subframe_offset_follows_the_pairs_that_agree_not_one_with_its_own_erro
     enum { F = 60, NK = 5 };
     double fps = 240, delay = 0.37, own = 1.5;
     track_view va, vb;
-    memset(&va, 0, sizeof va);
-    va.K[0][0] = va.K[1][1] = 1000, va.K[0][2] = 640, va.K[1][2] = 360, va.K[2][2] = 1;
-    vb = va;
-    for (int i = 0; i < 3; i++)
-        va.R[i][i] = 1;
-    double a = atan2(-0.5, 1.05), C[3] = {0.5, 0, 0};
-    vb.R[0][0] = cos(a), vb.R[0][2] = -sin(a), vb.R[1][1] = 1, vb.R[2][0] = sin(a), vb.R[2][2] = cos(a);
-    for (int i = 0; i < 3; i++)
-        vb.t[i] = -(vb.R[i][0] * C[0] + vb.R[i][1] * C[1] + vb.R[i][2] * C[2]);
+    two_views(&va, &vb);
     track_sync_point pa[F * NK], pb[F * NK], pa2[F], pb2[F];
     long sa[F + 1], sb[F + 1], sa2[F + 1];
     double ta[F], tb[F];
