@@ -28,8 +28,9 @@ typedef struct {
     int refine_offset;      /* 1 (default): refine the sub-frame offset of two cameras from the
                                motion when sync is flash or none (sync.offsets are used as
                                given) */
-    double refine_range;    /* frames: the refined offset is searched within this of the
-                               flash (or zero) offset. Default 1.5 (flash: 5 with sync none) */
+    double refine_range;    /* frames: each pair of tracks' own offset is searched within
+                               this of the flash (or zero) offset. Default 5 (at least 5
+                               with sync none) */
     double epipolar_max_px; /* px: largest epipolar distance of two detections of one
                                marker. Default 6 */
     double template_tol_m;  /* m: largest difference of a measured inter-marker distance from

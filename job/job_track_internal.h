@@ -211,6 +211,10 @@ int job_track_retry_looks(track_look look, int tophat, int tophat_usable, track_
 int job_track_open(job_track *j, const char *experiment_path, icv_err *err);
 int job_track_pass_2d(job_track *j, icv_err *err);
 int job_track_sync(job_track *j, icv_err *err);
+/* Camera k's sub-frame offset from the motion against the reference camera, searched
+ * about the flash's (or zero) offset and combined with the flash's as a prior
+ * (track_subframe_offset); the same for the first refinement and the band pass's. */
+int job_track_refine_offset(job_track *j, int k, double *offset, double *sigma, double *rms_px, icv_err *err);
 int job_track_pass_3d(job_track *j, icv_err *err);
 /* After the labelling of one body of up to 6 markers: the permutation of its markers
  * whose positions fit body.markers' distances best over the clip, when it fits better

@@ -14,7 +14,7 @@ void job_track_options_default(job_track_options *o)
 {
     memset(o, 0, sizeof *o);
     o->refine_offset = 1;
-    o->refine_range = 1.5;
+    o->refine_range = 5;
     o->epipolar_max_px = 6;
     o->template_tol_m = TRACK_TEMPLATE_TOL_M;
     o->template_tol_rel = TRACK_TEMPLATE_TOL_REL;

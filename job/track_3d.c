@@ -555,7 +555,6 @@ static int alloc_3d(job_track *j, icv_err *err)
  * first pass's counts reset. */
 static void band_pass_prepare(job_track *j)
 {
-    const job_track_options *opt = &j->opt;
     job_track_result *res = &j->res;
     job_track_camera *cams = j->cams;
     int nc = j->exp.n_cameras, nm = j->exp.n_markers;
@@ -576,8 +575,7 @@ static void band_pass_prepare(job_track *j)
         double off, sig, rms;
         icv_err e2;
         if (res->offset_refined_each[k] &&
-            track_subframe_offset(&cams[0].pc, &cams[k].pc, res->offset_frames[k], 0.5, opt->epipolar_max_px, &off,
-                                  &sig, &rms, &e2) == 0) {
+            job_track_refine_offset(j, k, &off, &sig, &rms, &e2) == 0) {
             res->offset_frames[k] = off;
             res->offset_sigma_each[k] = sig;
             res->offset_residual_each_px[k] = rms;

@@ -7,6 +7,21 @@
 #include "capture/capture.h"
 #include "job/job_track_internal.h"
 
+/* frames: the flash's offset as a measurement. Its onset is known to the frame in each
+ * camera when the exposure is not given (a lit frame's light may have come on anywhere
+ * in the gap before it): two uniform errors of a frame, sqrt(2 / 12). */
+#define FLASH_OFFSET_SIGMA_FRAMES 0.41
+
+int job_track_refine_offset(job_track *j, int k, double *offset, double *sigma, double *rms_px, icv_err *err)
+{
+    const icv_experiment *exp = &j->exp;
+    int flash = exp->sync == ICV_SYNC_FLASH;
+    double range = flash ? j->opt.refine_range : fmax(j->opt.refine_range, 5.0);
+    return track_subframe_offset(&j->cams[0].pc, &j->cams[k].pc, j->res.offset_initial_frames[k], range,
+                                 flash ? FLASH_OFFSET_SIGMA_FRAMES : 0, j->opt.epipolar_max_px, offset, sigma, rms_px,
+                                 err);
+}
+
 int job_track_sync(job_track *j, icv_err *err)
 {
     const icv_experiment *exp = &j->exp;
@@ -42,11 +57,9 @@ int job_track_sync(job_track *j, icv_err *err)
     }
     /* each other camera's sub-frame offset from the motion against the reference */
     for (int k = 1; k < nc && opt->refine_offset && exp->sync != ICV_SYNC_OFFSETS; k++) {
-        double range = exp->sync == ICV_SYNC_NONE ? fmax(opt->refine_range, 5.0) : opt->refine_range;
         double off, sig, rms;
         icv_err e2;
-        if (track_subframe_offset(&cams[0].pc, &cams[k].pc, sync[k].offset_frames, range, opt->epipolar_max_px,
-                                  &off, &sig, &rms, &e2) == 0) {
+        if (job_track_refine_offset(j, k, &off, &sig, &rms, &e2) == 0) {
             res->offset_refined_each[k] = 1;
             res->offset_frames[k] = off;
             res->offset_sigma_each[k] = sig;

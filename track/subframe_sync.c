@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "track/consensus_internal.h"
 #include "track/track_3d.h"
 
 static const track_sync_point *find_point(const track_sync_camera *c, long f, int id)
@@ -180,9 +181,11 @@ static double signed_distance(icv_mat3 F, double ua, double va, double ub, doubl
  * pair of tracks): over a's usable points, the signed epipolar distance to b's
  * interpolated point, less its mean over the pair of tracks (a constant offset of the
  * centroids between the views does not depend on time), squared and capped at cap^2
- * (robust to an impact's frames). d is scratch of a->n_pts entries. */
+ * (robust to an impact's frames). only >= 0: that pair alone. pair_ss, pair_n (NULL or
+ * n_pairs entries): each pair's sum and count. d is scratch of a->n_pts entries. */
 static double cost_at(const track_sync_camera *a, const track_sync_camera *b, icv_mat3 F, const id_pair *pairs,
-                      int n_pairs, double off, double cap, long *n_used, double *d, int *which, double *rho)
+                      int n_pairs, int only, double off, double cap, long *n_used, double *d, int *which, double *rho,
+                      double *pair_ss, long *pair_n)
 {
     long n = 0;
     double sum[SS_MAX_PAIRS] = {0};
@@ -196,6 +199,8 @@ static double cost_at(const track_sync_camera *a, const track_sync_camera *b, ic
             for (int k = 0; k < n_pairs; k++) {
                 if (pairs[k].ia != p->id)
                     continue;
+                if (only >= 0 && k != only)
+                    break;
                 double u, v, s;
                 int interp;
                 if (track_sync_interpolate(b, pairs[k].ib, tc, &u, &v, &s, &interp) != 0)
@@ -211,14 +216,15 @@ static double cost_at(const track_sync_camera *a, const track_sync_camera *b, ic
             }
         }
     }
-    double ss = 0, lag = 0, ss_all = 0;
+    double ss = 0, lag = 0, ss_all = 0, pss[SS_MAX_PAIRS] = {0};
     long prev[SS_MAX_PAIRS];
     for (int k = 0; k < n_pairs; k++)
         prev[k] = -1;
     for (long i = 0; i < n; i++) {
         int k = which[i];
-        double e = d[i] - sum[k] / cnt[k];
-        ss += fabs(e) < cap ? e * e : cap * cap;
+        double e = d[i] - sum[k] / cnt[k], e2 = fabs(e) < cap ? e * e : cap * cap;
+        ss += e2;
+        pss[k] += e2;
         if (rho && fabs(e) < cap) { /* lag-1 products of the same pair of tracks */
             ss_all += e * e;
             if (prev[k] >= 0) {
@@ -231,6 +237,10 @@ static double cost_at(const track_sync_camera *a, const track_sync_camera *b, ic
     }
     if (rho)
         *rho = ss_all > 0 ? lag / ss_all : 0;
+    for (int k = 0; k < n_pairs && pair_ss; k++) {
+        pair_ss[k] = pss[k];
+        pair_n[k] = cnt[k] > 0 ? cnt[k] - 1 : 0; /* the pair's mean took one */
+    }
     /* each pair's mean takes one degree of freedom */
     long dof = n;
     for (int k = 0; k < n_pairs; k++)
@@ -240,10 +250,11 @@ static double cost_at(const track_sync_camera *a, const track_sync_camera *b, ic
     return ss;
 }
 
-int track_subframe_offset(const track_sync_camera *a, const track_sync_camera *b, double center, double range,
-                          double max_px, double *offset, double *sigma, double *rms_px, icv_err *err)
+/* 1. pairs of identities: votes of per-frame epipolar matches at the center offset,
+ * greedy on the vote table (the strongest pair first, at least 5 frames agreeing) */
+static int match_pairs(const track_sync_camera *a, const track_sync_camera *b, double center, double max_px,
+                       id_pair *pairs)
 {
-    /* 1. pairs of identities: votes of per-frame epipolar matches at the center offset */
     enum { NI = 64 };
     int votes[NI][NI];
     memset(votes, 0, sizeof votes);
@@ -286,10 +297,9 @@ int track_subframe_offset(const track_sync_camera *a, const track_sync_camera *b
             if (match[i] >= 0)
                 votes[ida[i]][idb[match[i]]]++;
     }
-    id_pair pairs[SS_MAX_PAIRS];
     int n_pairs = 0;
-    for (;;) { /* greedy on the vote table: the strongest pair first */
-        int bi = -1, bj = -1, bv = 4; /* at least 5 frames agree */
+    for (;;) {
+        int bi = -1, bj = -1, bv = 4;
         for (int i = 0; i < NI; i++)
             for (int j = 0; j < NI; j++)
                 if (votes[i][j] > bv) {
@@ -303,84 +313,143 @@ int track_subframe_offset(const track_sync_camera *a, const track_sync_camera *b
         for (int k = 0; k < NI; k++)
             votes[bi][k] = votes[k][bj] = 0;
     }
+    return n_pairs;
+}
+
+typedef struct {
+    const track_sync_camera *a, *b;
+    icv_mat3 F;
+    const id_pair *pairs;
+    int n_pairs;
+    double cap;
+    double *d;
+    int *which;
+} sync_ctx;
+
+/* pair k's cost per degree of freedom at off (INFINITY with none) */
+static double pair_cost(const sync_ctx *s, int k, double off, long *n, double *rho)
+{
+    double ss[SS_MAX_PAIRS];
+    long cnt[SS_MAX_PAIRS];
+    cost_at(s->a, s->b, s->F, s->pairs, s->n_pairs, k, off, s->cap, NULL, s->d, s->which, rho, ss, cnt);
+    *n = cnt[k];
+    return cnt[k] > 0 ? ss[k] / cnt[k] : INFINITY;
+}
+
+#define SS_MIN_POINTS 10     /* a pair's points for a minimum of its own */
+#define SS_SHAPE_FRAMES 0.5  /* the cost's curvature over +-this: its shape, not a chord's cusp */
+#define SS_SIGMA_FLOOR 0.01  /* frames: no pair claims less */
+
+/* Pair k's own minimum over the grid (cost per degree of freedom c[g], counts n[g]),
+ * refined by golden section within a step of it, and its sigma from the cost's shape.
+ * -1 when the minimum is at the grid's edge (the cost still falling: none inside). */
+static int pair_minimum(const sync_ctx *s, int k, const double *c, const long *n, int n_grid, double lo, double step,
+                        track_estimate *out)
+{
+    int best = -1;
+    for (int g = 0; g < n_grid; g++)
+        if (n[g] >= SS_MIN_POINTS && (best < 0 || c[g] < c[best]))
+            best = g;
+    if (best <= 0 || best >= n_grid - 1)
+        return -1;
+    double a = lo + (best - 1) * step, bnd = lo + (best + 1) * step;
+    const double gr = 0.5 * (sqrt(5.0) - 1);
+    double x1 = bnd - gr * (bnd - a), x2 = a + gr * (bnd - a);
+    long m;
+    double f1 = pair_cost(s, k, x1, &m, NULL), f2 = pair_cost(s, k, x2, &m, NULL);
+    for (int it = 0; it < 30 && bnd - a > 1e-5; it++) {
+        if (f1 < f2) {
+            bnd = x2;
+            x2 = x1;
+            f2 = f1;
+            x1 = bnd - gr * (bnd - a);
+            f1 = pair_cost(s, k, x1, &m, NULL);
+        } else {
+            a = x1;
+            x1 = x2;
+            f1 = f2;
+            x2 = a + gr * (bnd - a);
+            f2 = pair_cost(s, k, x2, &m, NULL);
+        }
+    }
+    double xo = 0.5 * (a + bnd), rho = 0;
+    long n0;
+    double c0 = pair_cost(s, k, xo, &n0, &rho);
+    double h = SS_SHAPE_FRAMES, cm = pair_cost(s, k, xo - h, &m, NULL), cp = pair_cost(s, k, xo + h, &m, NULL);
+    if (n0 < SS_MIN_POINTS || !isfinite(cm) || !isfinite(cp))
+        return -1;
+    /* c(x) ~ c0 + q (x - xo)^2 per degree of freedom: chi2 = n0 c / s2 rises by one at
+       sigma^2 = s2 / (n0 q), s2 = c0 the residual's variance; residuals correlated from
+       frame to frame carry fewer independent points, (1 + rho) / (1 - rho) for an AR(1) */
+    double q = (cp + cm - 2 * c0) / (2 * h * h), s2 = c0;
+    if (rho > 0)
+        s2 *= (1 + fmin(rho, 0.95)) / (1 - fmin(rho, 0.95));
+    out->x = xo;
+    out->sigma = q > 0 ? fmax(sqrt(s2 / (n0 * q)), SS_SIGMA_FLOOR) : INFINITY;
+    return 0;
+}
+
+int track_subframe_offset(const track_sync_camera *a, const track_sync_camera *b, double center, double range,
+                          double prior_sigma, double max_px, double *offset, double *sigma, double *rms_px,
+                          icv_err *err)
+{
+    id_pair pairs[SS_MAX_PAIRS];
+    int n_pairs = match_pairs(a, b, center, max_px, pairs);
     if (n_pairs == 0)
         return icv_err_set(err, ICV_ENOTFOUND,
                            "sub-frame sync: no marker track is seen by both cameras in 5 frames or more");
-
-    icv_mat3 F;
-    if (track_fundamental(&a->view, &b->view, &F) != 0) /* the distance below is signed */
+    sync_ctx s = {.a = a, .b = b, .pairs = pairs, .n_pairs = n_pairs, .cap = max_px};
+    if (track_fundamental(&a->view, &b->view, &s.F) != 0) /* the distance below is signed */
         return icv_err_set(err, ICV_EINVAL, "sub-frame sync: a camera matrix is singular");
-    double *dbuf = malloc(sizeof *dbuf * ((size_t)a->n_pts + 1));
-    int *wbuf = malloc(sizeof *wbuf * ((size_t)a->n_pts + 1));
-    if (!dbuf || !wbuf) {
-        free(dbuf);
-        free(wbuf);
+    /* 2. each pair's cost over a grid of offsets, its own minimum and sigma */
+    const double step = 0.02; /* frames */
+    int n_grid = (int)ceil(2 * range / step) + 1;
+    double lo = center - range;
+    s.d = malloc(sizeof *s.d * ((size_t)a->n_pts + 1));
+    s.which = malloc(sizeof *s.which * ((size_t)a->n_pts + 1));
+    double *gc = malloc(sizeof *gc * (size_t)n_grid * (size_t)n_pairs);
+    long *gn = malloc(sizeof *gn * (size_t)n_grid * (size_t)n_pairs);
+    if (!s.d || !s.which || !gc || !gn) {
+        free(s.d);
+        free(s.which);
+        free(gc);
+        free(gn);
         return icv_err_set(err, ICV_ENOMEM, "out of memory");
     }
-    /* 2. grid search, then golden-section refinement around the best grid point */
-    double cap = max_px, step = 0.02; /* frames */
-    int n_grid = (int)ceil(2 * range / step) + 1;
-    double best = center, best_c = INFINITY;
-    long n_best = 0;
     for (int g = 0; g < n_grid; g++) {
-        double off = center - range + g * step;
-        long n;
-        double c = cost_at(a, b, F, pairs, n_pairs, off, cap, &n, dbuf, wbuf, NULL);
-        /* compare per point: a shift changes which frames can be interpolated */
-        double cn = n > 0 ? c / n : INFINITY;
-        if (cn < best_c) {
-            best_c = cn;
-            best = off;
-            n_best = n;
+        double ss[SS_MAX_PAIRS];
+        long cnt[SS_MAX_PAIRS];
+        cost_at(a, b, s.F, pairs, n_pairs, -1, lo + g * step, s.cap, NULL, s.d, s.which, NULL, ss, cnt);
+        for (int k = 0; k < n_pairs; k++) {
+            gc[(size_t)k * n_grid + g] = cnt[k] > 0 ? ss[k] / cnt[k] : INFINITY;
+            gn[(size_t)k * n_grid + g] = cnt[k];
         }
     }
-    if (n_best < 10) {
-        free(dbuf);
-        free(wbuf);
-        return icv_err_set(err, ICV_ENOTFOUND, "sub-frame sync: only %ld points seen by both cameras", n_best);
-    }
-    double lo = best - step, hi = best + step;
-    const double gr = 0.5 * (sqrt(5.0) - 1);
-    double x1 = hi - gr * (hi - lo), x2 = lo + gr * (hi - lo);
-    long n1, n2;
-    double f1 = cost_at(a, b, F, pairs, n_pairs, x1, cap, &n1, dbuf, wbuf, NULL) / (n1 ? n1 : 1);
-    double f2 = cost_at(a, b, F, pairs, n_pairs, x2, cap, &n2, dbuf, wbuf, NULL) / (n2 ? n2 : 1);
-    for (int it = 0; it < 30 && hi - lo > 1e-5; it++) {
-        if (f1 < f2) {
-            hi = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = hi - gr * (hi - lo);
-            f1 = cost_at(a, b, F, pairs, n_pairs, x1, cap, &n1, dbuf, wbuf, NULL) / (n1 ? n1 : 1);
-        } else {
-            lo = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = lo + gr * (hi - lo);
-            f2 = cost_at(a, b, F, pairs, n_pairs, x2, cap, &n2, dbuf, wbuf, NULL) / (n2 ? n2 : 1);
-        }
-    }
-    double xo = 0.5 * (lo + hi);
-    long n0;
-    double rho = 0;
-    double c0 = cost_at(a, b, F, pairs, n_pairs, xo, cap, &n0, dbuf, wbuf, &rho);
-    /* 3. uncertainty: chi2(x) = c(x) / s^2 with s^2 = c0 / (n0 - 1) the per-point variance;
-       the curvature of c by central differences over +-h: sigma^2 = 2 s^2 / c'' */
-    double h = 0.05;
-    long nm, np;
-    double cm = cost_at(a, b, F, pairs, n_pairs, xo - h, cap, &nm, dbuf, wbuf, NULL) * n0 / (nm ? nm : 1);
-    double cp = cost_at(a, b, F, pairs, n_pairs, xo + h, cap, &np, dbuf, wbuf, NULL) * n0 / (np ? np : 1);
-    double curv = (cp - 2 * c0 + cm) / (h * h);
-    double s2 = n0 > 1 ? c0 / (n0 - 1) : c0;
-    /* residuals correlated from frame to frame (a slowly changing model error) carry
-       fewer independent points: the variance of a mean grows by (1 + rho) / (1 - rho)
-       for a lag-1 correlation rho (an AR(1) series) */
-    if (rho > 0)
-        s2 *= (1 + fmin(rho, 0.95)) / (1 - fmin(rho, 0.95));
-    free(dbuf);
-    free(wbuf);
+    track_estimate est[SS_MAX_PAIRS];
+    int n_est = 0;
+    for (int k = 0; k < n_pairs; k++)
+        if (pair_minimum(&s, k, gc + (size_t)k * n_grid, gn + (size_t)k * n_grid, n_grid, lo, step, &est[n_est]) ==
+            0)
+            n_est++;
+    free(gc);
+    free(gn);
+    /* 3. the pairs' consensus with the prior: each pair's minimum carries a slow error
+       of its own (track/consensus.c) */
+    double xo = center, sig = INFINITY, tau = 0;
+    int kept = n_est ? track_consensus(est, n_est, center, prior_sigma, &xo, &sig, &tau) : 0;
+    long n0 = 0;
+    double c0 = cost_at(a, b, s.F, pairs, n_pairs, -1, xo, s.cap, &n0, s.d, s.which, NULL, NULL, NULL);
+    free(s.d);
+    free(s.which);
+    if (kept <= 0)
+        return icv_err_set(err, ICV_ENOTFOUND,
+                           "sub-frame sync: no pair of tracks has a minimum of its epipolar distances within "
+                           "%.1f frames of %.2f",
+                           range, center);
+    if (n0 < SS_MIN_POINTS)
+        return icv_err_set(err, ICV_ENOTFOUND, "sub-frame sync: only %ld points seen by both cameras", n0);
     *offset = xo;
-    *sigma = curv > 0 ? sqrt(2 * s2 / curv) : INFINITY;
+    *sigma = sig;
     *rms_px = n0 ? sqrt(c0 / n0) : 0;
     return 0;
 }

@@ -504,13 +504,19 @@ int track_sync_extrapolate(const track_sync_camera *c, int id, double tc, double
  * exceed kink_px + 6 sigma). */
 void track_sync_mark_breaks(track_sync_point *pts, long n_pts, const long *frame_start, long frames, double kink_px);
 
-/* The offset (frames of camera b, capture convention) within [center - range,
- * center + range] that minimises the robust sum of squared epipolar distances between
- * camera a's points and camera b's track interpolated at the same experiment time;
- * pairs of track identities are those that match at the center offset. Fills the
- * offset, its 1-sigma (from the curvature of the chi-square, scaled by the residual)
- * and the RMS distance there. Fails (ICV_ENOTFOUND) with too little motion. */
+/* The offset (frames of camera b, capture convention) at which camera a's points lie
+ * on the epipolar lines of camera b's tracks interpolated to the same experiment time.
+ * Pairs of track identities are those that match at the center offset; each pair's
+ * own minimum of its robust sum of squared epipolar distances is searched within
+ * [center - range, center + range] (none when at the edge), with its sigma from the
+ * cost's shape over +-0.5 frame (scaled by the residual and its frame-to-frame
+ * correlation). The pairs' minima and the prior (center +- prior_sigma, e.g. the
+ * flash's; prior_sigma <= 0: none) are combined as estimates that each carry a
+ * systematic error of their own (track/consensus_internal.h). Fills the offset, its
+ * 1-sigma and the RMS distance there. Fails (ICV_ENOTFOUND) with too little motion or
+ * when no pair has a minimum that agrees. */
 int track_subframe_offset(const track_sync_camera *a, const track_sync_camera *b, double center, double range,
-                          double max_px, double *offset, double *sigma, double *rms_px, icv_err *err);
+                          double prior_sigma, double max_px, double *offset, double *sigma, double *rms_px,
+                          icv_err *err);
 
 #endif
