@@ -79,7 +79,15 @@ struct track_detector_ws {
     /* look.c: `auto`'s trial detections on this detector's camera (passed as det_like),
        replayed by a later call on the same frames with the same settings; freed with it */
     struct look_memo *look_memo;
+    /* look.c: the trial detector of `auto`'s looks on this camera, renewed for each
+       trial: its buffers' pages are touched once, not at every trial (docs/track.md,
+       "Session 30"); freed with it */
+    track_detector *look_trial;
 };
+
+/* The detector as track_detector_alloc(its width, height) returns it, its workspace's
+ * buffers kept (no allocation; their pages stay touched) */
+void track_detector_renew(track_detector *d);
 
 /* Frames whose detections track_look_choose replayed from like's memo so far (tests) */
 long track_look_memo_replayed(const track_detector *like);
