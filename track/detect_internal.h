@@ -64,6 +64,7 @@ struct track_detector_ws {
     int tophat_baseline;      /* 1: the 8-bit passes without AVX2 even where the CPU has it (tests) */
     void *morph_a, *morph_b, *morph_rows;
     void *still;              /* the learnt still background (track_detector_learn_background) */
+    void *planes;             /* the block holding plane, still, morph_a and morph_b */
     double key_ycc[3];        /* the colour look's key in track_rgb_to_ycc's space */
     /* large markers (track_detector_set_marker_size): also looked for in the frame binned
        bin x bin (each pixel the mean of its block: a ball 50 px across standing 20 gray
