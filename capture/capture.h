@@ -110,6 +110,16 @@ int capture_source_read(capture_source *src, capture_frame *f, icv_err *err);
  * allocation. */
 int capture_source_read_view(capture_source *src, capture_frame *f, capture_frame *view, icv_err *err);
 
+/* As capture_source_read_view, for reading on in order (a pass): a frame not kept whose
+ * decoded picture needs no conversion (luma as stored, of info's sample size, not
+ * turned) is lent in place too, not copied into f (its rows then at the picture's own
+ * stride). A lent frame's pixels stay valid until the read after the next (the previous
+ * frame stays readable), a seek in between included. Not while keeping (before
+ * capture_source_keep_stop): its frames are copied into the kept block. No allocation
+ * per frame (two frame holders at the first lent, the decoder's pool grows by two
+ * pictures once). */
+int capture_source_read_next(capture_source *src, capture_frame *f, capture_frame *view, icv_err *err);
+
 /* Positions the source so that the next read returns exactly frame n (decodes from the
  * keyframe before n; decodes on when n is ahead within the current group of pictures).
  * Fails on n past the end or a frame that cannot be decoded; after such a failure a video

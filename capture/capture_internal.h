@@ -76,6 +76,11 @@ struct capture_source {
     long kept_next;        /* >= 0: a seek went to kept frame(s); the next read delivers this
                               frame, from the kept ones or the decoder brought to it; -1: the
                               decoder's next frame */
+    /* pictures lent in place by capture_source_read_next (the decoder's own, not copied):
+       the last two, so that the one before the last stays readable; allocated at the
+       first lent */
+    AVFrame *lent[2];
+    int lent_next;
 
     /* frames lost: undecodable or missing from the stream */
     long *lost;
@@ -114,8 +119,9 @@ void capture_zip_close(capture_source *s);
  * 0 when not RIFF or sound. */
 int capture_riff_check(FILE *f, int64_t fsize, const char *path, icv_err *err);
 int capture_video_open(capture_source *s, icv_err *err);
-/* view non-NULL: a kept frame's pixels are not copied into f (capture_source_read_view) */
-int capture_video_read(capture_source *s, capture_frame *f, capture_frame *view, icv_err *err);
+/* view non-NULL: a kept frame's pixels are not copied into f (capture_source_read_view);
+ * lend 1: nor a decoded picture's that needs no conversion (capture_source_read_next) */
+int capture_video_read(capture_source *s, capture_frame *f, capture_frame *view, int lend, icv_err *err);
 int capture_video_seek(capture_source *s, long n, icv_err *err);
 
 int capture_images_open(capture_source *s, icv_err *err);
@@ -127,6 +133,9 @@ int capture_is_image_sequence(const char *path);
  * Y plane (or converts, for RGB/paletted/Bayer sources) into f. */
 int capture_luma_setup(capture_source *s, enum AVPixelFormat fmt, icv_err *err);
 int capture_luma_copy(capture_source *s, const AVFrame *src, capture_frame *f, icv_err *err);
+/* 1: src's plane 0 is the caller's frame as capture_luma_copy would copy it (luma as
+ * stored, of the caller's sample size, not turned): readable in place */
+int capture_luma_as_is(const capture_source *s, const AVFrame *src);
 /* A w x h picture of bps-byte samples turned clockwise by deg (90, 180, 270) into
  * out (h x w for 90 and 270): display rotation and EXIF orientation. */
 void capture_turn(const uint8_t *in, size_t in_stride, int w, int h, int bps, int deg, uint8_t *out,

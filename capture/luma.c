@@ -98,6 +98,14 @@ static int copy_stored(capture_source *s, const AVFrame *src, uint8_t *data, siz
     return 0;
 }
 
+int capture_luma_as_is(const capture_source *s, const AVFrame *src)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(src->format);
+    return !s->info.rotation_deg && s->info.bytes_per_sample != 3 && d && y_plane_direct(d) &&
+           (d->comp[0].depth > 8 ? 2 : 1) == s->info.bytes_per_sample && src->linesize[0] > 0 &&
+           src->width == s->info.width && src->height == s->info.height;
+}
+
 void capture_turn(const uint8_t *in, size_t in_stride, int w, int h, int bps, int deg, uint8_t *out_data,
                   size_t out_stride)
 {

@@ -87,6 +87,8 @@ void capture_source_close(capture_source *s)
         return;
     av_packet_free(&s->pkt);
     av_frame_free(&s->frm);
+    av_frame_free(&s->lent[0]);
+    av_frame_free(&s->lent[1]);
     avcodec_free_context(&s->dec);
     if (s->fmt)
         avformat_close_input(&s->fmt);
@@ -150,7 +152,7 @@ static int check_frame(const capture_source *s, const capture_frame *f, icv_err 
     return 0;
 }
 
-static int read_frame(capture_source *s, capture_frame *f, capture_frame *view, icv_err *err)
+static int read_frame(capture_source *s, capture_frame *f, capture_frame *view, int lend, icv_err *err)
 {
     int rc = check_frame(s, f, err);
     if (rc)
@@ -161,7 +163,7 @@ static int read_frame(capture_source *s, capture_frame *f, capture_frame *view, 
         if (view)
             *view = *f;
     } else {
-        rc = capture_video_read(s, f, view, err);
+        rc = capture_video_read(s, f, view, lend, err);
     }
     if (rc == 0 && (out->index < 0 || out->index >= s->n))
         rc = icv_err_set(err, ICV_EFORMAT, "%s: frame %ld decoded beyond the index of %ld frames: a damaged file",
@@ -176,12 +178,17 @@ static int read_frame(capture_source *s, capture_frame *f, capture_frame *view, 
 
 int capture_source_read(capture_source *s, capture_frame *f, icv_err *err)
 {
-    return read_frame(s, f, NULL, err);
+    return read_frame(s, f, NULL, 0, err);
 }
 
 int capture_source_read_view(capture_source *s, capture_frame *f, capture_frame *view, icv_err *err)
 {
-    return read_frame(s, f, view, err);
+    return read_frame(s, f, view, 0, err);
+}
+
+int capture_source_read_next(capture_source *s, capture_frame *f, capture_frame *view, icv_err *err)
+{
+    return read_frame(s, f, view, 1, err);
 }
 
 int capture_source_seek(capture_source *s, long n, icv_err *err)

@@ -533,7 +533,23 @@ static int read_kept(capture_source *s, capture_frame *f, capture_frame *view, i
     }
 }
 
-int capture_video_read(capture_source *s, capture_frame *f, capture_frame *view, icv_err *err)
+/* The decoded picture lent as *view (f's fields, the picture's pixels): held until the
+ * read after the next. 1: not lent (no frame to hold it; read it into f). */
+static int lend_decoded(capture_source *s, const capture_frame *f, capture_frame *view)
+{
+    AVFrame **h = &s->lent[s->lent_next];
+    if (!*h && !(*h = av_frame_alloc()))
+        return 1;
+    av_frame_unref(*h);
+    av_frame_move_ref(*h, s->frm);
+    s->lent_next ^= 1;
+    *view = *f;
+    view->data = (*h)->data[0];
+    view->stride = (size_t)(*h)->linesize[0];
+    return 0;
+}
+
+int capture_video_read(capture_source *s, capture_frame *f, capture_frame *view, int lend, icv_err *err)
 {
     long idx;
     capture_keep_release(s);
@@ -568,7 +584,9 @@ int capture_video_read(capture_source *s, capture_frame *f, capture_frame *view,
         s->last_index = idx;
         f->index = idx;
         int rc = view ? capture_keep_decoded_view(s, s->frm, f, view, err) : 1;
-        if (rc == 1) { /* not kept into a view: into f */
+        if (rc == 1 && lend && !s->keeping && capture_luma_as_is(s, s->frm))
+            rc = lend_decoded(s, f, view);
+        if (rc == 1) { /* not kept into a view, nor lent: into f */
             rc = capture_luma_copy(s, s->frm, f, err);
             if (!rc)
                 capture_keep_frame(s, f);

@@ -91,8 +91,9 @@ static int camera_track(job_track_camera *c, pass_shared *sh, icv_err *err)
         return rc;
     }
     capture_frame *cur = &buf[0], *prev = &buf[1];
-    /* the frames read: a kept frame in place (the setup's, capture_source_read_view),
-       else in cur's buffer; prev's pixels in the other buffer or kept */
+    /* the frames read: a kept frame in place (the setup's), a decoded picture needing
+       no conversion lent in place (capture_source_read_next), else in cur's buffer;
+       prev's pixels in the other buffer, kept or lent */
     capture_frame curv, prevv = {0};
     long prev_index = -1; /* the frame in prevv; -1 none */
     enum { MAXP = TRACK_MAX_TRACKS * 4 };
@@ -107,7 +108,7 @@ static int camera_track(job_track_camera *c, pass_shared *sh, icv_err *err)
         if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
             break; /* another camera failed: the job fails with its error */
         double t0 = icv_now();
-        rc = capture_source_read_view(c->src, cur, &curv, err);
+        rc = capture_source_read_next(c->src, cur, &curv, err);
         c->t_decode += icv_now() - t0;
         const capture_frame fr = curv; /* the frame's fields, read-only below */
         if (rc == CAPTURE_EOF) {

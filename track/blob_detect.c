@@ -6,24 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "track/detect_internal.h"
 
-track_detector *track_detector_alloc(int width, int height, icv_err *err)
+/* A fresh detector's settings (calloc'd: every other field 0) */
+static void detector_defaults(track_detector *d)
 {
-    if (width <= 0 || height <= 0) {
-        icv_err_set(err, ICV_EINVAL, "track detector: frame size %dx%d must be positive", width, height);
-        return NULL;
-    }
-    track_detector *d = calloc(1, sizeof *d);
-    struct track_detector_ws *w = calloc(1, sizeof *w);
-    if (!d || !w) {
-        free(d);
-        free(w);
-        icv_err_set(err, ICV_ENOMEM, "track detector: out of memory");
-        return NULL;
-    }
-    d->ws = w;
     d->threshold_mode = TRACK_THRESHOLD_AUTO;
     d->threshold_level = 128;
     d->threshold_k_sigma = 6;
@@ -50,7 +39,25 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     d->background_tile_px = 32;
     d->split_components = 1;
     d->color_tolerance = 60;
+}
 
+track_detector *track_detector_alloc(int width, int height, icv_err *err)
+{
+    if (width <= 0 || height <= 0) {
+        icv_err_set(err, ICV_EINVAL, "track detector: frame size %dx%d must be positive", width, height);
+        return NULL;
+    }
+    track_detector *d = calloc(1, sizeof *d);
+    struct track_detector_ws *w = calloc(1, sizeof *w);
+    if (!d || !w) {
+        free(d);
+        free(w);
+        icv_err_set(err, ICV_ENOMEM, "track detector: out of memory");
+        return NULL;
+    }
+    d->ws = w;
+    detector_defaults(d);
+    d->n_allocs = 19;
     w->width = width;
     w->height = height;
     /* Runs: sized to the frame's worst case (every other pixel lit: ceil(w/2) runs a
@@ -73,20 +80,33 @@ track_detector *track_detector_alloc(int width, int height, icv_err *err)
     w->col_max = malloc((size_t)width * 2);
     w->tile_noise = malloc(sizeof(double) * 2 * (size_t)w->max_tiles); /* + scratch */
     w->samp = malloc(sizeof(int) * TRACK_SPLIT_SAMPLES);
-    w->plane = malloc((size_t)width * (size_t)height * 2); /* 16-bit at most */
-    w->still = malloc((size_t)width * (size_t)height * 2);
     w->binned = malloc((size_t)(width / 2 + 1) * (size_t)(height / 2 + 1) * 2);
     w->binned_tophat = malloc((size_t)(width / 2 + 1) * (size_t)(height / 2 + 1) * 2);
     w->morph_pitch = width + 2 * TRACK_TOPHAT_MAX_R;
+    /* the frame-sized planes (the look's plane, 16-bit at most, the still background,
+       the top-hat's two) in one block, of 2 MiB pages (MADV_HUGEPAGE) when it spans
+       one: a full scan touches them whole, and a fresh 4 KiB page's first touch costs
+       10-12 us on the VMs measured (docs/track.md, "Session 30") */
+    size_t frame = ((size_t)width * (size_t)height * 2 + 63) / 64 * 64;
     size_t morph = sizeof(uint16_t) * (size_t)w->morph_pitch * (size_t)(height + 2 * TRACK_TOPHAT_MAX_R);
-    w->morph_a = malloc(morph);
-    w->morph_b = malloc(morph);
+    morph = (morph + 63) / 64 * 64;
+    size_t bytes = 2 * frame + 2 * morph, huge = (size_t)2 << 20;
+    int big = bytes >= huge;
+    if (big)
+        bytes = (bytes + huge - 1) / huge * huge;
+    if (posix_memalign(&w->planes, big ? huge : 64, bytes) == 0) {
+        if (big)
+            madvise(w->planes, bytes, MADV_HUGEPAGE);
+        w->plane = w->planes;
+        w->still = (char *)w->planes + frame;
+        w->morph_a = (char *)w->planes + 2 * frame;
+        w->morph_b = (char *)w->planes + 2 * frame + morph;
+    }
     w->morph_rows = malloc(sizeof(uint16_t) * (size_t)w->morph_pitch * TRACK_TOPHAT_ROWS);
     w->bin = 1;
-    d->n_allocs = 22;
     if (!w->runs || !w->parent || !w->label || !w->comps || !w->hist || !w->cov_class || !w->cov_near ||
         !w->cov_grad || !w->tile_level || !w->tile_t || !w->tile_lit || !w->col_max || !w->tile_noise || !w->samp ||
-        !w->plane || !w->still || !w->binned || !w->binned_tophat || !w->morph_a || !w->morph_b || !w->morph_rows) {
+        !w->planes || !w->binned || !w->binned_tophat || !w->morph_rows) {
         track_detector_free(d);
         icv_err_set(err, ICV_ENOMEM, "track detector: out of memory for a %dx%d workspace", width, height);
         return NULL;
@@ -113,17 +133,37 @@ void track_detector_free(track_detector *d)
         free(d->ws->col_max);
         free(d->ws->tile_noise);
         free(d->ws->samp);
-        free(d->ws->plane);
-        free(d->ws->still);
         free(d->ws->binned);
         free(d->ws->binned_tophat);
-        free(d->ws->morph_a);
-        free(d->ws->morph_b);
+        free(d->ws->planes);
         free(d->ws->morph_rows);
         free(d->ws->look_memo);
+        track_detector_free(d->ws->look_trial);
         free(d->ws);
     }
     free(d);
+}
+
+/* track_detector_renew: detect_internal.h. Every field as track_detector_alloc sets it;
+ * the buffers' pointers kept (their contents are scratch, written before read). */
+void track_detector_renew(track_detector *d)
+{
+    struct track_detector_ws *w = d->ws, b = *w;
+    free(w->look_memo);
+    track_detector_free(w->look_trial);
+    memset(d, 0, sizeof *d);
+    d->ws = w;
+    detector_defaults(d);
+    d->n_allocs = 19;
+    memset(w, 0, sizeof *w);
+    w->width = b.width, w->height = b.height, w->max_runs = b.max_runs, w->max_tiles = b.max_tiles;
+    w->morph_pitch = b.morph_pitch, w->bin = 1;
+    w->runs = b.runs, w->parent = b.parent, w->label = b.label, w->comps = b.comps, w->hist = b.hist;
+    w->cov_class = b.cov_class, w->cov_near = b.cov_near, w->cov_grad = b.cov_grad;
+    w->tile_level = b.tile_level, w->tile_t = b.tile_t, w->tile_lit = b.tile_lit, w->col_max = b.col_max;
+    w->tile_noise = b.tile_noise, w->samp = b.samp, w->plane = b.plane, w->still = b.still;
+    w->binned = b.binned, w->binned_tophat = b.binned_tophat;
+    w->morph_a = b.morph_a, w->morph_b = b.morph_b, w->morph_rows = b.morph_rows, w->planes = b.planes;
 }
 
 void track_detector_reset(track_detector *d)

@@ -64,6 +64,7 @@ struct track_detector_ws {
     int tophat_baseline;      /* 1: the 8-bit passes without AVX2 even where the CPU has it (tests) */
     void *morph_a, *morph_b, *morph_rows;
     void *still;              /* the learnt still background (track_detector_learn_background) */
+    void *planes;             /* the block holding plane, still, morph_a and morph_b */
     double key_ycc[3];        /* the colour look's key in track_rgb_to_ycc's space */
     /* large markers (track_detector_set_marker_size): also looked for in the frame binned
        bin x bin (each pixel the mean of its block: a ball 50 px across standing 20 gray
@@ -79,7 +80,15 @@ struct track_detector_ws {
     /* look.c: `auto`'s trial detections on this detector's camera (passed as det_like),
        replayed by a later call on the same frames with the same settings; freed with it */
     struct look_memo *look_memo;
+    /* look.c: the trial detector of `auto`'s looks on this camera, renewed for each
+       trial: its buffers' pages are touched once, not at every trial (docs/track.md,
+       "Session 30"); freed with it */
+    track_detector *look_trial;
 };
+
+/* The detector as track_detector_alloc(its width, height) returns it, its workspace's
+ * buffers kept (no allocation; their pages stay touched) */
+void track_detector_renew(track_detector *d);
 
 /* Frames whose detections track_look_choose replayed from like's memo so far (tests) */
 long track_look_memo_replayed(const track_detector *like);

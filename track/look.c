@@ -250,6 +250,22 @@ static memo_look *memo_for(const track_detector *like, int li, const track_detec
     return m;
 }
 
+/* A trial's detector, as track_detector_alloc returns it: like's camera's own, kept in
+ * its workspace and renewed, so that the trials' scans (the top-hat's planes above all)
+ * touch its buffers' pages once a camera, not once a trial (docs/track.md, "Session
+ * 30"); else one of this trial's own (*own 1). */
+static track_detector *trial_detector(const track_detector *like, int width, int height, int *own, icv_err *err)
+{
+    *own = !like || like->ws->width != width || like->ws->height != height;
+    if (*own)
+        return track_detector_alloc(width, height, err);
+    if (like->ws->look_trial)
+        track_detector_renew(like->ws->look_trial);
+    else
+        like->ws->look_trial = track_detector_alloc(width, height, err);
+    return like->ws->look_trial;
+}
+
 /* The look for nc cameras filming the same markers (nc 1: track_look_choose): each
  * camera's frames scored with its own detector settings, the scores added. */
 static int choose_many(const track_frame *const *frames_c, const int *n_c, const void *const *bg_c,
@@ -339,7 +355,8 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
             const track_detector *like = like_c[c];
             /* px: how far a marker may move between two of the frames and still be "the same" */
             double near = fmax(40, 4 * diameter_px);
-            track_detector *d = track_detector_alloc(frames[0].width, frames[0].height, err);
+            int own = 0;
+            track_detector *d = trial_detector(like, frames[0].width, frames[0].height, &own, err);
             if (!d) {
                 rc = ICV_ENOMEM;
                 break;
@@ -460,7 +477,8 @@ static int choose_many(const track_frame *const *frames_c, const int *n_c, const
             }
             if (memo && !rc)
                 memo->valid = 1;
-            track_detector_free(d);
+            if (own)
+                track_detector_free(d);
         }
     }
     /* Bright or dark may be chosen when it keeps blobs in half the frames or more and,
