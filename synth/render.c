@@ -817,16 +817,31 @@ static void pass_edges(synth_renderer *r, int k0, int k1, double w)
                 double xs[BATCH], ys[BATCH], fxs[BATCH], fys[BATCH];
                 int hits[BATCH];
                 float vs[BATCH];
-                for (int k0 = 0; k0 < Sp * Sp; k0 += BATCH) {
+                /* a regular grid: symmetric, so a blob's centroid is unbiased. Sample
+                 * (ix, iy) is at fraction f[ix], f[iy] of the pixel; its ray interpolates
+                 * the corners' as (1 - fy) top + fy bottom, top and bottom lerped in fx
+                 * (computed once per column, the same values as per sample) */
+                double f[16], top[2][16], bot[2][16];
+                for (int ix = 0; ix < Sp; ix++) {
+                    double fx = (ix + 0.5) / Sp;
+                    f[ix] = fx;
+                    for (int c = 0; c < 2; c++) {
+                        top[c][ix] = (1 - fx) * c00[c] + fx * c10[c];
+                        bot[c][ix] = (1 - fx) * c01[c] + fx * c11[c];
+                    }
+                }
+                for (int k0 = 0, ix = 0, iy = 0; k0 < Sp * Sp; k0 += BATCH) {
                     int nb = Sp * Sp - k0 < BATCH ? Sp * Sp - k0 : BATCH;
                     for (int j = 0; j < nb; j++) {
-                        /* a regular grid: symmetric, so a blob's centroid is unbiased */
-                        int k = k0 + j;
-                        double fx = (k % Sp + 0.5) / Sp, fy = (k / Sp + 0.5) / Sp;
-                        fxs[j] = fx;
+                        double fy = f[iy];
+                        fxs[j] = f[ix];
                         fys[j] = fy;
-                        xs[j] = (1 - fy) * ((1 - fx) * c00[0] + fx * c10[0]) + fy * ((1 - fx) * c01[0] + fx * c11[0]);
-                        ys[j] = (1 - fy) * ((1 - fx) * c00[1] + fx * c10[1]) + fy * ((1 - fx) * c01[1] + fx * c11[1]);
+                        xs[j] = (1 - fy) * top[0][ix] + fy * bot[0][ix];
+                        ys[j] = (1 - fy) * top[1][ix] + fy * bot[1][ix];
+                        if (++ix == Sp) {
+                            ix = 0;
+                            iy++;
+                        }
                     }
                     cast_n(r, r->tile_prims[t], nb, xs, ys, hits, vs);
                     for (int j = 0; j < nb; j++) {
@@ -931,31 +946,35 @@ void synth_sensor_apply(const synth_renderer *r, const float *lin, const float *
                         uint64_t seed, uint8_t *gray)
 {
     const synth_render_opts *o = &r->sc->render;
-    size_t np = (size_t)r->W * r->H;
     uint64_t st = seed, bits = 0;
     float fw = (float)o->full_well_e, rn2 = (float)(o->read_noise_e * o->read_noise_e), inv_fw = 1.0f / fw;
     float light = r->light;
     /* the precomputed background signal and noise apply (steady light only) */
-    int static_bg = lin == r->bg && light == 1.0f;
-    for (size_t i = 0; i < np; i++) {
-        float fl = flash ? flash[i / (size_t)r->W] : 0.0f;
-        float a = acc ? acc[i] : 0.0f, s, sig;
-        if (static_bg && a == 0.0f && fl == 0.0f) {
-            s = r->bg_gain[i];
-            sig = r->bg_sigma[i];
-        } else {
-            s = ((lin[i] + a) * light + fl) * r->gain[i];
-            float e = s > 0 ? s * fw : 0;
-            sig = o->noise ? sqrtf(e + rn2) * inv_fw : 0.0f;
+    int static_bg = lin == r->bg && light == 1.0f, noise = o->noise;
+    const float *bg_gain = r->bg_gain, *bg_sigma = r->bg_sigma, *gain = r->gain, *gauss = r->gauss;
+    /* row by row: a row's flash is one value (no division per pixel); i runs on as before */
+    for (size_t y = 0, i = 0; y < (size_t)r->H; y++) {
+        float fl = flash ? flash[y] : 0.0f;
+        int row_static = static_bg && fl == 0.0f;
+        for (size_t ie = i + (size_t)r->W; i < ie; i++) {
+            float a = acc ? acc[i] : 0.0f, s, sig;
+            if (row_static && a == 0.0f) {
+                s = bg_gain[i];
+                sig = bg_sigma[i];
+            } else {
+                s = ((lin[i] + a) * light + fl) * gain[i];
+                float e = s > 0 ? s * fw : 0;
+                sig = noise ? sqrtf(e + rn2) * inv_fw : 0.0f;
+            }
+            if (noise) {
+                if ((i & 3) == 0)
+                    bits = synth_mix64(&st);
+                s += sig * gauss[bits & 0xffff];
+                bits >>= 16;
+            }
+            float q = s * 255.0f + 0.5f;
+            gray[i] = q <= 0 ? 0 : q >= 255 ? 255 : (uint8_t)q;
         }
-        if (o->noise) {
-            if ((i & 3) == 0)
-                bits = synth_mix64(&st);
-            s += sig * r->gauss[bits & 0xffff];
-            bits >>= 16;
-        }
-        float q = s * 255.0f + 0.5f;
-        gray[i] = q <= 0 ? 0 : q >= 255 ? 255 : (uint8_t)q;
     }
 }
 
