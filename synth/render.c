@@ -287,6 +287,22 @@ static int cast(const synth_renderer *r, const uint64_t *mask, double x, double 
     return id;
 }
 
+/* cast for the n rays (x[i], y[i], 1): four at a time where the CPU can (the same
+ * ids and values, render_cast4.c), the rest one at a time; values 0 where none is hit */
+static void cast_n(const synth_renderer *r, const uint64_t *mask, int n, const double *x, const double *y, int *ids,
+                   float *values)
+{
+    int i = 0;
+    if (r->cast4)
+        for (; i + 4 <= n; i += 4)
+            if (!synth_cast4(r, mask, x + i, y + i, ids + i, values + i))
+                break;
+    for (; i < n; i++) {
+        values[i] = 0;
+        ids[i] = cast(r, mask, x[i], y[i], values + i);
+    }
+}
+
 /* ---- the static scene ---------------------------------------------------- */
 
 double synth_static_shade(const synth_renderer *r, icv_vec3 d, double *t_hit)
@@ -506,6 +522,7 @@ int synth_renderer_alloc(const synth_scenario *sc, int camera, synth_renderer **
             c[0] = (float)xn[0];
             c[1] = (float)xn[1];
         }
+    r->cast4 = synth_cast4_available();
     render_background(r);
     /* stratified normal quantiles: the noise table (no random state needed) */
     for (int i = 0; i < SYNTH_GAUSS_N; i++)
@@ -600,20 +617,20 @@ static int place_one(synth_renderer *r, const synth_body *b, const synth_state *
 static void place_body(synth_renderer *r, const synth_state *s)
 {
     const synth_scenario *sc = r->sc;
-    if (sc->n_bodies < 1) {
-        r->n_prims = place_one(r, &sc->body, s, 0, 0);
-        for (int i = 0; i < r->n_prims; i++)
-            prim_bound(&r->prims[i]);
-        return;
-    }
     int n = 0, k0 = 0;
+    if (sc->n_bodies < 1)
+        n = place_one(r, &sc->body, s, 0, 0);
     for (int i = 0; i < sc->n_bodies; i++) {
         n = place_one(r, &sc->bodies[i], &s[i], n, k0);
         k0 += sc->bodies[i].n_markers;
     }
     r->n_prims = n;
-    for (int i = 0; i < n; i++)
+    memset(r->box_prims, 0, sizeof r->box_prims);
+    for (int i = 0; i < n; i++) {
         prim_bound(&r->prims[i]);
+        if (r->prims[i].kind == PRIM_BOX)
+            r->box_prims[i / 64] |= 1ull << (i % 64);
+    }
 }
 
 /* pixels per metre at camera-frame point c (a bound, with the distortion's local
@@ -737,14 +754,18 @@ static void pass_centres(synth_renderer *r, int k0, int k1)
         int t = r->tiles[k], tx = t % r->tw, ty = t / r->tw;
         int x1 = (tx + 1) * SYNTH_TILE < W ? (tx + 1) * SYNTH_TILE : W;
         int y1 = (ty + 1) * SYNTH_TILE < H ? (ty + 1) * SYNTH_TILE : H;
-        for (int y = ty * SYNTH_TILE; y < y1; y++)
-            for (int x = tx * SYNTH_TILE; x < x1; x++) {
-                size_t i = (size_t)y * W + x;
-                const float *c = r->centre + 2 * i;
-                float v = 0;
-                r->id[i] = (uint8_t)cast(r, r->tile_prims[t], c[0], c[1], &v);
-                r->val[i] = v;
+        for (int y = ty * SYNTH_TILE; y < y1; y++) {
+            double xs[SYNTH_TILE], ys[SYNTH_TILE];
+            int ids[SYNTH_TILE], n = x1 - tx * SYNTH_TILE;
+            size_t i0 = (size_t)y * W + tx * SYNTH_TILE;
+            for (int j = 0; j < n; j++) {
+                xs[j] = r->centre[2 * (i0 + j)];
+                ys[j] = r->centre[2 * (i0 + j) + 1];
             }
+            cast_n(r, r->tile_prims[t], n, xs, ys, ids, r->val + i0);
+            for (int j = 0; j < n; j++)
+                r->id[i0 + j] = (uint8_t)ids[j];
+        }
     }
 }
 
@@ -790,20 +811,50 @@ static void pass_edges(synth_renderer *r, int k0, int k1, double w)
                 const float *c00 = r->corner + 2 * ((size_t)y * (W + 1) + x), *c10 = c00 + 2;
                 const float *c01 = c00 + 2 * (W + 1), *c11 = c01 + 2;
                 double sum = 0;
-                for (int k = 0; k < Sp * Sp; k++) {
-                    /* a regular grid: symmetric, so a blob's centroid is unbiased */
-                    double fx = (k % Sp + 0.5) / Sp, fy = (k / Sp + 0.5) / Sp;
-                    double xn = (1 - fy) * ((1 - fx) * c00[0] + fx * c10[0]) + fy * ((1 - fx) * c01[0] + fx * c11[0]);
-                    double yn = (1 - fy) * ((1 - fx) * c00[1] + fx * c10[1]) + fy * ((1 - fx) * c01[1] + fx * c11[1]);
-                    float v;
-                    int hit = cast(r, r->tile_prims[t], xn, yn, &v);
-                    if (hit)
-                        sum += v - bg;
-                    if (hit >= SYNTH_ID_MARKER0) { /* the marker's area moments, at the sample */
-                        double *m = r->mom[hit - SYNTH_ID_MARKER0], a = w / (Sp * Sp);
-                        m[0] += a;
-                        m[1] += a * (x - 0.5 + fx);
-                        m[2] += a * (y - 0.5 + fy);
+                /* the samples are cast in batches (four at once where the CPU can), then
+                 * summed in their order */
+                enum { BATCH = 64 };
+                double xs[BATCH], ys[BATCH], fxs[BATCH], fys[BATCH];
+                int hits[BATCH];
+                float vs[BATCH];
+                /* a regular grid: symmetric, so a blob's centroid is unbiased. Sample
+                 * (ix, iy) is at fraction f[ix], f[iy] of the pixel; its ray interpolates
+                 * the corners' as (1 - fy) top + fy bottom, top and bottom lerped in fx
+                 * (computed once per column, the same values as per sample) */
+                double f[16], top[2][16], bot[2][16];
+                for (int ix = 0; ix < Sp; ix++) {
+                    double fx = (ix + 0.5) / Sp;
+                    f[ix] = fx;
+                    for (int c = 0; c < 2; c++) {
+                        top[c][ix] = (1 - fx) * c00[c] + fx * c10[c];
+                        bot[c][ix] = (1 - fx) * c01[c] + fx * c11[c];
+                    }
+                }
+                for (int k0 = 0, ix = 0, iy = 0; k0 < Sp * Sp; k0 += BATCH) {
+                    int nb = Sp * Sp - k0 < BATCH ? Sp * Sp - k0 : BATCH;
+                    for (int j = 0; j < nb; j++) {
+                        double fy = f[iy];
+                        fxs[j] = f[ix];
+                        fys[j] = fy;
+                        xs[j] = (1 - fy) * top[0][ix] + fy * bot[0][ix];
+                        ys[j] = (1 - fy) * top[1][ix] + fy * bot[1][ix];
+                        if (++ix == Sp) {
+                            ix = 0;
+                            iy++;
+                        }
+                    }
+                    cast_n(r, r->tile_prims[t], nb, xs, ys, hits, vs);
+                    for (int j = 0; j < nb; j++) {
+                        int hit = hits[j];
+                        double fx = fxs[j], fy = fys[j];
+                        if (hit)
+                            sum += vs[j] - bg;
+                        if (hit >= SYNTH_ID_MARKER0) { /* the marker's area moments, at the sample */
+                            double *m = r->mom[hit - SYNTH_ID_MARKER0], a = w / (Sp * Sp);
+                            m[0] += a;
+                            m[1] += a * (x - 0.5 + fx);
+                            m[2] += a * (y - 0.5 + fy);
+                        }
                     }
                 }
                 r->acc[i] += (float)(w * sum / (Sp * Sp));
@@ -895,31 +946,35 @@ void synth_sensor_apply(const synth_renderer *r, const float *lin, const float *
                         uint64_t seed, uint8_t *gray)
 {
     const synth_render_opts *o = &r->sc->render;
-    size_t np = (size_t)r->W * r->H;
     uint64_t st = seed, bits = 0;
     float fw = (float)o->full_well_e, rn2 = (float)(o->read_noise_e * o->read_noise_e), inv_fw = 1.0f / fw;
     float light = r->light;
     /* the precomputed background signal and noise apply (steady light only) */
-    int static_bg = lin == r->bg && light == 1.0f;
-    for (size_t i = 0; i < np; i++) {
-        float fl = flash ? flash[i / (size_t)r->W] : 0.0f;
-        float a = acc ? acc[i] : 0.0f, s, sig;
-        if (static_bg && a == 0.0f && fl == 0.0f) {
-            s = r->bg_gain[i];
-            sig = r->bg_sigma[i];
-        } else {
-            s = ((lin[i] + a) * light + fl) * r->gain[i];
-            float e = s > 0 ? s * fw : 0;
-            sig = o->noise ? sqrtf(e + rn2) * inv_fw : 0.0f;
+    int static_bg = lin == r->bg && light == 1.0f, noise = o->noise;
+    const float *bg_gain = r->bg_gain, *bg_sigma = r->bg_sigma, *gain = r->gain, *gauss = r->gauss;
+    /* row by row: a row's flash is one value (no division per pixel); i runs on as before */
+    for (size_t y = 0, i = 0; y < (size_t)r->H; y++) {
+        float fl = flash ? flash[y] : 0.0f;
+        int row_static = static_bg && fl == 0.0f;
+        for (size_t ie = i + (size_t)r->W; i < ie; i++) {
+            float a = acc ? acc[i] : 0.0f, s, sig;
+            if (row_static && a == 0.0f) {
+                s = bg_gain[i];
+                sig = bg_sigma[i];
+            } else {
+                s = ((lin[i] + a) * light + fl) * gain[i];
+                float e = s > 0 ? s * fw : 0;
+                sig = noise ? sqrtf(e + rn2) * inv_fw : 0.0f;
+            }
+            if (noise) {
+                if ((i & 3) == 0)
+                    bits = synth_mix64(&st);
+                s += sig * gauss[bits & 0xffff];
+                bits >>= 16;
+            }
+            float q = s * 255.0f + 0.5f;
+            gray[i] = q <= 0 ? 0 : q >= 255 ? 255 : (uint8_t)q;
         }
-        if (o->noise) {
-            if ((i & 3) == 0)
-                bits = synth_mix64(&st);
-            s += sig * r->gauss[bits & 0xffff];
-            bits >>= 16;
-        }
-        float q = s * 255.0f + 0.5f;
-        gray[i] = q <= 0 ? 0 : q >= 255 ? 255 : (uint8_t)q;
     }
 }
 

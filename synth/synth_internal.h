@@ -89,6 +89,8 @@ struct synth_renderer {
     float *gauss;              /* SYNTH_GAUSS_N standard normal quantiles */
     int n_prims;
     synth_prim prims[SYNTH_MAX_PRIMS];
+    uint64_t box_prims[SYNTH_PRIM_WORDS]; /* bit i: prims[i] is a box (render_cast4.c casts none) */
+    int cast4;                 /* cast four rays at once (render_cast4.c); 0: one at a time */
     int has_occluder;
     synth_prim occluder;       /* the static reference object (camera frame) */
     double band_s[ICV_MAX_MARKERS]; /* band markers: axial position along the rod axis, m */
@@ -96,6 +98,14 @@ struct synth_renderer {
     int board_in_view;         /* the static scene shows the board lying on the surface */
     float light;               /* this frame's mean scene light (mains flicker; 1 = steady) */
 };
+
+/* render_cast4.c: casts the rays (x[i], y[i], 1), i < 4, at the primitives in mask as
+ * render.c's cast does, ids and values (0 where nothing is hit) bit for bit the same;
+ * returns 0 (nothing done) when mask holds a box. Call only when
+ * synth_cast4_available() (the CPU has AVX2, and ICV_SYNTH_SCALAR is not set). */
+int synth_cast4(const synth_renderer *r, const uint64_t *mask, const double *x, const double *y, int *ids,
+                float *values);
+int synth_cast4_available(void);
 
 /* Gray of the scene's static parts seen along a camera-frame ray d (not unit). */
 double synth_static_shade(const synth_renderer *r, icv_vec3 d, double *t_hit);
