@@ -37,7 +37,9 @@ int job_track_sync(job_track *j, icv_err *err)
     if (exp->sync == ICV_SYNC_FLASH && nc >= 2) {
         capture_flash fl[ICV_MAX_CAMERAS];
         for (int c = 0; c < nc; c++) {
-            res->has_flash[c] = capture_flash_detect(cams[c].bright, cams[c].tcam, cams[c].frames, 0, &fl[c]);
+            /* cameras[].exposure places the onset inside its first lit frame */
+            res->has_flash[c] = capture_flash_detect(cams[c].bright, cams[c].tcam, cams[c].frames,
+                                                     exp->cameras[c].exposure_s, &fl[c]);
             if (!res->has_flash[c])
                 return icv_err_set(err, ICV_ENOTFOUND,
                                    "%s: camera '%s' (%s): no flash found for sync (set sync.offsets or sync: none)",
