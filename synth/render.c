@@ -633,8 +633,8 @@ static void place_body(synth_renderer *r, const synth_state *s)
     }
 }
 
-/* pixels per metre at camera-frame point c (a bound, with the distortion's local
- * stretch), or -1 when c is behind the camera */
+/* pixels per metre at camera-frame point c along x or y (session 29's footprints: not
+ * a bound off axis, mark_polyline), or -1 when c is behind the camera */
 static double px_per_m(const synth_renderer *r, icv_vec3 c, double uv[2])
 {
     if (c.z <= 1e-6)
@@ -645,6 +645,19 @@ static double px_per_m(const synth_renderer *r, icv_vec3 c, double uv[2])
     synth_camera_distort(&r->m, c.x / c.z, (c.y + e) / c.z, u3);
     double s = fmax(hypot(u2[0] - uv[0], u2[1] - uv[1]), hypot(u3[0] - uv[0], u3[1] - uv[1])) / e;
     return s;
+}
+
+/* the distortion's largest stretch at (xn, yn), pixels per unit of x/z or y/z in any
+ * direction: its Jacobian's (by differences) larger singular value; uv: the point */
+static double distort_stretch(const synth_camera_model *m, double xn, double yn, double uv[2])
+{
+    double e = 1e-3, u2[2], u3[2];
+    synth_camera_distort(m, xn, yn, uv);
+    synth_camera_distort(m, xn + e, yn, u2);
+    synth_camera_distort(m, xn, yn + e, u3);
+    double a = (u2[0] - uv[0]) / e, b = (u3[0] - uv[0]) / e, c = (u2[1] - uv[1]) / e, d = (u3[1] - uv[1]) / e;
+    double T = a * a + b * b + c * c + d * d, D = a * d - b * c;
+    return sqrt(0.5 * (T + sqrt(fmax(T * T - 4 * D * D, 0))));
 }
 
 static void mark_tile(synth_renderer *r, int tx, int ty)
@@ -701,8 +714,17 @@ static void mark_all(synth_renderer *r)
 }
 
 /* Conservative 2D footprints: a sphere of radius rad around each of n points (a
- * polyline), projected with 1.5 x the local scale and 2 px to spare. */
-static void mark_polyline(synth_renderer *r, const icv_vec3 *pts, int n, double rad)
+ * polyline). Its points c + rad u (|u| <= 1) project within rad |c| / (c.z (c.z - rad))
+ * of c's projection in (x/z, y/z) (the map u -> c.z u_xy - c_xy u_z has largest
+ * singular value |c|), so within that times the distortion's largest stretch in pixels
+ * (the larger of it at c's and at the near point's projections, 15 % to spare for its
+ * change across the footprint) and 2 px. The factor |c| / c.z is 1.8 at 56 degrees off
+ * axis: without it stickers and rods lost their edges there (docs/synth.md "Session 30").
+ * ring 0 marks session 29's footprint (the scale along x or y at the near point, 15 %
+ * and 2 px), ring 1 the bound: mark_prims marks every primitive's ring 0 first, so that
+ * the tiles keep session 29's order (the marker moments' sums, summed tile by tile, keep
+ * their last digits) and the tiles only the bound reaches come after. */
+static void mark_polyline(synth_renderer *r, const icv_vec3 *pts, int n, double rad, int ring)
 {
     double uv[16][2], R = 0;
     for (int i = 0; i < n; i++) {
@@ -711,9 +733,17 @@ static void mark_polyline(synth_renderer *r, const icv_vec3 *pts, int n, double 
             mark_all(r);
             return;
         }
-        double s = px_per_m(r, icv_v3(c.x, c.y, c.z - rad), uv[i]);
-        synth_camera_distort(&r->m, c.x / c.z, c.y / c.z, uv[i]);
-        double Ri = 1.15 * s * rad + 2.0; /* s is measured at the near side: 15 % to spare */
+        double Ri, zn = c.z - rad;
+        if (ring) {
+            double near[2];
+            double J = fmax(distort_stretch(&r->m, c.x / zn, c.y / zn, near),
+                            distort_stretch(&r->m, c.x / c.z, c.y / c.z, uv[i]));
+            Ri = 1.15 * J * rad * icv_v3_norm(c) / (c.z * zn) + 2.0;
+        } else {
+            double s = px_per_m(r, icv_v3(c.x, c.y, zn), uv[i]);
+            synth_camera_distort(&r->m, c.x / c.z, c.y / c.z, uv[i]);
+            Ri = 1.15 * s * rad + 2.0;
+        }
         if (Ri > R)
             R = Ri;
     }
@@ -731,19 +761,25 @@ static void mark_polyline(synth_renderer *r, const icv_vec3 *pts, int n, double 
 
 static void mark_prims(synth_renderer *r)
 {
-    for (int i = 0; i < r->n_prims; i++) {
-        const synth_prim *p = &r->prims[i];
-        r->marking = i;
-        if (p->kind == PRIM_CAPSULE || p->kind == PRIM_CYLINDER) {
-            icv_vec3 pts[9];
-            for (int k = 0; k < 9; k++)
-                pts[k] = icv_v3_add(p->a, icv_v3_scale(icv_v3_sub(p->b, p->a), k / 8.0));
-            /* a cylinder's rim lies within r sqrt(2) of its axis segment's ends */
-            mark_polyline(r, pts, 9, p->r * (p->kind == PRIM_CYLINDER ? 1.4143 : 1.0));
-        } else {
-            mark_polyline(r, &p->a, 1, p->r);
-        }
+    if (r->mark_every) {
+        for (r->marking = 0; r->marking < r->n_prims; r->marking++)
+            mark_all(r);
+        return;
     }
+    for (int ring = 0; ring < 2; ring++)
+        for (int i = 0; i < r->n_prims; i++) {
+            const synth_prim *p = &r->prims[i];
+            r->marking = i;
+            if (p->kind == PRIM_CAPSULE || p->kind == PRIM_CYLINDER) {
+                icv_vec3 pts[9];
+                for (int k = 0; k < 9; k++)
+                    pts[k] = icv_v3_add(p->a, icv_v3_scale(icv_v3_sub(p->b, p->a), k / 8.0));
+                /* a cylinder's rim lies within r sqrt(2) of its axis segment's ends */
+                mark_polyline(r, pts, 9, p->r * (p->kind == PRIM_CYLINDER ? 1.4143 : 1.0), ring);
+            } else {
+                mark_polyline(r, &p->a, 1, p->r, ring);
+            }
+        }
 }
 
 /* pass 1: the id and value at every pixel centre of tiles[k0..k1) */

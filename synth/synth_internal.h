@@ -91,6 +91,7 @@ struct synth_renderer {
     synth_prim prims[SYNTH_MAX_PRIMS];
     uint64_t box_prims[SYNTH_PRIM_WORDS]; /* bit i: prims[i] is a box (render_cast4.c casts none) */
     int cast4;                 /* cast four rays at once (render_cast4.c); 0: one at a time */
+    int mark_every;            /* tests: every tile holds every primitive (what footprints must match) */
     int has_occluder;
     synth_prim occluder;       /* the static reference object (camera frame) */
     double band_s[ICV_MAX_MARKERS]; /* band markers: axial position along the rod axis, m */
