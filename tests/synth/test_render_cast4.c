@@ -8,6 +8,7 @@
 #include "synth/synth.h"
 #include "synth/synth_internal.h"
 #include "tests/harness.h"
+#include "tests/synth/render_test_camera.h"
 
 enum { W = 320, H = 240 };
 
@@ -40,23 +41,7 @@ static void scene(synth_scenario *sc, icv_shape_type type, synth_marker_style st
     b->post_radius = 0.003;
     b->string_radius = type == ICV_SHAPE_CAPSULE ? 0.001 : 0;
     b->string_pivot = icv_v3(0.05, 0.6, 0);
-    sc->n_cameras = 1;
-    synth_camera *c = &sc->cameras[0];
-    snprintf(c->id, sizeof c->id, "cam");
-    c->model.width = W;
-    c->model.height = H;
-    c->model.fx = c->model.fy = 400;
-    c->model.cx = 159.5;
-    c->model.cy = 119.5;
-    c->model.dist[0] = -0.08;
-    icv_err err;
-    synth_camera_look_at(&c->model, icv_v3(0.05, 0.4, 0.7), icv_v3(0, 0.2, 0), icv_v3(0, 1, 0), &err);
-    c->fps = 100;
-    c->exposure_s = 0;
-    c->n_frames = 1;
-    sc->render.noise = 0;
-    sc->render.vignetting = 0;
-    sc->render.flash_duration_s = 0;
+    render_test_camera(sc, W, H, 400, -0.08, icv_v3(0.05, 0.4, 0.7), icv_v3(0, 0.2, 0));
     /* a bright upright cylinder between the camera and part of the body */
     sc->render.reference_object = 1;
     sc->render.reference_position = icv_v3(0.03, 0, 0.25);

@@ -7,6 +7,7 @@
 #include "synth/synth.h"
 #include "synth/synth_internal.h"
 #include "tests/harness.h"
+#include "tests/synth/render_test_camera.h"
 
 enum { W = 320, H = 240 };
 
@@ -32,24 +33,8 @@ static void scene(synth_scenario *sc, icv_shape_type type)
         b->markers[k] = icv_v3_add(icv_v3(0, 0.07 * k - 0.07, 0), icv_v3_scale(nrm, b->shape.radius));
     }
     b->string_radius = 0;
-    sc->n_cameras = 1;
-    synth_camera *c = &sc->cameras[0];
-    snprintf(c->id, sizeof c->id, "cam");
-    c->model.width = W;
-    c->model.height = H;
-    c->model.fx = c->model.fy = 70;
-    c->model.cx = 159.5;
-    c->model.cy = 119.5;
-    c->model.dist[0] = 0;
-    icv_err err;
     /* the body at (0, 0.2, 0) seen from (0, 0.2, 0.35), looking along (-1, 0, -0.5) */
-    synth_camera_look_at(&c->model, icv_v3(0, 0.2, 0.35), icv_v3(-1, 0.2, -0.15), icv_v3(0, 1, 0), &err);
-    c->fps = 100;
-    c->exposure_s = 0;
-    c->n_frames = 1;
-    sc->render.noise = 0;
-    sc->render.vignetting = 0;
-    sc->render.flash_duration_s = 0;
+    render_test_camera(sc, W, H, 70, 0, icv_v3(0, 0.2, 0.35), icv_v3(-1, 0.2, -0.15));
     sc->render.reference_object = 0;
 }
 
