@@ -5,7 +5,8 @@
  * a joint the rotation vector from a reference attitude fitted like the centre,
  * with the same fit: a constant angular acceleration). States at the impact
  * instant; sigmas from the residuals (each axis its own), grown by their lag-1
- * correlation as the one-body sides' are. */
+ * correlation as the one-body sides' are, and a round body's v sigma by a bound for
+ * its half-hidden beads (bead_step_sd). */
 #include <gsl/gsl_randist.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,92 @@ static double inflation(const analysis_ballistic *bf, const double *t, const icv
     return analysis_correlation_inflation(r, n);
 }
 
+/* A bead half hidden behind its own ball's limb (or the other body) is off by 1-4 mm
+ * for many frames and moves the posed centre by a step or a slow drift that the fit's
+ * residuals hardly show, their lag-1 growth missing it (docs/analysis.md, "Session 31:
+ * two-body sigmas"). The pose's template misfit (rms, m, 3D, over nu markers) shows
+ * it. The markers' white noise (per axis, w2 = their variance) is the window's lower
+ * quartile of rms^2 nu / (3 nu - 6); a frame misfits beyond it when its own such
+ * variance exceeds BEAD_MISFIT^2 w2 (white noise so far out: chi^2 on 6 dof beyond 21,
+ * 0.2% of four-marker frames). Its bead's pull on the centre, per axis: the centre's
+ * move when the pose is refitted without its worst marker (shift[i], four markers or
+ * more), else the misfit's excess over the white part, its per-axis share. The bound
+ * on v (m/s, each axis): those frames' centres off by h_i, all one way, the others
+ * clean: the sum of |c_i| h_i, c_i the weights that make v from the centres (the
+ * fit's v row of (X^T X)^-1 X^T; X's columns 1, tau and, the acceleration fitted,
+ * tau^2 / 2). Beads on a flat face (a puck's) have no limb to go behind: their misfit
+ * is the markers' noise the residuals hold, so round bodies only. */
+#define BEAD_MISFIT 2.5
+
+static icv_vec3 bead_step_sd(const double *t, const double *rms, const int *nu, const icv_vec3 *shift, int n,
+                             double t_ref, int fit_a)
+{
+    double q[SIDE_MAX];
+    icv_vec3 h[SIDE_MAX], out = {0, 0, 0};
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (nu[i] >= 3 && isfinite(rms[i]))
+            q[m++] = rms[i] * rms[i] * nu[i] / (3.0 * nu[i] - 6);
+    if (m < 4)
+        return out;
+    analysis_median(q, m); /* sorts */
+    double w2 = q[m / 4];
+    for (int i = 0; i < n; i++) {
+        h[i] = icv_v3(0, 0, 0);
+        double v2 = nu[i] >= 3 && isfinite(rms[i]) ? rms[i] * rms[i] * nu[i] / (3.0 * nu[i] - 6) : 0;
+        if (!(v2 > BEAD_MISFIT * BEAD_MISFIT * w2))
+            continue;
+        if (nu[i] >= 4 && isfinite(shift[i].x))
+            h[i] = icv_v3(fabs(shift[i].x), fabs(shift[i].y), fabs(shift[i].z));
+        else {
+            double ex = sqrt(fmax(0, rms[i] * rms[i] - w2 * (3.0 * nu[i] - 6) / nu[i]) / 3);
+            h[i] = icv_v3(ex, ex, ex);
+        }
+    }
+    icv_mat3 N = {{{0}}}, Ni;
+    for (int i = 0; i < n; i++) {
+        double tau = t[i] - t_ref, x[3] = {1, tau, fit_a ? 0.5 * tau * tau : 0};
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                N.m[a][b] += x[a] * x[b];
+    }
+    if (!fit_a) /* two unknowns: the third row and column stand apart */
+        N.m[2][2] = 1;
+    if (icv_m3_inverse(N, &Ni))
+        return out;
+    for (int i = 0; i < n; i++) {
+        double tau = t[i] - t_ref, x[3] = {1, tau, fit_a ? 0.5 * tau * tau : 0}, c = 0;
+        for (int b = 0; b < 3; b++)
+            c += Ni.m[1][b] * x[b];
+        out = icv_v3_axpy(fabs(c), h[i], out);
+    }
+    return out;
+}
+
+/* The centre's move (m) when frame row's pose is refitted without its worst marker
+ * (NaN when it has under four) */
+static icv_vec3 worst_left_out(const analysis_tracks *tr, int row, const analysis_template *tmpl, double sigma,
+                               const analysis_pose *pose)
+{
+    int valid[ICV_MAX_MARKERS] = {0}, worst = -1;
+    int nm = tr->n_markers < ICV_MAX_MARKERS ? tr->n_markers : ICV_MAX_MARKERS;
+    double sig[ICV_MAX_MARKERS];
+    for (int k = 0; k < nm; k++) {
+        valid[k] = pose->used[k];
+        sig[k] = tr->sigma ? tr->sigma[row * tr->n_markers + k] : sigma;
+        if (valid[k] && (worst < 0 || pose->residual[k] > pose->residual[worst]))
+            worst = k;
+    }
+    analysis_pose_params pp = {5.0};
+    analysis_pose p2;
+    if (pose->n_used < 4 || worst < 0)
+        return icv_v3(NAN, NAN, NAN);
+    valid[worst] = 0;
+    if (analysis_pose_fit(tmpl, &tr->pos[row * tr->n_markers], valid, sigma > 0 ? sig : NULL, &pp, &p2, NULL))
+        return icv_v3(NAN, NAN, NAN);
+    return icv_v3_sub(pose->p, p2.p);
+}
+
 /* cov = J diag(d) J^T, d per axis */
 static void sandwich_diag(icv_mat3 J, const double d[3], double out[3][3])
 {
@@ -242,7 +329,9 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
     if (row_last >= tr->n_frames)
         row_last = tr->n_frames - 1;
     double rms[SIDE_MAX] = {0};
-    int ok[SIDE_MAX] = {0};
+    int ok[SIDE_MAX] = {0}, nu[SIDE_MAX] = {0};
+    int round = b->shape.type == ICV_SHAPE_SPHERE || b->shape.type == ICV_SHAPE_CAPSULE;
+    icv_vec3 shift[SIDE_MAX];
     for (int i = row_first; i <= row_last && n < SIDE_MAX; i++) {
         analysis_pose_params pp = {5.0};
         analysis_pose pose;
@@ -252,6 +341,8 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
         p[n] = pose.p;
         R[n] = pose.R;
         rms[n] = pose.n_used >= 3 ? pose.rms : NAN;
+        nu[n] = pose.n_used;
+        shift[n] = round ? worst_left_out(tr, i, &b->tmpl, prm->pos_sigma, &pose) : icv_v3(NAN, NAN, NAN);
         ok[n] = 1;
         n++;
     }
@@ -259,7 +350,8 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
     int kept = 0;
     for (int i = 0; i < n; i++)
         if (ok[i])
-            t[kept] = t[i], p[kept] = p[i], R[kept] = R[i], kept++;
+            t[kept] = t[i], p[kept] = p[i], R[kept] = R[i], rms[kept] = rms[i], nu[kept] = nu[i],
+            shift[kept] = shift[i], kept++;
     n = kept;
     const char *name = bt->name ? bt->name : "body";
     if (n < need)
@@ -289,6 +381,10 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
         out->a = bf.g;
         out->p_sd = icv_v3_scale(bf.p0_sd[0], sf);
         out->v_sd = icv_v3_scale(bf.v_sd[0], sf);
+        if (round) { /* a half-hidden bead's slow error, which the residuals miss */
+            icv_vec3 sb = bead_step_sd(t, rms, nu, shift, n, t_ref, poly);
+            out->v_sd = icv_v3(hypot(out->v_sd.x, sb.x), hypot(out->v_sd.y, sb.y), hypot(out->v_sd.z, sb.z));
+        }
         out->a_sd = icv_v3_scale(bf.g_sd, sf);
         for (int k = 0; k < 3; k++)
             out->cov_pv[k] = f * bf.cov_pv[0][k];
