@@ -8,6 +8,7 @@
 #define ICV_JOB_TRACK_INTERNAL_H
 
 #include <jansson.h>
+#include <stdatomic.h>
 
 #include "calib/calib.h"
 #include "capture/capture.h"
@@ -141,6 +142,16 @@ typedef struct {
        concurrently; the lines in the cameras' order) */
     char look_note[768];
     icv_log_level look_note_level;
+    /* the 2D pass begun in the camera's setup thread once its look was set
+       (job_track_pass_early): its result, for job_track_pass_2d */
+    int passed, pass_rc;
+    icv_err pass_err;
+    /* the look camera_open set (det->look, det->bright_tophat; final unless auto's joint
+       look changes it), read by the other cameras' setup threads once look_set is 1 (the
+       pass itself turns det->look for a while: the tracker's opposite look) */
+    track_look set_look;
+    int set_tophat;
+    atomic_int look_set;
 } job_track_camera;
 
 /* The median of a camera's beside_hist: the weight its detector gives a bead's disc
@@ -196,7 +207,18 @@ typedef struct {
     int labels_still;    /* 1: the labelled points stand still over the clip (clutter) */
     int tracks_still;    /* 1: a camera tracked only still things (camera_check_motion), its
                             frames not all one picture as far as known */
+    int no_early;        /* 1: every camera's 2D pass after all are set up (job_track_pass_early) */
+    atomic_int early_stop; /* a camera's setup or early pass failed: the early passes stop */
 } job_track;
+
+/* job_track_open's answer when a camera's pass began early and auto's joint look is to
+ * weigh the cameras' differing looks: the stage is run again without early passes. */
+#define JOB_TRACK_AGAIN 1
+
+/* Camera c's 2D pass (job_track_pass_2d's, without the progress bar) in its setup
+ * thread, as soon as its look is set: its decoding overlaps the other cameras' look
+ * trials (docs/track.md, "Session 31"). The result is kept in c (passed, pass_rc). */
+void job_track_pass_early(job_track *j, job_track_camera *c);
 
 /* After track.markers auto gave every camera `look` (bright read as the white top-hat
  * when tophat) and the template refused its points, the looks to run the stage with

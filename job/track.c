@@ -62,7 +62,7 @@ typedef struct {
  * look and the looks to try instead (job_track_retry_looks) into *plan; else plan->n 0.
  * *cal_keep (when given): the calibration as read, for the retries. */
 static int track_once(const char *experiment_path, const char *out_dir, const job_track_options *opt_in,
-                      int look_forced, int tophat_forced, double t_start, job_track_result *res_out,
+                      int look_forced, int tophat_forced, int no_early, double t_start, job_track_result *res_out,
                       retry_plan *plan, track_calibration **cal_keep, icv_err *err)
 {
     plan->n = 0;
@@ -78,6 +78,7 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
     j->t_start = t_start;
     j->look_forced = look_forced;
     j->tophat_forced = tophat_forced;
+    j->no_early = no_early;
     if (opt_in)
         j->opt = *opt_in;
     else
@@ -85,7 +86,8 @@ static int track_once(const char *experiment_path, const char *out_dir, const jo
     int rc = job_track_open(j, experiment_path, err);
     /* a retry reads the same calibration: kept as read (the 3D pass changes its one-camera
        scales and surface later), not found again from the board images (seconds a try) */
-    if (!rc && cal_keep && !j->opt.calibration && (*cal_keep = malloc(sizeof **cal_keep)) != NULL)
+    if ((!rc || rc == JOB_TRACK_AGAIN) && cal_keep && !j->opt.calibration &&
+        (*cal_keep = malloc(sizeof **cal_keep)) != NULL)
         **cal_keep = j->cal;
     if (!rc)
         rc = job_track_pass_2d(j, err);
@@ -155,11 +157,7 @@ int job_track_run(const char *experiment_path, const char *out_dir, const job_tr
     double t_start = icv_now();
     retry_plan plan;
     track_calibration *cal = NULL; /* the first try's, for the retries */
-    int rc = track_once(experiment_path, out_dir, opt_in, -1, 0, t_start, res_out, &plan, &cal, err);
-    if (rc == 0 || plan.n == 0) {
-        job_track_calibration_free(cal);
-        return rc;
-    }
+    int rc = track_once(experiment_path, out_dir, opt_in, -1, 0, 0, t_start, res_out, &plan, &cal, err);
     job_track_options opt;
     if (opt_in)
         opt = *opt_in;
@@ -167,6 +165,12 @@ int job_track_run(const char *experiment_path, const char *out_dir, const job_tr
         job_track_options_default(&opt);
     if (cal)
         opt.calibration = cal;
+    if (rc == JOB_TRACK_AGAIN) /* auto's joint look after early passes: again without them */
+        rc = track_once(experiment_path, out_dir, &opt, -1, 0, 1, t_start, res_out, &plan, NULL, err);
+    if (rc == 0 || plan.n == 0) {
+        job_track_calibration_free(cal);
+        return rc;
+    }
     /* auto weighs the looks on a few frames by how marker-like their blobs are; the
        template over the whole clip is the stronger sign: a light rod's pieces between
        dark bands, or a dark body's gaps between bright markers, are steady points at
@@ -178,8 +182,8 @@ int job_track_run(const char *experiment_path, const char *out_dir, const job_tr
         job_track_result r2;
         retry_plan none;
         const char *th = plan.tophat[k] ? " top-hat" : "";
-        if (track_once(experiment_path, out_dir, &opt, plan.look[k], plan.tophat[k], t_start, &r2, &none, NULL, &e2) !=
-            0) {
+        if (track_once(experiment_path, out_dir, &opt, plan.look[k], plan.tophat[k], 0, t_start, &r2, &none, NULL,
+                       &e2) != 0) {
             icv_info("%s: track.markers auto: the %s%s look tried too: %s", experiment_path,
                      track_look_name(plan.look[k]), th, e2.msg);
             if (len < sizeof tried)

@@ -61,13 +61,15 @@ static double frame_brightness(const capture_frame *f)
  * under the lock, and a failure, which stops the other cameras at their next frame. */
 typedef struct {
     pthread_mutex_t lock;
-    icv_progress *pg;
+    icv_progress *pg;  /* NULL: none (a pass begun early) */
     long done;         /* frames tracked by every camera (under lock) */
-    atomic_int stop;   /* a camera failed: the others stop */
+    atomic_int *stop;  /* a camera failed: the others stop */
 } pass_shared;
 
 static void pass_frame_done(pass_shared *sh)
 {
+    if (!sh->pg)
+        return;
     pthread_mutex_lock(&sh->lock);
     icv_progress_update(sh->pg, ++sh->done);
     pthread_mutex_unlock(&sh->lock);
@@ -105,7 +107,7 @@ static int camera_track(job_track_camera *c, pass_shared *sh, icv_err *err)
     if (c->first > 0 && (rc = capture_source_seek(c->src, c->first, err)) != 0)
         icv_err_prefix(err, "camera '%s': cameras[].frames: ", c->spec->id);
     for (; !rc;) {
-        if (atomic_load_explicit(&sh->stop, memory_order_relaxed))
+        if (atomic_load_explicit(sh->stop, memory_order_relaxed))
             break; /* another camera failed: the job fails with its error */
         double t0 = icv_now();
         rc = capture_source_read_next(c->src, cur, &curv, err);
@@ -221,8 +223,29 @@ static void *camera_pass_run(void *arg)
     camera_pass *p = arg;
     p->rc = camera_track(p->cam, p->sh, &p->err);
     if (p->rc)
-        atomic_store(&p->sh->stop, 1);
+        atomic_store(p->sh->stop, 1);
     return NULL;
+}
+
+/* every body a ball that is its own marker: seen lighter than a dark room and darker
+   than a lit plate, so a lost track is looked for in the opposite look too */
+static int balls_opposite(const icv_experiment *exp)
+{
+    int balls = exp->n_bodies >= 1;
+    for (int b = 0; b < exp->n_bodies; b++)
+        balls &= exp->bodies[b].n_markers == 1 && exp->bodies[b].shape.type == ICV_SHAPE_SPHERE &&
+                 exp->bodies[b].marker_diameter >= 1.8 * exp->bodies[b].shape.radius;
+    return balls;
+}
+
+void job_track_pass_early(job_track *j, job_track_camera *c)
+{
+    pass_shared sh = {.pg = NULL, .stop = &j->early_stop};
+    c->tr->opposite_look = balls_opposite(&j->exp);
+    c->pass_rc = camera_track(c, &sh, &c->pass_err);
+    c->passed = 1;
+    if (c->pass_rc)
+        atomic_store(&j->early_stop, 1);
 }
 
 /* 2D: every camera's frames once, the cameras concurrently (each camera's state is its
@@ -232,20 +255,29 @@ static void *camera_pass_run(void *arg)
  * first camera, in experiment.yaml's order, that failed rather than stopped. */
 static int cameras_track(job_track_camera *cams, int nc, icv_progress *pg, icv_err *err)
 {
-    pass_shared sh = {.pg = pg};
-    atomic_init(&sh.stop, 0);
+    atomic_int stop;
+    atomic_init(&stop, 0);
+    pass_shared sh = {.pg = pg, .stop = &stop};
     if (pthread_mutex_init(&sh.lock, NULL))
         return icv_err_set(err, ICV_ENOMEM, "cannot make a mutex for the cameras' decoding passes");
     camera_pass pass[ICV_MAX_CAMERAS];
-    for (int c = 0; c < nc; c++)
-        pass[c] = (camera_pass){&cams[c], &sh, 0, {0}};
-    icv_run_each(camera_pass_run, pass, sizeof *pass, nc); /* core/run_each.c */
+    int n = 0, early_failed = 0;
+    for (int c = 0; c < nc; c++) { /* those not passed early (job_track_pass_early) */
+        early_failed |= cams[c].passed && cams[c].pass_rc;
+        if (!cams[c].passed)
+            pass[n++] = (camera_pass){&cams[c], &sh, 0, {0}};
+    }
+    if (!early_failed) /* else the others stop, as after any camera's failure */
+        icv_run_each(camera_pass_run, pass, sizeof *pass, n); /* core/run_each.c */
     pthread_mutex_destroy(&sh.lock);
-    for (int c = 0; c < nc; c++)
-        if (pass[c].rc) {
-            *err = pass[c].err;
-            return pass[c].rc;
+    for (int c = 0, k = 0; c < nc; c++) {
+        int rc = cams[c].passed ? cams[c].pass_rc : pass[k].rc;
+        if (rc) {
+            *err = cams[c].passed ? cams[c].pass_err : pass[k].err;
+            return rc;
         }
+        k += !cams[c].passed;
+    }
     return 0;
 }
 
@@ -504,15 +536,14 @@ int job_track_pass_2d(job_track *j, icv_err *err)
     int nc = exp->n_cameras, rc;
     j->t_2d = icv_now();
     icv_progress pg;
-    /* every body a ball that is its own marker: seen lighter than a dark room and darker
-       than a lit plate, so a lost track is looked for in the opposite look too */
-    int balls = exp->n_bodies >= 1;
-    for (int b = 0; b < exp->n_bodies; b++)
-        balls &= exp->bodies[b].n_markers == 1 && exp->bodies[b].shape.type == ICV_SHAPE_SPHERE &&
-                 exp->bodies[b].marker_diameter >= 1.8 * exp->bodies[b].shape.radius;
-    for (int c = 0; c < nc; c++)
-        j->cams[c].tr->opposite_look = balls;
-    icv_progress_begin(&pg, "track", j->total);
+    int balls = balls_opposite(exp);
+    long left = 0; /* frames of the passes still to run (the progress bar) */
+    for (int c = 0; c < nc; c++) {
+        if (!j->cams[c].passed)
+            j->cams[c].tr->opposite_look = balls;
+        left += j->cams[c].passed ? 0 : j->cams[c].frames;
+    }
+    icv_progress_begin(&pg, "track", left);
     rc = cameras_track(j->cams, nc, &pg, err);
     icv_progress_end(&pg);
     for (int c = 0; c < nc; c++)

@@ -459,6 +459,16 @@ static int marker_size_measured(job_track_camera *c, int n_markers, double *meas
     return 0;
 }
 
+/* 1: auto's joint look has cameras to weigh together (their looks differ; cameras_look_joint) */
+static int looks_differ(const job_track_camera *cams, int nc)
+{
+    int differ = 0;
+    for (int c = 1; c < nc; c++)
+        differ |=
+            cams[c].det->look != cams[0].det->look || cams[c].det->bright_tophat != cams[0].det->bright_tophat;
+    return differ;
+}
+
 /* track.markers auto with two cameras or more that chose different looks alone: the
  * markers are the same objects in every view, so one look for all, from every camera's
  * frames weighed together (track_look_choose_joint; each camera's still background
@@ -467,11 +477,7 @@ static int marker_size_measured(job_track_camera *c, int n_markers, double *meas
 static int cameras_look_joint(job_track_camera *cams, int nc, int n_markers, icv_err *err)
 {
     enum { N_FIRST = 6, N_READ = 9, N_SPREAD = 15 };
-    int differ = 0;
-    for (int c = 1; c < nc; c++)
-        differ |=
-            cams[c].det->look != cams[0].det->look || cams[c].det->bright_tophat != cams[0].det->bright_tophat;
-    if (!differ)
+    if (!looks_differ(cams, nc))
         return 0;
     capture_frame first[ICV_MAX_CAMERAS][N_READ], fr[N_SPREAD];
     track_frame tf1[ICV_MAX_CAMERAS][N_READ], tf[N_SPREAD];
@@ -705,6 +711,7 @@ static void set_view(track_view *v, const calib_intrinsics *in, const double R[3
 /* One camera's camera_open, for icv_run_each: each camera's source, detector and
  * tracker are its own, and exp, cal and opt are only read. */
 typedef struct {
+    job_track *j;
     const icv_experiment *exp;
     int ci;
     const track_calibration *cal;
@@ -714,10 +721,30 @@ typedef struct {
     icv_err err;
 } camera_open_job;
 
+/* camera_open, then (unless j->no_early) the camera's 2D pass at once: a camera whose
+ * look the first frames decide decodes its clip while another still learns its still
+ * background and weighs its looks, instead of waiting for it (docs/track.md, "Session
+ * 31"). auto's joint look may still change a camera's look: job_track_open then asks
+ * for the stage again without early passes (JOB_TRACK_AGAIN). */
 static void *camera_open_run(void *arg)
 {
     camera_open_job *o = arg;
     o->rc = camera_open(o->exp, o->ci, o->cal, o->opt, &o->exp->track, o->cam, &o->err);
+    int differ = 0;
+    if (!o->rc) { /* a look differing from a camera's set before: the stage again, so stop */
+        if (o->j->tophat_forced && o->exp->track.markers == TRACK_LOOK_BRIGHT)
+            o->cam->det->bright_tophat = 1;
+        o->cam->set_look = o->cam->det->look;
+        o->cam->set_tophat = o->cam->det->bright_tophat;
+        atomic_store(&o->cam->look_set, 1);
+        for (int c = 0; c < o->exp->n_cameras; c++)
+            differ |= atomic_load(&o->j->cams[c].look_set) &&
+                      (o->j->cams[c].set_look != o->cam->set_look || o->j->cams[c].set_tophat != o->cam->set_tophat);
+    }
+    if (o->rc || differ)
+        atomic_store(&o->j->early_stop, 1); /* the job fails or starts again: the early passes stop */
+    else if (!o->j->no_early && !atomic_load(&o->j->early_stop))
+        job_track_pass_early(o->j, o->cam);
     return NULL;
 }
 
@@ -748,9 +775,24 @@ int job_track_open(job_track *j, const char *experiment_path, icv_err *err)
     icv_v3_to_array(cal->surf.t, res->surface_t);
 
     camera_open_job open[ICV_MAX_CAMERAS];
-    for (int c = 0; c < nc; c++)
-        open[c] = (camera_open_job){exp, c, cal, &j->opt, &j->cams[c], 0, {0}};
+    atomic_init(&j->early_stop, 0);
+    for (int c = 0; c < nc; c++) {
+        atomic_init(&j->cams[c].look_set, 0);
+        open[c] = (camera_open_job){j, exp, c, cal, &j->opt, &j->cams[c], 0, {0}};
+    }
     icv_run_each(camera_open_run, open, sizeof *open, nc); /* core/run_each.c */
+    int opened = 1;
+    for (int c = 0; c < nc; c++)
+        opened &= open[c].rc == 0;
+    int differ = 0;
+    for (int c = 1; c < nc && opened; c++)
+        differ |= j->cams[c].set_look != j->cams[0].set_look || j->cams[c].set_tophat != j->cams[0].set_tophat;
+    if (differ && !j->no_early) {
+        /* the joint look may change a camera whose pass has run: the stage again, each
+           pass after the joint look, before anything is logged */
+        icv_debug("track.markers auto: the cameras' looks differ; the stage again without early passes");
+        return JOB_TRACK_AGAIN;
+    }
     for (int c = 0; c < nc; c++) { /* the first camera's error, in the experiment's order */
         if (open[c].rc) {
             *err = open[c].err;
