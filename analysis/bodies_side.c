@@ -5,7 +5,7 @@
  * a joint the rotation vector from a reference attitude fitted like the centre,
  * with the same fit: a constant angular acceleration). States at the impact
  * instant; sigmas from the residuals (each axis its own), grown by their lag-1
- * correlation as the one-body sides' are, and a round body's v sigma by a bound for
+ * correlation as the one-body sides' are, and a round body's v and omega sigmas by a bound for
  * its half-hidden beads (bead_step_sd). */
 #include <gsl/gsl_randist.h>
 #include <stdlib.h>
@@ -136,24 +136,27 @@ static double inflation(const analysis_ballistic *bf, const double *t, const icv
 }
 
 /* A bead half hidden behind its own ball's limb (or the other body) is off by 1-4 mm
- * for many frames and moves the posed centre by a step or a slow drift that the fit's
- * residuals hardly show, their lag-1 growth missing it (docs/analysis.md, "Session 31:
- * two-body sigmas"). The pose's template misfit (rms, m, 3D, over nu markers) shows
- * it. The markers' white noise (per axis, w2 = their variance) is the window's lower
- * quartile of rms^2 nu / (3 nu - 6); a frame misfits beyond it when its own such
- * variance exceeds BEAD_MISFIT^2 w2 (white noise so far out: chi^2 on 6 dof beyond 21,
- * 0.2% of four-marker frames). Its bead's pull on the centre, per axis: the centre's
- * move when the pose is refitted without its worst marker (shift[i], four markers or
- * more), else the misfit's excess over the white part, its per-axis share. The bound
- * on v (m/s, each axis): those frames' centres off by h_i, all one way, the others
- * clean: the sum of |c_i| h_i, c_i the weights that make v from the centres (the
- * fit's v row of (X^T X)^-1 X^T; X's columns 1, tau and, the acceleration fitted,
- * tau^2 / 2). Beads on a flat face (a puck's) have no limb to go behind: their misfit
- * is the markers' noise the residuals hold, so round bodies only. */
+ * for many frames and moves the posed centre and attitude by a step or a slow drift
+ * that the fits' residuals hardly show, their lag-1 growth missing it (docs/analysis.md,
+ * "Session 31: two-body sigmas"). The pose's template misfit (rms, m, 3D, over nu
+ * markers) shows it. The markers' white noise (per axis, w2 = their variance) is the
+ * window's lower quartile of rms^2 nu / (3 nu - 6); a frame misfits beyond it when its
+ * own such variance exceeds BEAD_MISFIT^2 w2 (white noise so far out: chi^2 on 6 dof
+ * beyond 21, 0.2% of four-marker frames). Its bead's pull, per axis: the centre's move
+ * (or the attitude's turn, rad, surface axes) when the pose is refitted without its
+ * worst marker (shift[i], four markers or more), else the misfit's excess over the
+ * white part, its per-axis share (times lever: 1 for the centre, 1 / the markers' rms
+ * radius for the attitude). The bound on the rate (v, or omega from the rotation
+ * vector's fit, each axis): those frames off by h_i, all one way, the others clean: the
+ * sum of |c_i| h_i, c_i the weights that make the rate from the frames (the fit's rate
+ * row of (X^T X)^-1 X^T; X's columns 1, tau and, the acceleration fitted, tau^2 / 2; the
+ * torque-free rotation of a round body is near that line). Beads on a flat face (a
+ * puck's) have no limb to go behind: their misfit is the markers' noise the residuals
+ * hold, so round bodies only. */
 #define BEAD_MISFIT 2.5
 
 static icv_vec3 bead_step_sd(const double *t, const double *rms, const int *nu, const icv_vec3 *shift, int n,
-                             double t_ref, int fit_a)
+                             double t_ref, int fit_a, double lever)
 {
     double q[SIDE_MAX];
     icv_vec3 h[SIDE_MAX], out = {0, 0, 0};
@@ -173,7 +176,7 @@ static icv_vec3 bead_step_sd(const double *t, const double *rms, const int *nu, 
         if (nu[i] >= 4 && isfinite(shift[i].x))
             h[i] = icv_v3(fabs(shift[i].x), fabs(shift[i].y), fabs(shift[i].z));
         else {
-            double ex = sqrt(fmax(0, rms[i] * rms[i] - w2 * (3.0 * nu[i] - 6) / nu[i]) / 3);
+            double ex = lever * sqrt(fmax(0, rms[i] * rms[i] - w2 * (3.0 * nu[i] - 6) / nu[i]) / 3);
             h[i] = icv_v3(ex, ex, ex);
         }
     }
@@ -197,10 +200,10 @@ static icv_vec3 bead_step_sd(const double *t, const double *rms, const int *nu, 
     return out;
 }
 
-/* The centre's move (m) when frame row's pose is refitted without its worst marker
- * (NaN when it has under four) */
+/* The centre's move (m) and the attitude's turn (*turn, rad, surface axes) when frame
+ * row's pose is refitted without its worst marker (NaN when it has under four) */
 static icv_vec3 worst_left_out(const analysis_tracks *tr, int row, const analysis_template *tmpl, double sigma,
-                               const analysis_pose *pose)
+                               const analysis_pose *pose, icv_vec3 *turn)
 {
     int valid[ICV_MAX_MARKERS] = {0}, worst = -1;
     int nm = tr->n_markers < ICV_MAX_MARKERS ? tr->n_markers : ICV_MAX_MARKERS;
@@ -213,12 +216,23 @@ static icv_vec3 worst_left_out(const analysis_tracks *tr, int row, const analysi
     }
     analysis_pose_params pp = {5.0};
     analysis_pose p2;
+    *turn = icv_v3(NAN, NAN, NAN);
     if (pose->n_used < 4 || worst < 0)
         return icv_v3(NAN, NAN, NAN);
     valid[worst] = 0;
     if (analysis_pose_fit(tmpl, &tr->pos[row * tr->n_markers], valid, sigma > 0 ? sig : NULL, &pp, &p2, NULL))
         return icv_v3(NAN, NAN, NAN);
+    *turn = icv_rot_to_axis_angle(icv_m3_mul(pose->R, icv_m3_transpose(p2.R)));
     return icv_v3_sub(pose->p, p2.p);
+}
+
+/* the template markers' rms distance from the centre (m) */
+static double template_radius(const analysis_template *tmpl)
+{
+    double s = 0;
+    for (int k = 0; k < tmpl->n_markers; k++)
+        s += icv_v3_dot(tmpl->markers[k], tmpl->markers[k]);
+    return tmpl->n_markers ? sqrt(s / tmpl->n_markers) : 0;
 }
 
 /* cov = J diag(d) J^T, d per axis */
@@ -331,7 +345,7 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
     double rms[SIDE_MAX] = {0};
     int ok[SIDE_MAX] = {0}, nu[SIDE_MAX] = {0};
     int round = b->shape.type == ICV_SHAPE_SPHERE || b->shape.type == ICV_SHAPE_CAPSULE;
-    icv_vec3 shift[SIDE_MAX];
+    icv_vec3 shift[SIDE_MAX], turn[SIDE_MAX];
     for (int i = row_first; i <= row_last && n < SIDE_MAX; i++) {
         analysis_pose_params pp = {5.0};
         analysis_pose pose;
@@ -342,7 +356,8 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
         R[n] = pose.R;
         rms[n] = pose.n_used >= 3 ? pose.rms : NAN;
         nu[n] = pose.n_used;
-        shift[n] = round ? worst_left_out(tr, i, &b->tmpl, prm->pos_sigma, &pose) : icv_v3(NAN, NAN, NAN);
+        turn[n] = icv_v3(NAN, NAN, NAN);
+        shift[n] = round ? worst_left_out(tr, i, &b->tmpl, prm->pos_sigma, &pose, &turn[n]) : icv_v3(NAN, NAN, NAN);
         ok[n] = 1;
         n++;
     }
@@ -351,7 +366,7 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
     for (int i = 0; i < n; i++)
         if (ok[i])
             t[kept] = t[i], p[kept] = p[i], R[kept] = R[i], rms[kept] = rms[i], nu[kept] = nu[i],
-            shift[kept] = shift[i], kept++;
+            shift[kept] = shift[i], turn[kept] = turn[i], kept++;
     n = kept;
     const char *name = bt->name ? bt->name : "body";
     if (n < need)
@@ -382,7 +397,7 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
         out->p_sd = icv_v3_scale(bf.p0_sd[0], sf);
         out->v_sd = icv_v3_scale(bf.v_sd[0], sf);
         if (round) { /* a half-hidden bead's slow error, which the residuals miss */
-            icv_vec3 sb = bead_step_sd(t, rms, nu, shift, n, t_ref, poly);
+            icv_vec3 sb = bead_step_sd(t, rms, nu, shift, n, t_ref, poly, 1.0);
             out->v_sd = icv_v3(hypot(out->v_sd.x, sb.x), hypot(out->v_sd.y, sb.y), hypot(out->v_sd.z, sb.z));
         }
         out->a_sd = icv_v3_scale(bf.g_sd, sf);
@@ -415,7 +430,14 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
         if (icv_m3_inverse(Iw, &Iinv) == 0) /* Euler's equations, torque-free */
             out->alpha = icv_m3_apply(Iinv, icv_v3_cross(icv_m3_apply(Iw, rot.omega), rot.omega));
     }
-    if (poly)
+    double rad = template_radius(&b->tmpl);
+    if (round && !hung && !b->tmpl.point && rad > 0) { /* the half-hidden bead's turn, as for v */
+        icv_vec3 sb = bead_step_sd(t, rms, nu, turn, n, t_ref, poly, 1.0 / rad);
+        for (int k = 0; k < 3; k++) /* an axis the fit holds at 0 (a flat spin's tilt) stays there */
+            if (out->cov_rot[3 + k][3 + k] > 0)
+                out->cov_rot[3 + k][3 + k] += icv_v3_get(sb, k) * icv_v3_get(sb, k);
+        out->omega_sd = icv_v3(sqrt(out->cov_rot[3][3]), sqrt(out->cov_rot[4][4]), sqrt(out->cov_rot[5][5]));
+    } else if (poly)
         out->omega_sd = icv_v3(sqrt(out->cov_rot[3][3]), sqrt(out->cov_rot[4][4]), sqrt(out->cov_rot[5][5]));
     out->energy = bodies_kinetic(b, out->R, out->v, out->omega);
     /* to first order: its gradient m v and I omega against the sides' sigmas */
