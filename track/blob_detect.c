@@ -382,10 +382,15 @@ static void scan_box(track_detector *d, const track_frame *f, int x0, int y0, in
             }
             continue;
         }
-        double cu, cv;
+        double cu, cv, cs;
         if (d->disc_outline_px > 0 && track_disc_outline_centre(f, &b, d->disc_outline_px, &cu, &cv)) {
             b.u = cu, b.v = cv;
             b.sigma = fmax(b.sigma, DISC_OUTLINE_SIGMA_PX);
+        } else if (d->disc_outline_px > 0 && track_disc_whole_centre(f, &b, d->disc_outline_px, &cu, &cv, &cs)) {
+            /* a whole ball whose box centroid clutter in its box (a glint) pulls off
+               its outline's circle: that circle's centre */
+            b.u = cu, b.v = cv;
+            b.sigma = fmax(b.sigma, cs);
         }
         if (d->static_frames > 0 &&
             track_static_observe(&w->statics, b.u, b.v, d->static_radius_px, d->static_frames)) {

@@ -209,6 +209,15 @@ int track_disc_outline_centre(const track_frame *f, const track_blob *b, double 
 /* px: the least 1-sigma of a centre from its arc (on tuning scene 1104: 0.16 px off
    at the median, 0.3-0.5 px at the 90th percentile) */
 #define DISC_OUTLINE_SIGMA_PX 0.5
+/* disc_outline.c: blob b, a whole ball diameter_px across (30 px or more; its area 0.85
+ * of the disc's or more, round within 0.85 in its axes): the centre of the circle its
+ * outline at half height follows (three fourths of 72 rays from its centroid or more
+ * within 1 px of it, 0.35 px RMS; its radius within 0.3 of the ball's, its centre within
+ * 1.5 px of the centroid, and off it by 0.1 px and 3 of their combined sigmas or more:
+ * clutter in the box) in (*u, *v), its 1-sigma in *sigma, and 1; else 0. Clutter that
+ * touches the ball (a glint) moves only the rays that cross it. No allocation. */
+int track_disc_whole_centre(const track_frame *f, const track_blob *b, double diameter_px, double *u, double *v,
+                            double *sigma);
 
 /* Measures component c into b; returns 0, or -1 when it has no positive mass. With
  * ring_above, the fraction of the ring's pixels above ring_level goes there; with

@@ -6,6 +6,8 @@
  * arc that still shows lies on the ball's circle: rays from the centroid meet the
  * outline there at the ball's radius from its centre, and at the hiding edge inside it. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "track/detect_internal.h"
 
@@ -224,5 +226,117 @@ int track_disc_outline_centre(const track_frame *f, const track_blob *b, double 
     if (moved > 0.5 * R)
         return 0;
     *u = cu, *v = cv;
+    return 1;
+}
+
+/* A whole ball's centre from its outline. Its box centroid weighs every pixel of the
+ * box by I - b: a glint or a plate's bright speck that touches the ball joins its
+ * component and pulls it, and on a light plate the ball stands out by only 40-70 gray
+ * levels, so a few px of clutter at its rim move it by tenths of a px (docs/track.md
+ * "Session 31"). The outline at half height is a circle (a disc blurred
+ * along its motion: a shape symmetric about its centre, whose fitted circle keeps that
+ * centre); the clutter moves only the rays that cross it, which leave the circle by more
+ * than CUT_PX and are dropped. */
+#define WHOLE_MIN_RADIUS_PX 15.0 /* px: balls 30 px across or more; on smaller discs a
+                                    few px of clutter are a larger part of the rim */
+#define WHOLE_MIN_ROUND 0.85     /* minor / major axis: a long streak is no circle */
+#define WHOLE_MIN_KEEP (N_RAYS * 3 / 4)
+#define WHOLE_MAX_MOVE_PX 1.5    /* px: the circle's centre from the box centroid */
+#define WHOLE_SWITCH_PX 0.1      /* px: ... and at least this far from it to be taken (a
+                                    glint's pull: 0.2-0.35 px) */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int track_disc_whole_centre(const track_frame *f, const track_blob *b, double diameter_px, double *u, double *v,
+                            double *sigma)
+{
+    double R = 0.5 * diameter_px;
+    if (!(R >= WHOLE_MIN_RADIUS_PX) || !(b->peak > b->background) || b->area < CUT_AREA * M_PI * R * R ||
+        !(b->major > 0) || b->minor < WHOLE_MIN_ROUND * b->major)
+        return 0;
+    /* the ball's own level, the median of a ring half its radius out: not the blob's
+       peak, which a saturated glint in its box sets (a gray ball's half height taken
+       from a glint's 255 stood above the ball) */
+    double r0 = 0.5 * sqrt(b->area / M_PI), ring[N_RAYS], ca[N_RAYS], sa[N_RAYS];
+    double c1 = cos(2 * M_PI / N_RAYS), s1 = sin(2 * M_PI / N_RAYS);
+    for (int k = 0; k < N_RAYS; k++) {
+        /* the rays' directions by rotation: no sin and cos per ray */
+        ca[k] = k ? ca[k - 1] * c1 - sa[k - 1] * s1 : 1, sa[k] = k ? sa[k - 1] * c1 + ca[k - 1] * s1 : 0;
+        ring[k] = bilinear(f, b->u + r0 * ca[k], b->v + r0 * sa[k]);
+        if (isnan(ring[k]))
+            return 0;
+    }
+    double sorted[N_RAYS];
+    memcpy(sorted, ring, sizeof sorted);
+    qsort(sorted, N_RAYS, sizeof sorted[0], cmp_double);
+    double plateau = 0.5 * (sorted[N_RAYS / 2 - 1] + sorted[N_RAYS / 2]);
+    if (!(plateau > b->background))
+        return 0;
+    double level = b->background + 0.5 * (plateau - b->background);
+    double x[N_RAYS], y[N_RAYS];
+    int ok[N_RAYS], keep[N_RAYS], n_ok = 0;
+    for (int k = 0; k < N_RAYS; k++) {
+        ok[k] = 0;
+        if (!(ring[k] >= level))
+            continue; /* a dark spot on the ball, or no disc there */
+        /* 1 px steps to the first sample below the level, then RAY_STEP steps over
+           that last pixel: a fourth of the samples of RAY_STEP steps all along */
+        double s = r0, prev = ring[k];
+        for (s += 1; s <= 2 * R + 2; s += 1) {
+            double val = bilinear(f, b->u + s * ca[k], b->v + s * sa[k]);
+            if (isnan(val) || val < level)
+                break;
+            prev = val;
+        }
+        if (s > 2 * R + 2)
+            continue;
+        for (double q = s - 1 + RAY_STEP; q <= s + 1e-9; q += RAY_STEP) {
+            double val = bilinear(f, b->u + q * ca[k], b->v + q * sa[k]);
+            if (isnan(val))
+                break;
+            if (val < level) {
+                double t = (prev - level) / (prev - val), r = q - RAY_STEP * (1 - t);
+                x[k] = b->u + r * ca[k], y[k] = b->v + r * sa[k], ok[k] = 1, n_ok++;
+                break;
+            }
+            prev = val;
+        }
+    }
+    if (n_ok < WHOLE_MIN_KEEP)
+        return 0;
+    double cu, cv, rf;
+    for (int k = 0; k < N_RAYS; k++)
+        keep[k] = ok[k];
+    for (int it = 0; it < 4; it++) {
+        if (fit_circle(x, y, keep, N_RAYS, &cu, &cv, &rf))
+            return 0;
+        for (int k = 0; k < N_RAYS; k++)
+            keep[k] = ok[k] && fabs(sqrt((x[k] - cu) * (x[k] - cu) + (y[k] - cv) * (y[k] - cv)) - rf) <= CUT_PX;
+    }
+    int n_keep = 0;
+    double ss = 0;
+    for (int k = 0; k < N_RAYS; k++)
+        if (keep[k]) {
+            double r = sqrt((x[k] - cu) * (x[k] - cu) + (y[k] - cv) * (y[k] - cv)) - rf;
+            ss += r * r, n_keep++;
+        }
+    double moved = hypot(cu - b->u, cv - b->v);
+    if (n_keep < WHOLE_MIN_KEEP || sqrt(ss / n_keep) > MAX_RMS_PX || fabs(rf - R) > 0.3 * R ||
+        moved > WHOLE_MAX_MOVE_PX)
+        return 0;
+    /* a circle's centre from n points spread round it, each off by s along its radius:
+       var = 2 s^2 / n per axis (the residuals' s, the fit's three parameters taken off) */
+    double s_fit = sqrt(2 * ss / (n_keep - 3) / n_keep);
+    /* only where the box centroid is off the circle beyond both their noises: clutter
+       in the box. Elsewhere the box centroid stays: the velocity's sigma is read from
+       the tracks' scatter, and a smoother track on a clean ball shrank it below the
+       slow errors that remain (the video cradle's RMS v pull 0.96 -> 1.57) */
+    if (moved <= fmax(WHOLE_SWITCH_PX, 3 * hypot(b->sigma, s_fit)))
+        return 0;
+    *u = cu, *v = cv, *sigma = s_fit;
     return 1;
 }

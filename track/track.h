@@ -282,8 +282,10 @@ typedef struct {
     double disc_outline_px;   /* px: the diameter of markers that may be balls; a blob
                                  showing a disc of it with one segment cut away (a ball
                                  partly behind its body or post) is placed at the circle
-                                 of its arc, not at its centroid (disc_outline.c). 0
-                                 (default): off */
+                                 of its arc, not at its centroid, and a whole one 30 px
+                                 across or more at its outline's circle where clutter
+                                 at its rim pulls the centroid off it (disc_outline.c).
+                                 0 (default): off */
     double disc_split_px;     /* px: the diameter of markers that are whole discs (balls lit
                                  alike, a cradle's); a blob of about k > 1.5 of their areas,
                                  elongated and with a waist where its parts meet is k
