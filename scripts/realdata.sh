@@ -15,6 +15,8 @@
 # Usage: scripts/realdata.sh IMPACTCV_BINARY
 set -u
 BIN=${1:?usage: scripts/realdata.sh IMPACTCV_BINARY}
+# the runs change directory: a relative path to the binary is made absolute first
+BIN=$(realpath "$BIN")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=${ICV_SHARED:-$ROOT/../shared}
 if [ ! -d "$SHARED/data/real" ]; then
