@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "tests/harness.h"
+#include "tests/track/ball_detect.h"
 #include "tests/track/render.h"
 #include "track/track.h"
 
@@ -30,31 +31,6 @@
 /* the glint: an ellipse 8 x 6 px (half-axes), as 1067's smeared by its blur */
 #define GLINT_A 4.0
 #define GLINT_B 3.0
-
-/* The blob the detector finds nearest (u, v), within the ball's radius, in *b */
-static int detect_ball(const uint8_t *buf, double diameter, int outline, double u, double v, track_blob *b)
-{
-    track_detector *d = track_detector_alloc(GW, GH, NULL);
-    if (!d)
-        return -1;
-    track_detector_set_scene_markers(d);
-    track_detector_set_marker_size(d, diameter, 40);
-    d->static_frames = 0;
-    d->disc_outline_px = outline ? diameter : 0;
-    track_frame fr = {buf, GW, GH, GW, 8};
-    track_blob out[8];
-    int nb = 0;
-    int rc = track_detector_detect(d, &fr, NULL, 0, out, 8, &nb, NULL);
-    track_detector_free(d);
-    int best = -1;
-    for (int i = 0; i < nb; i++)
-        if (best < 0 || hypot(out[i].u - u, out[i].v - v) < hypot(out[best].u - u, out[best].v - v))
-            best = i;
-    if (rc || best < 0 || hypot(out[best].u - u, out[best].v - v) > 0.5 * diameter)
-        return -1;
-    *b = out[best];
-    return 0;
-}
 
 /* A glint: an opaque ellipse of half-axes a x b (axis-aligned) at `level` */
 static void glint(rn_img *im, double u, double v, double a, double b, double level)
@@ -93,7 +69,8 @@ TEST(test_ball_glint_a_large_ball_beside_a_glint_is_placed_at_its_centre)
             rn_to_u8(&im, 2, &rng, buf);
             rn_free(&im);
             track_blob on, off;
-            ASSERT(detect_ball(buf, diam, 1, uc, vc, &on) == 0 && detect_ball(buf, diam, 0, uc, vc, &off) == 0,
+            ASSERT(ball_detect_nearest(buf, GW, GH, diam, 1, uc, vc, &on) == 0 &&
+                       ball_detect_nearest(buf, GW, GH, diam, 0, uc, vc, &off) == 0,
                    "ball %d rep %d: no blob at the ball", kind, rep);
             double e_on = hypot(on.u - uc, on.v - vc), e_off = hypot(off.u - uc, off.v - vc);
             ASSERT(e_on < GLINT_TOL_PX, "ball %d rep %d, glint at %.2f rad: centre %.3f px off (tolerance %.2f; "

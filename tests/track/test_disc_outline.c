@@ -5,6 +5,7 @@
  * read noise 2 gray levels, a light ball (190) over a plate and a box about as dark
  * (12 and 10, as 1104's plate and its black box, 2-5 and 0). */
 #include "tests/harness.h"
+#include "tests/track/ball_detect.h"
 #include "tests/track/render.h"
 #include "track/track.h"
 
@@ -53,32 +54,6 @@ static void ellipse(rn_img *im, double u, double v, double a, double b, double t
         }
 }
 
-/* The blob the detector finds in buf (outline on or off) nearest (u, v) and within
-   the disc's radius of it, in *b (the plate's edge along the box gives blobs too) */
-static int detect_one(const uint8_t *buf, double diameter, int outline, double u, double v, track_blob *b)
-{
-    track_detector *d = track_detector_alloc(SW, SH, NULL);
-    if (!d)
-        return -1;
-    track_detector_set_scene_markers(d);
-    track_detector_set_marker_size(d, diameter, 40);
-    d->static_frames = 0;
-    d->disc_outline_px = outline ? diameter : 0;
-    track_frame fr = {buf, SW, SH, SW, 8};
-    track_blob out[8];
-    int nb = 0;
-    int rc = track_detector_detect(d, &fr, NULL, 0, out, 8, &nb, NULL);
-    track_detector_free(d);
-    int best = -1;
-    for (int i = 0; i < nb; i++)
-        if (best < 0 || hypot(out[i].u - u, out[i].v - v) < hypot(out[best].u - u, out[best].v - v))
-            best = i;
-    if (rc || best < 0 || hypot(out[best].u - u, out[best].v - v) > 0.5 * diameter)
-        return -1;
-    *b = out[best];
-    return 0;
-}
-
 TEST(test_disc_outline_a_ball_partly_hidden_is_placed_at_its_centre)
 {
     static uint8_t buf[SW * SH];
@@ -97,7 +72,8 @@ TEST(test_disc_outline_a_ball_partly_hidden_is_placed_at_its_centre)
             rn_to_u8(&im, 2, &rng, buf);
             rn_free(&im);
             track_blob on, off;
-            ASSERT(detect_one(buf, diam[di], 1, uc, vc, &on) == 0 && detect_one(buf, diam[di], 0, uc, vc, &off) == 0,
+            ASSERT(ball_detect_nearest(buf, SW, SH, diam[di], 1, uc, vc, &on) == 0 &&
+                       ball_detect_nearest(buf, SW, SH, diam[di], 0, uc, vc, &off) == 0,
                    "disc of %.0f px hidden past %.1f px at %.2f rad: no blob at the disc", diam[di], h, ang);
             double e_on = hypot(on.u - uc, on.v - vc), e_off = hypot(off.u - uc, off.v - vc);
             ASSERT(e_on < OUTLINE_TOL_PX, "disc of %.0f px hidden past %.1f px at %.2f rad: centre %.2f px off "
@@ -129,7 +105,8 @@ TEST(test_disc_outline_a_whole_disc_and_a_sticker_aslant_keep_their_centroid)
         rn_to_u8(&im, 2, &rng, buf);
         rn_free(&im);
         track_blob on, off;
-        ASSERT(detect_one(buf, 20, 1, uc, vc, &on) == 0 && detect_one(buf, 20, 0, uc, vc, &off) == 0,
+        ASSERT(ball_detect_nearest(buf, SW, SH, 20, 1, uc, vc, &on) == 0 &&
+                       ball_detect_nearest(buf, SW, SH, 20, 0, uc, vc, &off) == 0,
                "rep %d: no blob at the marker", rep);
         /* unchanged to the bit: the outline's fit is not taken */
         ASSERT(on.u == off.u && on.v == off.v && on.sigma == off.sigma,
