@@ -235,6 +235,26 @@ double analysis_gap_at(const analysis_body *b, icv_mat3 R, icv_vec3 p);
  * sqrt(d^2 - sd_a^2 - sd_b^2), 0 when they explain it: an error of one of them that
  * no residual shows (impact_instant.c). */
 double analysis_unexplained_sd(double d, double sd_a, double sd_b);
+/* bead_bound.c (docs/analysis.md, "Session 31: two-body sigmas"): a rate's bound for
+ * markers half hidden behind their body's limb, per axis, from the frames t[0..n-1]
+ * (n <= ANALYSIS_SIDE_MAX_FRAMES) whose pose misfit (rms, m, over nu markers) stands
+ * out of the window's; shift[i]: the frame's move when its worst marker is left out
+ * (NaN: the misfit's excess instead, times lever); fit_a: the fit has tau^2 / 2 too. */
+icv_vec3 analysis_bead_step_sd(const double *t, const double *rms, const int *nu, const icv_vec3 *shift, int n,
+                               double t_ref, int fit_a, double lever);
+/* The centre's move (m) and the attitude's turn (*turn, rad) when tracks row's pose is
+ * refitted without its worst marker (NaN with under four markers). */
+icv_vec3 analysis_worst_left_out(const analysis_tracks *tr, int row, const analysis_template *tmpl, double sigma,
+                                 const analysis_pose *pose, icv_vec3 *turn);
+/* the template markers' rms distance from the centre (m) */
+double analysis_template_radius(const analysis_template *tmpl);
+/* The bound's variance per surface axis (m^2/s^2) on the v of a one-body side fitted
+ * (a line given g) over pf[first..last]; 0 for a one-marker body. */
+void analysis_bead_v_var(const analysis_tracks *tr, const analysis_body *b, double sigma, const posed_frame *pf,
+                         int first, int last, double var[3]);
+/* Whether b's markers can go half behind it: a round body (a limb to pass behind) or
+ * a marker standing off its surface (a ball on a post); a box's face markers cannot. */
+int analysis_markers_can_hide(const analysis_body *b);
 int analysis_side_fit(const posed_frame *pf, int first, int last, double t_ref, const icv_vec3 *g,
                       const analysis_body *b, double com_sigma, int post, side_fit *out, icv_err *err);
 

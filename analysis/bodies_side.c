@@ -6,7 +6,7 @@
  * with the same fit: a constant angular acceleration). States at the impact
  * instant; sigmas from the residuals (each axis its own), grown by their lag-1
  * correlation as the one-body sides' are, and a round body's v and omega sigmas by a bound for
- * its half-hidden beads (bead_step_sd). */
+ * its half-hidden beads (analysis_bead_step_sd, bead_bound.c). */
 #include <gsl/gsl_randist.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,106 +135,6 @@ static double inflation(const analysis_ballistic *bf, const double *t, const icv
     return analysis_correlation_inflation(r, n);
 }
 
-/* A bead half hidden behind its own ball's limb (or the other body) is off by 1-4 mm
- * for many frames and moves the posed centre and attitude by a step or a slow drift
- * that the fits' residuals hardly show, their lag-1 growth missing it (docs/analysis.md,
- * "Session 31: two-body sigmas"). The pose's template misfit (rms, m, 3D, over nu
- * markers) shows it. The markers' white noise (per axis, w2 = their variance) is the
- * window's lower quartile of rms^2 nu / (3 nu - 6); a frame misfits beyond it when its
- * own such variance exceeds BEAD_MISFIT^2 w2 (white noise so far out: chi^2 on 6 dof
- * beyond 21, 0.2% of four-marker frames). Its bead's pull, per axis: the centre's move
- * (or the attitude's turn, rad, surface axes) when the pose is refitted without its
- * worst marker (shift[i], four markers or more), else the misfit's excess over the
- * white part, its per-axis share (times lever: 1 for the centre, 1 / the markers' rms
- * radius for the attitude). The bound on the rate (v, or omega from the rotation
- * vector's fit, each axis): those frames off by h_i, all one way, the others clean: the
- * sum of |c_i| h_i, c_i the weights that make the rate from the frames (the fit's rate
- * row of (X^T X)^-1 X^T; X's columns 1, tau and, the acceleration fitted, tau^2 / 2; the
- * torque-free rotation of a round body is near that line). Beads on a flat face (a
- * puck's) have no limb to go behind: their misfit is the markers' noise the residuals
- * hold, so round bodies only. */
-#define BEAD_MISFIT 2.5
-
-static icv_vec3 bead_step_sd(const double *t, const double *rms, const int *nu, const icv_vec3 *shift, int n,
-                             double t_ref, int fit_a, double lever)
-{
-    double q[SIDE_MAX];
-    icv_vec3 h[SIDE_MAX], out = {0, 0, 0};
-    int m = 0;
-    for (int i = 0; i < n; i++)
-        if (nu[i] >= 3 && isfinite(rms[i]))
-            q[m++] = rms[i] * rms[i] * nu[i] / (3.0 * nu[i] - 6);
-    if (m < 4)
-        return out;
-    analysis_median(q, m); /* sorts */
-    double w2 = q[m / 4];
-    for (int i = 0; i < n; i++) {
-        h[i] = icv_v3(0, 0, 0);
-        double v2 = nu[i] >= 3 && isfinite(rms[i]) ? rms[i] * rms[i] * nu[i] / (3.0 * nu[i] - 6) : 0;
-        if (!(v2 > BEAD_MISFIT * BEAD_MISFIT * w2))
-            continue;
-        if (nu[i] >= 4 && isfinite(shift[i].x))
-            h[i] = icv_v3(fabs(shift[i].x), fabs(shift[i].y), fabs(shift[i].z));
-        else {
-            double ex = lever * sqrt(fmax(0, rms[i] * rms[i] - w2 * (3.0 * nu[i] - 6) / nu[i]) / 3);
-            h[i] = icv_v3(ex, ex, ex);
-        }
-    }
-    icv_mat3 N = {{{0}}}, Ni;
-    for (int i = 0; i < n; i++) {
-        double tau = t[i] - t_ref, x[3] = {1, tau, fit_a ? 0.5 * tau * tau : 0};
-        for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++)
-                N.m[a][b] += x[a] * x[b];
-    }
-    if (!fit_a) /* two unknowns: the third row and column stand apart */
-        N.m[2][2] = 1;
-    if (icv_m3_inverse(N, &Ni))
-        return out;
-    for (int i = 0; i < n; i++) {
-        double tau = t[i] - t_ref, x[3] = {1, tau, fit_a ? 0.5 * tau * tau : 0}, c = 0;
-        for (int b = 0; b < 3; b++)
-            c += Ni.m[1][b] * x[b];
-        out = icv_v3_axpy(fabs(c), h[i], out);
-    }
-    return out;
-}
-
-/* The centre's move (m) and the attitude's turn (*turn, rad, surface axes) when frame
- * row's pose is refitted without its worst marker (NaN when it has under four) */
-static icv_vec3 worst_left_out(const analysis_tracks *tr, int row, const analysis_template *tmpl, double sigma,
-                               const analysis_pose *pose, icv_vec3 *turn)
-{
-    int valid[ICV_MAX_MARKERS] = {0}, worst = -1;
-    int nm = tr->n_markers < ICV_MAX_MARKERS ? tr->n_markers : ICV_MAX_MARKERS;
-    double sig[ICV_MAX_MARKERS];
-    for (int k = 0; k < nm; k++) {
-        valid[k] = pose->used[k];
-        sig[k] = tr->sigma ? tr->sigma[row * tr->n_markers + k] : sigma;
-        if (valid[k] && (worst < 0 || pose->residual[k] > pose->residual[worst]))
-            worst = k;
-    }
-    analysis_pose_params pp = {5.0};
-    analysis_pose p2;
-    *turn = icv_v3(NAN, NAN, NAN);
-    if (pose->n_used < 4 || worst < 0)
-        return icv_v3(NAN, NAN, NAN);
-    valid[worst] = 0;
-    if (analysis_pose_fit(tmpl, &tr->pos[row * tr->n_markers], valid, sigma > 0 ? sig : NULL, &pp, &p2, NULL))
-        return icv_v3(NAN, NAN, NAN);
-    *turn = icv_rot_to_axis_angle(icv_m3_mul(pose->R, icv_m3_transpose(p2.R)));
-    return icv_v3_sub(pose->p, p2.p);
-}
-
-/* the template markers' rms distance from the centre (m) */
-static double template_radius(const analysis_template *tmpl)
-{
-    double s = 0;
-    for (int k = 0; k < tmpl->n_markers; k++)
-        s += icv_v3_dot(tmpl->markers[k], tmpl->markers[k]);
-    return tmpl->n_markers ? sqrt(s / tmpl->n_markers) : 0;
-}
-
 /* cov = J diag(d) J^T, d per axis */
 static void sandwich_diag(icv_mat3 J, const double d[3], double out[3][3])
 {
@@ -357,7 +257,8 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
         rms[n] = pose.n_used >= 3 ? pose.rms : NAN;
         nu[n] = pose.n_used;
         turn[n] = icv_v3(NAN, NAN, NAN);
-        shift[n] = round ? worst_left_out(tr, i, &b->tmpl, prm->pos_sigma, &pose, &turn[n]) : icv_v3(NAN, NAN, NAN);
+        shift[n] = round ? analysis_worst_left_out(tr, i, &b->tmpl, prm->pos_sigma, &pose, &turn[n])
+                         : icv_v3(NAN, NAN, NAN);
         ok[n] = 1;
         n++;
     }
@@ -397,7 +298,7 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
         out->p_sd = icv_v3_scale(bf.p0_sd[0], sf);
         out->v_sd = icv_v3_scale(bf.v_sd[0], sf);
         if (round) { /* a half-hidden bead's slow error, which the residuals miss */
-            icv_vec3 sb = bead_step_sd(t, rms, nu, shift, n, t_ref, poly, 1.0);
+            icv_vec3 sb = analysis_bead_step_sd(t, rms, nu, shift, n, t_ref, poly, 1.0);
             out->v_sd = icv_v3(hypot(out->v_sd.x, sb.x), hypot(out->v_sd.y, sb.y), hypot(out->v_sd.z, sb.z));
         }
         out->a_sd = icv_v3_scale(bf.g_sd, sf);
@@ -430,9 +331,9 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
         if (icv_m3_inverse(Iw, &Iinv) == 0) /* Euler's equations, torque-free */
             out->alpha = icv_m3_apply(Iinv, icv_v3_cross(icv_m3_apply(Iw, rot.omega), rot.omega));
     }
-    double rad = template_radius(&b->tmpl);
+    double rad = analysis_template_radius(&b->tmpl);
     if (round && !hung && !b->tmpl.point && rad > 0) { /* the half-hidden bead's turn, as for v */
-        icv_vec3 sb = bead_step_sd(t, rms, nu, turn, n, t_ref, poly, 1.0 / rad);
+        icv_vec3 sb = analysis_bead_step_sd(t, rms, nu, turn, n, t_ref, poly, 1.0 / rad);
         for (int k = 0; k < 3; k++) /* an axis the fit holds at 0 (a flat spin's tilt) stays there */
             if (out->cov_rot[3 + k][3 + k] > 0)
                 out->cov_rot[3 + k][3 + k] += icv_v3_get(sb, k) * icv_v3_get(sb, k);

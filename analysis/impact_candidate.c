@@ -444,6 +444,16 @@ static int measure_impact(impact_pass *ps, int c, double t_star, double t_next, 
         return rc;
     if (joint && analysis_flight_covariance(pf, &ps->noise, pre, post, cov15))
         return icv_err_set(err, ICV_ENOMEM, "analysis: out of memory");
+    if (joint && analysis_markers_can_hide(b)) /* half-hidden markers' slow error, in no residual */
+        for (int k = 0; k < 2; k++) {
+            const side_fit *sd = k ? post : pre;
+            double bv[3];
+            analysis_bead_v_var(ps->tr, b, prm->pos_sigma, pf, sd->first, sd->last, bv);
+            icv_debug("noise: side %d's half-hidden markers: v sd %.4g %.4g %.4g m/s", k, sqrt(bv[0]), sqrt(bv[1]),
+                      sqrt(bv[2]));
+            for (int a = 0; a < 3; a++)
+                cov15[6 + 6 * k + a][6 + 6 * k + a] += bv[a];
+        }
     analysis_impact imp;
     analysis_measure(b, &res->g, pre, post, t_star, inst->from_meet, prm, joint ? (const double(*)[15])cov15 : NULL,
                      res->g_estimated ? ps->noise.g_spread : 0, &imp);
