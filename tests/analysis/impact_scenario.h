@@ -138,13 +138,14 @@ static inline void sample(const scenario *s, double t_end, double sigma, unsigne
 }
 
 /* The scenario's one impact measured on tr with g given and the tracks' sigma
- * 0.06 mm (tr is freed): each side's v error over its sigma, pull[side][axis].
+ * pos_sigma (m; tr is freed): each side's v error over its sigma, pull[side][axis].
  * 0, or -1 with the reason in err (not one impact, or the analysis' own). */
-static inline int measure_v_pulls(const scenario *s, analysis_tracks *tr, double pull[2][3], icv_err *err)
+static inline int measure_v_pulls_at(const scenario *s, analysis_tracks *tr, double pos_sigma, double pull[2][3],
+                                     icv_err *err)
 {
     analysis_params prm;
     analysis_params_default(&prm);
-    prm.pos_sigma = 6e-5;
+    prm.pos_sigma = pos_sigma;
     analysis_result res;
     int rc = analysis_impacts_measure(tr, &s->body, &G, &prm, &res, err);
     analysis_tracks_free(tr);
@@ -160,6 +161,12 @@ static inline int measure_v_pulls(const scenario *s, analysis_tracks *tr, double
         for (int a = 0; a < 3; a++)
             pull[side][a] = icv_v3_get(e[side], a) / icv_v3_get(sd[side], a);
     return 0;
+}
+
+/* measure_v_pulls_at with the tracks' sigma 0.06 mm */
+static inline int measure_v_pulls(const scenario *s, analysis_tracks *tr, double pull[2][3], icv_err *err)
+{
+    return measure_v_pulls_at(s, tr, 6e-5, pull, err);
 }
 
 /* Writes tracks as the contract's tracks3d.csv with track's own writer; positions
