@@ -238,10 +238,17 @@ double analysis_unexplained_sd(double d, double sd_a, double sd_b);
 /* bead_bound.c (docs/analysis.md, "Session 31: two-body sigmas"): a rate's bound for
  * markers half hidden behind their body's limb, per axis, from the frames t[0..n-1]
  * (n <= ANALYSIS_SIDE_MAX_FRAMES) whose pose misfit (rms, m, over nu markers) stands
- * out of the window's; shift[i]: the frame's move when its worst marker is left out
- * (NaN: the misfit's excess instead, times lever); fit_a: the fit has tau^2 / 2 too. */
-icv_vec3 analysis_bead_step_sd(const double *t, const double *rms, const int *nu, const icv_vec3 *shift, int n,
-                               double t_ref, int fit_a, double lever);
+ * out of the window's (analysis_bead_find_misfits); shift[i], read at those frames only:
+ * the frame's move when its worst marker is left out (NaN: the misfit's excess instead,
+ * times lever); fit_a: the fit has tau^2 / 2 too. */
+typedef struct {
+    double w2;                                    /* the markers' white noise per axis (m^2); NaN: too few frames */
+    int n_flagged;                                /* frames misfitting beyond it */
+    unsigned char flag[ANALYSIS_SIDE_MAX_FRAMES]; /* 1: frame i misfits */
+} analysis_bead_misfits;
+void analysis_bead_find_misfits(const double *rms, const int *nu, int n, analysis_bead_misfits *m);
+icv_vec3 analysis_bead_step_sd(const analysis_bead_misfits *m, const double *t, const double *rms, const int *nu,
+                               const icv_vec3 *shift, int n, double t_ref, int fit_a, double lever);
 /* The centre's move (m) and the attitude's turn (*turn, rad) when tracks row's pose is
  * refitted without its worst marker (NaN with under four markers). */
 icv_vec3 analysis_worst_left_out(const analysis_tracks *tr, int row, const analysis_template *tmpl, double sigma,

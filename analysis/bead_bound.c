@@ -25,28 +25,47 @@
  * a marker on a post: analysis_markers_can_hide). */
 #define BEAD_MISFIT 2.5
 
-icv_vec3 analysis_bead_step_sd(const double *t, const double *rms, const int *nu, const icv_vec3 *shift, int n,
-                               double t_ref, int fit_a, double lever)
+/* a frame's misfit variance per axis (m^2) from its pose's rms over nu markers */
+static double misfit_var(double rms, int nu)
+{
+    return nu >= 3 && isfinite(rms) ? rms * rms * nu / (3.0 * nu - 6) : NAN;
+}
+
+void analysis_bead_find_misfits(const double *rms, const int *nu, int n, analysis_bead_misfits *m)
 {
     double q[ANALYSIS_SIDE_MAX_FRAMES];
-    icv_vec3 h[ANALYSIS_SIDE_MAX_FRAMES], out = {0, 0, 0};
-    int m = 0;
+    int nq = 0;
+    m->n_flagged = 0;
+    m->w2 = NAN;
+    for (int i = 0; i < n; i++) {
+        m->flag[i] = 0;
+        double v2 = misfit_var(rms[i], nu[i]);
+        if (isfinite(v2))
+            q[nq++] = v2;
+    }
+    if (nq < 4)
+        return;
+    analysis_median(q, nq); /* sorts */
+    m->w2 = q[nq / 4];
     for (int i = 0; i < n; i++)
-        if (nu[i] >= 3 && isfinite(rms[i]))
-            q[m++] = rms[i] * rms[i] * nu[i] / (3.0 * nu[i] - 6);
-    if (m < 4)
+        if (misfit_var(rms[i], nu[i]) > BEAD_MISFIT * BEAD_MISFIT * m->w2)
+            m->flag[i] = 1, m->n_flagged++;
+}
+
+icv_vec3 analysis_bead_step_sd(const analysis_bead_misfits *m, const double *t, const double *rms, const int *nu,
+                               const icv_vec3 *shift, int n, double t_ref, int fit_a, double lever)
+{
+    icv_vec3 h[ANALYSIS_SIDE_MAX_FRAMES], out = {0, 0, 0};
+    if (!m->n_flagged)
         return out;
-    analysis_median(q, m); /* sorts */
-    double w2 = q[m / 4];
     for (int i = 0; i < n; i++) {
         h[i] = icv_v3(0, 0, 0);
-        double v2 = nu[i] >= 3 && isfinite(rms[i]) ? rms[i] * rms[i] * nu[i] / (3.0 * nu[i] - 6) : 0;
-        if (!(v2 > BEAD_MISFIT * BEAD_MISFIT * w2))
+        if (!m->flag[i])
             continue;
         if (nu[i] >= 4 && isfinite(shift[i].x))
             h[i] = icv_v3(fabs(shift[i].x), fabs(shift[i].y), fabs(shift[i].z));
         else {
-            double ex = lever * sqrt(fmax(0, rms[i] * rms[i] - w2 * (3.0 * nu[i] - 6) / nu[i]) / 3);
+            double ex = lever * sqrt(fmax(0, rms[i] * rms[i] - m->w2 * (3.0 * nu[i] - 6) / nu[i]) / 3);
             h[i] = icv_v3(ex, ex, ex);
         }
     }
@@ -108,20 +127,23 @@ double analysis_template_radius(const analysis_template *tmpl)
 void analysis_bead_v_var(const analysis_tracks *tr, const analysis_body *b, double sigma, const posed_frame *pf,
                          int first, int last, double var[3])
 {
-    double t[ANALYSIS_SIDE_MAX_FRAMES], rms[ANALYSIS_SIDE_MAX_FRAMES];
-    int nu[ANALYSIS_SIDE_MAX_FRAMES], n = 0;
+    double t[ANALYSIS_SIDE_MAX_FRAMES], rms[ANALYSIS_SIDE_MAX_FRAMES] = {0};
+    int nu[ANALYSIS_SIDE_MAX_FRAMES] = {0}, n = 0;
     icv_vec3 shift[ANALYSIS_SIDE_MAX_FRAMES], turn;
+    analysis_bead_misfits mis;
     var[0] = var[1] = var[2] = 0;
     if (b->tmpl.point || first < 0 || last - first + 1 > ANALYSIS_SIDE_MAX_FRAMES)
         return;
     for (int i = first; i <= last; i++, n++) {
-        const analysis_pose *pose = &pf[i].pose;
         t[n] = pf[i].t;
-        rms[n] = pose->n_used >= 3 ? pose->rms : NAN;
-        nu[n] = pose->n_used;
-        shift[n] = analysis_worst_left_out(tr, pf[i].row, &b->tmpl, sigma, pose, &turn);
+        rms[n] = pf[i].pose.n_used >= 3 ? pf[i].pose.rms : NAN;
+        nu[n] = pf[i].pose.n_used;
     }
-    icv_vec3 sb = analysis_bead_step_sd(t, rms, nu, shift, n, t[0], 0, 1.0);
+    analysis_bead_find_misfits(rms, nu, n, &mis);
+    for (int i = 0; i < n; i++) /* the refit only where the bound uses it */
+        shift[i] = mis.flag[i] ? analysis_worst_left_out(tr, pf[first + i].row, &b->tmpl, sigma, &pf[first + i].pose, &turn)
+                               : icv_v3(NAN, NAN, NAN);
+    icv_vec3 sb = analysis_bead_step_sd(&mis, t, rms, nu, shift, n, t[0], 0, 1.0);
     var[0] = sb.x * sb.x, var[1] = sb.y * sb.y, var[2] = sb.z * sb.z;
     if (b->tmpl.planar) /* one camera: z is off the motion plane, not measured */
         var[2] = 0;

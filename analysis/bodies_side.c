@@ -243,9 +243,10 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
     if (row_last >= tr->n_frames)
         row_last = tr->n_frames - 1;
     double rms[SIDE_MAX] = {0};
-    int ok[SIDE_MAX] = {0}, nu[SIDE_MAX] = {0};
+    int ok[SIDE_MAX] = {0}, nu[SIDE_MAX] = {0}, row[SIDE_MAX];
     int round = b->shape.type == ICV_SHAPE_SPHERE || b->shape.type == ICV_SHAPE_CAPSULE;
     icv_vec3 shift[SIDE_MAX], turn[SIDE_MAX];
+    analysis_bead_misfits mis;
     for (int i = row_first; i <= row_last && n < SIDE_MAX; i++) {
         analysis_pose_params pp = {5.0};
         analysis_pose pose;
@@ -256,9 +257,7 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
         R[n] = pose.R;
         rms[n] = pose.n_used >= 3 ? pose.rms : NAN;
         nu[n] = pose.n_used;
-        turn[n] = icv_v3(NAN, NAN, NAN);
-        shift[n] = round ? analysis_worst_left_out(tr, i, &b->tmpl, prm->pos_sigma, &pose, &turn[n])
-                         : icv_v3(NAN, NAN, NAN);
+        row[n] = i;
         ok[n] = 1;
         n++;
     }
@@ -266,9 +265,19 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
     int kept = 0;
     for (int i = 0; i < n; i++)
         if (ok[i])
-            t[kept] = t[i], p[kept] = p[i], R[kept] = R[i], rms[kept] = rms[i], nu[kept] = nu[i],
-            shift[kept] = shift[i], turn[kept] = turn[i], kept++;
+            t[kept] = t[i], p[kept] = p[i], R[kept] = R[i], rms[kept] = rms[i], nu[kept] = nu[i], row[kept] = row[i],
+            kept++;
     n = kept;
+    if (round) { /* the half-hidden beads' refits, where the bound reads them */
+        analysis_bead_find_misfits(rms, nu, n, &mis);
+        for (int i = 0; i < n; i++) {
+            analysis_pose_params pp = {5.0};
+            analysis_pose pose;
+            shift[i] = turn[i] = icv_v3(NAN, NAN, NAN);
+            if (mis.flag[i] && !analysis_pose_fit_frame(tr, row[i], &b->tmpl, prm->pos_sigma, &pp, &pose, NULL))
+                shift[i] = analysis_worst_left_out(tr, row[i], &b->tmpl, prm->pos_sigma, &pose, &turn[i]);
+        }
+    }
     const char *name = bt->name ? bt->name : "body";
     if (n < need)
         return icv_err_set(err, ICV_EINVAL, "body %s: %d poses in frames %d-%d (t %.6g-%.6g s), needs %d", name, n,
@@ -298,7 +307,7 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
         out->p_sd = icv_v3_scale(bf.p0_sd[0], sf);
         out->v_sd = icv_v3_scale(bf.v_sd[0], sf);
         if (round) { /* a half-hidden bead's slow error, which the residuals miss */
-            icv_vec3 sb = analysis_bead_step_sd(t, rms, nu, shift, n, t_ref, poly, 1.0);
+            icv_vec3 sb = analysis_bead_step_sd(&mis, t, rms, nu, shift, n, t_ref, poly, 1.0);
             out->v_sd = icv_v3(hypot(out->v_sd.x, sb.x), hypot(out->v_sd.y, sb.y), hypot(out->v_sd.z, sb.z));
         }
         out->a_sd = icv_v3_scale(bf.g_sd, sf);
@@ -333,7 +342,7 @@ int analysis_body_side_fit(const analysis_body_track *bt, int row_first, int row
     }
     double rad = analysis_template_radius(&b->tmpl);
     if (round && !hung && !b->tmpl.point && rad > 0) { /* the half-hidden bead's turn, as for v */
-        icv_vec3 sb = analysis_bead_step_sd(t, rms, nu, turn, n, t_ref, poly, 1.0 / rad);
+        icv_vec3 sb = analysis_bead_step_sd(&mis, t, rms, nu, turn, n, t_ref, poly, 1.0 / rad);
         for (int k = 0; k < 3; k++) /* an axis the fit holds at 0 (a flat spin's tilt) stays there */
             if (out->cov_rot[3 + k][3 + k] > 0)
                 out->cov_rot[3 + k][3 + k] += icv_v3_get(sb, k) * icv_v3_get(sb, k);

@@ -142,6 +142,35 @@ static int fit_circle(const double *x, const double *y, const int *keep, int n, 
     return 0;
 }
 
+/* The outline's point on the ray from (u, v) along (ca, sa): from distance s0 (the
+   image prev there) in steps of `coarse` px to the first sample below level (or off
+   the frame), then RAY_STEP steps over that last step, out to s_max; 0: none */
+static int ray_crossing(const track_frame *f, double u, double v, double ca, double sa, double s0, double prev,
+                        double coarse, double s_max, double level, double *x, double *y)
+{
+    double s;
+    for (s = s0 + coarse; s <= s_max; s += coarse) {
+        double val = bilinear(f, u + s * ca, v + s * sa);
+        if (isnan(val) || val < level)
+            break;
+        prev = val;
+    }
+    if (s > s_max)
+        return 0;
+    for (double q = s - coarse + RAY_STEP; q <= s + 1e-9; q += RAY_STEP) {
+        double val = bilinear(f, u + q * ca, v + q * sa);
+        if (isnan(val))
+            return 0;
+        if (val < level) {
+            double t = (prev - level) / (prev - val), r = q - RAY_STEP * (1 - t);
+            *x = u + r * ca, *y = v + r * sa;
+            return 1;
+        }
+        prev = val;
+    }
+    return 0;
+}
+
 int track_disc_outline_centre(const track_frame *f, const track_blob *b, double diameter_px, double *u, double *v)
 {
     double R = 0.5 * diameter_px, level = b->background + 0.5 * (b->peak - b->background);
@@ -152,19 +181,10 @@ int track_disc_outline_centre(const track_frame *f, const track_blob *b, double 
     double x[N_RAYS], y[N_RAYS];
     int ok[N_RAYS], keep[N_RAYS], n_ok = 0;
     for (int k = 0; k < N_RAYS; k++) {
-        double a = 2 * M_PI * k / N_RAYS, ca = cos(a), sa = sin(a), prev = bilinear(f, b->u, b->v);
-        ok[k] = 0;
-        for (double s = RAY_STEP; s <= 2 * R + 2; s += RAY_STEP) {
-            double val = bilinear(f, b->u + s * ca, b->v + s * sa);
-            if (isnan(val))
-                break;
-            if (val < level) {
-                double t = (prev - level) / (prev - val), r = s - RAY_STEP * (1 - t);
-                x[k] = b->u + r * ca, y[k] = b->v + r * sa, ok[k] = 1, n_ok++;
-                break;
-            }
-            prev = val;
-        }
+        double a = 2 * M_PI * k / N_RAYS;
+        ok[k] = ray_crossing(f, b->u, b->v, cos(a), sin(a), 0, bilinear(f, b->u, b->v), RAY_STEP, 2 * R + 2, level,
+                             &x[k], &y[k]);
+        n_ok += ok[k];
     }
     if (n_ok < N_RAYS * 3 / 4)
         return 0;
@@ -285,26 +305,8 @@ int track_disc_whole_centre(const track_frame *f, const track_blob *b, double di
             continue; /* a dark spot on the ball, or no disc there */
         /* 1 px steps to the first sample below the level, then RAY_STEP steps over
            that last pixel: a fourth of the samples of RAY_STEP steps all along */
-        double s = r0, prev = ring[k];
-        for (s += 1; s <= 2 * R + 2; s += 1) {
-            double val = bilinear(f, b->u + s * ca[k], b->v + s * sa[k]);
-            if (isnan(val) || val < level)
-                break;
-            prev = val;
-        }
-        if (s > 2 * R + 2)
-            continue;
-        for (double q = s - 1 + RAY_STEP; q <= s + 1e-9; q += RAY_STEP) {
-            double val = bilinear(f, b->u + q * ca[k], b->v + q * sa[k]);
-            if (isnan(val))
-                break;
-            if (val < level) {
-                double t = (prev - level) / (prev - val), r = q - RAY_STEP * (1 - t);
-                x[k] = b->u + r * ca[k], y[k] = b->v + r * sa[k], ok[k] = 1, n_ok++;
-                break;
-            }
-            prev = val;
-        }
+        ok[k] = ray_crossing(f, b->u, b->v, ca[k], sa[k], r0, ring[k], 1, 2 * R + 2, level, &x[k], &y[k]);
+        n_ok += ok[k];
     }
     if (n_ok < WHOLE_MIN_KEEP)
         return 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tests/harness.h"
+#include "tests/job/track_random.h"
 
 /* occurrences of needle in hay */
 static int count(const char *hay, const char *needle)
@@ -24,8 +25,7 @@ TEST(test_track_cameras_that_disagree_alone_run_the_stage_again_once_without_ear
     if (th_sanitized())
         SKIP("renders and tracks a 524-frame stereo scene: the plain pass covers it");
     th_proc p;
-    ASSERT_EQ_INT(th_run_cli(&p, "-q synth --random 1042 -o '%s/exp'", th_tmpdir()), 0);
-    int st = th_run_cli(&p, "-v track '%s/exp/experiment.yaml' -o '%s/out'", th_tmpdir(), th_tmpdir());
+    int st = track_random_scene(&p, 1042, "-v");
     ASSERT(st == 0, "status %d: %s", st, p.err);
     /* exactly once each: the rerun, each camera's look and the joint look (a line logged
        by the first try too would show twice) */

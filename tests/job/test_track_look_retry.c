@@ -11,6 +11,7 @@
 
 #include "job/job_track_internal.h"
 #include "tests/harness.h"
+#include "tests/job/track_random.h"
 
 /* the number after "key": in a JSON text (NAN when absent) */
 static double json_number(const char *text, const char *key)
@@ -26,8 +27,7 @@ static double json_number(const char *text, const char *key)
  * points' template RMS (m) from track_info.json. */
 static void track_auto_random(th_proc *p, int seed, const char *refused, const char *kept, double *rms)
 {
-    ASSERT_EQ_INT(th_run_cli(p, "-q synth --random %d -o '%s/exp'", seed, th_tmpdir()), 0);
-    int st = th_run_cli(p, "-q track '%s/exp/experiment.yaml' -o '%s/out'", th_tmpdir(), th_tmpdir());
+    int st = track_random_scene(p, seed, "-q");
     ASSERT(st == 0, "status %d: %s", st, p->err);
     ASSERT_STR_CONTAINS(p->err, refused);
     ASSERT_STR_CONTAINS(p->err, kept);
@@ -45,8 +45,7 @@ TEST(test_track_auto_takes_dark_bands_and_bright_said_is_refused_by_the_template
        against bright's 13.8): no look refused, no retry. Until the black top-hat's
        wrap was mended, the frame edge's wrapped specks set dark's threshold and auto
        took bright, which the template refused (the retry on a misfit then kept dark) */
-    ASSERT_EQ_INT(th_run_cli(&p, "-q synth --random 1047 -o '%s/exp'", th_tmpdir()), 0);
-    int st0 = th_run_cli(&p, "-q track '%s/exp/experiment.yaml' -o '%s/out'", th_tmpdir(), th_tmpdir());
+    int st0 = track_random_scene(&p, 1047, "-q");
     ASSERT(st0 == 0, "status %d: %s", st0, p.err);
     ASSERT(strstr(p.err, "do not fit body.markers") == NULL, "a look was refused: %s", p.err);
     const char *info = th_read_file(th_tmp("out/track_info.json"));
@@ -148,8 +147,7 @@ TEST(test_track_auto_tries_the_other_looks_when_no_position_is_labelled)
     if (th_sanitized())
         SKIP("renders and tracks a 53-frame stereo scene three times: the plain pass covers it");
     th_proc p;
-    ASSERT_EQ_INT(th_run_cli(&p, "-q synth --random 1012 -o '%s/exp'", th_tmpdir()), 0);
-    int st = th_run_cli(&p, "-q track '%s/exp/experiment.yaml' -o '%s/out'", th_tmpdir(), th_tmpdir());
+    int st = track_random_scene(&p, 1012, "-q");
     ASSERT_EQ_INT(st, 1);
     ASSERT_STR_CONTAINS(p.err, "no marker position could be labelled with body.markers");
     ASSERT_STR_CONTAINS(p.err, "track.markers auto tried the dark, bright top-hat looks too");
@@ -168,8 +166,7 @@ TEST(test_track_auto_tries_the_other_looks_when_nothing_tracked_moves)
     if (th_sanitized())
         SKIP("renders and tracks a 40-frame scene twice: the plain pass covers it");
     th_proc p;
-    ASSERT_EQ_INT(th_run_cli(&p, "-q synth --random 1128 -o '%s/exp'", th_tmpdir()), 0);
-    int st = th_run_cli(&p, "-q track '%s/exp/experiment.yaml' -o '%s/out'", th_tmpdir(), th_tmpdir());
+    int st = track_random_scene(&p, 1128, "-q");
     ASSERT_EQ_INT(st, 1);
     ASSERT_STR_CONTAINS(p.err, "nothing tracked moves in any of its 40 frames");
     ASSERT_STR_CONTAINS(p.err, "; track.markers auto tried the dark look too, which did no better");
