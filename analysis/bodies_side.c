@@ -171,6 +171,33 @@ static int flat_spin(const analysis_ballistic *bf, double f)
     return chi2 < 13.28;
 }
 
+/* a face's normal this close to the surface normal is a body lying on that face: a
+   face's measured tilt is pose noise (mrad), a box on an edge or a cylinder on its
+   side is 45-90 deg off */
+#define FACE_DOWN_COS 0.985 /* cos 10 deg */
+
+/* Whether a body at attitude R (body -> surface) lies on a flat face of its shape: a
+ * cylinder on an end, a box on any face. Sliding on that face with its height steady,
+ * the contact holds the face in the surface's plane, so it can turn about the surface
+ * normal (y) only: its tilt rates are 0 by kinematics, not a question for the tracks
+ * (whose slow errors make the tilt rates of coplanar markers look significant: docs/
+ * analysis.md, session 32). A ball, a capsule or a cylinder on its side can roll. */
+static int lies_on_face(const analysis_body *b, icv_mat3 R)
+{
+    icv_vec3 ax[3];
+    int n = 0;
+    if (b->shape.type == ICV_SHAPE_CYLINDER)
+        ax[n++] = b->shape.axis;
+    else if (b->shape.type == ICV_SHAPE_BOX)
+        ax[n++] = icv_v3(1, 0, 0), ax[n++] = icv_v3(0, 1, 0), ax[n++] = icv_v3(0, 0, 1);
+    for (int i = 0; i < n; i++) {
+        double c = icv_m3_apply(R, ax[i]).y, a = icv_v3_norm(ax[i]);
+        if (a > 0 && fabs(c) >= FACE_DOWN_COS * a)
+            return 1;
+    }
+    return 0;
+}
+
 /* the rotation as a quadratic rotation vector about the attitude of frame `ref` */
 static int poly_rotation(const analysis_body *b, const double *t, const icv_mat3 *R, int n, int ref, double t_ref,
                          int on_surface, analysis_body_state *out, icv_err *err)
@@ -215,7 +242,7 @@ static int poly_rotation(const analysis_body *b, const double *t, const icv_mat3
             out->cov_rot[i][3 + k] = out->cov_rot[3 + k][i] = caw[i][k];
         }
     out->spin_observable = !b->tmpl.collinear;
-    if (on_surface && !b->tmpl.collinear && flat_spin(&bf, f)) {
+    if (on_surface && !b->tmpl.collinear && (lies_on_face(b, out->R) || flat_spin(&bf, f))) {
         /* a body sliding flat on the surface: its tilt rates are the noise of
            coplanar markers' depth, so omega and alpha are taken about the normal
            alone, the tilt rates 0 with no variance (the per-axis fit gives the spin

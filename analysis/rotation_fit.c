@@ -405,6 +405,65 @@ static int fit_continued(rot_problem *p, gsl_multifit_nlinear_fdf *fdf, gsl_mult
     return status;
 }
 
+/* The attitude noise of posed markers is not the same about every axis: stereo
+ * depth is the worst-measured direction, so the turns it makes (about the axes
+ * across the line of sight; a flat template's tilts) are larger than those about it
+ * (docs/analysis.md, session 32). A pooled chi-square gives every axis the mean, too
+ * small for the noisy axes. Here cov (in: (J^T J)^-1, J weighted as f) becomes the
+ * sandwich (J^T J)^-1 (sum_i J_i^T S_i J_i) (J^T J)^-1, S_i the residuals' 3x3
+ * covariance in surface axes (scaled to the fit's degrees of freedom), turned into
+ * pose i's body axes, where its residuals live. With isotropic residuals it is the
+ * pooled chi2_dof (J^T J)^-1. 1 when cov was replaced, 0 (cov untouched) if not. */
+static int sandwich_anisotropic(const rot_problem *p, const gsl_vector *f, size_t P, const gsl_matrix *J,
+                                gsl_matrix *cov)
+{
+    double S[3][3] = {{0}};
+    int k = 0;
+    for (int i = 0; i < p->n; i++) {
+        if (!p->keep[i])
+            continue;
+        icv_vec3 r = icv_m3_apply(p->R_meas[i], icv_v3(gsl_vector_get(f, (size_t)(3 * i)),
+                                                       gsl_vector_get(f, (size_t)(3 * i + 1)),
+                                                       gsl_vector_get(f, (size_t)(3 * i + 2))));
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++)
+                S[a][b] += icv_v3_get(r, a) * icv_v3_get(r, b);
+        k++;
+    }
+    int dof = 3 * k - (int)P;
+    if (!J || dof < 3 || P > 6)
+        return 0;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            S[a][b] *= 3.0 / dof;
+    /* M = sum_i J_i^T S_i J_i, then cov M cov */
+    double m_data[36] = {0}, t_data[36], c_data[36];
+    gsl_matrix_view M = gsl_matrix_view_array(m_data, P, P), T = gsl_matrix_view_array(t_data, P, P),
+                    C = gsl_matrix_view_array(c_data, P, P);
+    for (int i = 0; i < p->n; i++) {
+        if (!p->keep[i])
+            continue;
+        icv_mat3 Rm = p->R_meas[i];
+        double si_data[9], sj_data[18]; /* R^T S R: body axes, where pose i's residuals live */
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) {
+                double acc = 0;
+                for (int c = 0; c < 3; c++)
+                    for (int d = 0; d < 3; d++)
+                        acc += Rm.m[c][a] * S[c][d] * Rm.m[d][b];
+                si_data[3 * a + b] = acc;
+            }
+        gsl_matrix_view Si = gsl_matrix_view_array(si_data, 3, 3), SJ = gsl_matrix_view_array(sj_data, 3, P);
+        gsl_matrix_const_view Ji = gsl_matrix_const_submatrix(J, (size_t)(3 * i), 0, 3, P);
+        gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, &Si.matrix, &Ji.matrix, 0.0, &SJ.matrix);
+        gsl_blas_dgemm(CblasTrans, CblasNoTrans, 1.0, &Ji.matrix, &SJ.matrix, 1.0, &M.matrix);
+    }
+    gsl_matrix_memcpy(&C.matrix, cov);
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, &C.matrix, &M.matrix, 0.0, &T.matrix);
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, &T.matrix, &C.matrix, 0.0, cov);
+    return 1;
+}
+
 /* out->cov, attitude_sd and omega_sd: the covariance at the solution (out->R,
  * out->omega; E the fitted attitude perturbation, f the residuals of p's window),
  * scaled by the fit's chi-square when no sigma_angle was given and by the residuals'
@@ -432,6 +491,8 @@ static int rotation_covariance(rot_problem *p, icv_mat3 E, const gsl_vector *f, 
     if (gsl_multifit_nlinear_covar(&Jw.matrix, 1e-12, cov) != GSL_SUCCESS)
         return icv_err_set(err, ICV_ENUMERIC, "rotation fit: the covariance of the fitted rotation failed");
     double scale_cov = sigma_angle > 0 ? 1.0 : out->chi2_dof;
+    if (!(sigma_angle > 0) && !p->collinear && sandwich_anisotropic(p, f, P, Jw.matrix.size1 ? &Jw.matrix : NULL, cov))
+        scale_cov = 1.0; /* cov already carries the residuals' own (surface-axis) covariance */
     { /* residuals correlated from pose to pose: fewer independent poses */
         int k = 0;
         for (int i = 0; i < p->n; i++)

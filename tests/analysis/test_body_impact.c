@@ -219,6 +219,48 @@ TEST(test_body_impact_pucks_spin_about_the_normal_within_omega_tolerance)
     ASSERT_EQ_INT(sp_flat, 0);
 }
 
+/* A slow error in a puck's marker heights (one dot of puck a 0.25 mm high at the
+ * window's middle, a half sine over the 45 pre-impact frames, on 0.1 mm of white
+ * noise): the table draws' dots show such drifts (0.1-0.3 mm over 10-20 frames,
+ * docs/analysis.md session 32), which tilt three coplanar dots by mrad and make the
+ * free fit's tilt rates look significant against their white sigmas. A puck lying on
+ * its face and sliding is held flat by its contact, so every side is fitted about
+ * the normal (96 of 96; before this 75, 21 left free, 16 of them a's pre side, tilt
+ * rates up to 0.29 rad/s) and omega meets issue #9's tolerance, max(2% of |omega|,
+ * 0.1 rad/s), in 95% of sides (the spin's own noise, as above; 96 of 96, before 86). */
+TEST(test_body_impact_pucks_with_a_slow_height_error_still_spin_about_the_normal)
+{
+    two_body s;
+    ASSERT_EQ_INT(two_body_table(&s, 0.9, 0.1), 0);
+    int last = (int)floor(s.t_star / s.dt), seeds = 24, flat = 0, within = 0;
+    for (int seed = 0; seed < seeds; seed++) {
+        analysis_tracks tr[2];
+        two_body_tracks(&s, 1e-4, 1300 + (unsigned long)seed, tr);
+        for (int i = 0; i <= last; i++)
+            tr[0].pos[i * s.n_markers].y += 0.25e-3 * sin(M_PI * i / last);
+        analysis_bodies_result res;
+        icv_err err = {0};
+        int rc = measure_tracks(&s, tr, 1e-4, &res, &err);
+        ASSERT(rc == 0 && res.n_impacts == 1, "seed %d: rc %d: %s", seed, rc, err.msg);
+        if (rc || res.n_impacts != 1)
+            return;
+        const analysis_body_impact *im = &res.impacts[0];
+        for (int k = 0; k < 2; k++) {
+            const analysis_body_state *st[2] = {&im->pre[k], &im->post[k]};
+            const icv_vec3 w[2] = {s.w_pre[k], s.w_post[k]};
+            for (int q = 0; q < 2; q++) {
+                flat += st[q]->spin_about_normal;
+                double d = icv_v3_norm(icv_v3_sub(st[q]->omega, w[q]));
+                within += d <= fmax(0.02 * icv_v3_norm(w[q]), 0.1);
+            }
+        }
+    }
+    printf("  %d seeds: spun about the normal %d of %d sides, omega within tolerance %d\n", seeds, flat, 4 * seeds,
+           within);
+    ASSERT_EQ_INT(flat, 4 * seeds);
+    ASSERT(within >= 0.95 * 4 * seeds, "pucks' omega within tolerance in %d of %d sides", within, 4 * seeds);
+}
+
 /* carts on a track: boxes, the gap by the support search (approximate in general,
  * exact face to face). No friction between them: the impulse ratio's truth is 0
  * and |J_t| / J_n is positive by construction, so only its size is asserted;
@@ -227,7 +269,9 @@ TEST(test_body_impact_carts_face_to_face_e_and_momentum)
 {
     two_body s;
     ASSERT_EQ_INT(two_body_carts(&s, 0.6), 0);
-    int seeds = th_accuracy() ? 200 : 24;
+    /* 96 seeds: an RMS pull over n seeds scatters by 1 / sqrt(2 n), 14% at 24, which
+       put an honest 0.92 (200 seeds) 1.6 of its scatter from the band's 0.7 */
+    int seeds = th_accuracy() ? 200 : 96;
     double worst_e = 0, worst_r = 0, pe2 = 0, pm2 = 0;
     for (int seed = 0; seed < seeds; seed++) {
         analysis_bodies_result res;
@@ -239,11 +283,12 @@ TEST(test_body_impact_carts_face_to_face_e_and_momentum)
         worst_e = fmax(worst_e, fabs(im->e_newton - s.e));
         worst_r = fmax(worst_r, im->impulse_ratio);
         pe2 += pow((im->e_newton - s.e) / im->e_newton_sd, 2);
+        if (getenv("TS_DIAG")) printf("DIAG seed %d e %.5f sd %.5f flat %d %d %d %d\n", seed, im->e_newton - s.e, im->e_newton_sd, im->pre[0].spin_about_normal, im->pre[1].spin_about_normal, im->post[0].spin_about_normal, im->post[1].spin_about_normal);
         for (int a = 0; a < 3; a++)
             pm2 += pow(icv_v3_get(im->impulse_mismatch, a) / icv_v3_get(im->impulse_mismatch_sd, a), 2) / 3;
     }
     double rms_e = sqrt(pe2 / seeds), rms_m = sqrt(pm2 / seeds);
-    printf("  %d seeds: worst e error %.4f, largest ratio %.4f; RMS pull e %.2f, mismatch %.2f\n", seeds, worst_e,
+    printf("  %d seeds: worst e error %.4f, largest ratio %.4f; RMS pull e %.5f, mismatch %.5f\n", seeds, worst_e,
            worst_r, rms_e, rms_m);
     ASSERT(worst_e < 0.02, "e off by %.4f (goal 0.02)", worst_e);
     ASSERT(worst_r < 0.02, "impulse ratio %.4f with no friction (goal 0.02)", worst_r);
