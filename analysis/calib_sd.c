@@ -298,6 +298,50 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
     return 0;
 }
 
+/* A lens's fall-off of light across the field shades a marker's image: over a
+ * disc of radius R px whose irradiance falls as exp(-q rho^2) about the principal
+ * point, the intensity-weighted centroid (what the tracker measures) lies
+ * (R^2 / 4) 2 q rho closer to the principal point than the disc's centre: an image
+ * scale R^2 q / 2 too small, the same in every frame. A one-camera track is then
+ * that scale times the truth (about the principal ray's point), every velocity as
+ * much too small, alike on both sides (e and the impulse ratio keep little of
+ * it), and no residual shows it. Two fall-offs, the larger taken as the scale's
+ * 1-sigma (a lens may correct either or add to it): cos^4 of the field angle (q =
+ * 2 / f^2: a scale a^2, a = R / f the marker's angular radius) and a lens's
+ * vignetting that loses LENS_CORNER_FALLOFF of the light at the image's corner
+ * rho_c (q = that / rho_c^2). docs/analysis.md, session 32: the one-marker balls of
+ * the tuning study, whose fitted image scales were -0.07% to -0.14% where the
+ * ball's image is not clipped (1066, 1065, 1114), against 0.10-0.14% here. Markers
+ * of a few pixels: negligible. a = the marker's radius over the camera's distance
+ * to the surface frame's origin (track_info's cameras[0].pose.t), f, the principal
+ * point and the image size its intrinsics. 0 for stereo and for a scale from
+ * gravity (its factor makes the flight's g the given one: the centroids' scale is
+ * in it). */
+#define LENS_CORNER_FALLOFF 0.25 /* 0.4 stop: a lens stopped down a little (wide open: 1-2 stops) */
+static double centroid_scale_rel(json_t *root, const icv_experiment *e)
+{
+    if (e->n_cameras != 1 || e->scale_kind == ICV_SCALE_GRAVITY || !(e->marker_diameter > 0))
+        return 0;
+    json_t *cam = json_array_get(json_object_get(root, "cameras"), 0);
+    json_t *t = json_object_get(json_object_get(cam, "pose"), "t");
+    if (json_array_size(t) != 3)
+        return 0;
+    double z = 0;
+    for (size_t k = 0; k < 3; k++)
+        z = hypot(z, json_number_value(json_array_get(t, k)));
+    double a = z > 0 ? 0.5 * e->marker_diameter / z : 0;
+    if (!(a < 0.5))
+        return 0;
+    /* the vignetting's scale over cos^4's, R^2 q / 2 over a^2 = f^2 q / 2 */
+    json_t *in = json_object_get(cam, "intrinsics");
+    double f = json_number_value(json_object_get(in, "fx")), cx = json_number_value(json_object_get(in, "cx"));
+    double cy = json_number_value(json_object_get(in, "cy")), w = json_number_value(json_object_get(in, "width"));
+    double h = json_number_value(json_object_get(in, "height"));
+    double rc2 = pow(fmax(cx, w - cx), 2) + pow(fmax(cy, h - cy), 2);
+    double vig = f > 0 && rc2 > 0 ? LENS_CORNER_FALLOFF * f * f / (2 * rc2) : 0;
+    return a * a * fmax(1, vig);
+}
+
 /* The track stage's sidecar: calibration.stereo.baseline_m and baseline_sd_m (the
  * calibration it made from board images, or its file's),
  * calibration.surface.turn_sd_rad, offset_sd_m (the board on the surface, as calib
@@ -342,6 +386,13 @@ int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e,
             out->tilt = s.tilt, out->heading = s.heading, out->offset = s.offset;
             found = 1;
         }
+    }
+    /* one camera (not scaled by gravity, whose factor the same tracks set): the
+     * markers' centroid scale (centroid_scale_rel) */
+    double a2 = centroid_scale_rel(root, e);
+    if (a2 > 0) {
+        out->scale_rel = hypot(out->scale_rel, a2);
+        found = 1;
     }
     json_decref(root);
     return found;
