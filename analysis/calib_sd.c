@@ -305,18 +305,19 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
  * scale R^2 q / 2 too small, the same in every frame. A one-camera track is then
  * that scale times the truth (about the principal ray's point), every velocity as
  * much too small, alike on both sides (e and the impulse ratio keep little of
- * it), and no residual shows it. Two fall-offs, the larger taken as the scale's
- * 1-sigma (a lens may correct either or add to it): cos^4 of the field angle (q =
- * 2 / f^2: a scale a^2, a = R / f the marker's angular radius) and a lens's
- * vignetting that loses LENS_CORNER_FALLOFF of the light at the image's corner
- * rho_c (q = that / rho_c^2). docs/analysis.md, session 32: the one-marker balls of
- * the tuning study, whose fitted image scales were -0.07% to -0.14% where the
- * ball's image is not clipped (1066, 1065, 1114), against 0.10-0.14% here. Markers
- * of a few pixels: negligible. a = the marker's radius over the camera's distance
- * to the surface frame's origin (track_info's cameras[0].pose.t), f, the principal
- * point and the image size its intrinsics. 0 for stereo and for a scale from
- * gravity (its factor makes the flight's g the given one: the centroids' scale is
- * in it). */
+ * it), and no residual shows it. The fall-off taken: a quarter of the light lost
+ * at the image's corner rho_c (q = LENS_CORNER_FALLOFF / rho_c^2), as the scale's
+ * 1-sigma: the scale (R / rho_c)^2 LENS_CORNER_FALLOFF / 2. Not cos^4 of the field
+ * angle on top (q = 2 / f^2, a scale (R / f)^2): phones and cameras flatten most of
+ * it in their processing, synth renders none, and taken as well it made the phone
+ * study's ball sigmas 1.6 times their errors at 120-240 fps (docs/analysis.md,
+ * session 32). The tuning study's one-marker balls' fitted image scales were -0.07%
+ * to -0.14% where the ball's image is not clipped (1066, 1065, 1114), against
+ * 0.12% and 0.09% here for 1066 and 1065. Markers of a few pixels: negligible. R =
+ * f times the marker's radius over the camera's distance to the surface frame's
+ * origin (track_info's cameras[0].pose.t), f, the principal point and the image
+ * size its intrinsics. 0 for stereo and for a scale from gravity (its factor makes
+ * the flight's g the given one: the centroids' scale is in it). */
 #define LENS_CORNER_FALLOFF 0.25 /* 0.4 stop: a lens stopped down a little (wide open: 1-2 stops) */
 static double centroid_scale_rel(json_t *root, const icv_experiment *e)
 {
@@ -332,14 +333,14 @@ static double centroid_scale_rel(json_t *root, const icv_experiment *e)
     double a = z > 0 ? 0.5 * e->marker_diameter / z : 0;
     if (!(a < 0.5))
         return 0;
-    /* the vignetting's scale over cos^4's, R^2 q / 2 over a^2 = f^2 q / 2 */
+    /* R^2 q / 2 with R = a f px */
     json_t *in = json_object_get(cam, "intrinsics");
     double f = json_number_value(json_object_get(in, "fx")), cx = json_number_value(json_object_get(in, "cx"));
     double cy = json_number_value(json_object_get(in, "cy")), w = json_number_value(json_object_get(in, "width"));
     double h = json_number_value(json_object_get(in, "height"));
     double rc2 = pow(fmax(cx, w - cx), 2) + pow(fmax(cy, h - cy), 2);
     double vig = f > 0 && rc2 > 0 ? LENS_CORNER_FALLOFF * f * f / (2 * rc2) : 0;
-    return a * a * fmax(1, vig);
+    return a * a * vig;
 }
 
 /* The track stage's sidecar: calibration.stereo.baseline_m and baseline_sd_m (the

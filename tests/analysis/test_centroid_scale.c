@@ -36,9 +36,10 @@ static void shaded_centroid(double cu, double cv, double R, double f, int mode, 
 TEST(test_centroid_scale_a_shaded_ball_s_centroid_lies_the_model_s_image_scale_too_near_the_axis)
 {
     /* a 70 px ball at f = 1090 px (seed 1066 of the tuning study: a^2 = 0.10%), centres
-       50-250 px from the principal point along a diagonal and an axis; the scale the
-       analysis takes: a^2 for cos^4, (R / rho_c)^2 v / 2 for a vignetting v at the
-       corner rho_c (here 0.25 at rho_c = f: a^2 / 8) */
+       50-250 px from the principal point along a diagonal and an axis. The rule, an
+       image scale R^2 q / 2 for a fall-off exp(-q rho^2): cos^4 (q = 2 / f^2, a^2) and
+       the vignetting the analysis takes, (R / rho_c)^2 v / 2 for v at the corner rho_c
+       (here 0.25 at rho_c = f: a^2 / 8) */
     const double f = 1090, R = 35, a2 = (R / f) * (R / f), want[3] = {0, a2, a2 * 0.25 / 2};
     for (int mode = 1; mode <= 2; mode++) {
         double num = 0, den = 0, worst_flat = 0;
@@ -87,46 +88,45 @@ static void sd_from_sidecar(const icv_experiment *e, const double t[3], const do
     analysis_calib_sd_from_track_info(path, e, sd);
 }
 
-TEST(test_centroid_scale_one_camera_s_scale_sigma_is_the_marker_s_angular_radius_squared)
+TEST(test_centroid_scale_one_camera_s_scale_sigma_is_the_corner_fall_off_s)
 {
-    /* seed 1066's camera: 0.909 m from the surface frame's origin, a 56.2 mm ball its
-       own marker */
-    const double t[3] = {-0.0579258, 0.0448757, 0.907428};
+    /* seed 1066's camera: 0.909 m from the surface frame's origin, f 1090.9 px on 512 x
+       418 (the principal point at the middle here), a 56.2 mm ball its own marker: R
+       = 33.7 px, rho_c = 330 px, the scale (R / rho_c)^2 0.25 / 2 = 0.13% */
+    const double t[3] = {-0.0579258, 0.0448757, 0.907428}, cam[3] = {1090.9, 512, 418};
     icv_experiment e;
     memset(&e, 0, sizeof e);
     e.n_cameras = 1;
     e.scale_kind = ICV_SCALE_BOARD;
     e.marker_diameter = 0.0561521;
-    double z = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]), a = 0.5 * e.marker_diameter / z;
+    double z = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]), R = cam[0] * 0.5 * e.marker_diameter / z;
+    double want = R * R / (256.0 * 256 + 209 * 209) * 0.25 / 2;
     analysis_calib_sd sd;
-    sd_from_sidecar(&e, t, NULL, &sd);
-    printf("    one camera, board: scale sd %.4g (a^2 %.4g)\n", sd.scale_rel, a * a);
-    ASSERT(fabs(sd.scale_rel - a * a) < 1e-9 * a * a + 1e-15, "scale sd %.6g, want a^2 = %.6g", sd.scale_rel, a * a);
-    /* a long lens (seed 1065's: f 1940 px on 640 x 480): the corner's vignetting
-       outweighs cos^4, 0.25 f^2 / (2 rho_c^2) = 2.94 times a^2 */
+    sd_from_sidecar(&e, t, cam, &sd);
+    printf("    one camera, board: scale sd %.4g (R %.1f px: %.4g)\n", sd.scale_rel, R, want);
+    ASSERT(fabs(sd.scale_rel - want) < 1e-9 * want, "scale sd %.6g, want %.6g", sd.scale_rel, want);
+    /* a long lens (seed 1065's: f 1940 px on 640 x 480, 0.909 m): R 59.9 px, rho_c 400 px */
     const double lens[3] = {1940, 640, 480};
+    double R2 = 1940 * 0.5 * e.marker_diameter / z, want2 = R2 * R2 / (400.0 * 400) * 0.25 / 2;
     sd_from_sidecar(&e, t, lens, &sd);
-    double vig = 0.25 * 1940.0 * 1940 / (2 * (320.0 * 320 + 240 * 240));
-    ASSERT(fabs(sd.scale_rel - vig * a * a) < 1e-9 * a * a, "long lens: scale sd %.6g, want %.6g", sd.scale_rel,
-           vig * a * a);
-    /* a wide one (f 500 px on 640 x 360, the phone study's): cos^4's a^2 */
-    const double wide[3] = {500, 640, 360};
-    sd_from_sidecar(&e, t, wide, &sd);
-    ASSERT(fabs(sd.scale_rel - a * a) < 1e-9 * a * a, "wide lens: scale sd %.6g, want a^2 %.6g", sd.scale_rel, a * a);
+    ASSERT(fabs(sd.scale_rel - want2) < 1e-9 * want2, "long lens: scale sd %.6g, want %.6g", sd.scale_rel, want2);
+    /* no intrinsics in the sidecar: nothing known of the image, nothing added */
+    sd_from_sidecar(&e, t, NULL, &sd);
+    ASSERT(sd.scale_rel == 0, "no intrinsics: %.3g", sd.scale_rel);
     /* a ruler's clicks already give a scale sigma: the two add in quadrature */
     e.scale_kind = ICV_SCALE_POINTS;
     e.scale_points_px[0][0] = 100, e.scale_points_px[1][0] = 600; /* 500 px: 0.14% */
-    sd_from_sidecar(&e, t, NULL, &sd);
+    sd_from_sidecar(&e, t, cam, &sd);
     double ruler = sqrt(2.0) * 0.5 / 500;
-    ASSERT(fabs(sd.scale_rel - hypot(ruler, a * a)) < 1e-9, "ruler and centroids: %.6g, want %.6g", sd.scale_rel,
-           hypot(ruler, a * a));
+    ASSERT(fabs(sd.scale_rel - hypot(ruler, want)) < 1e-9, "ruler and centroids: %.6g, want %.6g", sd.scale_rel,
+           hypot(ruler, want));
     /* scale: gravity sets its factor from the same tracks' flight: the centroids' scale
        is in that factor already, so nothing is added; stereo is not this term's */
     e.scale_kind = ICV_SCALE_GRAVITY;
-    sd_from_sidecar(&e, t, NULL, &sd);
+    sd_from_sidecar(&e, t, cam, &sd);
     ASSERT(sd.scale_rel == 0, "scale: gravity took %.3g", sd.scale_rel);
     e.scale_kind = ICV_SCALE_BOARD;
     e.n_cameras = 2;
-    sd_from_sidecar(&e, t, NULL, &sd);
+    sd_from_sidecar(&e, t, cam, &sd);
     ASSERT(sd.scale_rel == 0, "stereo took %.3g", sd.scale_rel);
 }

@@ -69,8 +69,8 @@ TEST(test_scale_size_synth_ball_depth_within_1_percent)
     double kg = json_number_value(json_object_get(gc, "factor"));
     long nf = (long)json_integer_value(json_object_get(ss, "frames"));
     /* the marker centroids' image scale the analysis adds in quadrature (one camera,
-       not scaled by gravity: analysis/calib_sd.c): the ball's angular radius squared,
-       or a corner vignetting of 0.25's where the lens is long */
+       not scaled by gravity: analysis/calib_sd.c): (R / rho_c)^2 0.25 / 2, R the
+       ball's radius in px, rho_c the image corner's distance from the principal point */
     json_t *cam = json_array_get(json_object_get(info, "cameras"), 0), *in = json_object_get(cam, "intrinsics");
     json_t *pt = json_object_get(json_object_get(cam, "pose"), "t");
     double z = 0, f = json_number_value(json_object_get(in, "fx"));
@@ -79,7 +79,7 @@ TEST(test_scale_size_synth_ball_depth_within_1_percent)
     double cx = json_number_value(json_object_get(in, "cx")), cy = json_number_value(json_object_get(in, "cy"));
     double w = json_number_value(json_object_get(in, "width")), h = json_number_value(json_object_get(in, "height"));
     double rc2 = pow(fmax(cx, w - cx), 2) + pow(fmax(cy, h - cy), 2), a = 0.5 * 0.041 / z;
-    double centroid_scale = a * a * fmax(1, 0.25 * f * f / (2 * rc2));
+    double centroid_scale = a * a * 0.25 * f * f / (2 * rc2);
     json_decref(info);
     printf("    scale from size %.5f +- %.2g (truth 0.8, %+.2f%%) over %ld frames; gravity's check factor %.4f\n", k,
            ksd, 100 * (k / 0.8 - 1), nf, kg);
