@@ -204,7 +204,9 @@ typedef struct {
  * calib_sd.c propagates them into every measured quantity's sigma. */
 typedef struct {
     double scale_rel;     /* relative, of every length (stereo: baseline_std / baseline;
-                             one camera: the ruler's clicks, or scale: gravity's fit) */
+                             one camera: the ruler's clicks, or scale: gravity's fit,
+                             and but for gravity's, the marker centroids' image
+                             scale in quadrature, calib_sd.c) */
     double tilt;          /* rad, of the surface normal's direction about each in-plane
                              axis (x and z; independent) */
     double heading;       /* rad, of the surface's x and z axes about the normal */
@@ -421,7 +423,11 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
  * (with the experiment's board, as analysis_calib_sd_from_experiment). A missing
  * or unreadable sidecar leaves *out as it is. Returns 1 when it filled anything.
  * One camera with motion_plane.scale: gravity: the scale's relative sigma
- * scale_from_gravity.factor_sd / factor. */
+ * scale_from_gravity.factor_sd / factor. One camera otherwise: adds in quadrature
+ * the image scale by which a lens's fall-off of light draws every marker
+ * centroid towards the principal point: (R / rho_c)^2 0.25 / 2, R = f a the
+ * marker's radius in px (a its radius over the camera's distance, cameras[0].pose.t),
+ * rho_c the image corner's distance from the principal point (calib_sd.c). */
 int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e, analysis_calib_sd *out);
 
 /* ---- the fitted and measured motion, for plots and overlays ------------ */

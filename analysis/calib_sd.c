@@ -298,6 +298,51 @@ int analysis_calib_sd_from_experiment(const icv_experiment *e, analysis_calib_sd
     return 0;
 }
 
+/* A lens's fall-off of light across the field shades a marker's image: over a
+ * disc of radius R px whose irradiance falls as exp(-q rho^2) about the principal
+ * point, the intensity-weighted centroid (what the tracker measures) lies
+ * (R^2 / 4) 2 q rho closer to the principal point than the disc's centre: an image
+ * scale R^2 q / 2 too small, the same in every frame. A one-camera track is then
+ * that scale times the truth (about the principal ray's point), every velocity as
+ * much too small, alike on both sides (e and the impulse ratio keep little of
+ * it), and no residual shows it. The fall-off taken: a quarter of the light lost
+ * at the image's corner rho_c (q = LENS_CORNER_FALLOFF / rho_c^2), as the scale's
+ * 1-sigma: the scale (R / rho_c)^2 LENS_CORNER_FALLOFF / 2. Not cos^4 of the field
+ * angle on top (q = 2 / f^2, a scale (R / f)^2): phones and cameras flatten most of
+ * it in their processing, synth renders none, and taken as well it made the phone
+ * study's ball sigmas 1.6 times their errors at 120-240 fps (docs/analysis.md,
+ * session 32). The tuning study's one-marker balls' fitted image scales were -0.07%
+ * to -0.14% where the ball's image is not clipped (1066, 1065, 1114), against
+ * 0.12% and 0.09% here for 1066 and 1065. Markers of a few pixels: negligible. R =
+ * f times the marker's radius over the camera's distance to the surface frame's
+ * origin (track_info's cameras[0].pose.t), f, the principal point and the image
+ * size its intrinsics. 0 for stereo and for a scale from gravity (its factor makes
+ * the flight's g the given one: the centroids' scale is in it). */
+#define LENS_CORNER_FALLOFF 0.25 /* 0.4 stop: a lens stopped down a little (wide open: 1-2 stops) */
+static double centroid_scale_rel(json_t *root, const icv_experiment *e)
+{
+    if (e->n_cameras != 1 || e->scale_kind == ICV_SCALE_GRAVITY || !(e->marker_diameter > 0))
+        return 0;
+    json_t *cam = json_array_get(json_object_get(root, "cameras"), 0);
+    json_t *t = json_object_get(json_object_get(cam, "pose"), "t");
+    if (json_array_size(t) != 3)
+        return 0;
+    double z = 0;
+    for (size_t k = 0; k < 3; k++)
+        z = hypot(z, json_number_value(json_array_get(t, k)));
+    double a = z > 0 ? 0.5 * e->marker_diameter / z : 0;
+    if (!(a < 0.5))
+        return 0;
+    /* R^2 q / 2 with R = a f px */
+    json_t *in = json_object_get(cam, "intrinsics");
+    double f = json_number_value(json_object_get(in, "fx")), cx = json_number_value(json_object_get(in, "cx"));
+    double cy = json_number_value(json_object_get(in, "cy")), w = json_number_value(json_object_get(in, "width"));
+    double h = json_number_value(json_object_get(in, "height"));
+    double rc2 = pow(fmax(cx, w - cx), 2) + pow(fmax(cy, h - cy), 2);
+    double vig = f > 0 && rc2 > 0 ? LENS_CORNER_FALLOFF * f * f / (2 * rc2) : 0;
+    return a * a * vig;
+}
+
 /* The track stage's sidecar: calibration.stereo.baseline_m and baseline_sd_m (the
  * calibration it made from board images, or its file's),
  * calibration.surface.turn_sd_rad, offset_sd_m (the board on the surface, as calib
@@ -342,6 +387,13 @@ int analysis_calib_sd_from_track_info(const char *path, const icv_experiment *e,
             out->tilt = s.tilt, out->heading = s.heading, out->offset = s.offset;
             found = 1;
         }
+    }
+    /* one camera (not scaled by gravity, whose factor the same tracks set): the
+     * markers' centroid scale (centroid_scale_rel) */
+    double a2 = centroid_scale_rel(root, e);
+    if (a2 > 0) {
+        out->scale_rel = hypot(out->scale_rel, a2);
+        found = 1;
     }
     json_decref(root);
     return found;
