@@ -512,6 +512,39 @@ TEST(test_body_impact_a_gap_rising_back_within_reach_is_no_second_candidate)
     ASSERT_NEAR(res.impacts[0].t, s.t_star, 0.2 * s.dt);
 }
 
+/* The two spheres in flight (two_body_flight: e 0.8, ratio 0.06) with tracks of
+ * 0.1 mm noise seeded by seed, ball a's perturbed by `perturb` (given the last
+ * frame before contact), measured into *res (3e-4 m the points' sigma): its one
+ * impact in *im, NULL after a failed assert. */
+static void flight_perturbed(two_body *s, unsigned long seed, void (*perturb)(const two_body *, int, analysis_tracks *),
+                             analysis_bodies_result *res, const analysis_body_impact **im)
+{
+    *im = NULL;
+    int last = (int)floor(s->t_star / s->dt);
+    analysis_tracks tr[2];
+    two_body_tracks(s, 1e-4, seed, tr);
+    perturb(s, last, tr);
+    icv_err err = {0};
+    int rc = measure_tracks(s, tr, 3e-4, res, &err);
+    ASSERT(rc == 0 && res->n_impacts == 1, "seed %lu: rc %d, %d impacts: %s", seed, rc, rc ? 0 : res->n_impacts,
+           err.msg);
+    *im = &res->impacts[0];
+}
+
+/* marker 0 of ball a 1.2 mm up over the last 15 frames before contact */
+static void bead_half_hidden(const two_body *s, int last, analysis_tracks *tr)
+{
+    for (int i = last - 14; i <= last; i++)
+        tr[0].pos[i * s->n_markers].y += 1.2e-3;
+}
+
+/* every marker of ball a 30 mm up in the frame before the last before contact */
+static void pose_off_flight(const two_body *s, int last, analysis_tracks *tr)
+{
+    for (int m = 0; m < s->n_markers; m++)
+        tr[0].pos[(last - 1) * s->n_markers + m].y += 0.03;
+}
+
 /* A bead half hidden behind its ball's limb: its centroid 1.2 mm off (y) over the
  * last 15 frames before contact, the other three beads and the other ball clean,
  * 0.1 mm noise, 24 seeds. The posed centre steps by about 0.3 mm there and the
@@ -524,22 +557,16 @@ static void half_hidden_bead_pull(int omega, double *rms)
     *rms = -1;
     two_body s;
     ASSERT_EQ_INT(two_body_flight(&s, 0.8, 0.06), 0);
-    int last = (int)floor(s.t_star / s.dt), seeds = 24;
+    int seeds = 24;
     double p2 = 0, worst = 0;
     int cnt = 0;
     for (int seed = 0; seed < seeds; seed++) {
-        analysis_tracks tr[2];
-        two_body_tracks(&s, 1e-4, 900 + (unsigned long)seed, tr);
-        for (int i = last - 14; i <= last; i++)
-            tr[0].pos[i * s.n_markers].y += 1.2e-3;
         analysis_bodies_result res;
-        icv_err err = {0};
-        int rc = measure_tracks(&s, tr, 3e-4, &res, &err);
-        ASSERT(rc == 0 && res.n_impacts == 1, "seed %d: rc %d, %d impacts: %s", seed, rc, rc ? 0 : res.n_impacts,
-               err.msg);
-        if (rc || res.n_impacts != 1)
+        const analysis_body_impact *im;
+        flight_perturbed(&s, 900 + (unsigned long)seed, bead_half_hidden, &res, &im);
+        if (!im)
             return;
-        const analysis_body_state *a_pre = &res.impacts[0].pre[0];
+        const analysis_body_state *a_pre = &im->pre[0];
         for (int a = 0; a < 3; a++) {
             double d = omega ? icv_v3_get(a_pre->omega, a) - icv_v3_get(s.w_pre[0], a)
                              : icv_v3_get(a_pre->v, a) - icv_v3_get(s.v_pre[0], a);
@@ -588,22 +615,14 @@ TEST(test_body_impact_a_pose_off_its_side_s_flight_is_left_out)
 {
     two_body s;
     ASSERT_EQ_INT(two_body_flight(&s, 0.8, 0.06), 0);
-    int last = (int)floor(s.t_star / s.dt);
     double worst_e = 0, worst_r = 0, p2 = 0;
     int cnt = 0;
     for (int seed = 0; seed < 16; seed++) {
-        analysis_tracks tr[2];
-        two_body_tracks(&s, 1e-4, 1300 + (unsigned long)seed, tr);
-        for (int m = 0; m < s.n_markers; m++)
-            tr[0].pos[(last - 1) * s.n_markers + m].y += 0.03;
         analysis_bodies_result res;
-        icv_err err = {0};
-        int rc = measure_tracks(&s, tr, 3e-4, &res, &err);
-        ASSERT(rc == 0 && res.n_impacts == 1, "seed %d: rc %d, %d impacts: %s", seed, rc, rc ? 0 : res.n_impacts,
-               err.msg);
-        if (rc || res.n_impacts != 1)
+        const analysis_body_impact *im;
+        flight_perturbed(&s, 1300 + (unsigned long)seed, pose_off_flight, &res, &im);
+        if (!im)
             return;
-        const analysis_body_impact *im = &res.impacts[0];
         worst_e = fmax(worst_e, fabs(im->e_newton - s.e));
         worst_r = fmax(worst_r, fabs(im->impulse_ratio - s.ratio));
         for (int a = 0; a < 3; a++, cnt++)

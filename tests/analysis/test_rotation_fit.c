@@ -39,39 +39,59 @@ TEST(test_rotation_fit_recovers_an_asymmetric_tumble)
     ASSERT_EQ_INT(rot.spin_observable, 1);
 }
 
-TEST(test_rotation_fit_sigma_is_honest_under_noise)
+/* omega's error over trials of attitudes perturbed by random small rotations of s[a]
+ * rad about each axis a (seeded by seed) around a tumbling body's, fitted with the noise
+ * given (sigma_angle) or from the residuals (-1): per axis its mean (rad/s), scatter and
+ * the reported sigma's RMS (over the trials: it varies a little from fit to fit, growing
+ * with the residuals' lag-1 correlation). */
+static void omega_scatter(const double s[3], unsigned long seed, double sigma_angle, int trials, double mean[3],
+                          double spread[3], double sd[3])
 {
-    /* Attitudes perturbed by random small rotations of 2 mrad per axis. Over the
-     * trials the scatter of omega must match the reported sigma (sd of a sd from
-     * 150 samples is 6%; 20% is over 3 of those) with no bias beyond 4 sigma/sqrt(N). */
     icv_mat3 I = icv_m3_diag(2e-4, 5e-4, 6e-4), Rc[NP], R[NP];
     icv_mat3 R_ref = icv_euler213_to_matrix(icv_v3(-0.7, 0.3, 0.2));
     icv_vec3 w_ref = icv_v3(-5.0, 8.0, 4.0);
-    double t[NP];
+    double t[NP], sum[3] = {0}, sum2[3] = {0}, sd2[3] = {0};
     make_poses(R_ref, w_ref, I, 0.2, t, Rc);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(rng, 5);
-    const double s = 2e-3;
-    int trials = th_sanitized() ? 40 : 150;
-    double sum = 0, sum2 = 0, sd2 = 0;
+    gsl_rng_set(rng, seed);
+    for (int a = 0; a < 3; a++)
+        mean[a] = spread[a] = sd[a] = NAN;
     for (int k = 0; k < trials; k++) {
         for (int i = 0; i < NP; i++)
-            R[i] = icv_m3_mul(icv_rot_from_axis_angle(icv_v3(gsl_ran_gaussian(rng, s), gsl_ran_gaussian(rng, s),
-                                                             gsl_ran_gaussian(rng, s))),
+            R[i] = icv_m3_mul(icv_rot_from_axis_angle(icv_v3(gsl_ran_gaussian(rng, s[0]), gsl_ran_gaussian(rng, s[1]),
+                                                             gsl_ran_gaussian(rng, s[2]))),
                               Rc[i]);
         analysis_rotation rot;
         icv_err err = {0};
-        ASSERT(analysis_rotation_fit(t, R, NP, 0.2, I, 0, icv_v3(0, 0, 0), s, &rot, &err) == 0, "%s", err.msg);
-        sum += rot.omega.y;
-        sum2 += rot.omega.y * rot.omega.y;
-        sd2 += rot.omega_sd.y * rot.omega_sd.y;
+        int rc = analysis_rotation_fit(t, R, NP, 0.2, I, 0, icv_v3(0, 0, 0), sigma_angle, &rot, &err);
+        if (rc)
+            gsl_rng_free(rng);
+        ASSERT(rc == 0, "%s", err.msg);
+        for (int a = 0; a < 3; a++) {
+            double d = icv_v3_get(rot.omega, a) - icv_v3_get(w_ref, a), e = icv_v3_get(rot.omega_sd, a);
+            sum[a] += d, sum2[a] += d * d, sd2[a] += e * e;
+        }
     }
     gsl_rng_free(rng);
-    /* the reported sigma varies a little from fit to fit (it grows with the
-     * residuals' lag-1 correlation): its RMS over the trials */
-    double mean = sum / trials, spread = sqrt(sum2 / trials - mean * mean), sd = sqrt(sd2 / trials);
-    ASSERT_NEAR(mean, 8.0, 4 * sd / sqrt(trials));
-    ASSERT_NEAR(spread / sd, 1.0, th_sanitized() ? 0.4 : 0.2);
+    for (int a = 0; a < 3; a++) {
+        mean[a] = sum[a] / trials;
+        spread[a] = sqrt(sum2[a] / trials - mean[a] * mean[a]);
+        sd[a] = sqrt(sd2[a] / trials);
+    }
+}
+
+TEST(test_rotation_fit_sigma_is_honest_under_noise)
+{
+    /* Attitudes perturbed by random small rotations of 2 mrad per axis, the noise
+     * given. Over the trials the scatter of omega must match the reported sigma (sd
+     * of a sd from 150 samples is 6%; 20% is over 3 of those) with no bias beyond 4
+     * sigma/sqrt(N). */
+    const double s[3] = {2e-3, 2e-3, 2e-3};
+    int trials = th_sanitized() ? 40 : 150;
+    double mean[3], spread[3], sd[3];
+    omega_scatter(s, 5, 2e-3, trials, mean, spread, sd);
+    ASSERT_NEAR(mean[1], 0.0, 4 * sd[1] / sqrt(trials));
+    ASSERT_NEAR(spread[1] / sd[1], 1.0, th_sanitized() ? 0.4 : 0.2);
 }
 
 /* Attitude noise unlike about each surface axis, as posed stereo markers give it
@@ -85,36 +105,15 @@ TEST(test_rotation_fit_sigma_is_honest_under_noise)
  * estimate from 14 poses a little more). */
 TEST(test_rotation_fit_sigma_per_axis_under_unequal_noise)
 {
-    icv_mat3 I = icv_m3_diag(2e-4, 5e-4, 6e-4), Rc[NP], R[NP];
-    icv_mat3 R_ref = icv_euler213_to_matrix(icv_v3(-0.7, 0.3, 0.2));
-    icv_vec3 w_ref = icv_v3(-5.0, 8.0, 4.0);
-    double t[NP];
-    make_poses(R_ref, w_ref, I, 0.2, t, Rc);
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    gsl_rng_set(rng, 11);
     const double s[3] = {6e-3, 1.5e-3, 1.5e-3};
     int trials = th_sanitized() ? 40 : 150;
-    double sum[3] = {0}, sum2[3] = {0}, sd2[3] = {0};
-    for (int k = 0; k < trials; k++) {
-        for (int i = 0; i < NP; i++)
-            R[i] = icv_m3_mul(icv_rot_from_axis_angle(icv_v3(gsl_ran_gaussian(rng, s[0]), gsl_ran_gaussian(rng, s[1]),
-                                                             gsl_ran_gaussian(rng, s[2]))),
-                              Rc[i]);
-        analysis_rotation rot;
-        icv_err err = {0};
-        ASSERT(analysis_rotation_fit(t, R, NP, 0.2, I, 0, icv_v3(0, 0, 0), -1, &rot, &err) == 0, "%s", err.msg);
-        for (int a = 0; a < 3; a++) {
-            double d = icv_v3_get(rot.omega, a) - icv_v3_get(w_ref, a), sd = icv_v3_get(rot.omega_sd, a);
-            sum[a] += d, sum2[a] += d * d, sd2[a] += sd * sd;
-        }
-    }
-    gsl_rng_free(rng);
+    double mean[3], spread[3], sd[3];
+    omega_scatter(s, 11, -1, trials, mean, spread, sd);
     for (int a = 0; a < 3; a++) {
-        double mean = sum[a] / trials, spread = sqrt(sum2[a] / trials - mean * mean), sd = sqrt(sd2[a] / trials);
-        printf("  axis %d: omega's scatter %.4f rad/s, its sigma's RMS %.4f (ratio %.2f)\n", a, spread, sd,
-               spread / sd);
-        ASSERT_NEAR(mean, 0.0, 4 * sd / sqrt(trials));
-        ASSERT_NEAR(spread / sd, 1.0, th_sanitized() ? 0.4 : 0.2);
+        printf("  axis %d: omega's scatter %.4f rad/s, its sigma's RMS %.4f (ratio %.2f)\n", a, spread[a], sd[a],
+               spread[a] / sd[a]);
+        ASSERT_NEAR(mean[a], 0.0, 4 * sd[a] / sqrt(trials));
+        ASSERT_NEAR(spread[a] / sd[a], 1.0, th_sanitized() ? 0.4 : 0.2);
     }
 }
 
