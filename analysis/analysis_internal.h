@@ -360,6 +360,8 @@ size_t analysis_unposed_describe(const unposed_impact *u, char *buf, size_t cap)
  * residuals cannot show it. 0 when the meeting is used or unknown. */
 typedef struct {
     double t, t_line, t_line_sd, t_meet, t_meet_sd, line_gap, offset_sd;
+    double t_line_lever_sd; /* s: t_line_sd without the centre's stated sigma (the
+                               surface's, the attitude's lever and the drift) */
     double line_gap_sd;     /* m: line_gap's 1-sigma (the meeting's sigma times the
                                contact point's rate, and the line's height sigma) */
     int from_meet, meet_ok;
@@ -370,8 +372,10 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
 
 /* The reported instant's 1-sigma from the one measured_sd (s) the Monte Carlo and
  * the meeting's check give: when the surface line's instant is kept, not below its
- * own sigma t_line_sd (the contact point's height error over its approach speed). */
-double analysis_impact_instant_sd(const impact_instant *in, double measured_sd);
+ * own sigma t_line_sd (the contact point's height error over its approach speed);
+ * with g estimated (g_estimated 1) not below t_line_lever_sd, the parts of it that
+ * are not the centre's stated sigma. */
+double analysis_impact_instant_sd(const impact_instant *in, double measured_sd, int g_estimated);
 
 /* The free flights (flights.c) between res's impacts and the clip's ends: the posed
  * frames pf[0..n-1] more than excl (s) from every impact instant and not in contact

@@ -478,7 +478,11 @@ static int measure_impact(impact_pass *ps, int c, double t_star, double t_next, 
         imp.post.v_sd = icv_v3(hypot(imp.post.v_sd.x, res->g.x * o), hypot(imp.post.v_sd.y, res->g.y * o),
                                hypot(imp.post.v_sd.z, res->g.z * o));
     }
-    imp.t_sd = analysis_impact_instant_sd(inst, imp.t_sd);
+    icv_debug("instant: sd parts: measured %.4g s (near windows' %.4g), offset %.4g, line %.4g (lever %.4g), "
+              "meeting %.4g; from the meeting %d",
+              imp.t_sd, extended ? near_t_sd : NAN, inst->offset_sd, inst->t_line_sd, inst->t_line_lever_sd,
+              inst->t_meet_sd, inst->from_meet);
+    imp.t_sd = analysis_impact_instant_sd(inst, imp.t_sd, res->g_estimated);
     analysis_energy_scope(b, &imp);
     analysis_impact_plausibility(&imp, imp.implausible, sizeof imp.implausible);
     ps->imp_row[res->n_impacts] = pf[ps->cand[c]].row;

@@ -53,6 +53,9 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
     double h_sd = hypot(hypot(pre->p_sd.y, offset_sd), analysis_contact_gap_attitude_sd(b, pre, g, out->t_line));
     h_sd = hypot(h_sd, sqrt(pre->drift_v_var.y) * (out->t_line - pre->t_mid)); /* the markers' drift's */
     out->t_line_sd = rate > 0 ? h_sd / rate : INFINITY;
+    double lever_sd = hypot(hypot(offset_sd, analysis_contact_gap_attitude_sd(b, pre, g, out->t_line)),
+                            sqrt(pre->drift_v_var.y) * (out->t_line - pre->t_mid));
+    out->t_line_lever_sd = rate > 0 ? lever_sd / rate : INFINITY;
     icv_debug("instant: line sd parts: centre %.4g surface %.4g attitude %.4g drift %.4g m, rate %.4g m/s",
               pre->p_sd.y, offset_sd, analysis_contact_gap_attitude_sd(b, pre, g, out->t_line),
               sqrt(pre->drift_v_var.y) * (out->t_line - pre->t_mid), rate);
@@ -81,12 +84,17 @@ double analysis_unexplained_sd(double d, double sd_a, double sd_b)
     return excess > 0 ? sqrt(excess) : 0;
 }
 
-double analysis_impact_instant_sd(const impact_instant *in, double measured_sd)
+double analysis_impact_instant_sd(const impact_instant *in, double measured_sd, int g_estimated)
 {
     /* the line's instant: the Monte Carlo draws the flight's noise as the joint
        model sees it, but not the height error the side fit's own residuals and
-       the lowest point's lever show; the reported sigma is not below the line's */
-    if (in->from_meet || !(in->t_line_sd < INFINITY))
+       the lowest point's lever show; the reported sigma is not below the line's.
+       With g estimated the centre's part is left out: there the Monte Carlo's
+       noise and g are the flights' own, and the centre's stated sigma (one
+       camera's is a 0.3 mm default, not a measurement) only doubled a ball's
+       sigma (docs/analysis.md, session 32) */
+    double floor = g_estimated ? in->t_line_lever_sd : in->t_line_sd;
+    if (in->from_meet || !(floor < INFINITY))
         return measured_sd;
-    return fmax(measured_sd, in->t_line_sd);
+    return fmax(measured_sd, floor);
 }

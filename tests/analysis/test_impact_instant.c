@@ -115,7 +115,8 @@ TEST(test_impact_instant_reported_sigma_is_honest_for_a_rod_end_over_attitude_dr
      * showed instants 4-6 such sigmas off (scenes 1095, 1138). The reported sigma
      * (analysis_impact_instant_sd) is the line's at least: RMS pull 0.85-1.15 (400
      * draws: the RMS's own sigma is 1/sqrt(800) = 0.035), and above 5 with the
-     * centre's sigma alone (the test fails without the floor). */
+     * centre's sigma alone (the test fails without the floor), with g given or
+     * estimated. */
     analysis_body b = capsule_rod();
     const double period = 1.0 / 2000, t0 = 0.1, half = 0.5 * 0.3048 - 0.009525, tilt = 30 * M_PI / 180;
     const double att_sd = 2e-3, h_sd = 1e-5, mc_sd = h_sd / 2.0;
@@ -123,7 +124,7 @@ TEST(test_impact_instant_reported_sigma_is_honest_for_a_rod_end_over_attitude_dr
     icv_vec3 g = icv_v3(0, -9.81, 0);
     gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(rng, 7);
-    double sum2 = 0, sum2_mc = 0;
+    double sum2 = 0, sum2_mc = 0, sum2_est = 0;
     const int n = 400;
     for (int k = 0; k < n; k++) {
         double dh = gsl_ran_gaussian(rng, h_sd), da = gsl_ran_gaussian(rng, att_sd);
@@ -135,15 +136,21 @@ TEST(test_impact_instant_reported_sigma_is_honest_for_a_rod_end_over_attitude_dr
         impact_instant inst;
         analysis_impact_instant(&b, &pre, &post, &g, lo, lo - period, hi + period, period, 0, &inst);
         ASSERT_EQ_INT(inst.from_meet, 0);
-        double e = inst.t - t0, sd = analysis_impact_instant_sd(&inst, mc_sd);
+        double e = inst.t - t0, sd = analysis_impact_instant_sd(&inst, mc_sd, 0);
+        double sd_est = analysis_impact_instant_sd(&inst, mc_sd, 1);
         sum2 += e * e / (sd * sd);
+        sum2_est += e * e / (sd_est * sd_est);
         sum2_mc += e * e / (mc_sd * mc_sd);
     }
     gsl_rng_free(rng);
     double rms = sqrt(sum2 / n), rms_mc = sqrt(sum2_mc / n);
     ASSERT_TRUE(rms > 0.85 && rms < 1.15);
     ASSERT_TRUE(rms_mc > 5);
+    /* with g estimated the floor keeps the attitude's lever (only the centre's
+       stated sigma is left out there): the same pulls */
+    double rms_est = sqrt(sum2_est / n);
+    ASSERT_TRUE(rms_est > 0.85 && rms_est < 1.15);
     /* the meeting's instant keeps the measured sigma: its own Monte Carlo finds it */
     impact_instant met = {.t_line_sd = 1e-3, .from_meet = 1};
-    ASSERT_NEAR(analysis_impact_instant_sd(&met, 2e-5), 2e-5, 1e-12);
+    ASSERT_NEAR(analysis_impact_instant_sd(&met, 2e-5, 0), 2e-5, 1e-12);
 }
