@@ -50,15 +50,14 @@ void analysis_impact_instant(const analysis_body *b, const side_fit *pre, const 
     double rate = fabs(analysis_contact_rate(b, pre, g, out->t_line, h));
     /* the contact point's height error: the centre's, the surface's, and the
      * attitude's through the lowest point's lever (a rod's end 0.1 m out) */
-    double h_sd = hypot(hypot(pre->p_sd.y, offset_sd), analysis_contact_gap_attitude_sd(b, pre, g, out->t_line));
-    h_sd = hypot(h_sd, sqrt(pre->drift_v_var.y) * (out->t_line - pre->t_mid)); /* the markers' drift's */
+    double att_sd = analysis_contact_gap_attitude_sd(b, pre, g, out->t_line);
+    double drift_sd = sqrt(pre->drift_v_var.y) * (out->t_line - pre->t_mid); /* the markers' drift's */
+    double h_sd = hypot(hypot(hypot(pre->p_sd.y, offset_sd), att_sd), drift_sd);
     out->t_line_sd = rate > 0 ? h_sd / rate : INFINITY;
-    double lever_sd = hypot(hypot(offset_sd, analysis_contact_gap_attitude_sd(b, pre, g, out->t_line)),
-                            sqrt(pre->drift_v_var.y) * (out->t_line - pre->t_mid));
+    double lever_sd = hypot(hypot(offset_sd, att_sd), drift_sd);
     out->t_line_lever_sd = rate > 0 ? lever_sd / rate : INFINITY;
     icv_debug("instant: line sd parts: centre %.4g surface %.4g attitude %.4g drift %.4g m, rate %.4g m/s",
-              pre->p_sd.y, offset_sd, analysis_contact_gap_attitude_sd(b, pre, g, out->t_line),
-              sqrt(pre->drift_v_var.y) * (out->t_line - pre->t_mid), rate);
+              pre->p_sd.y, offset_sd, att_sd, drift_sd, rate);
     out->from_meet = 0;
     out->offset_sd = 0;
     out->meet_ok = analysis_flights_meet(pre, post, g, out->t_line, &out->t_meet, &out->t_meet_sd) == 0;
